@@ -1,0 +1,353 @@
+"""The rules AST: plain attrs classes, each carrying the source position it came from.
+
+Positions are 1-based (line, column) of the node's first token, like Lark's ``Meta``.
+The AST is what the formatter prints, the differ compares and the checker reads; it has no
+behaviour of its own.
+"""
+from __future__ import annotations
+
+from typing import Union
+
+import attrs
+
+pos = attrs.field(default=(0, 0), eq=False, repr=False, kw_only=True)
+
+
+@attrs.define
+class Node:
+    pos: tuple[int, int] = pos
+    #: a doc comment (``///``) written just before the node, where the grammar allows one
+    doc: str | None = attrs.field(default=None, kw_only=True, eq=False)
+
+    @property
+    def line(self) -> int:
+        return self.pos[0]
+
+
+# ---- expressions -------------------------------------------------------------------
+@attrs.define
+class Int(Node):
+    value: int = 0
+
+
+@attrs.define
+class Bool(Node):
+    value: bool = False
+
+
+@attrs.define
+class Name(Node):
+    id: str = ""
+
+
+@attrs.define
+class Players(Node):
+    """The built-in collection of seats, in seat order."""
+
+
+@attrs.define
+class Attr(Node):
+    obj: Expr = None
+    name: str = ""
+
+
+@attrs.define
+class Index(Node):
+    obj: Expr = None
+    index: Expr = None
+
+
+@attrs.define
+class Call(Node):
+    func: str = ""
+    args: list = attrs.Factory(list)
+
+
+@attrs.define
+class Comp(Node):
+    """``func(elem for var in source where cond)``: an aggregate over a collection."""
+
+    func: str = ""
+    elem: Expr = None
+    var: str = ""
+    source: Expr = None
+    cond: Expr | None = None
+
+
+@attrs.define
+class ListExpr(Node):
+    items: list = attrs.Factory(list)
+
+
+@attrs.define
+class BinOp(Node):
+    op: str = "+"
+    left: Expr = None
+    right: Expr = None
+
+
+@attrs.define
+class Not(Node):
+    operand: Expr = None
+
+
+@attrs.define
+class Neg(Node):
+    operand: Expr = None
+
+
+Expr = Union[Int, Bool, Name, Players, Attr, Index, Call, Comp, ListExpr, BinOp, Not, Neg]
+
+
+# ---- statements --------------------------------------------------------------------
+@attrs.define
+class Shuffle(Node):
+    zone: Expr = None
+
+
+@attrs.define
+class Deal(Node):
+    """Move the first ``count`` items (all when None) of src to dst, optionally filtered."""
+
+    count: Expr | None = None
+    src: Expr = None
+    dst: Expr = None
+    where: Expr | None = None
+
+
+@attrs.define
+class Move(Node):
+    item: Expr = None
+    src: Expr = None
+    dst: Expr = None
+
+
+@attrs.define
+class Add(Node):
+    item: Expr = None
+    dst: Expr = None
+
+
+@attrs.define
+class Remove(Node):
+    item: Expr = None
+    src: Expr = None
+
+
+@attrs.define
+class Refill(Node):
+    dst: Expr = None
+    src: Expr = None
+    size: Expr = None
+
+
+@attrs.define
+class If(Node):
+    branches: list = attrs.Factory(list)  # [(cond, [stmt])]
+    orelse: list | None = None
+
+
+@attrs.define
+class For(Node):
+    var: str = ""
+    source: Expr = None
+    body: list = attrs.Factory(list)
+
+
+@attrs.define
+class Let(Node):
+    name: str = ""
+    value: Expr = None
+
+
+@attrs.define
+class Require(Node):
+    cond: Expr = None
+    message: str | None = None
+
+
+@attrs.define
+class Assign(Node):
+    name: str = ""
+    index: Expr | None = None
+    op: str = "="
+    value: Expr = None
+
+
+@attrs.define
+class EndGame(Node):
+    pass
+
+
+# ---- the turn ----------------------------------------------------------------------
+@attrs.define
+class Binding(Node):
+    """A parameter of an action: ``x in Z``, ``x in lo..hi`` or ``a, b in pair Z``."""
+
+    names: list = attrs.Factory(list)
+    kind: str = "each"  # each | range | pair
+    source: Expr = None
+    upper: Expr | None = None
+
+
+@attrs.define
+class Action(Node):
+    name: str = ""
+    params: list = attrs.Factory(list)
+    notation: str | None = None
+    body: list = attrs.Factory(list)
+    standin: bool = False
+
+
+@attrs.define
+class Pass(Node):
+    notation: str | None = None
+    standin: bool = False
+
+
+@attrs.define
+class Step(Node):
+    kind: str = "decision"  # decision | optional | repeat | auto
+    name: str = ""
+    cond: Expr | None = None
+    choices: list = attrs.Factory(list)
+    body: list = attrs.Factory(list)
+    standin: bool = False
+
+
+# ---- declarations ------------------------------------------------------------------
+@attrs.define
+class Decl(Node):
+    standin: bool = attrs.field(default=False, kw_only=True)
+
+
+@attrs.define
+class Game(Decl):
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    first: Expr | None = None
+
+
+@attrs.define
+class Extend(Decl):
+    path: str = ""
+
+
+@attrs.define
+class Param(Decl):
+    name: str = ""
+    value: Expr = None
+
+
+@attrs.define
+class EnumMember(Node):
+    name: str = ""
+    wild: bool = False
+
+
+@attrs.define
+class Enum(Decl):
+    name: str = ""
+    members: list = attrs.Factory(list)
+
+
+@attrs.define
+class TypeRef(Node):
+    name: str = "int"
+
+
+@attrs.define
+class Column(Node):
+    name: str = ""
+    type: TypeRef = None
+
+
+@attrs.define
+class Cell(Node):
+    kind: str = "int"  # int | name | str | none
+    value: object = None
+
+
+@attrs.define
+class Row(Node):
+    cells: list = attrs.Factory(list)
+    copies: int = 1
+
+
+@attrs.define
+class Table(Decl):
+    name: str = ""
+    columns: list = attrs.Factory(list)
+    show: str | None = None
+    rows: list = attrs.Factory(list)
+
+
+@attrs.define
+class Zone(Decl):
+    name: str = ""
+    elem: TypeRef = None
+    per_player: bool = False
+    hidden: bool = False
+    private: bool = False
+    capacity: Expr | None = None
+    init: Expr | None = None
+
+
+@attrs.define
+class Counter(Decl):
+    name: str = ""
+    per_player: bool = False
+    init: Expr | None = None
+
+
+@attrs.define
+class Setup(Decl):
+    body: list = attrs.Factory(list)
+
+
+@attrs.define
+class Turn(Decl):
+    steps: list = attrs.Factory(list)
+
+
+@attrs.define
+class End(Decl):
+    cond: Expr = None
+
+
+@attrs.define
+class Clause(Node):
+    name: str = ""
+    expr: Expr = None
+
+
+@attrs.define
+class Score(Decl):
+    var: str = "p"
+    clauses: list = attrs.Factory(list)
+
+
+@attrs.define
+class Rank(Node):
+    most: bool = True
+    expr: Expr = None
+
+
+@attrs.define
+class Winner(Decl):
+    var: str = "p"
+    ranks: list = attrs.Factory(list)
+    ties: str = "draw"
+
+
+@attrs.define
+class Invariant(Decl):
+    name: str = ""
+    expr: Expr = None
+
+
+@attrs.define
+class Rules(Node):
+    decls: list = attrs.Factory(list)
+    filename: str = "<rules>"

@@ -1,0 +1,71 @@
+"""Positioned diagnostics for rules files.
+
+Every mistake an author makes is reported as ``FILE:LINE:COL: error: message``, followed by the
+offending line, a caret under the column and, when we know one, a hint saying what to do.
+:class:`RulesError` is the only exception the front end and checker raise for bad input.
+"""
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.frozen
+class Source:
+    """A rules text and the name it is reported under."""
+
+    text: str
+    filename: str = "<rules>"
+
+    def line_text(self, line: int) -> str:
+        lines = self.text.splitlines()
+        if 1 <= line <= len(lines):
+            return lines[line - 1]
+        return ""
+
+
+@attrs.frozen
+class Diagnostic:
+    """One positioned message (1-based line and column)."""
+
+    message: str
+    line: int
+    column: int
+    hint: str | None = None
+    severity: str = "error"
+
+    def render(self, source: Source | None, filename: str = "<rules>") -> str:
+        name = source.filename if source is not None else filename
+        head = f"{name}:{self.line}:{self.column}: {self.severity}: {self.message}"
+        parts = [head]
+        if source is not None:
+            text = source.line_text(self.line)
+            if text:
+                shown = text.expandtabs(4) if "\t" not in text[: self.column] else text
+                col = self.column
+                if "\t" in text[: max(col - 1, 0)]:
+                    col = len(text[: col - 1].expandtabs(4)) + 1
+                    shown = text.expandtabs(4)
+                if len(shown) > 200:  # keep long lines readable around the caret
+                    start = max(0, col - 100)
+                    shown = ("..." if start else "") + shown[start : start + 200]
+                    col = col - start + (3 if start else 0)
+                parts.append("    " + shown)
+                parts.append("    " + " " * max(col - 1, 0) + "^")
+        if self.hint:
+            parts.append("    hint: " + self.hint)
+        return "\n".join(parts)
+
+
+class RulesError(Exception):
+    """A rules file (or saved state) that regle cannot accept; carries every diagnostic found."""
+
+    def __init__(self, diagnostics: list[Diagnostic], source: Source | None = None):
+        self.diagnostics = sorted(diagnostics, key=lambda d: (d.line, d.column))
+        self.source = source
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        return "\n".join(d.render(self.source) for d in self.diagnostics)
+
+    def __str__(self) -> str:
+        return self.render()

@@ -1,0 +1,613 @@
+"""Rules text -> AST.
+
+The Lark LALR tables are built once and cached on disk (keyed by the grammar's hash), so a
+warm ``regle check`` does not pay the table build. Syntax errors are translated into author
+language; when the first parse fails, each top-level declaration is parsed on its own so that
+one file reports every broken declaration at once.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import ast
+from .errors import Diagnostic, RulesError, Source
+
+GRAMMAR_PATH = Path(__file__).with_name("rules.lark")
+
+#: Words that start a top-level declaration (used to resynchronise after a syntax error).
+DECL_KEYWORDS = (
+    "game", "extend", "param", "enum", "table", "zone", "counter", "setup", "turn",
+    "end", "score", "winner", "invariant", "standin", "///",
+)
+MAX_SOURCE_BYTES = 2_000_000
+
+
+def cache_dir() -> Path:
+    """Where regle keeps parser tables and generated engines (``regle cache --clear`` empties it)."""
+    env = os.environ.get("REGLE_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "regle"
+
+
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    grammar = GRAMMAR_PATH.read_text(encoding="utf-8")
+    digest = hashlib.sha256(grammar.encode()).hexdigest()[:16]
+    options = dict(parser="lalr", lexer="contextual", propagate_positions=True, maybe_placeholders=True)
+    try:
+        directory = cache_dir()
+        directory.mkdir(parents=True, exist_ok=True)
+        return Lark(grammar, cache=str(directory / f"grammar-{digest}.lark.cache"), **options)
+    except OSError:  # read-only home: build the tables every time, still correct
+        return Lark(grammar, **options)
+
+
+# ---- tree -> AST -------------------------------------------------------------------------
+def _pos(meta_or_token) -> tuple[int, int]:
+    line = getattr(meta_or_token, "line", None)
+    col = getattr(meta_or_token, "column", None)
+    return (line or 0, col or 0)
+
+
+def _unquote(token: Token) -> str:
+    body = str(token)[1:-1]
+    return re.sub(r'\\(["\\n])', lambda m: "\n" if m.group(1) == "n" else m.group(1), body)
+
+
+def _doc(docs) -> str | None:
+    if docs is None:
+        return None
+    return "\n".join(d.strip() for d in docs)
+
+
+@v_args(meta=True)
+class ToAst(Transformer):
+    """Builds :mod:`regle.dsl.ast` nodes from the parse tree."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        super().__init__()
+        self.diagnostics = diagnostics
+
+    # -- top level
+    def start(self, meta, decls):
+        return ast.Rules(decls=list(decls))
+
+    def docs(self, meta, items):
+        return [str(t)[3:].rstrip() for t in items]
+
+    def decl(self, meta, items):
+        docs, standin, node = items
+        node.doc = _doc(docs)
+        node.standin = standin is not None
+        return node
+
+    def game(self, meta, items):
+        title, *opts = items
+        node = ast.Game(title=_unquote(title), pos=_pos(meta))
+        for kind, value, at in opts:
+            if kind == "players":
+                node.min_players, node.max_players = value
+            else:
+                node.first = value
+        return node
+
+    def players(self, meta, items):
+        lo, hi = items
+        lo = int(lo)
+        return ("players", (lo, int(hi) if hi is not None else lo), _pos(meta))
+
+    def first_player(self, meta, items):
+        return ("first", items[0], _pos(meta))
+
+    def extend(self, meta, items):
+        return ast.Extend(path=_unquote(items[0]), pos=_pos(meta))
+
+    def param(self, meta, items):
+        return ast.Param(name=str(items[0]), value=items[1], pos=_pos(meta))
+
+    def enum(self, meta, items):
+        return ast.Enum(name=str(items[0]), members=list(items[1:]), pos=_pos(meta))
+
+    def enum_member(self, meta, items):
+        wild, name = items
+        return ast.EnumMember(name=str(name), wild=wild is not None, pos=_pos(name))
+
+    def table(self, meta, items):
+        name = items[0]
+        columns = [i for i in items[1:] if isinstance(i, ast.Column)]
+        show = next((i for i in items[1:] if isinstance(i, tuple) and i[0] == "show"), None)
+        cells = [i for i in items[1:] if isinstance(i, ast.Cell)]
+        node = ast.Table(name=str(name), columns=columns, show=show[1] if show else None, pos=_pos(meta))
+        node.rows = self._rows(cells, len(columns))
+        return node
+
+    def _rows(self, cells: list[ast.Cell], width: int) -> list[ast.Row]:
+        """Group cells into rows: one row per source line, ``* N`` repeating it."""
+        rows: list[ast.Row] = []
+        by_line: dict[int, list[ast.Cell]] = {}
+        for cell in cells:
+            by_line.setdefault(cell.pos[0], []).append(cell)
+        for line in sorted(by_line):
+            values = by_line[line]
+            copies = 1
+            if values and values[-1].kind == "copies":
+                copies = values.pop().value
+            for extra in values:
+                if extra.kind == "copies":
+                    self.diagnostics.append(Diagnostic(
+                        "'* N' (copies) may only end a row", *extra.pos,
+                        hint="write the number of copies last, e.g. `1 2 3 * 4`"))
+            values = [c for c in values if c.kind != "copies"]
+            if not values:
+                continue
+            rows.append(ast.Row(cells=values, copies=copies, pos=values[0].pos))
+        return rows
+
+    def column(self, meta, items):
+        return ast.Column(name=str(items[0]), type=items[1], pos=_pos(meta))
+
+    def show(self, meta, items):
+        return ("show", _unquote(items[0]))
+
+    def cell_name(self, meta, items):
+        return ast.Cell(kind="name", value=str(items[0]), pos=_pos(items[0]))
+
+    def cell_int(self, meta, items):
+        return ast.Cell(kind="int", value=int(items[0]), pos=_pos(items[0]))
+
+    def cell_str(self, meta, items):
+        return ast.Cell(kind="str", value=_unquote(items[0]), pos=_pos(items[0]))
+
+    def cell_none(self, meta, items):
+        return ast.Cell(kind="none", value=None, pos=_pos(meta))
+
+    def cell_copies(self, meta, items):
+        return ast.Cell(kind="copies", value=int(items[0]), pos=_pos(meta))
+
+    def type(self, meta, items):
+        return ast.TypeRef(name=str(items[0]), pos=_pos(meta))
+
+    def type_int(self, meta, items):
+        return ast.TypeRef(name="int", pos=_pos(meta))
+
+    def type_bool(self, meta, items):
+        return ast.TypeRef(name="bool", pos=_pos(meta))
+
+    def per_player(self, meta, items):
+        return ("per_player", True)
+
+    def hidden(self, meta, items):
+        return ("hidden", True)
+
+    def private(self, meta, items):
+        return ("private", True)
+
+    def capacity(self, meta, items):
+        return ("capacity", items[0])
+
+    def zone(self, meta, items):
+        node = ast.Zone(name=str(items[0]), elem=items[1], pos=_pos(meta))
+        for item in items[2:]:
+            if isinstance(item, tuple):
+                setattr(node, item[0], item[1])
+            elif item is not None:
+                node.init = item
+        return node
+
+    def counter(self, meta, items):
+        node = ast.Counter(name=str(items[0]), pos=_pos(meta))
+        for item in items[1:]:
+            if isinstance(item, tuple):
+                node.per_player = True
+            elif item is not None:
+                node.init = item
+        return node
+
+    def setup(self, meta, items):
+        return ast.Setup(body=items[0], pos=_pos(meta))
+
+    def turn(self, meta, items):
+        return ast.Turn(steps=list(items), pos=_pos(meta))
+
+    def end(self, meta, items):
+        return ast.End(cond=items[0], pos=_pos(meta))
+
+    def score(self, meta, items):
+        return ast.Score(var=str(items[0]), clauses=list(items[1:]), pos=_pos(meta))
+
+    def clause(self, meta, items):
+        docs, name, expr = items
+        return ast.Clause(name=str(name), expr=expr, doc=_doc(docs), pos=_pos(name))
+
+    def winner(self, meta, items):
+        var, *ranks, ties = items
+        return ast.Winner(var=str(var), ranks=ranks, ties=ties, pos=_pos(meta))
+
+    def rank(self, meta, items):
+        return ast.Rank(most=str(items[0]) == "most", expr=items[1], pos=_pos(meta))
+
+    def ties(self, meta, items):
+        return str(items[0])
+
+    def invariant(self, meta, items):
+        return ast.Invariant(name=str(items[0]), expr=items[1], pos=_pos(meta))
+
+    # -- the turn
+    def step(self, meta, items):
+        docs, standin, node = items
+        node.doc = _doc(docs)
+        node.standin = standin is not None
+        return node
+
+    def decision_step(self, meta, items):
+        return ast.Step(kind="decision", name=str(items[0]), choices=list(items[1:]), pos=_pos(meta))
+
+    def optional_step(self, meta, items):
+        return ast.Step(kind="optional", name=str(items[0]), choices=list(items[1:]), pos=_pos(meta))
+
+    def repeat_step(self, meta, items):
+        return ast.Step(kind="repeat", name=str(items[0]), cond=items[1], choices=list(items[2:]),
+                        pos=_pos(meta))
+
+    def auto_step(self, meta, items):
+        return ast.Step(kind="auto", name=str(items[0]), body=items[1], pos=_pos(meta))
+
+    def choice(self, meta, items):
+        docs, standin, node = items
+        node.doc = _doc(docs)
+        node.standin = standin is not None
+        return node
+
+    def action(self, meta, items):
+        name = items[0]
+        params = [i for i in items[1:] if isinstance(i, ast.Binding)]
+        notation = next((_unquote(i) for i in items[1:] if isinstance(i, Token)), None)
+        return ast.Action(name=str(name), params=params, notation=notation, body=items[-1], pos=_pos(meta))
+
+    def pass_(self, meta, items):
+        return ast.Pass(notation=_unquote(items[0]) if items and items[0] is not None else None,
+                        pos=_pos(meta))
+
+    def bind_each(self, meta, items):
+        return ast.Binding(names=[str(items[0])], kind="each", source=items[1], pos=_pos(meta))
+
+    def bind_range(self, meta, items):
+        return ast.Binding(names=[str(items[0])], kind="range", source=items[1], upper=items[2],
+                           pos=_pos(meta))
+
+    def bind_pair(self, meta, items):
+        return ast.Binding(names=[str(items[0]), str(items[1])], kind="pair", source=items[2],
+                           pos=_pos(meta))
+
+    # -- statements
+    def block(self, meta, items):
+        return list(items)
+
+    def block_item(self, meta, items):
+        docs, stmt = items
+        if docs is not None:
+            stmt.doc = _doc(docs)
+        return stmt
+
+    def shuffle(self, meta, items):
+        return ast.Shuffle(zone=items[0], pos=_pos(meta))
+
+    def count_all(self, meta, items):
+        return None
+
+    def deal(self, meta, items):
+        count, src, dst, where = items
+        return ast.Deal(count=count, src=src, dst=dst, where=where, pos=_pos(meta))
+
+    def move(self, meta, items):
+        return ast.Move(item=items[0], src=items[1], dst=items[2], pos=_pos(meta))
+
+    def add(self, meta, items):
+        return ast.Add(item=items[0], dst=items[1], pos=_pos(meta))
+
+    def remove(self, meta, items):
+        return ast.Remove(item=items[0], src=items[1], pos=_pos(meta))
+
+    def refill(self, meta, items):
+        return ast.Refill(dst=items[0], src=items[1], size=items[2], pos=_pos(meta))
+
+    def if_(self, meta, items):
+        cond, body, *rest = items
+        node = ast.If(branches=[(cond, body)], pos=_pos(meta))
+        for item in rest:
+            if item is None:
+                continue
+            if item[0] == "elif":
+                node.branches.append((item[1], item[2]))
+            else:
+                node.orelse = item[1]
+        return node
+
+    def elif_(self, meta, items):
+        return ("elif", items[0], items[1])
+
+    def else_(self, meta, items):
+        return ("else", items[0])
+
+    def for_(self, meta, items):
+        return ast.For(var=str(items[0]), source=items[1], body=items[2], pos=_pos(meta))
+
+    def let(self, meta, items):
+        return ast.Let(name=str(items[0]), value=items[1], pos=_pos(meta))
+
+    def require(self, meta, items):
+        cond, message = items
+        return ast.Require(cond=cond, message=_unquote(message) if message is not None else None,
+                           pos=_pos(meta))
+
+    def target(self, meta, items):
+        return (str(items[0]), items[1], _pos(meta))
+
+    def assign(self, meta, items):
+        (name, index, at), op, value = items
+        return ast.Assign(name=name, index=index, op=str(op), value=value, pos=at)
+
+    def end_game(self, meta, items):
+        return ast.EndGame(pos=_pos(meta))
+
+    # -- expressions
+    def or_(self, meta, items):
+        return ast.BinOp(op="or", left=items[0], right=items[1], pos=_pos(meta))
+
+    def and_(self, meta, items):
+        return ast.BinOp(op="and", left=items[0], right=items[1], pos=_pos(meta))
+
+    def not_(self, meta, items):
+        return ast.Not(operand=items[0], pos=_pos(meta))
+
+    def compare(self, meta, items):
+        return ast.BinOp(op=str(items[1]), left=items[0], right=items[2], pos=_pos(meta))
+
+    def member(self, meta, items):
+        return ast.BinOp(op="in", left=items[0], right=items[1], pos=_pos(meta))
+
+    def not_member(self, meta, items):
+        return ast.BinOp(op="not in", left=items[0], right=items[1], pos=_pos(meta))
+
+    def binop(self, meta, items):
+        return ast.BinOp(op=str(items[1]), left=items[0], right=items[2], pos=_pos(meta))
+
+    def neg(self, meta, items):
+        operand = items[0]
+        if isinstance(operand, ast.Int):
+            return ast.Int(value=-operand.value, pos=_pos(meta))
+        return ast.Neg(operand=operand, pos=_pos(meta))
+
+    def attr(self, meta, items):
+        return ast.Attr(obj=items[0], name=str(items[1]), pos=_pos(items[1]))
+
+    def index(self, meta, items):
+        return ast.Index(obj=items[0], index=items[1], pos=_pos(meta))
+
+    def int_(self, meta, items):
+        return ast.Int(value=int(items[0]), pos=_pos(items[0]))
+
+    def true(self, meta, items):
+        return ast.Bool(value=True, pos=_pos(meta))
+
+    def false(self, meta, items):
+        return ast.Bool(value=False, pos=_pos(meta))
+
+    def players_all(self, meta, items):
+        return ast.Players(pos=_pos(meta))
+
+    def name(self, meta, items):
+        return ast.Name(id=str(items[0]), pos=_pos(items[0]))
+
+    def call(self, meta, items):
+        name, *args = items
+        return ast.Call(func=str(name), args=[a for a in args if a is not None], pos=_pos(name))
+
+    def comp(self, meta, items):
+        func, elem, var, source, cond = items
+        return ast.Comp(func=str(func), elem=elem, var=str(var), source=source, cond=cond, pos=_pos(func))
+
+    def list_(self, meta, items):
+        return ast.ListExpr(items=[i for i in items if i is not None], pos=_pos(meta))
+
+
+# ---- errors in author language ----------------------------------------------------------
+_WORDS = {
+    "NAME": "a name", "INT": "a number", "NEGINT": "a number", "STRING": 'a quoted string',
+    "DOC": "a doc comment (///)", "CMP_OP": "a comparison", "ASSIGN_OP": "'=', '+=' or '-='",
+    "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "RANK_DIR": "'most' or 'least'",
+    "TIE_KIND": "'draw' or 'shared'", "STANDIN": "'standin'", "WILD": "'wild'",
+    "$END": "the end of the file",
+}
+
+
+def _describe(lark: Lark, names: set[str]) -> list[str]:
+    by_name = {t.name: t for t in lark.terminals}
+    out = []
+    for name in sorted(names):
+        if name in _WORDS:
+            out.append(_WORDS[name])
+            continue
+        term = by_name.get(name)
+        if term is not None and term.pattern.type == "str":
+            out.append(f"'{term.pattern.value}'")
+        else:
+            out.append(name.lower())
+    return sorted(set(out))
+
+
+def _token_words(token: Token) -> str:
+    if token.type == "$END":
+        return "the end of the file"
+    text = str(token)
+    if len(text) > 30:
+        text = text[:27] + "..."
+    return f"'{text}'"
+
+
+def _diagnose(lark: Lark, err: UnexpectedInput, source: Source) -> Diagnostic:
+    if isinstance(err, UnexpectedCharacters):
+        ch = source.text[err.pos_in_stream] if err.pos_in_stream < len(source.text) else "?"
+        hint = None
+        if ch == "'":
+            hint = 'strings use double quotes: "like this"'
+        elif ch in ";":
+            hint = "statements need no ';' (one per line is the style)"
+        elif ord(ch) > 127:
+            hint = "names use plain ASCII letters, digits and '_'; put other text in \"quotes\""
+        elif ch == '"':
+            hint = "a string must close on the same line with '\"'"
+        return Diagnostic(f"unexpected character {ch!r}", err.line, err.column, hint)
+    expected = set(getattr(err, "expected", None) or ())
+    token = getattr(err, "token", None)
+    if isinstance(err, UnexpectedEOF) or (token is not None and token.type == "$END"):
+        lines = source.text.splitlines() or [""]
+        line = len(lines)
+        col = len(lines[-1]) + 1
+        opened = _unclosed_brace(source.text)
+        if opened:
+            return Diagnostic("the file ends before this '{' is closed", *opened,
+                              "add the missing '}'")
+        words = ", ".join(_describe(lark, expected))
+        return Diagnostic(f"unexpected end of file; expected {words}", line, col)
+    words = _describe(lark, expected)
+    decl_words = [w for w in words if w.strip("'") in DECL_KEYWORDS]
+    hint = None
+    if len(decl_words) >= 6:
+        words = [w for w in words if w not in decl_words] + ["a declaration (game, param, enum, table, zone, counter, setup, turn, end, score, winner, invariant)"]
+    if "a name" in words and token is not None and re.fullmatch(r"[A-Za-z_]\w*", str(token)):
+        hint = f"'{token}' is a word of the rules language here; choose another name"
+    elif token is not None and str(token) == "=" and "'='" not in words:
+        hint = "'=' assigns; to compare use '=='"
+    elif token is not None and str(token) == "}" and "'}'" not in words:
+        hint = "something is missing before this '}'"
+    if len(words) > 8:
+        shown = ", ".join(words[:8]) + ", ..."
+    else:
+        shown = " or ".join(words) if len(words) <= 2 else ", ".join(words[:-1]) + " or " + words[-1]
+    return Diagnostic(f"unexpected {_token_words(token)}; expected {shown}", err.line, err.column, hint)
+
+
+def _unclosed_brace(text: str) -> tuple[int, int] | None:
+    """The position of the last '{' left open, ignoring strings and comments."""
+    stack = []
+    for m in re.finditer(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|/{3}[^\n]*|[{}]', text):
+        if m.group() == "{":
+            stack.append(m.start())
+        elif m.group() == "}" and stack:
+            stack.pop()
+    if not stack:
+        return None
+    start = stack[-1]
+    line = text.count("\n", 0, start) + 1
+    col = start - (text.rfind("\n", 0, start) + 1) + 1
+    return (line, col)
+
+
+def _chunks(text: str) -> list[str]:
+    """Split a file into top-level declarations, each padded to keep its line numbers."""
+    lines = text.split("\n")
+    starts = [i for i, line in enumerate(lines)
+              if line[:1].isalpha() or line.startswith("///")]
+    if not starts or starts[0] != 0:
+        starts.insert(0, 0)
+    chunks = []
+    # keep doc comments with the declaration they precede
+    merged: list[int] = []
+    prev = -2
+    for i in starts:
+        glued = prev >= 0 and lines[prev].startswith("///") and i == prev + 1
+        prev = i
+        if not glued:
+            merged.append(i)
+    for a, b in zip(merged, merged[1:] + [len(lines)]):
+        chunks.append("\n" * a + "\n".join(lines[a:b]))
+    return chunks
+
+
+# ---- entry points ---------------------------------------------------------------------
+def _decode(data: bytes | str, filename: str) -> Source:
+    if isinstance(data, bytes):
+        if len(data) > MAX_SOURCE_BYTES:
+            raise RulesError([Diagnostic(
+                f"the file is too large ({len(data):,} bytes; the limit is {MAX_SOURCE_BYTES:,})",
+                1, 1, "a rules file is a text of a few hundred lines")], Source("", filename))
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].count(b"\n") + 1
+            col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+            raise RulesError([Diagnostic("the file is not valid UTF-8 text", line, col,
+                                         "save the rules file as UTF-8")], Source("", filename))
+    if len(data) > MAX_SOURCE_BYTES:
+        raise RulesError([Diagnostic(
+            f"the text is too large ({len(data):,} characters; the limit is {MAX_SOURCE_BYTES:,})",
+            1, 1)], Source("", filename))
+    if "\x00" in data:
+        line = data.count("\n", 0, data.index("\x00")) + 1
+        raise RulesError([Diagnostic("the file contains a NUL byte: is it a binary file?", line, 1)],
+                         Source("", filename))
+    return Source(data, filename)
+
+
+def parse(text: str | bytes, filename: str = "<rules>") -> ast.Rules:
+    """Parse rules text into an AST; raise :class:`RulesError` listing every syntax error."""
+    source = _decode(text, filename)
+    lark = _lark()
+    diagnostics: list[Diagnostic] = []
+    try:
+        tree = lark.parse(source.text)
+    except UnexpectedInput as first:
+        diagnostics.append(_diagnose(lark, first, source))
+        for chunk in _chunks(source.text):
+            try:
+                lark.parse(chunk)
+            except UnexpectedInput as err:
+                d = _diagnose(lark, err, Source(chunk, filename))
+                if (d.line, d.column) != (diagnostics[0].line, diagnostics[0].column):
+                    diagnostics.append(d)
+            except RecursionError:
+                break
+        raise RulesError(_dedupe(diagnostics), source) from None
+    except RecursionError:
+        raise RulesError([Diagnostic("the rules are nested too deeply to read", 1, 1,
+                                     "split deeply nested expressions into 'let' steps")], source) from None
+    try:
+        rules = ToAst(diagnostics).transform(tree)
+    except RecursionError:
+        raise RulesError([Diagnostic("the rules are nested too deeply to read", 1, 1)], source) from None
+    if diagnostics:
+        raise RulesError(diagnostics, source)
+    rules.filename = filename
+    rules.pos = (1, 1)
+    return rules
+
+
+def _dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    seen, out = set(), []
+    for d in diagnostics:
+        if (d.line, d.column) not in seen:
+            seen.add((d.line, d.column))
+            out.append(d)
+    return out
+
+
+def parse_file(path: str | os.PathLike) -> tuple[ast.Rules, Source]:
+    """Read and parse a rules file; errors name the file."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RulesError([Diagnostic(f"cannot read the file: {exc.strerror or exc}", 1, 1)],
+                         Source("", str(path))) from None
+    source = _decode(data, str(path))
+    return parse(source.text, str(path)), source

@@ -1,0 +1,60 @@
+"""Build the optional Cython kernels.
+
+The kernels are an accelerator, not a requirement: when Cython or a C compiler is missing the
+package installs in pure-Python mode with a visible warning, and `regle --version` says so.
+Set REGLE_REQUIRE_KERNELS=1 (CI does) to make a failed build an error instead.
+"""
+import os
+import sys
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+REQUIRE = os.environ.get("REGLE_REQUIRE_KERNELS") == "1"
+
+
+class OptionalBuildExt(build_ext):
+    """build_ext that degrades to pure mode unless the kernels are required."""
+
+    def run(self):
+        try:
+            super().run()
+        except Exception as exc:  # noqa: BLE001 - any build failure means pure mode
+            self._warn(exc)
+
+    def build_extension(self, ext):
+        try:
+            super().build_extension(ext)
+        except Exception as exc:  # noqa: BLE001
+            self._warn(exc)
+
+    def _warn(self, exc):
+        if REQUIRE:
+            raise exc
+        sys.stderr.write(
+            "\n*** regle: the compiled kernels could not be built (%s).\n"
+            "*** regle will run in pure-Python mode (slower). Install a C compiler and\n"
+            "*** reinstall to get the compiled kernels.\n\n" % (exc,)
+        )
+
+
+def extensions():
+    try:
+        from Cython.Build import cythonize
+        from setuptools import Extension
+    except ImportError as exc:
+        if REQUIRE:
+            raise
+        sys.stderr.write("\n*** regle: Cython is missing (%s); pure-Python mode.\n\n" % exc)
+        return []
+    exts = cythonize(
+        [Extension("regle.runtime._kernels", ["runtime/_kernels.pyx"])],
+        compiler_directives={"language_level": "3", "boundscheck": False, "wraparound": False},
+        quiet=True,
+    )
+    for ext in exts:  # cythonize() drops optional=True: set it again
+        ext.optional = not REQUIRE
+    return exts
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
