@@ -1,0 +1,458 @@
+"""Declarations: names, types, tables and ranges, checked before anything is lowered.
+
+The checker turns the declarations of a rules file into symbols (params with their constant
+values, enums, tables with one column tuple per attribute, zones, counters) and reports every
+mistake it finds, each at its position, with a hint where one helps.
+"""
+from __future__ import annotations
+
+import difflib
+import keyword
+from typing import Any
+
+import attrs
+
+from regle.dsl import ast
+from regle.dsl.errors import Diagnostic
+
+from . import types as T
+
+#: Names the language defines; a declaration may not reuse them.
+BUILTIN_NAMES = {"me", "turns", "player_count", "players", "it", "score", "true", "false"}
+FUNCTIONS = {"count", "sum", "max", "min", "any", "all", "has", "abs", "random"}
+
+#: Resource bounds for untrusted rules files (see docs/language.md, "Limits").
+LIMITS = {
+    "table_rows": 10_000,     # items in one table, copies included
+    "zone_capacity": 100_000,
+    "players": 64,
+    "param_value": 10**9,
+}
+
+
+@attrs.define
+class ParamSym:
+    name: str
+    value: Any
+    type: T.Type
+    node: ast.Param
+
+
+@attrs.define
+class EnumSym:
+    name: str
+    members: list
+    wild: int | None
+    node: ast.Enum
+
+
+@attrs.define
+class ColumnSym:
+    name: str
+    type: T.Type
+    values: tuple
+
+
+@attrs.define
+class TableSym:
+    name: str
+    columns: dict
+    count: int
+    show: str | None
+    node: ast.Table
+
+
+@attrs.define
+class ZoneSym:
+    name: str
+    elem: T.Type
+    per_player: bool
+    hidden: bool
+    private: bool
+    capacity: int | None
+    node: ast.Zone
+
+
+@attrs.define
+class CounterSym:
+    name: str
+    per_player: bool
+    node: ast.Counter
+
+
+@attrs.define
+class Symbols:
+    game: ast.Game | None = None
+    params: dict = attrs.Factory(dict)
+    enums: dict = attrs.Factory(dict)
+    members: dict = attrs.Factory(dict)  # member name -> (enum name, index)
+    tables: dict = attrs.Factory(dict)
+    zones: dict = attrs.Factory(dict)
+    counters: dict = attrs.Factory(dict)
+    setup: list = attrs.Factory(list)
+    turns: list = attrs.Factory(list)
+    ends: list = attrs.Factory(list)
+    scores: list = attrs.Factory(list)
+    winners: list = attrs.Factory(list)
+    invariants: list = attrs.Factory(list)
+
+    def all_names(self) -> list[str]:
+        return [*self.params, *self.enums, *self.members, *self.tables, *self.zones,
+                *self.counters, *BUILTIN_NAMES]
+
+
+def suggest(name: str, candidates) -> str | None:
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.7)
+    return f"did you mean '{close[0]}'?" if close else None
+
+
+def bad_identifier(name: str) -> str | None:
+    """Why a declared name cannot be used, or None (names reach generated code as identifiers)."""
+    if name.startswith("__") or name.endswith("__"):
+        return "names may not start or end with '__'"
+    if keyword.iskeyword(name) or keyword.issoftkeyword(name):
+        return f"'{name}' is reserved (a Python keyword); choose another name"
+    if name in BUILTIN_NAMES or name in FUNCTIONS:
+        return f"'{name}' is a built-in name of the rules language; choose another name"
+    return None
+
+
+class Checker:
+    """Collects symbols and diagnostics from a parsed rules file."""
+
+    def __init__(self, rules: ast.Rules):
+        self.rules = rules
+        self.diags: list[Diagnostic] = []
+        self.sym = Symbols()
+        self._declared: dict[str, tuple[int, int]] = {}
+
+    def error(self, message: str, pos: tuple[int, int], hint: str | None = None) -> None:
+        line, col = pos if pos and pos[0] else (1, 1)
+        self.diags.append(Diagnostic(message, line, col, hint))
+
+    # -- entry --------------------------------------------------------------------------
+    def run(self) -> Symbols:
+        for decl in self.rules.decls:
+            method = getattr(self, "decl_" + type(decl).__name__.lower())
+            method(decl)
+        if self.sym.game is None:
+            self.error("the rules declare no game", (1, 1),
+                       'start with a game block, e.g. game "My game" { players 2 }')
+        if not self.sym.turns:
+            self.error("the rules declare no turn", (1, 1),
+                       "add a turn { step ... { action ... } } block saying what a player does")
+        if len(self.sym.turns) > 1:
+            self.error("a second turn block", self.sym.turns[1].pos, "keep one turn block")
+        if len(self.sym.winners) > 1:
+            self.error("a second winner block", self.sym.winners[1].pos, "keep one winner block")
+        return self.sym
+
+    def declare(self, name: str, pos: tuple[int, int], what: str) -> bool:
+        why = bad_identifier(name)
+        if why:
+            self.error(why, pos)
+            return False
+        if name in self._declared:
+            line = self._declared[name][0]
+            self.error(f"'{name}' is already declared (line {line})", pos,
+                       "each name may be declared once; rename one of them")
+            return False
+        self._declared[name] = pos
+        return True
+
+    # -- declarations -------------------------------------------------------------------
+    def decl_game(self, node: ast.Game) -> None:
+        if self.sym.game is not None:
+            self.error("a second game block", node.pos, "a rules file describes one game")
+            return
+        self.sym.game = node
+        if node.min_players < 1:
+            self.error("a game needs at least 1 player", node.pos)
+        if node.max_players < node.min_players:
+            self.error(f"impossible player range {node.min_players}..{node.max_players}", node.pos,
+                       "write the smaller count first, e.g. players 2..4")
+        if node.max_players > LIMITS["players"]:
+            self.error(f"at most {LIMITS['players']} players are supported", node.pos)
+
+    def decl_extend(self, node: ast.Extend) -> None:
+        self.error("'extend' is not supported yet", node.pos,
+                   "copy the base rules into this file for now")
+
+    def decl_param(self, node: ast.Param) -> None:
+        if not self.declare(node.name, node.pos, "param"):
+            return
+        value = self.const(node.value)
+        if value is None:
+            self.sym.params[node.name] = ParamSym(node.name, 0, T.ANY, node)
+            return
+        ty = T.BOOL if isinstance(value, bool) else T.INT
+        if ty is T.INT and abs(value) > LIMITS["param_value"]:
+            self.error(f"the number {value} is too large (limit {LIMITS['param_value']:,})", node.value.pos)
+            return
+        self.sym.params[node.name] = ParamSym(node.name, value, ty, node)
+
+    def const(self, expr: ast.Node) -> Any:
+        """Evaluate a constant expression (numbers, true/false, params, arithmetic) or report it."""
+        if isinstance(expr, ast.Int):
+            return expr.value
+        if isinstance(expr, ast.Bool):
+            return expr.value
+        if isinstance(expr, ast.Name):
+            p = self.sym.params.get(expr.id)
+            if p is not None:
+                return p.value
+            self.error(f"'{expr.id}' is not a known param here", expr.pos,
+                       suggest(expr.id, self.sym.params) or "a value here must be a number or a param declared above")
+            return None
+        if isinstance(expr, ast.Neg):
+            v = self.const(expr.operand)
+            return None if v is None else -v
+        if isinstance(expr, ast.BinOp) and expr.op in ("+", "-", "*", "//", "%"):
+            a, b = self.const(expr.left), self.const(expr.right)
+            if a is None or b is None:
+                return None
+            if expr.op in ("//", "%") and b == 0:
+                self.error("division by zero", expr.pos)
+                return None
+            return {"+": a + b, "-": a - b, "*": a * b, "//": a // b if b else 0, "%": a % b if b else 0}[expr.op]
+        self.error("this must be a constant (a number, true/false or a param)", expr.pos)
+        return None
+
+    def decl_enum(self, node: ast.Enum) -> None:
+        if not self.declare(node.name, node.pos, "enum"):
+            return
+        names, wild = [], None
+        for i, m in enumerate(node.members):
+            if m.name in names:
+                self.error(f"'{m.name}' appears twice in enum '{node.name}'", m.pos)
+                continue
+            if m.name in self.sym.members:
+                other = self.sym.members[m.name][0]
+                self.error(f"'{m.name}' is already a member of enum '{other}'", m.pos,
+                           "members are used by bare name, so they must be unique across enums")
+                continue
+            if not self.declare(m.name, m.pos, "member"):
+                continue
+            if m.wild:
+                if wild is not None:
+                    self.error("an enum may have one wild member", m.pos)
+                wild = len(names)
+            self.sym.members[m.name] = (node.name, len(names))
+            names.append(m.name)
+        self.sym.enums[node.name] = EnumSym(node.name, names, wild, node)
+
+    def resolve_type(self, ref: ast.TypeRef) -> T.Type | None:
+        if ref.name == "int":
+            return T.INT
+        if ref.name == "bool":
+            return T.BOOL
+        if ref.name == "player":
+            return T.PLAYER
+        if ref.name in self.sym.enums:
+            return T.enum(ref.name)
+        if ref.name in self.sym.tables:
+            return T.item(ref.name)
+        self.error(f"unknown type '{ref.name}'", ref.pos,
+                   suggest(ref.name, [*self.sym.enums, *self.sym.tables, "int", "bool", "player"])
+                   or "use int, bool, player, or an enum or table declared above")
+        return None
+
+    def decl_table(self, node: ast.Table) -> None:
+        if not self.declare(node.name, node.pos, "table"):
+            return
+        cols: list[tuple[str, T.Type, ast.Column]] = []
+        seen = set()
+        ok = True
+        for c in node.columns:
+            if c.name in seen:
+                self.error(f"column '{c.name}' appears twice", c.pos)
+                ok = False
+                continue
+            why = bad_identifier(c.name)
+            if why:
+                self.error(why, c.pos)
+                ok = False
+                continue
+            seen.add(c.name)
+            ty = self.resolve_type(c.type)
+            if ty is None or ty.kind == "item":
+                if ty is not None:
+                    self.error("a table column cannot hold items of another table", c.type.pos)
+                ok = False
+                continue
+            cols.append((c.name, ty, c))
+        values: list[list] = [[] for _ in cols]
+        count = 0
+        for row in node.rows:
+            if len(row.cells) != len(node.columns):
+                self.error(f"this row has {len(row.cells)} values but table '{node.name}' has "
+                           f"{len(node.columns)} columns", row.pos,
+                           "write one row per line, one value per column (use - for none)")
+                ok = False
+                continue
+            if row.copies < 1:
+                self.error("a row needs at least 1 copy", row.pos)
+                ok = False
+                continue
+            if not ok:
+                continue
+            decoded = [self.cell(cell, ty) for cell, (_, ty, _) in zip(row.cells, cols)]
+            if any(v is _BAD for v in decoded):
+                continue
+            for i, v in enumerate(decoded):
+                values[i].extend([v] * row.copies)
+            count += row.copies
+            if count > LIMITS["table_rows"]:
+                self.error(f"table '{node.name}' has more than {LIMITS['table_rows']:,} items", row.pos,
+                           "this limit protects against runaway files")
+                return
+        if node.show is not None:
+            for name in _placeholders(node.show):
+                if name not in seen:
+                    self.error(f"the show text names '{{{name}}}', which is not a column of '{node.name}'",
+                               node.pos, suggest(name, seen))
+        columns = {name: ColumnSym(name, ty, tuple(values[i])) for i, (name, ty, _) in enumerate(cols)}
+        self.sym.tables[node.name] = TableSym(node.name, columns, count, node.show, node)
+
+    def cell(self, cell: ast.Cell, ty: T.Type) -> Any:
+        if cell.kind == "none":
+            if ty.kind == "enum":
+                return -1
+            self.error(f"'-' (none) is only allowed in enum columns, not for {ty}", cell.pos)
+            return _BAD
+        if ty.kind in ("int", "player"):
+            if cell.kind == "int":
+                return cell.value
+            if cell.kind == "name" and cell.value in self.sym.params and self.sym.params[cell.value].type is T.INT:
+                return self.sym.params[cell.value].value
+        elif ty.kind == "bool":
+            if cell.kind == "name" and cell.value in ("true", "false"):
+                return cell.value == "true"
+        elif ty.kind == "enum":
+            enum = self.sym.enums[ty.name]
+            if cell.kind == "name" and cell.value in enum.members:
+                return enum.members.index(cell.value)
+            self.error(f"'{cell.value}' is not a member of enum '{ty.name}'", cell.pos,
+                       suggest(str(cell.value), enum.members) or "members: " + ", ".join(enum.members))
+            return _BAD
+        self.error(f"expected {ty} here, got {cell.value!r}", cell.pos)
+        return _BAD
+
+    def decl_zone(self, node: ast.Zone) -> None:
+        if not self.declare(node.name, node.pos, "zone"):
+            return
+        elem = self.resolve_type(node.elem) or T.ANY  # keep the name known: no cascade of errors
+        capacity = None
+        if node.capacity is not None:
+            capacity = self.const(node.capacity)
+            if capacity is not None and not (0 <= capacity <= LIMITS["zone_capacity"]):
+                self.error(f"impossible capacity {capacity}", node.capacity.pos,
+                           f"a capacity is between 0 and {LIMITS['zone_capacity']:,}")
+                capacity = None
+        if node.hidden and node.private:
+            self.error("a zone is either hidden (from everyone) or private (to its owner), not both", node.pos)
+        if node.private and not node.per_player:
+            self.error("only a zone 'per player' can be private to its owner", node.pos,
+                       "add 'per player', or use 'hidden' for a zone nobody sees")
+        self.sym.zones[node.name] = ZoneSym(node.name, elem, node.per_player, node.hidden,
+                                            node.private, capacity, node)
+
+    def decl_counter(self, node: ast.Counter) -> None:
+        if not self.declare(node.name, node.pos, "counter"):
+            return
+        self.sym.counters[node.name] = CounterSym(node.name, node.per_player, node)
+
+    def decl_setup(self, node: ast.Setup) -> None:
+        self.sym.setup.append(node)
+
+    def decl_turn(self, node: ast.Turn) -> None:
+        self.sym.turns.append(node)
+        names = {}
+        for step in node.steps:
+            if step.name in names:
+                self.error(f"step '{step.name}' appears twice (line {names[step.name]})", step.pos)
+            names[step.name] = step.pos[0]
+            if step.kind != "auto" and not any(isinstance(c, ast.Action) for c in step.choices):
+                self.error(f"step '{step.name}' offers no action", step.pos,
+                           "a step lists at least one 'action'; use 'do NAME { ... }' for automatic steps")
+            actions = {}
+            passes = [c for c in step.choices if isinstance(c, ast.Pass)]
+            if len(passes) > 1:
+                self.error("a step may have one pass", passes[1].pos)
+            if passes and step.kind == "optional":
+                self.error("an optional step already offers 'skip'; it needs no pass", passes[0].pos)
+            for c in step.choices:
+                if isinstance(c, ast.Action):
+                    if c.name in actions:
+                        self.error(f"action '{c.name}' appears twice in step '{step.name}'", c.pos)
+                    actions[c.name] = c
+
+    def decl_end(self, node: ast.End) -> None:
+        self.sym.ends.append(node)
+
+    def decl_score(self, node: ast.Score) -> None:
+        self.sym.scores.append(node)
+        names = set()
+        for clause in node.clauses:
+            if clause.name in names:
+                self.error(f"scoring clause '{clause.name}' appears twice", clause.pos)
+            names.add(clause.name)
+
+    def decl_winner(self, node: ast.Winner) -> None:
+        self.sym.winners.append(node)
+
+    def decl_invariant(self, node: ast.Invariant) -> None:
+        self.sym.invariants.append(node)
+
+
+class _Bad:
+    def __repr__(self) -> str:
+        return "<bad>"
+
+
+_BAD = _Bad()
+
+
+def _placeholders(text: str) -> list[str]:
+    """Names inside ``{...}`` in a show or notation text (``{{`` and ``}}`` are literal braces)."""
+    out, i = [], 0
+    while i < len(text):
+        ch = text[i]
+        if text.startswith("{{", i) or text.startswith("}}", i):
+            i += 2
+            continue
+        if ch == "{":
+            j = text.find("}", i)
+            if j < 0:
+                break
+            out.append(text[i + 1 : j].strip())
+            i = j + 1
+            continue
+        i += 1
+    return out
+
+
+def split_template(text: str) -> list[tuple[str, str]]:
+    """``"take {v} now"`` -> [("text", "take "), ("name", "v"), ("text", " now")]."""
+    parts: list[tuple[str, str]] = []
+    buf, i = [], 0
+    while i < len(text):
+        if text.startswith("{{", i):
+            buf.append("{")
+            i += 2
+        elif text.startswith("}}", i):
+            buf.append("}")
+            i += 2
+        elif text[i] == "{" and text.find("}", i) > 0:
+            j = text.find("}", i)
+            if buf:
+                parts.append(("text", "".join(buf)))
+                buf = []
+            parts.append(("name", text[i + 1 : j].strip()))
+            i = j + 1
+        else:
+            buf.append(text[i])
+            i += 1
+    if buf:
+        parts.append(("text", "".join(buf)))
+    return parts

@@ -1,0 +1,100 @@
+"""Rules text -> engine module source: parse, check, lower, render the template, verify."""
+from __future__ import annotations
+
+import ast as pyast
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+
+from regle.dsl import RulesError, Source, parse
+from regle.dsl.errors import Diagnostic
+
+from .checker import Checker
+from .ir import GameIR
+from .lower import Lowerer
+
+TEMPLATES = Path(__file__).with_name("templates")
+
+
+@lru_cache(maxsize=1)
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined, autoescape=False,
+    )
+    env.filters["py"] = _literal
+    return env
+
+
+def _literal(value) -> str:
+    """A Python literal for data from the rules file: never spliced text, always repr."""
+    if isinstance(value, (str, int, bool, type(None))):
+        return repr(value)
+    if isinstance(value, (tuple, list)):
+        inner = ", ".join(_literal(v) for v in value)
+        if isinstance(value, tuple):
+            return "(" + inner + ("," if len(value) == 1 else "") + ")"
+        return "[" + inner + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_literal(k)}: {_literal(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"cannot emit {type(value).__name__} as a literal")
+
+
+def lower(text: str, filename: str = "<rules>", name: str | None = None) -> GameIR:
+    """Parse, check and lower a rules text; raise RulesError with every problem found."""
+    source = Source(text, filename)
+    rules = parse(text, filename)
+    checker = Checker(rules)
+    sym = checker.run()
+    diags = list(checker.diags)
+    lowerer = Lowerer(rules, sym, source, diags)
+    name = name or Path(filename).stem
+    ir = lowerer.build(name, rules_hash(text))
+    if diags:
+        raise RulesError(_unique(diags), source)
+    return ir
+
+
+def _unique(diags: list[Diagnostic]) -> list[Diagnostic]:
+    seen, out = set(), []
+    for d in diags:
+        key = (d.line, d.column, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+def rules_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def render(ir: GameIR) -> str:
+    from regle import __version__
+    return _environment().get_template("engine.py.j2").render(g=ir, version=__version__)
+
+
+def engine_source(text: str, filename: str = "<rules>", name: str | None = None) -> str:
+    """The engine module's Python source for a rules text."""
+    code = render(lower(text, filename, name))
+    verify(code)
+    return code
+
+
+def verify(code: str) -> None:
+    """Refuse generated code outside the shapes the templates produce (defence in depth)."""
+    tree = pyast.parse(code)
+    for node in pyast.walk(tree):
+        if isinstance(node, (pyast.Import, pyast.ImportFrom)):
+            module = getattr(node, "module", None) or ""
+            names = [a.name for a in node.names]
+            if not (isinstance(node, pyast.ImportFrom) and module == "regle.runtime"):
+                raise RulesError([Diagnostic(f"internal: generated code imports {module or names}", 1, 1)])
+        if isinstance(node, pyast.Attribute) and node.attr.startswith("__") and node.attr not in ("__new__", "__init__"):
+            raise RulesError([Diagnostic(f"internal: generated code touches {node.attr}", 1, 1)])
+        if isinstance(node, pyast.Name) and node.id in ("eval", "exec", "compile", "open", "__import__",
+                                                          "getattr", "setattr", "globals_", "vars"):
+            raise RulesError([Diagnostic(f"internal: generated code calls {node.id}", 1, 1)])

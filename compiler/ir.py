@@ -1,0 +1,100 @@
+"""The lowered game: everything the engine template needs, already checked and typed.
+
+Code fragments are Python source lines produced by :mod:`lower`; each block carries the rules
+line it comes from so the generated module can say so.
+"""
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.define
+class TableIR:
+    name: str
+    const: str  # Python prefix for its tuples, e.g. T_CONTRACT
+    columns: list  # [(column name, display kind, values tuple)]
+    count: int
+    show_lines: list  # body of show_<table>(i)
+    line: int
+
+
+@attrs.define
+class EnumIR:
+    name: str
+    const: str
+    members: list
+    wild: int | None
+
+
+@attrs.define
+class ZoneIR:
+    name: str
+    attr: str
+    per_player: bool
+    hidden: bool
+    private: bool
+    kind: str
+    capacity: int | None
+    init_code: str | None
+    line: int
+
+
+@attrs.define
+class CounterIR:
+    name: str
+    attr: str
+    per_player: bool
+    init_code: str
+    line: int
+
+
+@attrs.define
+class ActionIR:
+    index: int
+    name: str
+    step: int
+    say_lines: list  # body of the notation function
+    arg_names: list
+    gen_lines: list  # appends Move objects to `out`
+    do_lines: list   # applies the effects
+    after: str       # code run after the effects (advance the turn)
+    line: int
+    is_pass: bool = False
+
+
+@attrs.define
+class StepIR:
+    index: int
+    name: str
+    kind: str  # decision | optional | repeat | auto
+    line: int
+    cond_code: str | None
+    actions: list  # ActionIR (including pass/skip)
+    pass_action: ActionIR | None
+    body_lines: list  # auto steps
+
+
+@attrs.define
+class GameIR:
+    name: str
+    title: str
+    rules_file: str
+    rules_hash: str
+    min_players: int
+    max_players: int
+    first_code: str
+    params: list  # [(name, value)]
+    enums: list
+    tables: list
+    zones: list
+    counters: list
+    setup_lines: list
+    steps: list
+    actions: list
+    end_conds: list  # [(line, code)]
+    score_clauses: list  # [(name, line, code)]
+    score_var: str
+    winner_keys: list  # [(line, code)]
+    ties: str
+    invariants: list  # [(name, line, code)]
+    kinds: dict  # display kind -> bound (enum size / item count)

@@ -1,0 +1,729 @@
+"""Typed lowering: checked declarations + the turn -> :class:`GameIR` with Python code.
+
+Every expression is typed as it is lowered (unknown names, wrong types and wrong arity are
+reported here, at their positions) and becomes a Python expression over the state ``s``.
+Statements become lines preceded by a ``# line N: ...`` comment naming the rules line, which
+is also how run-time errors are traced back to the rules text.
+"""
+from __future__ import annotations
+
+import builtins
+import keyword
+from typing import Iterable
+
+from regle.dsl import ast
+from regle.dsl.errors import Diagnostic, Source
+
+from . import types as T
+from .checker import FUNCTIONS, Symbols, split_template, suggest
+from .ir import ActionIR, CounterIR, EnumIR, GameIR, StepIR, TableIR, ZoneIR
+
+# operator precedences of the generated Python
+P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM = range(1, 9)
+_RESERVED = {"s", "me", "self", "out", "Move", "K", "ops", "State"} | set(dir(builtins))
+
+
+def pyname(name: str) -> str:
+    """A rules name as a safe Python local (never a keyword, builtin or generated helper)."""
+    if keyword.iskeyword(name) or keyword.issoftkeyword(name) or name in _RESERVED or name.startswith("_"):
+        return "u_" + name
+    return name
+
+
+class Ctx:
+    """What an expression may refer to where it stands."""
+
+    def __init__(self, where: str, scope: dict | None = None, has_me: bool = False,
+                 random_ok: bool = False):
+        self.where = where
+        self.scope: dict[str, tuple[str, T.Type]] = dict(scope or {})
+        self.has_me = has_me
+        self.random_ok = random_ok
+
+    def child(self, **extra: tuple[str, T.Type]) -> "Ctx":
+        c = Ctx(self.where, self.scope, self.has_me, self.random_ok)
+        c.scope.update(extra)
+        return c
+
+
+class Lowerer:
+    def __init__(self, rules: ast.Rules, sym: Symbols, source: Source, diags: list[Diagnostic]):
+        self.rules = rules
+        self.sym = sym
+        self.source = source
+        self.diags = diags
+        self.action_count = 0
+        self.tmp = 0
+
+    def error(self, message: str, pos: tuple[int, int], hint: str | None = None) -> None:
+        line, col = pos if pos and pos[0] else (1, 1)
+        self.diags.append(Diagnostic(message, line, col, hint))
+
+    def comment(self, node: ast.Node) -> str:
+        line = node.pos[0]
+        text = self.source.line_text(line).strip()
+        if len(text) > 90:
+            text = text[:87] + "..."
+        return f"# line {line}: {text}"
+
+    # ---- expressions ------------------------------------------------------------------
+    def expr(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type]:
+        code, ty, _ = self._expr(node, ctx)
+        return code, ty
+
+    def want(self, node: ast.Node, ctx: Ctx, kinds: Iterable[str], what: str) -> str:
+        code, ty = self.expr(node, ctx)
+        if ty.kind != "any" and ty.kind not in kinds:
+            self.error(f"expected {what} here, but this is {ty}", node.pos)
+        return code
+
+    def number(self, node: ast.Node, ctx: Ctx) -> str:
+        return self.want(node, ctx, ("int", "player"), "a number")
+
+    def boolean(self, node: ast.Node, ctx: Ctx) -> str:
+        return self.want(node, ctx, ("bool",), "a condition (true/false)")
+
+    def zone_ref(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type, str]:
+        """A zone that effects can change: returns (code, element type, display name)."""
+        code, ty = self.expr(node, ctx)
+        name = _zone_name(node)
+        if ty.kind == "zone":
+            return code, ty.elem, name
+        if ty.kind == "zones":
+            self.error(f"'{name}' is a zone per player: say whose, e.g. {name}[me] or {name}[p]", node.pos)
+        elif ty.kind != "any":
+            self.error(f"expected a zone here, but this is {ty}", node.pos)
+        return code, T.ANY, name
+
+    @staticmethod
+    def wrap(code: str, prec: int, need: int) -> str:
+        return f"({code})" if prec < need else code
+
+    def _expr(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type, int]:
+        method = getattr(self, "x_" + type(node).__name__)
+        return method(node, ctx)
+
+    def x_Int(self, node: ast.Int, ctx: Ctx):
+        return str(node.value), T.INT, P_ATOM if node.value >= 0 else P_UNARY
+
+    def x_Bool(self, node: ast.Bool, ctx: Ctx):
+        return ("True" if node.value else "False"), T.BOOL, P_ATOM
+
+    def x_Players(self, node: ast.Players, ctx: Ctx):
+        return "range(s.n)", T.list_of(T.PLAYER), P_ATOM
+
+    def x_Name(self, node: ast.Name, ctx: Ctx):
+        name = node.id
+        if name in ctx.scope:
+            code, ty = ctx.scope[name]
+            return code, ty, P_ATOM
+        sym = self.sym
+        if name in sym.params:
+            p = sym.params[name]
+            return repr(p.value), p.type, P_ATOM if not (isinstance(p.value, int) and p.value < 0) else P_UNARY
+        if name in sym.members:
+            enum, index = sym.members[name]
+            return str(index), T.enum(enum), P_ATOM
+        if name in sym.zones:
+            z = sym.zones[name]
+            kind = "zones" if z.per_player else "zone"
+            return f"s.z_{name}", T.Type(kind, elem=z.elem), P_ATOM
+        if name in sym.counters:
+            c = sym.counters[name]
+            return f"s.c_{name}", (T.Type("counters") if c.per_player else T.INT), P_ATOM
+        if name in sym.tables:
+            return f"{_const(name)}_ALL", T.list_of(T.item(name)), P_ATOM
+        if name in sym.enums:
+            return f"range({len(sym.enums[name].members)})", T.list_of(T.enum(name)), P_ATOM
+        if name == "me":
+            if ctx.has_me:
+                return "me", T.PLAYER, P_ATOM
+            self.error("'me' (the acting player) has no meaning here", node.pos,
+                       "'me' exists in the turn; in setup, scores or the winner use a player variable")
+            return "0", T.ANY, P_ATOM
+        if name == "turns":
+            return "s.turns", T.INT, P_ATOM
+        if name == "player_count":
+            return "s.n", T.INT, P_ATOM
+        if name == "it":
+            self.error("'it' only exists in the 'where' of a deal", node.pos)
+            return "0", T.ANY, P_ATOM
+        names = [*ctx.scope, *sym.all_names()]
+        self.error(f"unknown name '{name}'", node.pos,
+                   suggest(name, names) or "declare it (param, zone, counter, ...) or bind it (let, for, action parameter)")
+        return "0", T.ANY, P_ATOM
+
+    def x_Attr(self, node: ast.Attr, ctx: Ctx):
+        if isinstance(node.obj, ast.Name) and node.obj.id in self.sym.tables and node.obj.id not in ctx.scope:
+            table = self.sym.tables[node.obj.id]
+            col = table.columns.get(node.name)
+            if col is None:
+                self.error(f"table '{table.name}' has no column '{node.name}'", node.pos,
+                           suggest(node.name, table.columns) or "columns: " + ", ".join(table.columns))
+                return "()", T.list_of(T.ANY), P_ATOM
+            return f"{_const(table.name)}_{node.name.upper()}", T.list_of(col.type), P_ATOM
+        code, ty, prec = self._expr(node.obj, ctx)
+        if ty.kind == "item":
+            table = self.sym.tables[ty.name]
+            col = table.columns.get(node.name)
+            if col is None:
+                self.error(f"a {ty.name} has no '{node.name}'", node.pos,
+                           suggest(node.name, table.columns) or "columns: " + ", ".join(table.columns))
+                return "0", T.ANY, P_ATOM
+            return f"{_const(table.name)}_{node.name.upper()}[{code}]", col.type, P_ATOM
+        if ty.kind != "any":
+            self.error(f"'.{node.name}' needs an item of a table, but this is {ty}", node.pos)
+        return "0", T.ANY, P_ATOM
+
+    def x_Index(self, node: ast.Index, ctx: Ctx):
+        code, ty, prec = self._expr(node.obj, ctx)
+        index = self.number(node.index, ctx)
+        if ty.kind == "zones":
+            return f"{code}[{index}]", T.zone_of(ty.elem), P_ATOM
+        if ty.kind == "counters":
+            return f"{code}[{index}]", T.INT, P_ATOM
+        if ty.kind != "any":
+            self.error(f"only per-player zones and counters take [player], but this is {ty}", node.pos)
+        return "0", T.ANY, P_ATOM
+
+    def x_ListExpr(self, node: ast.ListExpr, ctx: Ctx):
+        codes, elem = [], None
+        for item in node.items:
+            code, ty = self.expr(item, ctx)
+            if elem is None or elem.kind == "any":
+                elem = ty
+            elif not T.compatible(elem, ty):
+                self.error(f"a list holds values of one kind: {elem} and {ty} are mixed", item.pos)
+            codes.append(code)
+        return "[" + ", ".join(codes) + "]", T.list_of(elem or T.ANY), P_ATOM
+
+    def x_Not(self, node: ast.Not, ctx: Ctx):
+        code, ty, prec = self._expr(node.operand, ctx)
+        if ty.kind not in ("bool", "any"):
+            self.error(f"'not' needs a condition, but this is {ty}", node.operand.pos)
+        return "not " + self.wrap(code, prec, P_NOT), T.BOOL, P_NOT
+
+    def x_Neg(self, node: ast.Neg, ctx: Ctx):
+        code, ty, prec = self._expr(node.operand, ctx)
+        if not ty.is_number:
+            self.error(f"'-' needs a number, but this is {ty}", node.operand.pos)
+        return "-" + self.wrap(code, prec, P_UNARY), T.INT, P_UNARY
+
+    def x_BinOp(self, node: ast.BinOp, ctx: Ctx):
+        op = node.op
+        a, ta, pa = self._expr(node.left, ctx)
+        b, tb, pb = self._expr(node.right, ctx)
+        if op in ("and", "or"):
+            for ty, side in ((ta, node.left), (tb, node.right)):
+                if ty.kind not in ("bool", "any"):
+                    self.error(f"'{op}' joins conditions, but this is {ty}", side.pos)
+            prec = P_AND if op == "and" else P_OR
+            return f"{self.wrap(a, pa, prec)} {op} {self.wrap(b, pb, prec + 1)}", T.BOOL, prec
+        if op in ("in", "not in"):
+            if not tb.is_collection and tb.kind != "any":
+                self.error(f"'{op}' needs a zone or list on its right, but this is {tb}", node.right.pos)
+            elif tb.kind != "any" and not T.compatible(ta, tb.elem or T.ANY):
+                self.error(f"{ta} cannot be in {tb}", node.pos)
+            return f"{self.wrap(a, pa, P_CMP + 1)} {op} {self.wrap(b, pb, P_CMP + 1)}", T.BOOL, P_CMP
+        if op in ("==", "!=", "<", "<=", ">", ">="):
+            if not T.compatible(ta, tb):
+                self.error(f"cannot compare {ta} with {tb}", node.pos)
+            elif op not in ("==", "!=") and not (ta.is_number and tb.is_number):
+                self.error(f"'{op}' compares numbers, not {ta if not ta.is_number else tb}", node.pos)
+            return f"{self.wrap(a, pa, P_CMP + 1)} {op} {self.wrap(b, pb, P_CMP + 1)}", T.BOOL, P_CMP
+        for ty, side in ((ta, node.left), (tb, node.right)):
+            if not ty.is_number:
+                self.error(f"'{op}' works on numbers, but this is {ty}", side.pos)
+        prec = P_ADD if op in ("+", "-") else P_MUL
+        return f"{self.wrap(a, pa, prec)} {op} {self.wrap(b, pb, prec + 1)}", T.INT, prec
+
+    def x_Call(self, node: ast.Call, ctx: Ctx):
+        f, args = node.func, node.args
+        if f not in FUNCTIONS:
+            self.error(f"unknown function '{f}'", node.pos,
+                       suggest(f, FUNCTIONS) or "functions: " + ", ".join(sorted(FUNCTIONS)))
+            return "0", T.ANY, P_ATOM
+
+        def arity(*counts: int) -> bool:
+            if len(args) not in counts:
+                want = " or ".join(str(c) for c in counts)
+                self.error(f"{f}() takes {want} argument{'s' if counts != (1,) else ''}, not {len(args)}", node.pos)
+                return False
+            return True
+
+        if f == "count":
+            if not arity(1, 2):
+                return "0", T.INT, P_ATOM
+            coll, ty = self.collection(args[0], ctx)
+            if len(args) == 2:
+                v, tv = self.expr(args[1], ctx)
+                if ty.elem and not T.compatible(ty.elem, tv):
+                    self.error(f"{tv} cannot be in {ty}", args[1].pos)
+                return f"{coll}.count({v})", T.INT, P_ATOM
+            return f"len({coll})", T.INT, P_ATOM
+        if f in ("sum", "max", "min"):
+            if len(args) == 1:
+                coll, ty = self.collection(args[0], ctx)
+                if ty.elem is not None and not ty.elem.is_number:
+                    self.error(f"{f}() adds up numbers, but this holds {ty.elem}", args[0].pos)
+                if f == "sum":
+                    return f"sum({coll})", T.INT, P_ATOM
+                return f"{f}({coll}, default=0)", T.INT, P_ATOM
+            if f == "sum" or not args:
+                arity(1)
+                return "0", T.INT, P_ATOM
+            codes = [self.number(a, ctx) for a in args]
+            return f"{f}({', '.join(codes)})", T.INT, P_ATOM
+        if f == "has":
+            if not arity(2):
+                return "False", T.BOOL, P_ATOM
+            coll, ty = self.collection(args[0], ctx)
+            v, tv = self.expr(args[1], ctx)
+            if tv.kind == "list":
+                if ty.elem and tv.elem and not T.compatible(ty.elem, tv.elem):
+                    self.error(f"{tv} cannot be in {ty}", args[1].pos)
+                return f"K.contains_all({coll}, {v})", T.BOOL, P_ATOM
+            if ty.elem and not T.compatible(ty.elem, tv):
+                self.error(f"{tv} cannot be in {ty}", args[1].pos)
+            return f"{self.wrap(v, P_ATOM, P_CMP + 1)} in {coll}", T.BOOL, P_CMP
+        if f == "abs":
+            if not arity(1):
+                return "0", T.INT, P_ATOM
+            return f"abs({self.number(args[0], ctx)})", T.INT, P_ATOM
+        if f == "random":
+            if not arity(1):
+                return "0", T.INT, P_ATOM
+            if not ctx.random_ok:
+                self.error("random() may only be used in setup and in effects", node.pos,
+                           "conditions, scores and the winner must not depend on chance")
+            return f"s.rng.below({self.number(args[0], ctx)})", T.INT, P_ATOM
+        self.error(f"{f}() needs the form {f}(value for x in zone where condition)", node.pos)
+        return "0", T.ANY, P_ATOM
+
+    def collection(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type]:
+        code, ty = self.expr(node, ctx)
+        if ty.kind == "zones":
+            self.error(f"this is {ty}", node.pos)
+            return "[]", T.list_of(T.ANY)
+        if not ty.is_collection:
+            if ty.kind != "any":
+                self.error(f"expected a zone or a list here, but this is {ty}", node.pos)
+            return "[]", T.list_of(T.ANY)
+        return code, ty
+
+    def x_Comp(self, node: ast.Comp, ctx: Ctx):
+        f = node.func
+        src, ty = self.collection(node.source, ctx)
+        var = pyname(node.var)
+        inner = ctx.child(**{node.var: (var, ty.elem or T.ANY)})
+        elem, te = self.expr(node.elem, inner)
+        cond = ""
+        if node.cond is not None:
+            cond = " if " + self.boolean(node.cond, inner)
+        gen = f"for {var} in {src}{cond}"
+        if f == "count":
+            return f"sum(1 {gen})", T.INT, P_ATOM
+        if f in ("sum", "max", "min"):
+            if not te.is_number:
+                self.error(f"{f}() needs numbers, but this is {te}", node.elem.pos)
+            if f == "sum":
+                return f"sum({elem} {gen})", T.INT, P_ATOM
+            return f"{f}(({elem} {gen}), default=0)", T.INT, P_ATOM
+        if f in ("any", "all"):
+            if te.kind not in ("bool", "any"):
+                self.error(f"{f}() needs a condition, but this is {te}", node.elem.pos)
+            return f"{f}({elem} {gen})", T.BOOL, P_ATOM
+        self.error(f"'{f}(... for ...)' is not an aggregate; use count, sum, max, min, any or all", node.pos)
+        return "0", T.ANY, P_ATOM
+
+    # ---- display ------------------------------------------------------------------------
+    def show_code(self, code: str, ty: T.Type) -> str:
+        """Python expression displaying a value of type ``ty``."""
+        if ty.kind == "enum":
+            return f"{_const(ty.name)}_NAMES[{code}]"
+        if ty.kind == "item":
+            return f"show_{ty.name}({code})"
+        if ty.kind == "player":
+            return f"'P' + str({code} + 1)"
+        if ty.kind == "bool":
+            return f"('yes' if {code} else 'no')"
+        return f"str({code})"
+
+    def template_code(self, text: str, names: dict[str, tuple[str, T.Type]], pos) -> str:
+        parts = []
+        for kind, value in split_template(text):
+            if kind == "text":
+                parts.append(repr(value))
+            elif value in names:
+                code, ty = names[value]
+                parts.append(self.show_code(code, ty))
+            else:
+                self.error(f"'{{{value}}}' in this text names nothing", pos,
+                           suggest(value, names) or ("known: " + ", ".join(names) if names else None))
+        return " + ".join(parts) if parts else "''"
+
+    # ---- statements ---------------------------------------------------------------------
+    def stmts(self, body: list, ctx: Ctx, effects: bool = True) -> list[str]:
+        out: list[str] = []
+        for node in body:
+            out.extend(self.stmt(node, ctx))
+        return out
+
+    def stmt(self, node: ast.Node, ctx: Ctx) -> list[str]:
+        lines = [self.comment(node)]
+        method = getattr(self, "s_" + type(node).__name__)
+        lines.extend(method(node, ctx))
+        return lines
+
+    def s_Let(self, node: ast.Let, ctx: Ctx) -> list[str]:
+        code, ty = self.expr(node.value, ctx)
+        if ty.kind in ("zone", "zones", "counters"):
+            self.error("'let' names a value; a zone can be used by its own name", node.value.pos)
+        var = pyname(node.name)
+        if node.name in self.sym.all_names():
+            self.error(f"'{node.name}' is already declared; choose another name for this value", node.pos)
+        ctx.scope[node.name] = (var, ty)
+        return [f"{var} = {code}"]
+
+    def s_Require(self, node: ast.Require, ctx: Ctx) -> list[str]:
+        cond = self.boolean(node.cond, ctx)
+        message = node.message or "a requirement of the rules does not hold"
+        return [f"if not ({cond}):", f"    raise ValueError({message!r})"]
+
+    def s_Assign(self, node: ast.Assign, ctx: Ctx) -> list[str]:
+        value = self.number(node.value, ctx)
+        c = self.sym.counters.get(node.name)
+        if c is None:
+            self.error(f"only counters can be set, and '{node.name}' is not a counter", node.pos,
+                       suggest(node.name, self.sym.counters) or "declare it: counter NAME per player")
+            return []
+        if c.per_player and node.index is None:
+            self.error(f"'{node.name}' is a counter per player: say whose, e.g. {node.name}[me]", node.pos)
+            return []
+        if not c.per_player and node.index is not None:
+            self.error(f"'{node.name}' is one shared counter; it takes no [player]", node.index.pos)
+            return []
+        target = f"s.c_{node.name}"
+        if node.index is not None:
+            target += f"[{self.number(node.index, ctx)}]"
+        return [f"{target} {node.op} {value}"]
+
+    def s_Shuffle(self, node: ast.Shuffle, ctx: Ctx) -> list[str]:
+        self.need_random(node, ctx)
+        code, _, _ = self.zone_ref(node.zone, ctx)
+        return [f"s.rng.shuffle({code})"]
+
+    def need_random(self, node: ast.Node, ctx: Ctx) -> None:
+        if not ctx.random_ok:
+            self.error("chance (shuffle, random) is not allowed here", node.pos)
+
+    def s_Deal(self, node: ast.Deal, ctx: Ctx) -> list[str]:
+        src, es, _ = self.zone_ref(node.src, ctx)
+        dst, ed, dname = self.zone_ref(node.dst, ctx)
+        self.same_elem(es, ed, node)
+        count = "None" if node.count is None else self.number(node.count, ctx)
+        where = ""
+        if node.where is not None:
+            cond = self.boolean(node.where, ctx.child(it=("it", es)))
+            where = f", lambda it: {cond}"
+        lines = [f"ops.deal({src}, {dst}, {count}{where})"]
+        cap = self.capacity_of(node.dst)
+        if cap is not None:
+            lines += [f"if len({dst}) > {cap}:", f"    ops.overflow({dname!r}, {cap})"]
+        return lines
+
+    def same_elem(self, a: T.Type, b: T.Type, node: ast.Node) -> None:
+        if not T.compatible(a, b):
+            self.error(f"cannot put {a} into a zone of {b}", node.pos)
+
+    def capacity_of(self, zone_node: ast.Node) -> int | None:
+        name = _zone_name(zone_node)
+        z = self.sym.zones.get(name)
+        return z.capacity if z is not None else None
+
+    def s_Move(self, node: ast.Move, ctx: Ctx) -> list[str]:
+        item, ti = self.expr(node.item, ctx)
+        src, es, sname = self.zone_ref(node.src, ctx)
+        dst, ed, dname = self.zone_ref(node.dst, ctx)
+        self.same_elem(ti, es, node.item)
+        self.same_elem(es, ed, node)
+        lines = []
+        if not item.isidentifier() and not item.lstrip("-").isdigit():
+            lines.append(f"_x = {item}")
+            item = "_x"
+        lines += self.capacity_check(node.dst, dst, dname)
+        lines += [f"{src}.remove({item})", f"{dst}.append({item})"]
+        return lines
+
+    def capacity_check(self, zone_node: ast.Node, code: str, name: str) -> list[str]:
+        cap = self.capacity_of(zone_node)
+        if cap is None:
+            return []
+        return [f"if len({code}) >= {cap}:", f"    ops.overflow({name!r}, {cap})"]
+
+    def s_Add(self, node: ast.Add, ctx: Ctx) -> list[str]:
+        item, ti = self.expr(node.item, ctx)
+        dst, ed, dname = self.zone_ref(node.dst, ctx)
+        self.same_elem(ti, ed, node.item)
+        return self.capacity_check(node.dst, dst, dname) + [f"{dst}.append({item})"]
+
+    def s_Remove(self, node: ast.Remove, ctx: Ctx) -> list[str]:
+        item, ti = self.expr(node.item, ctx)
+        src, es, _ = self.zone_ref(node.src, ctx)
+        self.same_elem(ti, es, node.item)
+        return [f"{src}.remove({item})"]
+
+    def s_Refill(self, node: ast.Refill, ctx: Ctx) -> list[str]:
+        dst, ed, _ = self.zone_ref(node.dst, ctx)
+        src, es, _ = self.zone_ref(node.src, ctx)
+        self.same_elem(es, ed, node)
+        return [f"ops.refill({dst}, {src}, {self.number(node.size, ctx)})"]
+
+    def s_If(self, node: ast.If, ctx: Ctx) -> list[str]:
+        lines = []
+        for i, (cond, body) in enumerate(node.branches):
+            code = self.boolean(cond, ctx)
+            lines.append(f"{'if' if i == 0 else 'elif'} {code}:")
+            lines.extend(_indent(self.stmts(body, ctx.child()) or ["pass"]))
+        if node.orelse is not None:
+            lines.append("else:")
+            lines.extend(_indent(self.stmts(node.orelse, ctx.child()) or ["pass"]))
+        return lines
+
+    def s_For(self, node: ast.For, ctx: Ctx) -> list[str]:
+        src, ty = self.collection(node.source, ctx)
+        var = pyname(node.var)
+        if ty.kind == "zone":
+            src = f"list({src})"  # the body may change the zone it walks
+        inner = ctx.child(**{node.var: (var, ty.elem or T.ANY)})
+        return [f"for {var} in {src}:"] + _indent(self.stmts(node.body, inner) or ["pass"])
+
+    def s_EndGame(self, node: ast.EndGame, ctx: Ctx) -> list[str]:
+        return ["s._finish()", "return"]
+
+    # ---- the game -----------------------------------------------------------------------
+    def build(self, name: str, rules_hash: str) -> GameIR:
+        sym = self.sym
+        game = sym.game
+        enums = [EnumIR(e.name, _const(e.name), e.members, e.wild) for e in sym.enums.values()]
+        tables = [self.table_ir(t) for t in sym.tables.values()]
+        setup_ctx = Ctx("setup", random_ok=True)
+        zones = []
+        for z in sym.zones.values():
+            init = None
+            if z.node.init is not None:
+                code, ty = self.expr(z.node.init, setup_ctx)
+                if not ty.is_collection and ty.kind != "any":
+                    self.error(f"a zone starts with a list of items, but this is {ty}", z.node.init.pos)
+                elif ty.elem is not None and not T.compatible(ty.elem, z.elem):
+                    self.error(f"zone '{z.name}' holds {z.elem}, but this holds {ty.elem}", z.node.init.pos)
+                init = f"list({code})"
+            zones.append(ZoneIR(z.name, f"z_{z.name}", z.per_player, z.hidden, z.private,
+                                z.elem.display_kind, z.capacity, init, z.node.pos[0]))
+        counters = []
+        for c in sym.counters.values():
+            init = "0" if c.node.init is None else self.number(c.node.init, setup_ctx)
+            counters.append(CounterIR(c.name, f"c_{c.name}", c.per_player, init, c.node.pos[0]))
+        first = "0"
+        if game is not None and game.first is not None:
+            first = self.number(game.first, setup_ctx)
+        setup_lines = []
+        for node in sym.setup:
+            setup_lines += self.stmts(node.body, Ctx("setup", random_ok=True))
+        steps, actions = [], []
+        if sym.turns:
+            for i, step in enumerate(sym.turns[0].steps):
+                steps.append(self.step_ir(i, step, len(sym.turns[0].steps), actions))
+        end_ctx = Ctx("end", has_me=True)
+        ends = [(e.pos[0], self.boolean(e.cond, end_ctx)) for e in sym.ends]
+        clauses = []
+        score_var = pyname(sym.scores[0].var) if sym.scores else "p"
+        for score in sym.scores:
+            if pyname(score.var) != score_var:
+                self.error("every score block must name its player the same way", score.pos)
+            ctx = Ctx("score", {score.var: (pyname(score.var), T.PLAYER)})
+            for clause in score.clauses:
+                clauses.append((clause.name, clause.pos[0], self.number(clause.expr, ctx)))
+        keys, ties = [], "draw"
+        if sym.winners:
+            w = sym.winners[0]
+            ctx = Ctx("winner", {w.var: (pyname(w.var), T.PLAYER), "score": (f"_sc[{pyname(w.var)}]", T.INT)})
+            for rank in w.ranks:
+                code = self.number(rank.expr, ctx)
+                keys.append((rank.pos[0], code if rank.most else f"-({code})", pyname(w.var)))
+            ties = w.ties
+        else:
+            keys = [(0, "_sc[p]", "p")]
+        invariants = []
+        for inv in sym.invariants:
+            invariants.append((inv.name, inv.pos[0], self.boolean(inv.expr, Ctx("invariant"))))
+        kinds = {f"enum:{e.name}": len(e.members) for e in sym.enums.values()}
+        kinds.update({f"item:{t.name}": t.count for t in sym.tables.values()})
+        return GameIR(
+            name=name, title=game.title if game else name, rules_file=self.source.filename,
+            rules_hash=rules_hash,
+            min_players=game.min_players if game else 2, max_players=game.max_players if game else 2,
+            first_code=first, params=[(p.name, p.value) for p in sym.params.values()],
+            enums=enums, tables=tables, zones=zones, counters=counters, setup_lines=setup_lines,
+            steps=steps, actions=actions, end_conds=ends, score_clauses=clauses, score_var=score_var,
+            winner_keys=keys, ties=ties, invariants=invariants, kinds=kinds)
+
+    def table_ir(self, t) -> TableIR:
+        columns = [(c.name, c.type.display_kind, c.values) for c in t.columns.values()]
+        names = {c.name: (f"{_const(t.name)}_{c.name.upper()}[i]", c.type) for c in t.columns.values()}
+        if t.show is not None:
+            body = self.template_code(t.show, names, t.node.pos)
+        else:
+            body = " + ' ' + ".join(self.show_code(code, ty) for code, ty in names.values()) or "str(i)"
+        return TableIR(t.name, _const(t.name), columns, t.count, [f"return {body}"], t.node.pos[0])
+
+    def step_ir(self, index: int, step: ast.Step, nsteps: int, actions: list) -> StepIR:
+        ctx = Ctx("turn", has_me=True)
+        cond = self.boolean(step.cond, ctx) if step.cond is not None else None
+        after = f"s._enter({index if step.kind == 'repeat' else index + 1})"
+        ir = StepIR(index, step.name, step.kind, step.pos[0], cond, [], None, [])
+        if step.kind == "auto":
+            ir.body_lines = self.stmts(step.body, Ctx("auto", has_me=True, random_ok=True))
+            return ir
+        for choice in step.choices:
+            if isinstance(choice, ast.Action):
+                a = self.action_ir(choice, index, after)
+                ir.actions.append(a)
+                actions.append(a)
+            else:
+                text = choice.notation or "pass"
+                a = ActionIR(self.action_count, "pass", index, [f"return {text!r}"], [], [], [], after,
+                             choice.pos[0], is_pass=True)
+                self.action_count += 1
+                ir.pass_action = a
+                actions.append(a)
+        if step.kind == "optional":
+            a = ActionIR(self.action_count, "skip", index, [f"return {'skip ' + step.name!r}"], [], [], [],
+                         after, step.pos[0], is_pass=True)
+            self.action_count += 1
+            ir.pass_action = a
+            actions.append(a)
+        return ir
+
+    def action_ir(self, node: ast.Action, step: int, after: str) -> ActionIR:
+        index = self.action_count
+        self.action_count += 1
+        ctx = Ctx("guard", has_me=True)
+        levels: dict[str, int] = {}
+        loops: list[tuple[int, str]] = []
+        arg_names: list[str] = []
+        arg_types: dict[str, tuple[str, T.Type]] = {}
+        for level, b in enumerate(node.params):
+            for n in b.names:
+                if n in ctx.scope or n in self.sym.all_names():
+                    self.error(f"'{n}' is already a name here; choose another parameter name", b.pos)
+            if b.kind == "range":
+                lo = self.number(b.source, ctx)
+                hi = self.number(b.upper, ctx)
+                var = pyname(b.names[0])
+                loops.append((level, f"for {var} in range({lo}, {hi} + 1):"))
+                ctx.scope[b.names[0]] = (var, T.INT)
+            elif b.kind == "pair":
+                src, ty = self.collection(b.source, ctx)
+                if ty.elem is not None and ty.elem.kind not in ("int", "player", "enum", "item", "any"):
+                    self.error("pairs are drawn from a zone of numbers, enum values or items", b.source.pos)
+                va, vb = pyname(b.names[0]), pyname(b.names[1])
+                loops.append((level, f"for {va}, {vb} in K.distinct_pairs({src}):"))
+                ctx.scope[b.names[0]] = (va, ty.elem or T.ANY)
+                ctx.scope[b.names[1]] = (vb, ty.elem or T.ANY)
+            else:
+                src, ty = self.collection(b.source, ctx)
+                var = pyname(b.names[0])
+                elem = ty.elem or T.ANY
+                if ty.kind == "zone" and elem.kind in ("int", "enum", "bool", "any"):
+                    src = f"dict.fromkeys({src})"  # equal values are one choice
+                loops.append((level, f"for {var} in {src}:"))
+                ctx.scope[b.names[0]] = (var, elem)
+            for n in b.names:
+                levels[n] = level
+                arg_names.append(n)
+                arg_types[n] = ctx.scope[n]
+        # guard prefix (let/require) and effects
+        prefix, effects = [], []
+        for stmt in node.body:
+            if isinstance(stmt, (ast.Let, ast.Require)) and not effects:
+                prefix.append(stmt)
+            elif isinstance(stmt, ast.Require):
+                self.error("'require' must come before the action's effects", stmt.pos,
+                           "conditions decide whether the action is legal; put them first")
+            else:
+                effects.append(stmt)
+        # place each guard at the innermost loop it depends on
+        placed: dict[int, list[str]] = {i: [] for i in range(-1, len(node.params))}
+        guard_ctx = ctx.child()
+        for stmt in prefix:
+            deps = _names_in(stmt) & set(levels)
+            level = max((levels[d] for d in deps), default=-1)
+            lines = [self.comment(stmt)]
+            if isinstance(stmt, ast.Let):
+                lines += self.s_Let(stmt, guard_ctx)
+                levels[stmt.name] = level
+            else:
+                lines.append(f"if {self.boolean(stmt.cond, guard_ctx)}:")
+            placed[level].extend(lines)
+        gen: list[str] = []
+        depth = 0
+
+        def emit(lines: list[str]) -> None:
+            nonlocal depth
+            for line in lines:
+                gen.append("    " * depth + line)
+                if line.startswith("if ") and line.endswith(":"):
+                    depth += 1
+
+        emit(placed[-1])
+        for level, loop in loops:
+            gen.append("    " * depth + loop)
+            depth += 1
+            emit(placed[level])
+        args = ", ".join(pyname(n) for n in arg_names)
+        gen.append("    " * depth + f"out.append(Move({index}, ({args}{',' if len(arg_names) == 1 else ''})))")
+        # effects
+        do_ctx = Ctx("effect", dict(guard_ctx.scope), has_me=True, random_ok=True)
+        do_lines = []
+        for stmt in prefix:
+            if isinstance(stmt, ast.Let):
+                do_lines += [self.comment(stmt)] + self.s_Let(stmt, do_ctx)
+        do_lines += self.stmts(effects, do_ctx)
+        header = f"action {node.name}"
+        say_body = (self.template_code(node.notation, arg_types, node.pos) if node.notation is not None
+                    else " + ' ' + ".join([repr(node.name)] + [self.show_code(c, t) for c, t in arg_types.values()]))
+        return ActionIR(index, node.name, step, [f"return {say_body}"], [pyname(n) for n in arg_names],
+                        [self.comment(node)] + gen, do_lines, after, node.pos[0])
+
+
+def _const(name: str) -> str:
+    return name.upper()
+
+
+def _zone_name(node: ast.Node) -> str:
+    if isinstance(node, ast.Index):
+        node = node.obj
+    return node.id if isinstance(node, ast.Name) else "?"
+
+
+def _indent(lines: list[str]) -> list[str]:
+    return ["    " + line for line in lines]
+
+
+def _names_in(node) -> set[str]:
+    """Every bare name used inside an AST node."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Name):
+            out.add(n.id)
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, ast.Node):
+            for field in n.__attrs_attrs__:
+                v = getattr(n, field.name)
+                if isinstance(v, (ast.Node, list, tuple)):
+                    stack.append(v)
+    return out

@@ -1,0 +1,269 @@
+"""What every generated engine shares: moves, the state base class, the game object.
+
+A generated module defines ``State(BaseState)`` with the game's fields and methods
+(``_setup``, ``_enter``, one ``_do_<action>`` per action, ``_scores``, ...) plus metadata
+tables (``ZONES``, ``COUNTERS``, ``STEPS``). Everything here is game-agnostic.
+"""
+from __future__ import annotations
+
+import linecache
+import re
+import sys
+from typing import Any, Iterable
+
+from .errors import IllegalMove, RulesRuntimeError, StateError
+from .rng import Rng
+
+STATE_FORMAT = "regle-state/1"
+#: Safety net for rules that never end: a game stops with an error after this many decisions.
+MAX_DECISIONS = 100_000
+
+
+class Move:
+    """One legal choice: an action number and its arguments (small ints).
+
+    ``str(move)`` is its notation, stable and readable; generated engines subclass this with
+    their own ``FORMATS``. Moves compare by value, so a move from a copy of a state is legal
+    in the original too.
+    """
+
+    __slots__ = ("action", "args")
+    FORMATS: tuple = ()
+    NAMES: tuple = ()
+
+    def __init__(self, action: int, args: tuple = ()):
+        self.action = action
+        self.args = args
+
+    def __str__(self) -> str:
+        return self.FORMATS[self.action](*self.args)
+
+    def __repr__(self) -> str:
+        return f"<Move {str(self)!r}>"
+
+    def __eq__(self, other: object) -> bool:
+        return (other.__class__ is self.__class__ and self.action == other.action  # type: ignore[attr-defined]
+                and self.args == other.args)  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((self.action, self.args))
+
+    @property
+    def name(self) -> str:
+        """The action's name in the rules file (e.g. ``take``)."""
+        return self.NAMES[self.action]
+
+
+def rules_line_of(exc: BaseException) -> tuple[str, int] | None:
+    """Map an exception raised inside generated code back to (rules file, line), like jinja2.debug."""
+    tb = exc.__traceback__
+    found = None
+    while tb is not None:
+        g = tb.tb_frame.f_globals
+        if g.get("__regle_engine__"):
+            found = (g, tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+        tb = tb.tb_next
+    if found is None:
+        return None
+    g, filename, lineno = found
+    lines = linecache.getlines(filename, g)
+    for i in range(min(lineno, len(lines)) - 1, -1, -1):
+        m = re.search(r"# line (\d+):", lines[i])
+        if m:
+            return g.get("RULES_FILE", "<rules>"), int(m.group(1))
+    return None
+
+
+def _runtime_error(exc: BaseException) -> RulesRuntimeError:
+    where = rules_line_of(exc)
+    what = f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, ValueError) and "not in list" in str(exc):
+        what = "the item to take is not there (" + str(exc) + ")"
+    if where:
+        return RulesRuntimeError(f"{where[0]}:{where[1]}: error while playing: {what}")
+    return RulesRuntimeError(f"error while playing: {what}")
+
+
+class BaseState:
+    """Shared behaviour of generated game states. Fields: see the generated ``State``."""
+
+    __slots__ = ("n", "cur", "step", "turns", "decisions", "over", "rng", "legal", "seed")
+    GAME: "Game"
+
+    # -- the public API -------------------------------------------------------------
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or None when the game is over."""
+        return None if self.over else self.cur
+
+    @property
+    def is_over(self) -> bool:
+        return self.over
+
+    @property
+    def players(self) -> int:
+        return self.n
+
+    def legal_moves(self) -> list[Move]:
+        """The legal choices of the acting player, in a stable order (empty when over)."""
+        return list(self.legal)
+
+    def move_from_text(self, text: str) -> Move:
+        """The legal move whose notation is ``text`` (surrounding blanks ignored)."""
+        want = " ".join(str(text).split())
+        for m in self.legal:
+            if str(m) == want:
+                return m
+        raise IllegalMove(self._illegal_message(repr(want)))
+
+    def play(self, move: Move | str) -> "BaseState":
+        """Play a legal move (or its notation). Raises IllegalMove, leaving the state unchanged."""
+        if move.__class__ is str:
+            move = self.move_from_text(move)  # type: ignore[arg-type]
+        elif move not in self.legal:
+            raise IllegalMove(self._illegal_message(repr(str(move)) if isinstance(move, Move) else repr(move)))
+        self.decisions += 1
+        if self.decisions > MAX_DECISIONS:
+            raise RulesRuntimeError(
+                f"{self.GAME.rules_file}: the game has not ended after {MAX_DECISIONS:,} decisions; "
+                "do the rules declare an end (end when ...)?")
+        try:
+            self.APPLY[move.action](self, *move.args)  # type: ignore[attr-defined, union-attr]
+        except (IllegalMove, RulesRuntimeError):
+            raise
+        except Exception as exc:  # a bug in the rules text, reported at its rules line
+            raise _runtime_error(exc) from exc
+        return self
+
+    def _illegal_message(self, what: str) -> str:
+        if self.over:
+            return f"illegal move {what}: the game is over"
+        shown = ", ".join(str(m) for m in self.legal[:12])
+        more = f" and {len(self.legal) - 12} more" if len(self.legal) > 12 else ""
+        return f"illegal move {what} for player {self.cur + 1}; legal moves: {shown}{more}"
+
+    @property
+    def scores(self) -> list[int]:
+        """Each seat's score by the rules' scoring clauses (available at any time)."""
+        return self._scores()  # type: ignore[attr-defined]
+
+    @property
+    def winners(self) -> list[int]:
+        """Winning seats once the game is over: one seat, several for a shared win, [] for a draw."""
+        return self._winners() if self.over else []  # type: ignore[attr-defined]
+
+    @property
+    def step_name(self) -> str:
+        return self.STEPS[self.step][0] if not self.over else "over"  # type: ignore[attr-defined]
+
+    def check_invariants(self) -> list[str]:
+        """Names of the declared invariants that do not hold (empty when all hold)."""
+        return self._broken_invariants()  # type: ignore[attr-defined]
+
+    # -- serialisation --------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data (format ``regle-state/1``, see docs/state.md)."""
+        zones = {}
+        for name, attr, per_player, *_ in self.ZONES:  # type: ignore[attr-defined]
+            value = getattr(self, attr)
+            zones[name] = [list(v) for v in value] if per_player else list(value)
+        counters = {}
+        for name, attr, per_player in self.COUNTERS:  # type: ignore[attr-defined]
+            value = getattr(self, attr)
+            counters[name] = list(value) if per_player else value
+        return {
+            "format": STATE_FORMAT, "game": self.GAME.name, "rules": self.GAME.rules_hash,
+            "players": self.n, "seed": self.seed, "current": self.cur,
+            "step": self.STEPS[self.step][0], "turns": self.turns,  # type: ignore[attr-defined]
+            "decisions": self.decisions, "over": self.over, "rng": self.rng.state,
+            "zones": zones, "counters": counters,
+        }
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        """What ``player`` may see (None: a spectator): hidden zones become counts,
+        other players' private zones too; the random generator is left out."""
+        data = self.to_json()
+        del data["rng"]
+        for name, attr, per_player, hidden, private, *_ in self.ZONES:  # type: ignore[attr-defined]
+            value = data["zones"][name]
+            if hidden:
+                data["zones"][name] = ([{"hidden": len(v)} for v in value] if per_player
+                                       else {"hidden": len(value)})
+            elif private and per_player:
+                data["zones"][name] = [v if seat == player else {"hidden": len(v)}
+                                       for seat, v in enumerate(value)]
+        data["viewer"] = player
+        return data
+
+    def __repr__(self) -> str:
+        status = "over" if self.over else f"player {self.cur + 1} to play, step {self.step_name}"
+        return f"<{self.GAME.title} state: turn {self.turns + 1}, {status}>"
+
+
+class Game:
+    """A loaded game: what ``regle.load`` returns and what a generated module exposes."""
+
+    def __init__(self, namespace: dict[str, Any]):
+        """``namespace``: the generated module's globals (it builds its own Game at import)."""
+        self.namespace = namespace
+        self.name: str = namespace["NAME"]
+        self.title: str = namespace["TITLE"]
+        self.players = range(namespace["MIN_PLAYERS"], namespace["MAX_PLAYERS"] + 1)
+        self.rules_file: str = namespace["RULES_FILE"]
+        self.rules_hash: str = namespace["RULES_HASH"]
+        self.State = namespace["State"]
+        self.State.GAME = self
+        self.module_name: str = namespace["__name__"]
+
+    def __repr__(self) -> str:
+        return f"<regle game {self.name!r} ({self.title}), players {self.players.start}-{self.players.stop - 1}>"
+
+    def new_game(self, players: int | None = None, seed: int = 0) -> BaseState:
+        """A fresh game after setup, for ``players`` seats (default: the smallest count)."""
+        n = self.players.start if players is None else players
+        if n not in self.players:
+            raise ValueError(f"{self.title} is for {self._counts()} players, not {n}")
+        return self.State.new(n, seed)
+
+    def _counts(self) -> str:
+        lo, hi = self.players.start, self.players.stop - 1
+        return str(lo) if lo == hi else f"{lo} to {hi}"
+
+    def state_from_json(self, data: Any) -> BaseState:
+        """Rebuild a state saved by ``to_json``; refuse anything that does not fit (StateError)."""
+        from .saved import load_state  # local: only needed when loading
+        return load_state(self, data)
+
+    # metadata for displays and tools
+    @property
+    def zones(self) -> tuple:
+        """(name, attribute, per player, hidden, private, element kind, capacity) per zone."""
+        return self.namespace["ZONES"]
+
+    @property
+    def counters(self) -> tuple:
+        return self.namespace["COUNTERS"]
+
+    def show(self, kind: str, value: Any) -> str:
+        """Display an element of a zone of the given kind (``int``, ``enum:x``, ``item:t``)."""
+        return self.namespace["show_value"](kind, value)
+
+    def __reduce__(self):  # a game travels to worker processes by its rules file
+        return (_load_again, (self.rules_file,))
+
+
+def _load_again(path: str) -> "Game":
+    import importlib
+    return importlib.import_module("regle").load(path)
+
+
+def iter_states(state: BaseState, moves: Iterable[Move | str]) -> Iterable[BaseState]:
+    """Play ``moves`` on a copy of ``state``, yielding each successive state."""
+    s = state.copy()  # type: ignore[attr-defined]
+    for m in moves:
+        s.play(m)
+        yield s
+
+
+__all__ = ["Move", "BaseState", "Game", "IllegalMove", "StateError", "RulesRuntimeError", "Rng",
+           "MAX_DECISIONS", "STATE_FORMAT"]
