@@ -69,19 +69,31 @@ def loads(text: str, name: str = "rules", filename: str | None = None) -> Game:
 def load(path: str | os.PathLike) -> Game:
     """Parse, check, generate and import the engine of a rules file (cached)."""
     path = Path(path)
+    return _load(_read(path), str(path), path.stem)
+
+
+def _read(path: Path) -> str:
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise RulesError([Diagnostic(f"cannot read the file: {exc.strerror or exc}", 1, 1)],
                          Source("", str(path))) from None
-    text = _decode(data, str(path)).text
-    return _load(text, str(path), path.stem)
+    return _decode(data, str(path)).text
 
 
 def compile_file(path: str | os.PathLike) -> str:
+    """The engine module source for a rules file."""
     path = Path(path)
-    text = _decode(path.read_bytes(), str(path)).text
-    return compile_text(text, str(path), path.stem)
+    return compile_text(_read(path), str(path), path.stem)
+
+
+def check_file(path: str | os.PathLike) -> None:
+    """Raise RulesError when a rules file has mistakes; a file whose engine is cached is clean."""
+    path = Path(path)
+    text = _read(path)
+    if engine_path(text, str(path), path.stem).exists():
+        return
+    _store(compile_text(text, str(path), path.stem), engine_path(text, str(path), path.stem))
 
 
 def _load(text: str, filename: str, name: str) -> Game:
@@ -89,18 +101,9 @@ def _load(text: str, filename: str, name: str) -> Game:
     game = _loaded.get(key)
     if game is not None:
         return game
-    target = cache_dir() / "engines" / f"{_safe_name(name)}_{key}.py"
+    target = engine_path(text, filename, name)
     if not target.exists():
-        code = compile_text(text, filename, name)
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(code)
-            os.replace(tmp, target)
-        except OSError:  # no writable cache: import from a private temporary file
-            target = Path(tempfile.mkdtemp(prefix="regle-")) / target.name
-            target.write_text(code, encoding="utf-8")
+        target = _store(compile_text(text, filename, name), target)
     module_name = f"regle_engine_{_safe_name(name)}_{key}"
     spec = importlib.util.spec_from_file_location(module_name, target)
     assert spec is not None and spec.loader is not None
@@ -115,6 +118,20 @@ def _load(text: str, filename: str, name: str) -> Game:
     game = module.GAME
     _loaded[key] = game
     return game
+
+
+def _store(code: str, target: Path) -> Path:
+    """Write an engine atomically into the cache; where it cannot, into a private temp dir."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(code)
+        os.replace(tmp, target)
+    except OSError:
+        target = Path(tempfile.mkdtemp(prefix="regle-")) / target.name
+        target.write_text(code, encoding="utf-8")
+    return target
 
 
 def clear_cache() -> int:

@@ -248,13 +248,6 @@ class Game:
         """Display an element of a zone of the given kind (``int``, ``enum:x``, ``item:t``)."""
         return self.namespace["show_value"](kind, value)
 
-    def __reduce__(self):  # a game travels to worker processes by its rules file
-        return (_load_again, (self.rules_file,))
-
-
-def _load_again(path: str) -> "Game":
-    import importlib
-    return importlib.import_module("regle").load(path)
 
 
 def iter_states(state: BaseState, moves: Iterable[Move | str]) -> Iterable[BaseState]:

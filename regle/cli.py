@@ -1,0 +1,278 @@
+"""The ``regle`` command: check, compile, play and simulate games written as rules text."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+import regle
+from regle.dsl.errors import RulesError
+from regle.runtime import IllegalMove, RulesRuntimeError, StateError
+
+EPILOG = """examples:
+  regle check games/eclats.rules
+  regle play games/eclats.rules --seats human,random
+  regle play games/eclats.rules --seats random,random --seed 7
+  regle simulate games/eclats.rules -n 1000 --agents greedy,random --jobs 2
+  regle compile games/eclats.rules -o eclats_engine.py
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args)
+    except RulesError as err:
+        print(err.render(), file=sys.stderr)
+        return 1
+    except (RulesRuntimeError, StateError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="regle", description="Turn a tabletop game's rules, written as text, into a playable engine.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version",
+                        version=f"regle {regle.__version__} (kernels: {regle.KERNELS})")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("check", help="check rules files; print each error as FILE:LINE:COL (exit 1 on errors)",
+                       description="Parse and check rules files. Prints every error found as "
+                                   "FILE:LINE:COL: error: ..., with the line and a caret; prints nothing "
+                                   "when the files are clean.")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("compile", help="write the generated engine module for a rules file",
+                       description="Generate the Python engine module of a rules file. The module imports "
+                                   "only regle.runtime and exposes the same API as regle.load().")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("-o", "--output", metavar="OUT.py", help="where to write the module (default: stdout)")
+    p.set_defaults(func=cmd_compile)
+
+    p = sub.add_parser("play", help="play a game in the terminal (humans and/or agents)",
+                       description="Play a game in the terminal. Each seat is 'human' or an agent "
+                                   "(random, greedy). The state is shown after every decision; a human "
+                                   "answers with the number of a move or its notation.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--players", type=int, help="number of players (default: the game's smallest count)")
+    p.add_argument("--seats", default=None, metavar="S1,S2,...",
+                   help="who plays each seat: human, random, greedy (default: human then random)")
+    p.add_argument("--seed", type=int, default=None, help="seed for the shuffles and the agents (default: random)")
+    p.add_argument("--quiet", action="store_true", help="with agents only: print the moves and the result, not every state")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("simulate", help="play many seeded games between agents and summarise them",
+                       description="Play N seeded games between agents (game i uses seed S+i) and print a "
+                                   "summary: win rates with 95% intervals, draws, scores, game length.")
+    p.add_argument("file", metavar="FILE", nargs="?")
+    p.add_argument("-n", "--games", type=int, default=100, help="number of games (default 100)")
+    p.add_argument("--players", type=int, help="number of players (default: the game's smallest count)")
+    p.add_argument("--agents", default="random", metavar="A1,A2,...",
+                   help="agent per seat, repeated as needed (default: random)")
+    p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    p.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1; results do not depend on it)")
+    p.add_argument("--fixed-seats", action="store_true",
+                   help="keep each agent in its seat (default: rotate seats from game to game)")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--out", metavar="FILE.jsonl", help="also write one JSON line per game")
+    p.add_argument("--report", metavar="FILE.jsonl", help="summarise games saved with --out instead of playing")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("cache", help="show or clear the cache of parser tables and generated engines")
+    p.add_argument("--clear", action="store_true", help="delete the cache")
+    p.set_defaults(func=cmd_cache)
+    return parser
+
+
+# ---- check / compile ---------------------------------------------------------------------
+def cmd_check(args) -> int:
+    status = 0
+    for name in args.files:
+        try:
+            regle.check_file(name)
+        except RulesError as err:
+            print(err.render(), file=sys.stderr)
+            status = 1
+    return status
+
+
+def cmd_compile(args) -> int:
+    code = regle.compile_file(args.file)
+    if args.output:
+        Path(args.output).write_text(code, encoding="utf-8")
+        print(f"wrote {args.output} ({code.count(chr(10))} lines)", file=sys.stderr)
+    else:
+        sys.stdout.write(code)
+    return 0
+
+
+# ---- play ----------------------------------------------------------------------------------
+def _players(game, requested: int | None) -> int:
+    n = game.players.start if requested is None else requested
+    if n not in game.players:
+        lo, hi = game.players.start, game.players.stop - 1
+        raise SystemExit(f"regle: {game.title} is for {lo if lo == hi else f'{lo} to {hi}'} players, not {n}")
+    return n
+
+
+def cmd_play(args) -> int:
+    from regle.display import render, style_for
+    from regle.runtime.agents import agent_seed, make_agent
+
+    game = regle.load(args.file)
+    n = _players(game, args.players)
+    seats = (args.seats.split(",") if args.seats else ["human"] + ["random"] * (n - 1))
+    seats = [s.strip() for s in seats]
+    if len(seats) != n:
+        raise SystemExit(f"regle: --seats names {len(seats)} seats but the game has {n} players")
+    seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
+    agents = {}
+    for p, spec in enumerate(seats):
+        if spec != "human":
+            try:
+                agents[p] = make_agent(spec, agent_seed(seed, p))
+            except (ValueError, TypeError) as exc:
+                raise SystemExit(f"regle: seat {p + 1}: {exc}")
+    humans = [p for p in range(n) if p not in agents]
+    st = style_for(sys.stdout)
+    state = game.new_game(players=n, seed=seed)
+    print(st.dim(f"{game.title}: {n} players, seed {seed}; seats: "
+                 + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(seats))))
+    viewer = humans[0] if len(humans) == 1 else None
+    show_states = not args.quiet
+    if show_states or humans:
+        print(render(state, viewer, st))
+    while not state.over:
+        p = state.cur
+        if p in agents:
+            move = agents[p].choose(state)
+            print(st.accent(f"P{p + 1} ({seats[p]}): {move}"))
+        else:
+            move = _ask(state, p, st)
+            if move is None:
+                print("game abandoned")
+                return 0
+            print(st.accent(f"P{p + 1}: {move}"))
+        state.play(move)
+        if show_states or humans:
+            print()
+            print(render(state, humans[0] if len(humans) == 1 else (p if p in humans else None), st))
+    if not show_states and not humans:
+        print(render(state, None, st))
+    return 0
+
+
+def _ask(state, player: int, st):
+    legal = state.legal_moves()
+    print(st.bold(f"P{player + 1}, your move:"))
+    for i, m in enumerate(legal, 1):
+        print(f"  {i:>3}. {m}")
+    while True:
+        try:
+            answer = input(f"P{player + 1}> ").strip()
+        except EOFError:
+            return None
+        if answer in ("q", "quit", "exit"):
+            return None
+        if answer in ("?", "help", ""):
+            print("  type the number of a move or its text; 'q' quits")
+            continue
+        if answer.isdigit() and 1 <= int(answer) <= len(legal):
+            return legal[int(answer) - 1]
+        try:
+            return state.move_from_text(answer)
+        except IllegalMove:
+            print(f"  '{answer}' is not a legal move here; type a number from 1 to {len(legal)}")
+
+
+# ---- simulate ------------------------------------------------------------------------------
+def cmd_simulate(args) -> int:
+    from regle import simulate as sim
+
+    if args.report:
+        records = list(sim.read_jsonl(args.report))
+        if not records:
+            raise SystemExit(f"regle: {args.report} holds no games")
+        summary = sim.summarise(records)
+        _print_summary(summary, args.json, title=f"report of {args.report}")
+        return 0
+    if not args.file:
+        raise SystemExit("regle simulate: give a rules FILE (or --report FILE.jsonl)")
+    game = regle.load(args.file)
+    n = _players(game, args.players)
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+    from regle.runtime.agents import make_agent
+    for spec in set(agents):
+        try:
+            make_agent(spec, 0)
+        except (ValueError, TypeError) as exc:
+            raise SystemExit(f"regle: {exc}")
+    if args.games < 1:
+        raise SystemExit("regle: -n must be at least 1")
+    progress = None if args.json else sim.progress_bar(sys.stderr)
+    records, seconds = sim.simulate(str(args.file), args.games, n, agents, seed=args.seed,
+                                    jobs=max(1, args.jobs), rotate=not args.fixed_seats, progress=progress)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            for r in records:
+                f.write(json.dumps(r) + "\n")
+    summary = sim.summarise(records, seconds)
+    _print_summary(summary, args.json, title=f"{game.title}: {args.games} games, seeds {args.seed}..{args.seed + args.games - 1}")
+    return 0
+
+
+def _print_summary(summary: dict, as_json: bool, title: str) -> None:
+    if as_json:
+        print(json.dumps(summary, indent=None, sort_keys=True))
+        return
+    from regle.display import style_for
+    st = style_for(sys.stdout)
+    print(st.bold(title))
+    print(f"  agents        {', '.join(summary['agents'])}")
+    print(f"  decisions     mean {summary['mean_decisions']:.1f}, median {summary['median_decisions']}")
+    if "decisions_per_second" in summary:
+        print(f"  speed         {summary['decisions_per_second']:,.0f} decisions/s "
+              f"({summary['games'] / summary['seconds']:,.1f} games/s)")
+    print(f"  draws         {summary['draws']} ({summary['draw_rate']:.1%})")
+    print("  seat    wins    win rate   95% interval       mean score  (sd)")
+    for p in range(summary["players"]):
+        lo, hi = summary["win_rate_ci95"][p]
+        print(f"  P{p + 1:<5} {summary['wins'][p]:>5}    {summary['win_rate'][p]:>7.1%}   "
+              f"[{lo:.1%}, {hi:.1%}]".ljust(52) + f"{summary['mean_scores'][p]:>8.2f}  ({summary['score_stdev'][p]:.2f})")
+    if len(summary["agent_wins"]) > 1:
+        print("  agent          games   win rate   95% interval")
+        for spec, a in summary["agent_wins"].items():
+            lo, hi = a["win_rate_ci95"]
+            print(f"  {spec:<14} {a['games']:>5}   {a['win_rate']:>7.1%}   [{lo:.1%}, {hi:.1%}]")
+
+
+# ---- cache ----------------------------------------------------------------------------------
+def cmd_cache(args) -> int:
+    from regle.dsl.parser import cache_dir
+    root = cache_dir()
+    if args.clear:
+        count = regle.clear_cache()
+        print(f"removed {count} cached files from {root}")
+        return 0
+    files = [p for p in root.rglob("*") if p.is_file()] if root.exists() else []
+    size = sum(p.stat().st_size for p in files)
+    print(f"{root}: {len(files)} files, {size / 1024:.0f} KiB (clear with: regle cache --clear)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

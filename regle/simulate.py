@@ -1,0 +1,162 @@
+"""Many seeded games between agents, on every core, summarised with confidence intervals.
+
+Games are numbered: game i is played with seed ``seed + i``, so a batch is a seed range and
+results never depend on how many workers played them or in which order they finished.
+"""
+from __future__ import annotations
+
+import math
+import os
+import statistics
+import sys
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Iterable, Sequence
+
+from regle.runtime.match import GameRecord, play_game
+
+
+def seats_for(game_index: int, agents: Sequence[str], players: int, rotate: bool) -> list[str]:
+    """The agent of each seat in game ``game_index`` (rotating shifts them one seat per game)."""
+    specs = [agents[i % len(agents)] for i in range(players)]
+    if rotate:
+        k = game_index % players
+        specs = specs[-k:] + specs[:-k] if k else specs
+    return specs
+
+
+def run_batch(rules_path: str, players: int, seed: int, first: int, count: int,
+              agents: Sequence[str], rotate: bool) -> list[dict]:
+    """Play games first..first+count-1 (a worker's unit of work); returns their records."""
+    import regle
+    game = regle.load(rules_path)
+    out = []
+    for i in range(first, first + count):
+        record = play_game(game, players, seed + i, seats_for(i, agents, players, rotate))
+        out.append(record.to_json())
+    return out
+
+
+def batches(n: int, jobs: int) -> list[tuple[int, int]]:
+    """Split n games into seed ranges: a few per worker, for balance and progress."""
+    size = max(1, min(200, math.ceil(n / max(1, jobs * 4))))
+    return [(i, min(size, n - i)) for i in range(0, n, size)]
+
+
+def simulate(rules_path: str, n: int, players: int, agents: Sequence[str], seed: int = 0,
+             jobs: int = 1, rotate: bool = True, executor: Executor | None = None,
+             progress=None) -> tuple[list[dict], float]:
+    """Play n games; returns (records sorted by seed, wall seconds)."""
+    start = time.perf_counter()
+    work = batches(n, jobs)
+    records: list[dict] = []
+    if executor is None and jobs <= 1:
+        for first, count in work:
+            records.extend(run_batch(rules_path, players, seed, first, count, agents, rotate))
+            if progress:
+                progress(len(records), n)
+    else:
+        own = executor is None
+        pool = executor or ProcessPoolExecutor(max_workers=jobs)
+        try:
+            futures = [pool.submit(run_batch, rules_path, players, seed, first, count, list(agents), rotate)
+                       for first, count in work]
+            from concurrent.futures import as_completed
+            for fut in as_completed(futures):
+                records.extend(fut.result())
+                if progress:
+                    progress(len(records), n)
+        finally:
+            if own:
+                pool.shutdown()
+    records.sort(key=lambda r: r["seed"])
+    return records, time.perf_counter() - start
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval for a proportion k/n."""
+    if n == 0:
+        return (0.0, 0.0)
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def summarise(records: list[dict], seconds: float | None = None) -> dict:
+    """The summary printed by ``regle simulate`` (and its --json object)."""
+    n = len(records)
+    players = records[0]["players"] if records else 0
+    wins = [0] * players
+    draws = 0
+    scores: list[list[int]] = [[] for _ in range(players)]
+    agent_wins: dict[str, list[int]] = {}
+    for r in records:
+        if not r["winners"]:
+            draws += 1
+        for p in r["winners"]:
+            wins[p] += 1
+        for p, v in enumerate(r["scores"]):
+            scores[p].append(v)
+        for p, spec in enumerate(r["agents"]):
+            tally = agent_wins.setdefault(spec, [0, 0])
+            tally[1] += 1
+            tally[0] += p in r["winners"]
+    decisions = [r["decisions"] for r in records]
+    total_decisions = sum(decisions)
+    agents_by_seat = sorted({tuple(r["agents"]) for r in records})
+    summary = {
+        "games": n,
+        "players": players,
+        "agents": list(agents_by_seat[0]) if len(agents_by_seat) == 1 else sorted(agent_wins),
+        "wins": wins,
+        "win_rate": [w / n if n else 0.0 for w in wins],
+        "win_rate_ci95": [list(wilson(w, n)) for w in wins],
+        "draws": draws,
+        "draw_rate": draws / n if n else 0.0,
+        "mean_decisions": statistics.fmean(decisions) if decisions else 0.0,
+        "median_decisions": statistics.median(decisions) if decisions else 0,
+        "mean_scores": [statistics.fmean(s) if s else 0.0 for s in scores],
+        "score_stdev": [statistics.pstdev(s) if len(s) > 1 else 0.0 for s in scores],
+        "agent_wins": {spec: {"games": t[1], "wins": t[0], "win_rate": t[0] / t[1],
+                              "win_rate_ci95": list(wilson(t[0], t[1]))}
+                       for spec, t in sorted(agent_wins.items())},
+    }
+    if seconds is not None:
+        summary["seconds"] = seconds
+        summary["decisions_per_second"] = total_decisions / seconds if seconds > 0 else 0.0
+    return summary
+
+
+def progress_bar(stream=sys.stderr):
+    """A one-line progress bar for terminals (None when stream is not a terminal)."""
+    if not stream.isatty():
+        return None
+    start = time.perf_counter()
+
+    def update(done: int, total: int) -> None:
+        width = 30
+        filled = int(width * done / total) if total else width
+        elapsed = time.perf_counter() - start
+        rate = done / elapsed if elapsed > 0 else 0
+        eta = (total - done) / rate if rate > 0 else 0
+        stream.write(f"\r  [{'#' * filled}{'.' * (width - filled)}] {done}/{total} games"
+                     f"  {rate:,.0f}/s  eta {eta:4.0f}s ")
+        if done >= total:
+            stream.write("\r" + " " * 70 + "\r")
+        stream.flush()
+
+    return update
+
+
+def default_jobs() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+def read_jsonl(path: str) -> Iterable[dict]:
+    import json
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                yield json.loads(line)

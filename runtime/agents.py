@@ -1,0 +1,88 @@
+"""Agents that choose moves. An agent is any object with ``choose(state) -> Move``.
+
+Agents are seeded and deterministic: the same seed and the same states give the same choices.
+They only read what the state exposes to everyone (legal moves, scores, copies).
+"""
+from __future__ import annotations
+
+from typing import Callable, Protocol
+
+from .engine import BaseState, Move
+from .rng import Rng, mix
+
+
+class Agent(Protocol):
+    name: str
+
+    def choose(self, state: BaseState) -> Move: ...
+
+
+class RandomAgent:
+    """Uniformly random among the legal moves."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0, **options: str):
+        if options:
+            raise ValueError(f"the random agent takes no options (got {', '.join(options)})")
+        self.rng = Rng(seed)
+
+    def choose(self, state: BaseState) -> Move:
+        legal = state.legal
+        return legal[self.rng.below(len(legal))]
+
+
+class GreedyAgent:
+    """One-ply lookahead on the game's own score: the move that most improves my lead."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0, **options: str):
+        if options:
+            raise ValueError(f"the greedy agent takes no options (got {', '.join(options)})")
+        self.rng = Rng(seed)
+
+    def choose(self, state: BaseState) -> Move:
+        me = state.cur
+        best, best_value = [], None
+        for move in state.legal:
+            after = state.copy()
+            after.play(move)
+            scores = after.scores
+            others = max((v for p, v in enumerate(scores) if p != me), default=0)
+            value = scores[me] - others
+            if after.over:
+                winners = after.winners
+                value += 1000 if winners == [me] else (-1000 if winners and me not in winners else 0)
+            if best_value is None or value > best_value:
+                best, best_value = [move], value
+            elif value == best_value:
+                best.append(move)
+        return best[self.rng.below(len(best))]
+
+
+AGENTS: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``"mcts:iterations=400,c=1.4"`` -> ("mcts", {"iterations": "400", "c": "1.4"})."""
+    name, _, rest = spec.strip().partition(":")
+    options = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq:
+            raise ValueError(f"agent option {part!r} needs a value, e.g. {key}=10")
+        options[key.strip()] = value.strip()
+    return name.strip(), options
+
+
+def make_agent(spec: str, seed: int) -> Agent:
+    name, options = parse_spec(spec)
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r}; agents: {', '.join(sorted(AGENTS))}")
+    return AGENTS[name](seed=seed, **options)
+
+
+def agent_seed(game_seed: int, seat: int) -> int:
+    """Independent, reproducible seed for the agent in ``seat`` of game ``game_seed``."""
+    return mix(game_seed * 1_000_003 + seat + 1)

@@ -1,0 +1,35 @@
+"""Play one game between agents, from a seed to a result record."""
+from __future__ import annotations
+
+from typing import Sequence
+
+import attrs
+
+from .agents import agent_seed, make_agent
+from .engine import Game
+
+
+@attrs.define
+class GameRecord:
+    """One finished game: what simulate aggregates and writes to --out files."""
+
+    seed: int
+    players: int
+    agents: list  # agent spec per seat
+    decisions: int
+    turns: int
+    scores: list
+    winners: list
+
+    def to_json(self) -> dict:
+        return attrs.asdict(self)
+
+
+def play_game(game: Game, players: int, seed: int, agent_specs: Sequence[str]) -> GameRecord:
+    """Play a seeded game; seat i is played by ``agent_specs[i]`` (seeded from the game seed)."""
+    agents = [make_agent(spec, agent_seed(seed, seat)) for seat, spec in enumerate(agent_specs)]
+    state = game.new_game(players=players, seed=seed)
+    while not state.over:
+        state.play(agents[state.cur].choose(state))
+    return GameRecord(seed, players, list(agent_specs), state.decisions, state.turns,
+                      state.scores, state.winners)
