@@ -282,6 +282,9 @@ class Lowerer:
             if tv.kind == "list":
                 if ty.elem and tv.elem and not T.compatible(ty.elem, tv.elem):
                     self.error(f"{tv} cannot be in {ty}", args[1].pos)
+                if isinstance(args[1], ast.ListExpr) and len(args[1].items) == 2:
+                    a, b = (self.expr(i, ctx)[0] for i in args[1].items)
+                    return f"K.contains_pair({coll}, {a}, {b})", T.BOOL, P_ATOM
                 return f"K.contains_all({coll}, {v})", T.BOOL, P_ATOM
             if ty.elem and not T.compatible(ty.elem, tv):
                 self.error(f"{tv} cannot be in {ty}", args[1].pos)
@@ -611,24 +614,34 @@ class Lowerer:
         ctx = Ctx("guard", has_me=True)
         levels: dict[str, int] = {}
         loops: list[tuple[int, str]] = []
+        hoisted: list[str] = []  # loop sources that no parameter changes, computed once
         arg_names: list[str] = []
         arg_types: dict[str, tuple[str, T.Type]] = {}
         for level, b in enumerate(node.params):
             for n in b.names:
                 if n in ctx.scope or n in self.sym.all_names():
                     self.error(f"'{n}' is already a name here; choose another parameter name", b.pos)
+            free = not (_names_in(b.source) | _names_in(b.upper)) & set(levels)
+
+            def source_code(code: str) -> str:
+                if level == 0 or not free:
+                    return code
+                var = f"_src{len(hoisted)}_{index}"
+                hoisted.append(f"{var} = {code}")
+                return var
+
             if b.kind == "range":
                 lo = self.number(b.source, ctx)
                 hi = self.number(b.upper, ctx)
                 var = pyname(b.names[0])
-                loops.append((level, f"for {var} in range({lo}, {hi} + 1):"))
+                loops.append((level, f"for {var} in {source_code(f'range({lo}, {hi} + 1)')}:"))
                 ctx.scope[b.names[0]] = (var, T.INT)
             elif b.kind == "pair":
                 src, ty = self.collection(b.source, ctx)
                 if ty.elem is not None and ty.elem.kind not in ("int", "player", "enum", "item", "any"):
                     self.error("pairs are drawn from a zone of numbers, enum values or items", b.source.pos)
                 va, vb = pyname(b.names[0]), pyname(b.names[1])
-                loops.append((level, f"for {va}, {vb} in K.distinct_pairs({src}):"))
+                loops.append((level, f"for {va}, {vb} in {source_code(f'K.distinct_pairs({src})')}:"))
                 ctx.scope[b.names[0]] = (va, ty.elem or T.ANY)
                 ctx.scope[b.names[1]] = (vb, ty.elem or T.ANY)
             else:
@@ -637,7 +650,7 @@ class Lowerer:
                 elem = ty.elem or T.ANY
                 if ty.kind == "zone" and elem.kind in ("int", "enum", "bool", "any"):
                     src = f"dict.fromkeys({src})"  # equal values are one choice
-                loops.append((level, f"for {var} in {src}:"))
+                loops.append((level, f"for {var} in {source_code(src)}:"))
                 ctx.scope[b.names[0]] = (var, elem)
             for n in b.names:
                 levels[n] = level
@@ -677,12 +690,13 @@ class Lowerer:
                     depth += 1
 
         emit(placed[-1])
+        emit(hoisted)
         for level, loop in loops:
             gen.append("    " * depth + loop)
             depth += 1
             emit(placed[level])
-        args = ", ".join(pyname(n) for n in arg_names)
-        gen.append("    " * depth + f"out.append(Move({index}, ({args}{',' if len(arg_names) == 1 else ''})))")
+        args = "".join(", " + pyname(n) for n in arg_names)
+        gen.append("    " * depth + f"_add(({index}{args}))")
         # effects
         do_ctx = Ctx("effect", dict(guard_ctx.scope), has_me=True, random_ok=True)
         do_lines = []

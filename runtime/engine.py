@@ -19,39 +19,36 @@ STATE_FORMAT = "regle-state/1"
 MAX_DECISIONS = 100_000
 
 
-class Move:
-    """One legal choice: an action number and its arguments (small ints).
+class Move(tuple):
+    """One legal choice: ``(action number, *arguments)``, a tuple of small ints.
 
     ``str(move)`` is its notation, stable and readable; generated engines subclass this with
-    their own ``FORMATS``. Moves compare by value, so a move from a copy of a state is legal
-    in the original too.
+    their own ``FORMATS``. Moves compare by value (as tuples, in C), so a move from a copy of
+    a state is legal in the original too.
     """
 
-    __slots__ = ("action", "args")
+    __slots__ = ()
     FORMATS: tuple = ()
     NAMES: tuple = ()
 
-    def __init__(self, action: int, args: tuple = ()):
-        self.action = action
-        self.args = args
-
     def __str__(self) -> str:
-        return self.FORMATS[self.action](*self.args)
+        return self.FORMATS[self[0]](*self[1:])
 
     def __repr__(self) -> str:
         return f"<Move {str(self)!r}>"
 
-    def __eq__(self, other: object) -> bool:
-        return (other.__class__ is self.__class__ and self.action == other.action  # type: ignore[attr-defined]
-                and self.args == other.args)  # type: ignore[attr-defined]
+    @property
+    def action(self) -> int:
+        return self[0]
 
-    def __hash__(self) -> int:
-        return hash((self.action, self.args))
+    @property
+    def args(self) -> tuple:
+        return self[1:]
 
     @property
     def name(self) -> str:
         """The action's name in the rules file (e.g. ``take``)."""
-        return self.NAMES[self.action]
+        return self.NAMES[self[0]]
 
 
 def rules_line_of(exc: BaseException) -> tuple[str, int] | None:
@@ -105,13 +102,18 @@ class BaseState:
         return self.n
 
     def legal_moves(self) -> list[Move]:
-        """The legal choices of the acting player, in a stable order (empty when over)."""
-        return list(self.legal)
+        """The legal choices of the acting player, in a stable order (empty when over).
+
+        Internally ``self.legal`` holds the same moves as plain tuples (cheaper to make in
+        move generators); agents may use it directly, and ``play`` accepts either form.
+        """
+        move = self.MOVE  # type: ignore[attr-defined]
+        return [move(m) for m in self.legal]
 
     def move_from_text(self, text: str) -> Move:
         """The legal move whose notation is ``text`` (surrounding blanks ignored)."""
         want = " ".join(str(text).split())
-        for m in self.legal:
+        for m in self.legal_moves():
             if str(m) == want:
                 return m
         raise IllegalMove(self._illegal_message(repr(want)))
@@ -128,7 +130,7 @@ class BaseState:
                 f"{self.GAME.rules_file}: the game has not ended after {MAX_DECISIONS:,} decisions; "
                 "do the rules declare an end (end when ...)?")
         try:
-            self.APPLY[move.action](self, *move.args)  # type: ignore[attr-defined, union-attr]
+            self.APPLY[move[0]](self, *move[1:])  # type: ignore[attr-defined, index]
         except (IllegalMove, RulesRuntimeError):
             raise
         except Exception as exc:  # a bug in the rules text, reported at its rules line
@@ -138,7 +140,7 @@ class BaseState:
     def _illegal_message(self, what: str) -> str:
         if self.over:
             return f"illegal move {what}: the game is over"
-        shown = ", ".join(str(m) for m in self.legal[:12])
+        shown = ", ".join(str(m) for m in self.legal_moves()[:12])
         more = f" and {len(self.legal) - 12} more" if len(self.legal) > 12 else ""
         return f"illegal move {what} for player {self.cur + 1}; legal moves: {shown}{more}"
 

@@ -36,3 +36,33 @@ def contains_all(values: list[int], wanted: list[int]) -> bool:
         except ValueError:
             return False
     return True
+
+
+def contains_pair(values: list[int], a: int, b: int) -> bool:
+    """True when ``values`` holds a and b as two different items (two copies when a == b)."""
+    if a == b:
+        return values.count(a) >= 2
+    return a in values and b in values
+
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def shuffle(items: list, state: int) -> int:
+    """Fisher-Yates shuffle of ``items`` in place driven by SplitMix64 from ``state``;
+    returns the generator's new state (the same numbers as :class:`regle.runtime.rng.Rng`)."""
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        limit = _MASK - (_MASK + 1) % n
+        while True:
+            state = (state + _GOLDEN) & _MASK
+            z = state
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z <= limit:
+                break
+        j = z % n
+        items[i], items[j] = items[j], items[i]
+    return state

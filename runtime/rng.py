@@ -5,6 +5,8 @@ machine and Python version (SplitMix64, which ``random.Random`` does not promise
 """
 from __future__ import annotations
 
+from .kernel_select import K
+
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 
@@ -42,9 +44,8 @@ class Rng:
                 return r % n
 
     def shuffle(self, items: list) -> None:
-        for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
-            items[i], items[j] = items[j], items[i]
+        """Fisher-Yates with ``below`` (done by a kernel: the same numbers, faster)."""
+        self.state = K.shuffle(items, self.state)
 
     def choice(self, items):
         return items[self.below(len(items))]

@@ -1,0 +1,89 @@
+"""regle benchmarks: generated engines against hand-written yardsticks, in one run.
+
+    python benchmarks/bench.py            # every benchmark
+    python benchmarks/bench.py --quick    # shorter runs
+    python benchmarks/bench.py --only eclats
+
+Prints random playouts per second of each generated engine and of its yardstick, and their
+ratio (generated / yardstick; above 1.0 the generated engine is faster). Both sides play
+uniformly random moves with the same kind of RNG, interleaved in rounds so that machine noise
+hits both alike; the best round of each is reported.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import regle  # noqa: E402
+
+GAMES = {"eclats": ("games/eclats.rules", 2)}
+
+
+def generated_playouts(game, players: int, seconds: float, seed0: int) -> tuple[float, float]:
+    """Random playouts the way `regle simulate` plays them (moves from `state.legal`)."""
+    rng = random.Random(seed0)
+    done = decisions = 0
+    start = time.perf_counter()
+    choice = rng.choice
+    while True:
+        s = game.new_game(players, seed=seed0 + done)
+        while not s.over:
+            s.play(choice(s.legal))
+        decisions += s.decisions
+        done += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return done / elapsed, decisions / done
+
+
+def yardstick_playouts(module, seconds: float, seed0: int) -> float:
+    rng = random.Random(seed0)
+    done = 0
+    start = time.perf_counter()
+    while True:
+        module.playout(seed0 + done, rng)
+        done += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return done / elapsed
+
+
+def bench_game(name: str, rounds: int, seconds: float) -> dict:
+    path, players = GAMES[name]
+    game = regle.load(ROOT / path)
+    yard = importlib.import_module(f"yardsticks.{name}")
+    gen_best = yard_best = 0.0
+    mean_decisions = 0.0
+    for r in range(rounds):
+        rate, mean_decisions = generated_playouts(game, players, seconds, 1000 * r)
+        gen_best = max(gen_best, rate)
+        yard_best = max(yard_best, yardstick_playouts(yard, seconds, 1000 * r))
+    return {"game": name, "players": players, "generated": gen_best, "yardstick": yard_best,
+            "ratio": gen_best / yard_best, "decisions": mean_decisions}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="short rounds (about 5 s in all)")
+    parser.add_argument("--only", choices=sorted(GAMES), help="one game only")
+    args = parser.parse_args(argv)
+    rounds, seconds = (2, 0.6) if args.quick else (5, 1.5)
+    print(f"regle {regle.__version__}, kernels: {regle.KERNELS}, Python {sys.version.split()[0]}")
+    print(f"random playouts per second (best of {rounds} rounds of {seconds:.1f} s each side)")
+    print(f"{'game':<14}{'players':>8}{'generated':>12}{'yardstick':>12}{'ratio':>8}{'decisions/game':>16}")
+    for name in ([args.only] if args.only else GAMES):
+        r = bench_game(name, rounds, seconds)
+        print(f"{r['game']:<14}{r['players']:>8}{r['generated']:>12,.0f}{r['yardstick']:>12,.0f}"
+              f"{r['ratio']:>8.2f}{r['decisions']:>16.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Hand-written engines used only as speed yardsticks by the benchmarks; never by regle itself."""
