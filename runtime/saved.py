@@ -47,14 +47,14 @@ def load_state(game: Game, data: Any) -> BaseState:
     """Build a state from ``to_json`` data, or raise StateError naming the first bad field."""
     if not isinstance(data, dict):
         raise StateError(f"a saved state is a JSON object, not {type(data).__name__}")
+    if "viewer" in data:
+        raise StateError("field 'viewer': this is a player's view, not a whole state; views cannot be loaded")
     unknown = sorted(set(data) - _FIELDS)
     if unknown:
         raise StateError(f"unknown field '{unknown[0]}'")
     for field in sorted(_FIELDS - {"viewer"}):
         if field not in data:
             raise StateError(f"field '{field}' is missing")
-    if data.get("viewer") is not None or "viewer" in data:
-        raise StateError("field 'viewer': this is a player's view, not a whole state; views cannot be loaded")
     if data["format"] != STATE_FORMAT:
         raise StateError(f"field 'format': expected {STATE_FORMAT!r}, got {data['format']!r}")
     if data["game"] != game.name:

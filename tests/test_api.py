@@ -1,0 +1,142 @@
+"""The public API of DESIGN.md: determinism, saving, illegal moves, views."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import regle
+from conftest import GAMES, moves
+from regle.runtime.agents import RandomAgent
+
+
+def play_out(game, seed, agent_seed=0, limit=None):
+    s = game.new_game(seed=seed)
+    agent = RandomAgent(agent_seed)
+    history = []
+    while not s.is_over and (limit is None or len(history) < limit):
+        m = agent.choose(s)
+        history.append(str(s.MOVE(m)))
+        s.play(m)
+    return s, history
+
+
+def test_load_exposes_name_and_players(eclats):
+    assert eclats.name == "eclats"
+    assert eclats.title == "Éclats"
+    assert eclats.players == range(2, 3)
+    with pytest.raises(ValueError, match="2 players"):
+        eclats.new_game(players=3)
+
+
+def test_loads_from_text_matches_load():
+    text = (GAMES / "eclats.rules").read_text(encoding="utf-8")
+    game = regle.loads(text, name="my-variant")
+    assert game.name == "my-variant"
+    a = game.new_game(seed=5).to_json()["zones"]
+    b = regle.load(GAMES / "eclats.rules").new_game(seed=5).to_json()["zones"]
+    assert a == b
+
+
+def test_same_seed_and_moves_give_the_same_game(eclats):
+    a, moves_a = play_out(eclats, 11, 3)
+    b = eclats.new_game(seed=11)
+    for m in moves_a:
+        b.play(m)  # by notation
+    assert a.to_json() == b.to_json()
+    c, moves_c = play_out(eclats, 12, 3)
+    assert moves_c != moves_a or c.to_json() != a.to_json()
+
+
+def test_json_round_trip_mid_game(eclats):
+    s, _ = play_out(eclats, 4, 1, limit=15)
+    data = json.loads(json.dumps(s.to_json()))
+    t = eclats.state_from_json(data)
+    assert t.to_json() == s.to_json()
+    assert moves(t) == moves(s)
+    agent_a, agent_b = RandomAgent(9), RandomAgent(9)
+    while not s.is_over:
+        s.play(agent_a.choose(s))
+        t.play(agent_b.choose(t))
+    assert t.to_json() == s.to_json()
+
+
+def test_copy_is_independent(eclats):
+    s = eclats.new_game(seed=2)
+    t = s.copy()
+    t.play(t.legal_moves()[0])
+    assert s.turns == 0 and t.turns == 1
+    assert s.to_json() != t.to_json()
+
+
+def test_illegal_move_raises_and_changes_nothing(eclats):
+    s = eclats.new_game(seed=3)
+    before = s.to_json()
+    for bad in ("take 99", "deliver nothing", "", 42, (99,), None):
+        with pytest.raises(regle.IllegalMove):
+            s.play(bad)
+        assert s.to_json() == before
+    s2 = eclats.new_game(seed=3)
+    s2.play(s2.legal_moves()[0])
+    stale = s.legal_moves()
+    # a move legal in the original is refused once the state moved on, if no longer legal
+    s.play(stale[0])
+    with pytest.raises(regle.IllegalMove, match="legal moves"):
+        s.play("take 99")
+
+
+def test_moves_have_stable_readable_notation(eclats):
+    s = eclats.new_game(seed=1)
+    legal = s.legal_moves()
+    texts = [str(m) for m in legal]
+    assert len(set(texts)) == len(texts)
+    assert texts == [str(m) for m in eclats.new_game(seed=1).legal_moves()]
+    assert all(isinstance(m, regle.Move) for m in legal)
+    assert s.move_from_text("  " + texts[0] + " ") == legal[0]
+
+
+def test_move_objects_from_a_copy_are_accepted(eclats):
+    s = eclats.new_game(seed=8)
+    m = s.copy().legal_moves()[0]
+    s.play(m)
+    assert s.turns == 1
+
+
+def test_view_hides_hidden_zones_and_rng(eclats):
+    s = eclats.new_game(seed=1)
+    v = s.view(0)
+    assert v["zones"]["box"] == {"hidden": 12}
+    assert "rng" not in v
+    assert v["zones"]["reserve"] == s.to_json()["zones"]["reserve"]  # the reserve is visible
+    with pytest.raises(regle.StateError, match="view"):
+        eclats.state_from_json(v)
+
+
+@pytest.mark.parametrize("mutate, field", [
+    (lambda d: d.update(extra=1), "extra"),
+    (lambda d: d.pop("zones"), "zones"),
+    (lambda d: d.update(players="2"), "players"),
+    (lambda d: d.update(players=3), "players"),
+    (lambda d: d.update(current=5), "current"),
+    (lambda d: d.update(step="fly"), "step"),
+    (lambda d: d["zones"].update(market="1234"), "zones.market"),
+    (lambda d: d["zones"]["workshop"][0].extend([1, 1, 1]), "zones.workshop[0]"),
+    (lambda d: d["zones"]["contracts"].append(99), "zones.contracts[6]"),
+    (lambda d: d["zones"].update(bag=[]), "zones.bag"),
+    (lambda d: d.update(game="chess"), "game"),
+    (lambda d: d.update(rng=-1), "rng"),
+    (lambda d: d.update(over="no"), "over"),
+])
+def test_malformed_saved_states_are_refused_naming_the_field(eclats, mutate, field):
+    s = eclats.new_game(seed=1)
+    data = s.to_json()
+    mutate(data)
+    with pytest.raises(regle.StateError) as info:
+        eclats.state_from_json(data)
+    assert f"'{field}'" in str(info.value)
+
+
+def test_scores_are_available_during_the_game(eclats):
+    s = eclats.new_game(seed=1)
+    assert s.scores == [0, 0]
+    assert s.winners == []
