@@ -150,8 +150,7 @@ class Checker:
     def declare(self, name: str, pos: tuple[int, int], what: str) -> bool:
         why = bad_identifier(name)
         if why:
-            self.error(why, pos)
-            return False
+            self.error(why, pos)  # still declared: its uses should not be reported as unknown
         if name in self._declared:
             line = self._declared[name][0]
             self.error(f"'{name}' is already declared (line {line})", pos,

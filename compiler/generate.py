@@ -46,16 +46,37 @@ def _literal(value) -> str:
 def lower(text: str, filename: str = "<rules>", name: str | None = None) -> GameIR:
     """Parse, check and lower a rules text; raise RulesError with every problem found."""
     source = Source(text, filename)
-    rules = parse(text, filename)
-    checker = Checker(rules)
-    sym = checker.run()
-    diags = list(checker.diags)
-    lowerer = Lowerer(rules, sym, source, diags)
-    name = name or Path(filename).stem
-    ir = lowerer.build(name, rules_hash(text))
+    try:
+        rules = parse(text, filename)
+    except RulesError as err:
+        if err.partial is None:
+            raise
+        # check what did parse, to report its mistakes too, minus cascades from the rest
+        rules, failed = err.partial
+        diags = list(err.diagnostics)
+        found = _check(rules, source, name or Path(filename).stem, text)[1]
+        diags += [d for d in found if not _cascade(d, failed)]
+        raise RulesError(_unique(diags), err.source) from None
+    ir, diags = _check(rules, source, name or Path(filename).stem, text)
     if diags:
         raise RulesError(_unique(diags), source)
     return ir
+
+
+def _check(rules, source: Source, name: str, text: str) -> tuple[GameIR, list[Diagnostic]]:
+    checker = Checker(rules)
+    sym = checker.run()
+    diags = list(checker.diags)
+    ir = Lowerer(rules, sym, source, diags).build(name, rules_hash(text))
+    return ir, diags
+
+
+def _cascade(d: Diagnostic, failed: set[str]) -> bool:
+    """Whether a checker finding may only come from a declaration that did not parse."""
+    m = d.message
+    if "declare no game" in m or "declare no turn" in m:
+        return bool({"game", "turn"} & failed)
+    return any(f"'{name}'" in m for name in failed)
 
 
 def _unique(diags: list[Diagnostic]) -> list[Diagnostic]:

@@ -62,6 +62,8 @@ class RulesError(Exception):
     def __init__(self, diagnostics: list[Diagnostic], source: Source | None = None):
         self.diagnostics = sorted(diagnostics, key=lambda d: (d.line, d.column))
         self.source = source
+        #: after a syntax error: (AST of the declarations that parsed, names of those that did not)
+        self.partial = None
         super().__init__(self.render())
 
     def render(self) -> str:

@@ -423,11 +423,14 @@ class ToAst(Transformer):
 # ---- errors in author language ----------------------------------------------------------
 _WORDS = {
     "NAME": "a name", "INT": "a number", "NEGINT": "a number", "STRING": 'a quoted string',
-    "DOC": "a doc comment (///)", "CMP_OP": "a comparison", "ASSIGN_OP": "'=', '+=' or '-='",
+    "DOC": "a doc comment (///)", "CMP_OP": "a comparison", "ASSIGN_OP": "an assignment (=, +=, -=)",
     "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "RANK_DIR": "'most' or 'least'",
     "TIE_KIND": "'draw' or 'shared'", "STANDIN": "'standin'", "WILD": "'wild'",
     "$END": "the end of the file",
 }
+
+
+_ASSIGN = "an assignment (=, +=, -=)"
 
 
 def _describe(lark: Lark, names: set[str]) -> list[str]:
@@ -454,7 +457,7 @@ def _token_words(token: Token) -> str:
     return f"'{text}'"
 
 
-def _diagnose(lark: Lark, err: UnexpectedInput, source: Source) -> Diagnostic:
+def _diagnose(lark: Lark, err: UnexpectedInput, source: Source, chunk: bool = False) -> Diagnostic:
     if isinstance(err, UnexpectedCharacters):
         ch = source.text[err.pos_in_stream] if err.pos_in_stream < len(source.text) else "?"
         hint = None
@@ -470,47 +473,80 @@ def _diagnose(lark: Lark, err: UnexpectedInput, source: Source) -> Diagnostic:
     expected = set(getattr(err, "expected", None) or ())
     token = getattr(err, "token", None)
     if isinstance(err, UnexpectedEOF) or (token is not None and token.type == "$END"):
-        lines = source.text.splitlines() or [""]
-        line = len(lines)
-        col = len(lines[-1]) + 1
-        opened = _unclosed_brace(source.text)
+        opened = _unclosed(source.text)
         if opened:
-            return Diagnostic("the file ends before this '{' is closed", *opened,
-                              "add the missing '}'")
-        words = ", ".join(_describe(lark, expected))
+            (line, col), ch = opened
+            closer = {"{": "}", "(": ")", "[": "]"}[ch]
+            return Diagnostic(f"this '{ch}' is never closed", line, col, f"add the missing '{closer}'")
+        words = _join(_describe(lark, expected))
+        line, col = _last_token_end(source.text)
+        if chunk:
+            return Diagnostic(f"this declaration is not finished; expected {words}", line, col)
         return Diagnostic(f"unexpected end of file; expected {words}", line, col)
     words = _describe(lark, expected)
     decl_words = [w for w in words if w.strip("'") in DECL_KEYWORDS]
     hint = None
     if len(decl_words) >= 6:
-        words = [w for w in words if w not in decl_words] + ["a declaration (game, param, enum, table, zone, counter, setup, turn, end, score, winner, invariant)"]
-    if "a name" in words and token is not None and re.fullmatch(r"[A-Za-z_]\w*", str(token)):
-        hint = f"'{token}' is a word of the rules language here; choose another name"
-    elif token is not None and str(token) == "=" and "'='" not in words:
-        hint = "'=' assigns; to compare use '=='"
-    elif token is not None and str(token) == "}" and "'}'" not in words:
+        words = [w for w in words if w not in decl_words] + [
+            "a declaration (game, param, enum, table, zone, counter, setup, turn, end, score, winner, invariant)"]
+    text = str(token) if token is not None else ""
+    previous = _previous_line(err)
+    if "a name" in words and re.fullmatch(r"[A-Za-z_]\w*", text):
+        hint = f"'{text}' is a word of the rules language here; choose another name"
+    elif text == "=" and "'='" not in words:
+        hint = "'=' sets a counter; to compare use '=='"
+    elif text == "}" and "'}'" not in words:
         hint = "something is missing before this '}'"
+    elif any(w in words for w in ("')'", "']'")) and previous not in (None, err.line):
+        closer = "')'" if "')'" in words else "']'"
+        hint = f"is a {closer} missing at the end of line {previous}?"
+    elif _ASSIGN in words and text == "(":
+        hint = "a statement is an effect (move, add, deal, ...) or sets a counter (name += value)"
+    return Diagnostic(f"unexpected {_token_words(token)}; expected {_join(words)}", err.line, err.column, hint)
+
+
+def _join(words: list[str]) -> str:
     if len(words) > 8:
-        shown = ", ".join(words[:8]) + ", ..."
-    else:
-        shown = " or ".join(words) if len(words) <= 2 else ", ".join(words[:-1]) + " or " + words[-1]
-    return Diagnostic(f"unexpected {_token_words(token)}; expected {shown}", err.line, err.column, hint)
+        return ", ".join(words[:8]) + ", ..."
+    if len(words) <= 2:
+        return " or ".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
 
 
-def _unclosed_brace(text: str) -> tuple[int, int] | None:
-    """The position of the last '{' left open, ignoring strings and comments."""
-    stack = []
-    for m in re.finditer(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|/{3}[^\n]*|[{}]', text):
-        if m.group() == "{":
-            stack.append(m.start())
-        elif m.group() == "}" and stack:
+def _previous_line(err: UnexpectedInput) -> int | None:
+    history = getattr(err, "token_history", None)
+    if history:
+        last = history[-1]
+        return getattr(last, "end_line", None) or getattr(last, "line", None)
+    return None
+
+
+def _last_token_end(text: str) -> tuple[int, int]:
+    """Line and column just after the last non-blank, non-comment character."""
+    lines = text.split("\n")
+    for i in range(len(lines) - 1, -1, -1):
+        code = re.sub(r"#.*|///.*", "", lines[i]).rstrip()
+        if code:
+            return i + 1, len(code) + 1
+    return 1, 1
+
+
+def _unclosed(text: str) -> tuple[tuple[int, int], str] | None:
+    """The last '{', '(' or '[' left open (strings and comments ignored), with its position."""
+    stack: list[tuple[int, str]] = []
+    pairs = {"}": "{", ")": "(", "]": "["}
+    for m in re.finditer(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|/{3}[^\n]*|[{}()\[\]]', text):
+        g = m.group()
+        if g in "{([":
+            stack.append((m.start(), g))
+        elif g in pairs and stack and stack[-1][1] == pairs[g]:
             stack.pop()
     if not stack:
         return None
-    start = stack[-1]
+    start, ch = stack[-1]
     line = text.count("\n", 0, start) + 1
     col = start - (text.rfind("\n", 0, start) + 1) + 1
-    return (line, col)
+    return (line, col), ch
 
 
 def _chunks(text: str) -> list[str]:
@@ -560,24 +596,35 @@ def _decode(data: bytes | str, filename: str) -> Source:
 
 
 def parse(text: str | bytes, filename: str = "<rules>") -> ast.Rules:
-    """Parse rules text into an AST; raise :class:`RulesError` listing every syntax error."""
+    """Parse rules text into an AST; raise :class:`RulesError` listing every syntax error.
+
+    On a syntax error the raised error carries ``partial``: the AST of the declarations that
+    did parse and the names declared by those that did not, so the checker can still report
+    its own findings on the rest without cascading.
+    """
     source = _decode(text, filename)
     lark = _lark()
     diagnostics: list[Diagnostic] = []
     try:
         tree = lark.parse(source.text)
     except UnexpectedInput as first:
-        diagnostics.append(_diagnose(lark, first, source))
+        decls, failed = [], set()
         for chunk in _chunks(source.text):
             try:
-                lark.parse(chunk)
+                decls.extend(ToAst(diagnostics).transform(lark.parse(chunk)).decls)
             except UnexpectedInput as err:
-                d = _diagnose(lark, err, Source(chunk, filename))
-                if (d.line, d.column) != (diagnostics[0].line, diagnostics[0].column):
-                    diagnostics.append(d)
+                diagnostics.append(_diagnose(lark, err, Source(chunk, filename), chunk=True))
+                failed.update(re.findall(r"^(?:standin\s+)?(?:game|param|enum|table|zone|counter)\s+(\w+)",
+                                         chunk, re.M))
+                failed.update(w for w in ("game", "turn", "winner")
+                              if re.search(rf"^(?:standin\s+)?{w}\b", chunk, re.M))
             except RecursionError:
                 break
-        raise RulesError(_dedupe(diagnostics), source) from None
+        if not diagnostics:
+            diagnostics.append(_diagnose(lark, first, source))
+        error = RulesError(_dedupe(diagnostics), source)
+        error.partial = (ast.Rules(decls=decls, filename=filename, pos=(1, 1)), failed)
+        raise error from None
     except RecursionError:
         raise RulesError([Diagnostic("the rules are nested too deeply to read", 1, 1,
                                      "split deeply nested expressions into 'let' steps")], source) from None
