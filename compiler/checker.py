@@ -165,20 +165,21 @@ class Checker:
             self.error("a second game block", node.pos, "a rules file describes one game")
             return
         self.sym.game = node
+        at = node.players_pos if node.players_pos[0] else node.pos
         if node.min_players < 1:
-            self.error("a game needs at least 1 player", node.pos)
+            self.error("a game needs at least 1 player", at)
         if node.max_players < node.min_players:
-            self.error(f"impossible player range {node.min_players}..{node.max_players}", node.pos,
+            self.error(f"impossible player range {node.min_players}..{node.max_players}", at,
                        "write the smaller count first, e.g. players 2..4")
         if node.max_players > LIMITS["players"]:
-            self.error(f"at most {LIMITS['players']} players are supported", node.pos)
+            self.error(f"at most {LIMITS['players']} players are supported", at)
 
     def decl_extend(self, node: ast.Extend) -> None:
         self.error("'extend' is not supported yet", node.pos,
                    "copy the base rules into this file for now")
 
     def decl_param(self, node: ast.Param) -> None:
-        if not self.declare(node.name, node.pos, "param"):
+        if not self.declare(node.name, _at(node), "param"):
             return
         value = self.const(node.value)
         if value is None:
@@ -218,7 +219,7 @@ class Checker:
         return None
 
     def decl_enum(self, node: ast.Enum) -> None:
-        if not self.declare(node.name, node.pos, "enum"):
+        if not self.declare(node.name, _at(node), "enum"):
             return
         names, wild = [], None
         for i, m in enumerate(node.members):
@@ -257,7 +258,7 @@ class Checker:
         return None
 
     def decl_table(self, node: ast.Table) -> None:
-        if not self.declare(node.name, node.pos, "table"):
+        if not self.declare(node.name, _at(node), "table"):
             return
         cols: list[tuple[str, T.Type, ast.Column]] = []
         seen = set()
@@ -338,7 +339,7 @@ class Checker:
         return _BAD
 
     def decl_zone(self, node: ast.Zone) -> None:
-        if not self.declare(node.name, node.pos, "zone"):
+        if not self.declare(node.name, _at(node), "zone"):
             return
         elem = self.resolve_type(node.elem) or T.ANY  # keep the name known: no cascade of errors
         capacity = None
@@ -357,7 +358,7 @@ class Checker:
                                             node.private, capacity, node)
 
     def decl_counter(self, node: ast.Counter) -> None:
-        if not self.declare(node.name, node.pos, "counter"):
+        if not self.declare(node.name, _at(node), "counter"):
             return
         self.sym.counters[node.name] = CounterSym(node.name, node.per_player, node)
 
@@ -402,6 +403,10 @@ class Checker:
 
     def decl_invariant(self, node: ast.Invariant) -> None:
         self.sym.invariants.append(node)
+
+
+def _at(node: ast.Decl) -> tuple[int, int]:
+    return node.name_pos if node.name_pos[0] else node.pos
 
 
 class _Bad:

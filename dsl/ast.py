@@ -219,6 +219,8 @@ class Step(Node):
 @attrs.define
 class Decl(Node):
     standin: bool = attrs.field(default=False, kw_only=True)
+    #: where the declared name stands (for "already declared" and similar messages)
+    name_pos: tuple = attrs.field(default=(0, 0), kw_only=True, eq=False, repr=False)
 
 
 @attrs.define
@@ -227,6 +229,7 @@ class Game(Decl):
     min_players: int = 2
     max_players: int = 2
     first: Expr | None = None
+    players_pos: tuple = attrs.field(default=(0, 0), eq=False, repr=False)
 
 
 @attrs.define

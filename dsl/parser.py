@@ -96,6 +96,7 @@ class ToAst(Transformer):
         for kind, value, at in opts:
             if kind == "players":
                 node.min_players, node.max_players = value
+                node.players_pos = at
             else:
                 node.first = value
         return node
@@ -112,10 +113,10 @@ class ToAst(Transformer):
         return ast.Extend(path=_unquote(items[0]), pos=_pos(meta))
 
     def param(self, meta, items):
-        return ast.Param(name=str(items[0]), value=items[1], pos=_pos(meta))
+        return ast.Param(name=str(items[0]), value=items[1], pos=_pos(meta), name_pos=_pos(items[0]))
 
     def enum(self, meta, items):
-        return ast.Enum(name=str(items[0]), members=list(items[1:]), pos=_pos(meta))
+        return ast.Enum(name=str(items[0]), members=list(items[1:]), pos=_pos(meta), name_pos=_pos(items[0]))
 
     def enum_member(self, meta, items):
         wild, name = items
@@ -126,7 +127,8 @@ class ToAst(Transformer):
         columns = [i for i in items[1:] if isinstance(i, ast.Column)]
         show = next((i for i in items[1:] if isinstance(i, tuple) and i[0] == "show"), None)
         cells = [i for i in items[1:] if isinstance(i, ast.Cell)]
-        node = ast.Table(name=str(name), columns=columns, show=show[1] if show else None, pos=_pos(meta))
+        node = ast.Table(name=str(name), columns=columns, show=show[1] if show else None, pos=_pos(meta),
+                         name_pos=_pos(name))
         node.rows = self._rows(cells, len(columns))
         return node
 
@@ -195,7 +197,7 @@ class ToAst(Transformer):
         return ("capacity", items[0])
 
     def zone(self, meta, items):
-        node = ast.Zone(name=str(items[0]), elem=items[1], pos=_pos(meta))
+        node = ast.Zone(name=str(items[0]), elem=items[1], pos=_pos(meta), name_pos=_pos(items[0]))
         for item in items[2:]:
             if isinstance(item, tuple):
                 setattr(node, item[0], item[1])
@@ -204,7 +206,7 @@ class ToAst(Transformer):
         return node
 
     def counter(self, meta, items):
-        node = ast.Counter(name=str(items[0]), pos=_pos(meta))
+        node = ast.Counter(name=str(items[0]), pos=_pos(meta), name_pos=_pos(items[0]))
         for item in items[1:]:
             if isinstance(item, tuple):
                 node.per_player = True
