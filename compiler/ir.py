@@ -72,6 +72,7 @@ class StepIR:
     actions: list  # ActionIR (including pass/skip)
     pass_action: ActionIR | None
     body_lines: list  # auto steps
+    comment: str = ""  # "# line N: <rules text>"
 
 
 @attrs.define
@@ -91,7 +92,7 @@ class GameIR:
     setup_lines: list
     steps: list
     actions: list
-    end_conds: list  # [(line, code)]
+    end_conds: list  # [(comment, code)]
     score_clauses: list  # [(name, line, code)]
     score_var: str
     winner_keys: list  # [(line, code)]

@@ -538,7 +538,7 @@ class Lowerer:
             for i, step in enumerate(sym.turns[0].steps):
                 steps.append(self.step_ir(i, step, len(sym.turns[0].steps), actions))
         end_ctx = Ctx("end", has_me=True)
-        ends = [(e.pos[0], self.boolean(e.cond, end_ctx)) for e in sym.ends]
+        ends = [(self.comment(e), self.boolean(e.cond, end_ctx)) for e in sym.ends]
         clauses = []
         score_var = pyname(sym.scores[0].var) if sym.scores else "p"
         for score in sym.scores:
@@ -584,7 +584,7 @@ class Lowerer:
         ctx = Ctx("turn", has_me=True)
         cond = self.boolean(step.cond, ctx) if step.cond is not None else None
         after = f"s._enter({index if step.kind == 'repeat' else index + 1})"
-        ir = StepIR(index, step.name, step.kind, step.pos[0], cond, [], None, [])
+        ir = StepIR(index, step.name, step.kind, step.pos[0], cond, [], None, [], self.comment(step))
         if step.kind == "auto":
             ir.body_lines = self.stmts(step.body, Ctx("auto", has_me=True, random_ok=True))
             return ir
@@ -695,8 +695,8 @@ class Lowerer:
             gen.append("    " * depth + loop)
             depth += 1
             emit(placed[level])
-        args = "".join(", " + pyname(n) for n in arg_names)
-        gen.append("    " * depth + f"_add(({index}{args}))")
+        move = f"({index}, {', '.join(pyname(n) for n in arg_names)})" if arg_names else f"({index},)"
+        gen.append("    " * depth + f"_add({move})")
         # effects
         do_ctx = Ctx("effect", dict(guard_ctx.scope), has_me=True, random_ok=True)
         do_lines = []

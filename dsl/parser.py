@@ -234,8 +234,11 @@ class ToAst(Transformer):
         var, *ranks, ties = items
         return ast.Winner(var=str(var), ranks=ranks, ties=ties, pos=_pos(meta))
 
-    def rank(self, meta, items):
-        return ast.Rank(most=str(items[0]) == "most", expr=items[1], pos=_pos(meta))
+    def rank_most(self, meta, items):
+        return ast.Rank(most=True, expr=items[0], pos=_pos(meta))
+
+    def rank_least(self, meta, items):
+        return ast.Rank(most=False, expr=items[0], pos=_pos(meta))
 
     def ties(self, meta, items):
         return str(items[0])
@@ -426,7 +429,7 @@ class ToAst(Transformer):
 _WORDS = {
     "NAME": "a name", "INT": "a number", "NEGINT": "a number", "STRING": 'a quoted string',
     "DOC": "a doc comment (///)", "CMP_OP": "a comparison", "ASSIGN_OP": "an assignment (=, +=, -=)",
-    "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'", "RANK_DIR": "'most' or 'least'",
+    "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'",
     "TIE_KIND": "'draw' or 'shared'", "STANDIN": "'standin'", "WILD": "'wild'",
     "$END": "the end of the file",
 }

@@ -1,0 +1,219 @@
+"""Language features, each on a small game of its own (no game of the four needed)."""
+from __future__ import annotations
+
+import pytest
+
+import regle
+
+RACE = '''
+game "Race" { players 2..4 }
+counter pos per player
+turn {
+  step go {
+    action step(n in 1..3) "step {n}" { pos[me] += n }
+  }
+}
+end when any(pos[p] >= 10 for p in players)
+score p { distance: pos[p] }
+winner p {
+  most score
+  ties shared
+}
+'''
+
+STEPS = '''
+game "Steps" { players 2 }
+zone bag: int = [1, 1, 2, 3, 5, 8]
+zone hand: int per player
+counter bonus per player
+turn {
+  step draw { action take(v in bag) { move v from bag to hand[me] } }
+  optional step boost { action boost { bonus[me] += 1 } }
+  repeat step discard while count(hand[me]) > 1 {
+    action drop(v in hand[me]) { move v from hand[me] to bag }
+  }
+  do tidy {
+    if sum(hand[me]) >= 5 { bonus[me] += 10 }
+  }
+}
+end when turns >= 4
+score p { bonus: bonus[p] }
+winner p { most score ties draw }
+'''
+
+
+def moves(state):
+    return [str(m) for m in state.legal_moves()]
+
+
+def test_range_parameters_counters_and_shared_wins():
+    game = regle.loads(RACE, name="race")
+    assert game.players == range(2, 5)
+    s = game.new_game(players=3, seed=0)
+    assert moves(s) == ["step 1", "step 2", "step 3"]
+    for _ in range(3):  # 3 players each step 3 three times: 9
+        for _ in range(3):
+            s.play("step 3")
+    assert not s.is_over and s.scores == [9, 9, 9]
+    s.play("step 1")
+    assert s.is_over and s.winners == [0]
+    s = game.new_game(players=2, seed=0)
+    for _ in range(7):
+        s.play("step 3")
+    assert s.is_over and s.scores == [12, 9] and s.winners == [0]  # P1 got there first
+
+
+def test_optional_repeat_and_automatic_steps():
+    game = regle.loads(STEPS, name="steps")
+    s = game.new_game(seed=0)
+    assert s.step_name == "draw"
+    assert moves(s) == ["take 1", "take 2", "take 3", "take 5", "take 8"]  # equal values: one choice
+    s.play("take 8")
+    assert s.step_name == "boost"
+    assert moves(s) == ["boost", "skip boost"]
+    s.play("skip boost")
+    # one card in hand: the repeat step is skipped, the automatic step ran (8 >= 5), turn over
+    assert s.current_player == 1 and s.to_json()["counters"]["bonus"] == [10, 0]
+    s.play("take 1")
+    s.play("boost")
+    assert s.to_json()["counters"]["bonus"] == [10, 1]
+    s.play("take 2")  # P1: hand 8, 2 -> must discard until one is left
+    s.play("skip boost")
+    assert s.step_name == "discard" and moves(s) == ["drop 8", "drop 2"]
+    s.play("drop 8")
+    assert s.current_player == 1  # the loop ended when one card was left; tidy: 2 < 5
+    assert s.to_json()["counters"]["bonus"] == [10, 1]
+
+
+RICH = '''
+game "Rich" { players 2  first player random(player_count) }
+enum colour { red, blue, wild multi }
+standin table card(value: int, colour: colour) show "{value}{colour}" {
+  1 red * 2
+  2 blue
+  3 multi
+}
+param hand_size = 2
+zone deck: card hidden = card
+zone hand: card per player private
+zone pool: card
+counter total per player
+counter rounds
+setup {
+  shuffle deck
+  for p in players { deal hand_size from deck to hand[p] }
+  deal all from deck to pool where it.colour != blue
+}
+turn {
+  step play {
+    action put(c in hand[me]) "put {c}" {
+      let v = c.value
+      move c from hand[me] to pool
+      if c.colour == multi { total[me] += 10 * v }
+      elif v > 1 { total[me] += v }
+      else { total[me] -= 1 }
+      rounds += 1
+      if count(hand[0]) + count(hand[1]) == 0 { end game }
+    }
+    pass
+  }
+}
+end when rounds >= 100
+score p { points: total[p] }
+winner p {
+  most score
+  least count(hand[p])
+  ties draw
+}
+invariant cards_kept: count(deck) + count(pool) + sum(count(hand[p]) for p in players) == 4
+'''
+
+
+def test_tables_enums_items_setup_and_visibility():
+    game = regle.loads(RICH, name="rich")
+    firsts = {game.new_game(seed=k).current_player for k in range(20)}
+    assert firsts == {0, 1}  # first player drawn by the seeded RNG
+    s = game.new_game(seed=3)
+    data = s.to_json()
+    assert sorted(sum(data["zones"]["hand"], []) + data["zones"]["pool"] + data["zones"]["deck"]) == [0, 1, 2, 3]
+    assert all(game.namespace["CARD_COLOUR"][c] != 1 for c in data["zones"]["pool"] if c in data["zones"]["pool"][:0])
+    me = s.current_player
+    other = 1 - me
+    view = s.view(me)
+    assert view["zones"]["hand"][me] == data["zones"]["hand"][me]
+    assert view["zones"]["hand"][other] == {"hidden": len(data["zones"]["hand"][other])}
+    assert view["zones"]["deck"] == {"hidden": len(data["zones"]["deck"])}
+    assert all(m.startswith("put ") for m in moves(s))
+    assert {game.show("item:card", c) for c in range(4)} == {"1red", "2blue", "3multi"}
+
+
+def test_effects_if_elif_else_let_counters_and_end_game():
+    game = regle.loads(RICH, name="rich")
+    for seed in range(10):
+        s = game.new_game(seed=seed)
+        while not s.is_over:
+            assert s.check_invariants() == []
+            s.play(s.legal_moves()[0])
+        totals = s.to_json()["counters"]["total"]
+        assert s.scores == totals
+        assert s.to_json()["counters"]["rounds"] == 4  # every card played, then 'end game'
+
+
+def test_deal_where_keeps_the_others_in_order():
+    text = RICH.replace("deal all from deck to pool where it.colour != blue", "deal 1 from deck to pool where it.value == 3")
+    game = regle.loads(text, name="rich2")
+    for seed in range(10):
+        s = game.new_game(seed=seed)
+        z = s.to_json()["zones"]
+        ns = game.namespace
+        assert all(ns["CARD_VALUE"][c] == 3 for c in z["pool"])
+        assert len(z["pool"]) == (0 if 3 in [ns["CARD_VALUE"][c] for c in sum(z["hand"], [])] else 1)
+
+
+def test_a_rules_bug_at_play_time_names_its_rules_line():
+    text = STEPS.replace("action drop(v in hand[me]) { move v from hand[me] to bag }",
+                         "action drop(v in hand[me]) { move 99 from hand[me] to bag }")
+    game = regle.loads(text, name="buggy", filename="buggy.rules")
+    s = game.new_game(seed=0)
+    s.play("take 8")
+    s.play("skip boost")
+    s.play("take 1")
+    s.play("skip boost")
+    s.play("take 2")
+    s.play("skip boost")
+    with pytest.raises(regle.RulesRuntimeError, match=r"buggy.rules:10: error while playing"):
+        s.play(s.legal_moves()[0])
+
+
+def test_rules_without_an_end_are_stopped(monkeypatch):
+    from regle.runtime import engine
+    monkeypatch.setattr(engine, "MAX_DECISIONS", 50)
+    game = regle.loads(RACE.replace("end when any(pos[p] >= 10 for p in players)", ""), name="endless")
+    s = game.new_game(seed=0)
+    with pytest.raises(regle.RulesRuntimeError, match="has not ended after 50 decisions"):
+        while True:
+            s.play(s.legal_moves()[0])
+
+
+def test_generated_code_names_its_rules_lines():
+    from regle.compiler.generate import engine_source
+    code = engine_source(STEPS, "steps.rules")
+    assert "# line 9: repeat step discard while count(hand[me]) > 1 {" in code
+    assert "# line 10: action drop(v in hand[me]) { move v from hand[me] to bag }" in code
+    assert "# line 16: end when turns >= 4" in code
+    assert "import" in code and "regle.runtime" in code
+    imports = [l for l in code.splitlines() if l.startswith(("import", "from"))]
+    assert imports == ["from regle.runtime import BaseState as _BaseState, Game as _Game, K, Move as _Move, Rng as _Rng, ops"]
+
+
+def test_strings_and_names_cannot_inject_code(tmp_path):
+    canary = tmp_path / "canary"
+    evil = f'__import__("os").system("touch {canary}")'
+    text = STEPS.replace('game "Steps"', 'game "Steps\\" + ' + evil.replace('"', '\\"') + ' + \\""')
+    text = text.replace("action boost", 'action boost "x{{}}\\\\n\'\'\'"')
+    game = regle.loads(text, name="evil")
+    s = game.new_game(seed=0)
+    s.play("take 8")
+    assert not canary.exists()
+    assert "__import__" in game.title
+    assert any("x{}" in m for m in moves(s))
