@@ -1,7 +1,7 @@
 """regle: a rules language and engine generator for tabletop games.
 
     import regle
-    game = regle.load("games/eclats.rules")
+    game = regle.load("games/mygame.rules")
     state = game.new_game(players=2, seed=1)
     state.play(state.legal_moves()[0])
 """

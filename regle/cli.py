@@ -12,11 +12,11 @@ from regle.dsl.errors import RulesError
 from regle.runtime import IllegalMove, RulesRuntimeError, StateError
 
 EPILOG = """examples:
-  regle check games/eclats.rules
-  regle play games/eclats.rules --seats human,random
-  regle play games/eclats.rules --seats random,random --seed 7
-  regle simulate games/eclats.rules -n 1000 --agents greedy,random --jobs 2
-  regle compile games/eclats.rules -o eclats_engine.py
+  regle check games/mygame.rules
+  regle play games/mygame.rules --seats human,random
+  regle play games/mygame.rules --seats random,random --seed 7
+  regle simulate games/mygame.rules -n 1000 --agents greedy,random --jobs 2
+  regle compile games/mygame.rules -o mygame_engine.py
 """
 
 
