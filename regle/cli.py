@@ -159,7 +159,7 @@ def cmd_play(args) -> int:
     while not state.over:
         p = state.cur
         if p in agents:
-            move = agents[p].choose(state)
+            move = state.MOVE(agents[p].choose(state))
             print(st.accent(f"P{p + 1} ({seats[p]}): {move}"))
         else:
             move = _ask(state, p, st)

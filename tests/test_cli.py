@@ -80,7 +80,7 @@ def test_play_agents_to_the_end_deterministically():
     assert a.returncode == 0, a.stderr
     assert a.stdout == b.stdout
     assert "market" in a.stdout and "workshop" in a.stdout and "contracts" in a.stdout
-    assert "P1 (random):" in a.stdout
+    assert "P1 (random): " in a.stdout and "P1 (random): (" not in a.stdout
     assert a.stdout.rstrip().splitlines()[-1].strip().startswith(("P1 wins", "P2 wins", "Draw"))
 
 
