@@ -73,7 +73,7 @@ def rules_line_of(exc: BaseException) -> tuple[str, int] | None:
 
 def _runtime_error(exc: BaseException) -> RulesRuntimeError:
     where = rules_line_of(exc)
-    what = f"{type(exc).__name__}: {exc}"
+    what = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
     if isinstance(exc, ValueError) and "not in list" in str(exc):
         what = "the item to take is not there (" + str(exc) + ")"
     if where:
@@ -225,7 +225,10 @@ class Game:
         n = self.players.start if players is None else players
         if n not in self.players:
             raise ValueError(f"{self.title} is for {self._counts()} players, not {n}")
-        return self.State.new(n, seed)
+        try:
+            return self.State.new(n, seed)
+        except Exception as exc:  # a bug in the rules' setup, reported at its rules line
+            raise _runtime_error(exc) from exc
 
     def _counts(self) -> str:
         lo, hi = self.players.start, self.players.stop - 1

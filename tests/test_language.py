@@ -217,3 +217,13 @@ def test_strings_and_names_cannot_inject_code(tmp_path):
     assert not canary.exists()
     assert "__import__" in game.title
     assert any("x{}" in m for m in moves(s))
+
+
+def test_setup_require_and_end_game_in_setup():
+    text = STEPS.replace("counter bonus per player", "counter bonus per player\nsetup { require count(bag) > 10 else \"the bag is too small\" }")
+    game = regle.loads(text, name="req", filename="req.rules")
+    with pytest.raises(regle.RulesRuntimeError, match=r"req.rules:6: error while playing: the bag is too small"):
+        game.new_game(seed=0)
+    game = regle.loads(STEPS.replace("counter bonus per player", "counter bonus per player\nsetup { end game }"), name="ends")
+    s = game.new_game(seed=0)
+    assert s.is_over and s.legal_moves() == [] and s.current_player is None
