@@ -1,11 +1,44 @@
-# cython: language_level=3, boundscheck=False, wraparound=False
-"""Compiled kernels; ``kernels.py`` holds the pure-Python twins with the same signatures."""
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Compiled kernels; ``kernels.py`` holds the pure-Python twins with the same signatures and
+results (see its docstring for the layouts). Tables (``adj``, ``step``) are ``array('h')``."""
+
+from cpython cimport array
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_Check
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_Check
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.stdint cimport uint64_t
+from libc.string cimport memset
+
+import array as _array_module
+
+cdef int GHOST = 255
 
 
+# ---- buffers ---------------------------------------------------------------------------------
+cdef inline const unsigned char* _ro(object cells) except NULL:
+    """Read-only pointer into bytes or a bytearray (no buffer-protocol set-up cost)."""
+    if PyBytes_Check(cells):
+        return <const unsigned char*>PyBytes_AS_STRING(cells)
+    if PyByteArray_Check(cells):
+        return <const unsigned char*>PyByteArray_AS_STRING(cells)
+    raise TypeError("cells must be bytes or a bytearray")
+
+
+cdef inline unsigned char* _rw(object cells) except NULL:
+    if PyByteArray_Check(cells):
+        return <unsigned char*>PyByteArray_AS_STRING(cells)
+    raise TypeError("cells must be a bytearray")
+
+
+cdef inline const short* _tab(object table) except NULL:
+    if isinstance(table, _array_module.array) and (<array.array>table).ob_descr.typecode == b'h':
+        return (<array.array>table).data.as_shorts
+    raise TypeError("tables must be array('h')")
+
+
+# ---- multisets -----------------------------------------------------------------------------
 def distinct_pairs(list values):
-    """Unordered pairs of two different positions, one per pair of values (a <= b), in order found."""
     cdef Py_ssize_t n = len(values), i, j
-    cdef long a, b
     cdef set seen = set()
     cdef list out = []
     for i in range(n):
@@ -20,15 +53,7 @@ def distinct_pairs(list values):
 
 
 def contains_all(list values, list wanted):
-    """True when ``values`` holds every item of ``wanted``, counting repeats (multiset inclusion)."""
-    cdef list pool
-    if len(wanted) == 2:
-        a = wanted[0]
-        b = wanted[1]
-        if a == b:
-            return values.count(a) >= 2
-        return a in values and b in values
-    pool = list(values)
+    cdef list pool = list(values)
     for w in wanted:
         if w in pool:
             pool.remove(w)
@@ -38,20 +63,16 @@ def contains_all(list values, list wanted):
 
 
 def contains_pair(list values, a, b):
-    """True when ``values`` holds a and b as two different items (two copies when a == b)."""
     if a == b:
         return values.count(a) >= 2
     return a in values and b in values
 
 
-from libc.stdint cimport uint64_t
-
+# ---- random ---------------------------------------------------------------------------------
 cdef uint64_t _GOLDEN = 0x9E3779B97F4A7C15ULL
 
 
 def shuffle(list items, state):
-    """Fisher-Yates shuffle of ``items`` in place driven by SplitMix64 from ``state``;
-    returns the generator's new state (the same numbers as :class:`regle.runtime.rng.Rng`)."""
     cdef uint64_t s = <uint64_t>state
     cdef uint64_t z, n, limit
     cdef Py_ssize_t i, j
@@ -69,3 +90,325 @@ def shuffle(list items, state):
         j = <Py_ssize_t>(z % n)
         items[i], items[j] = items[j], items[i]
     return s
+
+
+# ---- connectivity ---------------------------------------------------------------------------
+cdef int _component(const unsigned char* cells, const short* adj, int deg, int start, int colour,
+                    int wild, unsigned char* seen, unsigned char* found, int* stack,
+                    int* members) noexcept nogil:
+    """Flood fill from start over colour-or-wild cells; marks ``seen`` for colour cells,
+    ``found`` for members (listed in ``members``); returns the member count."""
+    cdef int top = 1, count = 1, c, k, nb, v
+    stack[0] = start
+    found[start] = 1
+    members[0] = start
+    if cells[start] == colour:
+        seen[start] = 1
+    while top > 0:
+        top -= 1
+        c = stack[top]
+        for k in range(deg):
+            nb = adj[c * deg + k]
+            if nb < 0 or found[nb]:
+                continue
+            v = cells[nb]
+            if v == colour or (v == wild and wild != 0):
+                found[nb] = 1
+                members[count] = nb
+                count += 1
+                if v == colour:
+                    seen[nb] = 1
+                stack[top] = nb
+                top += 1
+    return count
+
+
+cdef tuple _take_members(unsigned char* found, int n, int* members, int count, bint keep):
+    """Clear the found flags of a component; with ``keep``, return its cells sorted."""
+    cdef int i
+    cdef list out
+    if not keep:
+        for i in range(count):
+            found[members[i]] = 0
+        return None
+    out = []
+    for i in range(n):
+        if found[i]:
+            out.append(i)
+            found[i] = 0
+    return tuple(out)
+
+
+cdef enum:
+    SMALL = 512  # boards up to this many cells use stack buffers
+
+
+cdef struct Scratch:
+    unsigned char* seen
+    unsigned char* found
+    int* stack
+    int* members
+    unsigned char small_flags[2 * SMALL + 2]
+    int small_ints[2 * SMALL + 2]
+    bint heap
+
+
+cdef int _scratch_open(Scratch* w, int n) except -1:
+    """Point the work buffers at the stack for small boards, at the heap otherwise."""
+    if n <= SMALL:
+        w.heap = False
+        w.seen = w.small_flags
+        w.stack = w.small_ints
+    else:
+        w.heap = True
+        w.seen = <unsigned char*>PyMem_Malloc(2 * n + 2)
+        w.stack = <int*>PyMem_Malloc((2 * n + 2) * sizeof(int))
+        if w.seen == NULL or w.stack == NULL:
+            PyMem_Free(w.seen)
+            PyMem_Free(w.stack)
+            raise MemoryError()
+    memset(w.seen, 0, 2 * n + 2)
+    w.found = w.seen + n + 1
+    w.members = w.stack + n + 1
+    return 0
+
+
+cdef void _scratch_close(Scratch* w) noexcept:
+    if w.heap:
+        PyMem_Free(w.seen)
+        PyMem_Free(w.stack)
+
+
+cdef list _groups(object cells_obj, object adj_obj, int deg, int wild, int min_size, bint need_real,
+                  bint best_only):
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef const short* adj = _tab(adj_obj)
+    cdef int n = len(cells_obj)
+    cdef Scratch w
+    _scratch_open(&w, n)
+    try:
+        return _groups_in(cells, adj, n, deg, wild, min_size, need_real, best_only, &w)
+    finally:
+        _scratch_close(&w)
+
+
+cdef list _groups_in(const unsigned char* cells, const short* adj, int n, int deg, int wild, int min_size,
+                     bint need_real, bint best_only, Scratch* w):
+    cdef int i, colour, count, best = 0, best_colour = 0, best_start = -1
+    cdef unsigned char present[256]
+    cdef list out = []
+    memset(present, 0, 256)
+    for i in range(n):
+        present[cells[i]] = 1
+    for colour in range(1, 256):
+        if not present[colour] or colour == wild:
+            continue
+        memset(w.seen, 0, n)
+        for i in range(n):
+            if cells[i] == colour and not w.seen[i]:
+                count = _component(cells, adj, deg, i, colour, wild, w.seen, w.found, w.stack, w.members)
+                if best_only:
+                    _take_members(w.found, n, w.members, count, False)
+                    if count >= min_size and count > best:
+                        best, best_colour, best_start = count, colour, i
+                elif count >= min_size:
+                    out.append((colour, _take_members(w.found, n, w.members, count, True)))
+                else:
+                    _take_members(w.found, n, w.members, count, False)
+    if best_only:
+        if best_start < 0:
+            return [(0, 0, ())]
+        memset(w.seen, 0, n)
+        count = _component(cells, adj, deg, best_start, best_colour, wild, w.seen, w.found, w.stack, w.members)
+        return [(best, best_colour, _take_members(w.found, n, w.members, count, True))]
+    if wild != 0 and not need_real and present[wild]:
+        memset(w.seen, 0, n)
+        for i in range(n):
+            if cells[i] == wild and not w.seen[i]:
+                count = _component(cells, adj, deg, i, wild, 0, w.seen, w.found, w.stack, w.members)
+                if count >= min_size:
+                    out.append((wild, _take_members(w.found, n, w.members, count, True)))
+                else:
+                    _take_members(w.found, n, w.members, count, False)
+        out.sort(key=lambda g: (g[0], g[1][0]))
+    return out
+
+
+def connected_groups(cells, adj, int deg, int wild, int min_size, bint need_real):
+    return _groups(cells, adj, deg, wild, min_size, need_real, False)
+
+
+def group_at(cells_obj, adj_obj, int deg, int cell, int colour, int wild):
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef const short* adj = _tab(adj_obj)
+    cdef int n = len(cells_obj), count
+    cdef int v = cells[cell]
+    if v != colour and not (v == wild and wild != 0):
+        return ()
+    cdef Scratch w
+    _scratch_open(&w, n)
+    try:
+        count = _component(cells, adj, deg, cell, colour, wild, w.seen, w.found, w.stack, w.members)
+        return _take_members(w.found, n, w.members, count, True)
+    finally:
+        _scratch_close(&w)
+
+
+def largest_zone(cells, adj, int deg, int wild, int min_size):
+    return _groups(cells, adj, deg, wild, min_size, True, True)[0]
+
+
+# ---- lanes with gravity ------------------------------------------------------------------------
+def settle(cells_obj, int lanes, int height):
+    cdef unsigned char* cells = _rw(cells_obj)
+    cdef int moved = 0, lane, row, base, write, v
+    for lane in range(lanes):
+        base = lane * height
+        write = base
+        for row in range(height):
+            v = cells[base + row]
+            if v:
+                if base + row != write:
+                    cells[write] = v
+                    cells[base + row] = 0
+                    moved += 1
+                write += 1
+    return moved
+
+
+cdef inline int _drop(unsigned char* cells, int height, int lane, int value) noexcept nogil:
+    cdef int base = lane * height, row
+    for row in range(height):
+        if cells[base + row] == 0:
+            cells[base + row] = value
+            return row
+    return -1
+
+
+def drop(cells_obj, int lanes, int height, int lane, int value):
+    return _drop(_rw(cells_obj), height, lane, value)
+
+
+def lane_count(cells_obj, int lanes, int height, int lane):
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef int base = lane * height, row = 0
+    while row < height and cells[base + row]:
+        row += 1
+    return row
+
+
+def rotate_pattern(int rows, int cols, pattern):
+    cdef const unsigned char* p = _ro(pattern)
+    cdef bytearray out = bytearray(rows * cols)
+    cdef unsigned char* o = <unsigned char*>PyByteArray_AS_STRING(out)
+    cdef int r, c
+    for r in range(rows):
+        for c in range(cols):
+            o[c * rows + (rows - 1 - r)] = p[r * cols + c]
+    return cols, rows, bytes(out)
+
+
+def placements(cells_obj, int lanes, int height, int rows, int cols, pattern):
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef int n = len(cells_obj)
+    cdef list out = []
+    cdef set seen = set()
+    cdef int r = rows, c = cols, turns, offset, col, row, lane, v, nover
+    cdef bytes p = bytes(pattern)
+    cdef const unsigned char* pv
+    cdef bytearray grid = bytearray(n)
+    cdef unsigned char* g = <unsigned char*>PyByteArray_AS_STRING(grid)
+    cdef unsigned char over[64]
+    cdef bytes result
+    for turns in range(4):
+        if turns:
+            r, c, p = rotate_pattern(r, c, p)
+        pv = <const unsigned char*>PyBytes_AS_STRING(p)
+        for offset in range(lanes - c + 1):
+            for row in range(n):
+                g[row] = cells[row]
+            nover = 0
+            for col in range(c):
+                lane = offset + col
+                for row in range(r - 1, -1, -1):
+                    v = pv[row * c + col]
+                    if v == 0 or v == GHOST:
+                        continue
+                    if _drop(g, height, lane, v) < 0 and nover < 64:
+                        over[nover] = v
+                        nover += 1
+            result = bytes(grid)
+            if result not in seen:
+                seen.add(result)
+                out.append((turns, offset, result, tuple([over[i] for i in range(nover)])))
+    return out
+
+
+# ---- lines and pushes --------------------------------------------------------------------------
+def line_moves(cells_obj, step_obj, int ndirs, int me, int max_line):
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef const short* step = _tab(step_obj)
+    cdef list out = []
+    cdef int n = len(cells_obj), head, d, run, back, front, v, m, cur, k
+    for head in range(n):
+        if cells[head] != me:
+            continue
+        for d in range(ndirs):
+            front = step[head * ndirs + d]
+            if front < 0:
+                continue  # never push one's own piece off the board
+            v = cells[front]
+            if v == me:
+                continue
+            run = 1
+            back = step[head * ndirs + (d ^ 1)]
+            while back >= 0 and cells[back] == me:
+                run += 1
+                back = step[back * ndirs + (d ^ 1)]
+            if max_line > 0 and run > max_line:
+                run = max_line
+            if v == 0:
+                for k in range(1, run + 1):
+                    out.append((head, d, k, 0))
+                continue
+            m = 0
+            cur = front
+            while cur >= 0 and cells[cur] != 0 and cells[cur] != me:
+                m += 1
+                cur = step[cur * ndirs + d]
+            if cur >= 0 and cells[cur] == me:
+                continue  # a sandwiched own piece blocks the push
+            for k in range(m + 1, run + 1):
+                out.append((head, d, k, m))
+    return out
+
+
+def apply_line(cells_obj, step_obj, int ndirs, int head, int d, int k):
+    cdef unsigned char* cells = _rw(cells_obj)
+    cdef const short* step = _tab(step_obj)
+    cdef int cur, last = -1, i, src, dst, count = 0
+    cdef int ejected = 0
+    cur = step[head * ndirs + d]
+    while cur >= 0 and cells[cur] != 0:
+        last = cur
+        count += 1
+        cur = step[cur * ndirs + d]
+    if count > 0 and cur < 0:
+        ejected = cells[last]
+    if count > 0:
+        src = last
+        for i in range(count):
+            dst = step[src * ndirs + d]
+            if dst >= 0:
+                cells[dst] = cells[src]
+            cells[src] = 0
+            src = step[src * ndirs + (d ^ 1)]
+    src = head
+    for i in range(k):
+        dst = step[src * ndirs + d]
+        cells[dst] = cells[src]
+        cells[src] = 0
+        src = step[src * ndirs + (d ^ 1)]
+    if ejected:
+        return (ejected, last, d)
+    return (0, -1, d)

@@ -1,11 +1,22 @@
 """Pure-Python kernels: the reference twins of ``_kernels.pyx``.
 
 Same names, same signatures, same results; the compiled module is used when it is built and
-``REGLE_PURE`` is not set. Kernels work on plain lists of small ints.
+``REGLE_PURE`` is not set. Kernels know no game: they work on flat cell buffers (``bytes`` or
+``bytearray``, one small int per cell, 0 = empty) and on tables the compiler precomputes for
+the declared geometry:
+
+- ``adj``: neighbours, a flat sequence of ``n * deg`` cell numbers, -1 where there is none
+  (orthogonal squares: deg 4; hex boards: deg 6);
+- ``step``: for boards with directions, ``step[cell * ndirs + d]`` is the next cell in
+  direction d, -1 off the board; direction ``d ^ 1`` is the opposite of d;
+- lane grids are lane-major: cell = lane * height + row, row 0 at the floor.
 """
 from __future__ import annotations
 
+GHOST = 255  # a pattern cell that keeps the pattern's shape but drops nothing
 
+
+# ---- multisets -----------------------------------------------------------------------------
 def distinct_pairs(values: list[int]) -> list[tuple[int, int]]:
     """Unordered pairs of two different positions, one per pair of values (a <= b), in order found."""
     seen = set()
@@ -24,16 +35,11 @@ def distinct_pairs(values: list[int]) -> list[tuple[int, int]]:
 
 def contains_all(values: list[int], wanted: list[int]) -> bool:
     """True when ``values`` holds every item of ``wanted``, counting repeats (multiset inclusion)."""
-    if len(wanted) == 2:  # the common case, without allocating
-        a, b = wanted
-        if a == b:
-            return values.count(a) >= 2
-        return a in values and b in values
     pool = list(values)
     for w in wanted:
-        try:
+        if w in pool:
             pool.remove(w)
-        except ValueError:
+        else:
             return False
     return True
 
@@ -45,6 +51,7 @@ def contains_pair(values: list[int], a: int, b: int) -> bool:
     return a in values and b in values
 
 
+# ---- random ---------------------------------------------------------------------------------
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
@@ -66,3 +73,232 @@ def shuffle(items: list, state: int) -> int:
         j = z % n
         items[i], items[j] = items[j], items[i]
     return state
+
+
+# ---- connectivity ---------------------------------------------------------------------------
+def _component(cells, adj, deg: int, start: int, colour: int, wild: int, seen: bytearray) -> list[int]:
+    """Cells connected to ``start`` through cells of ``colour`` or ``wild`` (marks ``seen``
+    for the colour cells only, so a wild cell can join several colours' groups)."""
+    stack = [start]
+    found = {start}
+    if cells[start] == colour:
+        seen[start] = 1
+    while stack:
+        c = stack.pop()
+        base = c * deg
+        for k in range(deg):
+            nb = adj[base + k]
+            if nb < 0 or nb in found:
+                continue
+            v = cells[nb]
+            if v == colour or (v == wild and wild != 0):
+                found.add(nb)
+                if v == colour:
+                    seen[nb] = 1
+                stack.append(nb)
+    return sorted(found)
+
+
+def connected_groups(cells, adj, deg: int, wild: int, min_size: int, need_real: bool) -> list:
+    """Maximal groups of cells connected through one colour or the wild value.
+
+    Returns ``[(colour, (cell, ...)), ...]`` for groups of at least ``min_size`` cells, ordered
+    by colour then first cell. A wild cell may belong to groups of several colours. Groups made
+    of wild cells only are reported (with colour ``wild``) unless ``need_real``.
+    """
+    n = len(cells)
+    out = []
+    colours = sorted({v for v in cells if v != 0 and v != wild})
+    for colour in colours:
+        seen = bytearray(n)
+        for i in range(n):
+            if cells[i] == colour and not seen[i]:
+                group = _component(cells, adj, deg, i, colour, wild, seen)
+                if len(group) >= min_size:
+                    out.append((colour, tuple(group)))
+    if wild != 0 and not need_real:
+        seen = bytearray(n)
+        for i in range(n):
+            if cells[i] == wild and not seen[i]:
+                group = _component(cells, adj, deg, i, wild, 0, seen)
+                if len(group) >= min_size:
+                    out.append((wild, tuple(group)))
+        out.sort(key=lambda g: (g[0], g[1][0]))
+    return out
+
+
+def group_at(cells, adj, deg: int, cell: int, colour: int, wild: int) -> tuple:
+    """The group of ``colour`` (or wild) cells connected to ``cell``, as sorted cell numbers."""
+    v = cells[cell]
+    if v != colour and not (v == wild and wild != 0):
+        return ()
+    return tuple(_component(cells, adj, deg, cell, colour, wild, bytearray(len(cells))))
+
+
+def largest_zone(cells, adj, deg: int, wild: int, min_size: int) -> tuple:
+    """The largest group over all colours: ``(size, colour, cells)``, or ``(0, 0, ())``.
+    Ties go to the lower colour, then to the group with the lower first cell."""
+    best = (0, 0, ())
+    for colour, group in connected_groups(cells, adj, deg, wild, min_size, True):
+        if len(group) > best[0]:
+            best = (len(group), colour, group)
+    return best
+
+
+# ---- lanes with gravity ------------------------------------------------------------------------
+def settle(cells: bytearray, lanes: int, height: int) -> int:
+    """Let every lane fall toward its floor, keeping order; returns how many cells moved."""
+    moved = 0
+    for lane in range(lanes):
+        base = lane * height
+        write = base
+        for row in range(height):
+            v = cells[base + row]
+            if v:
+                if base + row != write:
+                    cells[write] = v
+                    cells[base + row] = 0
+                    moved += 1
+                write += 1
+    return moved
+
+
+def drop(cells: bytearray, lanes: int, height: int, lane: int, value: int) -> int:
+    """Drop ``value`` into ``lane`` (of a settled grid): the row it lands on, or -1 when full."""
+    base = lane * height
+    for row in range(height):
+        if cells[base + row] == 0:
+            cells[base + row] = value
+            return row
+    return -1
+
+
+def lane_count(cells, lanes: int, height: int, lane: int) -> int:
+    """How many cells of a settled lane are filled."""
+    base = lane * height
+    row = 0
+    while row < height and cells[base + row]:
+        row += 1
+    return row
+
+
+def rotate_pattern(rows: int, cols: int, pattern: bytes) -> tuple[int, int, bytes]:
+    """A quarter turn clockwise of a rows x cols pattern (row-major, top row first)."""
+    out = bytearray(rows * cols)
+    for r in range(rows):
+        for c in range(cols):
+            # cell (r, c) goes to (c, rows - 1 - r) in the cols x rows result
+            out[c * rows + (rows - 1 - r)] = pattern[r * cols + c]
+    return cols, rows, bytes(out)
+
+
+def placements(cells, lanes: int, height: int, rows: int, cols: int, pattern: bytes) -> list:
+    """Every distinct result of dropping a pattern into a lane grid.
+
+    The pattern (rows x cols, top row first, 0 = no marble, GHOST = a missing marble that keeps
+    the shape) is tried in its four quarter turns at every lane offset where it fits; in each
+    lane its lower marble enters first. Returns ``[(turns, offset, result, overflow)]`` where
+    ``result`` is the new grid (bytes) and ``overflow`` the values that found their lane full,
+    one entry per distinct result, in order of turns then offset.
+    """
+    out = []
+    seen = set()
+    r, c, p = rows, cols, bytes(pattern)
+    for turns in range(4):
+        if turns:
+            r, c, p = rotate_pattern(r, c, p)
+        for offset in range(lanes - c + 1):
+            grid = bytearray(cells)
+            overflow = []
+            for col in range(c):
+                lane = offset + col
+                for row in range(r - 1, -1, -1):
+                    v = p[row * c + col]
+                    if v == 0 or v == GHOST:
+                        continue
+                    if drop(grid, lanes, height, lane, v) < 0:
+                        overflow.append(v)
+            result = bytes(grid)
+            if result not in seen:
+                seen.add(result)
+                out.append((turns, offset, result, tuple(overflow)))
+    return out
+
+
+# ---- lines and pushes --------------------------------------------------------------------------
+def line_moves(cells, step, ndirs: int, me: int, max_line: int) -> list:
+    """Every line move and push for the pieces of value ``me`` (0 = empty, others = owners).
+
+    A move is ``(head, d, k, m)``: the ``k`` own pieces ending at ``head`` (a contiguous line
+    along d, including head) move one cell in direction d, pushing the ``m`` opposing pieces
+    in front of them (m < k). Legal when the cell past the line (past the pushed pieces, if
+    any) is empty, or is off the board only when pieces are pushed (never one's own).
+    ``max_line`` > 0 limits k. Ordered by head, direction, k.
+    """
+    out = []
+    n = len(cells)
+    for head in range(n):
+        if cells[head] != me:
+            continue
+        for d in range(ndirs):
+            # own run behind the head (opposite direction d ^ 1)
+            run = 1
+            back = step[head * ndirs + (d ^ 1)]
+            while back >= 0 and cells[back] == me:
+                run += 1
+                back = step[back * ndirs + (d ^ 1)]
+            if max_line > 0 and run > max_line:
+                run = max_line
+            front = step[head * ndirs + d]
+            if front < 0:
+                continue  # never push one's own piece off the board
+            v = cells[front]
+            if v == 0:
+                for k in range(1, run + 1):
+                    out.append((head, d, k, 0))
+                continue
+            if v == me:
+                continue
+            # opposing run
+            m = 0
+            cur = front
+            while cur >= 0 and cells[cur] != 0 and cells[cur] != me:
+                m += 1
+                cur = step[cur * ndirs + d]
+            if cur >= 0 and cells[cur] == me:
+                continue  # sandwiched own piece blocks the push
+            for k in range(m + 1, run + 1):
+                out.append((head, d, k, m))
+    return out
+
+
+def apply_line(cells: bytearray, step, ndirs: int, head: int, d: int, k: int) -> tuple:
+    """Play a line move ``(head, d, k, ...)`` in place.
+
+    Returns ``(ejected value, last cell, d)`` when a piece left the board from ``last cell``
+    in direction d, else ``(0, -1, d)``.
+    """
+    # find the end of the pushed run
+    cur = step[head * ndirs + d]
+    run = []
+    while cur >= 0 and cells[cur] != 0:
+        run.append(cur)
+        cur = step[cur * ndirs + d]
+    ejected = (0, -1, d)
+    if run and cur < 0:
+        last = run[-1]
+        ejected = (cells[last], last, d)
+    # shift pushed pieces (from the far end), then own pieces
+    line = [head]
+    back = head
+    for _ in range(k - 1):
+        back = step[back * ndirs + (d ^ 1)]
+        line.append(back)
+    chain = list(reversed(line)) + run  # tail ... head, pushed ...
+    for i in range(len(chain) - 1, -1, -1):
+        src = chain[i]
+        dst = step[src * ndirs + d]
+        if dst >= 0:
+            cells[dst] = cells[src]
+        cells[src] = 0
+    return ejected

@@ -66,3 +66,220 @@ def test_shuffle_twins_agree(items, state):
 
 def test_kernels_mode_is_reported():
     assert KERNELS.startswith(("compiled", "pure"))
+
+
+# ---- boards ----------------------------------------------------------------------------------
+from regle.compiler.geometry import hexagon, lanes, square  # noqa: E402
+
+GEOMETRIES = [square(3, 3), square(1, 6), square(6, 1), lanes(5, 5), lanes(1, 1), square(7, 5),
+              hexagon(4), hexagon(5), hexagon(1)]
+
+
+@st.composite
+def boards(draw, values=st.integers(0, 5)):
+    geo = draw(st.sampled_from(GEOMETRIES))
+    kind = draw(st.sampled_from(["random", "empty", "full", "wild"]))
+    if kind == "empty":
+        cells = bytes(geo.cells)
+    elif kind == "full":
+        cells = bytes(draw(st.lists(st.integers(1, 4), min_size=geo.cells, max_size=geo.cells)))
+    elif kind == "wild":
+        cells = bytes([5] * geo.cells)
+    else:
+        cells = bytes(draw(st.lists(values, min_size=geo.cells, max_size=geo.cells)))
+    return geo, cells
+
+
+def both():
+    return [k for k in (pure, compiled) if k is not None]
+
+
+@settings(max_examples=400, deadline=None)
+@given(boards(), st.integers(1, 4), st.booleans(), st.sampled_from([0, 5]))
+def test_connected_groups_twins_agree(board, min_size, need_real, wild):
+    geo, cells = board
+    results = [k.connected_groups(cells, geo.table(), geo.deg, wild, min_size, need_real) for k in both()]
+    assert all(r == results[0] for r in results)
+    for colour, group in results[0]:
+        assert len(group) >= min_size and list(group) == sorted(set(group))
+        assert all(cells[c] in (colour, wild) for c in group)
+        if need_real:
+            assert any(cells[c] == colour for c in group)
+    zones = [k.largest_zone(cells, geo.table(), geo.deg, wild, min_size) for k in both()]
+    assert all(z == zones[0] for z in zones)
+    if results[0] and need_real:
+        assert zones[0][0] == max(len(g) for _, g in results[0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(boards(), st.data())
+def test_group_at_twins_agree(board, data):
+    geo, cells = board
+    cell = data.draw(st.integers(0, geo.cells - 1))
+    colour = data.draw(st.integers(1, 4))
+    assert len({k.group_at(cells, geo.table(), geo.deg, cell, colour, 5) for k in both()}) == 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 6), st.data())
+def test_gravity_twins_agree(nlanes, height, data):
+    cells = bytes(data.draw(st.lists(st.integers(0, 4), min_size=nlanes * height, max_size=nlanes * height)))
+    out = []
+    for k in both():
+        grid = bytearray(cells)
+        moved = k.settle(grid, nlanes, height)
+        lane = data.draw(st.integers(0, nlanes - 1)) if not out else out[0][2]
+        row = k.drop(grid, nlanes, height, lane, 3)
+        out.append((bytes(grid), moved, lane, row, k.lane_count(grid, nlanes, height, lane)))
+    assert all(o == out[0] for o in out)
+    grid = out[0][0]
+    for lane in range(nlanes):
+        column = grid[lane * height:(lane + 1) * height]
+        filled = [v for v in column if v]
+        assert list(column[:len(filled)]) == filled  # settled: no holes under a marble
+        assert sorted(filled) == sorted([v for v in cells[lane * height:(lane + 1) * height] if v]
+                                        + ([3] if lane == out[0][2] and out[0][3] >= 0 else []))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.data())
+def test_placements_twins_agree(nlanes, height, data):
+    cells = bytearray(data.draw(st.lists(st.integers(0, 3), min_size=nlanes * height, max_size=nlanes * height)))
+    pure.settle(cells, nlanes, height)
+    rows, cols = data.draw(st.integers(1, 3)), data.draw(st.integers(1, 3))
+    pattern = bytes(data.draw(st.lists(st.sampled_from([0, 1, 2, 255]), min_size=rows * cols, max_size=rows * cols)))
+    results = [k.placements(bytes(cells), nlanes, height, rows, cols, pattern) for k in both()]
+    assert all(r == results[0] for r in results)
+    grids = [r[2] for r in results[0]]
+    assert len(grids) == len(set(grids))  # one choice per distinct result
+    dropped = sorted(v for v in pattern if v not in (0, 255))
+    for turns, offset, grid, overflow in results[0]:
+        added = sorted(v for v in grid if v) + sorted(v for v in cells if v)
+        assert sorted([v for v in grid if v] + list(overflow)) == sorted([v for v in cells if v] + dropped)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from([hexagon(4), hexagon(5), hexagon(2), square(5, 5), square(1, 4)]), st.data())
+def test_line_moves_and_apply_twins_agree(geo, data):
+    cells = bytes(data.draw(st.lists(st.integers(0, 2), min_size=geo.cells, max_size=geo.cells)))
+    me = data.draw(st.integers(1, 2))
+    limit = data.draw(st.sampled_from([0, 0, 3]))
+    step = geo.table()
+    moves = [k.line_moves(cells, step, geo.deg, me, limit) for k in both()]
+    assert all(m == moves[0] for m in moves)
+    for head, d, k_, m in moves[0][:12]:
+        assert m < k_ and (limit == 0 or k_ <= limit)
+        after = []
+        for k in both():
+            grid = bytearray(cells)
+            ejected = k.apply_line(grid, step, geo.deg, head, d, k_)
+            after.append((bytes(grid), ejected))
+        assert all(a == after[0] for a in after)
+        grid, (value, last, _) = after[0]
+        assert grid.count(me) == cells.count(me)  # never one's own piece off the board
+        other = 3 - me
+        assert grid.count(other) == cells.count(other) - (1 if value else 0)
+
+
+# ---- hand-made cases for rules the kernels decide ---------------------------------------------
+def grid_of(rows: list[str], wild="W") -> bytes:
+    """Lanes from text rows (top row first, one character per lane)."""
+    height, width = len(rows), len(rows[0])
+    cells = bytearray(width * height)
+    code = {".": 0, "B": 1, "Y": 2, "R": 3, "P": 4, wild: 5}
+    for i, row in enumerate(rows):
+        for lane, ch in enumerate(row):
+            cells[lane * height + (height - 1 - i)] = code[ch]
+    return bytes(cells)
+
+
+@pytest.mark.parametrize("k", IMPLS)
+def test_diagonals_never_connect(k):
+    geo = lanes(3, 3)
+    cells = grid_of(["B..", ".B.", "..B"])
+    assert k.connected_groups(cells, geo.table(), 4, 5, 2, True) == []
+
+
+@pytest.mark.parametrize("k", IMPLS)
+def test_a_white_joker_joins_two_colours(k):
+    geo = lanes(5, 1)
+    cells = grid_of(["BBWYY"])
+    groups = k.connected_groups(cells, geo.table(), 4, 5, 3, True)
+    assert [(c, len(g)) for c, g in groups] == [(1, 3), (2, 3)]
+    assert all(2 in g for _, g in groups)  # the white (lane 2) is in both
+    assert k.connected_groups(grid_of(["WWW"]), lanes(3, 1).table(), 4, 5, 3, True) == []
+
+
+@pytest.mark.parametrize("k", IMPLS)
+def test_overflow_of_a_full_lane(k):
+    cells = bytearray(grid_of(["B", "Y", "R"]))
+    assert k.drop(cells, 1, 3, 0, 4) == -1 and bytes(cells) == grid_of(["B", "Y", "R"])
+    results = k.placements(grid_of(["..", "B.", "Y."]), 2, 3, 1, 2, bytes([3, 4]))
+    (turns, offset, grid, overflow) = results[0]
+    assert grid == grid_of(["R.", "B.", "YP"]) and overflow == ()
+    full = k.placements(grid_of(["B.", "Y.", "R."]), 2, 3, 1, 2, bytes([3, 4]))
+    assert full[0][3] == (3,)
+
+
+@pytest.mark.parametrize("k", IMPLS)
+def test_pattern_keeps_shape_and_spacing(k):
+    # B.B on 5 empty lanes: 3 offsets flat, plus vertical turns (both Bs in one lane: 5 lanes)
+    results = k.placements(bytes(25), 5, 5, 1, 3, bytes([1, 0, 1]))
+    flat = [r for r in results if r[0] in (0, 2)]
+    assert [(r[1]) for r in flat] == [0, 1, 2]
+    for _, offset, grid, _ in flat:
+        assert grid[offset * 5] == 1 and grid[(offset + 1) * 5] == 0 and grid[(offset + 2) * 5] == 1
+    assert len(results) == 3 + 5
+
+
+def hex_cells(geo, pieces: dict) -> bytearray:
+    cells = bytearray(geo.cells)
+    index = {c: i for i, c in enumerate(geo.coords)}
+    for (q, r), v in pieces.items():
+        cells[index[(q, r)]] = v
+    return cells
+
+
+@pytest.mark.parametrize("k", IMPLS)
+def test_push_blocked_by_a_sandwiched_own_piece(k):
+    geo = hexagon(4)
+    index = {c: i for i, c in enumerate(geo.coords)}
+    # own 1 1 1 then opponent 2 then own 1, along E
+    cells = hex_cells(geo, {(-3, 0): 1, (-2, 0): 1, (-1, 0): 1, (0, 0): 2, (1, 0): 1})
+    moves = k.line_moves(bytes(cells), geo.table(), 6, 1, 0)
+    assert not [m for m in moves if m[0] == index[(-1, 0)] and m[1] == 0]
+
+
+@pytest.mark.parametrize("k", IMPLS)
+def test_equal_strength_cannot_push(k):
+    geo = hexagon(4)
+    index = {c: i for i, c in enumerate(geo.coords)}
+    cells = hex_cells(geo, {(-2, 0): 1, (-1, 0): 1, (0, 0): 2, (1, 0): 2})
+    east = [m for m in k.line_moves(bytes(cells), geo.table(), 6, 1, 0) if m[0] == index[(-1, 0)] and m[1] == 0]
+    assert east == []
+    cells[index[(-3, 0)]] = 1
+    east = [m for m in k.line_moves(bytes(cells), geo.table(), 6, 1, 0) if m[0] == index[(-1, 0)] and m[1] == 0]
+    assert east == [(index[(-1, 0)], 0, 3, 2)]
+
+
+@pytest.mark.parametrize("k", IMPLS)
+def test_push_off_the_board_through_a_corner_along_a_long_diagonal(k):
+    geo = hexagon(4)
+    index = {c: i for i, c in enumerate(geo.coords)}
+    ne = 2  # direction NE: (+1, -1)
+    cells = hex_cells(geo, {(0, 0): 1, (1, -1): 1, (2, -2): 2, (3, -3): 2} | {(-1, 1): 1})
+    moves = [m for m in k.line_moves(bytes(cells), geo.table(), 6, 1, 0) if m[1] == ne]
+    assert (index[(1, -1)], ne, 3, 2) in moves
+    ejected = k.apply_line(cells, geo.table(), 6, index[(1, -1)], ne, 3)
+    assert ejected == (2, index[(3, -3)], ne)
+    assert geo.exits[index[(3, -3)] * 6 + ne] == (3, 4)  # crosses the north and north-east sides
+    assert cells[index[(3, -3)]] == 2 and cells[index[(2, -2)]] == 1 and cells[index[(-1, 1)]] == 0
+
+
+@pytest.mark.parametrize("k", IMPLS)
+def test_no_own_piece_leaves_the_board(k):
+    geo = hexagon(4)
+    index = {c: i for i, c in enumerate(geo.coords)}
+    cells = hex_cells(geo, {(3, -3): 1, (2, -2): 1})
+    moves = k.line_moves(bytes(cells), geo.table(), 6, 1, 0)
+    assert not [m for m in moves if m[0] == index[(3, -3)] and m[1] == 2]
