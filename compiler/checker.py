@@ -15,11 +15,14 @@ import attrs
 from regle.dsl import ast
 from regle.dsl.errors import Diagnostic
 
+from . import geometry
 from . import types as T
 
 #: Names the language defines; a declaration may not reuse them.
 BUILTIN_NAMES = {"me", "turns", "player_count", "players", "it", "score", "true", "false"}
-FUNCTIONS = {"count", "sum", "max", "min", "any", "all", "has", "abs", "random"}
+FUNCTIONS = {"count", "sum", "max", "min", "any", "all", "has", "abs", "random", "argmin", "argmax",
+             "at", "cells", "empty_cells", "filled_cells", "content", "is_empty", "row", "lane",
+             "lane_count", "groups", "largest_zone", "placements", "line_moves"}
 
 #: Resource bounds for untrusted rules files (see docs/language.md, "Limits").
 LIMITS = {
@@ -27,6 +30,8 @@ LIMITS = {
     "zone_capacity": 100_000,
     "players": 64,
     "param_value": 10**9,
+    "grid_cells": 4096,
+    "pattern_cells": 64,
 }
 
 
@@ -44,6 +49,7 @@ class EnumSym:
     members: list
     wild: int | None
     node: ast.Enum
+    symbols: dict = attrs.Factory(dict)  # one-character symbol -> member index (for patterns)
 
 
 @attrs.define
@@ -66,18 +72,38 @@ class TableSym:
 class ZoneSym:
     name: str
     elem: T.Type
-    per_player: bool
+    per: str | None  # None, "player" or an enum name
     hidden: bool
     private: bool
     capacity: int | None
     node: ast.Zone
 
+    @property
+    def per_player(self) -> bool:
+        return self.per == "player"
+
+
+@attrs.define
+class GridSym:
+    name: str
+    elem: T.Type
+    per: str | None
+    hidden: bool
+    private: bool
+    geo: geometry.Geometry
+    node: ast.Grid
+    edges: str | None = None
+
 
 @attrs.define
 class CounterSym:
     name: str
-    per_player: bool
+    per: str | None
     node: ast.Counter
+
+    @property
+    def per_player(self) -> bool:
+        return self.per == "player"
 
 
 @attrs.define
@@ -88,7 +114,10 @@ class Symbols:
     members: dict = attrs.Factory(dict)  # member name -> (enum name, index)
     tables: dict = attrs.Factory(dict)
     zones: dict = attrs.Factory(dict)
+    grids: dict = attrs.Factory(dict)
     counters: dict = attrs.Factory(dict)
+    patterns: list = attrs.Factory(list)  # (rows, cols, bytes) per distinct pattern
+    pattern_texts: list = attrs.Factory(list)  # how each was first written
     setup: list = attrs.Factory(list)
     turns: list = attrs.Factory(list)
     ends: list = attrs.Factory(list)
@@ -97,7 +126,7 @@ class Symbols:
     invariants: list = attrs.Factory(list)
 
     def all_names(self) -> list[str]:
-        return [*self.params, *self.enums, *self.members, *self.tables, *self.zones,
+        return [*self.params, *self.enums, *self.members, *self.tables, *self.zones, *self.grids,
                 *self.counters, *BUILTIN_NAMES]
 
 
@@ -181,6 +210,15 @@ class Checker:
     def decl_param(self, node: ast.Param) -> None:
         if not self.declare(node.name, _at(node), "param"):
             return
+        if isinstance(node.value, ast.ListExpr):
+            values = [self.const(item) for item in node.value.items]
+            if any(v is None or isinstance(v, bool) for v in values) or not values:
+                if not values:
+                    self.error("a list param needs at least one number", node.value.pos)
+                self.sym.params[node.name] = ParamSym(node.name, (0,), T.list_of(T.INT), node)
+                return
+            self.sym.params[node.name] = ParamSym(node.name, tuple(values), T.list_of(T.INT), node)
+            return
         value = self.const(node.value)
         if value is None:
             self.sym.params[node.name] = ParamSym(node.name, 0, T.ANY, node)
@@ -200,6 +238,9 @@ class Checker:
         if isinstance(expr, ast.Name):
             p = self.sym.params.get(expr.id)
             if p is not None:
+                if isinstance(p.value, tuple):
+                    self.error(f"'{expr.id}' is a list; a single number is needed here", expr.pos)
+                    return None
                 return p.value
             self.error(f"'{expr.id}' is not a known param here", expr.pos,
                        suggest(expr.id, self.sym.params) or "a value here must be a number or a param declared above")
@@ -221,7 +262,9 @@ class Checker:
     def decl_enum(self, node: ast.Enum) -> None:
         if not self.declare(node.name, _at(node), "enum"):
             return
-        names, wild = [], None
+        names, wild, symbols = [], None, {}
+        if len(node.members) > 254:
+            self.error("an enum has at most 254 members", node.pos)
         for i, m in enumerate(node.members):
             if m.name in names:
                 self.error(f"'{m.name}' appears twice in enum '{node.name}'", m.pos)
@@ -237,11 +280,29 @@ class Checker:
                 if wild is not None:
                     self.error("an enum may have one wild member", m.pos)
                 wild = len(names)
+            if m.symbol is not None:
+                if len(m.symbol) != 1 or m.symbol in "./ " or ord(m.symbol) > 127:
+                    self.error(f"a member's symbol is one ASCII character other than '.' and '/', not {m.symbol!r}",
+                               m.pos)
+                elif m.symbol in symbols:
+                    self.error(f"symbol {m.symbol!r} is already used by '{names[symbols[m.symbol]]}'", m.pos)
+                else:
+                    symbols[m.symbol] = len(names)
             self.sym.members[m.name] = (node.name, len(names))
             names.append(m.name)
-        self.sym.enums[node.name] = EnumSym(node.name, names, wild, node)
+        self.sym.enums[node.name] = EnumSym(node.name, names, wild, node, symbols)
 
     def resolve_type(self, ref: ast.TypeRef) -> T.Type | None:
+        if ref.pattern:
+            if ref.name not in self.sym.enums:
+                self.error(f"'pattern of {ref.name}': '{ref.name}' is not an enum", ref.pos,
+                           suggest(ref.name, self.sym.enums))
+                return None
+            if not self.sym.enums[ref.name].symbols:
+                self.error(f"patterns of '{ref.name}' need its members' symbols", ref.pos,
+                           f'give each member a one-letter symbol: enum {ref.name} {{ red = "R", ... }}')
+                return None
+            return T.Type("pattern", ref.name)
         if ref.name == "int":
             return T.INT
         if ref.name == "bool":
@@ -328,6 +389,9 @@ class Checker:
         elif ty.kind == "bool":
             if cell.kind == "name" and cell.value in ("true", "false"):
                 return cell.value == "true"
+        elif ty.kind == "pattern":
+            if cell.kind in ("str", "name", "int"):
+                return self.pattern(str(cell.value), ty.name, cell.pos)
         elif ty.kind == "enum":
             enum = self.sym.enums[ty.name]
             if cell.kind == "name" and cell.value in enum.members:
@@ -337,6 +401,90 @@ class Checker:
             return _BAD
         self.error(f"expected {ty} here, got {cell.value!r}", cell.pos)
         return _BAD
+
+    def pattern(self, text: str, enum_name: str, pos: tuple[int, int]) -> Any:
+        """Read a pattern such as ``BB/Y.`` (rows top first, '/' between rows) into the
+        game's pattern list; returns its index."""
+        enum = self.sym.enums[enum_name]
+        rows = text.split("/")
+        width = len(rows[0])
+        if not text or any(len(r) != width for r in rows) or width == 0:
+            self.error(f"pattern {text!r}: every row needs the same number of cells", pos,
+                       "write rows top first, separated by '/', e.g. BB/Y.")
+            return _BAD
+        if width * len(rows) > LIMITS["pattern_cells"]:
+            self.error(f"pattern {text!r} is too large (at most {LIMITS['pattern_cells']} cells)", pos)
+            return _BAD
+        codes = bytearray()
+        for ch in "".join(rows):
+            if ch == ".":
+                codes.append(0)
+            elif ch in enum.symbols:
+                codes.append(enum.symbols[ch] + 1)
+            else:
+                known = ", ".join(f"{k}={enum.members[v]}" for k, v in enum.symbols.items())
+                self.error(f"pattern {text!r}: {ch!r} is not a symbol of enum '{enum_name}'", pos,
+                           f"symbols: {known}; '.' is an empty place")
+                return _BAD
+        key = (len(rows), width, bytes(codes))
+        if key not in self.sym.patterns:
+            self.sym.patterns.append(key)
+            self.sym.pattern_texts.append(text)
+        return self.sym.patterns.index(key)
+
+    def resolve_per(self, per: str | None, pos) -> str | None:
+        if per is None or per == "player":
+            return per
+        if per in self.sym.enums:
+            return per
+        self.error(f"'per {per}': '{per}' is not an enum", pos,
+                   suggest(per, self.sym.enums) or "write 'per player' or 'per' an enum declared above")
+        return None
+
+    def decl_grid(self, node: ast.Grid) -> None:
+        if not self.declare(node.name, _at(node), "grid"):
+            return
+        elem = self.resolve_type(node.elem) or T.ANY
+        if elem.kind not in ("enum", "player", "item", "any"):
+            self.error(f"a grid holds enum members, players or items, not {elem}", node.elem.pos)
+            elem = T.ANY
+        if elem.kind == "item" and self.sym.tables[elem.name].count > 254:
+            self.error(f"a grid holds at most 254 different items; table '{elem.name}' has more", node.elem.pos)
+        if node.capacity is not None:
+            self.error("a grid's capacity is its number of cells; remove 'capacity'", node.capacity.pos)
+        sizes = [self.const(e) for e in node.size]
+        geo = None
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in sizes):
+            if any(v < 1 for v in sizes):
+                self.error(f"a grid's sizes must be at least 1, not {', '.join(map(str, sizes))}", node.pos)
+            else:
+                if node.shape == "square":
+                    geo = geometry.square(*sizes)
+                elif node.shape == "lanes":
+                    geo = geometry.lanes(*sizes)
+                else:
+                    geo = geometry.hexagon(sizes[0])
+                if geo.cells > LIMITS["grid_cells"]:
+                    self.error(f"grid '{node.name}' has {geo.cells:,} cells (the limit is {LIMITS['grid_cells']:,})", node.pos)
+                    geo = None
+        if node.private and node.per != "player":
+            self.error("only a grid 'per player' can be private to its owner", node.pos)
+        per = self.resolve_per(node.per, node.pos)
+        geo = geo or geometry.square(1, 1)
+        edges = None
+        if node.edges is not None:
+            enum = self.sym.enums.get(node.edges)
+            if enum is None:
+                self.error(f"'edges {node.edges}': '{node.edges}' is not an enum", node.pos,
+                           suggest(node.edges, self.sym.enums))
+            elif node.shape == "lanes":
+                self.error("lanes have no edges to leave by", node.pos)
+            elif len(enum.members) != len(geo.sides):
+                self.error(f"a {node.shape} board has {len(geo.sides)} sides ({', '.join(geo.sides)}, clockwise "
+                           f"from the south), but enum '{enum.name}' has {len(enum.members)} members", node.pos)
+            else:
+                edges = enum.name
+        self.sym.grids[node.name] = GridSym(node.name, elem, per, node.hidden, node.private, geo, node, edges)
 
     def decl_zone(self, node: ast.Zone) -> None:
         if not self.declare(node.name, _at(node), "zone"):
@@ -351,16 +499,16 @@ class Checker:
                 capacity = None
         if node.hidden and node.private:
             self.error("a zone is either hidden (from everyone) or private (to its owner), not both", node.pos)
-        if node.private and not node.per_player:
+        if node.private and node.per != "player":
             self.error("only a zone 'per player' can be private to its owner", node.pos,
                        "add 'per player', or use 'hidden' for a zone nobody sees")
-        self.sym.zones[node.name] = ZoneSym(node.name, elem, node.per_player, node.hidden,
-                                            node.private, capacity, node)
+        per = self.resolve_per(node.per, node.pos)
+        self.sym.zones[node.name] = ZoneSym(node.name, elem, per, node.hidden, node.private, capacity, node)
 
     def decl_counter(self, node: ast.Counter) -> None:
         if not self.declare(node.name, _at(node), "counter"):
             return
-        self.sym.counters[node.name] = CounterSym(node.name, node.per_player, node)
+        self.sym.counters[node.name] = CounterSym(node.name, self.resolve_per(node.per, node.pos), node)
 
     def decl_setup(self, node: ast.Setup) -> None:
         self.sym.setup.append(node)

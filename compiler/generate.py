@@ -31,7 +31,7 @@ def _environment() -> jinja2.Environment:
 
 def _literal(value) -> str:
     """A Python literal for data from the rules file: never spliced text, always repr."""
-    if isinstance(value, (str, int, bool, type(None))):
+    if isinstance(value, (str, int, bool, bytes, type(None))):
         return repr(value)
     if isinstance(value, (tuple, list)):
         inner = ", ".join(_literal(v) for v in value)

@@ -16,6 +16,8 @@ from array import array
 import attrs
 
 SQUARE_DIRS = ("e", "w", "n", "s")
+#: the sides of a square board, clockwise from the south
+SQUARE_SIDES = ("s", "w", "n", "e")
 HEX_DIRS = ("e", "w", "ne", "sw", "nw", "se")
 #: the sides of a hexagonal board, clockwise from the south (on a map with north up)
 HEX_SIDES = ("s", "sw", "nw", "n", "ne", "se")
@@ -31,27 +33,54 @@ class Geometry:
     adj: tuple  # n * len(dirs) neighbours, -1 for none
     coords: tuple  # per cell: (x, y) for grids, (q, r) axial for hex
     rows: tuple  # per cell: its row counted from the south / floor (0-based)
-    exits: tuple = ()  # hex: per (cell * 6 + d) the sides crossed leaving the board, () if it stays
+    exits: tuple = ()  # per (cell * deg + d) the sides crossed leaving the board, () if it stays
 
     @property
     def deg(self) -> int:
         return len(self.dirs)
 
+    @property
+    def sides(self) -> tuple:
+        return HEX_SIDES if self.kind == "hex" else SQUARE_SIDES
+
+    def cell_names(self) -> tuple:
+        """Readable cell names: a1 (column letter, row number from the south/floor) for
+        squares and lanes; for hex boards, row letter from the south and place from the west."""
+        if self.kind == "hex":
+            names, count = [], {}
+            for row in self.rows:
+                count[row] = count.get(row, 0) + 1
+                names.append(f"{_letters(row)}{count[row]}")
+            return tuple(names)
+        return tuple(f"{_letters(x)}{y + 1}" for x, y in self.coords)
+
     def table(self) -> array:
         return array("h", self.adj)
 
 
+def _letters(i: int) -> str:
+    out = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        out = chr(97 + r) + out
+    return out
+
+
 def square(width: int, height: int) -> Geometry:
-    adj = []
+    adj, exits = [], []
     coords = []
     for y in range(height):
         for x in range(width):
             coords.append((x, y))
             for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
                 nx, ny = x + dx, y + dy
-                adj.append(ny * width + nx if 0 <= nx < width and 0 <= ny < height else -1)
+                inside = 0 <= nx < width and 0 <= ny < height
+                adj.append(ny * width + nx if inside else -1)
+                side = () if inside else ((3,) if nx >= width else (1,) if nx < 0 else (2,) if ny >= height else (0,))
+                exits.append(side)
     return Geometry("square", width * height, width, height, SQUARE_DIRS, tuple(adj), tuple(coords),
-                    tuple(c[1] for c in coords))
+                    tuple(c[1] for c in coords), tuple(exits))
 
 
 def lanes(count: int, height: int) -> Geometry:

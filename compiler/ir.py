@@ -24,13 +24,14 @@ class EnumIR:
     const: str
     members: list
     wild: int | None
+    symbols: list = attrs.Factory(list)  # one character per member ('' when none)
 
 
 @attrs.define
 class ZoneIR:
     name: str
     attr: str
-    per_player: bool
+    per: str | int | None  # None, "player", or a count of enum members
     hidden: bool
     private: bool
     kind: str
@@ -40,10 +41,31 @@ class ZoneIR:
 
 
 @attrs.define
+class GridIR:
+    name: str
+    attr: str
+    const: str  # prefix of its geometry constants, e.g. G_TRAY
+    per: str | int | None
+    hidden: bool
+    private: bool
+    kind: str  # element display kind
+    shape: str  # square | lanes | hex
+    width: int
+    height: int
+    cells: int
+    adj: list
+    rows: list
+    names: list
+    dirs: list
+    exits: list
+    line: int
+
+
+@attrs.define
 class CounterIR:
     name: str
     attr: str
-    per_player: bool
+    per: str | int | None
     init_code: str
     line: int
 
@@ -66,7 +88,7 @@ class ActionIR:
 class StepIR:
     index: int
     name: str
-    kind: str  # decision | optional | repeat | auto
+    kind: str  # decision | when | optional | repeat | auto
     line: int
     cond_code: str | None
     actions: list  # ActionIR (including pass/skip)
@@ -88,6 +110,9 @@ class GameIR:
     enums: list
     tables: list
     zones: list
+    grids: list
+    patterns: list  # (rows, cols, cells bytes)
+    pattern_texts: list
     counters: list
     setup_lines: list
     steps: list
@@ -99,3 +124,4 @@ class GameIR:
     ties: str
     invariants: list  # [(name, line, code)]
     kinds: dict  # display kind -> bound (enum size / item count)
+    zone_per_enum: dict = attrs.Factory(dict)

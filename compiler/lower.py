@@ -16,7 +16,8 @@ from regle.dsl.errors import Diagnostic, Source
 
 from . import types as T
 from .checker import FUNCTIONS, Symbols, split_template, suggest
-from .ir import ActionIR, CounterIR, EnumIR, GameIR, StepIR, TableIR, ZoneIR
+from .ir import ActionIR, CounterIR, EnumIR, GameIR, GridIR, StepIR, TableIR, ZoneIR
+from .lower_grids import GRID_FUNCTIONS, GridLowering, gconst
 
 # operator precedences of the generated Python
 P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM = range(1, 9)
@@ -46,14 +47,18 @@ class Ctx:
         return c
 
 
-class Lowerer:
+class Lowerer(GridLowering):
     def __init__(self, rules: ast.Rules, sym: Symbols, source: Source, diags: list[Diagnostic]):
         self.rules = rules
         self.sym = sym
         self.source = source
         self.diags = diags
         self.action_count = 0
-        self.tmp = 0
+        self.nsteps = len(sym.turns[0].steps) if sym.turns else 0
+
+    @staticmethod
+    def local(name: str) -> str:
+        return pyname(name)
 
     def error(self, message: str, pos: tuple[int, int], hint: str | None = None) -> None:
         line, col = pos if pos and pos[0] else (1, 1)
@@ -126,11 +131,16 @@ class Lowerer:
             return str(index), T.enum(enum), P_ATOM
         if name in sym.zones:
             z = sym.zones[name]
-            kind = "zones" if z.per_player else "zone"
-            return f"s.z_{name}", T.Type(kind, elem=z.elem), P_ATOM
+            if z.per:
+                return f"s.z_{name}", T.Type("zones", elem=z.elem, per=z.per), P_ATOM
+            return f"s.z_{name}", T.zone_of(z.elem), P_ATOM
+        if name in sym.grids:
+            g = sym.grids[name]
+            kind = "grids" if g.per else "grid"
+            return f"s.g_{name}", T.Type(kind, elem=g.elem, per=g.per, space=name), P_ATOM
         if name in sym.counters:
             c = sym.counters[name]
-            return f"s.c_{name}", (T.Type("counters") if c.per_player else T.INT), P_ATOM
+            return f"s.c_{name}", (T.Type("counters", per=c.per) if c.per else T.INT), P_ATOM
         if name in sym.tables:
             return f"{_const(name)}_ALL", T.list_of(T.item(name)), P_ATOM
         if name in sym.enums:
@@ -163,6 +173,9 @@ class Lowerer:
                 return "()", T.list_of(T.ANY), P_ATOM
             return f"{_const(table.name)}_{node.name.upper()}", T.list_of(col.type), P_ATOM
         code, ty, prec = self._expr(node.obj, ctx)
+        special = self.special_attr(node, code, ty)
+        if special is not None:
+            return special
         if ty.kind == "item":
             table = self.sym.tables[ty.name]
             col = table.columns.get(node.name)
@@ -177,13 +190,22 @@ class Lowerer:
 
     def x_Index(self, node: ast.Index, ctx: Ctx):
         code, ty, prec = self._expr(node.obj, ctx)
-        index = self.number(node.index, ctx)
-        if ty.kind == "zones":
-            return f"{code}[{index}]", T.zone_of(ty.elem), P_ATOM
-        if ty.kind == "counters":
-            return f"{code}[{index}]", T.INT, P_ATOM
+        if ty.kind in ("zones", "counters", "grids"):
+            index, ity = self.expr(node.index, ctx)
+            if ty.per == "player":
+                if not ity.is_number:
+                    self.error(f"this is indexed by a player, not by {ity}", node.index.pos)
+            elif ity.kind != "any" and not (ity.kind == "enum" and ity.name == ty.per):
+                self.error(f"this is indexed by a member of '{ty.per}', not by {ity}", node.index.pos)
+            result = {"zones": T.zone_of(ty.elem), "counters": T.INT,
+                      "grids": T.Type("grid", elem=ty.elem, space=ty.space)}[ty.kind]
+            return f"{code}[{index}]", result, P_ATOM
+        index = self.want(node.index, ctx, ("int", "player", "enum"), "a position (a number or an enum member)")
+        if ty.kind in ("zone", "list"):
+            return f"{code}[{index}]", ty.elem or T.ANY, P_ATOM
         if ty.kind != "any":
-            self.error(f"only per-player zones and counters take [player], but this is {ty}", node.pos)
+            self.error(f"only zones, lists and per-player or per-member things take [...], but this is {ty}",
+                       node.pos)
         return "0", T.ANY, P_ATOM
 
     def x_ListExpr(self, node: ast.ListExpr, ctx: Ctx):
@@ -239,6 +261,8 @@ class Lowerer:
 
     def x_Call(self, node: ast.Call, ctx: Ctx):
         f, args = node.func, node.args
+        if f in GRID_FUNCTIONS:
+            return self.grid_call(node, ctx)
         if f not in FUNCTIONS:
             self.error(f"unknown function '{f}'", node.pos,
                        suggest(f, FUNCTIONS) or "functions: " + ", ".join(sorted(FUNCTIONS)))
@@ -254,6 +278,12 @@ class Lowerer:
         if f == "count":
             if not arity(1, 2):
                 return "0", T.INT, P_ATOM
+            gcode, gty = self.expr(args[0], ctx)
+            if gty.kind == "grid":  # filled cells, or cells holding a value
+                sym = self.sym.grids[gty.space]
+                if len(args) == 2:
+                    return f"{gcode}.count({self.element(args[1], ctx, sym)} + 1)", T.INT, P_ATOM
+                return f"({sym.geo.cells} - {gcode}.count(0))", T.INT, P_ATOM
             coll, ty = self.collection(args[0], ctx)
             if len(args) == 2:
                 v, tv = self.expr(args[1], ctx)
@@ -336,16 +366,29 @@ class Lowerer:
             if te.kind not in ("bool", "any"):
                 self.error(f"{f}() needs a condition, but this is {te}", node.elem.pos)
             return f"{f}({elem} {gen})", T.BOOL, P_ATOM
-        self.error(f"'{f}(... for ...)' is not an aggregate; use count, sum, max, min, any or all", node.pos)
+        if f in ("argmin", "argmax"):
+            if not te.is_number:
+                self.error(f"{f}() ranks by a number, but this is {te}", node.elem.pos)
+            sign = "" if f == "argmin" else "-"
+            # the first element with the smallest (largest) key; -1 when none qualifies
+            return (f"min((({sign}({elem}), _i, {var}) for _i, {var} in enumerate({src}){cond}), "
+                    f"default=(0, 0, -1))[2]", ty.elem or T.ANY, P_ATOM)
+        self.error(f"'{f}(... for ...)' is not an aggregate; use count, sum, max, min, any, all, argmin or argmax",
+                   node.pos)
         return "0", T.ANY, P_ATOM
 
     # ---- display ------------------------------------------------------------------------
     def show_code(self, code: str, ty: T.Type) -> str:
         """Python expression displaying a value of type ``ty``."""
+        special = self.special_show(code, ty)
+        if special is not None:
+            return special
         if ty.kind == "enum":
             return f"{_const(ty.name)}_NAMES[{code}]"
         if ty.kind == "item":
             return f"show_{ty.name}({code})"
+        if ty.kind == "pattern":
+            return f"PATTERN_TEXT[{code}]"
         if ty.kind == "player":
             return f"'P' + str({code} + 1)"
         if ty.kind == "bool":
@@ -508,7 +551,9 @@ class Lowerer:
     def build(self, name: str, rules_hash: str) -> GameIR:
         sym = self.sym
         game = sym.game
-        enums = [EnumIR(e.name, _const(e.name), e.members, e.wild) for e in sym.enums.values()]
+        enums = [EnumIR(e.name, _const(e.name), e.members, e.wild,
+                        [next((k for k, v in e.symbols.items() if v == i), "") for i in range(len(e.members))])
+                 for e in sym.enums.values()]
         tables = [self.table_ir(t) for t in sym.tables.values()]
         setup_ctx = Ctx("setup", random_ok=True)
         zones = []
@@ -521,12 +566,19 @@ class Lowerer:
                 elif ty.elem is not None and not T.compatible(ty.elem, z.elem):
                     self.error(f"zone '{z.name}' holds {z.elem}, but this holds {ty.elem}", z.node.init.pos)
                 init = f"list({code})"
-            zones.append(ZoneIR(z.name, f"z_{z.name}", z.per_player, z.hidden, z.private,
+            zones.append(ZoneIR(z.name, f"z_{z.name}", self.per_count(z.per), z.hidden, z.private,
                                 z.elem.display_kind, z.capacity, init, z.node.pos[0]))
         counters = []
         for c in sym.counters.values():
             init = "0" if c.node.init is None else self.number(c.node.init, setup_ctx)
-            counters.append(CounterIR(c.name, f"c_{c.name}", c.per_player, init, c.node.pos[0]))
+            counters.append(CounterIR(c.name, f"c_{c.name}", self.per_count(c.per), init, c.node.pos[0]))
+        grids = []
+        for g in sym.grids.values():
+            geo = g.geo
+            grids.append(GridIR(g.name, f"g_{g.name}", gconst(g.name), self.per_count(g.per), g.hidden,
+                                g.private, g.elem.display_kind, geo.kind, geo.width, geo.height, geo.cells,
+                                list(geo.adj), list(geo.rows), list(geo.cell_names()), list(geo.dirs),
+                                [list(e) for e in geo.exits], g.node.pos[0]))
         first = "0"
         if game is not None and game.first is not None:
             first = self.number(game.first, setup_ctx)
@@ -567,9 +619,18 @@ class Lowerer:
             rules_hash=rules_hash,
             min_players=game.min_players if game else 2, max_players=game.max_players if game else 2,
             first_code=first, params=[(p.name, p.value) for p in sym.params.values()],
-            enums=enums, tables=tables, zones=zones, counters=counters, setup_lines=setup_lines,
+            enums=enums, tables=tables, zones=zones, grids=grids, patterns=list(sym.patterns),
+            pattern_texts=list(sym.pattern_texts),
+            counters=counters, setup_lines=setup_lines,
             steps=steps, actions=actions, end_conds=ends, score_clauses=clauses, score_var=score_var,
-            winner_keys=keys, ties=ties, invariants=invariants, kinds=kinds)
+            winner_keys=keys, ties=ties, invariants=invariants, kinds=kinds,
+            zone_per_enum={z.name: z.per for z in sym.zones.values() if z.per not in (None, "player")})
+
+    def per_count(self, per: str | None) -> str | int | None:
+        """How a per-something declaration is laid out: None, "player", or a member count."""
+        if per is None or per == "player":
+            return per
+        return len(self.sym.enums[per].members)
 
     def table_ir(self, t) -> TableIR:
         columns = [(c.name, c.type.display_kind, c.values) for c in t.columns.values()]
@@ -588,6 +649,8 @@ class Lowerer:
         if step.kind == "auto":
             ir.body_lines = self.stmts(step.body, Ctx("auto", has_me=True, random_ok=True))
             return ir
+        if step.kind == "decision" and step.cond is not None:
+            ir.kind = "when"
         for choice in step.choices:
             if isinstance(choice, ast.Action):
                 a = self.action_ir(choice, index, after)

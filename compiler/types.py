@@ -6,9 +6,14 @@ import attrs
 
 @attrs.frozen
 class Type:
-    kind: str  # int bool player enum item list zone zones counters any
-    name: str | None = None  # enum or table name
-    elem: "Type | None" = None
+    """kind: int bool player enum item list zone zones counters grid grids cell group
+    placement linemove pattern any."""
+
+    kind: str
+    name: str | None = None  # enum or table name (enum, item, pattern)
+    elem: "Type | None" = None  # element type of collections and grids
+    per: str | None = None  # zones/counters/grids: "player" or an enum name
+    space: str | None = None  # grids, cells, groups, line moves: the grid's name
 
     def __str__(self) -> str:
         if self.kind in ("enum", "item"):
@@ -17,10 +22,18 @@ class Type:
             return f"a list of {self.elem}"
         if self.kind == "zone":
             return f"a zone of {self.elem}"
-        if self.kind == "zones":
-            return f"a zone of {self.elem} per player (index it with a player: name[p])"
-        if self.kind == "counters":
-            return "a counter per player (index it with a player: name[p])"
+        if self.kind in ("zones", "grids", "counters"):
+            what = {"zones": f"a zone of {self.elem}", "grids": f"a grid of {self.elem}",
+                    "counters": "a counter"}[self.kind]
+            example = "p" if self.per == "player" else "x"
+            return f"{what} per {self.per} (index it: name[{example}])"
+        if self.kind == "grid":
+            return f"grid '{self.space}'"
+        if self.kind in ("cell", "group", "placement", "linemove"):
+            return {"cell": "a cell", "group": "a group", "placement": "a placement",
+                    "linemove": "a line move"}[self.kind]
+        if self.kind == "pattern":
+            return f"a pattern of {self.name}"
         return {"int": "a number", "bool": "true/false", "player": "a player", "any": "a value"}.get(
             self.kind, self.kind)
 
@@ -35,8 +48,10 @@ class Type:
     @property
     def display_kind(self) -> str:
         """How runtime displays an element of this type: ``int``, ``enum:name``, ``item:name``."""
-        if self.kind in ("enum", "item"):
+        if self.kind in ("enum", "item", "pattern"):
             return f"{self.kind}:{self.name}"
+        if self.kind in ("cell", "linemove", "group"):
+            return f"{self.kind}:{self.space}"
         if self.kind == "player":
             return "player"
         if self.kind == "bool":
@@ -71,6 +86,8 @@ def compatible(a: Type, b: Type) -> bool:
     if a.kind == "any" or b.kind == "any":
         return True
     if a.is_number and b.is_number:
+        return True
+    if a.kind == "cell" and b.kind == "cell":
         return True
     if a.kind in ("list", "zone") and b.kind in ("list", "zone"):
         return a.elem is None or b.elem is None or compatible(a.elem, b.elem)

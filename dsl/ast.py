@@ -179,6 +179,59 @@ class EndGame(Node):
     pass
 
 
+@attrs.define
+class EndTurn(Node):
+    """End the current turn now: the remaining steps are skipped."""
+
+
+@attrs.define
+class Put(Node):
+    value: Expr = None
+    cell: Expr = None
+    grid: Expr = None
+
+
+@attrs.define
+class Clear(Node):
+    """Empty a cell, or every cell of a group; the contents go to ``to`` when given."""
+
+    what: Expr = None
+    grid: Expr = None
+    to: Expr | None = None
+
+
+@attrs.define
+class Drop(Node):
+    value: Expr = None
+    grid: Expr = None
+    lane: Expr = None
+    taking: Expr | None = None
+    overflow: Expr | None = None
+
+
+@attrs.define
+class Settle(Node):
+    grid: Expr = None
+
+
+@attrs.define
+class Place(Node):
+    placement: Expr = None
+    pattern: Expr = None
+    grid: Expr = None
+    taking: Expr | None = None
+    overflow: Expr | None = None
+
+
+@attrs.define
+class Push(Node):
+    move: Expr = None
+    grid: Expr = None
+    who: str | None = None
+    sides: str | None = None
+    body: list | None = None
+
+
 # ---- the turn ----------------------------------------------------------------------
 @attrs.define
 class Binding(Node):
@@ -247,6 +300,7 @@ class Param(Decl):
 class EnumMember(Node):
     name: str = ""
     wild: bool = False
+    symbol: str | None = None
 
 
 @attrs.define
@@ -258,6 +312,7 @@ class Enum(Decl):
 @attrs.define
 class TypeRef(Node):
     name: str = "int"
+    pattern: bool = False  # "pattern of NAME": a small grid of NAME's members
 
 
 @attrs.define
@@ -290,7 +345,7 @@ class Table(Decl):
 class Zone(Decl):
     name: str = ""
     elem: TypeRef = None
-    per_player: bool = False
+    per: str | None = None  # None, "player" or an enum name: one zone per seat / member
     hidden: bool = False
     private: bool = False
     capacity: Expr | None = None
@@ -298,9 +353,24 @@ class Zone(Decl):
 
 
 @attrs.define
+class Grid(Decl):
+    """A board of cells: ``square`` w by h, ``lanes`` n of a height, or ``hex`` of a side."""
+
+    name: str = ""
+    elem: TypeRef = None
+    per: str | None = None
+    shape: str = "square"
+    size: list = attrs.Factory(list)  # the shape's numbers, as expressions
+    edges: str | None = None  # an enum naming the board's sides, in the documented order
+    hidden: bool = False
+    private: bool = False
+    capacity: Expr | None = None
+
+
+@attrs.define
 class Counter(Decl):
     name: str = ""
-    per_player: bool = False
+    per: str | None = None
     init: Expr | None = None
 
 

@@ -119,8 +119,9 @@ class ToAst(Transformer):
         return ast.Enum(name=str(items[0]), members=list(items[1:]), pos=_pos(meta), name_pos=_pos(items[0]))
 
     def enum_member(self, meta, items):
-        wild, name = items
-        return ast.EnumMember(name=str(name), wild=wild is not None, pos=_pos(name))
+        wild, name, symbol = items
+        return ast.EnumMember(name=str(name), wild=wild is not None, pos=_pos(name),
+                              symbol=_unquote(symbol) if symbol is not None else None)
 
     def table(self, meta, items):
         name = items[0]
@@ -184,8 +185,41 @@ class ToAst(Transformer):
     def type_bool(self, meta, items):
         return ast.TypeRef(name="bool", pos=_pos(meta))
 
+    def type_player(self, meta, items):
+        return ast.TypeRef(name="player", pos=_pos(meta))
+
+    def type_pattern(self, meta, items):
+        return ast.TypeRef(name=str(items[0]), pattern=True, pos=_pos(meta))
+
     def per_player(self, meta, items):
-        return ("per_player", True)
+        return ("per", "player")
+
+    def per_enum(self, meta, items):
+        return ("per", str(items[0]))
+
+    def shape_square(self, meta, items):
+        return ("shape", ("square", list(items)))
+
+    def shape_lanes(self, meta, items):
+        return ("shape", ("lanes", list(items)))
+
+    def shape_hex(self, meta, items):
+        return ("shape", ("hex", list(items)))
+
+    def edges(self, meta, items):
+        return ("edges", str(items[0]))
+
+    def grid(self, meta, items):
+        node = ast.Grid(name=str(items[0]), elem=items[1], pos=_pos(meta), name_pos=_pos(items[0]))
+        for item in items[2:]:
+            if item is None:
+                continue
+            key, value = item
+            if key == "shape":
+                node.shape, node.size = value
+            else:
+                setattr(node, key, value)
+        return node
 
     def hidden(self, meta, items):
         return ("hidden", True)
@@ -209,7 +243,7 @@ class ToAst(Transformer):
         node = ast.Counter(name=str(items[0]), pos=_pos(meta), name_pos=_pos(items[0]))
         for item in items[1:]:
             if isinstance(item, tuple):
-                node.per_player = True
+                node.per = item[1]
             elif item is not None:
                 node.init = item
         return node
@@ -254,7 +288,8 @@ class ToAst(Transformer):
         return node
 
     def decision_step(self, meta, items):
-        return ast.Step(kind="decision", name=str(items[0]), choices=list(items[1:]), pos=_pos(meta))
+        return ast.Step(kind="decision", name=str(items[0]), cond=items[1], choices=list(items[2:]),
+                        pos=_pos(meta))
 
     def optional_step(self, meta, items):
         return ast.Step(kind="optional", name=str(items[0]), choices=list(items[1:]), pos=_pos(meta))
@@ -363,6 +398,43 @@ class ToAst(Transformer):
 
     def end_game(self, meta, items):
         return ast.EndGame(pos=_pos(meta))
+
+    def end_turn(self, meta, items):
+        return ast.EndTurn(pos=_pos(meta))
+
+    def put(self, meta, items):
+        return ast.Put(value=items[0], cell=items[1], grid=items[2], pos=_pos(meta))
+
+    def clear(self, meta, items):
+        return ast.Clear(what=items[0], grid=items[1], to=items[2], pos=_pos(meta))
+
+    def taking(self, meta, items):
+        return items[0]
+
+    def overflow(self, meta, items):
+        return items[0]
+
+    def ejecting(self, meta, items):
+        return (str(items[0]), str(items[1]), items[2])
+
+    def drop(self, meta, items):
+        value, grid, lane, taking, overflow = items
+        return ast.Drop(value=value, grid=grid, lane=lane, taking=taking, overflow=overflow, pos=_pos(meta))
+
+    def settle(self, meta, items):
+        return ast.Settle(grid=items[0], pos=_pos(meta))
+
+    def place(self, meta, items):
+        placement, pattern, grid, taking, overflow = items
+        return ast.Place(placement=placement, pattern=pattern, grid=grid, taking=taking,
+                         overflow=overflow, pos=_pos(meta))
+
+    def push(self, meta, items):
+        move, grid, ejecting = items
+        node = ast.Push(move=move, grid=grid, pos=_pos(meta))
+        if ejecting is not None:
+            node.who, node.sides, node.body = ejecting
+        return node
 
     # -- expressions
     def or_(self, meta, items):

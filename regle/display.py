@@ -1,11 +1,14 @@
 """Draw a state in the terminal from what a player may see (its ``view``) and the game's metadata.
 
-Generic: shared zones as rows, per-player zones and counters as a table with a column per
-seat, then the scores. Hidden contents show as counts. Colour only on terminals (NO_COLOR off).
+Generic: shared zones as rows; zones per enum member as one row per member; grids drawn cell
+by cell (lanes bottom-up, hex boards as offset rows, squares as rows); per-player zones,
+counters and grids side by side, one column per seat; then the scores. Hidden contents show
+as counts. Colour only on terminals (NO_COLOR respected).
 """
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import Any
 
@@ -41,7 +44,6 @@ def _label(name: str) -> str:
 
 
 def _visible_len(text: str) -> int:
-    import re
     return len(re.sub(r"\x1b\[[0-9;]*m", "", text))
 
 
@@ -66,11 +68,44 @@ def show_zone(state: BaseState, kind: str, value: Any, st: Style, limit: int = 1
     return text
 
 
+def draw_grid(state: BaseState, meta: tuple, value: Any, st: Style) -> list[str]:
+    """Lines of text drawing one grid (its cells, top row first)."""
+    name, _attr, _per, _hidden, _private, kind, shape, width, height, cells = meta
+    if isinstance(value, dict):
+        return [st.dim(f"{value.get('hidden', 0)} hidden")]
+    symbol = state.GAME.namespace["show_symbol"]
+
+    def mark(v: int) -> str:
+        return symbol(kind, v) if v >= 0 else st.dim(".")
+
+    lines = []
+    if shape == "lanes":
+        for row in range(height - 1, -1, -1):
+            lines.append(" ".join(_pad(mark(value[lane * height + row]), 1) for lane in range(width)))
+        lines.append(" ".join(str(lane + 1) for lane in range(width)))
+    elif shape == "square":
+        for y in range(height - 1, -1, -1):
+            lines.append(f"{y + 1:>2} " + " ".join(mark(value[y * width + x]) for x in range(width)))
+        lines.append("   " + " ".join(chr(97 + x) for x in range(width)))
+    else:  # hex: rows from the north down, offset so neighbours line up
+        names = state.GAME.cell_names(name)
+        rows: dict[str, list[int]] = {}
+        for i, n in enumerate(names):
+            rows.setdefault(re.match(r"[a-z]+", n).group(), []).append(i)
+        longest = max(len(r) for r in rows.values())
+        for letter in sorted(rows, key=lambda k: (len(k), k), reverse=True):
+            cells_ = rows[letter]
+            indent = " " * (longest - len(cells_))
+            lines.append(f"{letter:>2} {indent}" + " ".join(mark(value[c]) for c in cells_))
+    return lines
+
+
 def render(state: BaseState, viewer: int | None = None, st: Style | None = None) -> str:
     """The state as ``viewer`` sees it (None: every public part, as a spectator)."""
     st = st or Style(False)
     game = state.GAME
     view = state.view(viewer)
+    zones = view["zones"]
     n = state.n
     lines = []
     if state.over:
@@ -79,31 +114,52 @@ def render(state: BaseState, viewer: int | None = None, st: Style | None = None)
         head = (f"{game.title} · turn {state.turns + 1} · "
                 f"P{state.cur + 1} to play" + (f" ({state.step_name})" if len(state.STEPS) > 1 else ""))
     lines.append(st.bold(head))
-    shared = [z for z in game.zones if not z[2]]
-    per = [z for z in game.zones if z[2]]
-    width = max([len(_label(z[0])) for z in game.zones] + [len(_label(c[0])) for c in game.counters] + [5]) + 2
-    for name, _attr, _pp, _hidden, _private, kind, _cap in shared:
-        lines.append("  " + _pad(_label(name), width) + show_zone(state, kind, view["zones"][name], st))
-    for name, _attr, per_player, in game.counters:
-        if not per_player:
+    labels = [z[0] for z in game.zones] + [c[0] for c in game.counters] + [g[0] for g in game.grids]
+    labels += [f"{z[0]} {_member_name(state, z[0], i)}" for z in game.zones if z[2] not in (None, "player")
+               for i in range(z[2])]
+    width = max([len(_label(x)) for x in labels] + [5]) + 3
+    for name, _attr, per, _hidden, _private, kind, _cap in game.zones:
+        if per is None:
+            lines.append("  " + _pad(_label(name), width) + show_zone(state, kind, zones[name], st))
+        elif per != "player":
+            for i, value in enumerate(zones[name]):
+                member = _member_name(state, name, i)
+                lines.append("  " + _pad(f"{_label(name)} {member}", width) + show_zone(state, kind, value, st))
+    for name, _attr, per in game.counters:
+        if per is None:
             lines.append("  " + _pad(_label(name), width) + str(view["counters"][name]))
-    if per or any(c[2] for c in game.counters) or n:
-        cells: list[list[str]] = []
-        header = []
-        for p in range(n):
-            mark = " ◀" if (not state.over and p == state.cur) else ""
-            header.append(st.accent(f"P{p + 1}{mark}") if mark else f"P{p + 1}")
-        for name, _attr, _pp, _hidden, _private, kind, _cap in per:
-            cells.append([_label(name)] + [show_zone(state, kind, v, st, limit=10) for v in view["zones"][name]])
-        for name, _attr, per_player in game.counters:
-            if per_player:
-                cells.append([_label(name)] + [str(v) for v in view["counters"][name]])
-        cells.append(["score"] + [str(v) for v in state.scores])
-        colw = [max([_visible_len(h) for h in header] + [_visible_len(r[p + 1]) for r in cells] + [6]) + 3
-                for p in range(n)]
-        lines.append("  " + " " * width + "".join(_pad(h, colw[p]) for p, h in enumerate(header)).rstrip())
-        for row in cells:
-            lines.append("  " + _pad(row[0], width) + "".join(_pad(v, colw[p]) for p, v in enumerate(row[1:])).rstrip())
+        elif per != "player":
+            lines.append("  " + _pad(_label(name), width) + " ".join(map(str, view["counters"][name])))
+    for meta in game.grids:
+        if meta[2] is None:
+            lines.append("  " + _label(meta[0]))
+            lines.extend("    " + line for line in draw_grid(state, meta, zones[meta[0]], st))
+    # per player
+    header = []
+    for p in range(n):
+        mark = " ◀" if (not state.over and p == state.cur) else ""
+        header.append(st.accent(f"P{p + 1}{mark}") if mark else f"P{p + 1}")
+    rows: list[list[str]] = []
+    for name, _attr, per, _hidden, _private, kind, _cap in game.zones:
+        if per == "player":
+            rows.append([_label(name)] + [show_zone(state, kind, v, st, limit=10) for v in zones[name]])
+    for name, _attr, per in game.counters:
+        if per == "player":
+            rows.append([_label(name)] + [str(v) for v in view["counters"][name]])
+    rows.append(["score"] + [str(v) for v in state.scores])
+    blocks = [(meta[0], [draw_grid(state, meta, zones[meta[0]][p], st) for p in range(n)])
+              for meta in game.grids if meta[2] == "player"]
+    colw = [max([_visible_len(h) for h in header] + [_visible_len(r[p + 1]) for r in rows]
+                + [_visible_len(line) for _, b in blocks for line in b[p]] + [6]) + 3 for p in range(n)]
+    lines.append("  " + " " * width + "".join(_pad(h, colw[p]) for p, h in enumerate(header)).rstrip())
+    for name, drawn in blocks:
+        depth = max(len(d) for d in drawn)
+        for i in range(depth):
+            label = _label(name) if i == 0 else ""
+            cells = [d[i] if i < len(d) else "" for d in drawn]
+            lines.append("  " + _pad(label, width) + "".join(_pad(c, colw[p]) for p, c in enumerate(cells)).rstrip())
+    for row in rows:
+        lines.append("  " + _pad(row[0], width) + "".join(_pad(v, colw[p]) for p, v in enumerate(row[1:])).rstrip())
     if state.over:
         winners = state.winners
         if not winners:
@@ -113,3 +169,11 @@ def render(state: BaseState, viewer: int | None = None, st: Style | None = None)
             verb = "win (shared)" if len(winners) > 1 else "wins"
             lines.append(st.good(st.bold(f"  {names} {verb}.")) + f"  Scores: {', '.join(map(str, state.scores))}")
     return "\n".join(lines)
+
+
+def _member_name(state: BaseState, zone: str, index: int) -> str:
+    """The enum member a per-member zone's i-th list belongs to."""
+    per_enum = state.GAME.namespace.get("ZONE_PER_ENUM", {}).get(zone)
+    if per_enum:
+        return state.GAME.show(f"enum:{per_enum}", index)
+    return str(index)

@@ -165,14 +165,17 @@ class BaseState:
     # -- serialisation --------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         """The whole state as JSON-ready data (format ``regle-state/1``, see docs/state.md)."""
-        zones = {}
-        for name, attr, per_player, *_ in self.ZONES:  # type: ignore[attr-defined]
+        zones: dict[str, Any] = {}
+        for name, attr, per, *_ in self.ZONES:  # type: ignore[attr-defined]
             value = getattr(self, attr)
-            zones[name] = [list(v) for v in value] if per_player else list(value)
+            zones[name] = [list(v) for v in value] if per else list(value)
+        for name, attr, per, *_ in self.GRIDS:  # type: ignore[attr-defined]
+            value = getattr(self, attr)
+            zones[name] = [[c - 1 for c in v] for v in value] if per else [c - 1 for c in value]
         counters = {}
-        for name, attr, per_player in self.COUNTERS:  # type: ignore[attr-defined]
+        for name, attr, per in self.COUNTERS:  # type: ignore[attr-defined]
             value = getattr(self, attr)
-            counters[name] = list(value) if per_player else value
+            counters[name] = list(value) if per else value
         return {
             "format": STATE_FORMAT, "game": self.GAME.name, "rules": self.GAME.rules_hash,
             "players": self.n, "seed": self.seed, "current": self.cur,
@@ -182,24 +185,30 @@ class BaseState:
         }
 
     def view(self, player: int | None) -> dict[str, Any]:
-        """What ``player`` may see (None: a spectator): hidden zones become counts,
-        other players' private zones too; the random generator is left out."""
+        """What ``player`` may see (None: a spectator): hidden zones and grids become counts,
+        and so do other players' private ones; the random generator is left out. Once the game
+        is over, private contents are shown to everyone."""
         data = self.to_json()
         del data["rng"]
-        for name, attr, per_player, hidden, private, *_ in self.ZONES:  # type: ignore[attr-defined]
-            value = data["zones"][name]
-            if hidden:
-                data["zones"][name] = ([{"hidden": len(v)} for v in value] if per_player
-                                       else {"hidden": len(value)})
-            elif private and per_player:
-                data["zones"][name] = [v if seat == player else {"hidden": len(v)}
-                                       for seat, v in enumerate(value)]
+        zones = data["zones"]
+        for spaces, is_grid in ((self.ZONES, False), (self.GRIDS, True)):  # type: ignore[attr-defined]
+            for name, _attr, per, hidden, private, *_ in spaces:
+                value = zones[name]
+                if hidden:
+                    zones[name] = [_masked(v, is_grid) for v in value] if per else _masked(value, is_grid)
+                elif private and per == "player" and not self.over:
+                    zones[name] = [v if seat == player else _masked(v, is_grid) for seat, v in enumerate(value)]
         data["viewer"] = player
         return data
 
     def __repr__(self) -> str:
         status = "over" if self.over else f"player {self.cur + 1} to play, step {self.step_name}"
         return f"<{self.GAME.title} state: turn {self.turns + 1}, {status}>"
+
+
+def _masked(value: list, is_grid: bool) -> dict:
+    """What is shown of a zone or grid one may not see: how many elements it holds."""
+    return {"hidden": sum(1 for v in value if v >= 0) if is_grid else len(value)}
 
 
 class Game:
@@ -248,6 +257,14 @@ class Game:
     @property
     def counters(self) -> tuple:
         return self.namespace["COUNTERS"]
+
+    @property
+    def grids(self) -> tuple:
+        """(name, attribute, per, hidden, private, element kind, shape, width, height, cells)."""
+        return self.namespace["GRIDS"]
+
+    def cell_names(self, grid: str) -> tuple:
+        return self.namespace["GRID_NAMES"][grid]
 
     def show(self, kind: str, value: Any) -> str:
         """Display an element of a zone of the given kind (``int``, ``enum:x``, ``item:t``)."""

@@ -37,3 +37,158 @@ def refill(dst: list, src: list, size: int) -> None:
 def overflow(zone_name: str, capacity: int) -> None:
     """Raised by generated code when an effect would put too many items in a zone."""
     raise ValueError(f"zone '{zone_name}' is full (capacity {capacity})")
+
+
+# ---- grids: cells hold element code + 1, 0 = empty ---------------------------------------------
+# Values of kernel results travel in moves as single ints ("keys"), decoded here.
+
+def group_keys(groups: list, wild: int) -> list[int]:
+    """Keys for ``connected_groups`` results: wild, colour, first cell and size packed in one int."""
+    return [((wild * 256 + colour) * 4096 + cells[0]) * 4096 + len(cells) for colour, cells in groups]
+
+
+def group_colour(key: int) -> int:
+    """The group's colour as an element code (the stored value minus one)."""
+    return (key // (4096 * 4096)) % 256 - 1
+
+
+def group_size(key: int) -> int:
+    return key % 4096
+
+
+def group_cells(cells, adj, deg: int, key: int) -> tuple:
+    """The cells of the group a key stands for, in the grid as it is now."""
+    from .kernel_select import K
+    wild = key // (4096 * 4096 * 256)
+    colour = (key // (4096 * 4096)) % 256
+    anchor = (key // 4096) % 4096
+    return K.group_at(cells, adj, deg, anchor, colour, wild)
+
+
+def clear_cells(grid: bytearray, cells, to: list | None) -> None:
+    """Empty cells; their contents go to the end of ``to`` (a zone) when given."""
+    for c in cells:
+        v = grid[c]
+        if v:
+            if to is not None:
+                to.append(v - 1)
+            grid[c] = 0
+
+
+def drop_into(grid: bytearray, lanes: int, height: int, lane: int, value: int,
+              taking: list | None, overflow: list | None) -> bool:
+    """Drop one element into a lane: taken from ``taking`` first (nothing happens when it has
+    none); when the lane is full it goes to ``overflow`` (an error without one). Returns
+    whether it landed."""
+    from .kernel_select import K
+    if not 0 <= lane < lanes:
+        raise ValueError(f"there is no lane {lane} (lanes are 0 to {lanes - 1})")
+    if taking is not None:
+        if value not in taking:
+            return False
+        taking.remove(value)
+    if K.drop(grid, lanes, height, lane, value + 1) >= 0:
+        return True
+    if overflow is None:
+        raise ValueError(f"lane {lane} is full and the rules say nowhere for the overflow to go")
+    overflow.append(value)
+    return False
+
+
+def ghosted(pattern: tuple, taking: list | None) -> bytes:
+    """The pattern with the elements ``taking`` lacks (in reading order) made into ghosts,
+    which keep the shape but drop nothing."""
+    rows, cols, cells = pattern
+    if taking is None:
+        return cells
+    pool = list(taking)
+    out = bytearray(cells)
+    for i, v in enumerate(cells):
+        if v:
+            if v - 1 in pool:
+                pool.remove(v - 1)
+            else:
+                out[i] = 255
+    return bytes(out)
+
+
+def placement_keys(grid, lanes: int, height: int, pattern: tuple, taking: list | None) -> list[int]:
+    """One key (quarter turns * 64 + lane offset) per distinct result of dropping the pattern."""
+    from .kernel_select import K
+    rows, cols, _ = pattern
+    found = K.placements(grid, lanes, height, rows, cols, ghosted(pattern, taking))
+    return [turns * 64 + offset for turns, offset, _result, _over in found]
+
+
+def place(grid: bytearray, lanes: int, height: int, key: int, pattern: tuple,
+          taking: list | None, overflow: list | None) -> None:
+    """Drop a pattern as placement ``key`` says, taking its elements from ``taking``."""
+    from .kernel_select import K
+    rows, cols, _ = pattern
+    cells = ghosted(pattern, taking)
+    turns, offset = divmod(key, 64)
+    for t, o, result, over in K.placements(grid, lanes, height, rows, cols, cells):
+        if t == turns and o == offset:
+            break
+    else:
+        raise ValueError(f"placement {show_placement(key)} is not possible here")
+    if taking is not None:
+        for v in cells:
+            if v and v != 255:
+                taking.remove(v - 1)
+    grid[:] = result
+    for v in over:
+        if overflow is None:
+            raise ValueError("a lane is full and the rules say nowhere for the overflow to go")
+        overflow.append(v - 1)
+
+
+def show_placement(key: int) -> str:
+    turns, offset = divmod(key, 64)
+    return f"lane {offset + 1}" + (f" turned {turns * 90}" if turns else "")
+
+
+def line_keys(moves: list) -> list[int]:
+    """Keys for ``line_moves`` results: ((head * 8 + d) * 64 + k) * 64 + pushed."""
+    return [((head * 8 + d) * 64 + k) * 64 + m for head, d, k, m in moves]
+
+
+def line_head(key: int) -> int:
+    return key // (8 * 64 * 64)
+
+
+def line_dir(key: int) -> int:
+    return (key // (64 * 64)) % 8
+
+
+def line_length(key: int) -> int:
+    return (key // 64) % 64
+
+
+def line_pushed(key: int) -> int:
+    return key % 64
+
+
+def show_line(key: int, names: tuple, dirs: tuple) -> str:
+    k, m = line_length(key), line_pushed(key)
+    text = f"{names[line_head(key)]}-{dirs[line_dir(key)]}"
+    if k > 1:
+        text += f" x{k}"
+    if m:
+        text += f" push {m}"
+    return text
+
+
+def push(grid: bytearray, step, ndirs: int, key: int, exits: tuple):
+    """Play a line move; returns (element that left the board, sides it crossed) or None."""
+    from .kernel_select import K
+    value, last, d = K.apply_line(grid, step, ndirs, line_head(key), line_dir(key), line_length(key))
+    if not value:
+        return None
+    return value - 1, list(exits[last * ndirs + d])
+
+
+def table(values) -> "array":
+    """A geometry table for the kernels (signed 16-bit cell numbers, -1 for none)."""
+    from array import array
+    return array("h", values)

@@ -43,6 +43,29 @@ def _items(value: Any, field: str, kind: str, sizes: dict, capacity: int | None)
     return out
 
 
+def _grid(value: Any, field: str, kind: str, sizes: dict, cells: int) -> bytearray:
+    if not isinstance(value, list) or len(value) != cells:
+        raise StateError(f"field '{field}': expected a list of {cells} cells (-1 for an empty one)")
+    bound = sizes.get(kind, 254)
+    if kind == "player":
+        bound = 64
+    return bytearray(_int(v, f"{field}[{i}]", -1, min(bound, 254) - 1) + 1 for i, v in enumerate(value))
+
+
+def _per(given: dict, name: str, per, n: int, read) -> Any:
+    """Read a zone or grid, one per seat / enum member when ``per`` says so."""
+    if name not in given:
+        raise StateError(f"field 'zones.{name}' is missing")
+    value = given[name]
+    if not per:
+        return read(value, f"zones.{name}")
+    count = n if per == "player" else per
+    if not isinstance(value, list) or len(value) != count:
+        raise StateError(f"field 'zones.{name}': expected {count} lists, one per "
+                         f"{'player' if per == 'player' else 'member'}")
+    return [read(v, f"zones.{name}[{i}]") for i, v in enumerate(value)]
+
+
 def load_state(game: Game, data: Any) -> BaseState:
     """Build a state from ``to_json`` data, or raise StateError naming the first bad field."""
     if not isinstance(data, dict):
@@ -81,21 +104,15 @@ def load_state(game: Game, data: Any) -> BaseState:
     zones_in = data["zones"]
     if not isinstance(zones_in, dict):
         raise StateError("field 'zones': expected an object")
-    names = {z[0] for z in ns["ZONES"]}
+    names = {z[0] for z in ns["ZONES"]} | {g[0] for g in ns["GRIDS"]}
     extra = sorted(set(zones_in) - names)
     if extra:
         raise StateError(f"field 'zones.{extra[0]}': no such zone in {game.title}")
     zones = {}
-    for name, attr, per_player, _hidden, _private, kind, capacity in ns["ZONES"]:
-        if name not in zones_in:
-            raise StateError(f"field 'zones.{name}' is missing")
-        value = zones_in[name]
-        if per_player:
-            if not isinstance(value, list) or len(value) != n:
-                raise StateError(f"field 'zones.{name}': expected one list per player ({n})")
-            zones[attr] = [_items(v, f"zones.{name}[{p}]", kind, sizes, capacity) for p, v in enumerate(value)]
-        else:
-            zones[attr] = _items(value, f"zones.{name}", kind, sizes, capacity)
+    for name, attr, per, _hidden, _private, kind, capacity in ns["ZONES"]:
+        zones[attr] = _per(zones_in, name, per, n, lambda v, f: _items(v, f, kind, sizes, capacity))
+    for name, attr, per, _hidden, _private, kind, _shape, _w, _h, cells in ns["GRIDS"]:
+        zones[attr] = _per(zones_in, name, per, n, lambda v, f: _grid(v, f, kind, sizes, cells))
     counters_in = data["counters"]
     if not isinstance(counters_in, dict):
         raise StateError("field 'counters': expected an object")
@@ -104,14 +121,15 @@ def load_state(game: Game, data: Any) -> BaseState:
     if extra:
         raise StateError(f"field 'counters.{extra[0]}': no such counter in {game.title}")
     counters = {}
-    for name, attr, per_player in ns["COUNTERS"]:
+    for name, attr, per in ns["COUNTERS"]:
         if name not in counters_in:
             raise StateError(f"field 'counters.{name}' is missing")
         value = counters_in[name]
-        if per_player:
-            if not isinstance(value, list) or len(value) != n:
-                raise StateError(f"field 'counters.{name}': expected one number per player ({n})")
-            counters[attr] = [_int(v, f"counters.{name}[{p}]") for p, v in enumerate(value)]
+        if per:
+            count = n if per == "player" else per
+            if not isinstance(value, list) or len(value) != count:
+                raise StateError(f"field 'counters.{name}': expected a list of {count} numbers")
+            counters[attr] = [_int(v, f"counters.{name}[{i}]") for i, v in enumerate(value)]
         else:
             counters[attr] = _int(value, f"counters.{name}")
     # everything checked: build

@@ -1,0 +1,227 @@
+"""Lowering of grids (square, lanes, hex boards) and the kernel built-ins that work on them.
+
+Mixed into :class:`lower.Lowerer`. A grid is a bytearray holding element code + 1 (0 = empty);
+its geometry tables are module constants (``G_<NAME>_ADJ`` ...) computed at generation time.
+Results of kernels that players choose among (groups, placements, line moves) are single ints
+("keys", see ``regle.runtime.ops``), so they travel in moves like any other argument.
+"""
+from __future__ import annotations
+
+from regle.dsl import ast
+
+from . import types as T
+
+P_ATOM = 8
+GRID_FUNCTIONS = {"cells", "empty_cells", "filled_cells", "content", "is_empty", "row", "lane",
+                  "lane_count", "groups", "largest_zone", "placements", "line_moves"}
+
+
+def gconst(name: str) -> str:
+    return f"G_{name.upper()}"
+
+
+class GridLowering:
+    """Expression and statement forms for grids (see docs/language.md, "Grids")."""
+
+    # ---- helpers ------------------------------------------------------------------------
+    def grid_ref(self, node: ast.Node, ctx, shape: str | None = None, what: str = "this") -> tuple[str, object]:
+        """Lower an expression that must be one grid: returns (code, GridSym or None)."""
+        code, ty = self.expr(node, ctx)
+        if ty.kind == "grids":
+            self.error(f"'{ty.space}' is a grid per {ty.per}: say whose, e.g. {ty.space}[me]", node.pos)
+            return "bytearray()", None
+        if ty.kind != "grid":
+            if ty.kind != "any":
+                self.error(f"expected a grid here, but this is {ty}", node.pos)
+            return "bytearray()", None
+        sym = self.sym.grids[ty.space]
+        if shape and sym.geo.kind != shape and not (shape == "board" and sym.geo.kind in ("hex", "square")):
+            self.error(f"{what} needs a grid of {shape}, but '{sym.name}' is {sym.geo.kind}", node.pos)
+        return code, sym
+
+    def element(self, node: ast.Node, ctx, sym) -> str:
+        code, ty = self.expr(node, ctx)
+        if sym is not None and not T.compatible(ty, sym.elem):
+            self.error(f"grid '{sym.name}' holds {sym.elem}, not {ty}", node.pos)
+        return code
+
+    def cell(self, node: ast.Node, ctx, sym) -> str:
+        code, ty = self.expr(node, ctx)
+        if ty.kind not in ("cell", "int", "any"):
+            self.error(f"expected a cell here, but this is {ty}", node.pos)
+        return code
+
+    def wild_code(self, node: ast.Node | None, ctx, sym) -> str:
+        if node is None:
+            return "0"
+        return f"{self.element(node, ctx, sym)} + 1"
+
+    def optional_zone(self, node: ast.Node | None, ctx, sym) -> str:
+        if node is None:
+            return "None"
+        code, elem, _ = self.zone_ref(node, ctx)
+        if sym is not None and not T.compatible(elem, sym.elem):
+            self.error(f"zone holds {elem}, but grid '{sym.name}' holds {sym.elem}", node.pos)
+        return code
+
+    # ---- functions ----------------------------------------------------------------------
+    def grid_call(self, node: ast.Call, ctx) -> tuple[str, T.Type, int]:
+        f, args = node.func, node.args
+        need = {"cells": (1,), "empty_cells": (1,), "filled_cells": (1,), "content": (2,), "is_empty": (2,),
+                "row": (2,), "lane": (2,), "lane_count": (2,), "groups": (2, 3), "largest_zone": (2, 3),
+                "placements": (2, 3), "line_moves": (2, 3)}[f]
+        if len(args) not in need:
+            want = " or ".join(map(str, need))
+            self.error(f"{f}() takes {want} arguments, not {len(args)}", node.pos)
+            return "0", T.ANY, P_ATOM
+        if f == "placements":
+            pat, pty = self.expr(args[0], ctx)
+            if pty.kind not in ("pattern", "any"):
+                self.error(f"placements() needs a pattern first, but this is {pty}", args[0].pos)
+            grid, sym = self.grid_ref(args[1], ctx, "lanes", "placements()")
+            taking = self.optional_zone(args[2] if len(args) == 3 else None, ctx, sym)
+            if sym is None:
+                return "[]", T.list_of(T.Type("placement")), P_ATOM
+            g = gconst(sym.name)
+            return (f"ops.placement_keys({grid}, {g}_WIDTH, {g}_HEIGHT, PATTERNS[{pat}], {taking})",
+                    T.list_of(T.Type("placement")), P_ATOM)
+        grid, sym = self.grid_ref(args[0], ctx, "lanes" if f in ("lane", "lane_count") else
+                                  "board" if f == "line_moves" else None, f"{f}()")
+        if sym is None:
+            return "0", T.ANY, P_ATOM
+        g = gconst(sym.name)
+        cell_t = T.Type("cell", space=sym.name)
+        if f == "cells":
+            return f"range({sym.geo.cells})", T.list_of(cell_t), P_ATOM
+        if f == "empty_cells":
+            return f"[_c for _c in range({sym.geo.cells}) if not {grid}[_c]]", T.list_of(cell_t), P_ATOM
+        if f == "filled_cells":
+            return f"[_c for _c in range({sym.geo.cells}) if {grid}[_c]]", T.list_of(cell_t), P_ATOM
+        if f == "content":
+            return f"({grid}[{self.cell(args[1], ctx, sym)}] - 1)", sym.elem, P_ATOM
+        if f == "is_empty":
+            return f"not {grid}[{self.cell(args[1], ctx, sym)}]", T.BOOL, 3
+        if f == "row":
+            return f"{g}_ROWS[{self.cell(args[1], ctx, sym)}]", T.INT, P_ATOM
+        if f == "lane":
+            return f"({self.cell(args[1], ctx, sym)} // {g}_HEIGHT)", T.INT, P_ATOM
+        if f == "lane_count":
+            return (f"K.lane_count({grid}, {g}_WIDTH, {g}_HEIGHT, {self.number(args[1], ctx)})",
+                    T.INT, P_ATOM)
+        if f in ("groups", "largest_zone"):
+            size = self.number(args[1], ctx)
+            wild = self.wild_code(args[2] if len(args) == 3 else None, ctx, sym)
+            if f == "largest_zone":
+                return f"K.largest_zone({grid}, {g}_ADJ, {sym.geo.deg}, {wild}, {size})[0]", T.INT, P_ATOM
+            return (f"ops.group_keys(K.connected_groups({grid}, {g}_ADJ, {sym.geo.deg}, {wild}, {size}, True), {wild})",
+                    T.list_of(T.Type("group", elem=sym.elem, space=sym.name)), P_ATOM)
+        if f == "line_moves":
+            who = self.element(args[1], ctx, sym)
+            limit = self.number(args[2], ctx) if len(args) == 3 else "0"
+            return (f"ops.line_keys(K.line_moves({grid}, {g}_ADJ, {sym.geo.deg}, {who} + 1, {limit}))",
+                    T.list_of(T.Type("linemove", space=sym.name)), P_ATOM)
+        raise AssertionError(f)
+
+    def special_attr(self, node: ast.Attr, code: str, ty: T.Type) -> tuple[str, T.Type, int] | None:
+        """Attributes of groups, placements and line moves (None: not one of those)."""
+        table = {
+            "group": {"colour": (f"ops.group_colour({code})", ty.elem or T.ANY),
+                      "size": (f"ops.group_size({code})", T.INT)},
+            "placement": {"turns": (f"({code} // 64)", T.INT), "offset": (f"({code} % 64)", T.INT)},
+            "linemove": {"head": (f"ops.line_head({code})", T.Type("cell", space=ty.space)),
+                         "length": (f"ops.line_length({code})", T.INT),
+                         "pushed": (f"ops.line_pushed({code})", T.INT),
+                         "direction": (f"ops.line_dir({code})", T.INT)},
+        }.get(ty.kind)
+        if table is None:
+            return None
+        if node.name not in table:
+            self.error(f"{ty} has no '{node.name}'", node.pos, "it has: " + ", ".join(table))
+            return "0", T.ANY, P_ATOM
+        c, t = table[node.name]
+        return c, t, P_ATOM
+
+    def special_show(self, code: str, ty: T.Type) -> str | None:
+        if ty.kind == "cell":
+            return f"{gconst(ty.space)}_NAMES[{code}]"
+        if ty.kind == "linemove":
+            g = gconst(ty.space)
+            return f"ops.show_line({code}, {g}_NAMES, {g}_DIRS)"
+        if ty.kind == "placement":
+            return f"ops.show_placement({code})"
+        if ty.kind == "group":
+            elem = ty.elem or T.ANY
+            return (f"{self.show_code(f'ops.group_colour({code})', elem)} + ' group of ' + "
+                    f"str(ops.group_size({code}))")
+        return None
+
+    # ---- statements -----------------------------------------------------------------------
+    def s_Put(self, node: ast.Put, ctx) -> list[str]:
+        grid, sym = self.grid_ref(node.grid, ctx)
+        value = self.element(node.value, ctx, sym)
+        return [f"{grid}[{self.cell(node.cell, ctx, sym)}] = {value} + 1"]
+
+    def s_Clear(self, node: ast.Clear, ctx) -> list[str]:
+        grid, sym = self.grid_ref(node.grid, ctx)
+        to = self.optional_zone(node.to, ctx, sym)
+        code, ty = self.expr(node.what, ctx)
+        if ty.kind == "group":
+            if sym is not None and ty.space != sym.name:
+                self.error(f"this group is from grid '{ty.space}', not '{sym.name}'", node.what.pos)
+            g = gconst(sym.name) if sym else "G"
+            return [f"ops.clear_cells({grid}, ops.group_cells({grid}, {g}_ADJ, {sym.geo.deg if sym else 4}, {code}), {to})"]
+        if ty.kind not in ("cell", "int", "any"):
+            self.error(f"clear takes a cell or a group, not {ty}", node.what.pos)
+        return [f"ops.clear_cells({grid}, ({code},), {to})"]
+
+    def s_Drop(self, node: ast.Drop, ctx) -> list[str]:
+        grid, sym = self.grid_ref(node.grid, ctx, "lanes", "drop")
+        value = self.element(node.value, ctx, sym)
+        lane = self.number(node.lane, ctx)
+        taking = self.optional_zone(node.taking, ctx, sym)
+        overflow = self.optional_zone(node.overflow, ctx, sym)
+        g = gconst(sym.name) if sym else "G"
+        return [f"ops.drop_into({grid}, {g}_WIDTH, {g}_HEIGHT, {lane}, {value}, {taking}, {overflow})"]
+
+    def s_Settle(self, node: ast.Settle, ctx) -> list[str]:
+        grid, sym = self.grid_ref(node.grid, ctx, "lanes", "settle")
+        g = gconst(sym.name) if sym else "G"
+        return [f"K.settle({grid}, {g}_WIDTH, {g}_HEIGHT)"]
+
+    def s_Place(self, node: ast.Place, ctx) -> list[str]:
+        key, kty = self.expr(node.placement, ctx)
+        if kty.kind not in ("placement", "any"):
+            self.error(f"expected a placement (from placements()), but this is {kty}", node.placement.pos)
+        pat, pty = self.expr(node.pattern, ctx)
+        if pty.kind not in ("pattern", "any"):
+            self.error(f"expected a pattern here, but this is {pty}", node.pattern.pos)
+        grid, sym = self.grid_ref(node.grid, ctx, "lanes", "place")
+        taking = self.optional_zone(node.taking, ctx, sym)
+        overflow = self.optional_zone(node.overflow, ctx, sym)
+        g = gconst(sym.name) if sym else "G"
+        return [f"ops.place({grid}, {g}_WIDTH, {g}_HEIGHT, {key}, PATTERNS[{pat}], {taking}, {overflow})"]
+
+    def s_Push(self, node: ast.Push, ctx) -> list[str]:
+        key, kty = self.expr(node.move, ctx)
+        if kty.kind not in ("linemove", "any"):
+            self.error(f"expected a line move (from line_moves()), but this is {kty}", node.move.pos)
+        grid, sym = self.grid_ref(node.grid, ctx, "board", "push")
+        if sym is None:
+            return []
+        g = gconst(sym.name)
+        if node.body is None:
+            return [f"ops.push({grid}, {g}_ADJ, {sym.geo.deg}, {key}, {g}_EXITS)"]
+        who, sides = self.local(node.who), self.local(node.sides)
+        side_t = T.enum(sym.edges) if sym.edges else T.INT
+        inner = ctx.child(**{node.who: (who, sym.elem), node.sides: (sides, T.list_of(side_t))})
+        body = self.stmts(node.body, inner) or ["pass"]
+        return ([f"_out = ops.push({grid}, {g}_ADJ, {sym.geo.deg}, {key}, {g}_EXITS)",
+                 "if _out is not None:", f"    {who}, {sides} = _out"] + ["    " + line for line in body])
+
+    def s_EndTurn(self, node: ast.EndTurn, ctx) -> list[str]:
+        if ctx.where == "effect":
+            return [f"s._enter({self.nsteps})", "return"]
+        if ctx.where == "auto":
+            return ["return True"]
+        self.error("'end turn' belongs in the turn (in an action or an automatic step)", node.pos)
+        return []
