@@ -754,12 +754,17 @@ class Lowerer(GridLowering):
 
         emit(placed[-1])
         emit(hoisted)
-        for level, loop in loops:
+        move = f"({index}, {', '.join(pyname(n) for n in arg_names)})" if arg_names else f"({index},)"
+        for i, (level, loop) in enumerate(loops):
+            if i == len(loops) - 1 and not placed[level]:
+                # the innermost loop has no guard of its own: one list comprehension
+                gen.append("    " * depth + f"_extend([{move} {loop[:-1]}])")
+                break
             gen.append("    " * depth + loop)
             depth += 1
             emit(placed[level])
-        move = f"({index}, {', '.join(pyname(n) for n in arg_names)})" if arg_names else f"({index},)"
-        gen.append("    " * depth + f"_add({move})")
+        else:
+            gen.append("    " * depth + f"_add({move})")
         # effects
         do_ctx = Ctx("effect", dict(guard_ctx.scope), has_me=True, random_ok=True)
         do_lines = []

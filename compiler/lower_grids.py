@@ -118,7 +118,7 @@ class GridLowering:
         if f == "line_moves":
             who = self.element(args[1], ctx, sym)
             limit = self.number(args[2], ctx) if len(args) == 3 else "0"
-            return (f"ops.line_keys(K.line_moves({grid}, {g}_ADJ, {sym.geo.deg}, {who} + 1, {limit}))",
+            return (f"K.line_move_keys({grid}, {g}_ADJ, {sym.geo.deg}, {who} + 1, {limit})",
                     T.list_of(T.Type("linemove", space=sym.name)), P_ATOM)
         raise AssertionError(f)
 

@@ -345,7 +345,7 @@ def placements(cells_obj, int lanes, int height, int rows, int cols, pattern):
 
 
 # ---- lines and pushes --------------------------------------------------------------------------
-def line_moves(cells_obj, step_obj, int ndirs, int me, int max_line):
+cdef list _line_moves(object cells_obj, object step_obj, int ndirs, int me, int max_line, bint packed):
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* step = _tab(step_obj)
     cdef list out = []
@@ -368,19 +368,32 @@ def line_moves(cells_obj, step_obj, int ndirs, int me, int max_line):
             if max_line > 0 and run > max_line:
                 run = max_line
             if v == 0:
-                for k in range(1, run + 1):
-                    out.append((head, d, k, 0))
-                continue
-            m = 0
-            cur = front
-            while cur >= 0 and cells[cur] != 0 and cells[cur] != me:
-                m += 1
-                cur = step[cur * ndirs + d]
-            if cur >= 0 and cells[cur] == me:
-                continue  # a sandwiched own piece blocks the push
-            for k in range(m + 1, run + 1):
-                out.append((head, d, k, m))
+                m = 0
+                k = 1
+            else:
+                m = 0
+                cur = front
+                while cur >= 0 and cells[cur] != 0 and cells[cur] != me:
+                    m += 1
+                    cur = step[cur * ndirs + d]
+                if cur >= 0 and cells[cur] == me:
+                    continue  # a sandwiched own piece blocks the push
+                k = m + 1
+            while k <= run:
+                if packed:
+                    out.append(((head * 8 + d) * 64 + k) * 64 + m)
+                else:
+                    out.append((head, d, k, m))
+                k += 1
     return out
+
+
+def line_moves(cells, step, int ndirs, int me, int max_line):
+    return _line_moves(cells, step, ndirs, me, max_line, False)
+
+
+def line_move_keys(cells, step, int ndirs, int me, int max_line):
+    return _line_moves(cells, step, ndirs, me, max_line, True)
 
 
 def apply_line(cells_obj, step_obj, int ndirs, int head, int d, int k):

@@ -302,3 +302,9 @@ def apply_line(cells: bytearray, step, ndirs: int, head: int, d: int, k: int) ->
             cells[dst] = cells[src]
         cells[src] = 0
     return ejected
+
+
+def line_move_keys(cells, step, ndirs: int, me: int, max_line: int) -> list[int]:
+    """``line_moves`` packed as ints, ``((head * 8 + d) * 64 + k) * 64 + m``: what engines use
+    as move arguments (no tuple per move)."""
+    return [((head * 8 + d) * 64 + k) * 64 + m for head, d, k, m in line_moves(cells, step, ndirs, me, max_line)]

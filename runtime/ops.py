@@ -148,11 +148,6 @@ def show_placement(key: int) -> str:
     return f"lane {offset + 1}" + (f" turned {turns * 90}" if turns else "")
 
 
-def line_keys(moves: list) -> list[int]:
-    """Keys for ``line_moves`` results: ((head * 8 + d) * 64 + k) * 64 + pushed."""
-    return [((head * 8 + d) * 64 + k) * 64 + m for head, d, k, m in moves]
-
-
 def line_head(key: int) -> int:
     return key // (8 * 64 * 64)
 

@@ -167,6 +167,9 @@ def test_line_moves_and_apply_twins_agree(geo, data):
     step = geo.table()
     moves = [k.line_moves(cells, step, geo.deg, me, limit) for k in both()]
     assert all(m == moves[0] for m in moves)
+    keys = [k.line_move_keys(cells, step, geo.deg, me, limit) for k in both()]
+    assert all(x == keys[0] for x in keys)
+    assert keys[0] == [((h * 8 + d) * 64 + k_) * 64 + m for h, d, k_, m in moves[0]]
     for head, d, k_, m in moves[0][:12]:
         assert m < k_ and (limit == 0 or k_ <= limit)
         after = []
