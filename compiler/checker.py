@@ -155,9 +155,8 @@ class Checker:
         self.sym = Symbols()
         self._declared: dict[str, tuple[int, int]] = {}
 
-    def error(self, message: str, pos: tuple[int, int], hint: str | None = None) -> None:
-        line, col = pos if pos and pos[0] else (1, 1)
-        self.diags.append(Diagnostic(message, line, col, hint))
+    def error(self, message: str, pos: tuple, hint: str | None = None) -> None:
+        self.diags.append(Diagnostic.at(message, pos, hint))
 
     # -- entry --------------------------------------------------------------------------
     def run(self) -> Symbols:
@@ -204,8 +203,10 @@ class Checker:
             self.error(f"at most {LIMITS['players']} players are supported", at)
 
     def decl_extend(self, node: ast.Extend) -> None:
-        self.error("'extend' is not supported yet", node.pos,
-                   "copy the base rules into this file for now")
+        pass  # resolved before checking (regle.dsl.variants)
+
+    def decl_step(self, node: ast.Step) -> None:
+        self.error("a step belongs in the turn", node.pos)
 
     def decl_param(self, node: ast.Param) -> None:
         if not self.declare(node.name, _at(node), "param"):

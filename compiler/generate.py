@@ -8,8 +8,11 @@ from pathlib import Path
 
 import jinja2
 
+from regle.dsl import ast
+
 from regle.dsl import RulesError, Source, parse
 from regle.dsl.errors import Diagnostic
+from regle.dsl.variants import resolve
 
 from .checker import Checker
 from .ir import GameIR
@@ -54,20 +57,23 @@ def lower(text: str, filename: str = "<rules>", name: str | None = None) -> Game
         # check what did parse, to report its mistakes too, minus cascades from the rest
         rules, failed = err.partial
         diags = list(err.diagnostics)
-        found = _check(rules, source, name or Path(filename).stem, text)[1]
-        diags += [d for d in found if not _cascade(d, failed)]
+        if not any(isinstance(d, ast.Extend) for d in rules.decls):
+            found = _check(rules, source, {}, name or Path(filename).stem, text)[1]
+            diags += [d for d in found if not _cascade(d, failed)]
         raise RulesError(_unique(diags), err.source) from None
-    ir, diags = _check(rules, source, name or Path(filename).stem, text)
+    rules, sources = resolve(rules, source)
+    ir, diags = _check(rules, source, sources, name or Path(filename).stem,
+                       text + "".join(s.text for s in sources.values()))
     if diags:
-        raise RulesError(_unique(diags), source)
+        raise RulesError(_unique(diags), source, sources)
     return ir
 
 
-def _check(rules, source: Source, name: str, text: str) -> tuple[GameIR, list[Diagnostic]]:
+def _check(rules, source: Source, sources: dict, name: str, text: str) -> tuple[GameIR, list[Diagnostic]]:
     checker = Checker(rules)
     sym = checker.run()
     diags = list(checker.diags)
-    ir = Lowerer(rules, sym, source, diags).build(name, rules_hash(text))
+    ir = Lowerer(rules, sym, source, diags, sources).build(name, rules_hash(text))
     return ir, diags
 
 
@@ -82,7 +88,7 @@ def _cascade(d: Diagnostic, failed: set[str]) -> bool:
 def _unique(diags: list[Diagnostic]) -> list[Diagnostic]:
     seen, out = set(), []
     for d in diags:
-        key = (d.line, d.column, d.message)
+        key = (d.file, d.line, d.column, d.message)
         if key not in seen:
             seen.add(key)
             out.append(d)

@@ -48,10 +48,12 @@ class Ctx:
 
 
 class Lowerer(GridLowering):
-    def __init__(self, rules: ast.Rules, sym: Symbols, source: Source, diags: list[Diagnostic]):
+    def __init__(self, rules: ast.Rules, sym: Symbols, source: Source, diags: list[Diagnostic],
+                 sources: dict[str, Source] | None = None):
         self.rules = rules
         self.sym = sym
         self.source = source
+        self.sources = sources or {}
         self.diags = diags
         self.action_count = 0
         self.nsteps = len(sym.turns[0].steps) if sym.turns else 0
@@ -60,16 +62,19 @@ class Lowerer(GridLowering):
     def local(name: str) -> str:
         return pyname(name)
 
-    def error(self, message: str, pos: tuple[int, int], hint: str | None = None) -> None:
-        line, col = pos if pos and pos[0] else (1, 1)
-        self.diags.append(Diagnostic(message, line, col, hint))
+    def error(self, message: str, pos: tuple, hint: str | None = None) -> None:
+        self.diags.append(Diagnostic.at(message, pos, hint))
 
     def comment(self, node: ast.Node) -> str:
+        """``# line N: <rules text>`` (``# FILE line N: ...`` for a line of an extended file)."""
         line = node.pos[0]
-        text = self.source.line_text(line).strip()
+        file = node.pos[2] if len(node.pos) > 2 else None
+        source = self.sources.get(file, self.source) if file else self.source
+        text = source.line_text(line).strip()
         if len(text) > 90:
             text = text[:87] + "..."
-        return f"# line {line}: {text}"
+        where = f"{file} line" if file else "line"
+        return f"# {where} {line}: {text}"
 
     # ---- expressions ------------------------------------------------------------------
     def expr(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type]:

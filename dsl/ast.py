@@ -15,7 +15,8 @@ pos = attrs.field(default=(0, 0), eq=False, repr=False, kw_only=True)
 
 @attrs.define
 class Node:
-    pos: tuple[int, int] = pos
+    #: (line, column), or (line, column, file) for nodes that come from an extended file
+    pos: tuple = pos
     #: a doc comment (``///``) written just before the node, where the grammar allows one
     doc: str | None = attrs.field(default=None, kw_only=True, eq=False)
 
@@ -260,6 +261,7 @@ class Pass(Node):
 
 @attrs.define
 class Step(Node):
+    override: bool = attrs.field(default=False, kw_only=True)
     kind: str = "decision"  # decision | optional | repeat | auto
     name: str = ""
     cond: Expr | None = None
@@ -272,6 +274,8 @@ class Step(Node):
 @attrs.define
 class Decl(Node):
     standin: bool = attrs.field(default=False, kw_only=True)
+    #: written ``override ...`` in a file that extends another
+    override: bool = attrs.field(default=False, kw_only=True)
     #: where the declared name stands (for "already declared" and similar messages)
     name_pos: tuple = attrs.field(default=(0, 0), kw_only=True, eq=False, repr=False)
 

@@ -32,6 +32,15 @@ class Diagnostic:
     column: int
     hint: str | None = None
     severity: str = "error"
+    #: the file it is in, when not the main file (a file the main one extends)
+    file: str | None = None
+
+    @classmethod
+    def at(cls, message: str, pos: tuple, hint: str | None = None) -> "Diagnostic":
+        """A diagnostic at a node position ``(line, column[, file])``."""
+        if not pos or not pos[0]:
+            return cls(message, 1, 1, hint)
+        return cls(message, pos[0], pos[1], hint, file=pos[2] if len(pos) > 2 else None)
 
     def render(self, source: Source | None, filename: str = "<rules>") -> str:
         name = source.filename if source is not None else filename
@@ -59,15 +68,19 @@ class Diagnostic:
 class RulesError(Exception):
     """A rules file (or saved state) that regle cannot accept; carries every diagnostic found."""
 
-    def __init__(self, diagnostics: list[Diagnostic], source: Source | None = None):
-        self.diagnostics = sorted(diagnostics, key=lambda d: (d.line, d.column))
+    def __init__(self, diagnostics: list[Diagnostic], source: Source | None = None,
+                 sources: dict[str, Source] | None = None):
+        self.diagnostics = sorted(diagnostics, key=lambda d: (d.file or "", d.line, d.column))
         self.source = source
+        #: other files involved (those the main file extends), by file name
+        self.sources = dict(sources or {})
         #: after a syntax error: (AST of the declarations that parsed, names of those that did not)
         self.partial = None
         super().__init__(self.render())
 
     def render(self) -> str:
-        return "\n".join(d.render(self.source) for d in self.diagnostics)
+        return "\n".join(d.render(self.sources.get(d.file, Source("", d.file)) if d.file else self.source)
+                         for d in self.diagnostics)
 
     def __str__(self) -> str:
         return self.render()

@@ -23,8 +23,8 @@ GRAMMAR_PATH = Path(__file__).with_name("rules.lark")
 
 #: Words that start a top-level declaration (used to resynchronise after a syntax error).
 DECL_KEYWORDS = (
-    "game", "extend", "param", "enum", "table", "zone", "counter", "setup", "turn",
-    "end", "score", "winner", "invariant", "standin", "///",
+    "game", "extend", "param", "enum", "table", "zone", "grid", "counter", "setup", "turn",
+    "end", "score", "winner", "invariant", "standin", "override", "///",
 )
 MAX_SOURCE_BYTES = 2_000_000
 
@@ -85,9 +85,11 @@ class ToAst(Transformer):
         return [str(t)[3:].rstrip() for t in items]
 
     def decl(self, meta, items):
-        docs, standin, node = items
+        docs, standin, override, node = items
         node.doc = _doc(docs)
         node.standin = standin is not None
+        if override is not None:
+            node.override = True
         return node
 
     def game(self, meta, items):
@@ -691,7 +693,7 @@ def parse(text: str | bytes, filename: str = "<rules>") -> ast.Rules:
                 decls.extend(ToAst(diagnostics).transform(lark.parse(chunk)).decls)
             except UnexpectedInput as err:
                 diagnostics.append(_diagnose(lark, err, Source(chunk, filename), chunk=True))
-                failed.update(re.findall(r"^(?:standin\s+)?(?:game|param|enum|table|zone|counter)\s+(\w+)",
+                failed.update(re.findall(r"^(?:standin\s+)?(?:override\s+)?(?:param|enum|table|zone|grid|counter)\s+(\w+)",
                                          chunk, re.M))
                 failed.update(w for w in ("game", "turn", "winner")
                               if re.search(rf"^(?:standin\s+)?{w}\b", chunk, re.M))

@@ -38,9 +38,24 @@ def toolchain_fingerprint() -> str:
     return h.hexdigest()[:16]
 
 
+def _extended_texts(text: str, filename: str, depth: int = 0) -> list[str]:
+    """The texts of the files ``text`` extends (found without parsing), for the cache key."""
+    import re
+    m = re.search(r'^\s*(?:standin\s+)?extend\s+"([^"\n]*)"', text, re.M)
+    if not m or depth > 8:
+        return []
+    here = Path(filename).parent if not filename.startswith("<") else Path(".")
+    path = here / m.group(1)
+    try:
+        base = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ["<missing>" + str(path)]
+    return [str(path), base] + _extended_texts(base, str(path), depth + 1)
+
+
 def _key(text: str, filename: str, name: str) -> str:
     h = hashlib.sha256()
-    for part in (toolchain_fingerprint(), filename, name, text):
+    for part in (toolchain_fingerprint(), filename, name, text, *_extended_texts(text, filename)):
         h.update(part.encode("utf-8", "surrogatepass"))
         h.update(b"\0")
     return h.hexdigest()[:20]

@@ -65,9 +65,9 @@ def rules_line_of(exc: BaseException) -> tuple[str, int] | None:
     g, filename, lineno = found
     lines = linecache.getlines(filename, g)
     for i in range(min(lineno, len(lines)) - 1, -1, -1):
-        m = re.search(r"# line (\d+):", lines[i])
+        m = re.search(r"# (?:(\S+) )?line (\d+):", lines[i])
         if m:
-            return g.get("RULES_FILE", "<rules>"), int(m.group(1))
+            return m.group(1) or g.get("RULES_FILE", "<rules>"), int(m.group(2))
     return None
 
 
