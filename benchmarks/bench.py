@@ -23,7 +23,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import regle  # noqa: E402
 
-GAMES = {"eclats": ("games/eclats.rules", 2), "cibles": ("games/cibles.rules", 2)}
+GAMES = {"eclats": ("games/eclats.rules", 2), "cibles": ("games/cibles.rules", 2),
+         "explobilles": ("games/explobilles.rules", 2)}
 
 
 def generated_playouts(game, players: int, seconds: float, seed0: int) -> tuple[float, float]:

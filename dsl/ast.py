@@ -19,6 +19,8 @@ class Node:
     pos: tuple = pos
     #: a doc comment (``///``) written just before the node, where the grammar allows one
     doc: str | None = attrs.field(default=None, kw_only=True, eq=False)
+    #: marked ``standin``: data or a rule the original text leaves open, chosen by the project
+    standin: bool = attrs.field(default=False, kw_only=True)
 
     @property
     def line(self) -> int:
@@ -250,13 +252,11 @@ class Action(Node):
     params: list = attrs.Factory(list)
     notation: str | None = None
     body: list = attrs.Factory(list)
-    standin: bool = False
 
 
 @attrs.define
 class Pass(Node):
     notation: str | None = None
-    standin: bool = False
 
 
 @attrs.define
@@ -267,13 +267,11 @@ class Step(Node):
     cond: Expr | None = None
     choices: list = attrs.Factory(list)
     body: list = attrs.Factory(list)
-    standin: bool = False
 
 
 # ---- declarations ------------------------------------------------------------------
 @attrs.define
 class Decl(Node):
-    standin: bool = attrs.field(default=False, kw_only=True)
     #: written ``override ...`` in a file that extends another
     override: bool = attrs.field(default=False, kw_only=True)
     #: where the declared name stands (for "already declared" and similar messages)

@@ -335,9 +335,10 @@ class ToAst(Transformer):
         return list(items)
 
     def block_item(self, meta, items):
-        docs, stmt = items
+        docs, standin, stmt = items
         if docs is not None:
             stmt.doc = _doc(docs)
+        stmt.standin = standin is not None
         return stmt
 
     def shuffle(self, meta, items):
