@@ -550,6 +550,8 @@ class Lowerer(GridLowering):
         return [f"for {var} in {src}:"] + _indent(self.stmts(node.body, inner) or ["pass"])
 
     def s_EndGame(self, node: ast.EndGame, ctx: Ctx) -> list[str]:
+        if ctx.where in ("effect", "auto"):
+            return ["s.turns += 1  # the turn in progress counts as played", "s._finish()", "return"]
         return ["s._finish()", "return"]
 
     # ---- the game -----------------------------------------------------------------------

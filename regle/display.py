@@ -58,6 +58,13 @@ def show_zone(state: BaseState, kind: str, value: Any, st: Style, limit: int = 1
     if not value:
         return st.dim("-")
     game = state.GAME
+    if len(value) > limit and kind.startswith("enum:"):
+        # a big pool of a few kinds of things: count them
+        counts: dict[str, int] = {}
+        for v in value:
+            name = game.show(kind, v)
+            counts[name] = counts.get(name, 0) + 1
+        return " ".join(f"{name} x{n}" for name, n in counts.items()) + st.dim(f"  ({len(value)})")
     shown = [game.show(kind, v) for v in value[:limit]]
     sep = " " if all(" " not in s for s in shown) else " | "
     text = sep.join(shown)
