@@ -19,7 +19,7 @@ from . import geometry
 from . import types as T
 
 #: Names the language defines; a declaration may not reuse them.
-BUILTIN_NAMES = {"me", "turns", "player_count", "players", "it", "score", "true", "false"}
+BUILTIN_NAMES = {"me", "turns", "player_count", "players", "it", "score", "true", "false", "none"}
 FUNCTIONS = {"count", "sum", "max", "min", "any", "all", "has", "abs", "random", "argmin", "argmax",
              "at", "cells", "empty_cells", "filled_cells", "content", "is_empty", "row", "lane",
              "lane_count", "groups", "largest_zone", "placements", "line_moves"}
@@ -116,6 +116,7 @@ class Symbols:
     zones: dict = attrs.Factory(dict)
     grids: dict = attrs.Factory(dict)
     counters: dict = attrs.Factory(dict)
+    defines: dict = attrs.Factory(dict)
     patterns: list = attrs.Factory(list)  # (rows, cols, bytes) per distinct pattern
     pattern_texts: list = attrs.Factory(list)  # how each was first written
     setup: list = attrs.Factory(list)
@@ -127,7 +128,7 @@ class Symbols:
 
     def all_names(self) -> list[str]:
         return [*self.params, *self.enums, *self.members, *self.tables, *self.zones, *self.grids,
-                *self.counters, *BUILTIN_NAMES]
+                *self.counters, *self.defines, *BUILTIN_NAMES]
 
 
 def suggest(name: str, candidates) -> str | None:
@@ -550,6 +551,13 @@ class Checker:
     def decl_winner(self, node: ast.Winner) -> None:
         self.sym.winners.append(node)
 
+    def decl_define(self, node: ast.Define) -> None:
+        if not self.declare(node.name, _at(node), "define"):
+            return
+        if len(set(node.params)) != len(node.params):
+            self.error(f"define '{node.name}' names a parameter twice", node.pos)
+        self.sym.defines[node.name] = node
+
     def decl_invariant(self, node: ast.Invariant) -> None:
         self.sym.invariants.append(node)
 
@@ -567,7 +575,8 @@ _BAD = _Bad()
 
 
 def _placeholders(text: str) -> list[str]:
-    """Names inside ``{...}`` in a show or notation text (``{{`` and ``}}`` are literal braces)."""
+    """Names inside ``{...}`` in a show or notation text (``{{`` and ``}}`` are literal braces;
+    ``{name:symbol}`` shows an enum member by its symbol)."""
     out, i = [], 0
     while i < len(text):
         ch = text[i]
@@ -578,7 +587,7 @@ def _placeholders(text: str) -> list[str]:
             j = text.find("}", i)
             if j < 0:
                 break
-            out.append(text[i + 1 : j].strip())
+            out.append(text[i + 1 : j].split(":")[0].strip())
             i = j + 1
             continue
         i += 1

@@ -16,6 +16,7 @@ class TableIR:
     count: int
     show_lines: list  # body of show_<table>(i)
     line: int
+    cell_tables: list = attrs.Factory(list)  # [(column, 256-byte translation)] for grid projections
 
 
 @attrs.define

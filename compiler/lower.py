@@ -158,6 +158,8 @@ class Lowerer(GridLowering):
             return "0", T.ANY, P_ATOM
         if name == "turns":
             return "s.turns", T.INT, P_ATOM
+        if name == "none":
+            return "-1", T.ANY, P_UNARY
         if name == "player_count":
             return "s.n", T.INT, P_ATOM
         if name == "it":
@@ -178,6 +180,15 @@ class Lowerer(GridLowering):
                 return "()", T.list_of(T.ANY), P_ATOM
             return f"{_const(table.name)}_{node.name.upper()}", T.list_of(col.type), P_ATOM
         code, ty, prec = self._expr(node.obj, ctx)
+        if ty.kind == "grid" and ty.elem is not None and ty.elem.kind == "item":
+            # a grid of items seen through one of their columns, e.g. up[p].colour
+            col = self.sym.tables[ty.elem.name].columns.get(node.name)
+            if col is None or col.type.kind not in ("enum", "int"):
+                self.error(f"a grid of {ty.elem.name} can be seen through an enum or number column, "
+                           f"not '{node.name}'", node.pos)
+                return "bytearray()", T.ANY, P_ATOM
+            return (f"{code}.translate({_const(ty.elem.name)}_{node.name.upper()}_CELLS)",
+                    T.Type("grid", elem=col.type, space=ty.space), P_ATOM)
         special = self.special_attr(node, code, ty)
         if special is not None:
             return special
@@ -266,6 +277,8 @@ class Lowerer(GridLowering):
 
     def x_Call(self, node: ast.Call, ctx: Ctx):
         f, args = node.func, node.args
+        if f in self.sym.defines:
+            return self.call_define(node, ctx)
         if f in GRID_FUNCTIONS:
             return self.grid_call(node, ctx)
         if f not in FUNCTIONS:
@@ -338,6 +351,27 @@ class Lowerer(GridLowering):
         self.error(f"{f}() needs the form {f}(value for x in zone where condition)", node.pos)
         return "0", T.ANY, P_ATOM
 
+    def call_define(self, node: ast.Call, ctx: Ctx):
+        """Inline a define: its body, typed and lowered with the arguments in place."""
+        d = self.sym.defines[node.func]
+        if len(node.args) != len(d.params):
+            self.error(f"{d.name}() takes {len(d.params)} argument{'s' if len(d.params) != 1 else ''}, "
+                       f"not {len(node.args)}", node.pos)
+            return "0", T.ANY, P_ATOM
+        stack = getattr(self, "_defining", [])
+        if d.name in stack:
+            self.error(f"define '{d.name}' uses itself", node.pos, "a define cannot be recursive")
+            return "0", T.ANY, P_ATOM
+        args = {p: (f"({code})", ty) for p, (code, ty) in zip(d.params, (self.expr(a, ctx) for a in node.args))}
+        inner = Ctx(ctx.where, {k: v for k, v in ctx.scope.items() if k in ("score",)} | args,
+                    ctx.has_me, ctx.random_ok)
+        self._defining = stack + [d.name]
+        try:
+            code, ty = self.expr(d.body, inner)
+        finally:
+            self._defining = stack
+        return f"({code})", ty, P_ATOM
+
     def collection(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type]:
         code, ty = self.expr(node, ctx)
         if ty.kind == "zones":
@@ -405,9 +439,18 @@ class Lowerer(GridLowering):
         for kind, value in split_template(text):
             if kind == "text":
                 parts.append(repr(value))
-            elif value in names:
+                continue
+            value, _, spec = value.partition(":")
+            value, spec = value.strip(), spec.strip()
+            if value in names:
                 code, ty = names[value]
-                parts.append(self.show_code(code, ty))
+                if spec == "symbol" and ty.kind == "enum":
+                    const = _const(ty.name)
+                    parts.append(f"({const}_SYMBOLS[{code}] or {const}_NAMES[{code}] if {code} >= 0 else '-')")
+                elif spec:
+                    self.error(f"'{{{value}:{spec}}}': the only format is ':symbol', for enum members", pos)
+                else:
+                    parts.append(self.show_code(code, ty))
             else:
                 self.error(f"'{{{value}}}' in this text names nothing", pos,
                            suggest(value, names) or ("known: " + ", ".join(names) if names else None))
@@ -549,6 +592,11 @@ class Lowerer(GridLowering):
         inner = ctx.child(**{node.var: (var, ty.elem or T.ANY)})
         return [f"for {var} in {src}:"] + _indent(self.stmts(node.body, inner) or ["pass"])
 
+    def s_NextPlayer(self, node: ast.NextPlayer, ctx: Ctx) -> list[str]:
+        if ctx.where not in ("effect", "auto"):
+            self.error("'next player' belongs in the turn (an action or an automatic step)", node.pos)
+        return [f"s.nxt = {self.number(node.value, ctx)} % s.n"]
+
     def s_EndGame(self, node: ast.EndGame, ctx: Ctx) -> list[str]:
         if ctx.where in ("effect", "auto"):
             return ["s.turns += 1  # the turn in progress counts as played", "s._finish()", "return"]
@@ -641,12 +689,20 @@ class Lowerer(GridLowering):
 
     def table_ir(self, t) -> TableIR:
         columns = [(c.name, c.type.display_kind, c.values) for c in t.columns.values()]
+        # byte tables mapping a grid cell (item + 1) to (column value + 1): grid projections
+        cells = []
+        for c in t.columns.values():
+            if c.type.kind in ("enum", "int") and t.count < 255 and all(-1 <= v < 254 for v in c.values):
+                table = bytearray(256)
+                for i, v in enumerate(c.values):
+                    table[i + 1] = v + 1
+                cells.append((c.name, bytes(table)))
         names = {c.name: (f"{_const(t.name)}_{c.name.upper()}[i]", c.type) for c in t.columns.values()}
         if t.show is not None:
             body = self.template_code(t.show, names, t.node.pos)
         else:
             body = " + ' ' + ".join(self.show_code(code, ty) for code, ty in names.values()) or "str(i)"
-        return TableIR(t.name, _const(t.name), columns, t.count, [f"return {body}"], t.node.pos[0])
+        return TableIR(t.name, _const(t.name), columns, t.count, [f"return {body}"], t.node.pos[0], cells)
 
     def step_ir(self, index: int, step: ast.Step, nsteps: int, actions: list) -> StepIR:
         ctx = Ctx("turn", has_me=True)

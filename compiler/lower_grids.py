@@ -112,7 +112,8 @@ class GridLowering:
             size = self.number(args[1], ctx)
             wild = self.wild_code(args[2] if len(args) == 3 else None, ctx, sym)
             if f == "largest_zone":
-                return f"K.largest_zone({grid}, {g}_ADJ, {sym.geo.deg}, {wild}, {size})[0]", T.INT, P_ATOM
+                # a zone of wild cells alone counts too (unlike a group, which needs a real member)
+                return f"K.largest_zone({grid}, {g}_ADJ, {sym.geo.deg}, {wild}, {size}, False)[0]", T.INT, P_ATOM
             return (f"ops.group_keys(K.connected_groups({grid}, {g}_ADJ, {sym.geo.deg}, {wild}, {size}, True), {wild})",
                     T.list_of(T.Type("group", elem=sym.elem, space=sym.name)), P_ATOM)
         if f == "line_moves":

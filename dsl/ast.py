@@ -183,6 +183,13 @@ class EndGame(Node):
 
 
 @attrs.define
+class NextPlayer(Node):
+    """Who plays the next turn (instead of the next seat in order)."""
+
+    value: Expr = None
+
+
+@attrs.define
 class EndTurn(Node):
     """End the current turn now: the remaining steps are skipped."""
 
@@ -420,6 +427,15 @@ class Winner(Decl):
 class Invariant(Decl):
     name: str = ""
     expr: Expr = None
+
+
+@attrs.define
+class Define(Decl):
+    """``define name(a, b) = expr``: a named expression, written once and used like a function."""
+
+    name: str = ""
+    params: list = attrs.Factory(list)
+    body: Expr = None
 
 
 @attrs.define

@@ -279,6 +279,11 @@ class ToAst(Transformer):
     def ties(self, meta, items):
         return str(items[0])
 
+    def define(self, meta, items):
+        name, *params, body = items
+        return ast.Define(name=str(name), params=[str(p) for p in params if p is not None], body=body,
+                          pos=_pos(meta), name_pos=_pos(name))
+
     def invariant(self, meta, items):
         return ast.Invariant(name=str(items[0]), expr=items[1], pos=_pos(meta))
 
@@ -404,6 +409,9 @@ class ToAst(Transformer):
 
     def end_turn(self, meta, items):
         return ast.EndTurn(pos=_pos(meta))
+
+    def next_player(self, meta, items):
+        return ast.NextPlayer(value=items[0], pos=_pos(meta))
 
     def put(self, meta, items):
         return ast.Put(value=items[0], cell=items[1], grid=items[2], pos=_pos(meta))
@@ -694,7 +702,7 @@ def parse(text: str | bytes, filename: str = "<rules>") -> ast.Rules:
                 decls.extend(ToAst(diagnostics).transform(lark.parse(chunk)).decls)
             except UnexpectedInput as err:
                 diagnostics.append(_diagnose(lark, err, Source(chunk, filename), chunk=True))
-                failed.update(re.findall(r"^(?:standin\s+)?(?:override\s+)?(?:param|enum|table|zone|grid|counter)\s+(\w+)",
+                failed.update(re.findall(r"^(?:standin\s+)?(?:override\s+)?(?:param|enum|table|zone|grid|counter|define)\s+(\w+)",
                                          chunk, re.M))
                 failed.update(w for w in ("game", "turn", "winner")
                               if re.search(rf"^(?:standin\s+)?{w}\b", chunk, re.M))

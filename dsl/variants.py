@@ -64,7 +64,8 @@ def resolve(rules: ast.Rules, source: Source, _seen: tuple = ()) -> tuple[ast.Ru
 
 
 def _key(decl: ast.Node):
-    if isinstance(decl, (ast.Param, ast.Enum, ast.Table, ast.Zone, ast.Grid, ast.Counter, ast.Invariant)):
+    if isinstance(decl, (ast.Param, ast.Enum, ast.Table, ast.Zone, ast.Grid, ast.Counter, ast.Invariant,
+                         ast.Define)):
         return (type(decl).__name__, decl.name)
     if isinstance(decl, (ast.Game, ast.Setup, ast.Turn, ast.Score, ast.Winner)):
         return (type(decl).__name__,)

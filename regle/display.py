@@ -78,11 +78,11 @@ def show_zone(state: BaseState, kind: str, value: Any, st: Style, limit: int = 1
 def draw_grid(state: BaseState, meta: tuple, value: Any, st: Style) -> list[str]:
     """Lines of text drawing one grid (its cells, top row first)."""
     name, _attr, _per, _hidden, _private, kind, shape, width, height, cells = meta
-    if isinstance(value, dict):
-        return [st.dim(f"{value.get('hidden', 0)} hidden")]
     symbol = state.GAME.namespace["show_symbol"]
 
     def mark(v: int) -> str:
+        if v == -2:
+            return "#"  # something there that this player may not see
         return symbol(kind, v) if v >= 0 else st.dim(".")
 
     lines = []

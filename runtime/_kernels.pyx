@@ -194,19 +194,20 @@ cdef list _groups(object cells_obj, object adj_obj, int deg, int wild, int min_s
 
 cdef list _groups_in(const unsigned char* cells, const short* adj, int n, int deg, int wild, int min_size,
                      bint need_real, bint best_only, Scratch* w):
-    cdef int i, colour, count, best = 0, best_colour = 0, best_start = -1
+    cdef int i, colour, joker, count, best = 0, best_colour = 0, best_start = -1
     cdef unsigned char present[256]
     cdef list out = []
     memset(present, 0, 256)
     for i in range(n):
         present[cells[i]] = 1
     for colour in range(1, 256):
-        if not present[colour] or colour == wild:
+        if not present[colour] or (colour == wild and need_real):
             continue
+        joker = 0 if colour == wild else wild
         memset(w.seen, 0, n)
         for i in range(n):
             if cells[i] == colour and not w.seen[i]:
-                count = _component(cells, adj, deg, i, colour, wild, w.seen, w.found, w.stack, w.members)
+                count = _component(cells, adj, deg, i, colour, joker, w.seen, w.found, w.stack, w.members)
                 if best_only:
                     _take_members(w.found, n, w.members, count, False)
                     if count >= min_size and count > best:
@@ -219,18 +220,9 @@ cdef list _groups_in(const unsigned char* cells, const short* adj, int n, int de
         if best_start < 0:
             return [(0, 0, ())]
         memset(w.seen, 0, n)
-        count = _component(cells, adj, deg, best_start, best_colour, wild, w.seen, w.found, w.stack, w.members)
+        joker = 0 if best_colour == wild else wild
+        count = _component(cells, adj, deg, best_start, best_colour, joker, w.seen, w.found, w.stack, w.members)
         return [(best, best_colour, _take_members(w.found, n, w.members, count, True))]
-    if wild != 0 and not need_real and present[wild]:
-        memset(w.seen, 0, n)
-        for i in range(n):
-            if cells[i] == wild and not w.seen[i]:
-                count = _component(cells, adj, deg, i, wild, 0, w.seen, w.found, w.stack, w.members)
-                if count >= min_size:
-                    out.append((wild, _take_members(w.found, n, w.members, count, True)))
-                else:
-                    _take_members(w.found, n, w.members, count, False)
-        out.sort(key=lambda g: (g[0], g[1][0]))
     return out
 
 
@@ -254,8 +246,8 @@ def group_at(cells_obj, adj_obj, int deg, int cell, int colour, int wild):
         _scratch_close(&w)
 
 
-def largest_zone(cells, adj, int deg, int wild, int min_size):
-    return _groups(cells, adj, deg, wild, min_size, True, True)[0]
+def largest_zone(cells, adj, int deg, int wild, int min_size, bint need_real):
+    return _groups(cells, adj, deg, wild, min_size, need_real, True)[0]
 
 
 # ---- lanes with gravity ------------------------------------------------------------------------

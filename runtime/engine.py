@@ -84,7 +84,7 @@ def _runtime_error(exc: BaseException) -> RulesRuntimeError:
 class BaseState:
     """Shared behaviour of generated game states. Fields: see the generated ``State``."""
 
-    __slots__ = ("n", "cur", "step", "turns", "decisions", "over", "rng", "legal", "seed")
+    __slots__ = ("n", "cur", "step", "turns", "decisions", "over", "rng", "legal", "seed", "nxt")
     GAME: "Game"
 
     # -- the public API -------------------------------------------------------------
@@ -178,7 +178,7 @@ class BaseState:
             counters[name] = list(value) if per else value
         return {
             "format": STATE_FORMAT, "game": self.GAME.name, "rules": self.GAME.rules_hash,
-            "players": self.n, "seed": self.seed, "current": self.cur,
+            "players": self.n, "seed": self.seed, "current": self.cur, "next": self.nxt,
             "step": self.STEPS[self.step][0], "turns": self.turns,  # type: ignore[attr-defined]
             "decisions": self.decisions, "over": self.over, "rng": self.rng.state,
             "zones": zones, "counters": counters,
@@ -206,9 +206,12 @@ class BaseState:
         return f"<{self.GAME.title} state: turn {self.turns + 1}, {status}>"
 
 
-def _masked(value: list, is_grid: bool) -> dict:
-    """What is shown of a zone or grid one may not see: how many elements it holds."""
-    return {"hidden": sum(1 for v in value if v >= 0) if is_grid else len(value)}
+def _masked(value: list, is_grid: bool):
+    """What is shown of a zone one may not see: how many elements it holds; of a grid: which
+    cells are filled (-2: something you cannot see, -1: empty)."""
+    if is_grid:
+        return [-2 if v >= 0 else -1 for v in value]
+    return {"hidden": len(value)}
 
 
 class Game:

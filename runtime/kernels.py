@@ -108,22 +108,16 @@ def connected_groups(cells, adj, deg: int, wild: int, min_size: int, need_real: 
     """
     n = len(cells)
     out = []
-    colours = sorted({v for v in cells if v != 0 and v != wild})
-    for colour in colours:
+    for colour in sorted({v for v in cells if v != 0}):
+        if colour == wild and need_real:
+            continue
+        joker = 0 if colour == wild else wild
         seen = bytearray(n)
         for i in range(n):
             if cells[i] == colour and not seen[i]:
-                group = _component(cells, adj, deg, i, colour, wild, seen)
+                group = _component(cells, adj, deg, i, colour, joker, seen)
                 if len(group) >= min_size:
                     out.append((colour, tuple(group)))
-    if wild != 0 and not need_real:
-        seen = bytearray(n)
-        for i in range(n):
-            if cells[i] == wild and not seen[i]:
-                group = _component(cells, adj, deg, i, wild, 0, seen)
-                if len(group) >= min_size:
-                    out.append((wild, tuple(group)))
-        out.sort(key=lambda g: (g[0], g[1][0]))
     return out
 
 
@@ -135,11 +129,12 @@ def group_at(cells, adj, deg: int, cell: int, colour: int, wild: int) -> tuple:
     return tuple(_component(cells, adj, deg, cell, colour, wild, bytearray(len(cells))))
 
 
-def largest_zone(cells, adj, deg: int, wild: int, min_size: int) -> tuple:
+def largest_zone(cells, adj, deg: int, wild: int, min_size: int, need_real: bool) -> tuple:
     """The largest group over all colours: ``(size, colour, cells)``, or ``(0, 0, ())``.
-    Ties go to the lower colour, then to the group with the lower first cell."""
+    Ties go to the lower colour, then to the group with the lower first cell. Unless
+    ``need_real``, a group of wild cells alone counts too (with colour ``wild``)."""
     best = (0, 0, ())
-    for colour, group in connected_groups(cells, adj, deg, wild, min_size, True):
+    for colour, group in connected_groups(cells, adj, deg, wild, min_size, need_real):
         if len(group) > best[0]:
             best = (len(group), colour, group)
     return best

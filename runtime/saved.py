@@ -11,7 +11,7 @@ from .engine import STATE_FORMAT, BaseState, Game
 from .errors import StateError
 from .rng import MASK
 
-_FIELDS = {"format", "game", "rules", "players", "seed", "current", "step", "turns", "decisions",
+_FIELDS = {"format", "game", "rules", "players", "seed", "current", "next", "step", "turns", "decisions",
            "over", "rng", "zones", "counters", "viewer"}
 
 
@@ -91,6 +91,7 @@ def load_state(game: Game, data: Any) -> BaseState:
         raise StateError(f"field 'players': {game.title} is for {game.players.start}-{game.players.stop - 1} players, not {n}")
     seed = _int(data["seed"], "seed")
     cur = _int(data["current"], "current", 0, n - 1)
+    nxt = _int(data["next"], "next", -1, n - 1)
     steps = [s[0] for s in ns["STEPS"]]
     if data["step"] not in steps:
         raise StateError(f"field 'step': unknown step {data['step']!r} (steps: {', '.join(steps)})")
@@ -134,7 +135,7 @@ def load_state(game: Game, data: Any) -> BaseState:
             counters[attr] = _int(value, f"counters.{name}")
     # everything checked: build
     s = game.State._blank(n, seed)
-    s.cur, s.step, s.turns, s.decisions, s.over = cur, step, turns, decisions, data["over"]
+    s.cur, s.nxt, s.step, s.turns, s.decisions, s.over = cur, nxt, step, turns, decisions, data["over"]
     s.rng.state = rng
     for attr, value in {**zones, **counters}.items():
         setattr(s, attr, value)
