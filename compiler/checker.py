@@ -587,7 +587,7 @@ def _placeholders(text: str) -> list[str]:
             j = text.find("}", i)
             if j < 0:
                 break
-            out.append(text[i + 1 : j].split(":")[0].strip())
+            out.append(text[i + 1 : j].split(":")[0].split(".")[0].strip())
             i = j + 1
             continue
         i += 1

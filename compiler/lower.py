@@ -442,6 +442,15 @@ class Lowerer(GridLowering):
                 continue
             value, _, spec = value.partition(":")
             value, spec = value.strip(), spec.strip()
+            base, _, column = value.partition(".")
+            if column and base in names and names[base][1].kind == "item":
+                code, ty = names[base]
+                col = self.sym.tables[ty.name].columns.get(column)
+                if col is None:
+                    self.error(f"'{{{value}}}': a {ty.name} has no '{column}'", pos)
+                    continue
+                names = dict(names)
+                names[value] = (f"{_const(ty.name)}_{column.upper()}[{code}]", col.type)
             if value in names:
                 code, ty = names[value]
                 if spec == "symbol" and ty.kind == "enum":

@@ -7,6 +7,8 @@ Results of kernels that players choose among (groups, placements, line moves) ar
 """
 from __future__ import annotations
 
+import attrs
+
 from regle.dsl import ast
 
 from . import types as T
@@ -35,6 +37,8 @@ class GridLowering:
                 self.error(f"expected a grid here, but this is {ty}", node.pos)
             return "bytearray()", None
         sym = self.sym.grids[ty.space]
+        if ty.elem is not None and ty.elem != sym.elem:  # seen through a column: its cells hold that
+            sym = attrs.evolve(sym, elem=ty.elem)
         if shape and sym.geo.kind != shape and not (shape == "board" and sym.geo.kind in ("hex", "square")):
             self.error(f"{what} needs a grid of {shape}, but '{sym.name}' is {sym.geo.kind}", node.pos)
         return code, sym

@@ -85,15 +85,21 @@ def draw_grid(state: BaseState, meta: tuple, value: Any, st: Style) -> list[str]
             return "#"  # something there that this player may not see
         return symbol(kind, v) if v >= 0 else st.dim(".")
 
+    marks = [mark(v) for v in value]
+    w = max(_visible_len(m) for m in marks) if marks else 1
+
+    def cell(i: int) -> str:
+        return _pad(marks[i], w)
+
     lines = []
     if shape == "lanes":
         for row in range(height - 1, -1, -1):
-            lines.append(" ".join(_pad(mark(value[lane * height + row]), 1) for lane in range(width)))
-        lines.append(" ".join(str(lane + 1) for lane in range(width)))
+            lines.append(" ".join(cell(lane * height + row) for lane in range(width)).rstrip())
+        lines.append(" ".join(_pad(str(lane + 1), w) for lane in range(width)).rstrip())
     elif shape == "square":
         for y in range(height - 1, -1, -1):
-            lines.append(f"{y + 1:>2} " + " ".join(mark(value[y * width + x]) for x in range(width)))
-        lines.append("   " + " ".join(chr(97 + x) for x in range(width)))
+            lines.append(f"{y + 1:>2} " + " ".join(cell(y * width + x) for x in range(width)).rstrip())
+        lines.append("   " + " ".join(_pad(chr(97 + x), w) for x in range(width)).rstrip())
     else:  # hex: rows from the north down, offset so neighbours line up
         names = state.GAME.cell_names(name)
         rows: dict[str, list[int]] = {}
@@ -103,7 +109,7 @@ def draw_grid(state: BaseState, meta: tuple, value: Any, st: Style) -> list[str]
         for letter in sorted(rows, key=lambda k: (len(k), k), reverse=True):
             cells_ = rows[letter]
             indent = " " * (longest - len(cells_))
-            lines.append(f"{letter:>2} {indent}" + " ".join(mark(value[c]) for c in cells_))
+            lines.append(f"{letter:>2} {indent}" + " ".join(cell(c) for c in cells_))
     return lines
 
 
