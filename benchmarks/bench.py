@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import regle  # noqa: E402
 
 GAMES = {"eclats": ("games/eclats.rules", 2), "cibles": ("games/cibles.rules", 2),
-         "explobilles": ("games/explobilles.rules", 2)}
+         "explobilles": ("games/explobilles.rules", 2), "pixies": ("games/pixies.rules", 3)}
 
 
 def generated_playouts(game, players: int, seconds: float, seed0: int) -> tuple[float, float]:

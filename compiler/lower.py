@@ -237,6 +237,8 @@ class Lowerer(GridLowering):
 
     def x_Not(self, node: ast.Not, ctx: Ctx):
         code, ty, prec = self._expr(node.operand, ctx)
+        if prec == P_CMP and code.endswith(" == 0") and " " not in code[:-5].replace(", ", ","):
+            return code[:-5] + " != 0", T.BOOL, P_CMP  # not x == 0  ->  x != 0
         if ty.kind not in ("bool", "any"):
             self.error(f"'not' needs a condition, but this is {ty}", node.operand.pos)
         return "not " + self.wrap(code, prec, P_NOT), T.BOOL, P_NOT
@@ -393,24 +395,25 @@ class Lowerer(GridLowering):
         if node.cond is not None:
             cond = " if " + self.boolean(node.cond, inner)
         gen = f"for {var} in {src}{cond}"
+        # list comprehensions: over the small collections of games they beat generators
         if f == "count":
-            return f"sum(1 {gen})", T.INT, P_ATOM
+            return f"len([1 {gen}])", T.INT, P_ATOM
         if f in ("sum", "max", "min"):
             if not te.is_number:
                 self.error(f"{f}() needs numbers, but this is {te}", node.elem.pos)
             if f == "sum":
-                return f"sum({elem} {gen})", T.INT, P_ATOM
-            return f"{f}(({elem} {gen}), default=0)", T.INT, P_ATOM
+                return f"sum([{elem} {gen}])", T.INT, P_ATOM
+            return f"{f}([{elem} {gen}], default=0)", T.INT, P_ATOM
         if f in ("any", "all"):
             if te.kind not in ("bool", "any"):
                 self.error(f"{f}() needs a condition, but this is {te}", node.elem.pos)
-            return f"{f}({elem} {gen})", T.BOOL, P_ATOM
+            return f"{f}([{elem} {gen}])", T.BOOL, P_ATOM
         if f in ("argmin", "argmax"):
             if not te.is_number:
                 self.error(f"{f}() ranks by a number, but this is {te}", node.elem.pos)
             sign = "" if f == "argmin" else "-"
             # the first element with the smallest (largest) key; -1 when none qualifies
-            return (f"min((({sign}({elem}), _i, {var}) for _i, {var} in enumerate({src}){cond}), "
+            return (f"min([({sign}({elem}), _i, {var}) for _i, {var} in enumerate({src}){cond}], "
                     f"default=(0, 0, -1))[2]", ty.elem or T.ANY, P_ATOM)
         self.error(f"'{f}(... for ...)' is not an aggregate; use count, sum, max, min, any, all, argmin or argmax",
                    node.pos)

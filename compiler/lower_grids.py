@@ -104,7 +104,7 @@ class GridLowering:
         if f == "content":
             return f"({grid}[{self.cell(args[1], ctx, sym)}] - 1)", sym.elem, P_ATOM
         if f == "is_empty":
-            return f"not {grid}[{self.cell(args[1], ctx, sym)}]", T.BOOL, 3
+            return f"{grid}[{self.cell(args[1], ctx, sym)}] == 0", T.BOOL, 4
         if f == "row":
             return f"{g}_ROWS[{self.cell(args[1], ctx, sym)}]", T.INT, P_ATOM
         if f == "lane":

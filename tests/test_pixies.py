@@ -60,6 +60,8 @@ def position(game, players=2, up=None, down=None, rnd=1, current=0, offer=None, 
     data["counters"]["round"] = rnd
     data["counters"]["banked"] = [0] * players
     data["counters"]["placed"] = placed or [0] * players
+    data["counters"]["used"] = [sum(1 for i in range(9) if z["face_up"][p][i] >= 0 or z["face_down"][p][i] >= 0)
+                                for p in range(players)]
     data["counters"]["ending"] = 0
     data["counters"]["finished"] = 0
     for k, v in counters.items():
