@@ -70,10 +70,39 @@ def bench_game(name: str, rounds: int, seconds: float) -> dict:
             "ratio": gen_best / yard_best, "decisions": mean_decisions}
 
 
+def bench_agents(quick: bool) -> None:
+    """MCTS decisions per second at a fixed iteration count, and the --jobs 2 speed-up."""
+    from regle import simulate as sim
+    from regle.runtime.agents import make_agent
+    game = regle.load(ROOT / "games/eclats.rules")
+    iterations = 200
+    agent = make_agent(f"mcts:iterations={iterations}", 1)
+    decisions, spent = 0, 0.0
+    for seed in range(2 if quick else 4):
+        s = game.new_game(seed=seed)
+        other = make_agent("random", seed)
+        while not s.over:
+            if s.cur == 0:
+                start = time.perf_counter()
+                s.play(agent.choose(s))
+                spent += time.perf_counter() - start
+                decisions += 1
+            else:
+                s.play(other.choose(s))
+    print(f"mcts (Éclats, {iterations} iterations): {decisions / spent:,.1f} decisions/s")
+    n = 800 if quick else 3000
+    times = {}
+    for jobs in (1, 2):
+        _, times[jobs] = sim.simulate(str(ROOT / "games/eclats.rules"), n, 2, ["greedy", "random"], seed=0, jobs=jobs)
+    print(f"simulate {n} greedy-vs-random Éclats games: --jobs 1 {times[1]:.2f} s, --jobs 2 {times[2]:.2f} s,"
+          f" speed-up {times[1] / times[2]:.2f}x")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="short rounds (about 5 s in all)")
     parser.add_argument("--only", choices=sorted(GAMES), help="one game only")
+    parser.add_argument("--agents", action="store_true", help="also measure MCTS and parallel simulation")
     args = parser.parse_args(argv)
     rounds, seconds = (2, 0.6) if args.quick else (5, 1.5)
     print(f"regle {regle.__version__}, kernels: {regle.KERNELS}, Python {sys.version.split()[0]}")
@@ -83,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         r = bench_game(name, rounds, seconds)
         print(f"{r['game']:<14}{r['players']:>8}{r['generated']:>12,.0f}{r['yardstick']:>12,.0f}"
               f"{r['ratio']:>8.2f}{r['decisions']:>16.1f}")
+    if args.agents:
+        bench_agents(args.quick)
     return 0
 
 

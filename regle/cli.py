@@ -65,12 +65,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play a game in the terminal (humans and/or agents)",
                        description="Play a game in the terminal. Each seat is 'human' or an agent "
-                                   "(random, greedy). The state is shown after every decision; a human "
-                                   "answers with the number of a move or its notation.")
+                                   "(random, greedy, mcts, mcts:iterations=400). The state is shown after "
+                                   "every decision; a human answers with the number of a move or its notation.")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--players", type=int, help="number of players (default: the game's smallest count)")
     p.add_argument("--seats", default=None, metavar="S1,S2,...",
-                   help="who plays each seat: human, random, greedy (default: human then random)")
+                   help="who plays each seat: human, random, greedy, mcts[:iterations=N,time=S,...] "
+                        "(default: human, then random)")
     p.add_argument("--seed", type=int, default=None, help="seed for the shuffles and the agents (default: random)")
     p.add_argument("--quiet", action="store_true", help="with agents only: print the moves and the result, not every state")
     p.set_defaults(func=cmd_play)
@@ -82,9 +83,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-n", "--games", type=int, default=100, help="number of games (default 100)")
     p.add_argument("--players", type=int, help="number of players (default: the game's smallest count)")
     p.add_argument("--agents", default="random", metavar="A1,A2,...",
-                   help="agent per seat, repeated as needed (default: random)")
+                   help="agent per seat, repeated as needed: random, greedy, mcts[:iterations=N,...] "
+                        "(default: random)")
     p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     p.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1; results do not depend on it)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the games on a Dask cluster: a scheduler address, or 'local' for a local "
+                        "cluster of --jobs workers (needs regle[dask]); results are the same")
     p.add_argument("--fixed-seats", action="store_true",
                    help="keep each agent in its seat (default: rotate seats from game to game)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
@@ -224,8 +229,19 @@ def cmd_simulate(args) -> int:
     if args.games < 1:
         raise SystemExit("regle: -n must be at least 1")
     progress = None if args.json else sim.progress_bar(sys.stderr)
-    records, seconds = sim.simulate(str(args.file), args.games, n, agents, seed=args.seed,
-                                    jobs=max(1, args.jobs), rotate=not args.fixed_seats, progress=progress)
+    executor = client = cluster = None
+    if args.scheduler:
+        client, cluster = sim.dask_executor(args.scheduler, args.jobs)
+        executor = client.get_executor()
+    try:
+        records, seconds = sim.simulate(str(Path(args.file).resolve()), args.games, n, agents, seed=args.seed,
+                                        jobs=max(1, args.jobs), rotate=not args.fixed_seats, progress=progress,
+                                        executor=executor)
+    finally:
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             for r in records:

@@ -150,6 +150,23 @@ def progress_bar(stream=sys.stderr):
     return update
 
 
+def dask_executor(address: str, jobs: int):
+    """A concurrent.futures Executor on a Dask cluster: ``local`` starts a LocalCluster of
+    ``jobs`` worker processes; anything else is a scheduler address (tcp://host:8786)."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise SystemExit("regle: --scheduler needs Dask: pip install 'regle[dask]'") from None
+    if address == "local":
+        cluster = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
+    else:
+        cluster = None
+        client = Client(address)
+    return client, cluster
+
+
 def default_jobs() -> int:
     return max(1, os.cpu_count() or 1)
 

@@ -1,7 +1,8 @@
 """Agents that choose moves. An agent is any object with ``choose(state) -> Move``.
 
 Agents are seeded and deterministic: the same seed and the same states give the same choices.
-They only read what the state exposes to everyone (legal moves, scores, copies).
+Agents that look ahead do so on a determinised copy (``hidden.determinize``): they never use
+what their player may not see.
 """
 from __future__ import annotations
 
@@ -43,10 +44,12 @@ class GreedyAgent:
         self.rng = Rng(seed)
 
     def choose(self, state: BaseState) -> Move:
+        from .hidden import determinize  # what this player may not see is re-dealt first
         me = state.cur
+        seen = determinize(state, me, self.rng)
         best, best_value = [], None
-        for move in state.legal:
-            after = state.copy()
+        for move in seen.legal:
+            after = seen.copy()
             after.play(move)
             scores = after.scores
             others = max((v for p, v in enumerate(scores) if p != me), default=0)
@@ -61,7 +64,12 @@ class GreedyAgent:
         return best[self.rng.below(len(best))]
 
 
-AGENTS: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+def _mcts(**kwargs):
+    from .mcts import MctsAgent
+    return MctsAgent(**kwargs)
+
+
+AGENTS: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": _mcts}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:

@@ -1,0 +1,130 @@
+"""Monte Carlo tree search (UCT) over the decision model, with determinisation.
+
+Each iteration re-deals what the searching player may not see (``hidden.determinize``), walks
+down the tree choosing moves by UCB1 among those legal in that determinisation (one tree shared
+by all determinisations, "single-observer ISMCTS"), adds one node, plays random moves to the
+end of the game or for ``rollout`` decisions, and backs up one reward per seat. Rewards: a sole
+win 1, a shared win 1/k, a draw 1/n, a loss 0; a rollout stopped early scores by the game's
+own scores (leader 1, tied leaders share).
+
+Options (``mcts:iterations=400,c=1.4,rollout=60,time=0.5``): iterations per decision (default
+200), exploration constant c, rollout depth (0: to the end), or a time budget in seconds
+instead of a count. Seeded: the same seed and states give the same choices.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+from .engine import BaseState, Move
+from .hidden import determinize
+from .rng import Rng
+
+
+class Node:
+    __slots__ = ("visits", "totals", "children", "avail")
+
+    def __init__(self, players: int):
+        self.visits = 0
+        self.totals = [0.0] * players
+        self.children: dict = {}  # move -> Node
+        self.avail: dict = {}  # move -> times it was legal here (availability, for ISMCTS)
+
+
+def rewards(state: BaseState) -> list[float]:
+    n = state.n
+    if state.over:
+        winners = state.winners
+        if not winners:
+            return [1.0 / n] * n
+        share = 1.0 / len(winners)
+        return [share if p in winners else 0.0 for p in range(n)]
+    scores = state.scores
+    best = max(scores)
+    leaders = [p for p in range(n) if scores[p] == best]
+    share = 1.0 / len(leaders)
+    return [share if p in leaders else 0.0 for p in range(n)]
+
+
+class MctsAgent:
+    name = "mcts"
+
+    def __init__(self, seed: int = 0, iterations: str | int = 200, c: str | float = 1.4,
+                 rollout: str | int = 80, time: str | float = 0.0, **options: str):
+        if options:
+            raise ValueError(f"unknown mcts option(s): {', '.join(options)} "
+                             "(options: iterations, c, rollout, time)")
+        try:
+            self.iterations = int(iterations)
+            self.c = float(c)
+            self.rollout = int(rollout)
+            self.budget = float(time)
+        except ValueError as exc:
+            raise ValueError(f"bad mcts option: {exc}") from None
+        if self.iterations < 1 and self.budget <= 0:
+            raise ValueError("mcts needs iterations >= 1 or a time budget")
+        self.rng = Rng(seed)
+
+    def choose(self, state: BaseState) -> Move:
+        legal = state.legal
+        if len(legal) == 1:
+            return legal[0]
+        me = state.cur
+        root = Node(state.n)
+        rng = self.rng
+        deadline = time.perf_counter() + self.budget if self.budget > 0 else None
+        done = 0
+        while True:
+            if deadline is None:
+                if done >= self.iterations:
+                    break
+            elif time.perf_counter() >= deadline and done > 0:
+                break
+            self._iterate(root, determinize(state, me, rng), rng)
+            done += 1
+        best = max(legal, key=lambda m: (root.children[m].visits if m in root.children else -1,
+                                         root.children[m].totals[me] if m in root.children else 0.0))
+        return best
+
+    def _iterate(self, root: Node, s: BaseState, rng: Rng) -> None:
+        path = [root]
+        node = root
+        # selection and expansion
+        while not s.over:
+            legal = s.legal
+            for m in legal:
+                node.avail[m] = node.avail.get(m, 0) + 1
+            unexplored = [m for m in legal if m not in node.children]
+            if unexplored:
+                m = unexplored[rng.below(len(unexplored))]
+                actor = s.cur
+                s.play(m)
+                child = Node(s.n)
+                node.children[m] = child
+                path.append((actor, child))
+                break
+            actor = s.cur
+            best, best_value = None, -1.0
+            for m in legal:
+                child = node.children[m]
+                value = child.totals[actor] / child.visits + self.c * math.sqrt(
+                    math.log(node.avail[m]) / child.visits)
+                if value > best_value:
+                    best, best_value = m, value
+            s.play(best)
+            node = node.children[best]
+            path.append((actor, node))
+        # rollout
+        steps = 0
+        while not s.over and (self.rollout <= 0 or steps < self.rollout):
+            legal = s.legal
+            s.play(legal[rng.below(len(legal))])
+            steps += 1
+        result = rewards(s)
+        # backpropagation
+        root.visits += 1
+        for entry in path[1:]:
+            _actor, n = entry
+            n.visits += 1
+            for p, r in enumerate(result):
+                n.totals[p] += r
