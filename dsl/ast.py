@@ -18,7 +18,7 @@ class Node:
     #: (line, column), or (line, column, file) for nodes that come from an extended file
     pos: tuple = pos
     #: a doc comment (``///``) written just before the node, where the grammar allows one
-    doc: str | None = attrs.field(default=None, kw_only=True, eq=False)
+    doc: str | None = attrs.field(default=None, kw_only=True)
     #: marked ``standin``: data or a rule the original text leaves open, chosen by the project
     standin: bool = attrs.field(default=False, kw_only=True)
 

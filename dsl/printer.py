@@ -1,0 +1,371 @@
+"""Print an AST back as rules text, in one canonical layout (``regle fmt``).
+
+The same printer renders expressions and statements for ``regle diff`` and the rulebook.
+Comments are not in the AST; :func:`format_text` collects them from the source and puts each
+back before the declaration, step or statement that follows it.
+"""
+from __future__ import annotations
+
+import re
+
+from . import ast
+
+INDENT = "  "
+_PREC = {"or": 1, "and": 2, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4, "in": 4, "not in": 4,
+         "+": 5, "-": 5, "*": 6, "//": 6, "%": 6}
+
+
+def quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+# ---- expressions --------------------------------------------------------------------------
+def expr(node: ast.Node) -> str:
+    return _expr(node)[0]
+
+
+def _expr(node) -> tuple[str, int]:
+    if isinstance(node, ast.Int):
+        return str(node.value), 8 if node.value >= 0 else 7
+    if isinstance(node, ast.Bool):
+        return ("true" if node.value else "false"), 8
+    if isinstance(node, ast.Name):
+        return node.id, 8
+    if isinstance(node, ast.Players):
+        return "players", 8
+    if isinstance(node, ast.Attr):
+        return f"{_wrap(node.obj, 8)}.{node.name}", 8
+    if isinstance(node, ast.Index):
+        return f"{_wrap(node.obj, 8)}[{expr(node.index)}]", 8
+    if isinstance(node, ast.Call):
+        return f"{node.func}({', '.join(expr(a) for a in node.args)})", 8
+    if isinstance(node, ast.Comp):
+        where = f" where {expr(node.cond)}" if node.cond is not None else ""
+        return f"{node.func}({expr(node.elem)} for {node.var} in {expr(node.source)}{where})", 8
+    if isinstance(node, ast.ListExpr):
+        return "[" + ", ".join(expr(i) for i in node.items) + "]", 8
+    if isinstance(node, ast.Not):
+        return f"not {_wrap(node.operand, 3)}", 3
+    if isinstance(node, ast.Neg):
+        return f"-{_wrap(node.operand, 7)}", 7
+    if isinstance(node, ast.BinOp):
+        prec = _PREC[node.op]
+        if prec == 4:  # comparisons do not chain
+            return f"{_wrap(node.left, 5)} {node.op} {_wrap(node.right, 5)}", 4
+        return f"{_wrap(node.left, prec)} {node.op} {_wrap(node.right, prec + 1)}", prec
+    raise TypeError(f"cannot print {type(node).__name__}")
+
+
+def _wrap(node, need: int) -> str:
+    text, prec = _expr(node)
+    return f"({text})" if prec < need else text
+
+
+# ---- statements -----------------------------------------------------------------------------
+def stmt_head(node) -> str:
+    """One statement's first line (blocks open with '{')."""
+    if isinstance(node, ast.Shuffle):
+        return f"shuffle {expr(node.zone)}"
+    if isinstance(node, ast.Deal):
+        count = "all" if node.count is None else expr(node.count)
+        where = f" where {expr(node.where)}" if node.where is not None else ""
+        return f"deal {count} from {expr(node.src)} to {expr(node.dst)}{where}"
+    if isinstance(node, ast.Move):
+        return f"move {expr(node.item)} from {expr(node.src)} to {expr(node.dst)}"
+    if isinstance(node, ast.Add):
+        return f"add {expr(node.item)} to {expr(node.dst)}"
+    if isinstance(node, ast.Remove):
+        return f"remove {expr(node.item)} from {expr(node.src)}"
+    if isinstance(node, ast.Refill):
+        return f"refill {expr(node.dst)} from {expr(node.src)} up to {expr(node.size)}"
+    if isinstance(node, ast.Let):
+        return f"let {node.name} = {expr(node.value)}"
+    if isinstance(node, ast.Require):
+        tail = f" else {quote(node.message)}" if node.message is not None else ""
+        return f"require {expr(node.cond)}{tail}"
+    if isinstance(node, ast.Assign):
+        target = node.name + (f"[{expr(node.index)}]" if node.index is not None else "")
+        return f"{target} {node.op} {expr(node.value)}"
+    if isinstance(node, ast.EndGame):
+        return "end game"
+    if isinstance(node, ast.EndTurn):
+        return "end turn"
+    if isinstance(node, ast.NextPlayer):
+        return f"next player {expr(node.value)}"
+    if isinstance(node, ast.Put):
+        return f"put {expr(node.value)} at {expr(node.cell)} on {expr(node.grid)}"
+    if isinstance(node, ast.Clear):
+        to = f" to {expr(node.to)}" if node.to is not None else ""
+        return f"clear {expr(node.what)} on {expr(node.grid)}{to}"
+    if isinstance(node, ast.Drop):
+        return (f"drop {expr(node.value)} into {expr(node.grid)} lane {expr(node.lane)}"
+                + _tail(node.taking, node.overflow))
+    if isinstance(node, ast.Settle):
+        return f"settle {expr(node.grid)}"
+    if isinstance(node, ast.Place):
+        return (f"place {expr(node.placement)} of {expr(node.pattern)} into {expr(node.grid)}"
+                + _tail(node.taking, node.overflow))
+    if isinstance(node, ast.Push):
+        head = f"push {expr(node.move)} on {expr(node.grid)}"
+        if node.body is not None:
+            head += f" ejecting ({node.who}, {node.sides})"
+        return head
+    if isinstance(node, ast.For):
+        return f"for {node.var} in {expr(node.source)}"
+    raise TypeError(f"cannot print {type(node).__name__}")
+
+
+def _tail(taking, overflow) -> str:
+    out = ""
+    if taking is not None:
+        out += f" taking from {expr(taking)}"
+    if overflow is not None:
+        out += f" overflow to {expr(overflow)}"
+    return out
+
+
+class Printer:
+    """Builds the canonical text, putting comments back before what followed them."""
+
+    def __init__(self, comments: list[tuple[int, str]] | None = None):
+        self.lines: list[str] = []
+        self.comments = sorted(comments or [])
+        self.depth = 0
+
+    def line(self, text: str = "") -> None:
+        self.lines.append((INDENT * self.depth + text) if text else "")
+
+    def comments_before(self, line: int, start: int | None = None) -> None:
+        """Emit the comments above ``line``; a blank line follows them when the source had a
+        gap before ``start`` (where the node's doc comment begins)."""
+        last = None
+        while self.comments and line and self.comments[0][0] < line:
+            last, text = self.comments.pop(0)
+            self.line(text)
+        if last is not None and start is not None and last < start - 1:
+            self.line()
+
+    def docs(self, node) -> None:
+        if node.doc:
+            for text in node.doc.split("\n"):
+                self.line(("/// " + text).rstrip())
+
+    def mark(self, node) -> str:
+        return "standin " if getattr(node, "standin", False) else ""
+
+    def block(self, body: list) -> None:
+        self.depth += 1
+        for node in body:
+            self.statement(node)
+        self.depth -= 1
+
+    def statement(self, node) -> None:
+        self.comments_before(node.pos[0])
+        self.docs(node)
+        prefix = self.mark(node)
+        if isinstance(node, ast.If):
+            for i, (cond, body) in enumerate(node.branches):
+                opener = f"{prefix}if {expr(cond)} {{" if i == 0 else f"}} elif {expr(cond)} {{"
+                self.line(opener)
+                self.block(body)
+            if node.orelse is not None:
+                self.line("} else {")
+                self.block(node.orelse)
+            self.line("}")
+            return
+        head = prefix + stmt_head(node)
+        body = node.body if isinstance(node, (ast.For, ast.Push)) else None
+        if body is None:
+            self.line(head)
+            return
+        self.line(head + " {")
+        self.block(body)
+        self.line("}")
+
+    # -- declarations
+    def rules(self, rules: ast.Rules) -> str:
+        previous = ""  # the kind of the previous one-line declaration, None after a block
+        for i, decl in enumerate(rules.decls):
+            kind = type(decl).__name__
+            one_line = kind in ("Param", "Zone", "Grid", "Counter", "End", "Invariant", "Define", "Extend")
+            if i and not (one_line and previous == kind and not decl.doc):
+                self.line()
+            doc_lines = decl.doc.count("\n") + 1 if decl.doc else 0
+            self.comments_before(decl.pos[0], decl.pos[0] - doc_lines)
+            self.docs(decl)
+            self.decl(decl)
+            previous = kind if one_line else None
+        for _, text in self.comments:
+            self.line(text)
+        self.comments = []
+        return "\n".join(self.lines).rstrip() + "\n"
+
+    def decl(self, d) -> None:
+        mark = self.mark(d) + ("override " if getattr(d, "override", False) else "")
+        if isinstance(d, ast.Game):
+            self.line(f"{mark}game {quote(d.title)} {{")
+            players = str(d.min_players) if d.min_players == d.max_players else f"{d.min_players}..{d.max_players}"
+            self.line(f"{INDENT}players {players}")
+            if d.first is not None:
+                self.line(f"{INDENT}first player {expr(d.first)}")
+            self.line("}")
+        elif isinstance(d, ast.Extend):
+            self.line(f"{mark}extend {quote(d.path)}")
+        elif isinstance(d, ast.Param):
+            self.line(f"{mark}param {d.name} = {expr(d.value)}")
+        elif isinstance(d, ast.Enum):
+            members = ", ".join(("wild " if m.wild else "") + m.name + (f" = {quote(m.symbol)}" if m.symbol else "")
+                                for m in d.members)
+            self.line(f"{mark}enum {d.name} {{ {members} }}")
+        elif isinstance(d, ast.Table):
+            self.table(d, mark)
+        elif isinstance(d, ast.Zone):
+            self.line(f"{mark}zone {d.name}: {type_text(d.elem)}{_per(d.per)}{_opts(d)}"
+                      + (f" = {expr(d.init)}" if d.init is not None else ""))
+        elif isinstance(d, ast.Grid):
+            size = {"square": "square {} by {}", "lanes": "lanes {} height {}", "hex": "hex side {}"}[d.shape]
+            shape = size.format(*(expr(e) for e in d.size))
+            edges = f" edges {d.edges}" if d.edges else ""
+            self.line(f"{mark}grid {d.name}: {type_text(d.elem)}{_per(d.per)} {shape}{edges}{_opts(d)}")
+        elif isinstance(d, ast.Counter):
+            self.line(f"{mark}counter {d.name}{_per(d.per)}" + (f" = {expr(d.init)}" if d.init is not None else ""))
+        elif isinstance(d, ast.Define):
+            self.line(f"{mark}define {d.name}({', '.join(d.params)}) = {expr(d.body)}")
+        elif isinstance(d, ast.Setup):
+            self.line(f"{mark}setup {{")
+            self.block(d.body)
+            self.line("}")
+        elif isinstance(d, ast.Turn):
+            self.line(f"{mark}turn {{")
+            self.depth += 1
+            for i, step in enumerate(d.steps):
+                self.comments_before(step.pos[0])
+                self.docs(step)
+                self.step(step)
+            self.depth -= 1
+            self.line("}")
+        elif isinstance(d, ast.Step):
+            self.step(d, mark)
+        elif isinstance(d, ast.End):
+            self.line(f"{mark}end when {expr(d.cond)}")
+        elif isinstance(d, ast.Score):
+            self.line(f"{mark}score {d.var} {{")
+            self.depth += 1
+            for clause in d.clauses:
+                self.comments_before(clause.pos[0])
+                self.docs(clause)
+                self.line(f"{clause.name}: {expr(clause.expr)}")
+            self.depth -= 1
+            self.line("}")
+        elif isinstance(d, ast.Winner):
+            self.line(f"{mark}winner {d.var} {{")
+            for rank in d.ranks:
+                self.line(f"{INDENT}{'most' if rank.most else 'least'} {expr(rank.expr)}")
+            self.line(f"{INDENT}ties {d.ties}")
+            self.line("}")
+        elif isinstance(d, ast.Invariant):
+            self.line(f"{mark}invariant {d.name}: {expr(d.expr)}")
+        else:
+            raise TypeError(type(d).__name__)
+
+    def table(self, d: ast.Table, mark: str) -> None:
+        columns = ", ".join(f"{c.name}: {type_text(c.type)}" for c in d.columns)
+        show = f" show {quote(d.show)}" if d.show is not None else ""
+        self.line(f"{mark}table {d.name}({columns}){show} {{")
+        texts = [[cell_text(c) for c in row.cells] for row in d.rows]
+        widths = [max((len(t[i]) for t in texts if i < len(t)), default=0) for i in range(len(d.columns))]
+        for row, cells in zip(d.rows, texts):
+            self.comments_before(row.pos[0])
+            body = " ".join(c.ljust(widths[i]) if i < len(widths) else c for i, c in enumerate(cells)).rstrip()
+            if row.copies != 1:
+                body += f" * {row.copies}"
+            self.line(INDENT + body)
+        self.line("}")
+
+    def step(self, step: ast.Step, mark: str = "") -> None:
+        mark = mark or self.mark(step)
+        if step.kind == "auto":
+            self.line(f"{mark}do {step.name} {{")
+            self.block(step.body)
+            self.line("}")
+            return
+        if step.kind == "optional":
+            head = f"optional step {step.name}"
+        elif step.kind == "repeat":
+            head = f"repeat step {step.name} while {expr(step.cond)}"
+        else:
+            head = f"step {step.name}" + (f" when {expr(step.cond)}" if step.cond is not None else "")
+        self.line(f"{mark}{head} {{")
+        self.depth += 1
+        for choice in step.choices:
+            self.comments_before(choice.pos[0])
+            self.docs(choice)
+            if isinstance(choice, ast.Pass):
+                self.line(f"{self.mark(choice)}pass" + (f" {quote(choice.notation)}" if choice.notation is not None else ""))
+                continue
+            params = ", ".join(binding_text(b) for b in choice.params)
+            head = f"{self.mark(choice)}action {choice.name}" + (f"({params})" if params else "")
+            if choice.notation is not None:
+                head += f" {quote(choice.notation)}"
+            self.line(head + " {")
+            self.block(choice.body)
+            self.line("}")
+        self.depth -= 1
+        self.line("}")
+
+
+def type_text(t: ast.TypeRef) -> str:
+    return f"pattern of {t.name}" if t.pattern else t.name
+
+
+def binding_text(b: ast.Binding) -> str:
+    if b.kind == "range":
+        return f"{b.names[0]} in {expr(b.source)}..{expr(b.upper)}"
+    if b.kind == "pair":
+        return f"{b.names[0]}, {b.names[1]} in pair {expr(b.source)}"
+    return f"{b.names[0]} in {expr(b.source)}"
+
+
+def cell_text(c: ast.Cell) -> str:
+    if c.kind == "none":
+        return "-"
+    if c.kind == "str":
+        return quote(c.value)
+    return str(c.value)
+
+
+def _per(per: str | None) -> str:
+    return f" per {per}" if per else ""
+
+
+def _opts(d) -> str:
+    out = ""
+    if d.hidden:
+        out += " hidden"
+    if d.private:
+        out += " private"
+    if getattr(d, "capacity", None) is not None:
+        out += f" capacity {expr(d.capacity)}"
+    return out
+
+
+_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|(///[^\n]*)|(#[^\n]*)')
+
+
+def comments_of(text: str) -> list[tuple[int, str]]:
+    """Every ``# ...`` comment of a source, with its line (strings and doc comments skipped)."""
+    out = []
+    for m in _COMMENT.finditer(text):
+        if m.group(2):
+            out.append((text.count("\n", 0, m.start()) + 1, m.group(2).rstrip()))
+    return out
+
+
+def format_rules(rules: ast.Rules, source_text: str = "") -> str:
+    return Printer(comments_of(source_text)).rules(rules)
+
+
+def format_text(text: str, filename: str = "<rules>") -> str:
+    """The canonical layout of a rules text (RulesError if it does not parse)."""
+    from .parser import parse
+    return format_rules(parse(text, filename), text)
