@@ -106,6 +106,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--report", metavar="FILE.jsonl", help="summarise games saved with --out instead of playing")
     p.set_defaults(func=cmd_simulate)
 
+    p = sub.add_parser("diff", help="what changed between two versions of a rules file, in the game's terms",
+                       description="A semantic diff of two rule sets after resolving extend: added, removed "
+                                   "and changed declarations, ignoring layout, comments and declaration order. "
+                                   "Exit 0 when they are the same, 1 when they differ, 2 on errors. With "
+                                   "--simulate N, also play N seeded games of each and compare the results.")
+    p.add_argument("old", metavar="OLD")
+    p.add_argument("new", metavar="NEW")
+    p.add_argument("--json", action="store_true", help="print the changes (and summaries) as JSON")
+    p.add_argument("--simulate", type=int, metavar="N", help="play N games of each version with the same seeds")
+    p.add_argument("--agents", default="random", metavar="A1,A2,...", help="agents for --simulate (default random)")
+    p.add_argument("--players", type=int, help="players for --simulate (default: the smallest count)")
+    p.add_argument("--seed", type=int, default=0, help="first seed for --simulate (default 0)")
+    p.add_argument("--jobs", "-j", type=int, default=1, help="worker processes for --simulate")
+    p.set_defaults(func=cmd_diff)
+
     p = sub.add_parser("cache", help="show or clear the cache of parser tables and generated engines")
     p.add_argument("--clear", action="store_true", help="delete the cache")
     p.set_defaults(func=cmd_cache)
@@ -313,6 +328,71 @@ def _print_summary(summary: dict, as_json: bool, title: str) -> None:
         for spec, a in summary["agent_wins"].items():
             lo, hi = a["win_rate_ci95"]
             print(f"  {spec:<14} {a['games']:>5}   {a['win_rate']:>7.1%}   [{lo:.1%}, {hi:.1%}]")
+
+
+# ---- diff -----------------------------------------------------------------------------------
+def _resolved(path: str):
+    from regle.dsl.parser import _decode, parse
+    from regle.dsl.variants import resolve
+    from regle.dsl.errors import Diagnostic, Source
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise RulesError([Diagnostic(f"cannot read the file: {exc.strerror or exc}", 1, 1)], Source("", path))
+    source = _decode(data, path)
+    rules, _ = resolve(parse(source.text, path), source)
+    regle.check_file(path)  # a diff of rules that do not check would mislead
+    return rules
+
+
+def cmd_diff(args) -> int:
+    from regle.dsl.differ import diff
+    try:
+        old, new = _resolved(args.old), _resolved(args.new)
+    except RulesError as err:
+        print(err.render(), file=sys.stderr)
+        return 2
+    changes = diff(old, new)
+    result: dict = {"old": args.old, "new": args.new, "same": not changes,
+                    "changes": [c.to_json() for c in changes]}
+    if args.simulate:
+        from regle import simulate as sim
+        from regle.stats import compare
+        agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+        summaries = []
+        for path in (args.old, args.new):
+            game = regle.load(path)
+            n = _players(game, args.players)
+            progress = None if args.json else sim.progress_bar(sys.stderr)
+            records, seconds = sim.simulate(str(Path(path).resolve()), args.simulate, n, agents, seed=args.seed,
+                                            jobs=max(1, args.jobs), progress=progress)
+            summaries.append((records, sim.summarise(records, seconds)))
+        result["simulation"] = compare(summaries[0], summaries[1])
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        from regle.display import style_for
+        st = style_for(sys.stdout)
+        if not changes:
+            print(f"{args.old} and {args.new}: the same rules")
+        else:
+            print(st.bold(f"{len(changes)} change{'s' if len(changes) != 1 else ''} from {args.old} to {args.new}"))
+            for c in changes:
+                print("  " + str(c))
+        if args.simulate:
+            _print_comparison(result["simulation"], args, st)
+    return 0 if not changes else 1
+
+
+def _print_comparison(cmp: dict, args, st) -> None:
+    print()
+    print(st.bold(f"{args.simulate} games each, seeds {args.seed}..{args.seed + args.simulate - 1}, "
+                  f"agents {args.agents}   (* = significant at 5%)"))
+    print(f"  {'':<22}{'old':<28}{'new':<28}")
+    for row in cmp["rows"]:
+        mark = st.accent(" *") if row["significant"] else ""
+        print(f"  {row['label']:<22}{row['old']:<28}{row['new']:<28}{mark}")
 
 
 # ---- cache ----------------------------------------------------------------------------------
