@@ -145,11 +145,22 @@ def _decl(key, a, b) -> list[Change]:
             out.append(Change(kind, "winner order", "; ".join(ra), "; ".join(rb)))
         if a.ties != b.ties:
             out.append(Change("changed", "winner ties", a.ties, b.ties))
+    elif isinstance(a, ast.Define) and a.params == b.params:
+        if a.body != b.body:
+            out.append(Change("changed", label, expr(a.body), expr(b.body)))
     elif a != b:
-        out.append(Change("changed", label, _text(a), _text(b)))
+        out.append(Change("changed", label, _bare(_text(a)), _bare(_text(b))))
     elif a.doc != b.doc:
         pass  # prose only: the rulebook changes, not the game
     return out
+
+
+def _bare(text: str) -> str:
+    """A declaration's text without the marks that are not rules (override, standin)."""
+    for mark in ("standin ", "override "):
+        if text.startswith(mark):
+            text = text[len(mark):]
+    return text
 
 
 def _member(enum: ast.Enum, name: str) -> str:
