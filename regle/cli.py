@@ -121,6 +121,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--jobs", "-j", type=int, default=1, help="worker processes for --simulate")
     p.set_defaults(func=cmd_diff)
 
+    p = sub.add_parser("rules", help="the rulebook of a rules file (Markdown or one HTML page)",
+                       description="Render the rulebook of a rules file from its text: overview, components, "
+                                   "setup, the turn step by step, scoring, end and winner, and every stand-in.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--format", choices=("md", "html"), default="md", help="md (default) or html")
+    p.add_argument("-o", "--output", metavar="OUT", help="where to write it (default: stdout)")
+    p.set_defaults(func=cmd_rules)
+
     p = sub.add_parser("cache", help="show or clear the cache of parser tables and generated engines")
     p.add_argument("--clear", action="store_true", help="delete the cache")
     p.set_defaults(func=cmd_cache)
@@ -328,6 +336,19 @@ def _print_summary(summary: dict, as_json: bool, title: str) -> None:
         for spec, a in summary["agent_wins"].items():
             lo, hi = a["win_rate_ci95"]
             print(f"  {spec:<14} {a['games']:>5}   {a['win_rate']:>7.1%}   [{lo:.1%}, {hi:.1%}]")
+
+
+# ---- rules ----------------------------------------------------------------------------------
+def cmd_rules(args) -> int:
+    from regle.rulebook import rulebook
+    regle.check_file(args.file)  # the rulebook of rules that do not check would mislead
+    text = rulebook(args.file, args.format)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
 
 
 # ---- diff -----------------------------------------------------------------------------------

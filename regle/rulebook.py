@@ -1,0 +1,481 @@
+"""The rulebook of a rules file, rendered from its AST: Markdown or one self-contained HTML page.
+
+Everything it says comes from the rules text: the structure (components, setup, steps, actions,
+scoring, end, winner) is put into sentences by generic phrases, and the authors' doc comments
+(``///``) carry the prose. Stand-ins are listed in their own section and marked where used.
+"""
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import attrs
+
+from regle.dsl import ast
+from regle.dsl.parser import _decode, parse
+from regle.dsl.printer import binding_text, cell_text, expr, type_text
+from regle.dsl.variants import resolve
+
+MARK = "‡"  # stand-in marker
+
+
+# ---- a small document model -----------------------------------------------------------------
+@attrs.define
+class Block:
+    kind: str  # h | p | ul | table | patterns | grid
+    data: object
+    level: int = 2
+
+
+@attrs.define
+class Doc:
+    title: str
+    blocks: list = attrs.Factory(list)
+    standins: list = attrs.Factory(list)  # (what, where)
+
+    def h(self, text: str, level: int = 2) -> None:
+        self.blocks.append(Block("h", text, level))
+
+    def p(self, text: str) -> None:
+        if text:
+            self.blocks.append(Block("p", text))
+
+    def ul(self, items: list) -> None:
+        if items:
+            self.blocks.append(Block("ul", items))
+
+
+def code(node) -> str:
+    return f"`{expr(node)}`" if isinstance(node, ast.Node) else f"`{node}`"
+
+
+def _name(text: str) -> str:
+    return text.replace("_", " ")
+
+
+def prose(text: str | None) -> str:
+    """A doc comment as one paragraph."""
+    return " ".join((text or "").split())
+
+
+class Writer:
+    """Walks the rules and fills a :class:`Doc`."""
+
+    def __init__(self, rules: ast.Rules, name: str):
+        self.rules = rules
+        decls = rules.decls
+        self.game = next((d for d in decls if isinstance(d, ast.Game)), None)
+        self.doc = Doc(self.game.title if self.game else name)
+        self.by_kind: dict[type, list] = {}
+        for d in decls:
+            self.by_kind.setdefault(type(d), []).append(d)
+
+    def of(self, kind: type) -> list:
+        return self.by_kind.get(kind, [])
+
+    def standin(self, node, what: str) -> str:
+        """Record a stand-in; returns the mark to put where it is used."""
+        if getattr(node, "standin", False):
+            self.doc.standins.append((what, prose(node.doc)))
+            return f" {MARK}"
+        return ""
+
+    def write(self) -> Doc:
+        doc = self.doc
+        g = self.game
+        mark = self.standin(g, "the game's set-up of players") if g else ""
+        doc.p(prose(g.doc) if g else "")
+        if g:
+            players = (f"{g.min_players} players" if g.min_players == g.max_players
+                       else f"{g.min_players} to {g.max_players} players")
+            first = f"; {self.first_player(g.first)} starts" if g.first is not None else ""
+            doc.p(f"**{players}**{first}.{mark}")
+        self.components()
+        self.setup()
+        self.turn()
+        self.scoring()
+        self.ending()
+        self.invariants()
+        self.standins_section()
+        return doc
+
+    def first_player(self, e) -> str:
+        if isinstance(e, ast.Int):
+            return f"player {e.value + 1}"
+        return f"the player given by {code(e)} (seats count from 0)"
+
+    # -- components
+    def components(self) -> None:
+        doc = self.doc
+        doc.h("Components")
+        for e in self.of(ast.Enum):
+            members = ", ".join(("(wild) " if m.wild else "") + f"**{m.name}**" + (f" `{m.symbol}`" if m.symbol else "")
+                                for m in e.members)
+            doc.p(f"**{_name(e.name).capitalize()}**: {members}." + self.standin(e, f"enum {e.name}")
+                  + (" " + prose(e.doc) if e.doc else ""))
+        for t in self.of(ast.Table):
+            self.table(t)
+        params = self.of(ast.Param)
+        if params:
+            doc.h("Numbers", 3)
+            items = [f"{_name(p.name)}: **{expr(p.value)}**" + self.standin(p, f"param {p.name}")
+                     + (f" — {prose(p.doc)}" if p.doc else "") for p in params]
+            doc.ul(items)
+        places = [*self.of(ast.Zone), *self.of(ast.Grid)]
+        if places:
+            doc.h("Where things are", 3)
+            items = []
+            for z in places:
+                owner = ("shared" if z.per is None else "one per player" if z.per == "player"
+                         else f"one per {_name(z.per)}")
+                seen = "hidden from everyone" if z.hidden else ("seen by its owner only" if z.private else "open")
+                if isinstance(z, ast.Grid):
+                    size = {"square": "a {} by {} grid", "lanes": "{} lanes of {}", "hex": "a hexagonal board of side {}"}[z.shape]
+                    what = size.format(*(expr(e) for e in z.size)) + f" of {type_text(z.elem)}"
+                else:
+                    what = f"{type_text(z.elem)}" + (f", at most {expr(z.capacity)}" if z.capacity is not None else "")
+                    if z.init is not None:
+                        what += f", starting with {code(z.init)}"
+                items.append(f"**{_name(z.name)}** ({what}; {owner}; {seen})"
+                             + self.standin(z, f"{type(z).__name__.lower()} {z.name}")
+                             + (f": {prose(z.doc)}" if z.doc else ""))
+            doc.ul(items)
+        counters = self.of(ast.Counter)
+        if counters:
+            doc.ul([f"counter **{_name(c.name)}**" + (" (one per player)" if c.per == "player" else "")
+                    + (f", starting at {code(c.init)}" if c.init is not None else "")
+                    + (f": {prose(c.doc)}" if c.doc else "") for c in counters])
+        defines = self.of(ast.Define)
+        if defines:
+            doc.h("Definitions", 3)
+            doc.ul([f"**{_name(d.name)}**({', '.join(d.params)}) = {code(d.body)}" + self.standin(d, f"define {d.name}")
+                    + (f" — {prose(d.doc)}" if d.doc else "") for d in defines])
+
+    def table(self, t: ast.Table) -> None:
+        doc = self.doc
+        mark = self.standin(t, f"table {t.name}")
+        count = sum(r.copies for r in t.rows)
+        doc.h(f"{_name(t.name).capitalize()} ({count}){mark}", 3)
+        doc.p(prose(t.doc))
+        header = [_name(c.name) for c in t.columns] + ["copies"]
+        rows = [[cell_text(c).strip('"') for c in r.cells] + [str(r.copies)] for r in t.rows]
+        self.doc.blocks.append(Block("table", (header, rows)))
+        pattern_cols = [i for i, c in enumerate(t.columns) if c.type.pattern]
+        if pattern_cols:
+            shapes = [r.cells[i].value for r in t.rows for i in pattern_cols if r.cells[i].kind in ("str", "name")]
+            self.doc.blocks.append(Block("patterns", [str(s) for s in shapes]))
+
+    # -- setup and turn
+    def setup(self) -> None:
+        setups = self.of(ast.Setup)
+        if not setups:
+            return
+        self.doc.h("Setup")
+        self.doc.ul([item for s in setups for item in self.statements(s.body)])
+
+    def turn(self) -> None:
+        turns = self.of(ast.Turn)
+        if not turns:
+            return
+        doc = self.doc
+        doc.h("A turn")
+        steps = turns[0].steps
+        doc.p("Players take turns in seat order. A turn has "
+              + (f"{len(steps)} steps, in this order" if len(steps) > 1 else "one step") + ".")
+        for i, step in enumerate(steps, 1):
+            mark = self.standin(step, f"step {step.name}")
+            kind = {
+                "decision": "the player chooses one of the actions below",
+                "optional": "the player may choose one of the actions below, or skip",
+                "repeat": f"while {code(step.cond)}, the player chooses one of the actions below, again and again",
+                "auto": "this happens by itself",
+            }[step.kind]
+            if step.kind == "decision" and step.cond is not None:
+                kind = f"only when {code(step.cond)}: the player chooses one of the actions below"
+            doc.h(f"{i}. {_name(step.name).capitalize()}{mark}", 3)
+            doc.p(prose(step.doc))
+            doc.p(f"*{kind[0].upper() + kind[1:]}.*")
+            if step.kind == "auto":
+                doc.ul(self.statements(step.body))
+                continue
+            items = []
+            for choice in step.choices:
+                if isinstance(choice, ast.Pass):
+                    items.append(f"**pass** (written `{choice.notation or 'pass'}`)"
+                                 + self.standin(choice, f"pass in step {step.name}") + ": "
+                                 + (prose(choice.doc) if choice.doc else "only when no action is possible."))
+                    continue
+                items += self.action(choice, step)
+            doc.ul(items)
+
+    def action(self, a: ast.Action, step: ast.Step) -> list:
+        mark = self.standin(a, f"action {a.name} in step {step.name}")
+        head = f"**{_name(a.name)}**" + mark
+        if a.params:
+            head += " — choose " + "; ".join(code(binding_text(b)) for b in a.params)
+        if a.notation:
+            head += f" (written `{a.notation}`)"
+        if a.doc:
+            head += ". " + prose(a.doc)
+        conditions = [f"only if {code(s.cond)}" for s in a.body if isinstance(s, ast.Require)]
+        effects = self.statements([s for s in a.body if not isinstance(s, ast.Require)])
+        return [head, (["Allowed " + ", and ".join(conditions) + "."] if conditions else []) + effects]
+
+    def statements(self, body: list) -> list:
+        out: list = []
+        for s in body:
+            mark = self.standin(s, f"'{_brief(s)}'")
+            text = self.sentence(s) + mark
+            if s.doc:
+                text = prose(s.doc) + " — " + text
+            if isinstance(s, ast.If):
+                out.append(text)
+                out.extend(self.if_branches(s))
+            elif isinstance(s, (ast.For, ast.Push)) and getattr(s, "body", None):
+                out.append(text)
+                out.append(self.statements(s.body))
+            else:
+                out.append(text)
+        return out
+
+    def if_branches(self, s: ast.If) -> list:
+        """The branches' statements, each list nested under its line ("If ...:", "Otherwise:")."""
+        items: list = []
+        for i, (cond, body) in enumerate(s.branches):
+            if i:
+                items.append(f"Otherwise, if {code(cond)}:")
+            items.append(self.statements(body))
+        if s.orelse is not None:
+            items.append("Otherwise:")
+            items.append(self.statements(s.orelse))
+        return items
+
+    def sentence(self, s) -> str:
+        if isinstance(s, ast.Shuffle):
+            return f"Shuffle {code(s.zone)}."
+        if isinstance(s, ast.Deal):
+            n = "all the elements" if s.count is None else code(s.count)
+            where = f" (only those where {code(s.where)}, `it` being each candidate)" if s.where is not None else ""
+            return f"Deal {n} from the front of {code(s.src)} to {code(s.dst)}{where}."
+        if isinstance(s, ast.Move):
+            return f"Move {code(s.item)} from {code(s.src)} to {code(s.dst)}."
+        if isinstance(s, ast.Add):
+            return f"Add {code(s.item)} to {code(s.dst)}."
+        if isinstance(s, ast.Remove):
+            return f"Remove {code(s.item)} from {code(s.src)}."
+        if isinstance(s, ast.Refill):
+            return f"Refill {code(s.dst)} from the front of {code(s.src)} up to {code(s.size)}."
+        if isinstance(s, ast.Let):
+            return f"Let `{s.name}` be {code(s.value)}."
+        if isinstance(s, ast.Require):
+            return f"It must be that {code(s.cond)}."
+        if isinstance(s, ast.Assign):
+            target = code(s.name + (f"[{expr(s.index)}]" if s.index is not None else ""))
+            return {"=": f"Set {target} to {code(s.value)}.", "+=": f"Add {code(s.value)} to {target}.",
+                    "-=": f"Take {code(s.value)} from {target}."}[s.op]
+        if isinstance(s, ast.If):
+            return f"If {code(s.branches[0][0])}:"
+        if isinstance(s, ast.For):
+            return f"For each `{s.var}` in {code(s.source)}:"
+        if isinstance(s, ast.EndGame):
+            return "The game ends at once."
+        if isinstance(s, ast.EndTurn):
+            return "The turn ends at once."
+        if isinstance(s, ast.NextPlayer):
+            return f"The next turn is played by {code(s.value)}."
+        if isinstance(s, ast.Put):
+            return f"Put {code(s.value)} at cell {code(s.cell)} of {code(s.grid)}."
+        if isinstance(s, ast.Clear):
+            to = f", into {code(s.to)}" if s.to is not None else ""
+            return f"Empty {code(s.what)} of {code(s.grid)}{to}."
+        if isinstance(s, ast.Drop):
+            return (f"Drop {code(s.value)} into lane {code(s.lane)} of {code(s.grid)}"
+                    + (f", taken from {code(s.taking)}" if s.taking is not None else "")
+                    + (f"; if the lane is full it goes to {code(s.overflow)}" if s.overflow is not None else "") + ".")
+        if isinstance(s, ast.Settle):
+            return f"Everything in {code(s.grid)} falls as far as it can."
+        if isinstance(s, ast.Place):
+            return (f"Drop pattern {code(s.pattern)} into {code(s.grid)} as placement {code(s.placement)} says"
+                    + (f", taking its elements from {code(s.taking)}" if s.taking is not None else "")
+                    + (f"; what finds its lane full goes to {code(s.overflow)}" if s.overflow is not None else "") + ".")
+        if isinstance(s, ast.Push):
+            tail = (f" If a piece leaves the board, with `{s.who}` its owner and `{s.sides}` the sides it crossed:"
+                    if s.body is not None else "")
+            return f"Play the line move {code(s.move)} on {code(s.grid)}.{tail}"
+        return code(_brief(s))
+
+    # -- scoring, end, winner
+    def scoring(self) -> None:
+        scores = self.of(ast.Score)
+        if not scores:
+            return
+        self.doc.h("Scoring")
+        self.doc.p("A player's score is the sum of:")
+        self.doc.ul([f"**{_name(c.name)}**: {code(c.expr)}" + (f" — {prose(c.doc)}" if c.doc else "")
+                     for s in scores for c in s.clauses])
+
+    def ending(self) -> None:
+        doc = self.doc
+        doc.h("End of the game and winner")
+        ends = self.of(ast.End)
+        doc.ul([f"The game ends at the end of a turn when {code(e.cond)}." + self.standin(e, "an end condition")
+                + (f" {prose(e.doc)}" if e.doc else "") for e in ends])
+        winners = self.of(ast.Winner)
+        if winners:
+            w = winners[0]
+            order = "; then ".join(("most " if r.most else "least ") + code(r.expr) for r in w.ranks)
+            ties = ("a tie on all of these is a draw" if w.ties == "draw"
+                    else "players tied on all of these share the win")
+            doc.p(f"The winner has {order}; {ties}." + self.standin(w, "the winner"))
+        else:
+            doc.p("The winner has the highest score; a tie is a draw.")
+
+    def invariants(self) -> None:
+        inv = self.of(ast.Invariant)
+        if inv:
+            self.doc.h("Always true")
+            self.doc.ul([f"**{_name(i.name)}**: {code(i.expr)}" + (f" — {prose(i.doc)}" if i.doc else "") for i in inv])
+
+    def standins_section(self) -> None:
+        doc = self.doc
+        doc.h("Stand-ins")
+        if not doc.standins:
+            doc.p("None: every rule and number here comes from the original rules.")
+            return
+        doc.p(f"The original rules leave these open; the project chose them, and they are marked {MARK} above. "
+              "Each can be corrected in one place in the rules file.")
+        doc.ul([f"{what}" + (f": {why}" if why else "") for what, why in doc.standins])
+
+
+def _brief(s) -> str:
+    from regle.dsl.printer import stmt_head
+    try:
+        return stmt_head(s)
+    except TypeError:
+        return type(s).__name__.lower()
+
+
+# ---- renderers ---------------------------------------------------------------------------------
+def to_markdown(doc: Doc) -> str:
+    out = [f"# {doc.title}", "", "*This rulebook is generated from the rules file by `regle rules`; "
+           "edit the rules, not this page.*", ""]
+    for b in doc.blocks:
+        if b.kind == "h":
+            out += ["#" * b.level + " " + b.data, ""]
+        elif b.kind == "p":
+            out += [b.data, ""]
+        elif b.kind == "ul":
+            out += _md_list(b.data, 0) + [""]
+        elif b.kind == "table":
+            header, rows = b.data
+            out.append("| " + " | ".join(header) + " |")
+            out.append("|" + "|".join(" --- " for _ in header) + "|")
+            out += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows]
+            out.append("")
+        elif b.kind == "patterns":
+            out += ["Patterns, drawn rows top first (`.` is an empty place):", "", "```"]
+            drawn = [s.split("/") for s in b.data]
+            for i in range(0, len(drawn), 8):
+                group = drawn[i:i + 8]
+                height = max(len(d) for d in group)
+                width = [max(len(r) for r in d) for d in group]
+                for row in range(height):
+                    cells = []
+                    for d, w in zip(group, width):
+                        offset = height - len(d)
+                        text = d[row - offset] if row >= offset else ""
+                        cells.append(" ".join(text).ljust(2 * w + 1))
+                    out.append("  ".join(cells).rstrip())
+                out.append("")
+            out[-1:] = ["```", ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _md_list(items: list, depth: int) -> list[str]:
+    out = []
+    for item in items:
+        if isinstance(item, list):
+            out += _md_list(item, depth + 1)
+        else:
+            out.append("  " * depth + "- " + item)
+    return out
+
+
+def _inline(text: str) -> str:
+    text = html.escape(text, quote=False)
+    text = re.sub(r"`([^`]*)`", r"<code>\1</code>", text)
+    text = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
+    return re.sub(r"(?<![*\w])\*([^*]+)\*(?![*\w])", r"<em>\1</em>", text)
+
+
+CSS = """
+body { font: 16px/1.5 system-ui, sans-serif; max-width: 52rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
+h1 { border-bottom: 2px solid #444; } h2 { margin-top: 2rem; border-bottom: 1px solid #ccc; }
+code { background: #f3f3f3; padding: 0 .25em; border-radius: 3px; font-size: .92em; }
+table { border-collapse: collapse; margin: .5rem 0 1rem; } td, th { border: 1px solid #ccc; padding: .15rem .6rem; }
+th { background: #f0f0f0; } .note { color: #666; font-style: italic; }
+.patterns { display: flex; flex-wrap: wrap; gap: .8rem; margin: .5rem 0 1rem; }
+.pattern { display: grid; gap: 2px; } .pattern span { width: 1.4rem; height: 1.4rem; border-radius: 50%;
+  display: flex; align-items: center; justify-content: center; font-size: .7rem; font-weight: bold; color: #fff; }
+.pattern span.empty { background: transparent; border: 1px dashed #bbb; }
+"""
+PALETTE = ["#3b6fd6", "#d6a93b", "#d64b3b", "#8a3bd6", "#3bab5b", "#777777", "#d63b9a", "#3bb7c9"]
+
+
+def to_html(doc: Doc) -> str:
+    parts = ["<!doctype html>", '<html lang="en"><head><meta charset="utf-8">',
+             f"<title>{html.escape(doc.title)} — rules</title><style>{CSS}</style></head><body>",
+             f"<h1>{html.escape(doc.title)}</h1>",
+             '<p class="note">This rulebook is generated from the rules file by <code>regle rules</code>.</p>']
+    symbols: dict[str, str] = {}
+    for b in doc.blocks:
+        if b.kind == "h":
+            parts.append(f"<h{b.level}>{_inline(b.data)}</h{b.level}>")
+        elif b.kind == "p":
+            parts.append(f"<p>{_inline(b.data)}</p>")
+        elif b.kind == "ul":
+            parts.append(_html_list(b.data))
+        elif b.kind == "table":
+            header, rows = b.data
+            parts.append("<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>"
+                         + "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows)
+                         + "</table>")
+        elif b.kind == "patterns":
+            cells = []
+            for shape in b.data:
+                rows = shape.split("/")
+                width = max(len(r) for r in rows)
+                spans = []
+                for r in rows:
+                    for ch in r.ljust(width, "."):
+                        if ch == ".":
+                            spans.append('<span class="empty"></span>')
+                        else:
+                            colour = symbols.setdefault(ch, PALETTE[len(symbols) % len(PALETTE)])
+                            spans.append(f'<span style="background:{colour}">{html.escape(ch)}</span>')
+                cells.append(f'<div class="pattern" title="{html.escape(shape)}" '
+                             f'style="grid-template-columns: repeat({width}, 1.4rem)">{"".join(spans)}</div>')
+            parts.append('<div class="patterns">' + "".join(cells) + "</div>")
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def _html_list(items: list) -> str:
+    out = ["<ul>"]
+    for item in items:
+        if isinstance(item, list):
+            out.append(_html_list(item))
+        else:
+            out.append(f"<li>{_inline(item)}</li>")
+    out.append("</ul>")
+    return "".join(out)
+
+
+def rulebook(path: str | Path, fmt: str = "md") -> str:
+    """The rulebook of a rules file (its extends resolved) as Markdown or HTML."""
+    path = Path(path)
+    source = _decode(path.read_bytes(), str(path))
+    rules, _ = resolve(parse(source.text, str(path)), source)
+    doc = Writer(rules, path.stem).write()
+    return to_html(doc) if fmt == "html" else to_markdown(doc)
