@@ -32,6 +32,7 @@ LIMITS = {
     "param_value": 10**9,
     "grid_cells": 4096,
     "pattern_cells": 64,
+    "nesting": 60,            # blocks inside blocks, expressions inside expressions
 }
 
 
@@ -174,7 +175,33 @@ class Checker:
             self.error("a second turn block", self.sym.turns[1].pos, "keep one turn block")
         if len(self.sym.winners) > 1:
             self.error("a second winner block", self.sym.winners[1].pos, "keep one winner block")
+        if self.sym.turns and self.sym.turns[0].steps and all(s.kind == "auto" for s in self.sym.turns[0].steps):
+            self.error("the turn never asks a player anything", self.sym.turns[0].pos,
+                       "add a step with at least one action")
+        self.nesting(self.rules)
         return self.sym
+
+    def nesting(self, rules: ast.Rules) -> None:
+        """Refuse runaway nesting with a position, before anything recursive walks it."""
+        limit = LIMITS["nesting"]
+        stack = [(d, 1) for d in rules.decls]
+        while stack:
+            node, depth = stack.pop()
+            if depth > limit:
+                self.error(f"this is nested more than {limit} levels deep", node.pos,
+                           "split it up: name parts with let or define")
+                return
+            for f in attrs.fields(type(node)):
+                value = getattr(node, f.name)
+                children = value if isinstance(value, list) else [value]
+                for child in children:
+                    if isinstance(child, tuple):  # if branches: (condition, body)
+                        for part in child:
+                            for c in (part if isinstance(part, list) else [part]):
+                                if isinstance(c, ast.Node):
+                                    stack.append((c, depth + 1))
+                    elif isinstance(child, ast.Node):
+                        stack.append((child, depth + 1))
 
     def declare(self, name: str, pos: tuple[int, int], what: str) -> bool:
         why = bad_identifier(name)

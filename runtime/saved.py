@@ -44,11 +44,10 @@ def _items(value: Any, field: str, kind: str, sizes: dict, capacity: int | None)
 
 
 def _grid(value: Any, field: str, kind: str, sizes: dict, cells: int) -> bytearray:
+    """A grid: one element code per cell, -1 for an empty one (``sizes['player']`` = seats)."""
     if not isinstance(value, list) or len(value) != cells:
         raise StateError(f"field '{field}': expected a list of {cells} cells (-1 for an empty one)")
     bound = sizes.get(kind, 254)
-    if kind == "player":
-        bound = 64
     return bytearray(_int(v, f"{field}[{i}]", -1, min(bound, 254) - 1) + 1 for i, v in enumerate(value))
 
 
@@ -101,7 +100,7 @@ def load_state(game: Game, data: Any) -> BaseState:
     if not isinstance(data["over"], bool):
         raise StateError("field 'over': expected true or false")
     rng = _int(data["rng"], "rng", 0, MASK)
-    sizes = ns["KIND_SIZES"]
+    sizes = dict(ns["KIND_SIZES"], player=n)
     zones_in = data["zones"]
     if not isinstance(zones_in, dict):
         raise StateError("field 'zones': expected an object")

@@ -127,7 +127,7 @@ KEYWORDS = ["game", "players", "zone", "int", "per", "player", "turn", "step", "
             "score", "winner", "most", "ties", "draw", "table", "enum", "param", "pass", "setup"]
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=5000, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(KEYWORDS), max_size=40))
 def test_grammar_shaped_garbage_only_raises_rules_error(words):
     text = " ".join(words)
@@ -138,7 +138,7 @@ def test_grammar_shaped_garbage_only_raises_rules_error(words):
         err.render()
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=5000)
 @given(st.binary(max_size=300))
 def test_random_bytes_only_raise_rules_error(data):
     try:
@@ -147,7 +147,7 @@ def test_random_bytes_only_raise_rules_error(data):
         err.render()
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200, deadline=5000)
 @given(st.text(max_size=200))
 def test_random_text_only_raises_rules_error(text):
     try:
@@ -156,7 +156,7 @@ def test_random_text_only_raises_rules_error(text):
         err.render()
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=5000)
 @given(st.integers(0, len(GOOD) - 1), st.integers(1, 8))
 def test_truncated_or_cut_good_files_only_raise_rules_error(at, length):
     text = GOOD[:at] + GOOD[at + length:]
