@@ -364,15 +364,17 @@ class Lowerer(GridLowering):
         if d.name in stack:
             self.error(f"define '{d.name}' uses itself", node.pos, "a define cannot be recursive")
             return "0", T.ANY, P_ATOM
-        args = {p: (f"({code})", ty) for p, (code, ty) in zip(d.params, (self.expr(a, ctx) for a in node.args))}
+        args = {}
+        for param, arg in zip(d.params, node.args):
+            code, ty, prec = self._expr(arg, ctx)
+            args[param] = (code if prec == P_ATOM else f"({code})", ty)
         inner = Ctx(ctx.where, {k: v for k, v in ctx.scope.items() if k in ("score",)} | args,
                     ctx.has_me, ctx.random_ok)
         self._defining = stack + [d.name]
         try:
-            code, ty = self.expr(d.body, inner)
+            return self._expr(d.body, inner)
         finally:
             self._defining = stack
-        return f"({code})", ty, P_ATOM
 
     def collection(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type]:
         code, ty = self.expr(node, ctx)
