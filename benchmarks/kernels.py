@@ -66,6 +66,7 @@ def cases():
         t = geo.table()
         name = f"hex {geo.cells} cells"
         out.append(("line_moves", name, lambda k, x, c=bytes(cells), t=t: k.line_moves(c, t, 6, 1, 0), None))
+        out.append(("line_move_keys", name, lambda k, x, c=bytes(cells), t=t: k.line_move_keys(c, t, 6, 1, 0), None))
         push = max(pure.line_moves(bytes(cells), t, 6, 1, 0), key=lambda m: (m[3], m[2]))
         out.append(("apply_line", name, lambda k, x, t=t, m=push: k.apply_line(x, t, 6, m[0], m[1], m[2]),
                     lambda c=bytes(cells): bytearray(c)))
