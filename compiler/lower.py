@@ -236,9 +236,12 @@ class Lowerer(GridLowering):
         return "[" + ", ".join(codes) + "]", T.list_of(elem or T.ANY), P_ATOM
 
     def x_Not(self, node: ast.Not, ctx: Ctx):
-        code, ty, prec = self._expr(node.operand, ctx)
-        if prec == P_CMP and code.endswith(" == 0") and " " not in code[:-5].replace(", ", ","):
-            return code[:-5] + " != 0", T.BOOL, P_CMP  # not x == 0  ->  x != 0
+        operand = node.operand
+        if isinstance(operand, ast.Call) and operand.func == "is_empty" and len(operand.args) == 2:
+            code, ty, prec = self._expr(operand, ctx)
+            if code.endswith(" == 0"):  # not is_empty(G, c)  ->  G[c] != 0
+                return code[:-5] + " != 0", T.BOOL, P_CMP
+        code, ty, prec = self._expr(operand, ctx)
         if ty.kind not in ("bool", "any"):
             self.error(f"'not' needs a condition, but this is {ty}", node.operand.pos)
         return "not " + self.wrap(code, prec, P_NOT), T.BOOL, P_NOT
