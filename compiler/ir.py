@@ -126,3 +126,5 @@ class GameIR:
     invariants: list  # [(name, line, code)]
     kinds: dict  # display kind -> bound (enum size / item count)
     zone_per_enum: dict = attrs.Factory(dict)
+    quiet: list = attrs.Factory(list)  # names not drawn by regle play
+    edges: dict = attrs.Factory(dict)  # grid name -> the enum naming its sides

@@ -696,7 +696,11 @@ class Lowerer(GridLowering):
             counters=counters, setup_lines=setup_lines,
             steps=steps, actions=actions, end_conds=ends, score_clauses=clauses, score_var=score_var,
             winner_keys=keys, ties=ties, invariants=invariants, kinds=kinds,
-            zone_per_enum={z.name: z.per for z in sym.zones.values() if z.per not in (None, "player")})
+            zone_per_enum={z.name: z.per for z in sym.zones.values() if z.per not in (None, "player")},
+            quiet=sorted(n for n, d in [*((z.name, z.node) for z in sym.zones.values()),
+                                         *((g.name, g.node) for g in sym.grids.values()),
+                                         *((c.name, c.node) for c in sym.counters.values())] if d.quiet),
+            edges={g.name: g.edges for g in sym.grids.values() if g.edges})
 
     def per_count(self, per: str | None) -> str | int | None:
         """How a per-something declaration is laid out: None, "player", or a member count."""

@@ -359,6 +359,8 @@ class Zone(Decl):
     private: bool = False
     capacity: Expr | None = None
     init: Expr | None = None
+    #: not drawn by ``regle play`` (bookkeeping); still in the state and the views
+    quiet: bool = False
 
 
 @attrs.define
@@ -374,6 +376,7 @@ class Grid(Decl):
     hidden: bool = False
     private: bool = False
     capacity: Expr | None = None
+    quiet: bool = False
 
 
 @attrs.define
@@ -381,6 +384,7 @@ class Counter(Decl):
     name: str = ""
     per: str | None = None
     init: Expr | None = None
+    quiet: bool = False
 
 
 @attrs.define

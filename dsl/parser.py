@@ -229,6 +229,9 @@ class ToAst(Transformer):
     def private(self, meta, items):
         return ("private", True)
 
+    def quiet(self, meta, items):
+        return ("quiet", True)
+
     def capacity(self, meta, items):
         return ("capacity", items[0])
 
@@ -242,13 +245,9 @@ class ToAst(Transformer):
         return node
 
     def counter(self, meta, items):
-        node = ast.Counter(name=str(items[0]), pos=_pos(meta), name_pos=_pos(items[0]))
-        for item in items[1:]:
-            if isinstance(item, tuple):
-                node.per = item[1]
-            elif item is not None:
-                node.init = item
-        return node
+        name, per, quiet, init = items
+        return ast.Counter(name=str(name), pos=_pos(meta), name_pos=_pos(name), per=per[1] if per else None,
+                           quiet=quiet is not None, init=init)
 
     def setup(self, meta, items):
         return ast.Setup(body=items[0], pos=_pos(meta))

@@ -228,7 +228,8 @@ class Printer:
             edges = f" edges {d.edges}" if d.edges else ""
             self.line(f"{mark}grid {d.name}: {type_text(d.elem)}{_per(d.per)} {shape}{edges}{_opts(d)}")
         elif isinstance(d, ast.Counter):
-            self.line(f"{mark}counter {d.name}{_per(d.per)}" + (f" = {expr(d.init)}" if d.init is not None else ""))
+            self.line(f"{mark}counter {d.name}{_per(d.per)}" + (" quiet" if d.quiet else "")
+                      + (f" = {expr(d.init)}" if d.init is not None else ""))
         elif isinstance(d, ast.Define):
             self.line(f"{mark}define {d.name}({', '.join(d.params)}) = {expr(d.body)}")
         elif isinstance(d, ast.Setup):
@@ -346,6 +347,8 @@ def _opts(d) -> str:
         out += " private"
     if getattr(d, "capacity", None) is not None:
         out += f" capacity {expr(d.capacity)}"
+    if getattr(d, "quiet", False):
+        out += " quiet"
     return out
 
 

@@ -127,11 +127,18 @@ def render(state: BaseState, viewer: int | None = None, st: Style | None = None)
         head = (f"{game.title} · turn {state.turns + 1} · "
                 f"P{state.cur + 1} to play" + (f" ({state.step_name})" if len(state.STEPS) > 1 else ""))
     lines.append(st.bold(head))
+    ns = game.namespace
+    quiet = set(ns.get("QUIET", ()))
+    edges = ns.get("GRID_EDGES", {})
+    per_enum = ns.get("ZONE_PER_ENUM", {})
+    around = {z for z, e in per_enum.items() if e in edges.values()}  # drawn around their board
     labels = [z[0] for z in game.zones] + [c[0] for c in game.counters] + [g[0] for g in game.grids]
     labels += [f"{z[0]} {_member_name(state, z[0], i)}" for z in game.zones if z[2] not in (None, "player")
                for i in range(z[2])]
     width = max([len(_label(x)) for x in labels] + [5]) + 3
     for name, _attr, per, _hidden, _private, kind, _cap in game.zones:
+        if name in quiet or name in around:
+            continue
         if per is None:
             lines.append("  " + _pad(_label(name), width) + show_zone(state, kind, zones[name], st))
         elif per != "player":
@@ -139,14 +146,19 @@ def render(state: BaseState, viewer: int | None = None, st: Style | None = None)
                 member = _member_name(state, name, i)
                 lines.append("  " + _pad(f"{_label(name)} {member}", width) + show_zone(state, kind, value, st))
     for name, _attr, per in game.counters:
+        if name in quiet:
+            continue
         if per is None:
             lines.append("  " + _pad(_label(name), width) + str(view["counters"][name]))
         elif per != "player":
             lines.append("  " + _pad(_label(name), width) + " ".join(map(str, view["counters"][name])))
     for meta in game.grids:
-        if meta[2] is None:
+        if meta[2] is None and meta[0] not in quiet:
             lines.append("  " + _label(meta[0]))
+            top, bottom = _edge_lines(state, meta, around, zones)
+            lines.extend("    " + line for line in top)
             lines.extend("    " + line for line in draw_grid(state, meta, zones[meta[0]], st))
+            lines.extend("    " + line for line in bottom)
     # per player
     header = []
     for p in range(n):
@@ -154,14 +166,14 @@ def render(state: BaseState, viewer: int | None = None, st: Style | None = None)
         header.append(st.accent(f"P{p + 1}{mark}") if mark else f"P{p + 1}")
     rows: list[list[str]] = []
     for name, _attr, per, _hidden, _private, kind, _cap in game.zones:
-        if per == "player":
+        if per == "player" and name not in quiet:
             rows.append([_label(name)] + [show_zone(state, kind, v, st, limit=10) for v in zones[name]])
     for name, _attr, per in game.counters:
-        if per == "player":
+        if per == "player" and name not in quiet:
             rows.append([_label(name)] + [str(v) for v in view["counters"][name]])
     rows.append(["score"] + [str(v) for v in state.scores])
     blocks = [(meta[0], [draw_grid(state, meta, zones[meta[0]][p], st) for p in range(n)])
-              for meta in game.grids if meta[2] == "player"]
+              for meta in game.grids if meta[2] == "player" and meta[0] not in quiet]
     colw = [max([_visible_len(h) for h in header] + [_visible_len(r[p + 1]) for r in rows]
                 + [_visible_len(line) for _, b in blocks for line in b[p]] + [6]) + 3 for p in range(n)]
     lines.append("  " + " " * width + "".join(_pad(h, colw[p]) for p, h in enumerate(header)).rstrip())
@@ -182,6 +194,30 @@ def render(state: BaseState, viewer: int | None = None, st: Style | None = None)
             verb = "win (shared)" if len(winners) > 1 else "wins"
             lines.append(st.good(st.bold(f"  {names} {verb}.")) + f"  Scores: {', '.join(map(str, state.scores))}")
     return "\n".join(lines)
+
+
+#: which sides go above and below a board, by shape (indices into its edges enum)
+_ABOVE_BELOW = {"hex": ((2, 3, 4), (1, 0, 5)), "square": ((2,), (1, 0, 3))}
+
+
+def _edge_lines(state: BaseState, meta: tuple, around: set, zones: dict) -> tuple[list[str], list[str]]:
+    """The zones kept per side of a board, as lines above and below its drawing."""
+    name, shape = meta[0], meta[6]
+    enum = state.GAME.namespace.get("GRID_EDGES", {}).get(name)
+    if not enum or shape not in _ABOVE_BELOW:
+        return [], []
+    per_enum = state.GAME.namespace.get("ZONE_PER_ENUM", {})
+    kinds = {z[0]: z[5] for z in state.GAME.zones}
+    out = []
+    for indices in _ABOVE_BELOW[shape]:
+        parts = []
+        for zone in sorted(z for z in around if per_enum.get(z) == enum):
+            for i in indices:
+                member = state.GAME.show(f"enum:{enum}", i).replace("_", " ")
+                contents = show_zone(state, kinds[zone], zones[zone][i], Style(False))
+                parts.append(f"{member}: {contents}")
+        out.append(["   ".join(parts)] if parts else [])
+    return out[0], out[1]
 
 
 def _member_name(state: BaseState, zone: str, index: int) -> str:
