@@ -26,6 +26,9 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
+    if args.command in ("play", "simulate", "diff") and regle.KERNELS.startswith("pure (the compiled"):
+        print("regle: warning: the compiled kernels are not built, so games run slower; reinstall "
+              "regle where a C compiler works to build them (see regle --version)", file=sys.stderr)
     try:
         return args.func(args)
     except RulesError as err:
