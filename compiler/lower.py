@@ -392,6 +392,14 @@ class Lowerer(GridLowering):
 
     def x_Comp(self, node: ast.Comp, ctx: Ctx):
         f = node.func
+        # sum/max/min(x[p] for p in players) over a per-player counter: the counter's own list
+        if (f in ("sum", "max", "min") and node.cond is None and isinstance(node.source, ast.Players)
+                and isinstance(node.elem, ast.Index) and isinstance(node.elem.obj, ast.Name)
+                and isinstance(node.elem.index, ast.Name) and node.elem.index.id == node.var
+                and node.var not in ctx.scope and node.elem.obj.id not in ctx.scope):
+            c = self.sym.counters.get(node.elem.obj.id)
+            if c is not None and c.per == "player":
+                return (f"{f}(s.c_{c.name})" if f == "sum" else f"{f}(s.c_{c.name}, default=0)"), T.INT, P_ATOM
         src, ty = self.collection(node.source, ctx)
         var = pyname(node.var)
         inner = ctx.child(**{node.var: (var, ty.elem or T.ANY)})
