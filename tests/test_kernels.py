@@ -286,3 +286,30 @@ def test_no_own_piece_leaves_the_board(k):
     cells = hex_cells(geo, {(3, -3): 1, (2, -2): 1})
     moves = k.line_moves(bytes(cells), geo.table(), 6, 1, 0)
     assert not [m for m in moves if m[0] == index[(3, -3)] and m[1] == 2]
+
+
+@pytest.mark.parametrize("game", ["explobilles", "cibles", "pixies"])
+def test_engines_play_the_same_games_on_both_kernel_paths(game, tmp_path):
+    """Whole seeded games, once on the compiled kernels and once on the twins: same states."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import GAMES
+    script = ("import hashlib, json, regle\n"
+              "from regle.runtime.agents import RandomAgent\n"
+              f"g = regle.load({str(GAMES / (game + '.rules'))!r})\n"
+              "h = hashlib.sha256()\n"
+              "for seed in range(6):\n"
+              "    s = g.new_game(seed=seed); a = RandomAgent(seed)\n"
+              "    while not s.is_over:\n"
+              "        s.play(a.choose(s)); h.update(json.dumps(s.to_json(), sort_keys=True).encode())\n"
+              "print(regle.KERNELS.split()[0], h.hexdigest())\n")
+    outputs = []
+    for pure in ("0", "1"):
+        env = dict(os.environ, REGLE_PURE=pure)
+        r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
+        assert r.returncode == 0, r.stderr
+        outputs.append(r.stdout.split())
+    assert outputs[1][0] == "pure"
+    assert outputs[0][1] == outputs[1][1]
