@@ -67,6 +67,7 @@ class TableSym:
     count: int
     show: str | None
     node: ast.Table
+    detail: str | None = None
 
 
 @attrs.define
@@ -396,13 +397,13 @@ class Checker:
                 self.error(f"table '{node.name}' has more than {LIMITS['table_rows']:,} items", row.pos,
                            "this limit protects against runaway files")
                 return
-        if node.show is not None:
-            for name in _placeholders(node.show):
+        for what, text in (("show", node.show), ("detail", node.detail)):
+            for name in _placeholders(text or ""):
                 if name not in seen:
-                    self.error(f"the show text names '{{{name}}}', which is not a column of '{node.name}'",
+                    self.error(f"the {what} text names '{{{name}}}', which is not a column of '{node.name}'",
                                node.pos, suggest(name, seen))
         columns = {name: ColumnSym(name, ty, tuple(values[i])) for i, (name, ty, _) in enumerate(cols)}
-        self.sym.tables[node.name] = TableSym(node.name, columns, count, node.show, node)
+        self.sym.tables[node.name] = TableSym(node.name, columns, count, node.show, node, node.detail)
 
     def cell(self, cell: ast.Cell, ty: T.Type) -> Any:
         if cell.kind == "none":

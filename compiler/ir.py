@@ -17,6 +17,7 @@ class TableIR:
     show_lines: list  # body of show_<table>(i)
     line: int
     cell_tables: list = attrs.Factory(list)  # [(column, 256-byte translation)] for grid projections
+    detail_lines: list = attrs.Factory(list)  # body of detail_<table>(i), when the table has one
 
 
 @attrs.define

@@ -438,8 +438,8 @@ class Lowerer(GridLowering):
         special = self.special_show(code, ty)
         if special is not None:
             return special
-        if ty.kind == "enum":
-            return f"{_const(ty.name)}_NAMES[{code}]"
+        if ty.kind == "enum":  # -1 is none (a '-' in a table)
+            return f"({_const(ty.name)}_NAMES[{code}] if {code} >= 0 else 'none')"
         if ty.kind == "item":
             return f"show_{ty.name}({code})"
         if ty.kind == "pattern":
@@ -731,7 +731,9 @@ class Lowerer(GridLowering):
             body = self.template_code(t.show, names, t.node.pos)
         else:
             body = " + ' ' + ".join(self.show_code(code, ty) for code, ty in names.values()) or "str(i)"
-        return TableIR(t.name, _const(t.name), columns, t.count, [f"return {body}"], t.node.pos[0], cells)
+        detail = self.template_code(t.detail, names, t.node.pos) if t.detail is not None else None
+        return TableIR(t.name, _const(t.name), columns, t.count, [f"return {body}"], t.node.pos[0], cells,
+                       [f"return {detail}"] if detail else [])
 
     def step_ir(self, index: int, step: ast.Step, nsteps: int, actions: list) -> StepIR:
         ctx = Ctx("turn", has_me=True)

@@ -348,6 +348,8 @@ class Table(Decl):
     columns: list = attrs.Factory(list)
     show: str | None = None
     rows: list = attrs.Factory(list)
+    #: a longer text for listings (a player choosing from an offer), after the short ``show``
+    detail: str | None = None
 
 
 @attrs.define

@@ -129,9 +129,10 @@ class ToAst(Transformer):
         name = items[0]
         columns = [i for i in items[1:] if isinstance(i, ast.Column)]
         show = next((i for i in items[1:] if isinstance(i, tuple) and i[0] == "show"), None)
+        detail = next((i for i in items[1:] if isinstance(i, tuple) and i[0] == "detail"), None)
         cells = [i for i in items[1:] if isinstance(i, ast.Cell)]
         node = ast.Table(name=str(name), columns=columns, show=show[1] if show else None, pos=_pos(meta),
-                         name_pos=_pos(name))
+                         name_pos=_pos(name), detail=detail[1] if detail else None)
         node.rows = self._rows(cells, len(columns))
         return node
 
@@ -162,6 +163,9 @@ class ToAst(Transformer):
 
     def show(self, meta, items):
         return ("show", _unquote(items[0]))
+
+    def detail(self, meta, items):
+        return ("detail", _unquote(items[0]))
 
     def cell_name(self, meta, items):
         return ast.Cell(kind="name", value=str(items[0]), pos=_pos(items[0]))

@@ -272,6 +272,7 @@ class Printer:
     def table(self, d: ast.Table, mark: str) -> None:
         columns = ", ".join(f"{c.name}: {type_text(c.type)}" for c in d.columns)
         show = f" show {quote(d.show)}" if d.show is not None else ""
+        show += f" detail {quote(d.detail)}" if d.detail is not None else ""
         self.line(f"{mark}table {d.name}({columns}){show} {{")
         texts = [[cell_text(c) for c in row.cells] for row in d.rows]
         widths = [max((len(t[i]) for t in texts if i < len(t)), default=0) for i in range(len(d.columns))]

@@ -65,7 +65,8 @@ def show_zone(state: BaseState, kind: str, value: Any, st: Style, limit: int = 1
             name = game.show(kind, v)
             counts[name] = counts.get(name, 0) + 1
         return " ".join(f"{name} x{n}" for name, n in counts.items()) + st.dim(f"  ({len(value)})")
-    shown = [game.show(kind, v) for v in value[:limit]]
+    detailed = len(value) <= 6  # a short listing (an offer, a hand) shows the details
+    shown = [game.show(kind, v, detail=detailed) for v in value[:limit]]
     sep = " " if all(" " not in s for s in shown) else " | "
     text = sep.join(shown)
     if len(value) > limit:

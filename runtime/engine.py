@@ -269,9 +269,10 @@ class Game:
     def cell_names(self, grid: str) -> tuple:
         return self.namespace["GRID_NAMES"][grid]
 
-    def show(self, kind: str, value: Any) -> str:
-        """Display an element of a zone of the given kind (``int``, ``enum:x``, ``item:t``)."""
-        return self.namespace["show_value"](kind, value)
+    def show(self, kind: str, value: Any, detail: bool = False) -> str:
+        """Display an element of a zone of the given kind (``int``, ``enum:x``, ``item:t``);
+        ``detail`` adds a table's detail text, for listings."""
+        return self.namespace["show_detail" if detail else "show_value"](kind, value)
 
 
 
