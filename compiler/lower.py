@@ -866,7 +866,6 @@ class Lowerer(GridLowering):
             if isinstance(stmt, ast.Let):
                 do_lines += [self.comment(stmt)] + self.s_Let(stmt, do_ctx)
         do_lines += self.stmts(effects, do_ctx)
-        header = f"action {node.name}"
         say_body = (self.template_code(node.notation, arg_types, node.pos) if node.notation is not None
                     else " + ' ' + ".join([repr(node.name)] + [self.show_code(c, t) for c, t in arg_types.values()]))
         return ActionIR(index, node.name, step, [f"return {say_body}"], [pyname(n) for n in arg_names],

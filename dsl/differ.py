@@ -12,7 +12,7 @@ import difflib
 import attrs
 
 from . import ast
-from .printer import Printer, cell_text, expr, stmt_head, type_text
+from .printer import Printer, cell_text, expr, type_text
 
 
 @attrs.frozen

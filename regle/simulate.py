@@ -13,7 +13,7 @@ import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Iterable, Sequence
 
-from regle.runtime.match import GameRecord, play_game
+from regle.runtime.match import play_game
 
 
 def seats_for(game_index: int, agents: Sequence[str], players: int, rotate: bool) -> list[str]:

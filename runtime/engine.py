@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import linecache
 import re
-import sys
 from typing import Any, Iterable
 
 from .errors import IllegalMove, RulesRuntimeError, StateError

@@ -183,7 +183,7 @@ def push(grid: bytearray, step, ndirs: int, key: int, exits: tuple):
     return value - 1, list(exits[last * ndirs + d])
 
 
-def table(values) -> "array":
+def table(values):
     """A geometry table for the kernels (signed 16-bit cell numbers, -1 for none)."""
     from array import array
     return array("h", values)

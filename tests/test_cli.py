@@ -7,9 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
-from conftest import GAMES, ROOT
+from conftest import GAMES
 
 ECLATS = str(GAMES / "eclats.rules")
 

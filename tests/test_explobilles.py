@@ -173,8 +173,6 @@ def test_faq_an_emptied_tray_gets_a_white_in_the_centre_lane(game):
 
 
 def test_the_tie_breaks(game):
-    data = position(game).to_json()
-    ns = game.namespace
     for trays, tokens, expected in (
         ([tray("BY..."), tray("B....")], [[], []], [0]),     # more marbles in the tray
         ([tray("B...."), tray("B....")], [["B"], []], [0]),  # then more tokens

@@ -154,7 +154,6 @@ def test_placements_twins_agree(nlanes, height, data):
     assert len(grids) == len(set(grids))  # one choice per distinct result
     dropped = sorted(v for v in pattern if v not in (0, 255))
     for turns, offset, grid, overflow in results[0]:
-        added = sorted(v for v in grid if v) + sorted(v for v in cells if v)
         assert sorted([v for v in grid if v] + list(overflow)) == sorted([v for v in cells if v] + dropped)
 
 
@@ -306,8 +305,8 @@ def test_engines_play_the_same_games_on_both_kernel_paths(game, tmp_path):
               "        s.play(a.choose(s)); h.update(json.dumps(s.to_json(), sort_keys=True).encode())\n"
               "print(regle.KERNELS.split()[0], h.hexdigest())\n")
     outputs = []
-    for pure in ("0", "1"):
-        env = dict(os.environ, REGLE_PURE=pure)
+    for pure_mode in ("0", "1"):
+        env = dict(os.environ, REGLE_PURE=pure_mode)
         r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
         assert r.returncode == 0, r.stderr
         outputs.append(r.stdout.split())
