@@ -82,6 +82,13 @@ def diff(old: ast.Rules, new: ast.Rules) -> list[Change]:
     return changes
 
 
+def _presence(label: str, old: dict, new: dict, describe=None) -> list[Change]:
+    """Entries removed from ``old`` and added in ``new`` (matched by name)."""
+    out = [Change("removed", f"{label} {n}") for n in old if n not in new]
+    out += [Change("added", f"{label} {n}", new=describe(new[n]) if describe else None) for n in new if n not in old]
+    return out
+
+
 def _summary(d) -> str:
     if isinstance(d, ast.Param):
         return expr(d.value)
@@ -129,13 +136,9 @@ def _decl(key, a, b) -> list[Change]:
     elif isinstance(a, ast.Score):
         ca = {c.name: c for c in a.clauses}
         cb = {c.name: c for c in b.clauses}
+        out += _presence("score", ca, cb, lambda c: expr(c.expr))
         for n in ca:
-            if n not in cb:
-                out.append(Change("removed", f"score {n}"))
-        for n in cb:
-            if n not in ca:
-                out.append(Change("added", f"score {n}", new=expr(cb[n].expr)))
-            elif ca[n].expr != cb[n].expr:
+            if n in cb and ca[n].expr != cb[n].expr:
                 out.append(Change("changed", f"score {n}", expr(ca[n].expr), expr(cb[n].expr)))
     elif isinstance(a, ast.Winner):
         ra = [("most " if r.most else "least ") + expr(r.expr) for r in a.ranks]
@@ -228,12 +231,7 @@ def _turn(a: ast.Turn, b: ast.Turn) -> list[Change]:
     out: list[Change] = []
     sa = {s.name: s for s in a.steps}
     sb = {s.name: s for s in b.steps}
-    for n in sa:
-        if n not in sb:
-            out.append(Change("removed", f"step {n}"))
-    for n in sb:
-        if n not in sa:
-            out.append(Change("added", f"step {n}"))
+    out += _presence("step", sa, sb)
     order_a = [s.name for s in a.steps if s.name in sb]
     order_b = [s.name for s in b.steps if s.name in sa]
     if order_a != order_b:  # the steps of a turn happen in order: this changes the game
@@ -253,12 +251,7 @@ def _step(a: ast.Step, b: ast.Step) -> list[Change]:
         return out + _block(label, a.body, b.body)
     ca = {_choice_name(c): c for c in a.choices}
     cb = {_choice_name(c): c for c in b.choices}
-    for n in ca:
-        if n not in cb:
-            out.append(Change("removed", f"{label} {n}"))
-    for n in cb:
-        if n not in ca:
-            out.append(Change("added", f"{label} {n}"))
+    out += _presence(label, ca, cb)
     for n in ca:  # actions are choices: their order in the file has no meaning
         if n in cb and ca[n] != cb[n]:
             x, y = ca[n], cb[n]
