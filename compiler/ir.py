@@ -129,3 +129,4 @@ class GameIR:
     zone_per_enum: dict = attrs.Factory(dict)
     quiet: list = attrs.Factory(list)  # names not drawn by regle play
     edges: dict = attrs.Factory(dict)  # grid name -> the enum naming its sides
+    enum_params: dict = attrs.Factory(dict)  # enum -> {list param indexed by it: values}

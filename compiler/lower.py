@@ -54,6 +54,7 @@ class Lowerer(GridLowering):
         self.sym = sym
         self.source = source
         self.sources = sources or {}
+        self.enum_params: dict[str, dict] = {}  # enum -> {list param read by its members: values}
         self.diags = diags
         self.action_count = 0
         self.nsteps = len(sym.turns[0].steps) if sym.turns else 0
@@ -216,7 +217,12 @@ class Lowerer(GridLowering):
             result = {"zones": T.zone_of(ty.elem), "counters": T.INT,
                       "grids": T.Type("grid", elem=ty.elem, space=ty.space)}[ty.kind]
             return f"{code}[{index}]", result, P_ATOM
-        index = self.want(node.index, ctx, ("int", "player", "enum"), "a position (a number or an enum member)")
+        index, ity = self.expr(node.index, ctx)
+        if ity.kind not in ("int", "player", "enum", "any"):
+            self.error(f"expected a position (a number or an enum member) here, but this is {ity}", node.index.pos)
+        if ity.kind == "enum" and isinstance(node.obj, ast.Name) and node.obj.id in self.sym.params:
+            # a list param read by an enum member: displays show it beside that member (e.g. by a side)
+            self.enum_params.setdefault(ity.name, {})[node.obj.id] = self.sym.params[node.obj.id].value
         if ty.kind in ("zone", "list"):
             return f"{code}[{index}]", ty.elem or T.ANY, P_ATOM
         if ty.kind != "any":
@@ -708,7 +714,8 @@ class Lowerer(GridLowering):
             quiet=sorted(n for n, d in [*((z.name, z.node) for z in sym.zones.values()),
                                          *((g.name, g.node) for g in sym.grids.values()),
                                          *((c.name, c.node) for c in sym.counters.values())] if d.quiet),
-            edges={g.name: g.edges for g in sym.grids.values() if g.edges})
+            edges={g.name: g.edges for g in sym.grids.values() if g.edges},
+            enum_params={e: dict(sorted(v.items())) for e, v in sorted(self.enum_params.items())})
 
     def per_count(self, per: str | None) -> str | int | None:
         """How a per-something declaration is laid out: None, "player", or a member count."""

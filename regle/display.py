@@ -207,7 +207,9 @@ def _edge_lines(state: BaseState, meta: tuple, around: set, zones: dict) -> tupl
     enum = state.GAME.namespace.get("GRID_EDGES", {}).get(name)
     if not enum or shape not in _ABOVE_BELOW:
         return [], []
-    per_enum = state.GAME.namespace.get("ZONE_PER_ENUM", {})
+    ns = state.GAME.namespace
+    per_enum = ns.get("ZONE_PER_ENUM", {})
+    params = ns.get("ENUM_PARAMS", {}).get(enum, {})
     kinds = {z[0]: z[5] for z in state.GAME.zones}
     out = []
     for indices in _ABOVE_BELOW[shape]:
@@ -215,8 +217,9 @@ def _edge_lines(state: BaseState, meta: tuple, around: set, zones: dict) -> tupl
         for zone in sorted(z for z in around if per_enum.get(z) == enum):
             for i in indices:
                 member = state.GAME.show(f"enum:{enum}", i).replace("_", " ")
+                values = ", ".join(f"{_label(p)} {v[i]}" for p, v in params.items() if i < len(v))
                 contents = show_zone(state, kinds[zone], zones[zone][i], Style(False))
-                parts.append(f"{member}: {contents}")
+                parts.append(f"{member}" + (f" ({values})" if values else "") + f": {contents}")
         out.append(["   ".join(parts)] if parts else [])
     return out[0], out[1]
 
