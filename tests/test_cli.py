@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 
 from conftest import GAMES
 
@@ -143,3 +144,18 @@ def test_cache_command(tmp_path):
     cleared = regle("cache", "--clear", env=env)
     assert "removed" in cleared.stdout
     assert not (tmp_path / "cache").exists()
+
+
+@pytest.mark.parametrize("game, players, fragments", [
+    ("cibles", 2, ["north (target value 1)", "south west (target value 2)", " g ", " a "]),
+    ("explobilles", 3, ["market blue", "tray", "1 2 3 4 5", "display", "tokens"]),
+    ("pixies", 3, ["offer", "face up", "face down", "effect"]),
+    ("eclats", 2, ["workshop", "market", "reserve", "contracts"]),
+])
+def test_play_draws_each_game(game, players, fragments):
+    r = regle("play", str(GAMES / f"{game}.rules"), "--players", str(players),
+              "--seats", ",".join(["random"] * players), "--seed", "1")
+    assert r.returncode == 0, r.stderr
+    first_state = r.stdout.split("\n\n")[0]
+    for fragment in fragments:
+        assert fragment in first_state, fragment
