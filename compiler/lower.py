@@ -745,7 +745,7 @@ class Lowerer(GridLowering):
     def step_ir(self, index: int, step: ast.Step, nsteps: int, actions: list) -> StepIR:
         ctx = Ctx("turn", has_me=True)
         cond = self.boolean(step.cond, ctx) if step.cond is not None else None
-        after = f"s._enter({index if step.kind == 'repeat' else index + 1})"
+        after = f"s._again({index})" if step.kind == "repeat" else f"s._enter({index + 1})"
         ir = StepIR(index, step.name, step.kind, step.pos[0], cond, [], None, [], self.comment(step))
         if step.kind == "auto":
             ir.body_lines = self.stmts(step.body, Ctx("auto", has_me=True, random_ok=True))

@@ -83,7 +83,7 @@ def _runtime_error(exc: BaseException) -> RulesRuntimeError:
 class BaseState:
     """Shared behaviour of generated game states. Fields: see the generated ``State``."""
 
-    __slots__ = ("n", "cur", "step", "turns", "decisions", "over", "rng", "legal", "seed", "nxt")
+    __slots__ = ("n", "cur", "step", "turns", "decisions", "over", "rng", "legal", "seed", "nxt", "repeats")
     GAME: "Game"
 
     # -- the public API -------------------------------------------------------------
@@ -125,9 +125,10 @@ class BaseState:
             raise IllegalMove(self._illegal_message(repr(str(move)) if isinstance(move, Move) else repr(move)))
         self.decisions += 1
         if self.decisions > MAX_DECISIONS:
+            name, _kind, line = self.STEPS[self.step]  # type: ignore[attr-defined]
             raise RulesRuntimeError(
-                f"{self.GAME.rules_file}: the game has not ended after {MAX_DECISIONS:,} decisions; "
-                "do the rules declare an end (end when ...)?")
+                f"{self.GAME.rules_file}:{line}: the game has not ended after {MAX_DECISIONS:,} decisions "
+                f"(now at step {name}); do the rules declare an end (end when ...) that can happen?")
         try:
             self.APPLY[move[0]](self, *move[1:])  # type: ignore[attr-defined, index]
         except (IllegalMove, RulesRuntimeError):

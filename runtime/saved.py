@@ -135,6 +135,7 @@ def load_state(game: Game, data: Any) -> BaseState:
     # everything checked: build
     s = game.State._blank(n, seed)
     s.cur, s.nxt, s.step, s.turns, s.decisions, s.over = cur, nxt, step, turns, decisions, data["over"]
+    s.repeats = 0  # a count within one turn only, not saved
     s.rng.state = rng
     for attr, value in {**zones, **counters}.items():
         setattr(s, attr, value)

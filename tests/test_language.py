@@ -203,7 +203,8 @@ def test_generated_code_names_its_rules_lines():
     assert "# line 16: end when turns >= 4" in code
     assert "import" in code and "regle.runtime" in code
     imports = [l for l in code.splitlines() if l.startswith(("import", "from"))]
-    assert imports == ["from regle.runtime import BaseState as _BaseState, Game as _Game, K, Move as _Move, Rng as _Rng, ops"]
+    assert imports == ["from regle.runtime import BaseState as _BaseState, Game as _Game, K, Move as _Move, Rng as _Rng, "
+                       "RulesRuntimeError, ops"]
 
 
 def test_strings_and_names_cannot_inject_code(tmp_path):

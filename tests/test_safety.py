@@ -160,3 +160,20 @@ def test_malformed_saved_states_are_refused_and_the_state_in_use_is_untouched(na
         assert field in str(info.value), (field, str(info.value))
         assert json.dumps(s.to_json(), sort_keys=True) == before
     game.state_from_json(json.loads(before))  # the unmodified state still loads
+
+
+def test_a_repeat_step_that_never_ends_is_stopped_with_its_line():
+    text = BASE.replace('''  step act {
+    action take(v in pile) "take {v}" { move v from pile to hand[me] }
+  }''', '''  step act {
+    action take(v in pile) "take {v}" { move v from pile to hand[me] }
+  }
+  repeat step fidget while true {
+    action wiggle "wiggle" { }
+  }''')
+    game = regle.loads(text, name="fidget", filename="fidget.rules")
+    s = game.new_game(seed=0)
+    s.play("take 1")
+    with pytest.raises(regle.RulesRuntimeError, match=r"fidget.rules:8: step fidget repeated 10,000 times"):
+        while True:
+            s.play("wiggle")
