@@ -282,7 +282,8 @@ def cmd_simulate(args) -> int:
         return 0
     if not args.file:
         raise SystemExit("regle simulate: give a rules FILE (or --report FILE.jsonl)")
-    game = regle.load(args.file)
+    rules_path = str(Path(args.file).resolve())  # workers load the same cached engine
+    game = regle.load(rules_path)
     n = _players(game, args.players)
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     from regle.runtime.agents import make_agent
@@ -299,7 +300,7 @@ def cmd_simulate(args) -> int:
         client, cluster = sim.dask_executor(args.scheduler, args.jobs)
         executor = client.get_executor()
     try:
-        records, seconds = sim.simulate(str(Path(args.file).resolve()), args.games, n, agents, seed=args.seed,
+        records, seconds = sim.simulate(rules_path, args.games, n, agents, seed=args.seed,
                                         jobs=max(1, args.jobs), rotate=not args.fixed_seats, progress=progress,
                                         executor=executor)
     finally:
@@ -386,10 +387,11 @@ def cmd_diff(args) -> int:
         agents = [a.strip() for a in args.agents.split(",") if a.strip()]
         summaries = []
         for path in (args.old, args.new):
-            game = regle.load(path)
+            rules_path = str(Path(path).resolve())  # workers load the same cached engine
+            game = regle.load(rules_path)
             n = _players(game, args.players)
             progress = None if args.json else sim.progress_bar(sys.stderr)
-            records, seconds = sim.simulate(str(Path(path).resolve()), args.simulate, n, agents, seed=args.seed,
+            records, seconds = sim.simulate(rules_path, args.simulate, n, agents, seed=args.seed,
                                             jobs=max(1, args.jobs), progress=progress)
             summaries.append((records, sim.summarise(records, seconds)))
         result["simulation"] = compare(summaries[0], summaries[1])
