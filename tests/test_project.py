@@ -38,3 +38,33 @@ def test_runtime_never_imports_the_front_end_or_compiler():
 def test_ci_built_the_compiled_kernels():
     from regle.runtime import KERNELS
     assert KERNELS == "compiled"
+
+
+def test_the_tutorial_game_compiles_and_plays():
+    import regle
+    text = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```(\w*)\n(.*?)^```", text, re.S | re.M)
+    rules = "\n".join(body for lang, body in blocks if not lang and not body.startswith("pebbles.rules:"))
+    game = regle.loads(rules, name="pebbles")
+    from regle.runtime.agents import RandomAgent
+    for players in (2, 3):
+        for seed in range(5):
+            s = game.new_game(players=players, seed=seed)
+            agent = RandomAgent(seed)
+            while not s.is_over:
+                assert s.check_invariants() == []
+                s.play(agent.choose(s))
+            assert s.winners
+
+
+def test_the_tutorials_error_example_is_what_regle_prints(tmp_path):
+    import regle
+    text = (ROOT / "docs" / "tutorial.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```(\w*)\n(.*?)^```", text, re.S | re.M)
+    rules = "\n".join(body for lang, body in blocks if not lang and not body.startswith("pebbles.rules:"))
+    shown = next(body for lang, body in blocks if body.startswith("pebbles.rules:"))
+    path = tmp_path / "pebbles.rules"
+    path.write_text(rules.replace("require count(pile) > 0", "require count(pil) > 0"), encoding="utf-8")
+    with pytest.raises(regle.RulesError) as info:
+        regle.check_file(path)
+    assert info.value.render().replace(str(path), "pebbles.rules") == shown.rstrip("\n")
