@@ -130,3 +130,4 @@ class GameIR:
     quiet: list = attrs.Factory(list)  # names not drawn by regle play
     edges: dict = attrs.Factory(dict)  # grid name -> the enum naming its sides
     enum_params: dict = attrs.Factory(dict)  # enum -> {list param indexed by it: values}
+    item_patterns: dict = attrs.Factory(dict)  # "item:table" -> the constant of its pattern column

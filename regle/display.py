@@ -76,6 +76,22 @@ def show_zone(state: BaseState, kind: str, value: Any, st: Style, limit: int = 1
     return text
 
 
+def draw_patterns(texts: list[str], st: Style) -> list[str]:
+    """Patterns (rows top first, '/' between rows) side by side, bottoms aligned."""
+    shapes = [t.split("/") for t in texts]
+    height = max(len(s) for s in shapes)
+    widths = [max(len(r) for r in s) * 2 - 1 for s in shapes]
+    lines = []
+    for row in range(height):
+        cells = []
+        for shape, w in zip(shapes, widths):
+            offset = height - len(shape)
+            text = " ".join(shape[row - offset]) if row >= offset else ""
+            cells.append(_pad(text.replace(".", st.dim(".")), w))
+        lines.append("   ".join(cells).rstrip())
+    return lines
+
+
 def draw_grid(state: BaseState, meta: tuple, value: Any, st: Style) -> list[str]:
     """Lines of text drawing one grid (its cells, top row first)."""
     name, _attr, _per, _hidden, _private, kind, shape, width, height, cells = meta
@@ -137,11 +153,18 @@ def render(state: BaseState, viewer: int | None = None, st: Style | None = None)
     labels += [f"{z[0]} {_member_name(state, z[0], i)}" for z in game.zones if z[2] not in (None, "player")
                for i in range(z[2])]
     width = max([len(_label(x)) for x in labels] + [5]) + 3
+    patterns = ns.get("ITEM_PATTERNS", {})
     for name, _attr, per, _hidden, _private, kind, _cap in game.zones:
         if name in quiet or name in around:
             continue
+        value = zones[name]
+        if per is None and kind in patterns and isinstance(value, list) and 0 < len(value) <= 8:
+            drawn = draw_patterns([ns["PATTERN_TEXT"][patterns[kind][v]] for v in value], st)
+            for i, line in enumerate(drawn):
+                lines.append("  " + _pad(_label(name) if i == 0 else "", width) + line)
+            continue
         if per is None:
-            lines.append("  " + _pad(_label(name), width) + show_zone(state, kind, zones[name], st))
+            lines.append("  " + _pad(_label(name), width) + show_zone(state, kind, value, st))
         elif per != "player":
             for i, value in enumerate(zones[name]):
                 member = _member_name(state, name, i)
