@@ -514,6 +514,14 @@ class Checker:
                            f"from the south), but enum '{enum.name}' has {len(enum.members)} members", node.pos)
             else:
                 edges = enum.name
+        if node.under is not None:
+            top = self.sym.grids.get(node.under)
+            if top is None:
+                self.error(f"'under {node.under}': there is no grid '{node.under}' declared above", node.pos,
+                           suggest(node.under, self.sym.grids))
+            elif (top.geo.kind, top.geo.cells, top.per) != (geo.kind, geo.cells, per):
+                self.error(f"grid '{node.name}' lies under '{node.under}', so both need the same shape and owners",
+                           node.pos)
         self.sym.grids[node.name] = GridSym(node.name, elem, per, node.hidden, node.private, geo, node, edges)
 
     def decl_zone(self, node: ast.Zone) -> None:

@@ -129,5 +129,6 @@ class GameIR:
     zone_per_enum: dict = attrs.Factory(dict)
     quiet: list = attrs.Factory(list)  # names not drawn by regle play
     edges: dict = attrs.Factory(dict)  # grid name -> the enum naming its sides
+    under: dict = attrs.Factory(dict)  # grid name -> the grid lying on top of it
     enum_params: dict = attrs.Factory(dict)  # enum -> {list param indexed by it: values}
     item_patterns: dict = attrs.Factory(dict)  # "item:table" -> the constant of its pattern column

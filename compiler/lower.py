@@ -715,6 +715,7 @@ class Lowerer(GridLowering):
                                          *((g.name, g.node) for g in sym.grids.values()),
                                          *((c.name, c.node) for c in sym.counters.values())] if d.quiet),
             edges={g.name: g.edges for g in sym.grids.values() if g.edges},
+            under={g.name: g.node.under for g in sym.grids.values() if g.node.under},
             enum_params={e: dict(sorted(v.items())) for e, v in sorted(self.enum_params.items())},
             item_patterns={f"item:{t.name}": f"{_const(t.name)}_{c.name.upper()}" for t in sym.tables.values()
                            for c in t.columns.values() if c.type.kind == "pattern"})

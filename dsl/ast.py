@@ -375,6 +375,7 @@ class Grid(Decl):
     shape: str = "square"
     size: list = attrs.Factory(list)  # the shape's numbers, as expressions
     edges: str | None = None  # an enum naming the board's sides, in the documented order
+    under: str | None = None  # a grid whose cells lie on top of this one's (face up over face down)
     hidden: bool = False
     private: bool = False
     capacity: Expr | None = None

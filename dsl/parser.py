@@ -215,6 +215,9 @@ class ToAst(Transformer):
     def edges(self, meta, items):
         return ("edges", str(items[0]))
 
+    def under(self, meta, items):
+        return ("under", str(items[0]))
+
     def grid(self, meta, items):
         node = ast.Grid(name=str(items[0]), elem=items[1], pos=_pos(meta), name_pos=_pos(items[0]))
         for item in items[2:]:

@@ -225,7 +225,7 @@ class Printer:
         elif isinstance(d, ast.Grid):
             size = {"square": "square {} by {}", "lanes": "lanes {} height {}", "hex": "hex side {}"}[d.shape]
             shape = size.format(*(expr(e) for e in d.size))
-            edges = f" edges {d.edges}" if d.edges else ""
+            edges = (f" edges {d.edges}" if d.edges else "") + (f" under {d.under}" if d.under else "")
             self.line(f"{mark}grid {d.name}: {type_text(d.elem)}{_per(d.per)} {shape}{edges}{_opts(d)}")
         elif isinstance(d, ast.Counter):
             self.line(f"{mark}counter {d.name}{_per(d.per)}" + (" quiet" if d.quiet else "")

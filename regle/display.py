@@ -92,17 +92,25 @@ def draw_patterns(texts: list[str], st: Style) -> list[str]:
     return lines
 
 
-def draw_grid(state: BaseState, meta: tuple, value: Any, st: Style) -> list[str]:
-    """Lines of text drawing one grid (its cells, top row first)."""
+def draw_grid(state: BaseState, meta: tuple, value: Any, st: Style, below=None) -> list[str]:
+    """Lines of text drawing one grid (its cells, top row first). ``below``: (kind, cells) of a
+    grid lying under this one, drawn in the same cells: ``5R+`` has a card under it, ``(9B)`` is
+    a card alone underneath, ``(#)`` one this player may not see."""
     name, _attr, _per, _hidden, _private, kind, shape, width, height, cells = meta
     symbol = state.GAME.namespace["show_symbol"]
 
-    def mark(v: int) -> str:
+    def mark(v: int, k: str = kind) -> str:
         if v == -2:
             return "#"  # something there that this player may not see
-        return symbol(kind, v) if v >= 0 else st.dim(".")
+        return symbol(k, v) if v >= 0 else st.dim(".")
 
     marks = [mark(v) for v in value]
+    if below is not None:
+        under_kind, under = below
+        for i, v in enumerate(under):
+            if v == -1:
+                continue
+            marks[i] = marks[i] + "+" if value[i] >= 0 else f"({mark(v, under_kind)})"
     w = max(_visible_len(m) for m in marks) if marks else 1
 
     def cell(i: int) -> str:
@@ -152,6 +160,7 @@ def render(state: BaseState, viewer: int | None = None, st: Style | None = None)
     labels = [z[0] for z in game.zones] + [c[0] for c in game.counters] + [g[0] for g in game.grids]
     labels += [f"{z[0]} {_member_name(state, z[0], i)}" for z in game.zones if z[2] not in (None, "player")
                for i in range(z[2])]
+    labels += [f"{top} (over {low})" for low, top in ns.get("GRID_UNDER", {}).items()]
     width = max([len(_label(x)) for x in labels] + [5]) + 3
     patterns = ns.get("ITEM_PATTERNS", {})
     for name, _attr, per, _hidden, _private, kind, _cap in game.zones:
@@ -196,8 +205,18 @@ def render(state: BaseState, viewer: int | None = None, st: Style | None = None)
         if per == "player" and name not in quiet:
             rows.append([_label(name)] + [str(v) for v in view["counters"][name]])
     rows.append(["score"] + [str(v) for v in state.scores])
-    blocks = [(meta[0], [draw_grid(state, meta, zones[meta[0]][p], st) for p in range(n)])
-              for meta in game.grids if meta[2] == "player" and meta[0] not in quiet]
+    under = ns.get("GRID_UNDER", {})  # lower grid -> upper grid
+    lower_of = {top: low for low, top in under.items()}
+    kinds_of = {g[0]: g[5] for g in game.grids}
+
+    def drawn(meta, p):
+        low = lower_of.get(meta[0])
+        below = (kinds_of[low], zones[low][p]) if low else None
+        return draw_grid(state, meta, zones[meta[0]][p], st, below)
+
+    blocks = [(meta[0] + (f" (over {_label(lower_of[meta[0]])})" if meta[0] in lower_of else ""),
+               [drawn(meta, p) for p in range(n)])
+              for meta in game.grids if meta[2] == "player" and meta[0] not in quiet and meta[0] not in under]
     colw = [max([_visible_len(h) for h in header] + [_visible_len(r[p + 1]) for r in rows]
                 + [_visible_len(line) for _, b in blocks for line in b[p]] + [6]) + 3 for p in range(n)]
     lines.append("  " + " " * width + "".join(_pad(h, colw[p]) for p, h in enumerate(header)).rstrip())
