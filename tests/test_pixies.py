@@ -259,3 +259,14 @@ def test_face_down_cards_are_hidden_from_the_others(game):
     assert mine[SLOT_CELL[4]] == back
     assert theirs[SLOT_CELL[4]] == -2 and back not in theirs
     assert s.view(1)["zones"]["deck"] == {"hidden": 70 - 3}
+
+
+def test_the_grid_is_drawn_as_one_block_with_validated_and_face_down_marks(game):
+    from regle.display import render
+    c = Cards(game)
+    up = {5: c.get(5, "red", 0, 0)}
+    down = {5: c.get(9, "blue", 0, 1), 1: c.get(7, "red", 0, 4)}
+    s = position(game, up={0: up}, down={0: down})
+    mine, theirs = render(s, 0), render(s, 1)
+    assert "5R+" in mine and "(7R)" in mine  # validated slot; my own card face down on slot 1
+    assert "5R+" in theirs and "(#)" in theirs and "(7R)" not in theirs
