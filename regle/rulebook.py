@@ -218,7 +218,8 @@ class Writer:
             head += f" (written `{a.notation}`)"
         if a.doc:
             head += ". " + prose(a.doc)
-        conditions = [f"only if {code(s.cond)}" for s in a.body if isinstance(s, ast.Require)]
+        conditions = [f"only if {code(s.cond)}" + self.standin(s, f"'{_brief(s)}'") + (f" ({prose(s.doc)})" if s.doc else "")
+                      for s in a.body if isinstance(s, ast.Require)]
         effects = self.statements([s for s in a.body if not isinstance(s, ast.Require)])
         return [head, (["Allowed " + ", and ".join(conditions) + "."] if conditions else []) + effects]
 
@@ -350,6 +351,8 @@ class Writer:
 
 def _brief(s) -> str:
     from regle.dsl.printer import stmt_head
+    if isinstance(s, ast.If):
+        return f"if {expr(s.branches[0][0])}"
     try:
         return stmt_head(s)
     except TypeError:
