@@ -205,8 +205,8 @@ def cmd_play(args) -> int:
 
     game = regle.load(args.file)
     n = _players(game, args.players)
-    seats = (args.seats.split(",") if args.seats else ["human"] + ["random"] * (n - 1))
-    seats = [s.strip() for s in seats]
+    from regle.runtime.agents import split_specs
+    seats = split_specs(args.seats) if args.seats else ["human"] + ["random"] * (n - 1)
     if len(seats) != n:
         raise SystemExit(f"regle: --seats names {len(seats)} seats but the game has {n} players")
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
@@ -285,8 +285,8 @@ def cmd_simulate(args) -> int:
     rules_path = str(Path(args.file).resolve())  # workers load the same cached engine
     game = regle.load(rules_path)
     n = _players(game, args.players)
-    agents = [a.strip() for a in args.agents.split(",") if a.strip()]
-    from regle.runtime.agents import make_agent
+    from regle.runtime.agents import make_agent, split_specs
+    agents = split_specs(args.agents)
     for spec in set(agents):
         try:
             make_agent(spec, 0)
@@ -384,7 +384,8 @@ def cmd_diff(args) -> int:
     if args.simulate:
         from regle import simulate as sim
         from regle.stats import compare
-        agents = [a.strip() for a in args.agents.split(",") if a.strip()]
+        from regle.runtime.agents import split_specs
+        agents = split_specs(args.agents)
         summaries = []
         for path in (args.old, args.new):
             rules_path = str(Path(path).resolve())  # workers load the same cached engine

@@ -84,6 +84,20 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name.strip(), options
 
 
+def split_specs(text: str) -> list[str]:
+    """``"mcts:iterations=50,c=2,random"`` -> ["mcts:iterations=50,c=2", "random"]: a piece with
+    '=' and no ':' is one more option of the agent before it."""
+    out: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if "=" in piece and ":" not in piece and out:
+            out[-1] += "," + piece
+        else:
+            out.append(piece)
+    return out
+
+
 def make_agent(spec: str, seed: int) -> Agent:
     name, options = parse_spec(spec)
     if name not in AGENTS:

@@ -137,3 +137,11 @@ def test_summary_statistics():
     lo, hi = s["win_rate_ci95"][0]
     assert lo < 0.5 < hi and 0.2 < lo and hi < 0.8
     assert s["median_decisions"] == 14.5 and s["decisions_per_second"] == sum(range(10, 20)) / 2.0
+
+
+def test_agent_lists_keep_options_with_their_agent():
+    from regle.runtime.agents import split_specs
+    assert split_specs("mcts:iterations=50,c=2,random") == ["mcts:iterations=50,c=2", "random"]
+    assert split_specs("greedy, random") == ["greedy", "random"]
+    agent = make_agent(split_specs("mcts:iterations=5,c=0.5,rollout=3")[0], 1)
+    assert (agent.iterations, agent.c, agent.rollout) == (5, 0.5, 3)
