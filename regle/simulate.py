@@ -6,7 +6,6 @@ results never depend on how many workers played them or in which order they fini
 from __future__ import annotations
 
 import math
-import os
 import statistics
 import sys
 import time
@@ -165,10 +164,6 @@ def dask_executor(address: str, jobs: int):
         cluster = None
         client = Client(address)
     return client, cluster
-
-
-def default_jobs() -> int:
-    return max(1, os.cpu_count() or 1)
 
 
 def read_jsonl(path: str) -> Iterable[dict]:

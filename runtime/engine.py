@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import linecache
 import re
-from typing import Any, Iterable
+from typing import Any
 
 from .errors import IllegalMove, RulesRuntimeError, StateError
 from .rng import Rng
@@ -274,14 +274,6 @@ class Game:
         ``detail`` adds a table's detail text, for listings."""
         return self.namespace["show_detail" if detail else "show_value"](kind, value)
 
-
-
-def iter_states(state: BaseState, moves: Iterable[Move | str]) -> Iterable[BaseState]:
-    """Play ``moves`` on a copy of ``state``, yielding each successive state."""
-    s = state.copy()  # type: ignore[attr-defined]
-    for m in moves:
-        s.play(m)
-        yield s
 
 
 __all__ = ["Move", "BaseState", "Game", "IllegalMove", "StateError", "RulesRuntimeError", "Rng",
