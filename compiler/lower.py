@@ -488,7 +488,7 @@ class Lowerer(GridLowering):
         return " + ".join(parts) if parts else "''"
 
     # ---- statements ---------------------------------------------------------------------
-    def stmts(self, body: list, ctx: Ctx, effects: bool = True) -> list[str]:
+    def stmts(self, body: list, ctx: Ctx) -> list[str]:
         out: list[str] = []
         for node in body:
             out.extend(self.stmt(node, ctx))
