@@ -136,7 +136,6 @@ def test_tables_enums_items_setup_and_visibility():
     s = game.new_game(seed=3)
     data = s.to_json()
     assert sorted(sum(data["zones"]["hand"], []) + data["zones"]["pool"] + data["zones"]["deck"]) == [0, 1, 2, 3]
-    assert all(game.namespace["CARD_COLOUR"][c] != 1 for c in data["zones"]["pool"] if c in data["zones"]["pool"][:0])
     me = s.current_player
     other = 1 - me
     view = s.view(me)
@@ -157,6 +156,16 @@ def test_effects_if_elif_else_let_counters_and_end_game():
         totals = s.to_json()["counters"]["total"]
         assert s.scores == totals
         assert s.to_json()["counters"]["rounds"] == 4  # every card played, then 'end game'
+
+
+def test_deal_all_where_moves_only_what_matches():
+    game = regle.loads(RICH.replace("param hand_size = 2", "param hand_size = 1"), name="rich1")
+    colour = game.namespace["CARD_COLOUR"]
+    for seed in range(10):
+        z = game.new_game(seed=seed).to_json()["zones"]
+        assert len(z["pool"]) + len(z["deck"]) == 2
+        assert all(colour[c] != 1 for c in z["pool"])  # no blue dealt to the pool
+        assert all(colour[c] == 1 for c in z["deck"])  # blue stays behind
 
 
 def test_deal_where_keeps_the_others_in_order():
