@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 
+from . import turn_playout
+
 B, Y, R, P, W = "BYRPW"
 COLOURS = "BYRP"
 CARDS = ("BY BR BP YB YR YP RB RY RP PB PY PR B.B Y.Y R.R P.P W.B W.Y W.R W.P B/Y Y/R R/P P/B "
@@ -164,13 +166,4 @@ class Explobilles:
 
 
 def playout(seed: int, rng: random.Random) -> int:
-    game = Explobilles(seed)
-    decisions = [0]
-
-    def choose(n):
-        decisions[0] += 1
-        return rng.randrange(n)
-
-    while not game.over:
-        game.turn(choose)
-    return decisions[0]
+    return turn_playout(Explobilles(seed), rng)

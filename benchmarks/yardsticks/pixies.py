@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 
+from . import turn_playout
+
 DECK_TEXT = """1 blue 6 0 -|1 blue 5 0 -|1 green 5 0 -|1 green 4 0 -|1 yellow 4 0 -|1 yellow 3 0 -|1 red 3 0 -|1 red 0 0 red|2 multi 0 0 -|2 blue 4 0 -|2 green 3 0 -|2 green 2 0 -|2 yellow 0 0 yellow|2 yellow 2 0 -|2 red 5 0 -|2 red 4 0 -|3 multi 0 0 -|3 blue 3 0 -|3 blue 1 0 -|3 green 0 0 green|3 green 2 0 -|3 yellow 5 0 -|3 yellow 0 0 -|3 red 4 0 -|4 multi 0 0 -|4 blue 0 0 blue|4 blue 0 0 -|4 green 4 1 -|4 green 3 0 -|4 yellow 3 1 -|4 yellow 0 0 -|4 red 2 0 -|5 blue 0 0 blue|5 blue 0 2 -|5 green 0 0 green|5 green 0 1 -|5 yellow 0 0 yellow|5 yellow 0 2 -|5 red 0 0 red|5 red 0 1 -|5 red 0 0 -|6 multi 0 1 -|6 blue 1 1 -|6 blue 0 0 -|6 green 1 4 -|6 green 0 1 -|6 yellow 0 3 -|6 red 0 2 -|6 red 0 0 -|7 multi 0 1 -|7 blue 0 3 -|7 green 0 2 -|7 green 0 0 -|7 yellow 1 0 -|7 yellow 0 5 -|7 red 0 4 -|8 multi 0 1 -|8 blue 0 3 -|8 green 0 2 -|8 yellow 0 1 -|8 yellow 0 0 -|8 red 0 5 -|8 red 0 0 -|9 blue 0 6 -|9 blue 0 1 -|9 green 0 4 -|9 green 0 0 -|9 yellow 0 2 -|9 red 0 2 -|9 red 0 0 -"""
 CARDS = []
 for text in DECK_TEXT.split("|"):
@@ -125,13 +127,4 @@ class Pixies:
 
 
 def playout(seed: int, rng: random.Random) -> int:
-    game = Pixies(seed)
-    decisions = [0]
-
-    def choose(n):
-        decisions[0] += 1
-        return rng.randrange(n)
-
-    while not game.over:
-        game.turn(choose)
-    return decisions[0]
+    return turn_playout(Pixies(seed), rng)
