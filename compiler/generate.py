@@ -1,7 +1,6 @@
 """Rules text -> engine module source: parse, check, lower, render the template, verify."""
 from __future__ import annotations
 
-import ast as pyast
 import hashlib
 from functools import lru_cache
 from pathlib import Path
@@ -17,6 +16,7 @@ from regle.dsl.variants import resolve
 from .checker import Checker
 from .ir import GameIR
 from .lower import Lowerer
+from .safety import literal, verify
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -28,22 +28,8 @@ def _environment() -> jinja2.Environment:
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined, autoescape=False,
     )
-    env.filters["py"] = _literal
+    env.filters["py"] = literal
     return env
-
-
-def _literal(value) -> str:
-    """A Python literal for data from the rules file: never spliced text, always repr."""
-    if isinstance(value, (str, int, bool, bytes, type(None))):
-        return repr(value)
-    if isinstance(value, (tuple, list)):
-        inner = ", ".join(_literal(v) for v in value)
-        if isinstance(value, tuple):
-            return "(" + inner + ("," if len(value) == 1 else "") + ")"
-        return "[" + inner + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_literal(k)}: {_literal(v)}" for k, v in value.items()) + "}"
-    raise TypeError(f"cannot emit {type(value).__name__} as a literal")
 
 
 def lower(text: str, filename: str = "<rules>", name: str | None = None) -> GameIR:
@@ -109,19 +95,3 @@ def engine_source(text: str, filename: str = "<rules>", name: str | None = None)
     code = render(lower(text, filename, name))
     verify(code)
     return code
-
-
-def verify(code: str) -> None:
-    """Refuse generated code outside the shapes the templates produce (defence in depth)."""
-    tree = pyast.parse(code)
-    for node in pyast.walk(tree):
-        if isinstance(node, (pyast.Import, pyast.ImportFrom)):
-            module = getattr(node, "module", None) or ""
-            names = [a.name for a in node.names]
-            if not (isinstance(node, pyast.ImportFrom) and module == "regle.runtime"):
-                raise RulesError([Diagnostic(f"internal: generated code imports {module or names}", 1, 1)])
-        if isinstance(node, pyast.Attribute) and node.attr.startswith("__") and node.attr not in ("__new__", "__init__"):
-            raise RulesError([Diagnostic(f"internal: generated code touches {node.attr}", 1, 1)])
-        if isinstance(node, pyast.Name) and node.id in ("eval", "exec", "compile", "open", "__import__",
-                                                          "getattr", "setattr", "globals_", "vars"):
-            raise RulesError([Diagnostic(f"internal: generated code calls {node.id}", 1, 1)])

@@ -18,6 +18,7 @@ from . import types as T
 from .checker import FUNCTIONS, Symbols, split_template, suggest
 from .ir import ActionIR, CounterIR, EnumIR, GameIR, GridIR, StepIR, TableIR, ZoneIR
 from .lower_grids import GRID_FUNCTIONS, GridLowering, gconst
+from .safety import comment_text
 
 # operator precedences of the generated Python
 P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM = range(1, 9)
@@ -74,8 +75,8 @@ class Lowerer(GridLowering):
         text = source.line_text(line).strip()
         if len(text) > 90:
             text = text[:87] + "..."
-        where = f"{file} line" if file else "line"
-        return f"# {where} {line}: {text}"
+        where = f"{_path_word(file)} line" if file else "line"
+        return comment_text(f"# {where} {line}: {text}")
 
     # ---- expressions ------------------------------------------------------------------
     def expr(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type]:
@@ -880,6 +881,11 @@ class Lowerer(GridLowering):
                     else " + ' ' + ".join([repr(node.name)] + [self.show_code(c, t) for c, t in arg_types.values()]))
         return ActionIR(index, node.name, step, [f"return {say_body}"], [pyname(n) for n in arg_names],
                         [self.comment(node)] + gen, do_lines, after, node.pos[0])
+
+
+def _path_word(path: str) -> str:
+    """A file path as one word of a comment (run-time errors read it back from there)."""
+    return "".join("_" if c.isspace() else c for c in path)
 
 
 def _const(name: str) -> str:

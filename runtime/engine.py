@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import linecache
 import re
+import sys
 from typing import Any
 
 from .errors import IllegalMove, RulesRuntimeError, StateError
@@ -217,8 +218,10 @@ def _masked(value: list, is_grid: bool):
 class Game:
     """A loaded game: what ``regle.load`` returns and what a generated module exposes."""
 
-    def __init__(self, namespace: dict[str, Any]):
-        """``namespace``: the generated module's globals (it builds its own Game at import)."""
+    def __init__(self, state_class: type):
+        """``state_class``: the generated module's ``State`` (the module builds its own Game at
+        import); the module's namespace is found through it."""
+        namespace = vars(sys.modules[state_class.__module__])
         self.namespace = namespace
         self.name: str = namespace["NAME"]
         self.title: str = namespace["TITLE"]
