@@ -140,8 +140,8 @@ def suggest(name: str, candidates) -> str | None:
 
 def bad_identifier(name: str) -> str | None:
     """Why a declared name cannot be used, or None (names reach generated code as identifiers)."""
-    if name.startswith("__") or name.endswith("__"):
-        return "names may not start or end with '__'"
+    if name.startswith("_") or name.endswith("_") or "__" in name:
+        return "names may not start or end with '_' or hold '__'"
     if keyword.iskeyword(name) or keyword.issoftkeyword(name):
         return f"'{name}' is reserved (a Python keyword); choose another name"
     if name in BUILTIN_NAMES or name in FUNCTIONS:

@@ -22,14 +22,13 @@ from .safety import comment_text
 
 # operator precedences of the generated Python
 P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM = range(1, 9)
-_RESERVED = {"s", "me", "self", "out", "Move", "K", "ops", "State"} | set(dir(builtins))
 
 
 def pyname(name: str) -> str:
-    """A rules name as a safe Python local (never a keyword, builtin or generated helper)."""
-    if keyword.iskeyword(name) or keyword.issoftkeyword(name) or name in _RESERVED or name.startswith("_"):
-        return "u_" + name
-    return name
+    """A rules name as a Python local: always with a trailing ``_``, which no name of the
+    engine's own has and no declared name may end with, so it is never a keyword, a builtin
+    or a helper of the template (``score p`` reads as ``p_``)."""
+    return name + "_"
 
 
 class Ctx:
@@ -180,7 +179,7 @@ class Lowerer(GridLowering):
                 self.error(f"table '{table.name}' has no column '{node.name}'", node.pos,
                            suggest(node.name, table.columns) or "columns: " + ", ".join(table.columns))
                 return "()", T.list_of(T.ANY), P_ATOM
-            return f"{_const(table.name)}_{node.name.upper()}", T.list_of(col.type), P_ATOM
+            return column_const(table.name, node.name), T.list_of(col.type), P_ATOM
         code, ty, prec = self._expr(node.obj, ctx)
         if ty.kind == "grid" and ty.elem is not None and ty.elem.kind == "item":
             # a grid of items seen through one of their columns, e.g. up[p].colour
@@ -189,7 +188,7 @@ class Lowerer(GridLowering):
                 self.error(f"a grid of {ty.elem.name} can be seen through an enum or number column, "
                            f"not '{node.name}'", node.pos)
                 return "bytearray()", T.ANY, P_ATOM
-            return (f"{code}.translate({_const(ty.elem.name)}_{node.name.upper()}_CELLS)",
+            return (f"{code}.translate({cells_const(ty.elem.name, node.name)})",
                     T.Type("grid", elem=col.type, space=ty.space), P_ATOM)
         special = self.special_attr(node, code, ty)
         if special is not None:
@@ -201,7 +200,7 @@ class Lowerer(GridLowering):
                 self.error(f"a {ty.name} has no '{node.name}'", node.pos,
                            suggest(node.name, table.columns) or "columns: " + ", ".join(table.columns))
                 return "0", T.ANY, P_ATOM
-            return f"{_const(table.name)}_{node.name.upper()}[{code}]", col.type, P_ATOM
+            return f"{column_const(table.name, node.name)}[{code}]", col.type, P_ATOM
         if ty.kind != "any":
             self.error(f"'.{node.name}' needs an item of a table, but this is {ty}", node.pos)
         return "0", T.ANY, P_ATOM
@@ -448,7 +447,7 @@ class Lowerer(GridLowering):
         if ty.kind == "enum":  # -1 is none (a '-' in a table)
             return f"({_const(ty.name)}_NAMES[{code}] if {code} >= 0 else 'none')"
         if ty.kind == "item":
-            return f"show_{ty.name}({code})"
+            return f"show__{ty.name}({code})"
         if ty.kind == "pattern":
             return f"PATTERN_TEXT[{code}]"
         if ty.kind == "player":
@@ -473,7 +472,7 @@ class Lowerer(GridLowering):
                     self.error(f"'{{{value}}}': a {ty.name} has no '{column}'", pos)
                     continue
                 names = dict(names)
-                names[value] = (f"{_const(ty.name)}_{column.upper()}[{code}]", col.type)
+                names[value] = (f"{column_const(ty.name, column)}[{code}]", col.type)
             if value in names:
                 code, ty = names[value]
                 if spec == "symbol" and ty.kind == "enum":
@@ -718,7 +717,7 @@ class Lowerer(GridLowering):
             edges={g.name: g.edges for g in sym.grids.values() if g.edges},
             under={g.name: g.node.under for g in sym.grids.values() if g.node.under},
             enum_params={e: dict(sorted(v.items())) for e, v in sorted(self.enum_params.items())},
-            item_patterns={f"item:{t.name}": f"{_const(t.name)}_{c.name.upper()}" for t in sym.tables.values()
+            item_patterns={f"item:{t.name}": column_const(t.name, c.name) for t in sym.tables.values()
                            for c in t.columns.values() if c.type.kind == "pattern"})
 
     def per_count(self, per: str | None) -> str | int | None:
@@ -737,7 +736,7 @@ class Lowerer(GridLowering):
                 for i, v in enumerate(c.values):
                     table[i + 1] = v + 1
                 cells.append((c.name, bytes(table)))
-        names = {c.name: (f"{_const(t.name)}_{c.name.upper()}[i]", c.type) for c in t.columns.values()}
+        names = {c.name: (f"{column_const(t.name, c.name)}[i]", c.type) for c in t.columns.values()}
         if t.show is not None:
             body = self.template_code(t.show, names, t.node.pos)
         else:
@@ -889,7 +888,19 @@ def _path_word(path: str) -> str:
 
 
 def _const(name: str) -> str:
-    return name.upper()
+    """Prefix of a table's or enum's constants (``T_colour__NAMES``): case kept, and the
+    ``__`` no declared name can hold keeps every rules name apart from the engine's own."""
+    return f"T_{name}_"
+
+
+def column_const(table: str, column: str) -> str:
+    """The tuple of one table column's values, one per item."""
+    return f"C_{table}__{column}"
+
+
+def cells_const(table: str, column: str) -> str:
+    """The translate table of a grid of items seen through one column."""
+    return f"CELLS_{table}__{column}"
 
 
 def _zone_name(node: ast.Node) -> str:

@@ -19,7 +19,7 @@ GRID_FUNCTIONS = {"cells", "empty_cells", "filled_cells", "content", "is_empty",
 
 
 def gconst(name: str) -> str:
-    return f"G_{name.upper()}"
+    return f"G_{name}_"
 
 
 class GridLowering:

@@ -63,6 +63,10 @@ def _unquote(token: Token) -> str:
     return re.sub(r'\\(["\\n])', lambda m: "\n" if m.group(1) == "n" else m.group(1), body)
 
 
+def _plain_name(name: str) -> str:
+    return re.sub("_+", "_", name).strip("_") or "name"
+
+
 def _doc(docs) -> str | None:
     if docs is None:
         return None
@@ -76,6 +80,17 @@ class ToAst(Transformer):
     def __init__(self, diagnostics: list[Diagnostic]):
         super().__init__()
         self.diagnostics = diagnostics
+        self.bad_names: set[str] = set()  # reported once each
+
+    def __default_token__(self, token: Token) -> Token:
+        if token.type == "NAME" and (token.startswith("_") or token.endswith("_") or "__" in token) \
+                and token not in self.bad_names:
+            self.bad_names.add(str(token))
+            self.diagnostics.append(Diagnostic(
+                f"'{token}' cannot be a name: names may not start or end with '_' or hold '__'",
+                token.line, token.column, "those are kept for the engine's own names; "
+                f"try '{_plain_name(str(token))}'"))
+        return token
 
     # -- top level
     def start(self, meta, decls):

@@ -113,9 +113,9 @@ def test_no_move_ejects_ones_own_marble(cibles):
 def _eject_case(game, side):
     """A 2-v-1 push that sends P2's marble off across ``side`` (not through a corner exit)."""
     names = game.cell_names("board")
-    geo_exits = game.namespace["G_BOARD_EXITS"]
-    adj = game.namespace["G_BOARD_ADJ"]
-    dirs = game.namespace["G_BOARD_DIRS"]
+    geo_exits = game.namespace["G_board__EXITS"]
+    adj = game.namespace["G_board__ADJ"]
+    dirs = game.namespace["G_board__DIRS"]
     want = SIDES.index(side)
     for cell in range(len(names)):
         for d in range(6):

@@ -21,8 +21,8 @@ def load(game, **changes):
 
 def contract_id(game, first, second):
     ns = game.namespace
-    for i in range(len(ns["CONTRACT_FIRST"])):
-        if (ns["CONTRACT_FIRST"][i], ns["CONTRACT_SECOND"][i]) == (first, second):
+    for i in range(len(ns["C_contract__first"])):
+        if (ns["C_contract__first"][i], ns["C_contract__second"][i]) == (first, second):
             return i
     raise KeyError((first, second))
 
@@ -35,7 +35,7 @@ def test_setup_workshops_market_reserve_contracts(eclats):
         assert data["workshop"] == [[1, 2], [1, 2]]
         assert len(data["market"]) == 4 and len(data["reserve"]) == 28
         assert sorted(data["market"] + data["reserve"]).count(1) == 7  # two 1s went to workshops
-        sizes = sorted(eclats.namespace["CONTRACT_SIZE"][c] for c in data["contracts"])
+        sizes = sorted(eclats.namespace["C_contract__size"][c] for c in data["contracts"])
         assert sizes == [0, 0, 1, 1, 2, 2]
         assert s.current_player == 0
     first = eclats.new_game(seed=1).to_json()["zones"]["reserve"]
@@ -192,7 +192,7 @@ def test_glass_is_conserved_in_random_games(eclats, seed0):
             s.play(agent.choose(s))
         assert s.check_invariants() == []
         total_points = sum(s.scores)
-        assert total_points == sum(eclats.namespace["CONTRACT_POINTS"][c]
+        assert total_points == sum(eclats.namespace["C_contract__points"][c]
                                    for d in s.to_json()["zones"]["delivered"] for c in d)
 
 

@@ -50,7 +50,7 @@ CASES = [
     ("zone pile: int = [1, 2, 3]", "zone pile: int = [1, 2, 3]\nparam lambda = 3",
      [(3, 7, "reserved (a Python keyword)")]),
     ("zone pile: int = [1, 2, 3]", "zone pile: int = [1, 2, 3]\nzone __class__: int",
-     [(3, 6, "may not start or end with '__'")]),
+     [(3, 6, "may not start or end with '_'")]),
     ("step act {", "step act {\n  pass\n  pass", [(7, 3, "a step may have one pass")]),
     ("zone hand: int per player", "zone hand: int per player\nsetup { shuffle hand }",
      [(4, 17, "'hand' is a zone per player")]),

@@ -34,7 +34,7 @@ def rows_of(cells: list[int]) -> list[str]:
 
 def card_id(game, text):
     ns = game.namespace
-    return next(i for i, p in enumerate(ns["MARBLE_CARD_PATTERN"]) if ns["PATTERN_TEXT"][p] == text)
+    return next(i for i, p in enumerate(ns["C_marble_card__pattern"]) if ns["PATTERN_TEXT"][p] == text)
 
 
 def position(game, trays=None, display=None, tokens=None, step=None, supply=None, **zones):

@@ -160,7 +160,7 @@ def test_effects_if_elif_else_let_counters_and_end_game():
 
 def test_deal_all_where_moves_only_what_matches():
     game = regle.loads(RICH.replace("param hand_size = 2", "param hand_size = 1"), name="rich1")
-    colour = game.namespace["CARD_COLOUR"]
+    colour = game.namespace["C_card__colour"]
     for seed in range(10):
         z = game.new_game(seed=seed).to_json()["zones"]
         assert len(z["pool"]) + len(z["deck"]) == 2
@@ -175,8 +175,8 @@ def test_deal_where_keeps_the_others_in_order():
         s = game.new_game(seed=seed)
         z = s.to_json()["zones"]
         ns = game.namespace
-        assert all(ns["CARD_VALUE"][c] == 3 for c in z["pool"])
-        assert len(z["pool"]) == (0 if 3 in [ns["CARD_VALUE"][c] for c in sum(z["hand"], [])] else 1)
+        assert all(ns["C_card__value"][c] == 3 for c in z["pool"])
+        assert len(z["pool"]) == (0 if 3 in [ns["C_card__value"][c] for c in sum(z["hand"], [])] else 1)
 
 
 def test_a_rules_bug_at_play_time_names_its_rules_line():

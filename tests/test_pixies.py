@@ -20,8 +20,8 @@ class Cards:
 
     def __init__(self, game):
         ns = game.namespace
-        self.rows = [(ns["CARD_NUMBER"][i], COLOURS[ns["CARD_COLOUR"][i]], ns["CARD_SPIRALS"][i],
-                      ns["CARD_CROSSES"][i], COLOURS[ns["CARD_EFFECT"][i]] if ns["CARD_EFFECT"][i] >= 0 else None)
+        self.rows = [(ns["C_card__number"][i], COLOURS[ns["C_card__colour"][i]], ns["C_card__spirals"][i],
+                      ns["C_card__crosses"][i], COLOURS[ns["C_card__effect"][i]] if ns["C_card__effect"][i] >= 0 else None)
                      for i in range(70)]
         self.used: set[int] = set()
 

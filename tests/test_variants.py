@@ -30,7 +30,7 @@ def test_override_changes_a_param_and_keeps_the_rest(tmp_path):
     game = regle.load(variant)
     assert game.title == "Éclats" and game.new_game(seed=3).to_json()["zones"]["workshop"] == [[1, 2], [1, 2]]
     code = regle.compile_file(variant)
-    assert "if a + b <= 8:" in code and "if a + b <= 9:" not in code
+    assert "if a_ + b_ <= 8:" in code and "if a_ + b_ <= 9:" not in code
 
 
 def test_overriding_something_absent_is_an_error_with_a_position(tmp_path):
