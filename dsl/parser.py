@@ -18,6 +18,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from . import ast
 from .errors import Diagnostic, RulesError, Source
+from .files import MAX_SOURCE_BYTES
 
 GRAMMAR_PATH = Path(__file__).with_name("rules.lark")
 
@@ -26,7 +27,6 @@ DECL_KEYWORDS = (
     "game", "extend", "param", "enum", "table", "zone", "grid", "counter", "setup", "turn",
     "end", "score", "winner", "invariant", "standin", "override", "///",
 )
-MAX_SOURCE_BYTES = 2_000_000
 
 
 def cache_dir() -> Path:
@@ -759,11 +759,7 @@ def _dedupe(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
 
 def parse_file(path: str | os.PathLike) -> tuple[ast.Rules, Source]:
     """Read and parse a rules file; errors name the file."""
+    from .files import read_source  # local: files imports this module
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise RulesError([Diagnostic(f"cannot read the file: {exc.strerror or exc}", 1, 1)],
-                         Source("", str(path))) from None
-    source = _decode(data, str(path))
+    source = read_source(path)
     return parse(source.text, str(path)), source

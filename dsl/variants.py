@@ -14,19 +14,18 @@ import attrs
 
 from . import ast
 from .errors import Diagnostic, RulesError, Source
+from .files import SEARCH_PATH_VARIABLE, UnreadableFile, extend_target, read_limited
 
 MAX_DEPTH = 8
 
 
-def base_path(extend: ast.Extend, filename: str) -> Path:
-    """Where an ``extend "PATH"`` points: relative to the extending file's folder."""
-    here = Path(filename).parent if not filename.startswith("<") else Path(".")
-    return here / extend.path
-
-
-def resolve(rules: ast.Rules, source: Source, _seen: tuple = ()) -> tuple[ast.Rules, dict[str, Source]]:
-    """Merge ``rules`` with the files it extends; returns (rules, sources of the other files)."""
+def resolve(rules: ast.Rules, source: Source, _seen: tuple = (), _top: str | None = None
+            ) -> tuple[ast.Rules, dict[str, Source]]:
+    """Merge ``rules`` with the files it extends; returns (rules, sources of the other files).
+    Extended files are found relative to the extending file and must lie inside the project
+    of the top file (see :mod:`regle.dsl.files`)."""
     from .parser import _decode, parse  # local: parser imports this module's users
+    top = source.filename if _top is None else _top
 
     extends = [d for d in rules.decls if isinstance(d, ast.Extend)]
     if not extends:
@@ -40,27 +39,39 @@ def resolve(rules: ast.Rules, source: Source, _seen: tuple = ()) -> tuple[ast.Ru
     for extra in extends[1:]:
         diags.append(Diagnostic.at("a rules file may extend one other file", extra.pos))
     ext = extends[0]
-    path = base_path(ext, source.filename)
-    key = os.path.abspath(path)
+    try:
+        path = extend_target(ext.path, source.filename, top)
+    except UnreadableFile as exc:
+        raise RulesError([Diagnostic.at(f"cannot extend: {exc}", ext.pos, f"keep base files inside the project "
+                                        f"folder, or list their folder in {SEARCH_PATH_VARIABLE}")], source) from None
+    key = str(path)
     if key in _seen:
         raise RulesError([Diagnostic.at(f"'{ext.path}' extends this file again: a circle of extends", ext.pos)],
                          source)
     if len(_seen) >= MAX_DEPTH:
         raise RulesError([Diagnostic.at(f"more than {MAX_DEPTH} files extend one another", ext.pos)], source)
+    shown = _shown_path(path, source.filename, ext.path)
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise RulesError([Diagnostic.at(f"cannot read '{ext.path}': {exc.strerror or exc}", ext.pos,
+        data = read_limited(path)
+    except UnreadableFile as exc:
+        raise RulesError([Diagnostic.at(f"cannot read '{ext.path}': {exc}", ext.pos,
                                         "the path is relative to this file's folder")], source) from None
-    base_source = _decode(data, str(path))
-    base = parse(base_source.text, str(path))
-    base, sources = resolve(base, base_source, _seen + (key,))
-    _tag(base, str(path))
-    sources[str(path)] = base_source
-    merged = merge(base.decls, [d for d in rules.decls if not isinstance(d, ast.Extend)], str(path), diags)
+    base_source = _decode(data, shown)
+    base = parse(base_source.text, shown)
+    base, sources = resolve(base, base_source, _seen + (key,), top)
+    _tag(base, shown)
+    sources[shown] = base_source
+    merged = merge(base.decls, [d for d in rules.decls if not isinstance(d, ast.Extend)], shown, diags)
     if diags:
         raise RulesError(diags, source, sources)
     return ast.Rules(decls=merged, filename=rules.filename, pos=rules.pos), sources
+
+
+def _shown_path(path: Path, filename: str, written: str) -> str:
+    """How messages name a base file: as the extending file's folder joined with what was
+    written (``variants/../base.rules`` as ``base.rules``), which is how authors find it."""
+    here = Path(filename).parent if not filename.startswith("<") else Path(".")
+    return os.path.normpath(str(here / written))
 
 
 def _key(decl: ast.Node):

@@ -151,18 +151,13 @@ def cmd_check(args) -> int:
 
 
 def cmd_fmt(args) -> int:
-    from regle.dsl.parser import _decode
+    from regle.dsl.files import read_source
     from regle.dsl.printer import format_text
     status = 0
     for name in args.files:
         path = Path(name)
         try:
-            text = _decode(path.read_bytes(), name).text
-        except OSError as exc:
-            print(f"{name}:1:1: error: cannot read the file: {exc.strerror or exc}", file=sys.stderr)
-            status = 1
-            continue
-        try:
+            text = read_source(path, name).text
             formatted = format_text(text, name)
         except RulesError as err:
             print(err.render(), file=sys.stderr)
@@ -357,15 +352,10 @@ def cmd_rules(args) -> int:
 
 # ---- diff -----------------------------------------------------------------------------------
 def _resolved(path: str):
-    from regle.dsl.parser import _decode, parse
+    from regle.dsl.files import read_source
+    from regle.dsl.parser import parse
     from regle.dsl.variants import resolve
-    from regle.dsl.errors import Diagnostic, Source
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except OSError as exc:
-        raise RulesError([Diagnostic(f"cannot read the file: {exc.strerror or exc}", 1, 1)], Source("", path))
-    source = _decode(data, path)
+    source = read_source(path)
     rules, _ = resolve(parse(source.text, path), source)
     regle.check_file(path)  # a diff of rules that do not check would mislead
     return rules

@@ -16,7 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from regle.dsl.errors import Diagnostic, RulesError, Source
-from regle.dsl.parser import _decode, cache_dir
+from regle.dsl.files import UnreadableFile, extend_target, read_limited, read_source
+from regle.dsl.parser import cache_dir
 from regle.runtime import Game
 
 _PACKAGE_DIRS = ("dsl", "compiler", "runtime")
@@ -38,19 +39,20 @@ def toolchain_fingerprint() -> str:
     return h.hexdigest()[:16]
 
 
-def _extended_texts(text: str, filename: str, depth: int = 0) -> list[str]:
-    """The texts of the files ``text`` extends (found without parsing), for the cache key."""
+def _extended_texts(text: str, filename: str, depth: int = 0, top: str | None = None) -> list[str]:
+    """The texts of the files ``text`` extends (found without parsing), for the cache key;
+    read under the same rules as ``extend`` itself (inside the project, size-limited)."""
     import re
     m = re.search(r'^\s*(?:standin\s+)?extend\s+"([^"\n]*)"', text, re.M)
     if not m or depth > 8:
         return []
-    here = Path(filename).parent if not filename.startswith("<") else Path(".")
-    path = here / m.group(1)
+    top = filename if top is None else top
     try:
-        base = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ["<missing>" + str(path)]
-    return [str(path), base] + _extended_texts(base, str(path), depth + 1)
+        path = extend_target(m.group(1), filename, top)
+        base = read_limited(path).decode("utf-8", errors="replace")
+    except UnreadableFile as exc:
+        return ["<unreadable>" + m.group(1) + str(exc)]
+    return [str(path), base] + _extended_texts(base, str(path), depth + 1, top)
 
 
 def _key(text: str, filename: str, name: str) -> str:
@@ -88,12 +90,7 @@ def load(path: str | os.PathLike) -> Game:
 
 
 def _read(path: Path) -> str:
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise RulesError([Diagnostic(f"cannot read the file: {exc.strerror or exc}", 1, 1)],
-                         Source("", str(path))) from None
-    return _decode(data, str(path)).text
+    return read_source(path).text
 
 
 def compile_file(path: str | os.PathLike) -> str:

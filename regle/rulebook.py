@@ -13,7 +13,8 @@ from pathlib import Path
 import attrs
 
 from regle.dsl import ast
-from regle.dsl.parser import _decode, parse
+from regle.dsl.files import read_source
+from regle.dsl.parser import parse
 from regle.dsl.printer import binding_text, cell_text, expr, type_text
 from regle.dsl.variants import resolve
 
@@ -478,7 +479,7 @@ def _html_list(items: list) -> str:
 def rulebook(path: str | Path, fmt: str = "md") -> str:
     """The rulebook of a rules file (its extends resolved) as Markdown or HTML."""
     path = Path(path)
-    source = _decode(path.read_bytes(), str(path))
+    source = read_source(path)
     rules, _ = resolve(parse(source.text, str(path)), source)
     doc = Writer(rules, path.stem).write()
     return to_html(doc) if fmt == "html" else to_markdown(doc)

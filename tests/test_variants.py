@@ -7,6 +7,13 @@ import regle
 from conftest import GAMES
 
 
+@pytest.fixture(autouse=True)
+def games_on_search_path(monkeypatch):
+    """These variants live in a temporary folder and extend the project's games: allowed by
+    listing the games folder in REGLE_PATH, as a user would."""
+    monkeypatch.setenv("REGLE_PATH", str(GAMES))
+
+
 def write(tmp_path, name, text):
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
