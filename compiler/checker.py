@@ -33,6 +33,11 @@ LIMITS = {
     "grid_cells": 4096,
     "pattern_cells": 64,
     "nesting": 60,            # blocks inside blocks, expressions inside expressions
+    "range_values": 100_000,  # values of one range parameter
+    "constant": 10**18,       # any step of a constant expression (params, sizes)
+    "all_grid_cells": 16_384,  # cells of all grids together (each one's geometry is in the engine)
+    "inline_code": 200_000,   # characters of Python one use of a define may expand to
+    "engine_bytes": 8_000_000,  # the generated module
 }
 
 
@@ -133,6 +138,17 @@ class Symbols:
                 *self.counters, *self.defines, *BUILTIN_NAMES]
 
 
+def _cell_count(shape: str, sizes: list[int]) -> int:
+    """How many cells a grid of that shape and size has, without building it."""
+    if shape == "hex":
+        side = sizes[0]
+        return 3 * side * (side - 1) + 1
+    count = 1
+    for size in sizes:
+        count *= size
+    return count
+
+
 def suggest(name: str, candidates) -> str | None:
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.7)
     return f"did you mean '{close[0]}'?" if close else None
@@ -157,6 +173,8 @@ class Checker:
         self.diags: list[Diagnostic] = []
         self.sym = Symbols()
         self._declared: dict[str, tuple[int, int]] = {}
+        self.grid_cells = 0  # all grids so far, for the limit on their total
+        self.grid_cells_reported = False
 
     def error(self, message: str, pos: tuple, hint: str | None = None) -> None:
         self.diags.append(Diagnostic.at(message, pos, hint))
@@ -285,7 +303,11 @@ class Checker:
             if expr.op in ("//", "%") and b == 0:
                 self.error("division by zero", expr.pos)
                 return None
-            return {"+": a + b, "-": a - b, "*": a * b, "//": a // b if b else 0, "%": a % b if b else 0}[expr.op]
+            value = {"+": a + b, "-": a - b, "*": a * b, "//": a // b if b else 0, "%": a % b if b else 0}[expr.op]
+            if abs(value) > LIMITS["constant"]:
+                self.error(f"this value is too large (the limit is {LIMITS['constant']:.0e})", expr.pos)
+                return None
+            return value
         self.error("this must be a constant (a number, true/false or a param)", expr.pos)
         return None
 
@@ -390,13 +412,13 @@ class Checker:
             decoded = [self.cell(cell, ty) for cell, (_, ty, _) in zip(row.cells, cols)]
             if any(v is _BAD for v in decoded):
                 continue
-            for i, v in enumerate(decoded):
-                values[i].extend([v] * row.copies)
-            count += row.copies
-            if count > LIMITS["table_rows"]:
+            if count + row.copies > LIMITS["table_rows"]:  # before building anything
                 self.error(f"table '{node.name}' has more than {LIMITS['table_rows']:,} items", row.pos,
                            "this limit protects against runaway files")
                 return
+            for i, v in enumerate(decoded):
+                values[i].extend([v] * row.copies)
+            count += row.copies
         for what, text in (("show", node.show), ("detail", node.detail)):
             for name in _placeholders(text or ""):
                 if name not in seen:
@@ -487,7 +509,18 @@ class Checker:
         if all(isinstance(v, int) and not isinstance(v, bool) for v in sizes):
             if any(v < 1 for v in sizes):
                 self.error(f"a grid's sizes must be at least 1, not {', '.join(map(str, sizes))}", node.pos)
+            elif _cell_count(node.shape, sizes) > LIMITS["grid_cells"]:  # before building the geometry
+                self.error(f"grid '{node.name}' has {_cell_count(node.shape, sizes):,} cells (the limit is "
+                           f"{LIMITS['grid_cells']:,})", node.pos)
+            elif self.grid_cells + _cell_count(node.shape, sizes) > LIMITS["all_grid_cells"]:
+                self.grid_cells = LIMITS["all_grid_cells"] + 1  # said once: the next grids say nothing
+                if self.grid_cells_reported:
+                    return
+                self.grid_cells_reported = True
+                self.error(f"the grids have more than {LIMITS['all_grid_cells']:,} cells together", node.pos,
+                           "this limit keeps engines small; use fewer or smaller grids")
             else:
+                self.grid_cells += _cell_count(node.shape, sizes)
                 if node.shape == "square":
                     geo = geometry.square(*sizes)
                 elif node.shape == "lanes":

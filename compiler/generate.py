@@ -13,7 +13,7 @@ from regle.dsl import RulesError, Source, parse
 from regle.dsl.errors import Diagnostic
 from regle.dsl.variants import resolve
 
-from .checker import Checker
+from .checker import LIMITS, Checker
 from .ir import GameIR
 from .lower import Lowerer
 from .safety import literal, verify
@@ -93,5 +93,9 @@ def render(ir: GameIR) -> str:
 def engine_source(text: str, filename: str = "<rules>", name: str | None = None) -> str:
     """The engine module's Python source for a rules text."""
     code = render(lower(text, filename, name))
+    if len(code) > LIMITS["engine_bytes"]:
+        raise RulesError([Diagnostic(f"the engine of these rules would be {len(code):,} characters of Python "
+                                     f"(the limit is {LIMITS['engine_bytes']:,})", 1, 1,
+                                     "fewer or smaller tables, grids and defines")], Source(text, filename))
     verify(code)
     return code

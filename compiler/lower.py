@@ -15,7 +15,7 @@ from regle.dsl import ast
 from regle.dsl.errors import Diagnostic, Source
 
 from . import types as T
-from .checker import FUNCTIONS, Symbols, split_template, suggest
+from .checker import FUNCTIONS, LIMITS, Symbols, split_template, suggest
 from .ir import ActionIR, CounterIR, EnumIR, GameIR, GridIR, StepIR, TableIR, ZoneIR
 from .lower_grids import GRID_FUNCTIONS, GridLowering, gconst
 from .safety import comment_text
@@ -57,6 +57,7 @@ class Lowerer(GridLowering):
         self.enum_params: dict[str, dict] = {}  # enum -> {list param read by its members: values}
         self.diags = diags
         self.action_count = 0
+        self._inlined: dict[tuple, tuple[str, T.Type, int]] = {}  # define calls already lowered
         self.nsteps = len(sym.turns[0].steps) if sym.turns else 0
 
     @staticmethod
@@ -379,11 +380,23 @@ class Lowerer(GridLowering):
             args[param] = (code if prec == P_ATOM else f"({code})", ty)
         inner = Ctx(ctx.where, {k: v for k, v in ctx.scope.items() if k in ("score",)} | args,
                     ctx.has_me, ctx.random_ok)
+        key = (d.name, ctx.where, ctx.has_me, ctx.random_ok, repr(sorted(inner.scope.items())))
+        done = self._inlined.get(key)
+        if done is not None:  # the same call again: same code (and its errors are reported once)
+            return done
         self._defining = stack + [d.name]
         try:
-            return self._expr(d.body, inner)
+            done = self._expr(d.body, inner)
         finally:
             self._defining = stack
+        if len(done[0]) > LIMITS["inline_code"]:
+            self.error(f"define '{d.name}' expands to {len(done[0]):,} characters of code here (the limit "
+                       f"is {LIMITS['inline_code']:,})", node.pos,
+                       "defines are written out where they are used: nest fewer of them, or compute "
+                       "the value once with let")
+            done = ("0", T.ANY, P_ATOM)
+        self._inlined[key] = done
+        return done
 
     def collection(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type]:
         code, ty = self.expr(node, ctx)
@@ -531,6 +544,8 @@ class Lowerer(GridLowering):
         target = f"s.c_{node.name}"
         if node.index is not None:
             target += f"[{self.number(node.index, ctx)}]"
+        if "*" in value.replace("//", ""):  # products can grow without bound: keep them in range
+            value = f"ops.number({value})"
         return [f"{target} {node.op} {value}"]
 
     def s_Shuffle(self, node: ast.Shuffle, ctx: Ctx) -> list[str]:
@@ -580,17 +595,23 @@ class Lowerer(GridLowering):
         lines += [f"{src}.remove({item})", f"{dst}.append({item})"]
         return lines
 
-    def capacity_check(self, zone_node: ast.Node, code: str, name: str) -> list[str]:
+    def capacity_check(self, zone_node: ast.Node, code: str, name: str, created: bool = False) -> list[str]:
+        """A check before putting one element into a zone: its capacity, or, for an element
+        that did not exist before (``add``), the largest zone the engine allows."""
         cap = self.capacity_of(zone_node)
         if cap is None:
-            return []
+            if not created:
+                return []
+            cap = LIMITS["zone_capacity"]
         return [f"if len({code}) >= {cap}:", f"    ops.overflow({name!r}, {cap})"]
 
     def s_Add(self, node: ast.Add, ctx: Ctx) -> list[str]:
         item, ti = self.expr(node.item, ctx)
         dst, ed, dname = self.zone_ref(node.dst, ctx)
         self.same_elem(ti, ed, node.item)
-        return self.capacity_check(node.dst, dst, dname) + [f"{dst}.append({item})"]
+        if "*" in item.replace("//", ""):
+            item = f"ops.number({item})"
+        return self.capacity_check(node.dst, dst, dname, created=True) + [f"{dst}.append({item})"]
 
     def s_Remove(self, node: ast.Remove, ctx: Ctx) -> list[str]:
         item, ti = self.expr(node.item, ctx)
@@ -621,7 +642,7 @@ class Lowerer(GridLowering):
         if ty.kind == "zone":
             src = f"list({src})"  # the body may change the zone it walks
         inner = ctx.child(**{node.var: (var, ty.elem or T.ANY)})
-        return [f"for {var} in {src}:"] + _indent(self.stmts(node.body, inner) or ["pass"])
+        return [f"for {var} in s._loop({src}):"] + _indent(self.stmts(node.body, inner) or ["pass"])
 
     def s_NextPlayer(self, node: ast.NextPlayer, ctx: Ctx) -> list[str]:
         if ctx.where not in ("effect", "auto"):
@@ -801,7 +822,14 @@ class Lowerer(GridLowering):
                 lo = self.number(b.source, ctx)
                 hi = self.number(b.upper, ctx)
                 var = pyname(b.names[0])
-                loops.append((level, f"for {var} in {source_code(f'range({lo}, {hi} + 1)')}:"))
+                if _is_int(lo) and _is_int(hi):
+                    if int(hi) - int(lo) + 1 > LIMITS["range_values"]:
+                        self.error(f"this range has {int(hi) - int(lo) + 1:,} values (the limit is "
+                                   f"{LIMITS['range_values']:,})", b.pos, "a parameter offers at most that many choices")
+                    values = f"range({lo}, {int(hi) + 1})"
+                else:  # bounded when played: a runaway counter cannot make a runaway move list
+                    values = f"ops.span({lo}, {hi})"
+                loops.append((level, f"for {var} in {source_code(values)}:"))
                 ctx.scope[b.names[0]] = (var, T.INT)
             elif b.kind == "pair":
                 src, ty = self.collection(b.source, ctx)
@@ -880,6 +908,10 @@ class Lowerer(GridLowering):
                     else " + ' ' + ".join([repr(node.name)] + [self.show_code(c, t) for c, t in arg_types.values()]))
         return ActionIR(index, node.name, step, [f"return {say_body}"], [pyname(n) for n in arg_names],
                         [self.comment(node)] + gen, do_lines, after, node.pos[0])
+
+
+def _is_int(code: str) -> bool:
+    return code.lstrip("-").isdigit()
 
 
 def _path_word(path: str) -> str:

@@ -17,6 +17,8 @@ from .rng import Rng
 STATE_FORMAT = "regle-state/1"
 #: Safety net for rules that never end: a game stops with an error after this many decisions.
 MAX_DECISIONS = 100_000
+#: Elements that the ``for`` loops of one decision (or the setup) may walk in all.
+MAX_WORK = 1_000_000
 
 
 class Move(tuple):
@@ -84,8 +86,17 @@ def _runtime_error(exc: BaseException) -> RulesRuntimeError:
 class BaseState:
     """Shared behaviour of generated game states. Fields: see the generated ``State``."""
 
-    __slots__ = ("n", "cur", "step", "turns", "decisions", "over", "rng", "legal", "seed", "nxt", "repeats")
+    __slots__ = ("n", "cur", "step", "turns", "decisions", "over", "rng", "legal", "seed", "nxt", "repeats",
+                 "work")
     GAME: "Game"
+
+    def _loop(self, items):
+        """What a ``for`` statement of the rules walks, counted against the work one decision
+        may do (MAX_WORK elements walked), so nested loops cannot run away."""
+        self.work += len(items)
+        if self.work > MAX_WORK:
+            raise ValueError(f"one decision walked more than {MAX_WORK:,} elements in for loops")
+        return items
 
     # -- the public API -------------------------------------------------------------
     @property
@@ -125,6 +136,7 @@ class BaseState:
         elif move not in self.legal:
             raise IllegalMove(self._illegal_message(repr(str(move)) if isinstance(move, Move) else repr(move)))
         self.decisions += 1
+        self.work = 0
         if self.decisions > MAX_DECISIONS:
             name, _kind, line = self.STEPS[self.step]  # type: ignore[attr-defined]
             raise RulesRuntimeError(

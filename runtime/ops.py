@@ -34,6 +34,25 @@ def refill(dst: list, src: list, size: int) -> None:
         del src[:missing]
 
 
+#: The largest number a counter or zone may hold, and the most values one range may offer.
+MAX_NUMBER = 10**18
+MAX_RANGE = 100_000
+
+
+def number(value: int) -> int:
+    """A product computed by the rules, refused when it leaves the range numbers may take."""
+    if -MAX_NUMBER <= value <= MAX_NUMBER:
+        return value
+    raise ValueError(f"a number grew past {MAX_NUMBER:.0e}: does a product keep multiplying?")
+
+
+def span(lo: int, hi: int) -> range:
+    """The values lo..hi of a range parameter whose bounds are known only when played."""
+    if hi - lo + 1 > MAX_RANGE:
+        raise ValueError(f"the range {lo}..{hi} offers more than {MAX_RANGE:,} values")
+    return range(lo, hi + 1)
+
+
 def overflow(zone_name: str, capacity: int) -> None:
     """Raised by generated code when an effect would put too many items in a zone."""
     raise ValueError(f"zone '{zone_name}' is full (capacity {capacity})")
