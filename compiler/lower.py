@@ -19,6 +19,7 @@ from .checker import FUNCTIONS, LIMITS, Symbols, split_template, suggest
 from .ir import ActionIR, CounterIR, EnumIR, GameIR, GridIR, StepIR, TableIR, ZoneIR
 from .lower_grids import GRID_FUNCTIONS, GridLowering, gconst
 from .safety import comment_text
+from .secrecy import secrecy
 
 # operator precedences of the generated Python
 P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM = range(1, 9)
@@ -698,7 +699,7 @@ class Lowerer(GridLowering):
                 steps.append(self.step_ir(i, step, len(sym.turns[0].steps), actions))
         end_ctx = Ctx("end", has_me=True)
         ends = [(self.comment(e), self.boolean(e.cond, end_ctx)) for e in sym.ends]
-        clauses = []
+        clauses, score_secrecy = [], []
         score_var = pyname(sym.scores[0].var) if sym.scores else "p"
         for score in sym.scores:
             if pyname(score.var) != score_var:
@@ -706,6 +707,7 @@ class Lowerer(GridLowering):
             ctx = Ctx("score", {score.var: (pyname(score.var), T.PLAYER)})
             for clause in score.clauses:
                 clauses.append((clause.name, clause.pos[0], self.number(clause.expr, ctx)))
+                score_secrecy.append(secrecy(clause.expr, score.var, sym))
         keys, ties = [], "draw"
         if sym.winners:
             w = sym.winners[0]
@@ -730,6 +732,7 @@ class Lowerer(GridLowering):
             pattern_texts=list(sym.pattern_texts),
             counters=counters, setup_lines=setup_lines,
             steps=steps, actions=actions, end_conds=ends, score_clauses=clauses, score_var=score_var,
+            score_secrecy=score_secrecy,
             winner_keys=keys, ties=ties, invariants=invariants, kinds=kinds,
             zone_per_enum={z.name: z.per for z in sym.zones.values() if z.per not in (None, "player")},
             quiet=sorted(n for n, d in [*((z.name, z.node) for z in sym.zones.values()),

@@ -73,14 +73,16 @@ def rules_line_of(exc: BaseException) -> tuple[str, int] | None:
     return None
 
 
-def _runtime_error(exc: BaseException) -> RulesRuntimeError:
+def _runtime_error(exc: BaseException, doing: str = "while playing") -> RulesRuntimeError:
+    if isinstance(exc, RulesRuntimeError):
+        return exc
     where = rules_line_of(exc)
     what = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
     if isinstance(exc, ValueError) and "not in list" in str(exc):
         what = "the item to take is not there (" + str(exc) + ")"
     if where:
-        return RulesRuntimeError(f"{where[0]}:{where[1]}: error while playing: {what}")
-    return RulesRuntimeError(f"error while playing: {what}")
+        return RulesRuntimeError(f"{where[0]}:{where[1]}: error {doing}: {what}")
+    return RulesRuntimeError(f"error {doing}: {what}")
 
 
 class BaseState:
@@ -159,13 +161,46 @@ class BaseState:
 
     @property
     def scores(self) -> list[int]:
-        """Each seat's score by the rules' scoring clauses (available at any time)."""
-        return self._scores()  # type: ignore[attr-defined]
+        """Each seat's score by the rules' scoring clauses (available at any time). This is
+        the whole truth: what one seat may see of it is :meth:`scores_seen_by`."""
+        try:
+            return self._scores()  # type: ignore[attr-defined]
+        except (IllegalMove, RulesRuntimeError):
+            raise
+        except Exception as exc:
+            raise _runtime_error(exc, "while scoring") from exc
+
+    def scores_seen_by(self, viewer: int | None) -> list[int | None]:
+        """The scores as seat ``viewer`` (None: a spectator) may see them: a seat's score that
+        reads something the viewer may not see (face-down cards won) is None until the end."""
+        scores = self.scores
+        if self.over:
+            return scores
+        secrecy = self.SCORE_SECRECY  # type: ignore[attr-defined]
+        if "nobody" in secrecy:
+            return [None] * self.n
+        if "owner" in secrecy:
+            return [v if seat == viewer else None for seat, v in enumerate(scores)]
+        return scores
 
     @property
     def winners(self) -> list[int]:
         """Winning seats once the game is over: one seat, several for a shared win, [] for a draw."""
-        return self._winners() if self.over else []  # type: ignore[attr-defined]
+        if not self.over:
+            return []
+        try:
+            return self._winners()  # type: ignore[attr-defined]
+        except Exception as exc:
+            raise _runtime_error(exc, "while ranking the players") from exc
+
+    @property
+    def leaders(self) -> list[int]:
+        """The seats ranked first by the winner rules, ties included (even when a tie is a
+        draw): who shares a draw, for agents that reward it."""
+        try:
+            return self._leaders()  # type: ignore[attr-defined]
+        except Exception as exc:
+            raise _runtime_error(exc, "while ranking the players") from exc
 
     @property
     def step_name(self) -> str:
@@ -173,7 +208,10 @@ class BaseState:
 
     def check_invariants(self) -> list[str]:
         """Names of the declared invariants that do not hold (empty when all hold)."""
-        return self._broken_invariants()  # type: ignore[attr-defined]
+        try:
+            return self._broken_invariants()  # type: ignore[attr-defined]
+        except Exception as exc:
+            raise _runtime_error(exc, "while checking the invariants") from exc
 
     # -- serialisation --------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -202,7 +240,7 @@ class BaseState:
         and so do other players' private ones; the random generator is left out. Once the game
         is over, private contents are shown to everyone."""
         data = self.to_json()
-        del data["rng"]
+        del data["rng"], data["seed"]  # with the seed and the moves, every shuffle could be replayed
         zones = data["zones"]
         for spaces, is_grid in ((self.ZONES, False), (self.GRIDS, True)):  # type: ignore[attr-defined]
             for name, _attr, per, hidden, private, *_ in spaces:
@@ -212,6 +250,7 @@ class BaseState:
                 elif private and per == "player" and not self.over:
                     zones[name] = [v if seat == player else _masked(v, is_grid) for seat, v in enumerate(value)]
         data["viewer"] = player
+        data["scores"] = self.scores_seen_by(player)
         return data
 
     def __repr__(self) -> str:

@@ -4,7 +4,7 @@ Each iteration re-deals what the searching player may not see (``hidden.determin
 down the tree choosing moves by UCB1 among those legal in that determinisation (one tree shared
 by all determinisations, "single-observer ISMCTS"), adds one node, plays random moves to the
 end of the game or for ``rollout`` decisions, and backs up one reward per seat. Rewards: a sole
-win 1, a shared win 1/k, a draw 1/n, a loss 0; a rollout stopped early scores by the game's
+win 1, a shared win 1/k, a draw 1/k to the k tied leaders, a loss 0; a rollout stopped early scores by the game's
 own scores (leader 1, tied leaders share).
 
 Options (``mcts:iterations=400,c=1.4,rollout=60,time=0.5``): iterations per decision (default
@@ -34,9 +34,7 @@ class Node:
 def rewards(state: BaseState) -> list[float]:
     n = state.n
     if state.over:
-        winners = state.winners
-        if not winners:
-            return [1.0 / n] * n
+        winners = state.winners or state.leaders  # a draw is shared by the tied leaders only
         share = 1.0 / len(winners)
         return [share if p in winners else 0.0 for p in range(n)]
     scores = state.scores
@@ -61,6 +59,12 @@ class MctsAgent:
             self.budget = float(time)
         except ValueError as exc:
             raise ValueError(f"bad mcts option: {exc}") from None
+        if not (math.isfinite(self.c) and self.c >= 0):
+            raise ValueError(f"bad mcts option: c must be a number >= 0, not {c}")
+        if not (math.isfinite(self.budget) and 0 <= self.budget <= 3600):
+            raise ValueError(f"bad mcts option: time must be 0 to 3600 seconds, not {time}")
+        if not 0 <= self.iterations <= 10_000_000 or self.rollout < 0:
+            raise ValueError("bad mcts option: iterations and rollout must be whole numbers >= 0")
         if self.iterations < 1 and self.budget <= 0:
             raise ValueError("mcts needs iterations >= 1 or a time budget")
         self.rng = Rng(seed)

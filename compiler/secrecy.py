@@ -1,0 +1,109 @@
+"""Who may see the value of an expression: public, its owner only, or nobody (until the end).
+
+A score that sums face-down cards must not be shown to the other players, or the score gives
+the cards away. The compiler reads each scoring clause once: if it reads the contents of a
+hidden place, nobody may see it while the game goes on; if it reads a place private to the
+scored seat, only that seat may. Reading only how full a place is (``count(Z)``,
+``is_empty(G, c)``, ``filled_cells(G)``...) is public, as the views show that much.
+"""
+from __future__ import annotations
+
+import attrs
+
+from regle.dsl import ast
+
+PUBLIC, OWNER, NOBODY = "public", "owner", "nobody"
+_ORDER = {PUBLIC: 0, OWNER: 1, NOBODY: 2}
+#: Functions that read only which places are filled (the views show it), given a place.
+_SHAPE_ONLY = {"count", "is_empty", "filled_cells", "empty_cells", "cells", "lane_count"}
+
+
+def _worst(a: str, b: str) -> str:
+    return a if _ORDER[a] >= _ORDER[b] else b
+
+
+def secrecy(expr: ast.Node, owner_var: str, sym) -> str:
+    """PUBLIC, OWNER (only the seat named by ``owner_var`` may see it) or NOBODY."""
+    return _Walk(sym).walk(expr, {owner_var}, frozenset())
+
+
+class _Walk:
+    def __init__(self, sym):
+        self.sym = sym
+
+    def place(self, name: str):
+        return self.sym.zones.get(name) or self.sym.grids.get(name)
+
+    def walk(self, node, owners: set[str], defining: frozenset) -> str:
+        level = PUBLIC
+        if isinstance(node, ast.Call) and node.func in _SHAPE_ONLY and node.args and \
+                self._is_place(node.args[0]):
+            # the place itself is read for its shape only; other arguments still count
+            for arg in node.args[1:]:
+                level = _worst(level, self.walk(arg, owners, defining))
+            if node.func == "count" and len(node.args) > 1:
+                level = _worst(level, self._place_level(node.args[0], owners))
+            return level
+        if isinstance(node, ast.Call) and node.func in self.sym.defines and node.func not in defining:
+            d = self.sym.defines[node.func]
+            inner = {p for p, arg in zip(d.params, node.args) if isinstance(arg, ast.Name) and arg.id in owners}
+            for arg in node.args:
+                level = _worst(level, self.walk(arg, owners, defining))
+            return _worst(level, self.walk(d.body, inner, defining | {node.func}))
+        if isinstance(node, (ast.Name, ast.Index)) and self._is_place(node):
+            level = self._place_level(node, owners)
+            if isinstance(node, ast.Index):
+                level = _worst(level, self.walk(node.index, owners, defining))
+            return level
+        if isinstance(node, ast.Comp):
+            owners = owners - {node.var}  # the loop variable shadows an owner's name
+        for child in _children(node):
+            level = _worst(level, self.walk(child, owners, defining))
+        return level
+
+    def _is_place(self, node) -> bool:
+        if isinstance(node, ast.Index):
+            node = node.obj
+        if isinstance(node, ast.Attr):  # a grid seen through a column: face_up[p].colour
+            return self._is_place(node.obj)
+        return isinstance(node, ast.Name) and self.place(node.id) is not None
+
+    def _place_level(self, node, owners: set[str]) -> str:
+        index = None
+        if isinstance(node, ast.Attr):
+            node = node.obj
+        if isinstance(node, ast.Index):
+            index, node = node.index, node.obj
+        if isinstance(node, ast.Attr):
+            node = node.obj
+        place = self.place(node.id)
+        if place.hidden:
+            return NOBODY
+        if place.private and place.per == "player":
+            if isinstance(index, ast.Name) and index.id in owners:
+                return OWNER
+            return NOBODY
+        return PUBLIC
+
+
+def _children(node):
+    if isinstance(node, (list, tuple)):
+        for item in node:
+            yield from _children(item)
+        return
+    if not attrs.has(type(node)):
+        return
+    for field in attrs.fields(type(node)):
+        value = getattr(node, field.name)
+        if isinstance(value, ast.Node):
+            yield value
+        elif isinstance(value, (list, tuple)):
+            yield from (v for v in _flatten(value))
+
+
+def _flatten(values):
+    for v in values:
+        if isinstance(v, ast.Node):
+            yield v
+        elif isinstance(v, (list, tuple)):
+            yield from _flatten(v)
