@@ -126,7 +126,8 @@ class GameIR:
     ties: str
     invariants: list  # [(name, line, code)]
     kinds: dict  # display kind -> bound (enum size / item count)
-    score_secrecy: list = attrs.Factory(list)  # per clause: "public", "owner" or "nobody"
+    score_secrecy: list = attrs.Factory(list)
+    flows: list = attrs.Factory(list)  # (place, place) pairs elements move between  # per clause: "public", "owner" or "nobody"
     zone_per_enum: dict = attrs.Factory(dict)
     quiet: list = attrs.Factory(list)  # names not drawn by regle play
     edges: dict = attrs.Factory(dict)  # grid name -> the enum naming its sides

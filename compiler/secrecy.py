@@ -107,3 +107,70 @@ def _flatten(values):
             yield v
         elif isinstance(v, (list, tuple)):
             yield from _flatten(v)
+
+
+def flows(rules: ast.Rules) -> list[tuple[str, str]]:
+    """Pairs of places between which an effect moves elements (``deal``, ``move``, ``refill``,
+    ``clear ... to``, ``drop``/``place ... taking``, and ``remove X`` with ``add X``/``put X``
+    of the same X in one block). Determinisation pools two places a player cannot see only
+    when elements can pass between them unseen; ``deal all ... where`` is left out, as its
+    destination receives exactly what the condition (public rules) selects."""
+    found: set[tuple[str, str]] = set()
+    blocks: list[list] = []
+    for decl in rules.decls:
+        if isinstance(decl, ast.Setup):
+            blocks.append(decl.body)
+        elif isinstance(decl, ast.Turn):
+            for step in decl.steps:
+                blocks.append(step.body)
+                blocks.extend(c.body for c in step.choices if isinstance(c, ast.Action))
+    for body in blocks:
+        removed: dict[str, set[str]] = {}
+        created: dict[str, set[str]] = {}
+        for node in _statements(body):
+            pairs = []
+            if isinstance(node, ast.Deal) and not (node.count is None and node.where is not None):
+                pairs.append((node.src, node.dst))
+            elif isinstance(node, (ast.Move, ast.Refill)):
+                pairs.append((node.src, node.dst))
+            elif isinstance(node, ast.Clear) and node.to is not None:
+                pairs.append((node.grid, node.to))
+            elif isinstance(node, (ast.Drop, ast.Place)) and node.taking is not None:
+                pairs.append((node.taking, node.grid))
+                if node.overflow is not None:
+                    pairs.append((node.taking, node.overflow))
+            elif isinstance(node, ast.Remove):
+                removed.setdefault(_text(node.item), set()).add(_place_name(node.src))
+            elif isinstance(node, (ast.Add, ast.Put)):
+                item = node.item if isinstance(node, ast.Add) else node.value
+                place = node.dst if isinstance(node, ast.Add) else node.grid
+                created.setdefault(_text(item), set()).add(_place_name(place))
+            found.update((_place_name(a), _place_name(b)) for a, b in pairs)
+        for key, sources in removed.items():
+            found.update((a, b) for a in sources for b in created.get(key, ()))
+    return sorted((a, b) for a, b in found if a != b and "?" not in (a, b))
+
+
+def _statements(body: list):
+    for node in body:
+        yield node
+        if isinstance(node, ast.If):
+            for _cond, inner in node.branches:
+                yield from _statements(inner)
+            if node.orelse:
+                yield from _statements(node.orelse)
+        elif isinstance(node, ast.For):
+            yield from _statements(node.body)
+        elif isinstance(node, ast.Push) and getattr(node, "body", None):
+            yield from _statements(node.body)
+
+
+def _place_name(node) -> str:
+    while isinstance(node, (ast.Index, ast.Attr)):
+        node = node.obj
+    return node.id if isinstance(node, ast.Name) else "?"
+
+
+def _text(node) -> str:
+    from regle.dsl.printer import expr
+    return expr(node)

@@ -1,11 +1,14 @@
 """Determinisation: a copy of a state in which everything a player may not see is re-dealt.
 
 For a player p, the hidden places are the zones nobody sees, the other players' private zones,
-and the filled cells of grids p may not see. Their elements are gathered by kind (cards with
-cards, tokens with tokens), sorted (so that their arrangement cannot leak), shuffled with the
-caller's generator and dealt back into the same places, in the same numbers. The copy is
-consistent with ``state.view(p)`` and its future chance is reseeded: an agent searching it
-learns nothing that p could not know.
+and the filled cells of grids p may not see. Elements are pooled only between hidden places
+that elements can pass between unseen (the compiler lists the moves between places as
+``FLOWS``; a pool follows chains of them through places p cannot see), and only with
+elements of the same kind: two face-down stacks that never exchange cards keep their own
+cards, a hidden deck and the hands it deals to are one pool. Each pool is sorted (so that
+its arrangement cannot leak), shuffled with the caller's generator and dealt back into the
+same places, in the same numbers. The copy is consistent with ``state.view(p)`` and its
+future chance is reseeded: an agent searching it learns nothing that p could not know.
 """
 from __future__ import annotations
 
@@ -13,44 +16,61 @@ from .engine import BaseState
 from .rng import Rng
 
 
-def hidden_places(state: BaseState, player: int) -> list[tuple[str, str, int | None, bool]]:
-    """(attribute, element kind, seat or None, is a grid) of every place ``player`` cannot see."""
+def hidden_places(state: BaseState, player: int) -> list[tuple[str, str, str, int | None, bool]]:
+    """(name, attribute, element kind, seat or None, is a grid) of every place ``player``
+    cannot see."""
     if state.over:
         return []
     places = []
     for spaces, is_grid in ((state.ZONES, False), (state.GRIDS, True)):  # type: ignore[attr-defined]
-        for _name, attr, per, hidden, private, kind, *_ in spaces:
+        for name, attr, per, hidden, private, kind, *_ in spaces:
             if hidden:
                 if per:
-                    places.extend((attr, kind, i, is_grid) for i in range(len(getattr(state, attr))))
+                    places.extend((name, attr, kind, i, is_grid) for i in range(len(getattr(state, attr))))
                 else:
-                    places.append((attr, kind, None, is_grid))
+                    places.append((name, attr, kind, None, is_grid))
             elif private and per == "player":
-                places.extend((attr, kind, seat, is_grid) for seat in range(state.n) if seat != player)
+                places.extend((name, attr, kind, seat, is_grid) for seat in range(state.n) if seat != player)
     return places
+
+
+def _pools(names: set[str], flows) -> dict[str, str]:
+    """Each hidden place's pool: the places reached by moves that stay among hidden places."""
+    root = {n: n for n in names}
+
+    def find(n: str) -> str:
+        while root[n] != n:
+            root[n] = root[root[n]]
+            n = root[n]
+        return n
+
+    for a, b in flows:
+        if a in root and b in root:
+            root[find(a)] = find(b)
+    return {n: find(n) for n in names}
 
 
 def determinize(state: BaseState, player: int, rng: Rng) -> BaseState:
     """A copy of ``state`` with the hidden elements re-dealt at random (see the module doc)."""
     copy = state.copy()  # type: ignore[attr-defined]
     places = hidden_places(copy, player)
-    by_kind: dict[str, list] = {}
-    for attr, kind, seat, is_grid in places:
+    pool_of = _pools({p[0] for p in places}, copy.FLOWS)  # type: ignore[attr-defined]
+    gathered: dict[tuple[str, str], list] = {}
+    for name, attr, kind, seat, is_grid in places:
         value = getattr(copy, attr)
         target = value[seat] if seat is not None else value
+        items = gathered.setdefault((pool_of[name], kind), [])
         if is_grid:  # grid cells hold element + 1
-            by_kind.setdefault(kind, []).extend(v - 1 for v in target if v)
+            items.extend(v - 1 for v in target if v)
         else:
-            by_kind.setdefault(kind, []).extend(target)
-    pools = {}
-    for kind, items in by_kind.items():
+            items.extend(target)
+    for items in gathered.values():
         items.sort()
         rng.shuffle(items)
-        pools[kind] = items
-    for attr, kind, seat, is_grid in places:
+    for name, attr, kind, seat, is_grid in places:
         value = getattr(copy, attr)
         target = value[seat] if seat is not None else value
-        pool = pools[kind]
+        pool = gathered[(pool_of[name], kind)]
         if is_grid:
             for i, v in enumerate(target):
                 if v:
