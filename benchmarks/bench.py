@@ -36,7 +36,7 @@ def generated_playouts(game, players: int, seconds: float, seed0: int) -> tuple[
     while True:
         s = game.new_game(players, seed=seed0 + done)
         while not s.over:
-            s.play(choice(s.legal))
+            s.advance(choice(s.legal))
         decisions += s.decisions
         done += 1
         elapsed = time.perf_counter() - start
@@ -84,11 +84,11 @@ def bench_agents(quick: bool) -> None:
         while not s.over:
             if s.cur == 0:
                 start = time.perf_counter()
-                s.play(agent.choose(s))
+                s.advance(agent.choose(s))
                 spent += time.perf_counter() - start
                 decisions += 1
             else:
-                s.play(other.choose(s))
+                s.advance(other.choose(s))
     print(f"mcts (Éclats, {iterations} iterations): {decisions / spent:,.1f} decisions/s")
     n = 800 if quick else 3000
     times = {}

@@ -799,6 +799,21 @@ class Lowerer(GridLowering):
             actions.append(a)
         return ir
 
+    def visible_choice(self, source: ast.Node) -> None:
+        """Refuse a parameter over a zone the acting player cannot see: its legal moves would
+        list the hidden elements, in order, for anyone to read."""
+        index = source.index if isinstance(source, ast.Index) else None
+        name = _zone_name(source)
+        place = self.sym.zones.get(name) or self.sym.grids.get(name)
+        if place is None:
+            return
+        if place.hidden:
+            self.error(f"the player cannot see '{name}' (it is hidden), so cannot choose among its elements",
+                       source.pos, "choose from a zone the player sees, or deal from this one")
+        elif place.private and place.per == "player" and not (isinstance(index, ast.Name) and index.id == "me"):
+            self.error(f"'{name}' is private to its owner: only {name}[me] can offer choices here",
+                       source.pos, "choose from the acting player's own zone")
+
     def action_ir(self, node: ast.Action, step: int, after: str) -> ActionIR:
         index = self.action_count
         self.action_count += 1
@@ -835,6 +850,7 @@ class Lowerer(GridLowering):
                 loops.append((level, f"for {var} in {source_code(values)}:"))
                 ctx.scope[b.names[0]] = (var, T.INT)
             elif b.kind == "pair":
+                self.visible_choice(b.source)
                 src, ty = self.collection(b.source, ctx)
                 if ty.elem is not None and ty.elem.kind not in ("int", "player", "enum", "item", "any"):
                     self.error("pairs are drawn from a zone of numbers, enum values or items", b.source.pos)
@@ -843,6 +859,7 @@ class Lowerer(GridLowering):
                 ctx.scope[b.names[0]] = (va, ty.elem or T.ANY)
                 ctx.scope[b.names[1]] = (vb, ty.elem or T.ANY)
             else:
+                self.visible_choice(b.source)
                 src, ty = self.collection(b.source, ctx)
                 var = pyname(b.names[0])
                 elem = ty.elem or T.ANY

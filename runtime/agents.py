@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, Protocol
 
-from .engine import BaseState, IllegalMove, Move
+from .engine import BaseState, Move
 from .rng import Rng, mix
 
 
@@ -49,10 +49,9 @@ class GreedyAgent:
         seen = determinize(state, me, self.rng)
         best, best_value = [], None
         for move in state.legal:  # the real choices: in the re-dealt copy some may differ
-            after = seen.copy()
-            try:
-                after.play(move)
-            except IllegalMove:  # legal only given what I cannot see: judge it as standing still
+            if move in seen.legal:
+                after = seen.copy().advance(move)
+            else:  # legal only given what I cannot see: judge it as standing still
                 after = seen
             scores = after.scores
             others = max((v for p, v in enumerate(scores) if p != me), default=0)

@@ -132,11 +132,27 @@ class BaseState:
         raise IllegalMove(self._illegal_message(repr(want)))
 
     def play(self, move: Move | str) -> "BaseState":
-        """Play a legal move (or its notation). Raises IllegalMove, leaving the state unchanged."""
+        """Play a legal move (or its notation). Raises IllegalMove, leaving the state unchanged;
+        a rules error half-way (RulesRuntimeError) also leaves it as it was."""
         if move.__class__ is str:
             move = self.move_from_text(move)  # type: ignore[arg-type]
-        elif move not in self.legal:
-            raise IllegalMove(self._illegal_message(repr(str(move)) if isinstance(move, Move) else repr(move)))
+        legal = self.legal
+        try:
+            move = legal[legal.index(move)]  # the engine's own tuple, never the caller's 1.0 or True
+        except (ValueError, TypeError):
+            raise IllegalMove(self._illegal_message(repr(str(move)) if isinstance(move, Move) else repr(move))) \
+                from None
+        before = self.copy()  # type: ignore[attr-defined]
+        try:
+            return self.advance(move)
+        except BaseException:
+            self._restore(before)
+            raise
+
+    def advance(self, move: tuple) -> "BaseState":
+        """Play ``move``, which must be one of ``self.legal`` as listed there: the fast path of
+        agents and simulations, without the checks of :meth:`play`. After a rules error the
+        state is left half-played: use it on states you can throw away."""
         self.decisions += 1
         self.work = 0
         if self.decisions > MAX_DECISIONS:
@@ -151,6 +167,13 @@ class BaseState:
         except Exception as exc:  # a bug in the rules text, reported at its rules line
             raise _runtime_error(exc) from exc
         return self
+
+    def _restore(self, other: "BaseState") -> None:
+        """Take every field back from ``other`` (a copy made before a failed move)."""
+        for cls in type(self).__mro__:
+            for attr in getattr(cls, "__slots__", ()):
+                if hasattr(other, attr):
+                    setattr(self, attr, getattr(other, attr))
 
     def _illegal_message(self, what: str) -> str:
         if self.over:

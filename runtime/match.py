@@ -30,6 +30,6 @@ def play_game(game: Game, players: int, seed: int, agent_specs: Sequence[str]) -
     agents = [make_agent(spec, agent_seed(seed, seat)) for seat, spec in enumerate(agent_specs)]
     state = game.new_game(players=players, seed=seed)
     while not state.over:
-        state.play(agents[state.cur].choose(state))
+        state.advance(agents[state.cur].choose(state))
     return GameRecord(seed, players, list(agent_specs), state.decisions, state.turns,
                       state.scores, state.winners)

@@ -102,7 +102,7 @@ class MctsAgent:
             if unexplored:
                 m = unexplored[rng.below(len(unexplored))]
                 actor = s.cur
-                s.play(m)
+                s.advance(m)
                 child = Node(s.n)
                 node.children[m] = child
                 path.append((actor, child))
@@ -115,14 +115,14 @@ class MctsAgent:
                     math.log(node.avail[m]) / child.visits)
                 if value > best_value:
                     best, best_value = m, value
-            s.play(best)
+            s.advance(best)
             node = node.children[best]
             path.append((actor, node))
         # rollout
         steps = 0
         while not s.over and (self.rollout <= 0 or steps < self.rollout):
             legal = s.legal
-            s.play(legal[rng.below(len(legal))])
+            s.advance(legal[rng.below(len(legal))])
             steps += 1
         result = rewards(s)
         # backpropagation
