@@ -698,6 +698,12 @@ class Lowerer(GridLowering):
             for i, step in enumerate(sym.turns[0].steps):
                 steps.append(self.step_ir(i, step, len(sym.turns[0].steps), actions))
         end_ctx = Ctx("end", has_me=True)
+        skeletons: dict[str, int] = {}
+        for a in actions:
+            skeletons[a.skeleton] = skeletons.get(a.skeleton, 0) + 1
+        for a in actions:
+            if skeletons[a.skeleton] > 1:
+                a.clash = "True"
         ends = [(self.comment(e), self.boolean(e.cond, end_ctx)) for e in sym.ends]
         clauses, score_secrecy = [], []
         score_var = pyname(sym.scores[0].var) if sym.scores else "p"
@@ -787,13 +793,13 @@ class Lowerer(GridLowering):
             else:
                 text = choice.notation or "pass"
                 a = ActionIR(self.action_count, "pass", index, [f"return {text!r}"], [], [], [], after,
-                             choice.pos[0], is_pass=True)
+                             choice.pos[0], is_pass=True, skeleton=text)
                 self.action_count += 1
                 ir.pass_action = a
                 actions.append(a)
         if step.kind == "optional":
             a = ActionIR(self.action_count, "skip", index, [f"return {'skip ' + step.name!r}"], [], [], [],
-                         after, step.pos[0], is_pass=True)
+                         after, step.pos[0], is_pass=True, skeleton="skip " + step.name)
             self.action_count += 1
             ir.pass_action = a
             actions.append(a)
@@ -926,8 +932,44 @@ class Lowerer(GridLowering):
         do_lines += self.stmts(effects, do_ctx)
         say_body = (self.template_code(node.notation, arg_types, node.pos) if node.notation is not None
                     else " + ' ' + ".join([repr(node.name)] + [self.show_code(c, t) for c, t in arg_types.values()]))
+        say_call = f"_say_{index}_{node.name}({', '.join(pyname(n) for n in arg_names)})"
+        long_parts = [self.long_code(c, t) for c, t in arg_types.values()]
+        long_body = " + ' ' + ".join([say_call] + long_parts)
+        clash, skeleton = self.clash_of(node, arg_types)
         return ActionIR(index, node.name, step, [f"return {say_body}"], [pyname(n) for n in arg_names],
-                        [self.comment(node)] + gen, do_lines, after, node.pos[0])
+                        [self.comment(node)] + gen, do_lines, after, node.pos[0],
+                        long_lines=[f"return {long_body}"], clash=clash, skeleton=skeleton)
+
+    def long_code(self, code: str, ty: T.Type) -> str:
+        """A longer display of a move's argument that tells apart what the notation may not:
+        an item's detail text (or its number), a group's first cell."""
+        if ty.kind == "item":
+            t = self.sym.tables[ty.name]
+            if t.node.detail is not None:
+                return f"detail__{ty.name}({code})"
+            return f"'#' + str({code} + 1)"
+        if ty.kind == "group" and ty.space in self.sym.grids:
+            return f"'at ' + {gconst(ty.space)}_NAMES[ops.group_anchor({code})]"
+        return self.show_code(code, ty)
+
+    def clash_of(self, node: ast.Action, arg_types: dict) -> tuple[str, str]:
+        """Whether two moves of this action may share a notation (a Python condition, decided
+        when the engine loads for item shows), and the notation's skeleton, which another
+        action sharing it may also clash with."""
+        if node.notation is None:
+            shown = set(arg_types)
+            skeleton = node.name + " {}" * len(arg_types)
+        else:
+            parts = split_template(node.notation)
+            shown = {v for kind, v in parts if kind != "text" and v.strip() in arg_types}
+            skeleton = "".join(v if kind == "text" else "{}" for kind, v in parts)
+        conditions = []
+        for name, (_code, ty) in arg_types.items():
+            if name not in shown or ty.kind in ("group", "any"):
+                return "True", skeleton
+            if ty.kind == "item":
+                conditions.append(f"not SHOWS_DIFFER[{ty.name!r}]")
+        return (" or ".join(dict.fromkeys(conditions)) or "False"), skeleton
 
 
 def _is_int(code: str) -> bool:

@@ -52,6 +52,18 @@ class Move(tuple):
         """The action's name in the rules file (e.g. ``take``)."""
         return self.NAMES[self[0]]
 
+    @classmethod
+    def named(cls, move: tuple, text: str) -> "Move":
+        """The move with a notation of its own in its state (its longer form, where two moves
+        would otherwise read the same); equal to the plain move all the same."""
+        named_class = cls.__dict__.get("_named_class")
+        if named_class is None:
+            named_class = type(cls.__name__, (cls,), {"__str__": lambda self: self.text})
+            cls._named_class = named_class
+        m = named_class(move)
+        m.text = text
+        return m
+
 
 def rules_line_of(exc: BaseException) -> tuple[str, int] | None:
     """Map an exception raised inside generated code back to (rules file, line), like jinja2.debug."""
@@ -85,6 +97,25 @@ def _runtime_error(exc: BaseException, doing: str = "while playing") -> RulesRun
     return RulesRuntimeError(f"error {doing}: {what}")
 
 
+def _tell_apart(legal: list, texts: list[str], long_formats) -> list[str]:
+    """Make the notations of one state different: the longer form for those that clash,
+    then a count (#2, #3...) for any that still do."""
+    counts: dict[str, int] = {}
+    for t in texts:
+        counts[t] = counts.get(t, 0) + 1
+    texts = [long_formats[m[0]](*m[1:]) if counts[t] > 1 else t for m, t in zip(legal, texts)]
+    while True:
+        seen: dict[str, int] = {}
+        changed = False
+        for i, t in enumerate(texts):
+            seen[t] = seen.get(t, 0) + 1
+            if seen[t] > 1:
+                texts[i] = f"{t} #{seen[t]}"
+                changed = True
+        if not changed:
+            return texts
+
+
 class BaseState:
     """Shared behaviour of generated game states. Fields: see the generated ``State``."""
 
@@ -115,20 +146,50 @@ class BaseState:
         return self.n
 
     def legal_moves(self) -> list[Move]:
-        """The legal choices of the acting player, in a stable order (empty when over).
+        """The legal choices of the acting player, in a stable order (empty when over); each
+        one's ``str()`` is its notation, different from every other one's here.
 
         Internally ``self.legal`` holds the same moves as plain tuples (cheaper to make in
         move generators); agents may use it directly, and ``play`` accepts either form.
         """
         move = self.MOVE  # type: ignore[attr-defined]
-        return [move(m) for m in self.legal]
+        legal = self.legal
+        clash = move.CLASH
+        if not any(clash[m[0]] for m in legal):
+            return [move(m) for m in legal]
+        return [move(m) if text == move.FORMATS[m[0]](*m[1:]) else move.named(m, text)
+                for m, text in zip(legal, self.notations())]
+
+    def notations(self) -> list[str]:
+        """The notation of each legal move, in ``legal`` order, all different: where two moves
+        would read the same (two cards that show alike), both get their longer form (the
+        card's detail, a group's first cell), and ``#2``, ``#3`` if that is not enough."""
+        move = self.MOVE  # type: ignore[attr-defined]
+        legal = self.legal
+        formats = move.FORMATS
+        texts = [formats[m[0]](*m[1:]) for m in legal]
+        clash = move.CLASH
+        if not any(clash[m[0]] for m in legal) or len(set(texts)) == len(texts):
+            return texts
+        return _tell_apart(legal, texts, move.LONG)
+
+    def notation(self, move: tuple) -> str:
+        """The notation of one legal move in this state."""
+        return self.notations()[self.legal.index(move)]
 
     def move_from_text(self, text: str) -> Move:
-        """The legal move whose notation is ``text`` (surrounding blanks ignored)."""
+        """The legal move whose notation is ``text`` (surrounding blanks ignored); a text that
+        several moves share is refused with each one's own notation."""
         want = " ".join(str(text).split())
-        for m in self.legal_moves():
-            if str(m) == want:
-                return m
+        texts = self.notations()
+        move = self.MOVE  # type: ignore[attr-defined]
+        for m, t in zip(self.legal, texts):
+            if t == want:
+                return move(m) if t == move.FORMATS[m[0]](*m[1:]) else move.named(m, t)
+        alike = [t for m, t in zip(self.legal, texts) if move.FORMATS[m[0]](*m[1:]) == want]
+        if len(alike) > 1:
+            raise IllegalMove(f"{want!r} could be any of {len(alike)} moves here: "
+                              + ", ".join(repr(t) for t in alike) + "; give one of these")
         raise IllegalMove(self._illegal_message(repr(want)))
 
     def play(self, move: Move | str) -> "BaseState":

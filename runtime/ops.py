@@ -71,6 +71,17 @@ def group_colour(key: int) -> int:
     return (key // (4096 * 4096)) % 256 - 1
 
 
+def group_anchor(key: int) -> int:
+    """The group's first cell (in cell order), which names it among groups alike."""
+    return (key // 4096) % 4096
+
+
+def all_different(show: Callable[[int], str], items) -> bool:
+    """Whether every item shows as a different text."""
+    texts = [show(i) for i in items]
+    return len(set(texts)) == len(texts)
+
+
 def group_size(key: int) -> int:
     return key % 4096
 
