@@ -63,6 +63,11 @@ def _unquote(token: Token) -> str:
     return re.sub(r'\\(["\\n])', lambda m: "\n" if m.group(1) == "n" else m.group(1), body)
 
 
+#: Characters a text of the rules may not hold: C0/C1 controls but tab (terminal escapes, CR,
+#: NUL), line and paragraph separators, and the bidirectional overrides that reorder text.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
 def _plain_name(name: str) -> str:
     return re.sub("_+", "_", name).strip("_") or "name"
 
@@ -83,6 +88,13 @@ class ToAst(Transformer):
         self.bad_names: set[str] = set()  # reported once each
 
     def __default_token__(self, token: Token) -> Token:
+        if token.type in ("STRING", "DOC"):
+            bad = _CONTROL.search(str(token))
+            if bad:
+                self.diagnostics.append(Diagnostic(
+                    f"this text holds the control character U+{ord(bad.group()):04X}",
+                    token.line, token.column + bad.start(), "texts are shown to players as they are: "
+                    "write visible characters only (\\n for a line break)"))
         if token.type == "NAME" and (token.startswith("_") or token.endswith("_") or "__" in token) \
                 and token not in self.bad_names:
             self.bad_names.add(str(token))

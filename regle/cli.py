@@ -42,6 +42,21 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as err:  # a file to write or read: a missing folder, a directory, no permission
+        where = f": {err.filename}" if err.filename else ""
+        print(f"regle: {err.strerror or err}{where}", file=sys.stderr)
+        return 1
+
+
+def _positive(text: str) -> int:
+    """argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -80,7 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(random, greedy, mcts, mcts:iterations=400). The state is shown after "
                                    "every decision; a human answers with the number of a move or its notation.")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--players", type=int, help="number of players (default: the game's smallest count)")
+    p.add_argument("--players", type=_positive, help="number of players (default: the game's smallest count)")
     p.add_argument("--seats", default=None, metavar="S1,S2,...",
                    help="who plays each seat: human, random, greedy, mcts[:iterations=N,time=S,...] "
                         "(default: human, then random)")
@@ -92,13 +107,13 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Play N seeded games between agents (game i uses seed S+i) and print a "
                                    "summary: win rates with 95% intervals, draws, scores, game length.")
     p.add_argument("file", metavar="FILE", nargs="?")
-    p.add_argument("-n", "--games", type=int, default=100, help="number of games (default 100)")
-    p.add_argument("--players", type=int, help="number of players (default: the game's smallest count)")
+    p.add_argument("-n", "--games", type=_positive, default=100, help="number of games (default 100)")
+    p.add_argument("--players", type=_positive, help="number of players (default: the game's smallest count)")
     p.add_argument("--agents", default="random", metavar="A1,A2,...",
                    help="agent per seat, repeated as needed: random, greedy, mcts[:iterations=N,...] "
                         "(default: random)")
     p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
-    p.add_argument("--jobs", "-j", type=int, default=1, help="worker processes (default 1; results do not depend on it)")
+    p.add_argument("--jobs", "-j", type=_positive, default=1, help="worker processes (default 1; results do not depend on it)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the games on a Dask cluster: a scheduler address, or 'local' for a local "
                         "cluster of --jobs workers (needs regle[dask]); results are the same")
@@ -117,11 +132,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("old", metavar="OLD")
     p.add_argument("new", metavar="NEW")
     p.add_argument("--json", action="store_true", help="print the changes (and summaries) as JSON")
-    p.add_argument("--simulate", type=int, metavar="N", help="play N games of each version with the same seeds")
+    p.add_argument("--simulate", type=_positive, metavar="N", help="play N games of each version with the same seeds")
     p.add_argument("--agents", default="random", metavar="A1,A2,...", help="agents for --simulate (default random)")
-    p.add_argument("--players", type=int, help="players for --simulate (default: the smallest count)")
+    p.add_argument("--players", type=_positive, help="players for --simulate (default: the smallest count)")
     p.add_argument("--seed", type=int, default=0, help="first seed for --simulate (default 0)")
-    p.add_argument("--jobs", "-j", type=int, default=1, help="worker processes for --simulate")
+    p.add_argument("--jobs", "-j", type=_positive, default=1, help="worker processes for --simulate")
     p.set_defaults(func=cmd_diff)
 
     p = sub.add_parser("rules", help="the rulebook of a rules file (Markdown or one HTML page)",
@@ -215,8 +230,12 @@ def cmd_play(args) -> int:
     humans = [p for p in range(n) if p not in agents]
     st = style_for(sys.stdout)
     state = game.new_game(players=n, seed=seed)
-    print(st.dim(f"{game.title}: {n} players, seed {seed}; seats: "
+    # a seed drawn here is said only at the end: with it and the moves, every shuffle is known
+    given = f", seed {seed}" if args.seed is not None else ""
+    print(st.dim(f"{st.safe(game.title)}: {n} players{given}; seats: "
                  + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(seats))))
+    # one human sees their own view; several humans at one terminal see a spectator's view
+    # between turns, and each their own only after the terminal is handed over
     viewer = humans[0] if len(humans) == 1 else None
     show_states = not args.quiet
     if show_states or humans:
@@ -225,20 +244,43 @@ def cmd_play(args) -> int:
         p = state.cur
         if p in agents:
             move = state.MOVE(agents[p].choose(state))
-            print(st.accent(f"P{p + 1} ({seats[p]}): {move}"))
+            print(st.accent(f"P{p + 1} ({seats[p]}): {st.safe(state.notation(move))}"))
         else:
+            if len(humans) > 1 and not _hand_over(p, st):
+                print("game abandoned")
+                return 0
+            if len(humans) > 1:
+                print(render(state, p, st))
             move = _ask(state, p, st)
             if move is None:
                 print("game abandoned")
                 return 0
-            print(st.accent(f"P{p + 1}: {move}"))
+            print(st.accent(f"P{p + 1}: {st.safe(str(move))}"))
         state.play(move)
         if show_states or humans:
             print()
-            print(render(state, humans[0] if len(humans) == 1 else (p if p in humans else None), st))
+            print(render(state, viewer, st))
     if not show_states and not humans:
         print(render(state, None, st))
+    if args.seed is None:
+        print(st.dim(f"seed {seed} (replay with --seed {seed})"))
     return 0
+
+
+def _hand_over(player: int, st) -> bool:
+    """Between two humans at one terminal: clear the screen and wait for the next player, so
+    that nobody sees another's private cards. False when the input has ended."""
+    if sys.stdout.isatty():
+        print("\033[2J\033[H", end="")
+    else:
+        print("\n" * 3, end="")
+    try:
+        input(st.bold(f"Pass the terminal to P{player + 1}, then press Enter. "))
+    except EOFError:
+        return False
+    if sys.stdout.isatty():
+        print("\033[2J\033[H", end="")
+    return True
 
 
 def _ask(state, player: int, st):
@@ -269,7 +311,10 @@ def cmd_simulate(args) -> int:
     from regle import simulate as sim
 
     if args.report:
-        records = list(sim.read_jsonl(args.report))
+        try:
+            records = list(sim.read_jsonl(args.report))
+        except ValueError as exc:
+            raise SystemExit(f"regle: {exc}") from None
         if not records:
             raise SystemExit(f"regle: {args.report} holds no games")
         summary = sim.summarise(records)
@@ -280,15 +325,10 @@ def cmd_simulate(args) -> int:
     rules_path = str(Path(args.file).resolve())  # workers load the same cached engine
     game = regle.load(rules_path)
     n = _players(game, args.players)
-    from regle.runtime.agents import make_agent, split_specs
-    agents = split_specs(args.agents)
-    for spec in set(agents):
-        try:
-            make_agent(spec, 0)
-        except (ValueError, TypeError) as exc:
-            raise SystemExit(f"regle: {exc}")
+    agents = _agent_specs(args.agents)
     if args.games < 1:
         raise SystemExit("regle: -n must be at least 1")
+    out = open(args.out, "w", encoding="utf-8") if args.out else None  # a bad path is said before playing
     progress = None if args.json else sim.progress_bar(sys.stderr)
     executor = client = cluster = None
     if args.scheduler:
@@ -303,13 +343,27 @@ def cmd_simulate(args) -> int:
             client.close()
         if cluster is not None:
             cluster.close()
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
+    if out is not None:
+        with out:
             for r in records:
-                f.write(json.dumps(r) + "\n")
+                out.write(json.dumps(r) + "\n")
     summary = sim.summarise(records, seconds)
     _print_summary(summary, args.json, title=f"{game.title}: {args.games} games, seeds {args.seed}..{args.seed + args.games - 1}")
     return 0
+
+
+def _agent_specs(text: str) -> list[str]:
+    """The agents of --agents, each one tried once so that a bad option is said up front."""
+    from regle.runtime.agents import make_agent, split_specs
+    agents = split_specs(text)
+    if not agents:
+        raise SystemExit("regle: --agents names no agent (e.g. --agents random or --agents mcts,greedy)")
+    for spec in set(agents):
+        try:
+            make_agent(spec, 0)
+        except (ValueError, TypeError) as exc:
+            raise SystemExit(f"regle: {exc}")
+    return agents
 
 
 def _print_summary(summary: dict, as_json: bool, title: str) -> None:
@@ -374,8 +428,7 @@ def cmd_diff(args) -> int:
     if args.simulate:
         from regle import simulate as sim
         from regle.stats import compare
-        from regle.runtime.agents import split_specs
-        agents = split_specs(args.agents)
+        agents = _agent_specs(args.agents)
         summaries = []
         for path in (args.old, args.new):
             rules_path = str(Path(path).resolve())  # workers load the same cached engine
@@ -420,7 +473,8 @@ def cmd_cache(args) -> int:
         count = regle.clear_cache()
         print(f"removed {count} cached files from {root}")
         return 0
-    files = [p for p in root.rglob("*") if p.is_file()] if root.exists() else []
+    from regle.loader import cached_files
+    files = cached_files()
     size = sum(p.stat().st_size for p in files)
     print(f"{root}: {len(files)} files, {size / 1024:.0f} KiB (clear with: regle cache --clear)")
     return 0

@@ -34,6 +34,15 @@ class Style:
     def good(self, text: str) -> str:
         return self._wrap("32", text)
 
+    @staticmethod
+    def safe(text: str) -> str:
+        """Text from elsewhere (rules, saved games) with control characters shown as escapes,
+        so that none can drive the terminal."""
+        return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
 
 def style_for(stream=sys.stdout) -> Style:
     return Style(stream.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb")
@@ -204,7 +213,7 @@ def render(state: BaseState, viewer: int | None = None, st: Style | None = None)
     for name, _attr, per in game.counters:
         if per == "player" and name not in quiet:
             rows.append([_label(name)] + [str(v) for v in view["counters"][name]])
-    rows.append(["score"] + [str(v) for v in state.scores])
+    rows.append(["score"] + ["?" if v is None else str(v) for v in state.scores_seen_by(viewer)])
     under = ns.get("GRID_UNDER", {})  # lower grid -> upper grid
     lower_of = {top: low for low, top in under.items()}
     kinds_of = {g[0]: g[5] for g in game.grids}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import os
-import shutil
+import re
 import sys
 import tempfile
 from functools import lru_cache
@@ -146,12 +146,47 @@ def _store(code: str, target: Path) -> Path:
     return target
 
 
-def clear_cache() -> int:
-    """Remove cached parser tables and engines; returns how many files were removed."""
+_OWNED = {  # folder (relative to the cache root) -> names regle writes there
+    "": re.compile(r"grammar-[0-9a-f]{16}\.lark\.cache(\.tmp)?"),
+    "engines": re.compile(r"[A-Za-z0-9_]{1,40}_[0-9a-f]{20}\.py|tmp[A-Za-z0-9_]+\.tmp"),
+    "engines/__pycache__": re.compile(r"[A-Za-z0-9_]{1,40}_[0-9a-f]{20}\.cpython-[0-9a-z_-]+\.pyc"),
+}
+
+
+def cached_files() -> list[Path]:
+    """The files regle wrote in its cache: only regular files with the names it gives them,
+    found without following a link (REGLE_CACHE_DIR may point into a folder of other files)."""
     root = cache_dir()
-    if not root.exists():
-        return 0
-    count = sum(1 for p in root.rglob("*") if p.is_file())
-    shutil.rmtree(root, ignore_errors=True)
+    found = []
+    for folder, pattern in _OWNED.items():
+        path = root / folder if folder else root
+        if folder and (path.is_symlink() or not path.is_dir()):
+            continue
+        try:
+            entries = list(os.scandir(path))
+        except OSError:
+            continue
+        found += [Path(e.path) for e in entries if e.is_file(follow_symlinks=False) and pattern.fullmatch(e.name)]
+    return found
+
+
+def clear_cache() -> int:
+    """Remove the parser tables and engines regle cached, and nothing else; returns how many
+    files were removed."""
+    count = 0
+    for path in cached_files():
+        try:
+            path.unlink()
+            count += 1
+        except OSError:
+            pass
+    root = cache_dir()
+    for folder in ("engines/__pycache__", "engines"):  # emptied folders of regle's own
+        path = root / folder
+        if path.is_dir() and not path.is_symlink():
+            try:
+                path.rmdir()
+            except OSError:
+                pass
     _loaded.clear()
     return count

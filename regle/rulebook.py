@@ -393,7 +393,28 @@ def to_markdown(doc: Doc) -> str:
                     out.append("  ".join(cells).rstrip())
                 out.append("")
             out[-1:] = ["```", ""]
+    fenced = False
+    for i, line in enumerate(out):
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced:
+            out[i] = _md_escape(line)
     return "\n".join(out).rstrip() + "\n"
+
+
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
+
+
+def _md_escape(line: str) -> str:
+    """Rules text in Markdown: HTML special characters escaped outside code spans (where
+    Markdown shows them as they are), so a title or doc cannot carry a tag or a script."""
+    out, at = [], 0
+    for m in _CODE_SPAN.finditer(line):
+        out.append(html.escape(line[at:m.start()], quote=False))
+        out.append(m.group())
+        at = m.end()
+    out.append(html.escape(line[at:], quote=False))
+    return "".join(out)
 
 
 def _md_list(items: list, depth: int) -> list[str]:

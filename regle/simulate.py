@@ -162,13 +162,52 @@ def dask_executor(address: str, jobs: int):
         client = Client(cluster)
     else:
         cluster = None
-        client = Client(address)
+        try:
+            client = Client(address, timeout="3s")
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise SystemExit(f"regle: cannot reach the Dask scheduler at {address}: {exc}") from None
     return client, cluster
 
 
 def read_jsonl(path: str) -> Iterable[dict]:
+    """The game records of a file written by ``simulate --out``; a ValueError naming the line
+    for anything else (not JSON, or not a game record)."""
     import json
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if line.strip():
-                yield json.loads(line)
+    from regle.dsl.files import UnreadableFile, read_limited
+    try:
+        data = read_limited(path, 1 << 30)
+    except UnreadableFile as exc:
+        raise ValueError(f"{path}: cannot read the file: {exc}") from None
+    players = None
+    for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            raise ValueError(f"{path}:{number}: not a line of JSON (is this a file from simulate --out?)") from None
+        problem = _record_problem(record)
+        if problem is None and players is not None and record["players"] != players:
+            problem = "a different number of players than the lines before"
+        if problem:
+            raise ValueError(f"{path}:{number}: not a game record of simulate --out: {problem}")
+        players = record["players"]
+        yield record
+
+
+def _record_problem(r) -> str | None:
+    """What makes ``r`` not a game record (None when it is one)."""
+    if not isinstance(r, dict):
+        return "not a JSON object"
+    n = r.get("players")
+    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 64:
+        return "no 'players' count"
+    if not isinstance(r.get("decisions"), int):
+        return "no 'decisions' count"
+    for key, kind in (("winners", int), ("scores", (int, float)), ("agents", str)):
+        value = r.get(key)
+        if not isinstance(value, list) or not all(isinstance(v, kind) and not isinstance(v, bool) for v in value):
+            return f"no '{key}' list"
+    if len(r["scores"]) != n or len(r["agents"]) != n or not all(0 <= w < n for w in r["winners"]):
+        return "lists that do not match the number of players"
+    return None
