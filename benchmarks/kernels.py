@@ -49,8 +49,8 @@ def cases():
     out = []
     for name, geo, cells in (("5x5 tray", tray, bytes(tray_cells)), ("3x3 grid", grid, grid_cells)):
         t = geo.table()
-        out.append(("connected_groups", name, lambda k, x, c=cells, t=t: k.connected_groups(c, t, 4, 5, 3, True), None))
-        out.append(("largest_zone", name, lambda k, x, c=cells, t=t: k.largest_zone(c, t, 4, 5, 2, False), None))
+        out.append(("connected_groups", name, lambda k, x, c=cells, t=t: k.connected_groups(c, t, 4, 5, 3, 1), None))
+        out.append(("largest_zone", name, lambda k, x, c=cells, t=t: k.largest_zone(c, t, 4, 5, 2, 0), None))
     unsettled = bytes(rnd.choice([0, 0, 1, 2]) for _ in range(25))
     out.append(("settle", "5x5 tray", lambda k, x: k.settle(x, 5, 5), lambda: bytearray(unsettled)))
     half = bytes(tray_cells)

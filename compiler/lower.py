@@ -279,7 +279,8 @@ class Lowerer(GridLowering):
         if op in ("==", "!=", "<", "<=", ">", ">="):
             if not T.compatible(ta, tb):
                 self.error(f"cannot compare {ta} with {tb}", node.pos)
-            elif op not in ("==", "!=") and not (ta.is_number and tb.is_number):
+            elif op not in ("==", "!=") and not (ta.is_number and tb.is_number) \
+                    and not (ta.kind == tb.kind == "cell"):  # cells compare in their numbering order
                 self.error(f"'{op}' compares numbers, not {ta if not ta.is_number else tb}", node.pos)
             return f"{self.wrap(a, pa, P_CMP + 1)} {op} {self.wrap(b, pb, P_CMP + 1)}", T.BOOL, P_CMP
         for ty, side in ((ta, node.left), (tb, node.right)):

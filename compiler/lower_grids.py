@@ -72,7 +72,7 @@ class GridLowering:
     def grid_call(self, node: ast.Call, ctx) -> tuple[str, T.Type, int]:
         f, args = node.func, node.args
         need = {"cells": (1,), "empty_cells": (1,), "filled_cells": (1,), "content": (2,), "is_empty": (2,),
-                "row": (2,), "lane": (2,), "lane_count": (2,), "groups": (2, 3), "largest_zone": (2, 3),
+                "row": (2,), "lane": (2,), "lane_count": (2,), "groups": (2, 3, 4), "largest_zone": (2, 3),
                 "placements": (2, 3), "line_moves": (2, 3)}[f]
         if len(args) not in need:
             want = " or ".join(map(str, need))
@@ -114,11 +114,13 @@ class GridLowering:
                     T.INT, P_ATOM)
         if f in ("groups", "largest_zone"):
             size = self.number(args[1], ctx)
-            wild = self.wild_code(args[2] if len(args) == 3 else None, ctx, sym)
+            wild = self.wild_code(args[2] if len(args) >= 3 else None, ctx, sym)
             if f == "largest_zone":
                 # a zone of wild cells alone counts too (unlike a group, which needs a real member)
-                return f"K.largest_zone({grid}, {g}_ADJ, {sym.geo.deg}, {wild}, {size}, False)[0]", T.INT, P_ATOM
-            return (f"ops.group_keys(K.connected_groups({grid}, {g}_ADJ, {sym.geo.deg}, {wild}, {size}, True), {wild})",
+                return f"K.largest_zone({grid}, {g}_ADJ, {sym.geo.deg}, {wild}, {size}, 0)[0]", T.INT, P_ATOM
+            # a group holds at least `real` cells of its own colour (1 unless the rules say)
+            real = self.number(args[3], ctx) if len(args) == 4 else "1"
+            return (f"ops.group_keys(K.connected_groups({grid}, {g}_ADJ, {sym.geo.deg}, {wild}, {size}, {real}), {wild})",
                     T.list_of(T.Type("group", elem=sym.elem, space=sym.name)), P_ATOM)
         if f == "line_moves":
             who = self.element(args[1], ctx, sym)

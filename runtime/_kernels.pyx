@@ -179,7 +179,7 @@ cdef void _scratch_close(Scratch* w) noexcept:
         PyMem_Free(w.stack)
 
 
-cdef list _groups(object cells_obj, object adj_obj, int deg, int wild, int min_size, bint need_real,
+cdef list _groups(object cells_obj, object adj_obj, int deg, int wild, int min_size, int min_real,
                   bint best_only):
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
@@ -187,13 +187,22 @@ cdef list _groups(object cells_obj, object adj_obj, int deg, int wild, int min_s
     cdef Scratch w
     _scratch_open(&w, n)
     try:
-        return _groups_in(cells, adj, n, deg, wild, min_size, need_real, best_only, &w)
+        return _groups_in(cells, adj, n, deg, wild, min_size, min_real, best_only, &w)
     finally:
         _scratch_close(&w)
 
 
+cdef int _reals(const unsigned char* cells, int* members, int count, int colour):
+    """How many cells of a component hold its own colour (not the wild value)."""
+    cdef int k, reals = 0
+    for k in range(count):
+        if cells[members[k]] == colour:
+            reals += 1
+    return reals
+
+
 cdef list _groups_in(const unsigned char* cells, const short* adj, int n, int deg, int wild, int min_size,
-                     bint need_real, bint best_only, Scratch* w):
+                     int min_real, bint best_only, Scratch* w):
     cdef int i, colour, joker, count, best = 0, best_colour = 0, best_start = -1
     cdef unsigned char present[256]
     cdef list out = []
@@ -201,14 +210,18 @@ cdef list _groups_in(const unsigned char* cells, const short* adj, int n, int de
     for i in range(n):
         present[cells[i]] = 1
     for colour in range(1, 256):
-        if not present[colour] or (colour == wild and need_real):
+        if not present[colour] or (colour == wild and min_real > 0):
             continue
         joker = 0 if colour == wild else wild
         memset(w.seen, 0, n)
         for i in range(n):
             if cells[i] == colour and not w.seen[i]:
                 count = _component(cells, adj, deg, i, colour, joker, w.seen, w.found, w.stack, w.members)
-                if best_only:
+                if min_real > 1 and colour != wild and _reals(cells, w.members, count, colour) < min_real:
+                    count = -count  # too few of its own colour: never counted, still cleared
+                if count < 0:
+                    _take_members(w.found, n, w.members, -count, False)
+                elif best_only:
                     _take_members(w.found, n, w.members, count, False)
                     if count >= min_size and count > best:
                         best, best_colour, best_start = count, colour, i
@@ -226,8 +239,8 @@ cdef list _groups_in(const unsigned char* cells, const short* adj, int n, int de
     return out
 
 
-def connected_groups(cells, adj, int deg, int wild, int min_size, bint need_real):
-    return _groups(cells, adj, deg, wild, min_size, need_real, False)
+def connected_groups(cells, adj, int deg, int wild, int min_size, int min_real):
+    return _groups(cells, adj, deg, wild, min_size, min_real, False)
 
 
 def group_at(cells_obj, adj_obj, int deg, int cell, int colour, int wild):
@@ -246,8 +259,8 @@ def group_at(cells_obj, adj_obj, int deg, int cell, int colour, int wild):
         _scratch_close(&w)
 
 
-def largest_zone(cells, adj, int deg, int wild, int min_size, bint need_real):
-    return _groups(cells, adj, deg, wild, min_size, need_real, True)[0]
+def largest_zone(cells, adj, int deg, int wild, int min_size, int min_real):
+    return _groups(cells, adj, deg, wild, min_size, min_real, True)[0]
 
 
 # ---- lanes with gravity ------------------------------------------------------------------------

@@ -99,24 +99,25 @@ def _component(cells, adj, deg: int, start: int, colour: int, wild: int, seen: b
     return sorted(found)
 
 
-def connected_groups(cells, adj, deg: int, wild: int, min_size: int, need_real: bool) -> list:
+def connected_groups(cells, adj, deg: int, wild: int, min_size: int, min_real: int) -> list:
     """Maximal groups of cells connected through one colour or the wild value.
 
-    Returns ``[(colour, (cell, ...)), ...]`` for groups of at least ``min_size`` cells, ordered
-    by colour then first cell. A wild cell may belong to groups of several colours. Groups made
-    of wild cells only are reported (with colour ``wild``) unless ``need_real``.
+    Returns ``[(colour, (cell, ...)), ...]`` for groups of at least ``min_size`` cells holding at
+    least ``min_real`` cells of their own colour, ordered by colour then first cell. A wild cell
+    may belong to groups of several colours. Groups made of wild cells only are reported (with
+    colour ``wild``) when ``min_real`` is 0.
     """
     n = len(cells)
     out = []
     for colour in sorted({v for v in cells if v != 0}):
-        if colour == wild and need_real:
+        if colour == wild and min_real > 0:
             continue
         joker = 0 if colour == wild else wild
         seen = bytearray(n)
         for i in range(n):
             if cells[i] == colour and not seen[i]:
                 group = _component(cells, adj, deg, i, colour, joker, seen)
-                if len(group) >= min_size:
+                if len(group) >= min_size and (colour == wild or sum(cells[c] == colour for c in group) >= min_real):
                     out.append((colour, tuple(group)))
     return out
 
@@ -129,12 +130,12 @@ def group_at(cells, adj, deg: int, cell: int, colour: int, wild: int) -> tuple:
     return tuple(_component(cells, adj, deg, cell, colour, wild, bytearray(len(cells))))
 
 
-def largest_zone(cells, adj, deg: int, wild: int, min_size: int, need_real: bool) -> tuple:
+def largest_zone(cells, adj, deg: int, wild: int, min_size: int, min_real: int) -> tuple:
     """The largest group over all colours: ``(size, colour, cells)``, or ``(0, 0, ())``.
-    Ties go to the lower colour, then to the group with the lower first cell. Unless
-    ``need_real``, a group of wild cells alone counts too (with colour ``wild``)."""
+    Ties go to the lower colour, then to the group with the lower first cell. With ``min_real``
+    0, a group of wild cells alone counts too (with colour ``wild``)."""
     best = (0, 0, ())
-    for colour, group in connected_groups(cells, adj, deg, wild, min_size, need_real):
+    for colour, group in connected_groups(cells, adj, deg, wild, min_size, min_real):
         if len(group) > best[0]:
             best = (len(group), colour, group)
     return best

@@ -90,22 +90,30 @@ def boards(draw, values=st.integers(0, 5)):
     return geo, cells
 
 
+def test_a_group_can_need_several_cells_of_its_own_colour():
+    """W W B: a blue group of 3 with one blue cell; with two blue needed it is no group."""
+    cells = grid_of(["WWB"])
+    for k in both():
+        assert [c for c, _ in k.connected_groups(cells, lanes(3, 1).table(), 4, 5, 3, 1)] == [1]
+        assert k.connected_groups(cells, lanes(3, 1).table(), 4, 5, 3, 2) == []
+
+
 def both():
     return [k for k in (pure, compiled) if k is not None]
 
 
 @settings(max_examples=400, deadline=None)
-@given(boards(), st.integers(1, 4), st.booleans(), st.sampled_from([0, 5]))
-def test_connected_groups_twins_agree(board, min_size, need_real, wild):
+@given(boards(), st.integers(1, 4), st.integers(0, 3), st.sampled_from([0, 5]))
+def test_connected_groups_twins_agree(board, min_size, min_real, wild):
     geo, cells = board
-    results = [k.connected_groups(cells, geo.table(), geo.deg, wild, min_size, need_real) for k in both()]
+    results = [k.connected_groups(cells, geo.table(), geo.deg, wild, min_size, min_real) for k in both()]
     assert all(r == results[0] for r in results)
     for colour, group in results[0]:
         assert len(group) >= min_size and list(group) == sorted(set(group))
         assert all(cells[c] in (colour, wild) for c in group)
-        if need_real:
-            assert any(cells[c] == colour for c in group)
-    zones = [k.largest_zone(cells, geo.table(), geo.deg, wild, min_size, need_real) for k in both()]
+        if min_real:
+            assert sum(cells[c] == colour for c in group) >= min_real and colour != wild
+    zones = [k.largest_zone(cells, geo.table(), geo.deg, wild, min_size, min_real) for k in both()]
     assert all(z == zones[0] for z in zones)
     if results[0]:
         assert zones[0][0] == max(len(g) for _, g in results[0])
@@ -199,17 +207,17 @@ def grid_of(rows: list[str], wild="W") -> bytes:
 def test_diagonals_never_connect(k):
     geo = lanes(3, 3)
     cells = grid_of(["B..", ".B.", "..B"])
-    assert k.connected_groups(cells, geo.table(), 4, 5, 2, True) == []
+    assert k.connected_groups(cells, geo.table(), 4, 5, 2, 1) == []
 
 
 @pytest.mark.parametrize("k", IMPLS)
 def test_a_white_joker_joins_two_colours(k):
     geo = lanes(5, 1)
     cells = grid_of(["BBWYY"])
-    groups = k.connected_groups(cells, geo.table(), 4, 5, 3, True)
+    groups = k.connected_groups(cells, geo.table(), 4, 5, 3, 1)
     assert [(c, len(g)) for c, g in groups] == [(1, 3), (2, 3)]
     assert all(2 in g for _, g in groups)  # the white (lane 2) is in both
-    assert k.connected_groups(grid_of(["WWW"]), lanes(3, 1).table(), 4, 5, 3, True) == []
+    assert k.connected_groups(grid_of(["WWW"]), lanes(3, 1).table(), 4, 5, 3, 1) == []
 
 
 @pytest.mark.parametrize("k", IMPLS)
