@@ -37,6 +37,8 @@ def refill(dst: list, src: list, size: int) -> None:
 #: The largest number a counter or zone may hold, and the most values one range may offer.
 MAX_NUMBER = 10**18
 MAX_RANGE = 100_000
+#: The most elements one zone may hold (the checker's largest capacity).
+MAX_ZONE = 100_000
 
 
 def number(value: int) -> int:

@@ -5,17 +5,27 @@ refused state leaves nothing half-loaded; the error names the offending field.
 """
 from __future__ import annotations
 
+import reprlib
 from typing import Any
 
-from .engine import STATE_FORMAT, BaseState, Game
+from .engine import MAX_DECISIONS, STATE_FORMAT, BaseState, Game
 from .errors import StateError
+from .ops import MAX_NUMBER, MAX_ZONE
 from .rng import MASK
+
+_short = reprlib.Repr()
+_short.maxlevel, _short.maxstring, _short.maxother, _short.maxlist = 3, 40, 40, 6
+
+
+def _show(value: Any) -> str:
+    """A short, safe rendering of an untrusted value for a message (no deep recursion)."""
+    return _short.repr(value)
 
 _FIELDS = {"format", "game", "rules", "players", "seed", "current", "next", "step", "turns", "decisions",
            "over", "rng", "zones", "counters", "viewer"}
 
 
-def _int(value: Any, field: str, lo: int | None = None, hi: int | None = None) -> int:
+def _int(value: Any, field: str, lo: int | None = -MAX_NUMBER, hi: int | None = MAX_NUMBER) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise StateError(f"field '{field}': expected a whole number, got {type(value).__name__}")
     if lo is not None and value < lo:
@@ -30,6 +40,8 @@ def _items(value: Any, field: str, kind: str, sizes: dict, capacity: int | None)
         raise StateError(f"field '{field}': expected a list, got {type(value).__name__}")
     if capacity is not None and len(value) > capacity:
         raise StateError(f"field '{field}': {len(value)} items, but the zone holds at most {capacity}")
+    if len(value) > MAX_ZONE:
+        raise StateError(f"field '{field}': {len(value):,} items, more than any zone may hold ({MAX_ZONE:,})")
     bound = sizes.get(kind)
     out = []
     for i, v in enumerate(value):
@@ -38,8 +50,8 @@ def _items(value: Any, field: str, kind: str, sizes: dict, capacity: int | None)
                 raise StateError(f"field '{field}[{i}]': expected true/false")
             out.append(v)
             continue
-        out.append(_int(v, f"{field}[{i}]", 0 if bound is not None else None,
-                        bound - 1 if bound is not None else None))
+        out.append(_int(v, f"{field}[{i}]", 0 if bound is not None else -MAX_NUMBER,
+                        bound - 1 if bound is not None else MAX_NUMBER))
     return out
 
 
@@ -65,12 +77,37 @@ def _per(given: dict, name: str, per, n: int, read) -> Any:
     return [read(v, f"zones.{name}[{i}]") for i, v in enumerate(value)]
 
 
+def _string_keys(obj: dict, field: str) -> None:
+    if not all(isinstance(k, str) for k in obj):
+        raise StateError(f"field '{field}': its keys must be names (strings)")
+
+
+def _items_once(ns: dict, zones: dict, n: int) -> None:
+    """Each item of a table lies in one place at most: an item is a component, not a value."""
+    seen: dict[tuple[str, int], str] = {}
+    spaces = [(z[0], z[1], z[2], z[5], False) for z in ns["ZONES"]] + \
+             [(g[0], g[1], g[2], g[5], True) for g in ns["GRIDS"]]
+    for name, attr, per, kind, is_grid in spaces:
+        if not kind.startswith("item:"):
+            continue
+        places = zones[attr] if per else [zones[attr]]
+        for i, place in enumerate(places):
+            where = f"zones.{name}[{i}]" if per else f"zones.{name}"
+            values = [v - 1 for v in place if v] if is_grid else place
+            for v in values:
+                if (kind, v) in seen:
+                    raise StateError(f"field '{where}': item {v} of {kind[5:]} is also in {seen[(kind, v)]}; "
+                                     "an item lies in one place at a time")
+                seen[(kind, v)] = where
+
+
 def load_state(game: Game, data: Any) -> BaseState:
     """Build a state from ``to_json`` data, or raise StateError naming the first bad field."""
     if not isinstance(data, dict):
         raise StateError(f"a saved state is a JSON object, not {type(data).__name__}")
     if "viewer" in data:
         raise StateError("field 'viewer': this is a player's view, not a whole state; views cannot be loaded")
+    _string_keys(data, "the state")
     unknown = sorted(set(data) - _FIELDS)
     if unknown:
         raise StateError(f"unknown field '{unknown[0]}'")
@@ -78,11 +115,11 @@ def load_state(game: Game, data: Any) -> BaseState:
         if field not in data:
             raise StateError(f"field '{field}' is missing")
     if data["format"] != STATE_FORMAT:
-        raise StateError(f"field 'format': expected {STATE_FORMAT!r}, got {data['format']!r}")
+        raise StateError(f"field 'format': expected {STATE_FORMAT!r}, got {_show(data['format'])}")
     if data["game"] != game.name:
-        raise StateError(f"field 'game': this state is for {data['game']!r}, not {game.name!r}")
+        raise StateError(f"field 'game': this state is for {_show(data['game'])}, not {game.name!r}")
     if data["rules"] != game.rules_hash:
-        raise StateError(f"field 'rules': the state was saved with other rules ({data['rules']!r}; "
+        raise StateError(f"field 'rules': the state was saved with other rules ({_show(data['rules'])}; "
                          f"these are {game.rules_hash!r})")
     ns = game.namespace
     n = _int(data["players"], "players")
@@ -92,11 +129,12 @@ def load_state(game: Game, data: Any) -> BaseState:
     cur = _int(data["current"], "current", 0, n - 1)
     nxt = _int(data["next"], "next", -1, n - 1)
     steps = [s[0] for s in ns["STEPS"]]
-    if data["step"] not in steps:
-        raise StateError(f"field 'step': unknown step {data['step']!r} (steps: {', '.join(steps)})")
+    if not isinstance(data["step"], str) or data["step"] not in steps:
+        raise StateError(f"field 'step': unknown step {_show(data['step'])} (steps: {', '.join(steps)})")
     step = steps.index(data["step"])
-    turns = _int(data["turns"], "turns", 0)
-    decisions = _int(data["decisions"], "decisions", 0)
+    decisions = _int(data["decisions"], "decisions", 0, MAX_DECISIONS)
+    # a turn takes a decision, but for at most 1,000 turns in a row that offer none
+    turns = _int(data["turns"], "turns", 0, 1001 * (decisions + 1))
     if not isinstance(data["over"], bool):
         raise StateError("field 'over': expected true or false")
     rng = _int(data["rng"], "rng", 0, MASK)
@@ -104,6 +142,7 @@ def load_state(game: Game, data: Any) -> BaseState:
     zones_in = data["zones"]
     if not isinstance(zones_in, dict):
         raise StateError("field 'zones': expected an object")
+    _string_keys(zones_in, "zones")
     names = {z[0] for z in ns["ZONES"]} | {g[0] for g in ns["GRIDS"]}
     extra = sorted(set(zones_in) - names)
     if extra:
@@ -116,6 +155,7 @@ def load_state(game: Game, data: Any) -> BaseState:
     counters_in = data["counters"]
     if not isinstance(counters_in, dict):
         raise StateError("field 'counters': expected an object")
+    _string_keys(counters_in, "counters")
     names = {c[0] for c in ns["COUNTERS"]}
     extra = sorted(set(counters_in) - names)
     if extra:
@@ -132,6 +172,7 @@ def load_state(game: Game, data: Any) -> BaseState:
             counters[attr] = [_int(v, f"counters.{name}[{i}]") for i, v in enumerate(value)]
         else:
             counters[attr] = _int(value, f"counters.{name}")
+    _items_once(ns, zones, n)
     # everything checked: build
     s = game.State._blank(n, seed)
     s.cur, s.nxt, s.step, s.turns, s.decisions, s.over = cur, nxt, step, turns, decisions, data["over"]
@@ -139,9 +180,15 @@ def load_state(game: Game, data: Any) -> BaseState:
     s.rng.state = rng
     for attr, value in {**zones, **counters}.items():
         setattr(s, attr, value)
-    broken = s.check_invariants()
+    try:
+        broken = s.check_invariants()
+        ended = s._end_reached() if s.over and not ns["ENDS_BY_STATEMENT"] else True
+    except Exception as exc:  # noqa: BLE001 - the rules cannot even read this state
+        raise StateError(f"the rules cannot read this state: {exc}") from None
     if broken:
         raise StateError(f"the state breaks the rules' invariant '{broken[0]}'")
+    if not ended:
+        raise StateError("field 'over': the game is marked over, but none of its end conditions holds")
     try:
         s.legal = [] if s.over else s._decide()
     except Exception as exc:  # noqa: BLE001 - a state the rules cannot continue from

@@ -16,6 +16,8 @@ def load(game, **changes):
     total = sum(zones["supply"]) + sum(zones["market"]) + sum(zones["reserve"])
     total += sum(sum(w) for w in zones["workshop"])
     zones["spent"] = [1] * (TOTAL - total)
+    placed = set(zones["contracts"]) | {c for d in zones["delivered"] for c in d}
+    zones["box"] = [c for c in range(18) if c not in placed]  # each contract in one place
     return game.state_from_json(data)
 
 

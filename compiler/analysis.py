@@ -1,4 +1,10 @@
-"""Who may see the value of an expression: public, its owner only, or nobody (until the end).
+"""What the compiler learns by reading the rules as a whole, for the runtime's tables.
+
+- :func:`secrecy`: who may see a scoring clause (public, its owner only, or nobody).
+- :func:`flows`: between which places effects move elements (for determinisation).
+- :func:`ends_by_statement`: whether an effect can end the game (for loading saved states).
+
+Secrecy: who may see the value of an expression: public, its owner only, or nobody (until the end).
 
 A score that sums face-down cards must not be shown to the other players, or the score gives
 the cards away. The compiler reads each scoring clause once: if it reads the contents of a
@@ -149,6 +155,19 @@ def flows(rules: ast.Rules) -> list[tuple[str, str]]:
         for key, sources in removed.items():
             found.update((a, b) for a in sources for b in created.get(key, ()))
     return sorted((a, b) for a, b in found if a != b and "?" not in (a, b))
+
+
+def ends_by_statement(rules: ast.Rules) -> bool:
+    """Whether some effect ends the game with ``end game`` (not only ``end when``)."""
+    for decl in rules.decls:
+        bodies = [decl.body] if isinstance(decl, ast.Setup) else []
+        if isinstance(decl, ast.Turn):
+            for step in decl.steps:
+                bodies.append(step.body)
+                bodies.extend(c.body for c in step.choices if isinstance(c, ast.Action))
+        if any(isinstance(node, ast.EndGame) for body in bodies for node in _statements(body)):
+            return True
+    return False
 
 
 def _statements(body: list):
