@@ -72,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "FILE:LINE:COL: error: ..., with the line and a caret; prints nothing "
                                    "when the files are clean.")
     p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--simulate", type=_positive, metavar="N",
+                   help="also play N random games of each file (every player count), checking the "
+                        "invariants after every decision; report the first one broken with its rules line")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("fmt", help="rewrite rules files in the canonical layout (--check: only tell)",
@@ -101,6 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default: human, then random)")
     p.add_argument("--seed", type=int, default=None, help="seed for the shuffles and the agents (default: random)")
     p.add_argument("--quiet", action="store_true", help="with agents only: print the moves and the result, not every state")
+    p.add_argument("--check", action="store_true", help="check the rules' invariants after every decision (debug mode)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("simulate", help="play many seeded games between agents and summarise them",
@@ -122,6 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--out", metavar="FILE.jsonl", help="also write one JSON line per game")
     p.add_argument("--report", metavar="FILE.jsonl", help="summarise games saved with --out instead of playing")
+    p.add_argument("--check", action="store_true",
+                   help="check the rules' invariants after every decision (slower; stops at the first broken one)")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("diff", help="what changed between two versions of a rules file, in the game's terms",
@@ -159,10 +165,25 @@ def cmd_check(args) -> int:
     for name in args.files:
         try:
             regle.check_file(name)
+            if args.simulate:
+                _check_by_playing(name, args.simulate)
         except RulesError as err:
             print(err.render(), file=sys.stderr)
             status = 1
+        except RulesRuntimeError as err:
+            print(err, file=sys.stderr)
+            status = 1
     return status
+
+
+def _check_by_playing(name: str, games: int) -> None:
+    """Play ``games`` random games for each player count with invariants checked after every
+    decision (RulesRuntimeError at the first broken one)."""
+    from regle.runtime.match import play_game
+    game = regle.load(name)
+    for players in game.players:
+        for seed in range(games):
+            play_game(game, players, seed, ["random"] * players, check=True)
 
 
 def cmd_fmt(args) -> int:
@@ -257,6 +278,8 @@ def cmd_play(args) -> int:
                 return 0
             print(st.accent(f"P{p + 1}: {st.safe(str(move))}"))
         state.play(move)
+        if args.check:
+            state.require_invariants(f"decision {state.decisions}")
         if show_states or humans:
             print()
             print(render(state, viewer, st))
@@ -337,7 +360,7 @@ def cmd_simulate(args) -> int:
     try:
         records, seconds = sim.simulate(rules_path, args.games, n, agents, seed=args.seed,
                                         jobs=max(1, args.jobs), rotate=not args.fixed_seats, progress=progress,
-                                        executor=executor)
+                                        executor=executor, check=args.check)
     finally:
         if client is not None:
             client.close()

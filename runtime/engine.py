@@ -290,6 +290,16 @@ class BaseState:
     def step_name(self) -> str:
         return self.STEPS[self.step][0] if not self.over else "over"  # type: ignore[attr-defined]
 
+    def require_invariants(self, after: str = "") -> None:
+        """Raise RulesRuntimeError naming the rules line of the first invariant that does not
+        hold (the debug mode of ``--check``: invariants after every decision)."""
+        broken = self.check_invariants()
+        if broken:
+            name = broken[0]
+            line = self.INVARIANT_LINES[self.INVARIANTS.index(name)]  # type: ignore[attr-defined]
+            raise RulesRuntimeError(f"{self.GAME.rules_file}:{line}: invariant {name} does not hold"
+                                    + (f" after {after}" if after else ""))
+
     def check_invariants(self) -> list[str]:
         """Names of the declared invariants that do not hold (empty when all hold)."""
         try:

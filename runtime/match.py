@@ -25,11 +25,19 @@ class GameRecord:
         return attrs.asdict(self)
 
 
-def play_game(game: Game, players: int, seed: int, agent_specs: Sequence[str]) -> GameRecord:
-    """Play a seeded game; seat i is played by ``agent_specs[i]`` (seeded from the game seed)."""
+def play_game(game: Game, players: int, seed: int, agent_specs: Sequence[str], check: bool = False) -> GameRecord:
+    """Play a seeded game; seat i is played by ``agent_specs[i]`` (seeded from the game seed).
+    With ``check``, the rules' invariants are checked after setup and every decision, and
+    the first one broken raises RulesRuntimeError with its rules line and the move."""
     agents = [make_agent(spec, agent_seed(seed, seat)) for seat, spec in enumerate(agent_specs)]
     state = game.new_game(players=players, seed=seed)
+    if check:
+        state.require_invariants(f"setup (seed {seed})")
     while not state.over:
-        state.advance(agents[state.cur].choose(state))
+        move = agents[state.cur].choose(state)
+        text = state.notation(move) if check else ""
+        state.advance(move)
+        if check:
+            state.require_invariants(f"decision {state.decisions} ({text!r}) of seed {seed}")
     return GameRecord(seed, players, list(agent_specs), state.decisions, state.turns,
                       state.scores, state.winners)
