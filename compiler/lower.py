@@ -537,15 +537,19 @@ class Lowerer(GridLowering):
             self.error(f"only counters can be set, and '{node.name}' is not a counter", node.pos,
                        suggest(node.name, self.sym.counters) or "declare it: counter NAME per player")
             return []
-        if c.per_player and node.index is None:
-            self.error(f"'{node.name}' is a counter per player: say whose, e.g. {node.name}[me]", node.pos)
+        if c.per and node.index is None:
+            example = f"{node.name}[me]" if c.per_player else f"{node.name}[{self.sym.enums[c.per].members[0]}]"
+            self.error(f"'{node.name}' is a counter per {c.per}: say which, e.g. {example}", node.pos)
             return []
-        if not c.per_player and node.index is not None:
-            self.error(f"'{node.name}' is one shared counter; it takes no [player]", node.index.pos)
+        if not c.per and node.index is not None:
+            self.error(f"'{node.name}' is one shared counter; it takes no [index]", node.index.pos)
             return []
         target = f"s.c_{node.name}"
         if node.index is not None:
-            target += f"[{self.number(node.index, ctx)}]"
+            if c.per_player:
+                target += f"[{self.number(node.index, ctx)}]"
+            else:  # a counter per member of an enum: indexed by a member
+                target += f"[{self.want(node.index, ctx, ('enum',), f'a member of {c.per}')}]"
         if "*" in value.replace("//", ""):  # products can grow without bound: keep them in range
             value = f"ops.number({value})"
         return [f"{target} {node.op} {value}"]
