@@ -18,8 +18,14 @@ _short.maxlevel, _short.maxstring, _short.maxother, _short.maxlist = 3, 40, 40, 
 
 
 def _show(value: Any) -> str:
-    """A short, safe rendering of an untrusted value for a message (no deep recursion)."""
-    return _short.repr(value)
+    """A short, safe rendering of an untrusted value for a message (no deep recursion, no
+    10,000-digit number)."""
+    if isinstance(value, int) and value.bit_length() > 64:
+        return f"a number of {value.bit_length():,} bits"
+    try:
+        return _short.repr(value)
+    except (ValueError, RecursionError):
+        return f"a {type(value).__name__} too large to show"
 
 _FIELDS = {"format", "game", "rules", "players", "seed", "current", "next", "step", "turns", "decisions",
            "over", "rng", "zones", "counters", "viewer"}
@@ -29,9 +35,9 @@ def _int(value: Any, field: str, lo: int | None = -MAX_NUMBER, hi: int | None = 
     if isinstance(value, bool) or not isinstance(value, int):
         raise StateError(f"field '{field}': expected a whole number, got {type(value).__name__}")
     if lo is not None and value < lo:
-        raise StateError(f"field '{field}': {value} is below {lo}")
+        raise StateError(f"field '{field}': {_show(value)} is below {lo}")
     if hi is not None and value > hi:
-        raise StateError(f"field '{field}': {value} is above {hi}")
+        raise StateError(f"field '{field}': {_show(value)} is above {hi}")
     return value
 
 
