@@ -348,3 +348,35 @@ def test_an_unreachable_scheduler_is_said_in_one_line():
     result, seconds = _regle("simulate", str(GAMES / "eclats.rules"), "-n", "2", "--scheduler", "tcp://127.0.0.1:9",
                              timeout=10)
     assert result.returncode == 1 and "cannot reach the Dask scheduler" in result.stderr and seconds < 15
+
+
+def test_check_simulate_reports_the_first_broken_invariant(tmp_path):
+    text = (GAMES / "eclats.rules").read_text(encoding="utf-8")
+    broken = text.replace("refill market from reserve up to market_size\n",
+                          "refill market from reserve up to market_size - 1\n", 1)
+    assert broken != text
+    path = tmp_path / "bug.rules"
+    path.write_text(broken, encoding="utf-8")
+    result, _ = _regle("check", "--simulate", "3", str(path), timeout=60)
+    assert result.returncode == 1
+    assert "invariant market_full does not hold after decision" in result.stderr
+    line = next(i for i, t in enumerate(broken.splitlines(), 1) if t.startswith("invariant market_full"))
+    assert f"bug.rules:{line}:" in result.stderr
+    assert _regle("check", "--simulate", "3", str(GAMES / "eclats.rules"), timeout=60)[0].returncode == 0
+
+
+def test_two_humans_at_one_terminal_hand_over_and_see_their_own(tmp_path):
+    answers = "\n".join(["", "1"] * 6 + ["", "q"]) + "\n"
+    result = subprocess.run([sys.executable, "-m", "regle.cli", "play", str(GAMES / "pixies.rules"), "--seats",
+                             "human,human", "--seed", "4"], input=answers, capture_output=True, text=True,
+                            timeout=60, env={**os.environ, "NO_COLOR": "1"})
+    out = result.stdout
+    assert result.returncode == 0 and "Pass the terminal to P1" in out and "Pass the terminal to P2" in out
+    assert "seed 4" in out.splitlines()[0]
+
+
+def test_a_drawn_seed_is_told_only_at_the_end():
+    result = subprocess.run([sys.executable, "-m", "regle.cli", "play", str(GAMES / "eclats.rules"), "--seats",
+                             "random,random", "--quiet"], capture_output=True, text=True, timeout=60)
+    lines = result.stdout.splitlines()
+    assert "seed" not in lines[0] and lines[-1].startswith("seed ")
