@@ -3,6 +3,7 @@ toolchain: each either gets positioned RulesErrors or compiles into an engine th
 only the documented errors may occur."""
 from __future__ import annotations
 
+import os
 import re
 
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -37,7 +38,8 @@ def mutants(draw):
     return name, "\n".join(lines)
 
 
-@settings(max_examples=120, deadline=10_000, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=int(os.environ.get("REGLE_FUZZ_EXAMPLES", "120")), deadline=10_000,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(mutants())
 def test_mutated_rules_fail_cleanly_or_play(mutant):
     name, text = mutant
@@ -53,10 +55,15 @@ def test_mutated_rules_fail_cleanly_or_play(mutant):
         return
     try:
         s = game.new_game(seed=0)
+        s.require_invariants("setup")
         for i in range(60):
             if s.is_over:
                 break
             moves = s.legal_moves()
             s.play(moves[i % len(moves)])
-    except regle.RulesRuntimeError:
-        pass  # the documented outcome for rules that go wrong in play
+            s.require_invariants(f"decision {s.decisions}")  # caught where it breaks, not on reload
+    except regle.RulesRuntimeError as err:
+        assert re.search(r":\d+: ", str(err)) or str(err).startswith("error")  # the documented outcome
+        return
+    # a mutant that played cleanly saves and loads as any state does
+    assert game.state_from_json(s.to_json()).to_json() == s.to_json()
