@@ -3,6 +3,7 @@
     python benchmarks/bench.py            # every benchmark
     python benchmarks/bench.py --quick    # shorter runs
     python benchmarks/bench.py --only eclats
+    python benchmarks/bench.py --profile cibles   # where a playout's time goes
 
 Prints random playouts per second of each generated engine and of its yardstick, and their
 ratio (generated / yardstick; above 1.0 the generated engine is faster). Both sides play
@@ -98,20 +99,42 @@ def bench_agents(quick: bool) -> None:
           f" speed-up {times[1] / times[2]:.2f}x")
 
 
+def profile_game(name: str, seconds: float, top: int = 25) -> None:
+    """Random playouts of one game under cProfile: the top functions by own time, so that the
+    next person starts from a profile (generated functions are named after their step/action)."""
+    import cProfile
+    import pstats
+    path, players = GAMES[name]
+    game = regle.load(ROOT / path)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    rate, _ = generated_playouts(game, players, seconds, 0)
+    profiler.disable()
+    print(f"{name}: {rate:,.0f} playouts/s under the profiler; top {top} functions by own time")
+    stats = pstats.Stats(profiler)
+    stats.strip_dirs().sort_stats("tottime").print_stats(top)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="short rounds (about 5 s in all)")
     parser.add_argument("--only", choices=sorted(GAMES), help="one game only")
     parser.add_argument("--agents", action="store_true", help="also measure MCTS and parallel simulation")
+    parser.add_argument("--profile", choices=sorted(GAMES), metavar="GAME",
+                        help="profile random playouts of GAME and print its top functions (instead of the table)")
     args = parser.parse_args(argv)
+    if args.profile:
+        profile_game(args.profile, 3.0)
+        return 0
     rounds, seconds = (2, 0.6) if args.quick else (5, 1.5)
     print(f"regle {regle.__version__}, kernels: {regle.KERNELS}, Python {sys.version.split()[0]}")
     print(f"random playouts per second (best of {rounds} rounds of {seconds:.1f} s each side)")
-    print(f"{'game':<14}{'players':>8}{'generated':>12}{'yardstick':>12}{'ratio':>8}{'decisions/game':>16}")
+    print(f"{'game':<14}{'players':>8}{'generated':>12}{'yardstick':>12}{'ratio':>8}{'decisions/game':>16}"
+          f"{'decisions/s':>14}")
     for name in ([args.only] if args.only else GAMES):
         r = bench_game(name, rounds, seconds)
         print(f"{r['game']:<14}{r['players']:>8}{r['generated']:>12,.0f}{r['yardstick']:>12,.0f}"
-              f"{r['ratio']:>8.2f}{r['decisions']:>16.1f}")
+              f"{r['ratio']:>8.2f}{r['decisions']:>16.1f}{r['generated'] * r['decisions']:>14,.0f}")
     if args.agents:
         bench_agents(args.quick)
     return 0

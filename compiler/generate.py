@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -18,6 +19,8 @@ from .ir import GameIR
 from .lower import Lowerer
 from .safety import literal, verify
 
+_STATE_READ = re.compile(r"\bs\.([zg]_\w+)(\[me\])?")
+
 TEMPLATES = Path(__file__).with_name("templates")
 
 
@@ -29,7 +32,27 @@ def _environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined, autoescape=False,
     )
     env.filters["py"] = literal
+    env.filters["hoist"] = hoist_reads
     return env
+
+
+def hoist_reads(lines: list[str]) -> list[str]:
+    """A method body with each zone or grid of the state it reads twice or more (``s.z_hand[me]``)
+    bound to a local once, at the top: fewer lookups on every move. Safe because a zone's or
+    grid's list never changes identity after the state is built (only its contents do), and
+    ``me`` is fixed for the whole method."""
+    counts: dict[str, int] = {}
+    for line in lines:
+        if not line.lstrip().startswith("#"):
+            for m in _STATE_READ.finditer(line):
+                counts[m.group()] = counts.get(m.group(), 0) + 1
+    names = {text: m.group(1) + ("_me" if m.group(2) else "")
+             for text in counts if counts[text] > 1 for m in [_STATE_READ.fullmatch(text)]}
+    if not names:
+        return lines
+    replace = lambda m: names.get(m.group(), m.group())  # noqa: E731
+    head = [f"{local} = {text}  # read once" for text, local in names.items()]
+    return head + [line if line.lstrip().startswith("#") else _STATE_READ.sub(replace, line) for line in lines]
 
 
 def lower(text: str, filename: str = "<rules>", name: str | None = None) -> GameIR:

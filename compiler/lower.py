@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import keyword
+import re
 from typing import Iterable
 
 from regle.dsl import ast
@@ -920,8 +921,12 @@ class Lowerer(GridLowering):
         move = f"({index}, {', '.join(pyname(n) for n in arg_names)})" if arg_names else f"({index},)"
         for i, (level, loop) in enumerate(loops):
             if i == len(loops) - 1 and not placed[level]:
-                # the innermost loop has no guard of its own: one list comprehension
-                gen.append("    " * depth + f"_extend([{move} {loop[:-1]}])")
+                # the innermost loop has no guard of its own: one list, built in one go
+                single = re.fullmatch(r"for (\w+) in (.*):", loop)
+                if len(loops) == 1 and single and len(arg_names) == 1:
+                    gen.append("    " * depth + f"_extend(K.tagged({index}, {single.group(2)}))")
+                else:
+                    gen.append("    " * depth + f"_extend([{move} {loop[:-1]}])")
                 break
             gen.append("    " * depth + loop)
             depth += 1

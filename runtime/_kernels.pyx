@@ -36,6 +36,14 @@ cdef inline const short* _tab(object table) except NULL:
     raise TypeError("tables must be array('h')")
 
 
+# ---- moves ---------------------------------------------------------------------------------
+def tagged(action, values):
+    cdef list out = []
+    for v in values:
+        out.append((action, v))
+    return out
+
+
 # ---- multisets -----------------------------------------------------------------------------
 def distinct_pairs(list values):
     cdef Py_ssize_t n = len(values), i, j

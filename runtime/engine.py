@@ -222,7 +222,7 @@ class BaseState:
                 f"{self.GAME.rules_file}:{line}: the game has not ended after {MAX_DECISIONS:,} decisions "
                 f"(now at step {name}); do the rules declare an end (end when ...) that can happen?")
         try:
-            self.APPLY[move[0]](self, *move[1:])  # type: ignore[attr-defined, index]
+            self.APPLY[move[0]](self, move)  # type: ignore[attr-defined, index]
         except (IllegalMove, RulesRuntimeError):
             raise
         except Exception as exc:  # a bug in the rules text, reported at its rules line

@@ -17,6 +17,11 @@ GHOST = 255  # a pattern cell that keeps the pattern's shape but drops nothing
 
 
 # ---- multisets -----------------------------------------------------------------------------
+def tagged(action: int, values) -> list[tuple[int, int]]:
+    """The moves ``(action, v)`` for each v: a step's move list, built in one loop."""
+    return [(action, v) for v in values]
+
+
 def distinct_pairs(values: list[int]) -> list[tuple[int, int]]:
     """Unordered pairs of two different positions, one per pair of values (a <= b), in order found."""
     seen = set()

@@ -1,7 +1,10 @@
 """Small zone operations that generated engines call (kept out of the hot move generators)."""
 from __future__ import annotations
 
+from array import array
 from typing import Callable
+
+from .kernel_select import K
 
 
 def deal(src: list, dst: list, count: int | None, where: Callable[[int], bool] | None = None) -> None:
@@ -90,7 +93,6 @@ def group_size(key: int) -> int:
 
 def group_cells(cells, adj, deg: int, key: int) -> tuple:
     """The cells of the group a key stands for, in the grid as it is now."""
-    from .kernel_select import K
     wild = key // (4096 * 4096 * 256)
     colour = (key // (4096 * 4096)) % 256
     anchor = (key // 4096) % 4096
@@ -112,7 +114,6 @@ def drop_into(grid: bytearray, lanes: int, height: int, lane: int, value: int,
     """Drop one element into a lane: taken from ``taking`` first (nothing happens when it has
     none); when the lane is full it goes to ``overflow`` (an error without one). Returns
     whether it landed."""
-    from .kernel_select import K
     if not 0 <= lane < lanes:
         raise ValueError(f"there is no lane {lane} (lanes are 0 to {lanes - 1})")
     if taking is not None:
@@ -146,7 +147,6 @@ def ghosted(pattern: tuple, taking: list | None) -> bytes:
 
 def placement_keys(grid, lanes: int, height: int, pattern: tuple, taking: list | None) -> list[int]:
     """One key (quarter turns * 64 + lane offset) per distinct result of dropping the pattern."""
-    from .kernel_select import K
     rows, cols, _ = pattern
     found = K.placements(grid, lanes, height, rows, cols, ghosted(pattern, taking))
     return [turns * 64 + offset for turns, offset, _result, _over in found]
@@ -155,7 +155,6 @@ def placement_keys(grid, lanes: int, height: int, pattern: tuple, taking: list |
 def place(grid: bytearray, lanes: int, height: int, key: int, pattern: tuple,
           taking: list | None, overflow: list | None) -> None:
     """Drop a pattern as placement ``key`` says, taking its elements from ``taking``."""
-    from .kernel_select import K
     rows, cols, _ = pattern
     cells = ghosted(pattern, taking)
     turns, offset = divmod(key, 64)
@@ -208,14 +207,13 @@ def show_line(key: int, names: tuple, dirs: tuple) -> str:
 
 def push(grid: bytearray, step, ndirs: int, key: int, exits: tuple):
     """Play a line move; returns (element that left the board, sides it crossed) or None."""
-    from .kernel_select import K
-    value, last, d = K.apply_line(grid, step, ndirs, line_head(key), line_dir(key), line_length(key))
+    # the key decoded in place (line_head, line_dir, line_length): this runs every move
+    value, last, d = K.apply_line(grid, step, ndirs, key // 32768, (key // 4096) % 8, (key // 64) % 64)
     if not value:
         return None
-    return value - 1, list(exits[last * ndirs + d])
+    return value - 1, exits[last * ndirs + d]
 
 
 def table(values):
     """A geometry table for the kernels (signed 16-bit cell numbers, -1 for none)."""
-    from array import array
     return array("h", values)
