@@ -33,6 +33,7 @@ def _environment() -> jinja2.Environment:
     )
     env.filters["py"] = literal
     env.filters["hoist"] = hoist_reads
+    env.filters["move_list"] = move_list
     return env
 
 
@@ -53,6 +54,22 @@ def hoist_reads(lines: list[str]) -> list[str]:
     replace = lambda m: names.get(m.group(), m.group())  # noqa: E731
     head = [f"{local} = {text}  # read once" for text, local in names.items()]
     return head + [line if line.lstrip().startswith("#") else _STATE_READ.sub(replace, line) for line in lines]
+
+
+def move_list(lines: list[str]) -> list[str]:
+    """The body of a move generator from its actions' lines: the list they fill and return, or,
+    when one unguarded list is the whole answer, that list returned as it is."""
+    lines = hoist_reads(lines)
+    code = [line for line in lines if not line.lstrip().startswith("#")]
+    if len(code) == 1 and code[0].startswith("_extend("):
+        return ["return " + line[len("_extend("):-1] if line is code[0] else line for line in lines]
+    body = "\n".join(code)
+    head = ["out = []"]
+    if "_add(" in body:
+        head.append("_add = out.append")
+    if "_extend(" in body:
+        head.append("_extend = out.extend")
+    return head + lines + ["return out"]
 
 
 def lower(text: str, filename: str = "<rules>", name: str | None = None) -> GameIR:

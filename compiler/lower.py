@@ -401,6 +401,25 @@ class Lowerer(GridLowering):
         self._inlined[key] = done
         return done
 
+    def counter_bound(self, node: ast.Comp, ctx: Ctx) -> str | None:
+        """``any(c[p] > k for p in players)`` as ``max(s.c_c) > k`` (and the like for all, min,
+        < and <=): one call on the counter's list instead of a loop, the same truth."""
+        e = node.elem
+        if not (node.func in ("any", "all") and node.cond is None and isinstance(node.source, ast.Players)
+                and isinstance(e, ast.BinOp) and e.op in (">", ">=", "<", "<=")
+                and isinstance(e.left, ast.Index) and isinstance(e.left.obj, ast.Name)
+                and isinstance(e.left.index, ast.Name) and e.left.index.id == node.var
+                and node.var not in _names_in(e.right) and node.var not in ctx.scope
+                and e.left.obj.id not in ctx.scope):
+            return None
+        c = self.sym.counters.get(e.left.obj.id)
+        if c is None or c.per != "player":
+            return None
+        upward = e.op in (">", ">=")
+        pick = "max" if upward == (node.func == "any") else "min"
+        code, prec = self.number(e.right, ctx), P_CMP + 1
+        return f"{pick}(s.c_{c.name}) {e.op} {self.wrap(code, P_ATOM if code.isidentifier() or _is_int(code) else P_CMP, prec)}"
+
     def collection(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type]:
         code, ty = self.expr(node, ctx)
         if ty.kind == "zones":
@@ -422,6 +441,10 @@ class Lowerer(GridLowering):
             c = self.sym.counters.get(node.elem.obj.id)
             if c is not None and c.per == "player":
                 return (f"{f}(s.c_{c.name})" if f == "sum" else f"{f}(s.c_{c.name}, default=0)"), T.INT, P_ATOM
+        # any/all(x[p] >= k for p in players) over a per-player counter: its max or min against k
+        bound = self.counter_bound(node, ctx)
+        if bound is not None:
+            return bound, T.BOOL, P_CMP
         src, ty = self.collection(node.source, ctx)
         var = pyname(node.var)
         inner = ctx.child(**{node.var: (var, ty.elem or T.ANY)})

@@ -222,8 +222,13 @@ class GridLowering:
         side_t = T.enum(sym.edges) if sym.edges else T.INT
         inner = ctx.child(**{node.who: (who, sym.elem), node.sides: (sides, T.list_of(side_t))})
         body = self.stmts(node.body, inner) or ["pass"]
-        return ([f"_out = ops.push({grid}, {g}_ADJ, {sym.geo.deg}, {key}, {g}_EXITS)",
-                 "if _out is not None:", f"    {who}, {sides} = _out"] + ["    " + line for line in body])
+        deg = sym.geo.deg
+        # the kernel moves the line; a piece that left the board is returned with its last cell
+        # and direction, which name the sides it crossed (the key decoded in place, ops.line_*)
+        return ([f"_left, _last, _d = K.apply_line({grid}, {g}_ADJ, {deg}, {key} // 32768, ({key} // 4096) % 8, "
+                 f"({key} // 64) % 64)",
+                 "if _left:", f"    {who}, {sides} = _left - 1, {g}_EXITS[_last * {deg} + _d]"]
+                + ["    " + line for line in body])
 
     def s_EndTurn(self, node: ast.EndTurn, ctx) -> list[str]:
         if ctx.where == "effect":

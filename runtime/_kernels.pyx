@@ -6,6 +6,9 @@ from cpython cimport array
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_Check
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_Check
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
 
@@ -37,10 +40,30 @@ cdef inline const short* _tab(object table) except NULL:
 
 
 # ---- moves ---------------------------------------------------------------------------------
+cdef inline tuple _pair(object a, object b):
+    cdef tuple t = PyTuple_New(2)
+    Py_INCREF(a)
+    PyTuple_SET_ITEM(t, 0, a)
+    Py_INCREF(b)
+    PyTuple_SET_ITEM(t, 1, b)
+    return t
+
+
 def tagged(action, values):
-    cdef list out = []
+    cdef Py_ssize_t i, n
+    cdef list out
+    cdef object v
+    if type(values) is list:
+        n = PyList_GET_SIZE(values)
+        out = PyList_New(n)
+        for i in range(n):
+            t = _pair(action, <object>PyList_GET_ITEM(values, i))
+            Py_INCREF(t)
+            PyList_SET_ITEM(out, i, t)
+        return out
+    out = []
     for v in values:
-        out.append((action, v))
+        out.append(_pair(action, v))
     return out
 
 

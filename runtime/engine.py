@@ -125,10 +125,13 @@ class BaseState:
 
     def _loop(self, items):
         """What a ``for`` statement of the rules walks, counted against the work one decision
-        may do (MAX_WORK elements walked), so nested loops cannot run away."""
-        self.work += len(items)
-        if self.work > MAX_WORK:
+        may do (MAX_WORK elements walked), so nested loops cannot run away. ``work`` holds
+        (decision, elements walked in it): a new decision starts from nothing."""
+        decision, walked = self.work
+        walked = (walked if decision == self.decisions else 0) + len(items)
+        if walked > MAX_WORK:
             raise ValueError(f"one decision walked more than {MAX_WORK:,} elements in for loops")
+        self.work = (self.decisions, walked)
         return items
 
     # -- the public API -------------------------------------------------------------
@@ -215,7 +218,6 @@ class BaseState:
         agents and simulations, without the checks of :meth:`play`. After a rules error the
         state is left half-played: use it on states you can throw away."""
         self.decisions += 1
-        self.work = 0
         if self.decisions > MAX_DECISIONS:
             name, _kind, line = self.STEPS[self.step]  # type: ignore[attr-defined]
             raise RulesRuntimeError(
