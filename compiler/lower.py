@@ -942,12 +942,25 @@ class Lowerer(GridLowering):
         emit(placed[-1])
         emit(hoisted)
         move = f"({index}, {', '.join(pyname(n) for n in arg_names)})" if arg_names else f"({index},)"
+        # the loops from `fold` inward have no guards: one comprehension over all of them
+        fold = len(loops)
+        while fold > 0 and not placed[loops[fold - 1][0]]:
+            fold -= 1
+        if len(loops) - fold >= 2:
+            nested = " ".join(loop[:-1] for _level, loop in loops[fold:])
+            loops = loops[:fold] + [(loops[fold][0], nested + ":")]
         for i, (level, loop) in enumerate(loops):
             if i == len(loops) - 1 and not placed[level]:
-                # the innermost loop has no guard of its own: one list, built in one go
+                # the innermost loop has no guard of its own: one list, built in one go (a loop
+                # with guards stays a loop: on Python 3.11 a comprehension is a call of its own,
+                # dearer than the few tests of a game's small zones)
                 single = re.fullmatch(r"for (\w+) in (.*):", loop)
                 if len(loops) == 1 and single and len(arg_names) == 1:
-                    gen.append("    " * depth + f"_extend(K.tagged({index}, {single.group(2)}))")
+                    src = single.group(2)
+                    if src.startswith("K.line_move_keys(") and src.endswith(")"):  # tagged where made
+                        gen.append("    " * depth + f"_extend({src[:-1]}, {index}))")
+                    else:
+                        gen.append("    " * depth + f"_extend(K.tagged({index}, {src}))")
                 else:
                     gen.append("    " * depth + f"_extend([{move} {loop[:-1]}])")
                 break

@@ -381,7 +381,8 @@ def placements(cells_obj, int lanes, int height, int rows, int cols, pattern):
 
 
 # ---- lines and pushes --------------------------------------------------------------------------
-cdef list _line_moves(object cells_obj, object step_obj, int ndirs, int me, int max_line, bint packed):
+cdef list _line_moves(object cells_obj, object step_obj, int ndirs, int me, int max_line, bint packed,
+                      object tag=None):
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* step = _tab(step_obj)
     cdef list out = []
@@ -416,7 +417,9 @@ cdef list _line_moves(object cells_obj, object step_obj, int ndirs, int me, int 
                     continue  # a sandwiched own piece blocks the push
                 k = m + 1
             while k <= run:
-                if packed:
+                if tag is not None:
+                    out.append(_pair(tag, ((head * 8 + d) * 64 + k) * 64 + m))
+                elif packed:
                     out.append(((head * 8 + d) * 64 + k) * 64 + m)
                 else:
                     out.append((head, d, k, m))
@@ -428,8 +431,8 @@ def line_moves(cells, step, int ndirs, int me, int max_line):
     return _line_moves(cells, step, ndirs, me, max_line, False)
 
 
-def line_move_keys(cells, step, int ndirs, int me, int max_line):
-    return _line_moves(cells, step, ndirs, me, max_line, True)
+def line_move_keys(cells, step, int ndirs, int me, int max_line, tag=None):
+    return _line_moves(cells, step, ndirs, me, max_line, True, tag)
 
 
 def apply_line(cells_obj, step_obj, int ndirs, int head, int d, int k):

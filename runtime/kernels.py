@@ -305,7 +305,9 @@ def apply_line(cells: bytearray, step, ndirs: int, head: int, d: int, k: int) ->
     return ejected
 
 
-def line_move_keys(cells, step, ndirs: int, me: int, max_line: int) -> list[int]:
+def line_move_keys(cells, step, ndirs: int, me: int, max_line: int, tag: int | None = None) -> list:
     """``line_moves`` packed as ints, ``((head * 8 + d) * 64 + k) * 64 + m``: what engines use
-    as move arguments (no tuple per move)."""
-    return [((head * 8 + d) * 64 + k) * 64 + m for head, d, k, m in line_moves(cells, step, ndirs, me, max_line)]
+    as move arguments (no tuple per move). With ``tag``, the moves ``(tag, key)`` themselves,
+    a step's move list made in the same loop."""
+    keys = [((head * 8 + d) * 64 + k) * 64 + m for head, d, k, m in line_moves(cells, step, ndirs, me, max_line)]
+    return keys if tag is None else [(tag, key) for key in keys]

@@ -90,6 +90,13 @@ def boards(draw, values=st.integers(0, 5)):
     return geo, cells
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-5, 5)), st.integers(0, 9))
+def test_tagged_twins_agree(values, tag):
+    for source in (values, dict.fromkeys(values), tuple(values)):
+        assert all(k.tagged(tag, source) == [(tag, v) for v in source] for k in both())
+
+
 def test_a_group_can_need_several_cells_of_its_own_colour():
     """W W B: a blue group of 3 with one blue cell; with two blue needed it is no group."""
     cells = grid_of(["WWB"])
@@ -177,6 +184,8 @@ def test_line_moves_and_apply_twins_agree(geo, data):
     keys = [k.line_move_keys(cells, step, geo.deg, me, limit) for k in both()]
     assert all(x == keys[0] for x in keys)
     assert keys[0] == [((h * 8 + d) * 64 + k_) * 64 + m for h, d, k_, m in moves[0]]
+    tagged = [k.line_move_keys(cells, step, geo.deg, me, limit, 3) for k in both()]
+    assert all(t == [(3, key) for key in keys[0]] for t in tagged)
     for head, d, k_, m in moves[0][:12]:
         assert m < k_ and (limit == 0 or k_ <= limit)
         after = []
