@@ -949,6 +949,11 @@ class Lowerer(GridLowering):
         if len(loops) - fold >= 2:
             nested = " ".join(loop[:-1] for _level, loop in loops[fold:])
             loops = loops[:fold] + [(loops[fold][0], nested + ":")]
+        held = self.holding_pairs_loop(loops, placed, arg_names, index)
+        if held is not None:
+            emit([line for line in placed[loops[0][0]] if line.startswith("#")])
+            gen.append("    " * depth + held)
+            loops = []
         for i, (level, loop) in enumerate(loops):
             if i == len(loops) - 1 and not placed[level]:
                 # the innermost loop has no guard of its own: one list, built in one go (a loop
@@ -957,8 +962,11 @@ class Lowerer(GridLowering):
                 single = re.fullmatch(r"for (\w+) in (.*):", loop)
                 if len(loops) == 1 and single and len(arg_names) == 1:
                     src = single.group(2)
+                    distinct = re.fullmatch(r"dict\.fromkeys\(([^()]*)\)", src)
                     if src.startswith("K.line_move_keys(") and src.endswith(")"):  # tagged where made
                         gen.append("    " * depth + f"_extend({src[:-1]}, {index}))")
+                    elif distinct:  # equal values are one choice: dropped as the list is made
+                        gen.append("    " * depth + f"_extend(K.tagged({index}, {distinct.group(1)}, True))")
                     else:
                         gen.append("    " * depth + f"_extend(K.tagged({index}, {src}))")
                 else:
@@ -968,7 +976,8 @@ class Lowerer(GridLowering):
             depth += 1
             emit(placed[level])
         else:
-            gen.append("    " * depth + f"_add({move})")
+            if loops:
+                gen.append("    " * depth + f"_add({move})")
         # effects
         do_ctx = Ctx("effect", dict(guard_ctx.scope), has_me=True, random_ok=True)
         do_lines = []
@@ -985,6 +994,23 @@ class Lowerer(GridLowering):
         return ActionIR(index, node.name, step, [f"return {say_body}"], [pyname(n) for n in arg_names],
                         [self.comment(node)] + gen, do_lines, after, node.pos[0],
                         long_lines=[f"return {long_body}"], clash=clash, skeleton=skeleton)
+
+    @staticmethod
+    def holding_pairs_loop(loops, placed, arg_names, index) -> str | None:
+        """``action a(c in Z) { require has(W, [c.x, c.y]) }``: every item of Z tested by one
+        kernel call (``K.holding_pairs``) instead of a call per item; None for other shapes."""
+        if len(loops) != 1 or len(arg_names) != 1:
+            return None
+        level, loop = loops[0]
+        single = re.fullmatch(r"for (\w+) in (.*):", loop)
+        tests = [g for g in placed[level] if not g.startswith("#")]
+        if single is None or len(tests) != 1:
+            return None
+        var, src = single.groups()
+        m = re.fullmatch(rf"if K\.contains_pair\((.+), (C_\w+)\[{var}\], (C_\w+)\[{var}\]\):", tests[0])
+        if m is None or re.search(rf"\b{var}\b", m.group(1)):
+            return None
+        return f"_extend(K.holding_pairs({m.group(1)}, {src}, {m.group(2)}, {m.group(3)}, {index}))"
 
     def long_code(self, code: str, ty: T.Type) -> str:
         """A longer display of a move's argument that tells apart what the notation may not:

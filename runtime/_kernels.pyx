@@ -49,10 +49,26 @@ cdef inline tuple _pair(object a, object b):
     return t
 
 
-def tagged(action, values):
-    cdef Py_ssize_t i, n
+def tagged(action, values, bint distinct=False):
+    cdef Py_ssize_t i, j, n
     cdef list out
     cdef object v
+    cdef bint seen
+    if distinct and type(values) is list and PyList_GET_SIZE(values) <= 16:
+        out = []  # equal values once, in first-seen order: a few comparisons beat a set
+        n = PyList_GET_SIZE(values)
+        for i in range(n):
+            v = <object>PyList_GET_ITEM(values, i)
+            seen = False
+            for j in range(i):
+                if <object>PyList_GET_ITEM(values, j) == v:
+                    seen = True
+                    break
+            if not seen:
+                out.append(_pair(action, v))
+        return out
+    if distinct:
+        values = dict.fromkeys(values)
     if type(values) is list:
         n = PyList_GET_SIZE(values)
         out = PyList_New(n)
@@ -97,6 +113,25 @@ def contains_pair(list values, a, b):
     if a == b:
         return values.count(a) >= 2
     return a in values and b in values
+
+
+def holding_pairs(list values, items, firsts, seconds, tag=None):
+    cdef list out = []
+    cdef Py_ssize_t i, n = len(values)
+    cdef int found_a, found_b
+    for item in items:
+        a = firsts[item]
+        b = seconds[item]
+        found_a = found_b = 0
+        for i in range(n):  # one pass: a and b as two different elements
+            v = values[i]
+            if not found_a and v == a:
+                found_a = 1
+            elif not found_b and v == b:
+                found_b = 1
+        if found_a and found_b:
+            out.append(item if tag is None else _pair(tag, item))
+    return out
 
 
 # ---- random ---------------------------------------------------------------------------------

@@ -17,9 +17,10 @@ GHOST = 255  # a pattern cell that keeps the pattern's shape but drops nothing
 
 
 # ---- multisets -----------------------------------------------------------------------------
-def tagged(action: int, values) -> list[tuple[int, int]]:
-    """The moves ``(action, v)`` for each v: a step's move list, built in one loop."""
-    return [(action, v) for v in values]
+def tagged(action: int, values, distinct: bool = False) -> list[tuple[int, int]]:
+    """The moves ``(action, v)`` for each v: a step's move list, built in one loop; with
+    ``distinct``, equal values give one move (in first-seen order)."""
+    return [(action, v) for v in (dict.fromkeys(values) if distinct else values)]
 
 
 def distinct_pairs(values: list[int]) -> list[tuple[int, int]]:
@@ -54,6 +55,13 @@ def contains_pair(values: list[int], a: int, b: int) -> bool:
     if a == b:
         return values.count(a) >= 2
     return a in values and b in values
+
+
+def holding_pairs(values: list[int], items, firsts, seconds, tag: int | None = None) -> list:
+    """The items whose pair (firsts[i], seconds[i]) ``values`` holds (``contains_pair``), in
+    order; with ``tag``, as moves ``(tag, item)``: a guard over every item in one call."""
+    out = [i for i in items if contains_pair(values, firsts[i], seconds[i])]
+    return out if tag is None else [(tag, i) for i in out]
 
 
 # ---- random ---------------------------------------------------------------------------------

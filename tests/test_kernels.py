@@ -91,10 +91,11 @@ def boards(draw, values=st.integers(0, 5)):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.integers(-5, 5)), st.integers(0, 9))
+@given(st.lists(st.integers(-5, 5), max_size=40), st.integers(0, 9))
 def test_tagged_twins_agree(values, tag):
     for source in (values, dict.fromkeys(values), tuple(values)):
         assert all(k.tagged(tag, source) == [(tag, v) for v in source] for k in both())
+        assert all(k.tagged(tag, source, True) == [(tag, v) for v in dict.fromkeys(source)] for k in both())
 
 
 def test_a_group_can_need_several_cells_of_its_own_colour():
