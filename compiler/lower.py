@@ -950,7 +950,7 @@ class Lowerer(GridLowering):
             nested = " ".join(loop[:-1] for _level, loop in loops[fold:])
             loops = loops[:fold] + [(loops[fold][0], nested + ":")]
         held = self.holding_pairs_loop(loops, placed, arg_names, index)
-        if held is not None:
+        if held is not None:  # the whole list in one call: nothing left to loop over
             emit([line for line in placed[loops[0][0]] if line.startswith("#")])
             gen.append("    " * depth + held)
             loops = []
@@ -976,7 +976,7 @@ class Lowerer(GridLowering):
             depth += 1
             emit(placed[level])
         else:
-            if loops:
+            if held is None:
                 gen.append("    " * depth + f"_add({move})")
         # effects
         do_ctx = Ctx("effect", dict(guard_ctx.scope), has_me=True, random_ok=True)
