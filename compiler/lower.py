@@ -653,7 +653,7 @@ class Lowerer(GridLowering):
         dst, ed, _ = self.zone_ref(node.dst, ctx)
         src, es, _ = self.zone_ref(node.src, ctx)
         self.same_elem(es, ed, node)
-        return [f"ops.refill({dst}, {src}, {self.number(node.size, ctx)})"]
+        return [f"K.refill({dst}, {src}, {self.number(node.size, ctx)})"]
 
     def s_If(self, node: ast.If, ctx: Ctx) -> list[str]:
         lines = []

@@ -83,6 +83,14 @@ def tagged(action, values, bint distinct=False):
     return out
 
 
+# ---- zones -----------------------------------------------------------------------------------
+def refill(list dst, list src, Py_ssize_t size):
+    cdef Py_ssize_t missing = size - len(dst)
+    if missing > 0 and src:
+        dst.extend(src[:missing])
+        del src[:missing]
+
+
 # ---- multisets -----------------------------------------------------------------------------
 def distinct_pairs(list values):
     cdef Py_ssize_t n = len(values), i, j

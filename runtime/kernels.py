@@ -17,6 +17,14 @@ GHOST = 255  # a pattern cell that keeps the pattern's shape but drops nothing
 
 
 # ---- multisets -----------------------------------------------------------------------------
+def refill(dst: list, src: list, size: int) -> None:
+    """Top dst up to ``size`` elements from the front of src, as far as src allows."""
+    missing = size - len(dst)
+    if missing > 0 and src:
+        dst.extend(src[:missing])
+        del src[:missing]
+
+
 def tagged(action: int, values, distinct: bool = False) -> list[tuple[int, int]]:
     """The moves ``(action, v)`` for each v: a step's move list, built in one loop; with
     ``distinct``, equal values give one move (in first-seen order)."""

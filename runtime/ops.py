@@ -29,14 +29,6 @@ def deal(src: list, dst: list, count: int | None, where: Callable[[int], bool] |
             i += 1
 
 
-def refill(dst: list, src: list, size: int) -> None:
-    """Top dst up to ``size`` items from the front of src, as far as src allows."""
-    missing = size - len(dst)
-    if missing > 0 and src:
-        dst.extend(src[:missing])
-        del src[:missing]
-
-
 #: The largest number a counter or zone may hold, and the most values one range may offer.
 MAX_NUMBER = 10**18
 MAX_RANGE = 100_000

@@ -98,6 +98,19 @@ def test_tagged_twins_agree(values, tag):
         assert all(k.tagged(tag, source, True) == [(tag, v) for v in dict.fromkeys(source)] for k in both())
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 9), max_size=8), st.lists(st.integers(0, 9), max_size=8), st.integers(0, 10))
+def test_refill_twins_agree(dst, src, size):
+    results = []
+    for k in both():
+        a, b = list(dst), list(src)
+        k.refill(a, b, size)
+        results.append((a, b))
+        assert a[:len(dst)] == dst and len(a) == max(len(dst), min(size, len(dst) + len(src)))
+        assert a + b == dst + src
+    assert all(r == results[0] for r in results)
+
+
 def test_a_group_can_need_several_cells_of_its_own_colour():
     """W W B: a blue group of 3 with one blue cell; with two blue needed it is no group."""
     cells = grid_of(["WWB"])
