@@ -159,13 +159,22 @@ def flows(rules: ast.Rules) -> list[tuple[str, str]]:
 
 def ends_by_statement(rules: ast.Rules) -> bool:
     """Whether some effect ends the game with ``end game`` (not only ``end when``)."""
+    return _has_statement(rules, ast.EndGame)
+
+
+def has_next_player(rules: ast.Rules) -> bool:
+    """Whether some effect chooses the next seat (``next player``)."""
+    return _has_statement(rules, ast.NextPlayer)
+
+
+def _has_statement(rules: ast.Rules, kind: type) -> bool:
     for decl in rules.decls:
         bodies = [decl.body] if isinstance(decl, ast.Setup) else []
         if isinstance(decl, ast.Turn):
             for step in decl.steps:
                 bodies.append(step.body)
                 bodies.extend(c.body for c in step.choices if isinstance(c, ast.Action))
-        if any(isinstance(node, ast.EndGame) for body in bodies for node in _statements(body)):
+        if any(isinstance(node, kind) for body in bodies for node in _statements(body)):
             return True
     return False
 

@@ -56,10 +56,33 @@ def hoist_reads(lines: list[str]) -> list[str]:
     return head + [line if line.lstrip().startswith("#") else _STATE_READ.sub(replace, line) for line in lines]
 
 
+_SIZE = re.compile(r"\blen\(([zg]_\w+)\)")
+
+
+def _hoist_sizes(lines: list[str]) -> list[str]:
+    """In a move generator (which changes nothing), the size of a zone read twice or more is
+    taken once, after the zones are read: ``n_z_hand_me = len(z_hand_me)``."""
+    zones = {line.split(" = ")[0] for line in lines if line.endswith("# read once")}
+    counts: dict[str, int] = {}
+    for line in lines:
+        if not line.lstrip().startswith("#"):
+            for m in _SIZE.finditer(line):
+                if m.group(1) in zones:  # a zone read once at the top, never a rules local
+                    counts[m.group(1)] = counts.get(m.group(1), 0) + 1
+    names = [name for name, n in counts.items() if n > 1]
+    if not names:
+        return lines
+    top = sum(1 for line in lines if line.endswith("# read once"))
+    body = [line if line.lstrip().startswith("#") else
+            _SIZE.sub(lambda m: f"n_{m.group(1)}" if m.group(1) in names else m.group(), line)
+            for line in lines[top:]]
+    return lines[:top] + [f"n_{name} = len({name})  # taken once" for name in names] + body
+
+
 def move_list(lines: list[str]) -> list[str]:
     """The body of a move generator from its actions' lines: the list they fill and return, or,
     when one unguarded list is the whole answer, that list returned as it is."""
-    lines = hoist_reads(lines)
+    lines = _hoist_sizes(hoist_reads(lines))
     code = [line for line in lines if not line.lstrip().startswith("#")]
     if len(code) == 1 and code[0].startswith("_extend("):
         return ["return " + line[len("_extend("):-1] if line is code[0] else line for line in lines]

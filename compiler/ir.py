@@ -131,7 +131,8 @@ class GameIR:
     kinds: dict  # display kind -> bound (enum size / item count)
     score_secrecy: list = attrs.Factory(list)
     flows: list = attrs.Factory(list)
-    ends_by_statement: bool = False  # some effect says `end game`  # (place, place) pairs elements move between  # per clause: "public", "owner" or "nobody"
+    ends_by_statement: bool = False  # some effect says `end game`
+    has_next_player: bool = False  # some effect says `next player` (else seats go in order)  # (place, place) pairs elements move between  # per clause: "public", "owner" or "nobody"
     zone_per_enum: dict = attrs.Factory(dict)
     quiet: list = attrs.Factory(list)  # names not drawn by regle play
     edges: dict = attrs.Factory(dict)  # grid name -> the enum naming its sides

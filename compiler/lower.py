@@ -20,7 +20,7 @@ from .checker import FUNCTIONS, LIMITS, Symbols, split_template, suggest
 from .ir import ActionIR, CounterIR, EnumIR, GameIR, GridIR, StepIR, TableIR, ZoneIR
 from .lower_grids import GRID_FUNCTIONS, GridLowering, gconst
 from .safety import comment_text
-from .analysis import ends_by_statement, flows, secrecy
+from .analysis import ends_by_statement, flows, has_next_player, secrecy
 
 # operator precedences of the generated Python
 P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM = range(1, 9)
@@ -768,6 +768,7 @@ class Lowerer(GridLowering):
             counters=counters, setup_lines=setup_lines,
             steps=steps, actions=actions, end_conds=ends, score_clauses=clauses, score_var=score_var,
             score_secrecy=score_secrecy, flows=flows(self.rules), ends_by_statement=ends_by_statement(self.rules),
+            has_next_player=has_next_player(self.rules),
             winner_keys=keys, ties=ties, invariants=invariants, kinds=kinds,
             zone_per_enum={z.name: z.per for z in sym.zones.values() if z.per not in (None, "player")},
             quiet=sorted(n for n, d in [*((z.name, z.node) for z in sym.zones.values()),

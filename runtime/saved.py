@@ -133,7 +133,7 @@ def load_state(game: Game, data: Any) -> BaseState:
         raise StateError(f"field 'players': {game.title} is for {game.players.start}-{game.players.stop - 1} players, not {n}")
     seed = _int(data["seed"], "seed")
     cur = _int(data["current"], "current", 0, n - 1)
-    nxt = _int(data["next"], "next", -1, n - 1)
+    nxt = _int(data["next"], "next", -1, n - 1 if ns["NEXT_PLAYER"] else -1)  # -1: the next seat in order
     steps = [s[0] for s in ns["STEPS"]]
     if not isinstance(data["step"], str) or data["step"] not in steps:
         raise StateError(f"field 'step': unknown step {_show(data['step'])} (steps: {', '.join(steps)})")
