@@ -224,9 +224,8 @@ class GridLowering:
         body = self.stmts(node.body, inner) or ["pass"]
         deg = sym.geo.deg
         # the kernel moves the line; a piece that left the board is returned with its last cell
-        # and direction, which name the sides it crossed (the key decoded in place, ops.line_*)
-        return ([f"_left, _last, _d = K.apply_line({grid}, {g}_ADJ, {deg}, {key} // 32768, ({key} // 4096) % 8, "
-                 f"({key} // 64) % 64)",
+        # and direction, which name the sides it crossed
+        return ([f"_left, _last, _d = K.apply_line_key({grid}, {g}_ADJ, {deg}, {key})",
                  "if _left:", f"    {who}, {sides} = _left - 1, {g}_EXITS[_last * {deg} + _d]"]
                 + ["    " + line for line in body])
 

@@ -478,6 +478,10 @@ def line_move_keys(cells, step, int ndirs, int me, int max_line, tag=None):
     return _line_moves(cells, step, ndirs, me, max_line, True, tag)
 
 
+def apply_line_key(cells_obj, step_obj, int ndirs, long key):
+    return apply_line(cells_obj, step_obj, ndirs, key // 32768, (key // 4096) % 8, (key // 64) % 64)
+
+
 def apply_line(cells_obj, step_obj, int ndirs, int head, int d, int k):
     cdef unsigned char* cells = _rw(cells_obj)
     cdef const short* step = _tab(step_obj)

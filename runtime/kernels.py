@@ -289,6 +289,11 @@ def line_moves(cells, step, ndirs: int, me: int, max_line: int) -> list:
     return out
 
 
+def apply_line_key(cells: bytearray, step, ndirs: int, key: int) -> tuple:
+    """``apply_line`` for a packed line-move key (see ``line_move_keys``)."""
+    return apply_line(cells, step, ndirs, key // 32768, (key // 4096) % 8, (key // 64) % 64)
+
+
 def apply_line(cells: bytearray, step, ndirs: int, head: int, d: int, k: int) -> tuple:
     """Play a line move ``(head, d, k, ...)`` in place.
 

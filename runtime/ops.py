@@ -200,7 +200,7 @@ def show_line(key: int, names: tuple, dirs: tuple) -> str:
 def push(grid: bytearray, step, ndirs: int, key: int, exits: tuple):
     """Play a line move; returns (element that left the board, sides it crossed) or None."""
     # the key decoded in place (line_head, line_dir, line_length): this runs every move
-    value, last, d = K.apply_line(grid, step, ndirs, key // 32768, (key // 4096) % 8, (key // 64) % 64)
+    value, last, d = K.apply_line_key(grid, step, ndirs, key)
     if not value:
         return None
     return value - 1, exits[last * ndirs + d]

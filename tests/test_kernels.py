@@ -202,6 +202,10 @@ def test_line_moves_and_apply_twins_agree(geo, data):
     assert all(t == [(3, key) for key in keys[0]] for t in tagged)
     for head, d, k_, m in moves[0][:12]:
         assert m < k_ and (limit == 0 or k_ <= limit)
+        for k in both():  # the packed key moves the same line
+            a, b = bytearray(cells), bytearray(cells)
+            key = ((head * 8 + d) * 64 + k_) * 64 + m
+            assert k.apply_line_key(a, step, geo.deg, key) == k.apply_line(b, step, geo.deg, head, d, k_) and a == b
         after = []
         for k in both():
             grid = bytearray(cells)
