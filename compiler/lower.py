@@ -947,7 +947,17 @@ class Lowerer(GridLowering):
         fold = len(loops)
         while fold > 0 and not placed[loops[fold - 1][0]]:
             fold -= 1
-        if len(loops) - fold >= 2:
+        product = None
+        if len(loops) == 2 and fold == 0 and len(arg_names) == 2:
+            outer = re.fullmatch(r"for (\w+) in (.*):", loops[0][1])
+            inner = re.fullmatch(r"for (\w+) in (.*):", loops[1][1])
+            if outer and inner and not re.search(rf"\b{outer.group(1)}\b", inner.group(2)):
+                # two free parameters: every pair of values, made by one kernel call
+                product = f"_extend(K.tagged_product({index}, {outer.group(2)}, {inner.group(2)}))"
+        if product is not None:
+            gen.append("    " * depth + product)
+            loops = []
+        elif len(loops) - fold >= 2:
             nested = " ".join(loop[:-1] for _level, loop in loops[fold:])
             loops = loops[:fold] + [(loops[fold][0], nested + ":")]
         held = self.holding_pairs_loop(loops, placed, arg_names, index)
@@ -977,7 +987,7 @@ class Lowerer(GridLowering):
             depth += 1
             emit(placed[level])
         else:
-            if held is None:
+            if held is None and product is None:
                 gen.append("    " * depth + f"_add({move})")
         # effects
         do_ctx = Ctx("effect", dict(guard_ctx.scope), has_me=True, random_ok=True)

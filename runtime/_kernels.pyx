@@ -83,6 +83,22 @@ def tagged(action, values, bint distinct=False):
     return out
 
 
+def tagged_product(action, firsts, seconds):
+    cdef list xs = list(firsts), ys = list(seconds), out = []
+    cdef tuple t
+    for x in xs:
+        for y in ys:
+            t = PyTuple_New(3)
+            Py_INCREF(action)
+            PyTuple_SET_ITEM(t, 0, action)
+            Py_INCREF(x)
+            PyTuple_SET_ITEM(t, 1, x)
+            Py_INCREF(y)
+            PyTuple_SET_ITEM(t, 2, y)
+            out.append(t)
+    return out
+
+
 # ---- zones -----------------------------------------------------------------------------------
 def refill(list dst, list src, Py_ssize_t size):
     cdef Py_ssize_t missing = size - len(dst)
@@ -93,9 +109,36 @@ def refill(list dst, list src, Py_ssize_t size):
 
 # ---- multisets -----------------------------------------------------------------------------
 def distinct_pairs(list values):
-    cdef Py_ssize_t n = len(values), i, j
-    cdef set seen = set()
+    cdef Py_ssize_t n = len(values), i, j, k, found = 0
+    cdef set seen
     cdef list out = []
+    cdef long xs[16]
+    cdef long lows[120]
+    cdef long highs[120]
+    cdef long a_, b_, lo, hi
+    cdef bint small = n <= 16
+    if small:
+        for i in range(n):
+            if type(values[i]) is not int or not (-4611686018427387904 < values[i] < 4611686018427387904):
+                small = False
+                break
+            xs[i] = values[i]
+    if small:  # small whole numbers: pairs compared in C, a tuple only for each new one
+        for i in range(n):
+            a_ = xs[i]
+            for j in range(i + 1, n):
+                b_ = xs[j]
+                lo, hi = (a_, b_) if a_ <= b_ else (b_, a_)
+                for k in range(found):
+                    if lows[k] == lo and highs[k] == hi:
+                        break
+                else:
+                    lows[found] = lo
+                    highs[found] = hi
+                    found += 1
+                    out.append((lo, hi))
+        return out
+    seen = set()
     for i in range(n):
         a = values[i]
         for j in range(i + 1, n):

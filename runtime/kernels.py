@@ -17,6 +17,12 @@ GHOST = 255  # a pattern cell that keeps the pattern's shape but drops nothing
 
 
 # ---- multisets -----------------------------------------------------------------------------
+def tagged_product(action: int, firsts, seconds) -> list[tuple[int, int, int]]:
+    """The moves ``(action, x, y)`` for every x of firsts and y of seconds, x before y."""
+    ys = list(seconds)
+    return [(action, x, y) for x in firsts for y in ys]
+
+
 def refill(dst: list, src: list, size: int) -> None:
     """Top dst up to ``size`` elements from the front of src, as far as src allows."""
     missing = size - len(dst)

@@ -98,6 +98,19 @@ def test_tagged_twins_agree(values, tag):
         assert all(k.tagged(tag, source, True) == [(tag, v) for v in dict.fromkeys(source)] for k in both())
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.integers(-4, 6), st.integers(-2**70, 2**70)), max_size=20))
+def test_distinct_pairs_fast_path_agrees_with_the_twin(values):
+    results = [k.distinct_pairs(values) for k in both()]
+    assert all(r == results[0] for r in results)
+    assert len(set(results[0])) == len(results[0]) and all(a <= b for a, b in results[0])
+
+
+def test_tagged_product_twins_agree():
+    for xs, ys in (([], [1]), ([1, 2], [3, 4, 5]), ({7: None, 8: None}, (1,))):
+        assert all(k.tagged_product(4, xs, ys) == [(4, x, y) for x in xs for y in ys] for k in both())
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(0, 9), max_size=8), st.lists(st.integers(0, 9), max_size=8), st.integers(0, 10))
 def test_refill_twins_agree(dst, src, size):
