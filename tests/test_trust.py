@@ -380,3 +380,14 @@ def test_a_drawn_seed_is_told_only_at_the_end():
                              "random,random", "--quiet"], capture_output=True, text=True, timeout=60)
     lines = result.stdout.splitlines()
     assert "seed" not in lines[0] and lines[-1].startswith("seed ")
+
+
+def test_zones_read_once_keep_apart_when_their_names_run_together():
+    game = regle.loads(GAME + "zone a: int per player\nzone a_me: int = [5, 6]\n"
+                       'turn { step s { action take(v in a_me) "take {v}" {\n'
+                       "  require count(a[me]) < 3 and count(a_me) > 0\n"
+                       "  move v from a_me to a[me]\n  add count(a[me]) + count(a_me) to a[me]\n} } }\n"
+                       "end when count(a_me) == 0\n")
+    s = game.new_game()
+    s.play("take 5")
+    assert s.to_json()["zones"]["a"] == [[5, 2], []] and s.to_json()["zones"]["a_me"] == [6]
