@@ -100,6 +100,7 @@ class StepIR:
     pass_action: ActionIR | None
     body_lines: list  # auto steps
     comment: str = ""  # "# line N: <rules text>"
+    shared_code: str | None = None  # computed by the condition, passed to the move generator
 
 
 @attrs.define

@@ -833,6 +833,7 @@ class Lowerer(GridLowering):
             self.action_count += 1
             ir.pass_action = a
             actions.append(a)
+        share_with_condition(ir)
         return ir
 
     def visible_choice(self, source: ast.Node) -> None:
@@ -1053,6 +1054,38 @@ class Lowerer(GridLowering):
             if ty.kind == "item":
                 conditions.append(f"not SHOWS_DIFFER[{ty.name!r}]")
         return (" or ".join(dict.fromkeys(conditions)) or "False"), skeleton
+
+
+def share_with_condition(step: StepIR) -> None:
+    """A value the step's condition computes and its move generator computes again (the groups
+    a repeat step looks for, then offers) is computed once per decision: the turn machine passes
+    it to the generator as ``_shared``. Only whole calls that read nothing but the state are
+    shared (no rules local: those end with ``_``)."""
+    if not step.cond_code or re.search(r" (and|or|if) ", step.cond_code):
+        return  # a condition that may skip a part: computing it first could change what runs
+    body = "\n".join(line for a in step.actions for line in a.gen_lines if not line.lstrip().startswith("#"))
+    for call in sorted(_calls(step.cond_code), key=len, reverse=True):
+        if call in body and not re.search(r"\b\w+_\b", call):
+            step.shared_code = call
+            step.cond_code = step.cond_code.replace(call, "_shared")
+            for a in step.actions:
+                a.gen_lines = [line if line.lstrip().startswith("#") else line.replace(call, "_shared")
+                               for line in a.gen_lines]
+            return
+
+
+def _calls(code: str) -> list[str]:
+    """Every call expression (``name.name(...)``, parentheses balanced) written in ``code``."""
+    found = []
+    for m in re.finditer(r"[A-Za-z_][\w.]*\(", code):
+        depth, i = 0, m.end() - 1
+        for i in range(m.end() - 1, len(code)):
+            depth += {"(": 1, ")": -1}.get(code[i], 0)
+            if depth == 0:
+                break
+        if depth == 0:
+            found.append(code[m.start():i + 1])
+    return found
 
 
 def _is_int(code: str) -> bool:

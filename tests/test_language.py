@@ -237,3 +237,18 @@ def test_setup_require_and_end_game_in_setup():
     game = regle.loads(STEPS.replace("counter bonus per player", "counter bonus per player\nsetup { end game }"), name="ends")
     s = game.new_game(seed=0)
     assert s.is_over and s.legal_moves() == [] and s.current_player is None
+
+
+def test_a_step_condition_and_its_moves_share_what_both_compute():
+    from conftest import GAMES
+    code = regle.compile_file(GAMES / "explobilles.rules")
+    enter = code[code.index("def _enter"):code.index("def _again")]
+    assert enter.count("K.connected_groups(") == 1 and "_shared = ops.group_keys(" in enter
+    assert "def _moves_3(s, _shared=None):" in code
+    # a condition that may skip a part keeps its own order: nothing computed ahead of it
+    text = ('game "G" { players 2 }\nzone pile: int = [1, 2]\n'
+            'turn { step s when count(pile) > 0 and max(pile) > 1 {\n'
+            '  action take(v in pile) "take {v}" { require v <= max(pile)\n remove v from pile } } }\n'
+            "end when count(pile) == 0\n")
+    from regle.loader import compile_text
+    assert "_shared" not in compile_text(text)
