@@ -16,7 +16,7 @@ from regle.dsl.variants import resolve
 
 from .checker import LIMITS, Checker
 from .ir import GameIR
-from .lower import Lowerer
+from .lower import Lowerer, share_cell_lists
 from .safety import literal, verify
 
 _STATE_READ = re.compile(r"\bs\.([zg]_\w+)(\[me\])?")
@@ -34,6 +34,7 @@ def _environment() -> jinja2.Environment:
     env.filters["py"] = literal
     env.filters["hoist"] = hoist_reads
     env.filters["move_list"] = move_list
+    env.filters["share"] = share_cell_lists
     return env
 
 

@@ -536,7 +536,8 @@ class Lowerer(GridLowering):
     def stmt(self, node: ast.Node, ctx: Ctx) -> list[str]:
         lines = [self.comment(node)]
         method = getattr(self, "s_" + type(node).__name__)
-        lines.extend(method(node, ctx))
+        for line in method(node, ctx):
+            lines.extend(share_cell_lists(line))
         return lines
 
     def s_Let(self, node: ast.Let, ctx: Ctx) -> list[str]:
@@ -1054,6 +1055,33 @@ class Lowerer(GridLowering):
             if ty.kind == "item":
                 conditions.append(f"not SHOWS_DIFFER[{ty.name!r}]")
         return (" or ".join(dict.fromkeys(conditions)) or "False"), skeleton
+
+
+_CELL_LIST = re.compile(r"\[_c for _c in range\(\d+\) if (?:not )?[\w.]+(?:\[\w+\])?\[_c\]\]")
+
+
+def share_cell_lists(line: str) -> list[str]:
+    """A line that builds the same list of a grid's filled (or empty) cells twice or more (a
+    define used several times, say) builds it once, just before: ``_cells0 = [...]``. These
+    lists read the grid and cannot fail, so building one a little earlier changes nothing;
+    not done when the grid is named by a variable the line itself binds, or on an ``elif``."""
+    stripped = line.lstrip()
+    if stripped.startswith(("#", "elif ", "else", "for ", "while ")):
+        return [line]
+    indent = line[:len(line) - len(stripped)]
+    counts: dict[str, int] = {}
+    for m in _CELL_LIST.finditer(stripped):
+        counts[m.group()] = counts.get(m.group(), 0) + 1
+    head = []
+    for i, (text, n) in enumerate(c for c in counts.items() if c[1] > 1):
+        index = re.search(r"\[(\w+)\]\[_c\]", text)
+        if index and not (index.group(1) == "me" or index.group(1).isdigit() or index.group(1).endswith("_")):
+            continue  # named by something only the line binds (a lambda's `it`)
+        if index and re.search(rf"for (?:\w+, )?{index.group(1)} in", stripped):
+            continue  # bound by a comprehension of this very line
+        head.append(f"{indent}_cells{i} = {text}  # built once for this line")
+        stripped = stripped.replace(text, f"_cells{i}")
+    return head + [indent + stripped]
 
 
 def share_with_condition(step: StepIR) -> None:

@@ -252,3 +252,16 @@ def test_a_step_condition_and_its_moves_share_what_both_compute():
             "end when count(pile) == 0\n")
     from regle.loader import compile_text
     assert "_shared" not in compile_text(text)
+
+
+def test_a_list_of_filled_cells_used_twice_in_a_line_is_built_once():
+    from conftest import GAMES
+    code = regle.compile_file(GAMES / "pixies.rules")
+    scores = code[code.index("def _scores"):code.index("def _winners")]
+    built = "[_c for _c in range(9) if s.g_face_up[p_][_c]]"
+    assert scores.count(built) == 1 and "_cells0 = " + built in scores
+    game = regle.load(GAMES / "pixies.rules")
+    s = game.new_game(players=3, seed=2)
+    while not s.is_over:  # the scores by the clauses (computed apart) add up to the shared total
+        assert s.scores == [sum(v for _, v in s._score_parts(p)) for p in range(s.n)]
+        s.advance(s.legal[0])
