@@ -49,6 +49,7 @@ def _items(value: Any, field: str, kind: str, sizes: dict, capacity: int | None)
     if len(value) > MAX_ZONE:
         raise StateError(f"field '{field}': {len(value):,} items, more than any zone may hold ({MAX_ZONE:,})")
     bound = sizes.get(kind)
+    lowest = -1 if kind.startswith("enum:") else 0  # -1 is an enum's `none` (a '-' in a table)
     out = []
     for i, v in enumerate(value):
         if kind == "bool":
@@ -56,7 +57,7 @@ def _items(value: Any, field: str, kind: str, sizes: dict, capacity: int | None)
                 raise StateError(f"field '{field}[{i}]': expected true/false")
             out.append(v)
             continue
-        out.append(_int(v, f"{field}[{i}]", 0 if bound is not None else -MAX_NUMBER,
+        out.append(_int(v, f"{field}[{i}]", lowest if bound is not None else -MAX_NUMBER,
                         bound - 1 if bound is not None else MAX_NUMBER))
     return out
 

@@ -39,6 +39,7 @@ def mutants(draw):
 
 
 @settings(max_examples=int(os.environ.get("REGLE_FUZZ_EXAMPLES", "120")), deadline=10_000,
+          derandomize=not os.environ.get("REGLE_FUZZ_EXAMPLES"),  # CI: the same mutants every run
           suppress_health_check=[HealthCheck.too_slow])
 @given(mutants())
 def test_mutated_rules_fail_cleanly_or_play(mutant):

@@ -241,3 +241,13 @@ def test_tampered_saved_states_are_refused_or_playable(name, pick, where, value,
             break
         state.require_invariants()
         state.play(state.legal_moves()[r.randrange(len(state.legal))])
+
+
+def test_a_zone_holding_none_members_saves_and_loads():
+    game = regle.loads('game "G" { players 2 }\nenum colour { red, blue }\n'
+                       'table marble(colour: colour) {\n  - * 2\n  red\n}\nzone bag: colour = marble.colour\n'
+                       'turn { step s { action take(c in bag) "take {c}" { remove c from bag } } }\n'
+                       "end when count(bag) == 0\n")
+    s = game.new_game()
+    assert s.to_json()["zones"]["bag"] == [-1, -1, 0]
+    assert game.state_from_json(s.to_json()).to_json() == s.to_json()
