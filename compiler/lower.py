@@ -7,8 +7,6 @@ is also how run-time errors are traced back to the rules text.
 """
 from __future__ import annotations
 
-import builtins
-import keyword
 import re
 from typing import Iterable
 

@@ -15,7 +15,6 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from regle.dsl.errors import Diagnostic, RulesError, Source
 from regle.dsl.files import UnreadableFile, extend_target, read_limited, read_source
 from regle.dsl.parser import cache_dir
 from regle.runtime import Game

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import regle
-from conftest import GAMES, ROOT
+from conftest import GAMES
 from regle.dsl.errors import RulesError
 from regle.runtime import RulesRuntimeError
 
