@@ -100,6 +100,15 @@ def test_enum_symbols_are_data(tmp_path, symbol):
     run_everything(path, marker)
 
 
+def test_pattern_cells_are_data(tmp_path):
+    marker = tmp_path / "marker"
+    for i, payload in enumerate(marker_payload(marker)):
+        path = tmp_path / f"pat{i}.rules"
+        path.write_text(BASE.replace('zone pile: card = card', f'table shape(p: pattern of colour) {{\n  "{payload}"\n}}\n'
+                                     'zone pile: card = card'), encoding="utf-8")
+        run_everything(path, marker)
+
+
 def test_file_names_and_extend_paths_are_data(tmp_path, monkeypatch):
     marker = tmp_path / "marker"
     monkeypatch.setenv("REGLE_TEST_MARKER", str(marker))  # a file name cannot hold a '/'
@@ -347,7 +356,7 @@ def test_an_unreachable_scheduler_is_said_in_one_line():
     pytest.importorskip("distributed")
     result, seconds = _regle("simulate", str(GAMES / "eclats.rules"), "-n", "2", "--scheduler", "tcp://127.0.0.1:9",
                              timeout=10)
-    assert result.returncode == 1 and "cannot reach the Dask scheduler" in result.stderr and seconds < 15
+    assert result.returncode == 1 and "cannot reach the Dask scheduler" in result.stderr and seconds < 5 + 2
 
 
 def test_check_simulate_reports_the_first_broken_invariant(tmp_path):
