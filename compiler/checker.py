@@ -149,8 +149,8 @@ def _cell_count(shape: str, sizes: list[int]) -> int:
     return count
 
 
-def suggest(name: str, candidates) -> str | None:
-    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.7)
+def suggest(name: str, candidates, cutoff: float = 0.7) -> str | None:
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=cutoff)
     return f"did you mean '{close[0]}'?" if close else None
 
 

@@ -295,8 +295,11 @@ class Lowerer(GridLowering):
         if f in GRID_FUNCTIONS:
             return self.grid_call(node, ctx)
         if f not in FUNCTIONS:
-            self.error(f"unknown function '{f}'", node.pos,
-                       suggest(f, FUNCTIONS) or "functions: " + ", ".join(sorted(FUNCTIONS)))
+            # `at` is reserved for `put X at C on G`, not a function one can call
+            known = sorted((FUNCTIONS - {"at"}) | set(GRID_FUNCTIONS) | set(self.sym.defines))
+            self.error(f"unknown function '{f}'", node.pos,  # a near miss only: column is not count
+                       suggest(f, known, cutoff=0.8) or "functions: " + ", ".join(known)
+                       + " (or declare one with define)")
             return "0", T.ANY, P_ATOM
 
         def arity(*counts: int) -> bool:

@@ -614,6 +614,9 @@ def _diagnose(lark: Lark, err: UnexpectedInput, source: Source, chunk: bool = Fa
     previous = _previous_line(err)
     if "a name" in words and re.fullmatch(r"[A-Za-z_]\w*", text):
         hint = f"'{text}' is a word of the rules language here; choose another name"
+    elif text == "=" and "'('" in words and re.match(r"\s*(standin\s+|override\s+)*define\b",
+                                                      source.line_text(err.line)):
+        hint = "a define lists its parameters in parentheses, even none: define name() = ..."
     elif text == "=" and "'='" not in words:
         hint = "'=' sets a counter; to compare use '=='"
     elif text == "}" and "'}'" not in words:
