@@ -421,6 +421,19 @@ class Lowerer(GridLowering):
         code, prec = self.number(e.right, ctx), P_CMP + 1
         return f"{pick}(s.c_{c.name}) {e.op} {self.wrap(code, P_ATOM if code.isidentifier() or _is_int(code) else P_CMP, prec)}"
 
+    def check_unused_defines(self) -> None:
+        """A define is checked where it is used; one used nowhere is checked once here, its
+        parameters taking any value, so that its mistakes are reported all the same."""
+        used = {key[0] for key in self._inlined}
+        for d in self.sym.defines.values():
+            if d.name not in used:
+                scope = {p: (pyname(p), T.ANY) for p in d.params}
+                self._defining = [d.name]
+                try:
+                    self._expr(d.body, Ctx("define", scope, has_me=True))
+                finally:
+                    self._defining = []
+
     def collection(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type]:
         code, ty = self.expr(node, ctx)
         if ty.kind == "zones":
@@ -760,6 +773,7 @@ class Lowerer(GridLowering):
             invariants.append((inv.name, inv.pos[0], self.boolean(inv.expr, Ctx("invariant"))))
         kinds = {f"enum:{e.name}": len(e.members) for e in sym.enums.values()}
         kinds.update({f"item:{t.name}": t.count for t in sym.tables.values()})
+        self.check_unused_defines()
         return GameIR(
             name=name, title=game.title if game else name, rules_file=self.source.filename,
             rules_hash=rules_hash,

@@ -176,3 +176,10 @@ def test_hints_for_a_define_without_parentheses_and_a_function_that_is_not_one()
     assert any("unknown function 'column'" in m and "did you mean" not in m and "count" in m for _l, _c, m in found)
     found = errors_of(head + tail.replace("{call}", "cuont(pile)"))
     assert any("did you mean 'count'?" in m for _l, _c, m in found)
+
+
+def test_a_define_used_nowhere_is_checked_all_the_same():
+    text = ('game "x" { players 2 }\ndefine unused(a) = a + pil\nzone pile: int = [1, 2, 3]\n'
+            'turn { step s { action take(v in pile) { remove v from pile } } }\nend when count(pile) == 0\n')
+    found = errors_of(text)
+    assert any(line == 2 and "unknown name 'pil'" in m for line, _c, m in found), found
