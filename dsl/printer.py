@@ -127,23 +127,37 @@ def _tail(taking, overflow) -> str:
 class Printer:
     """Builds the canonical text, putting comments back before what followed them."""
 
-    def __init__(self, comments: list[tuple[int, str]] | None = None):
+    def __init__(self, comments: list[tuple[int, str]] | None = None,
+                 trailing: dict[int, str] | None = None):
         self.lines: list[str] = []
         self.comments = sorted(comments or [])
+        self.trailing = dict(trailing or {})  # line -> a comment written after code on that line
+        self.pending: str | None = None  # the trailing comment of the node being printed
         self.depth = 0
 
     def line(self, text: str = "") -> None:
+        if text and self.pending is not None and not text.startswith("///"):
+            text, self.pending = f"{text}  {self.pending}", None  # back at the end of its line
         self.lines.append((INDENT * self.depth + text) if text else "")
 
     def comments_before(self, line: int, start: int | None = None) -> None:
         """Emit the comments above ``line``; a blank line follows them when the source had a
-        gap before ``start`` (where the node's doc comment begins)."""
+        gap before ``start`` (where the node's doc comment begins). A comment written after
+        code on ``line`` goes back at the end of the node's first line; one after code on a line
+        no node starts on (a closing brace) comes above the next node, as before."""
+        if self.pending is not None:  # its node printed no line of its own
+            self.lines.append(INDENT * self.depth + self.pending)
+            self.pending = None
+        for early in sorted(n for n in self.trailing if line and n < line):
+            self.comments.append((early, self.trailing.pop(early)))
+        self.comments.sort()
         last = None
         while self.comments and line and self.comments[0][0] < line:
             last, text = self.comments.pop(0)
             self.line(text)
         if last is not None and start is not None and last < start - 1:
             self.line()
+        self.pending = self.trailing.pop(line, None) if line else None
 
     def docs(self, node) -> None:
         if node.doc:
@@ -195,9 +209,12 @@ class Printer:
             self.docs(decl)
             self.decl(decl)
             previous = kind if one_line else None
-        for _, text in self.comments:
+        if self.pending is not None:
+            self.lines[-1] += "  " + self.pending
+            self.pending = None
+        for _, text in sorted(self.comments + list(self.trailing.items())):
             self.line(text)
-        self.comments = []
+        self.comments, self.trailing = [], {}
         return "\n".join(self.lines).rstrip() + "\n"
 
     def decl(self, d) -> None:
@@ -356,17 +373,22 @@ def _opts(d) -> str:
 _COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|(///[^\n]*)|(#[^\n]*)')
 
 
-def comments_of(text: str) -> list[tuple[int, str]]:
-    """Every ``# ...`` comment of a source, with its line (strings and doc comments skipped)."""
+def _comments(text: str) -> list[tuple[int, str, bool]]:
+    """(line, comment, whether code stands before it on its line) for every ``# ...`` of a
+    source (strings and doc comments skipped)."""
     out = []
     for m in _COMMENT.finditer(text):
         if m.group(2):
-            out.append((text.count("\n", 0, m.start()) + 1, m.group(2).rstrip()))
+            start = text.rfind("\n", 0, m.start()) + 1
+            out.append((text.count("\n", 0, m.start()) + 1, m.group(2).rstrip(),
+                        bool(text[start:m.start()].strip())))
     return out
 
 
 def format_rules(rules: ast.Rules, source_text: str = "") -> str:
-    return Printer(comments_of(source_text)).rules(rules)
+    found = _comments(source_text)
+    return Printer([(n, c) for n, c, after in found if not after],
+                   {n: c for n, c, after in found if after}).rules(rules)
 
 
 def format_text(text: str, filename: str = "<rules>") -> str:

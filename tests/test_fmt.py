@@ -83,3 +83,17 @@ def test_printed_expressions_parse_back_to_the_same_tree(e):
     parsed = parse(text)
     assert parsed.decls[1].cond == e
     assert format_text(format_text(text)) == format_text(text)
+
+
+def test_a_trailing_comment_stays_on_its_line_inside_its_block():
+    text = ('game "x" { players 2 }\nzone pile: int = [1, 2, 3]  # three numbers\nturn {\n  step s {\n'
+            '    action take(v in pile) {\n      remove v from pile  # the last of the block\n'
+            '    }  # closes the action\n  }\n}\nend when count(pile) == 0  # the end\n')
+    out = format_text(text)
+    lines = out.splitlines()
+    assert "zone pile: int = [1, 2, 3]  # three numbers" in lines
+    i = lines.index("      remove v from pile  # the last of the block")
+    assert lines[i + 1] == "    }"  # still inside the action's block
+    assert "end when count(pile) == 0  # the end" in lines
+    assert any(line.strip() == "# closes the action" for line in lines)  # kept, above what follows
+    assert format_text(out) == out
