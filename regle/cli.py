@@ -79,7 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("fmt", help="rewrite rules files in the canonical layout (--check: only tell)",
                        description="Rewrite rules files in one canonical layout: two-space indents, aligned "
-                                   "table columns, one blank line between declarations. Comments are kept. "
+                                   "table columns, one blank line between declarations. Comments are kept where they were: "
+                                   "above a line, or at the end of the line they follow. "
                                    "Formatting twice changes nothing more.")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if a file is not formatted")
