@@ -937,13 +937,20 @@ class Lowerer(GridLowering):
         # place each guard at the innermost loop it depends on
         placed: dict[int, list[str]] = {i: [] for i in range(-1, len(node.params))}
         guard_ctx = ctx.child()
+        needed: set[str] = set()  # the lets some require reads: the others serve the effects only
+        for stmt in reversed(prefix):
+            if isinstance(stmt, ast.Require) or stmt.name in needed:
+                needed |= _names_in(stmt)
         for stmt in prefix:
             deps = _names_in(stmt) & set(levels)
             level = max((levels[d] for d in deps), default=-1)
             lines = [self.comment(stmt)]
             if isinstance(stmt, ast.Let):
-                lines += self.s_Let(stmt, guard_ctx)
+                let_lines = self.s_Let(stmt, guard_ctx)
                 levels[stmt.name] = level
+                if stmt.name not in needed:  # computed with the effects, not for every move
+                    continue
+                lines += let_lines
             else:
                 lines.append(f"if {self.boolean(stmt.cond, guard_ctx)}:")
             placed[level].extend(lines)

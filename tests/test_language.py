@@ -265,3 +265,19 @@ def test_a_list_of_filled_cells_used_twice_in_a_line_is_built_once():
     while not s.is_over:  # the scores by the clauses (computed apart) add up to the shared total
         assert s.scores == [sum(v for _, v in s._score_parts(p)) for p in range(s.n)]
         s.advance(s.legal[0])
+
+
+def test_a_let_no_require_reads_is_computed_with_the_effects_only():
+    from conftest import GAMES
+    code = regle.compile_file(GAMES / "explobilles.rules")
+    moves = code[code.index("def _moves_3"):code.index("def _auto_tidy")]
+    effects = code[code.index("def _do_4_explode"):code.index("APPLY = ")]
+    assert "ops.group_colour" not in moves and "c_ = ops.group_colour(g_)" in effects
+    game = regle.loads('game "G" { players 2 }\nzone pile: int = [1, 2, 3]\ncounter total\n'
+                       'turn { step s { action take(v in pile) "take {v}" {\n'
+                       '  let big = v * 10\n  let twice = v * 2\n  require twice < 5\n'
+                       '  remove v from pile\n  total += big\n} } }\nend when count(pile) < 2\n')
+    s = game.new_game()
+    assert [str(m) for m in s.legal_moves()] == ["take 1", "take 2"]
+    s.play("take 2")
+    assert s.to_json()["counters"]["total"] == 20
