@@ -309,9 +309,13 @@ def _hand_over(player: int, st) -> bool:
 
 def _ask(state, player: int, st):
     legal = state.legal_moves()
-    print(st.bold(f"P{player + 1}, your move:"))
-    for i, m in enumerate(legal, 1):
-        print(f"  {i:>3}. {m}")
+
+    def show_moves() -> None:
+        print(st.bold(f"P{player + 1}, your move:"))
+        for i, m in enumerate(legal, 1):
+            print(f"  {i:>3}. {st.safe(str(m))}")
+
+    show_moves()
     while True:
         try:
             answer = input(f"P{player + 1}> ").strip()
@@ -326,8 +330,20 @@ def _ask(state, player: int, st):
             return legal[int(answer) - 1]
         try:
             return state.move_from_text(answer)
-        except IllegalMove:
-            print(f"  '{answer}' is not a legal move here; type a number from 1 to {len(legal)}")
+        except IllegalMove as err:
+            if "could be any of" in str(err):  # a text several moves share: say which ones
+                print(f"  {st.safe(str(err))}")
+                continue
+        # forgiving: the same text in other case or spacing, when it names one move
+        folded = " ".join(answer.lower().split())
+        alike = [m for m in legal if " ".join(str(m).lower().split()) == folded]
+        if len(alike) == 1:
+            return alike[0]
+        import difflib
+        close = difflib.get_close_matches(answer, [str(m) for m in legal], n=3, cutoff=0.6)
+        print(f"  {st.safe(repr(answer))} is not a legal move here"
+              + (f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else "."))
+        show_moves()
 
 
 # ---- simulate ------------------------------------------------------------------------------

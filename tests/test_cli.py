@@ -159,3 +159,12 @@ def test_play_draws_each_game(game, players, fragments):
     first_state = r.stdout.split("\n\n")[0]
     for fragment in fragments:
         assert fragment in first_state, fragment
+
+
+def test_a_human_may_type_a_move_in_any_case_and_is_helped_after_a_mistake():
+    play = ("play", ECLATS, "--seats", "human,random", "--seed", "3")
+    out = regle(*play, input="TAKE  2\nq\n").stdout
+    assert "P1: take 2" in out
+    out = regle(*play, input="tkae 2\nq\n").stdout
+    assert "'tkae 2' is not a legal move here; did you mean 'take 2'" in out
+    assert out.count("P1, your move:") == 2  # the list again after the mistake
