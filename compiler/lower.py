@@ -418,8 +418,10 @@ class Lowerer(GridLowering):
             return None
         upward = e.op in (">", ">=")
         pick = "max" if upward == (node.func == "any") else "min"
-        code, prec = self.number(e.right, ctx), P_CMP + 1
-        return f"{pick}(s.c_{c.name}) {e.op} {self.wrap(code, P_ATOM if code.isidentifier() or _is_int(code) else P_CMP, prec)}"
+        code, ty, prec = self._expr(e.right, ctx)
+        if ty.kind not in ("int", "player", "any"):
+            self.error(f"expected a number here, but this is {ty}", e.right.pos)
+        return f"{pick}(s.c_{c.name}) {e.op} {self.wrap(code, prec, P_CMP + 1)}"
 
     def check_unused_defines(self) -> None:
         """A define is checked where it is used; one used nowhere is checked once here, its

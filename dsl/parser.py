@@ -65,7 +65,7 @@ def _unquote(token: Token) -> str:
 
 #: Characters a text of the rules may not hold: C0/C1 controls but tab (terminal escapes, CR,
 #: NUL), line and paragraph separators, and the bidirectional overrides that reorder text.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def _plain_name(name: str) -> str:
@@ -89,7 +89,7 @@ class ToAst(Transformer):
 
     def __default_token__(self, token: Token) -> Token:
         if token.type in ("STRING", "DOC"):
-            bad = _CONTROL.search(str(token))
+            bad = CONTROL.search(str(token))
             if bad:
                 self.diagnostics.append(Diagnostic(
                     f"this text holds the control character U+{ord(bad.group()):04X}",

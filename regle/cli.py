@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import sys
@@ -339,7 +340,6 @@ def _ask(state, player: int, st):
         alike = [m for m in legal if " ".join(str(m).lower().split()) == folded]
         if len(alike) == 1:
             return alike[0]
-        import difflib
         close = difflib.get_close_matches(answer, [str(m) for m in legal], n=3, cutoff=0.6)
         print(f"  {st.safe(repr(answer))} is not a legal move here"
               + (f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else "."))

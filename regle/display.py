@@ -12,6 +12,7 @@ import re
 import sys
 from typing import Any
 
+from regle.dsl.parser import CONTROL  # what a rules text may not hold: never printed raw
 from regle.runtime import BaseState
 
 
@@ -38,10 +39,9 @@ class Style:
     def safe(text: str) -> str:
         """Text from elsewhere (rules, saved games) with control characters shown as escapes,
         so that none can drive the terminal."""
-        return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+        return CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def style_for(stream=sys.stdout) -> Style:

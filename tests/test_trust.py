@@ -49,8 +49,9 @@ def marker_payload(marker: Path) -> list[str]:
     ]
 
 
-def run_everything(path: Path, marker: Path) -> None:
-    """Check, load, play, compile and import the engine: the marker must never appear."""
+def run_everything(path: Path, marker: Path) -> bool:
+    """Check, load, play, compile and import the engine: the marker must never appear.
+    True when the rules were accepted and all of that ran, False when they were refused."""
     try:
         regle.check_file(path)
         game = regle.load(path)
@@ -68,7 +69,10 @@ def run_everything(path: Path, marker: Path) -> None:
         assert imported.returncode == 0, imported.stderr[-800:]
     except RulesError as err:  # refused with a position: fine, as long as nothing ran
         assert err.diagnostics and err.diagnostics[0].line >= 1
+        assert not marker.exists(), f"code ran from {path.name}"
+        return False
     assert not marker.exists(), f"code ran from {path.name}"
+    return True
 
 
 @pytest.mark.parametrize("where", ["TITLE", "SHOW", "DETAIL", "NOTE", "DOC"])
@@ -80,7 +84,7 @@ def test_no_string_of_the_rules_runs_code(tmp_path, where):
         text = BASE.replace(where, payload.replace("{", "{{").replace("}", "}}") if where in ("SHOW", "DETAIL", "NOTE") else payload)
         path = tmp_path / f"g{i}.rules"
         path.write_text(text, encoding="utf-8")
-        run_everything(path, marker)
+        assert run_everything(path, marker), f"payload {i} in {where} was refused, so it proved nothing"
 
 
 def test_raw_control_characters_in_strings_are_refused(tmp_path):
@@ -92,12 +96,12 @@ def test_raw_control_characters_in_strings_are_refused(tmp_path):
         assert "control character" in str(err.value) or "NUL" in str(err.value) or "null" in str(err.value)
 
 
-@pytest.mark.parametrize("symbol", ['"', "\\\\", "'", "#"])
+@pytest.mark.parametrize("symbol", ['\\"', "\\\\", "'", "#"])  # a quote and a backslash, escaped
 def test_enum_symbols_are_data(tmp_path, symbol):
     marker = tmp_path / "marker"
     path = tmp_path / "s.rules"
     path.write_text(BASE.replace('red = "R"', f'red = "{symbol}"'), encoding="utf-8")
-    run_everything(path, marker)
+    assert run_everything(path, marker)
 
 
 def test_pattern_cells_are_data(tmp_path):
@@ -120,11 +124,12 @@ def test_file_names_and_extend_paths_are_data(tmp_path, monkeypatch):
         (folder / "regle.toml").write_text("", encoding="utf-8")  # the project folder
         base = folder / f"{name}.rules"
         base.write_text(BASE, encoding="utf-8")
-        run_everything(base, marker)
+        assert run_everything(base, marker)
         variant = folder / "variant.rules"
-        variant.write_text(f'extend "{json.dumps(base.name)[1:-1]}"\noverride param x = 1\n'.replace(
-            "override param x = 1", 'param extra = 2'), encoding="utf-8")
-        run_everything(variant, marker)
+        # the path written with the language's escapes (\" and \n); a CR or U+2028 has none,
+        # so those two extends are refused, at their line
+        variant.write_text(f'extend "{json.dumps(base.name)[1:-1]}"\nparam extra = 2\n', encoding="utf-8")
+        assert run_everything(variant, marker) == (i < 3)
 
 
 def test_title_payload_through_simulate_workers_and_diff(tmp_path):
@@ -133,7 +138,8 @@ def test_title_payload_through_simulate_workers_and_diff(tmp_path):
     path.write_text(BASE.replace("TITLE", marker_payload(marker)[0]), encoding="utf-8")
     env = {**os.environ, "REGLE_CACHE_DIR": str(tmp_path / "cache")}
     for args in (["simulate", str(path), "-n", "4", "--jobs", "2"], ["diff", str(path), str(path), "--simulate", "2"]):
-        subprocess.run([sys.executable, "-m", "regle.cli", *args], env=env, capture_output=True, timeout=120)
+        done = subprocess.run([sys.executable, "-m", "regle.cli", *args], env=env, capture_output=True, timeout=120)
+        assert done.returncode == 0, (args, done.stderr[-500:])  # it really played (diff: the same rules)
     assert not marker.exists()
 
 
