@@ -160,21 +160,25 @@ class BaseState:
         clash = move.CLASH
         if not any(clash[m[0]] for m in legal):
             return [move(m) for m in legal]
-        return [move(m) if text == move.FORMATS[m[0]](*m[1:]) else move.named(m, text)
-                for m, text in zip(legal, self.notations())]
+        plain, texts = self._texts()
+        return [move(m) if t == p else move.named(m, t) for m, p, t in zip(legal, plain, texts)]
 
     def notations(self) -> list[str]:
         """The notation of each legal move, in ``legal`` order, all different: where two moves
         would read the same (two cards that show alike), both get their longer form (the
         card's detail, a group's first cell), and ``#2``, ``#3`` if that is not enough."""
+        return self._texts()[1]
+
+    def _texts(self) -> tuple[list[str], list[str]]:
+        """(each legal move's plain notation, its notation told apart from the others')."""
         move = self.MOVE  # type: ignore[attr-defined]
         legal = self.legal
         formats = move.FORMATS
-        texts = [formats[m[0]](*m[1:]) for m in legal]
+        plain = [formats[m[0]](*m[1:]) for m in legal]
         clash = move.CLASH
-        if not any(clash[m[0]] for m in legal) or len(set(texts)) == len(texts):
-            return texts
-        return _tell_apart(legal, texts, move.LONG)
+        if not any(clash[m[0]] for m in legal) or len(set(plain)) == len(plain):
+            return plain, plain
+        return plain, _tell_apart(legal, plain, move.LONG)
 
     def notation(self, move: tuple) -> str:
         """The notation of one legal move in this state."""
@@ -184,12 +188,12 @@ class BaseState:
         """The legal move whose notation is ``text`` (surrounding blanks ignored); a text that
         several moves share is refused with each one's own notation."""
         want = " ".join(str(text).split())
-        texts = self.notations()
+        plain, texts = self._texts()
         move = self.MOVE  # type: ignore[attr-defined]
-        for m, t in zip(self.legal, texts):
+        for m, p, t in zip(self.legal, plain, texts):
             if t == want:
-                return move(m) if t == move.FORMATS[m[0]](*m[1:]) else move.named(m, t)
-        alike = [t for m, t in zip(self.legal, texts) if move.FORMATS[m[0]](*m[1:]) == want]
+                return move(m) if t == p else move.named(m, t)
+        alike = [t for p, t in zip(plain, texts) if p == want]
         if len(alike) > 1:
             raise IllegalMove(f"{want!r} could be any of {len(alike)} moves here: "
                               + ", ".join(repr(t) for t in alike) + "; give one of these")
