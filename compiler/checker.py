@@ -7,6 +7,7 @@ mistake it finds, each at its position, with a hint where one helps.
 from __future__ import annotations
 
 import difflib
+import itertools
 import keyword
 from typing import Any
 
@@ -23,6 +24,11 @@ BUILTIN_NAMES = {"me", "turns", "player_count", "players", "it", "score", "true"
 FUNCTIONS = {"count", "sum", "max", "min", "any", "all", "has", "abs", "random", "argmin", "argmax",
              "at", "cells", "empty_cells", "filled_cells", "content", "is_empty", "row", "lane",
              "lane_count", "groups", "largest_zone", "placements", "line_moves"}
+#: Functions added later: common words, so they stay free as names of declarations and columns
+#: (a call ``cell(...)`` is the function; a define of the same name takes precedence).
+OPEN_FUNCTIONS = {"number", "first", "last", "column", "cell", "neighbour", "neighbours", "directions",
+                  "ray", "distance", "edge_cells", "in_a_row", "connected", "flanked", "houses", "store",
+                  "opposite"}
 
 #: Resource bounds for untrusted rules files (see docs/language.md, "Limits").
 LIMITS = {
@@ -36,7 +42,7 @@ LIMITS = {
     "range_values": 100_000,  # values of one range parameter
     "constant": 10**18,       # any step of a constant expression (params, sizes)
     "all_grid_cells": 16_384,  # cells of all grids together (each one's geometry is in the engine)
-    "inline_code": 200_000,   # characters of Python one use of a define may expand to
+    "define_work": 200_000,   # characters of code one use of a define runs, the defines it uses included
     "engine_bytes": 8_000_000,  # the generated module
 }
 
@@ -143,6 +149,8 @@ def _cell_count(shape: str, sizes: list[int]) -> int:
     if shape == "hex":
         side = sizes[0]
         return 3 * side * (side - 1) + 1
+    if shape == "mancala":
+        return 2 * sizes[0] + 2
     count = 1
     for size in sizes:
         count *= size
@@ -409,23 +417,48 @@ class Checker:
                 continue
             if not ok:
                 continue
-            decoded = [self.cell(cell, ty) for cell, (_, ty, _) in zip(row.cells, cols)]
-            if any(v is _BAD for v in decoded):
+            # a row with a range (2..10) or an enum's name in an enum column stands for one row
+            # per value, every combination of them (in column order)
+            choices = [self.cell_values(cell, ty) for cell, (_, ty, _) in zip(row.cells, cols)]
+            if any(v is _BAD for v in choices):
                 continue
-            if count + row.copies > LIMITS["table_rows"]:  # before building anything
+            made = row.copies
+            for values_here in choices:
+                made *= len(values_here)
+            if count + made > LIMITS["table_rows"]:  # before building anything
                 self.error(f"table '{node.name}' has more than {LIMITS['table_rows']:,} items", row.pos,
                            "this limit protects against runaway files")
                 return
-            for i, v in enumerate(decoded):
-                values[i].extend([v] * row.copies)
-            count += row.copies
-        for what, text in (("show", node.show), ("detail", node.detail)):
+            for combo in itertools.product(*choices):
+                for i, v in enumerate(combo):
+                    values[i].extend([v] * row.copies)
+            count += made
+        for what, text in (("show", node.show), ("show", node.show_else), ("detail", node.detail)):
             for name in _placeholders(text or ""):
                 if name not in seen:
                     self.error(f"the {what} text names '{{{name}}}', which is not a column of '{node.name}'",
                                node.pos, suggest(name, seen))
         columns = {name: ColumnSym(name, ty, tuple(values[i])) for i, (name, ty, _) in enumerate(cols)}
         self.sym.tables[node.name] = TableSym(node.name, columns, count, node.show, node, node.detail)
+
+    def cell_values(self, cell: ast.Cell, ty: T.Type) -> Any:
+        """The values one table cell stands for: one, or several for a range or a whole enum."""
+        if cell.kind == "range":
+            lo, hi = cell.value
+            if ty.kind != "int":
+                self.error(f"a range of numbers is only allowed in a number column, not for {ty}", cell.pos)
+                return _BAD
+            if hi < lo:
+                self.error(f"the range {lo}..{hi} is empty", cell.pos, "write the smaller number first")
+                return _BAD
+            if hi - lo >= LIMITS["table_rows"]:
+                self.error(f"this range has more than {LIMITS['table_rows']:,} items", cell.pos)
+                return _BAD
+            return list(range(lo, hi + 1))
+        if ty.kind == "enum" and cell.kind == "name" and cell.value == ty.name:
+            return list(range(len(self.sym.enums[ty.name].members)))  # every member, in order
+        value = self.cell(cell, ty)
+        return _BAD if value is _BAD else [value]
 
     def cell(self, cell: ast.Cell, ty: T.Type) -> Any:
         if cell.kind == "none":
@@ -497,9 +530,12 @@ class Checker:
         if not self.declare(node.name, _at(node), "grid"):
             return
         elem = self.resolve_type(node.elem) or T.ANY
-        if elem.kind not in ("enum", "player", "item", "any"):
-            self.error(f"a grid holds enum members, players or items, not {elem}", node.elem.pos)
+        if elem.kind not in ("enum", "player", "item", "int", "any"):
+            self.error(f"a grid holds numbers, enum members, players or items, not {elem}", node.elem.pos)
             elem = T.ANY
+        if node.diagonals and node.shape not in ("square", "lanes"):
+            self.error(f"'with diagonals' is for square boards and lanes; a {node.shape} board has its own "
+                       "neighbours", node.pos)
         if elem.kind == "item" and self.sym.tables[elem.name].count > 254:
             self.error(f"a grid holds at most 254 different items; table '{elem.name}' has more", node.elem.pos)
         if node.capacity is not None:
@@ -522,9 +558,13 @@ class Checker:
             else:
                 self.grid_cells += _cell_count(node.shape, sizes)
                 if node.shape == "square":
-                    geo = geometry.square(*sizes)
+                    geo = geometry.square(*sizes, diagonals=node.diagonals)
                 elif node.shape == "lanes":
-                    geo = geometry.lanes(*sizes)
+                    geo = geometry.lanes(*sizes, diagonals=node.diagonals)
+                elif node.shape == "rhombus":
+                    geo = geometry.rhombus(*sizes)
+                elif node.shape == "mancala":
+                    geo = geometry.mancala(sizes[0])
                 else:
                     geo = geometry.hexagon(sizes[0])
                 if geo.cells > LIMITS["grid_cells"]:
@@ -540,10 +580,12 @@ class Checker:
             if enum is None:
                 self.error(f"'edges {node.edges}': '{node.edges}' is not an enum", node.pos,
                            suggest(node.edges, self.sym.enums))
-            elif node.shape == "lanes":
-                self.error("lanes have no edges to leave by", node.pos)
+            elif node.shape in ("lanes", "mancala"):
+                self.error(f"{node.shape} have no edges to leave by" if node.shape == "lanes"
+                           else "a mancala board has no edges to leave by", node.pos)
             elif len(enum.members) != len(geo.sides):
-                self.error(f"a {node.shape} board has {len(geo.sides)} sides ({', '.join(geo.sides)}, clockwise "
+                shape = "hex W by H" if node.shape == "rhombus" else node.shape
+                self.error(f"a {shape} board has {len(geo.sides)} sides ({', '.join(geo.sides)}, clockwise "
                            f"from the south), but enum '{enum.name}' has {len(enum.members)} members", node.pos)
             else:
                 edges = enum.name

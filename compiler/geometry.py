@@ -16,6 +16,11 @@ from array import array
 import attrs
 
 SQUARE_DIRS = ("e", "w", "n", "s")
+#: a square board "with diagonals": the orthogonal directions, then the diagonal ones
+EIGHT_DIRS = ("e", "w", "n", "s", "ne", "sw", "nw", "se")
+_EIGHT_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (-1, 1), (1, -1))
+#: a mancala board: the way seeds are sown (counterclockwise) and back
+MANCALA_DIRS = ("ccw", "cw")
 #: the sides of a square board, clockwise from the south
 SQUARE_SIDES = ("s", "w", "n", "e")
 HEX_DIRS = ("e", "w", "ne", "sw", "nw", "se")
@@ -25,7 +30,7 @@ HEX_SIDES = ("s", "sw", "nw", "n", "ne", "se")
 
 @attrs.frozen
 class Geometry:
-    kind: str  # square | lanes | hex
+    kind: str  # square | lanes | hex | rhombus | mancala
     cells: int
     width: int  # columns (square), lanes, or the hex side
     height: int
@@ -41,11 +46,24 @@ class Geometry:
 
     @property
     def sides(self) -> tuple:
-        return HEX_SIDES if self.kind == "hex" else SQUARE_SIDES
+        return HEX_SIDES if self.kind == "hex" else () if self.kind == "mancala" else SQUARE_SIDES
+
+    def side_cells(self) -> tuple:
+        """Per side (in ``sides`` order): the cells along it, those a step can leave the board
+        from across that side."""
+        out = []
+        for i in range(len(self.sides)):
+            out.append(tuple(c for c in range(self.cells)
+                             if any(i in self.exits[c * self.deg + d] for d in range(self.deg))))
+        return tuple(out)
 
     def cell_names(self) -> tuple:
         """Readable cell names: a1 (column letter, row number from the south/floor) for
         squares and lanes; for hex boards, row letter from the south and place from the west."""
+        if self.kind == "mancala":
+            n = self.width
+            return tuple([f"{_letters(i)}1" for i in range(n)] + ["store1"]
+                         + [f"{_letters(n - 1 - i)}2" for i in range(n)] + ["store2"])
         if self.kind == "hex":
             names, count = [], {}
             for row in self.rows:
@@ -67,33 +85,67 @@ def _letters(i: int) -> str:
     return out
 
 
-def square(width: int, height: int) -> Geometry:
+def _exits(nx: int, ny: int, width: int, height: int) -> tuple:
+    """The sides (0 south, 1 west, 2 north, 3 east) a step to (nx, ny) leaves a w x h board by:
+    two for a diagonal step out of a corner."""
+    out = []
+    if ny < 0:
+        out.append(0)
+    if nx < 0:
+        out.append(1)
+    if ny >= height:
+        out.append(2)
+    if nx >= width:
+        out.append(3)
+    return tuple(out)
+
+
+def _planar(kind: str, width: int, height: int, steps: tuple, dirs: tuple, index) -> Geometry:
+    """A board whose cells are the (x, y) of a width x height rectangle; ``index(x, y)`` numbers them."""
+    coords = sorted(((x, y) for y in range(height) for x in range(width)), key=lambda c: index(*c))
     adj, exits = [], []
-    coords = []
-    for y in range(height):
-        for x in range(width):
-            coords.append((x, y))
-            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-                nx, ny = x + dx, y + dy
-                inside = 0 <= nx < width and 0 <= ny < height
-                adj.append(ny * width + nx if inside else -1)
-                side = () if inside else ((3,) if nx >= width else (1,) if nx < 0 else (2,) if ny >= height else (0,))
-                exits.append(side)
-    return Geometry("square", width * height, width, height, SQUARE_DIRS, tuple(adj), tuple(coords),
+    for x, y in coords:
+        for dx, dy in steps:
+            nx, ny = x + dx, y + dy
+            inside = 0 <= nx < width and 0 <= ny < height
+            adj.append(index(nx, ny) if inside else -1)
+            exits.append(() if inside else _exits(nx, ny, width, height))
+    return Geometry(kind, width * height, width, height, dirs, tuple(adj), tuple(coords),
                     tuple(c[1] for c in coords), tuple(exits))
 
 
-def lanes(count: int, height: int) -> Geometry:
+def square(width: int, height: int, diagonals: bool = False) -> Geometry:
+    steps, dirs = (_EIGHT_STEPS, EIGHT_DIRS) if diagonals else (_EIGHT_STEPS[:4], SQUARE_DIRS)
+    return _planar("square", width, height, steps, dirs, lambda x, y: y * width + x)
+
+
+def lanes(count: int, height: int, diagonals: bool = False) -> Geometry:
+    steps, dirs = (_EIGHT_STEPS, EIGHT_DIRS) if diagonals else (_EIGHT_STEPS[:4], SQUARE_DIRS)
+    return _planar("lanes", count, height, steps, dirs, lambda x, y: x * height + y)
+
+
+#: a rhombus of hexagons, each row shifted half a cell east of the one below: E W NE SW NW SE
+_RHOMBUS_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (-1, 1), (1, -1))
+
+
+def rhombus(width: int, height: int) -> Geometry:
+    """``hex W by H``: hexagonal cells in a parallelogram (the board of Hex and its kin),
+    cell = y * W + x, y = 0 the south row; sides south, west, north, east as a square's."""
+    return _planar("rhombus", width, height, _RHOMBUS_STEPS, HEX_DIRS, lambda x, y: y * width + x)
+
+
+def mancala(houses: int) -> Geometry:
+    """``mancala N``: two rows of N houses and a store at each end, numbered along the way seeds
+    are sown (counterclockwise): the first seat's houses west to east (0..N-1), its store (N),
+    the second seat's houses east to west (N+1..2N), its store (2N+1)."""
+    total = 2 * houses + 2
     adj = []
-    coords = []
-    for lane in range(count):
-        for row in range(height):
-            coords.append((lane, row))
-            for dl, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-                nl, nr = lane + dl, row + dr
-                adj.append(nl * height + nr if 0 <= nl < count and 0 <= nr < height else -1)
-    return Geometry("lanes", count * height, count, height, SQUARE_DIRS, tuple(adj), tuple(coords),
-                    tuple(c[1] for c in coords))
+    for c in range(total):
+        adj += [(c + 1) % total, (c - 1) % total]
+    coords = ([(x + 1, 0) for x in range(houses)] + [(houses + 1, 0)]
+              + [(houses - x, 1) for x in range(houses)] + [(0, 1)])
+    return Geometry("mancala", total, houses, 2, MANCALA_DIRS, tuple(adj), tuple(coords),
+                    tuple(y for _x, y in coords), tuple(() for _ in range(total * 2)))
 
 
 _HEX_STEPS = ((1, 0), (-1, 0), (1, -1), (-1, 1), (0, -1), (0, 1))  # E W NE SW NW SE; r grows south

@@ -61,6 +61,9 @@ class GridIR:
     dirs: list
     exits: list
     line: int
+    columns: list = attrs.Factory(list)  # per cell: its column (x) counted from the west
+    sides: list = attrs.Factory(list)  # per side of the board: the cells along it
+    numbers: bool = False  # a grid of numbers: a list of ints, not a bytearray of codes
 
 
 @attrs.define
@@ -140,3 +143,9 @@ class GameIR:
     under: dict = attrs.Factory(dict)  # grid name -> the grid lying on top of it
     enum_params: dict = attrs.Factory(dict)  # enum -> {list param indexed by it: values}
     item_patterns: dict = attrs.Factory(dict)  # "item:table" -> the constant of its pattern column
+    #: [(comment, condition, winner code or None)]: an end condition that names its winner
+    end_winners: list = attrs.Factory(list)
+    #: module-level functions compiled from defines: (name, parameter codes, comment, body lines)
+    functions: list = attrs.Factory(list)
+    #: the mark of each seat in drawn grids ("X", "O"), empty for P1, P2...
+    marks: list = attrs.Factory(list)

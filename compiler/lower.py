@@ -14,7 +14,7 @@ from regle.dsl import ast
 from regle.dsl.errors import Diagnostic, Source
 
 from . import types as T
-from .checker import FUNCTIONS, LIMITS, Symbols, split_template, suggest
+from .checker import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, Symbols, split_template, suggest
 from .ir import ActionIR, CounterIR, EnumIR, GameIR, GridIR, StepIR, TableIR, ZoneIR
 from .lower_grids import GRID_FUNCTIONS, GridLowering, gconst
 from .safety import comment_text
@@ -40,9 +40,11 @@ class Ctx:
         self.scope: dict[str, tuple[str, T.Type]] = dict(scope or {})
         self.has_me = has_me
         self.random_ok = random_ok
+        self.lets: set[str] = set()  # names bound by let here: assignments may change them
 
     def child(self, **extra: tuple[str, T.Type]) -> "Ctx":
         c = Ctx(self.where, self.scope, self.has_me, self.random_ok)
+        c.lets = set(self.lets) - set(extra)
         c.scope.update(extra)
         return c
 
@@ -57,7 +59,10 @@ class Lowerer(GridLowering):
         self.enum_params: dict[str, dict] = {}  # enum -> {list param read by its members: values}
         self.diags = diags
         self.action_count = 0
-        self._inlined: dict[tuple, tuple[str, T.Type, int]] = {}  # define calls already lowered
+        self._functions: dict[tuple, tuple] = {}  # (define, argument types, ...) -> its function
+        self.functions: list[tuple] = []  # the engine's functions compiled from defines
+        self._defining: list[str] = []  # the defines being compiled (a define may not use itself)
+        self._cost: dict[str, int] = {}  # function -> characters of code one call runs, calls included
         self.nsteps = len(sym.turns[0].steps) if sym.turns else 0
 
     @staticmethod
@@ -208,6 +213,12 @@ class Lowerer(GridLowering):
 
     def x_Index(self, node: ast.Index, ctx: Ctx):
         code, ty, prec = self._expr(node.obj, ctx)
+        if ty.kind == "grid":  # G[c]: what cell c holds
+            sym = self.sym.grids[ty.space]
+            cell = self.cell(node.index, ctx, sym)
+            if ty.elem is not None and ty.elem.kind == "int" and sym.elem.kind == "int":
+                return f"{code}[{cell}]", T.INT, P_ATOM
+            return f"({code}[{cell}] - 1)", ty.elem or sym.elem, P_ATOM
         if ty.kind in ("zones", "counters", "grids"):
             index, ity = self.expr(node.index, ctx)
             if ty.per == "player":
@@ -230,6 +241,27 @@ class Lowerer(GridLowering):
             self.error(f"only zones, lists and per-player or per-member things take [...], but this is {ty}",
                        node.pos)
         return "0", T.ANY, P_ATOM
+
+    def x_Str(self, node: ast.Str, ctx: Ctx):
+        self.error(f"\"{node.value}\" names a cell or a direction; it is only understood where a grid "
+                   "function or statement expects one", node.pos,
+                   'e.g. cell(board, "d4"), neighbour(board, c, "ne"), put me at "d4" on board')
+        return "0", T.ANY, P_ATOM
+
+    def x_Range(self, node: ast.Range, ctx: Ctx):
+        lo, hi = self.number(node.lo, ctx), self.number(node.hi, ctx)
+        if _is_int(lo) and _is_int(hi) and int(hi) - int(lo) < LIMITS["range_values"]:
+            return f"range({lo}, {int(hi) + 1})", T.list_of(T.INT), P_ATOM
+        return f"ops.span({lo}, {hi})", T.list_of(T.INT), P_ATOM  # bounded when played
+
+    def x_Cond(self, node: ast.Cond, ctx: Ctx):
+        test = self.boolean(node.test, ctx)
+        a, ta, pa = self._expr(node.then, ctx)
+        b, tb, pb = self._expr(node.orelse, ctx)
+        if not T.compatible(ta, tb):
+            self.error(f"both values of an 'if ... then ... else' must be of one kind: {ta} and {tb}", node.pos)
+        ty = tb if ta.kind == "any" else ta
+        return f"{self.wrap(a, pa, P_OR)} if {self.wrap(test, P_OR, P_OR)} else {self.wrap(b, pb, 0)}", ty, 0
 
     def x_ListExpr(self, node: ast.ListExpr, ctx: Ctx):
         codes, elem = [], None
@@ -294,9 +326,20 @@ class Lowerer(GridLowering):
             return self.call_define(node, ctx)
         if f in GRID_FUNCTIONS:
             return self.grid_call(node, ctx)
-        if f not in FUNCTIONS:
+        if f in self.sym.enums and f not in ctx.scope:  # colour(2): the member numbered 2
+            enum = self.sym.enums[f]
+            if len(args) != 1:
+                self.error(f"{f}(n) takes one number: the member's number, from 0", node.pos)
+                return "0", T.enum(f), P_ATOM
+            n = self.number(args[0], ctx)
+            if _is_int(n):
+                if not 0 <= int(n) < len(enum.members):
+                    self.error(f"enum '{f}' has no member number {n} (it has {len(enum.members)}, from 0)", node.pos)
+                return n, T.enum(f), P_ATOM if int(n) >= 0 else P_UNARY
+            return f"ops.member({n}, {len(enum.members)}, {f!r})", T.enum(f), P_ATOM
+        if f not in FUNCTIONS and f not in OPEN_FUNCTIONS:
             # `at` is reserved for `put X at C on G`, not a function one can call
-            known = sorted((FUNCTIONS - {"at"}) | set(GRID_FUNCTIONS) | set(self.sym.defines))
+            known = sorted((FUNCTIONS - {"at"}) | OPEN_FUNCTIONS | set(GRID_FUNCTIONS) | set(self.sym.defines))
             self.error(f"unknown function '{f}'", node.pos,  # a near miss only: column is not count
                        suggest(f, known, cutoff=0.8) or "functions: " + ", ".join(known)
                        + " (or declare one with define)")
@@ -316,6 +359,8 @@ class Lowerer(GridLowering):
             if gty.kind == "grid":  # filled cells, or cells holding a value
                 sym = self.sym.grids[gty.space]
                 if len(args) == 2:
+                    if sym.elem.kind == "int":
+                        return f"{gcode}.count({self.element(args[1], ctx, sym)})", T.INT, P_ATOM
                     return f"{gcode}.count({self.element(args[1], ctx, sym)} + 1)", T.INT, P_ATOM
                 return f"({sym.geo.cells} - {gcode}.count(0))", T.INT, P_ATOM
             coll, ty = self.collection(args[0], ctx)
@@ -353,6 +398,21 @@ class Lowerer(GridLowering):
             if ty.elem and not T.compatible(ty.elem, tv):
                 self.error(f"{tv} cannot be in {ty}", args[1].pos)
             return f"{self.wrap(v, P_ATOM, P_CMP + 1)} in {coll}", T.BOOL, P_CMP
+        if f == "number":  # a truth as 1 or 0; a member as its number; a player as its seat
+            if not arity(1):
+                return "0", T.INT, P_ATOM
+            code, ty, prec = self._expr(args[0], ctx)
+            if ty.kind == "bool":
+                return f"(1 if {code} else 0)", T.INT, P_ATOM
+            if ty.kind not in ("int", "player", "enum", "cell", "direction", "any"):
+                self.error(f"number() turns a condition, an enum member, a player or a cell into a number, "
+                           f"not {ty}", args[0].pos)
+            return code, T.INT, prec
+        if f in ("first", "last"):
+            if not arity(1):
+                return "0", T.ANY, P_ATOM
+            coll, ty = self.collection(args[0], ctx)
+            return f"ops.{f}({coll})", ty.elem or T.ANY, P_ATOM
         if f == "abs":
             if not arity(1):
                 return "0", T.INT, P_ATOM
@@ -368,39 +428,67 @@ class Lowerer(GridLowering):
         return "0", T.ANY, P_ATOM
 
     def call_define(self, node: ast.Call, ctx: Ctx):
-        """Inline a define: its body, typed and lowered with the arguments in place."""
+        """A define is compiled once (per kind of arguments) into a function of the engine,
+        ``fn__name(s, [me,] args...)``, and called; a define whose code is a short expression
+        (``slot_cell[n - 1]``) is written in place, as a compiler inlines a small function."""
         d = self.sym.defines[node.func]
         if len(node.args) != len(d.params):
             self.error(f"{d.name}() takes {len(d.params)} argument{'s' if len(d.params) != 1 else ''}, "
                        f"not {len(node.args)}", node.pos)
             return "0", T.ANY, P_ATOM
-        stack = getattr(self, "_defining", [])
+        stack = self._defining
         if d.name in stack:
             self.error(f"define '{d.name}' uses itself", node.pos, "a define cannot be recursive")
             return "0", T.ANY, P_ATOM
-        args = {}
-        for param, arg in zip(d.params, node.args):
-            code, ty, prec = self._expr(arg, ctx)
-            args[param] = (code if prec == P_ATOM else f"({code})", ty)
-        inner = Ctx(ctx.where, {k: v for k, v in ctx.scope.items() if k in ("score",)} | args,
-                    ctx.has_me, ctx.random_ok)
-        key = (d.name, ctx.where, ctx.has_me, ctx.random_ok, repr(sorted(inner.scope.items())))
-        done = self._inlined.get(key)
-        if done is not None:  # the same call again: same code (and its errors are reported once)
-            return done
-        self._defining = stack + [d.name]
-        try:
-            done = self._expr(d.body, inner)
-        finally:
-            self._defining = stack
-        if len(done[0]) > LIMITS["inline_code"]:
-            self.error(f"define '{d.name}' expands to {len(done[0]):,} characters of code here (the limit "
-                       f"is {LIMITS['inline_code']:,})", node.pos,
-                       "defines are written out where they are used: nest fewer of them, or compute "
-                       "the value once with let")
-            done = ("0", T.ANY, P_ATOM)
-        self._inlined[key] = done
-        return done
+        args = [self._expr(arg, ctx) for arg in node.args]
+        key = (d.name, tuple(ty for _c, ty, _p in args), ctx.has_me, ctx.random_ok, "score" in ctx.scope)
+        fn = self._functions.get(key)
+        if fn is None:
+            scope = {p: (pyname(p), ty) for p, (_c, ty, _p) in zip(d.params, args)}
+            if "score" in ctx.scope:  # the winner's ranks may name the score
+                scope["score"] = ctx.scope["score"]
+            inner = Ctx(ctx.where, scope, ctx.has_me, ctx.random_ok)
+            self._defining = stack + [d.name]
+            try:
+                code, ty, prec = self._expr(d.body, inner)
+            finally:
+                self._defining = stack
+            params = [pyname(p) for p in d.params]
+            small = (len(code) <= 48 and "fn__" not in code and "ops.span" not in code and "_sc[" not in code
+                     and all(len(re.findall(rf"\b{p}\b", code)) <= 1 for p in params))
+            if small:
+                fn = ("", ty, False, code, prec)
+            else:
+                uses_me = bool(re.search(r"\bme\b", code))
+                head = ["s"] + (["me"] if uses_me else []) + params + (["_sc"] if "_sc[" in code else [])
+                lines = share_cell_lists(f"return {code}")
+                mine = [f for f in self.functions if f[0] == f"fn__{d.name}" or f[0].startswith(f"fn__{d.name}__")]
+                same = next((f for f in mine if f[1] == head and f[3] == lines), None)
+                if same is not None:  # compiled alike from another place: one function
+                    fname = same[0]
+                else:
+                    fname = f"fn__{d.name}" + (f"__{len(mine) + 1}" if mine else "")
+                    self.functions.append((fname, head, self.comment(d), lines))
+                    # the work of one call: its own code and that of every call it makes, so
+                    # that a chain of defines each using the previous twice cannot hide 2**40 steps
+                    cost = len(code) + sum(self._cost.get(c, 0) for c in re.findall(r"\bfn__\w+(?=\()", code))
+                    self._cost[fname] = cost
+                    if cost > LIMITS["define_work"]:
+                        self.error(f"define '{d.name}' does the work of {cost:,} characters of code per use "
+                                   f"(the limit is {LIMITS['define_work']:,})", node.pos,
+                                   "a define that uses another several times multiplies its work: "
+                                   "compute the value once with let")
+                fn = (fname, ty, uses_me, None, P_ATOM)
+            self._functions[key] = fn
+        fname, ty, uses_me, code, prec = fn
+        if not fname:  # written in place: the parameters replaced by the arguments
+            values = {pyname(p): (c if p_ == P_ATOM else f"({c})") for p, (c, _t, p_) in zip(d.params, args)}
+            text = re.sub(r"\b\w+_\b", lambda m: values.get(m.group(), m.group()), code) if values else code
+            return text, ty, prec
+        call_args = ["s"] + (["me"] if uses_me else []) + [c for c, _t, _p in args]
+        if "_sc" in [h for f in self.functions if f[0] == fname for h in f[1]]:
+            call_args.append("_sc")
+        return f"{fname}({', '.join(call_args)})", ty, P_ATOM
 
     def counter_bound(self, node: ast.Comp, ctx: Ctx) -> str | None:
         """``any(c[p] > k for p in players)`` as ``max(s.c_c) > k`` (and the like for all, min,
@@ -426,7 +514,8 @@ class Lowerer(GridLowering):
     def check_unused_defines(self) -> None:
         """A define is checked where it is used; one used nowhere is checked once here, its
         parameters taking any value, so that its mistakes are reported all the same."""
-        used = {key[0] for key in self._inlined}
+        used = {key[0] for key in self._functions}
+        kept = len(self.functions)  # checked, not compiled: nothing of this reaches the engine
         for d in self.sym.defines.values():
             if d.name not in used:
                 scope = {p: (pyname(p), T.ANY) for p in d.params}
@@ -435,6 +524,7 @@ class Lowerer(GridLowering):
                     self._expr(d.body, Ctx("define", scope, has_me=True))
                 finally:
                     self._defining = []
+        del self.functions[kept:]
 
     def collection(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type]:
         code, ty = self.expr(node, ctx)
@@ -564,6 +654,7 @@ class Lowerer(GridLowering):
         if node.name in self.sym.all_names():
             self.error(f"'{node.name}' is already declared; choose another name for this value", node.pos)
         ctx.scope[node.name] = (var, ty)
+        ctx.lets.add(node.name)
         return [f"{var} = {code}"]
 
     def s_Require(self, node: ast.Require, ctx: Ctx) -> list[str]:
@@ -572,11 +663,41 @@ class Lowerer(GridLowering):
         return [f"if not ({cond}):", f"    raise ValueError({message!r})"]
 
     def s_Assign(self, node: ast.Assign, ctx: Ctx) -> list[str]:
+        if node.name in ctx.scope and node.index is None:  # a let: its value changes
+            var, ty = ctx.scope[node.name]
+            if node.name not in ctx.lets:
+                self.error(f"'{node.name}' cannot be changed here: only a value named with let can", node.pos)
+                return []
+            value, vty = self.expr(node.value, ctx)
+            if node.op != "=" and not (ty.is_number and vty.is_number):
+                self.error(f"'{node.op}' adds up numbers; '{node.name}' is {ty}", node.pos)
+            elif not T.compatible(ty, vty):
+                self.error(f"'{node.name}' holds {ty}, not {vty}", node.value.pos)
+            if "*" in value.replace("//", ""):
+                value = f"ops.number({value})"
+            return [f"{var} {node.op} {value}"]
         value = self.number(node.value, ctx)
+        if "*" in value.replace("//", ""):  # products can grow without bound: keep them in range
+            value = f"ops.number({value})"
+        grid = self.sym.grids.get(node.name)
+        if grid is not None and node.name not in ctx.scope:  # G[c] = n: a cell of a grid of numbers
+            if grid.elem.kind != "int":
+                self.error(f"'{node.name}' holds pieces: use 'put X at C on {node.name}' or 'clear C on "
+                           f"{node.name}'", node.pos)
+                return []
+            if grid.per or node.index is None:
+                self.error(f"say which cell of '{node.name}', e.g. {node.name}[c] += 1" if node.index is None else
+                           f"'{node.name}' is a grid per {grid.per}: use put ... on {node.name}[p]", node.pos)
+                return []
+            cell = self.cell(node.index, ctx, grid)
+            if node.op == "=":
+                return [f"s.g_{node.name}[{cell}] = {value}"]
+            return [f"s.g_{node.name}[{cell}] = ops.number(s.g_{node.name}[{cell}] {node.op[0]} {value})"]
         c = self.sym.counters.get(node.name)
         if c is None:
-            self.error(f"only counters can be set, and '{node.name}' is not a counter", node.pos,
-                       suggest(node.name, self.sym.counters) or "declare it: counter NAME per player")
+            self.error(f"only counters, grids of numbers and let values can be set, and '{node.name}' is "
+                       "none of them", node.pos,
+                       suggest(node.name, [*self.sym.counters, *ctx.lets]) or "declare it: counter NAME per player")
             return []
         if c.per and node.index is None:
             example = f"{node.name}[me]" if c.per_player else f"{node.name}[{self.sym.enums[c.per].members[0]}]"
@@ -591,9 +712,12 @@ class Lowerer(GridLowering):
                 target += f"[{self.number(node.index, ctx)}]"
             else:  # a counter per member of an enum: indexed by a member
                 target += f"[{self.want(node.index, ctx, ('enum',), f'a member of {c.per}')}]"
-        if "*" in value.replace("//", ""):  # products can grow without bound: keep them in range
-            value = f"ops.number({value})"
         return [f"{target} {node.op} {value}"]
+
+    def s_While(self, node: ast.While, ctx: Ctx) -> list[str]:
+        cond = self.boolean(node.cond, ctx)
+        # each round counts against the work budget of one decision, so it cannot run forever
+        return [f"while {cond}:", "    s._spin()"] + _indent(self.stmts(node.body, ctx.child()))
 
     def s_Shuffle(self, node: ast.Shuffle, ctx: Ctx) -> list[str]:
         self.need_random(node, ctx)
@@ -732,7 +856,10 @@ class Lowerer(GridLowering):
             grids.append(GridIR(g.name, f"g_{g.name}", gconst(g.name), self.per_count(g.per), g.hidden,
                                 g.private, g.elem.display_kind, geo.kind, geo.width, geo.height, geo.cells,
                                 list(geo.adj), list(geo.rows), list(geo.cell_names()), list(geo.dirs),
-                                [list(e) for e in geo.exits], g.node.pos[0]))
+                                [list(e) for e in geo.exits], g.node.pos[0],
+                                columns=[c[0] for c in geo.coords] if geo.kind != "hex" else
+                                _hex_places(geo), sides=[list(c) for c in geo.side_cells()],
+                                numbers=g.elem.kind == "int"))
         first = "0"
         if game is not None and game.first is not None:
             first = self.number(game.first, setup_ctx)
@@ -751,6 +878,13 @@ class Lowerer(GridLowering):
             if skeletons[a.skeleton] > 1:
                 a.clash = "True"
         ends = [(self.comment(e), self.boolean(e.cond, end_ctx)) for e in sym.ends]
+        end_winners = []
+        if any(e.winner is not None for e in sym.ends):
+            for e, (comment, code) in zip(sym.ends, ends):
+                win = None
+                if e.winner is not None:
+                    win = self.want(e.winner, end_ctx, ("player", "int"), "a player (the winner)")
+                end_winners.append((comment, code, win))
         clauses, score_secrecy = [], []
         score_var = pyname(sym.scores[0].var) if sym.scores else "p"
         for score in sym.scores:
@@ -784,7 +918,9 @@ class Lowerer(GridLowering):
             enums=enums, tables=tables, zones=zones, grids=grids, patterns=list(sym.patterns),
             pattern_texts=list(sym.pattern_texts),
             counters=counters, setup_lines=setup_lines,
-            steps=steps, actions=actions, end_conds=ends, score_clauses=clauses, score_var=score_var,
+            steps=steps, actions=actions, end_conds=ends, end_winners=end_winners, functions=self.functions,
+            marks=list(game.marks) if game else [],
+            score_clauses=clauses, score_var=score_var,
             score_secrecy=score_secrecy, flows=flows(self.rules), ends_by_statement=ends_by_statement(self.rules),
             has_next_player=has_next_player(self.rules),
             winner_keys=keys, ties=ties, invariants=invariants, kinds=kinds,
@@ -817,6 +953,10 @@ class Lowerer(GridLowering):
         names = {c.name: (f"{column_const(t.name, c.name)}[i]", c.type) for c in t.columns.values()}
         if t.show is not None:
             body = self.template_code(t.show, names, t.node.pos)
+            if t.node.show_if is not None:  # show A if COND else B: the text chosen by the item
+                cond = self.boolean(t.node.show_if, Ctx("show", names))
+                other = self.template_code(t.node.show_else, names, t.node.pos)
+                body = f"({body}) if {cond} else ({other})"
         else:
             body = " + ' ' + ".join(self.show_code(code, ty) for code, ty in names.values()) or "str(i)"
         detail = self.template_code(t.detail, names, t.node.pos) if t.detail is not None else None
@@ -1017,6 +1157,7 @@ class Lowerer(GridLowering):
                 gen.append("    " * depth + f"_add({move})")
         # effects
         do_ctx = Ctx("effect", dict(guard_ctx.scope), has_me=True, random_ok=True)
+        do_ctx.lets = set(guard_ctx.lets)
         do_lines = []
         for stmt in prefix:
             if isinstance(stmt, ast.Let):
@@ -1138,6 +1279,15 @@ def _calls(code: str) -> list[str]:
         if depth == 0:
             found.append(code[m.start():i + 1])
     return found
+
+
+def _hex_places(geo) -> list[int]:
+    """The column of each cell of a hexagon: its place in its row, from the west."""
+    out, count = [], {}
+    for row in geo.rows:
+        out.append(count.get(row, 0))
+        count[row] = out[-1] + 1
+    return out
 
 
 def _is_int(code: str) -> bool:

@@ -12,10 +12,23 @@ import attrs
 from regle.dsl import ast
 
 from . import types as T
+from .checker import suggest
 
 P_ATOM = 8
 GRID_FUNCTIONS = {"cells", "empty_cells", "filled_cells", "content", "is_empty", "row", "lane",
-                  "lane_count", "groups", "largest_zone", "placements", "line_moves"}
+                  "lane_count", "groups", "largest_zone", "placements", "line_moves",
+                  "column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
+                  "edge_cells", "in_a_row", "connected", "flanked", "houses", "store", "opposite"}
+#: how many arguments each grid function takes
+ARITY = {"cells": (1,), "empty_cells": (1,), "filled_cells": (1,), "content": (2,), "is_empty": (2,),
+         "row": (2,), "lane": (2,), "lane_count": (2,), "groups": (2, 3, 4), "largest_zone": (2, 3),
+         "placements": (2, 3), "line_moves": (2, 3), "column": (2,), "cell": (2, 3),
+         "neighbour": (3,), "neighbours": (2,), "directions": (1,), "ray": (3,), "distance": (3,),
+         "edge_cells": (2,), "in_a_row": (3,), "connected": (4,), "flanked": (3, 4), "houses": (2,),
+         "store": (2,), "opposite": (2,)}
+#: functions that read pieces through the compiled kernels: not for grids of numbers
+_PIECE_FUNCTIONS = {"groups", "largest_zone", "placements", "line_moves", "in_a_row", "connected",
+                    "flanked", "lane_count"}
 
 
 def gconst(name: str) -> str:
@@ -50,10 +63,51 @@ class GridLowering:
         return code
 
     def cell(self, node: ast.Node, ctx, sym) -> str:
+        if isinstance(node, ast.Str):  # a cell by its name: "d4"
+            if sym is None:
+                return "0"
+            names = sym.geo.cell_names()
+            if node.value in names:
+                return str(names.index(node.value))
+            self.error(f"grid '{sym.name}' has no cell \"{node.value}\"", node.pos,
+                       suggest(node.value, names) or f"its cells are named {names[0]} to {names[-1]}")
+            return "0"
         code, ty = self.expr(node, ctx)
         if ty.kind not in ("cell", "int", "any"):
             self.error(f"expected a cell here, but this is {ty}", node.pos)
+        elif sym is not None and ty.kind == "cell" and ty.space and ty.space != sym.name \
+                and self.sym.grids[ty.space].geo.cells != sym.geo.cells:
+            self.error(f"this is a cell of grid '{ty.space}', which is not shaped like '{sym.name}'", node.pos)
         return code
+
+    def direction(self, node: ast.Node, ctx, sym) -> str:
+        """A direction of the grid: quoted ("ne") or a value from directions(G)."""
+        dirs = sym.geo.dirs if sym is not None else ()
+        if isinstance(node, ast.Str):
+            if node.value in dirs:
+                return str(dirs.index(node.value))
+            if sym is not None:
+                self.error(f"grid '{sym.name}' has no direction \"{node.value}\"", node.pos,
+                           "its directions: " + ", ".join(f'"{d}"' for d in dirs))
+            return "0"
+        code, ty = self.expr(node, ctx)
+        if ty.kind not in ("direction", "any"):
+            self.error(f"expected a direction here (\"{dirs[0] if dirs else 'n'}\", or one of directions(G)), "
+                       f"but this is {ty}", node.pos)
+        return code
+
+    def cell_list(self, node: ast.Node, ctx, sym) -> str:
+        """Cells given as a side of the board (a member of its edges enum) or a list of cells."""
+        code, ty = self.expr(node, ctx)
+        if ty.kind == "enum" and sym is not None and sym.edges == ty.name:
+            return f"{gconst(sym.name)}_SIDES[{code}]"
+        if ty.kind in ("list", "zone") and (ty.elem is None or ty.elem.kind in ("cell", "int", "any")):
+            return code
+        if ty.kind != "any":
+            hint = (f"a side is a member of '{sym.edges}'" if sym is not None and sym.edges
+                    else "give the board sides with 'edges ENUM', or a list of cells")
+            self.error(f"expected a side of the board or a list of cells here, but this is {ty}", node.pos, hint)
+        return "()"
 
     def wild_code(self, node: ast.Node | None, ctx, sym) -> str:
         if node is None:
@@ -71,9 +125,7 @@ class GridLowering:
     # ---- functions ----------------------------------------------------------------------
     def grid_call(self, node: ast.Call, ctx) -> tuple[str, T.Type, int]:
         f, args = node.func, node.args
-        need = {"cells": (1,), "empty_cells": (1,), "filled_cells": (1,), "content": (2,), "is_empty": (2,),
-                "row": (2,), "lane": (2,), "lane_count": (2,), "groups": (2, 3, 4), "largest_zone": (2, 3),
-                "placements": (2, 3), "line_moves": (2, 3)}[f]
+        need = ARITY[f]
         if len(args) not in need:
             want = " or ".join(map(str, need))
             self.error(f"{f}() takes {want} arguments, not {len(args)}", node.pos)
@@ -90,11 +142,63 @@ class GridLowering:
             return (f"ops.placement_keys({grid}, {g}_WIDTH, {g}_HEIGHT, PATTERNS[{pat}], {taking})",
                     T.list_of(T.Type("placement")), P_ATOM)
         grid, sym = self.grid_ref(args[0], ctx, "lanes" if f in ("lane", "lane_count") else
-                                  "board" if f == "line_moves" else None, f"{f}()")
+                                  "board" if f == "line_moves" else
+                                  "mancala" if f in ("houses", "store", "opposite") else None, f"{f}()")
         if sym is None:
             return "0", T.ANY, P_ATOM
         g = gconst(sym.name)
         cell_t = T.Type("cell", space=sym.name)
+        numbers = sym.elem.kind == "int"
+        if numbers and f in _PIECE_FUNCTIONS:
+            self.error(f"{f}() looks at pieces, and '{sym.name}' is a grid of numbers", node.pos)
+            return "0", T.ANY, P_ATOM
+        deg = sym.geo.deg
+        if f == "column":
+            return f"{g}_COLUMNS[{self.cell(args[1], ctx, sym)}]", T.INT, P_ATOM
+        if f == "cell":
+            if len(args) == 2:
+                return self.cell(args[1], ctx, sym), cell_t, P_ATOM
+            if sym.geo.kind in ("hex", "mancala"):
+                self.error(f"cell(G, x, y) is for square boards, lanes and hex W by H boards, not {sym.geo.kind}",
+                           node.pos, 'name the cell instead: cell(G, "b3")')
+            x, y = self.number(args[1], ctx), self.number(args[2], ctx)
+            return f"ops.at_xy({x}, {y}, {g}_WIDTH, {g}_HEIGHT, {int(sym.geo.kind == 'lanes')})", cell_t, P_ATOM
+        if f == "neighbour":
+            c, d = self.cell(args[1], ctx, sym), self.direction(args[2], ctx, sym)
+            if d.isdigit() and (c.isidentifier() or c.isdigit()):
+                return f"{g}_ADJ[{c} * {deg} + {d}]", cell_t, P_ATOM
+            return f"ops.neighbour({g}_ADJ, {deg}, {c}, {d})", cell_t, P_ATOM
+        if f == "neighbours":
+            return f"ops.neighbours({g}_ADJ, {deg}, {self.cell(args[1], ctx, sym)})", T.list_of(cell_t), P_ATOM
+        if f == "directions":
+            return f"range({deg})", T.list_of(T.Type("direction", space=sym.name)), P_ATOM
+        if f == "ray":
+            c, d = self.cell(args[1], ctx, sym), self.direction(args[2], ctx, sym)
+            return f"ops.ray({g}_ADJ, {deg}, {c}, {d})", T.list_of(cell_t), P_ATOM
+        if f == "distance":
+            a, b = self.cell(args[1], ctx, sym), self.cell(args[2], ctx, sym)
+            return f"ops.distance({g}_ADJ, {deg}, {a}, {b})", T.INT, P_ATOM
+        if f == "edge_cells":
+            return self.cell_list(args[1], ctx, sym), T.list_of(cell_t), P_ATOM
+        if f == "in_a_row":
+            who, n = self.element(args[1], ctx, sym), self.number(args[2], ctx)
+            return f"K.in_a_row({grid}, {g}_ADJ, {deg}, {who} + 1, {n})", T.BOOL, P_ATOM
+        if f == "connected":
+            who = self.element(args[1], ctx, sym)
+            a, b = self.cell_list(args[2], ctx, sym), self.cell_list(args[3], ctx, sym)
+            return f"K.connected({grid}, {g}_ADJ, {deg}, {who} + 1, {a}, {b})", T.BOOL, P_ATOM
+        if f == "flanked":
+            c, who = self.cell(args[1], ctx, sym), self.element(args[2], ctx, sym)
+            d = self.direction(args[3], ctx, sym) if len(args) == 4 else "-1"
+            return f"K.flanked({grid}, {g}_ADJ, {deg}, {c}, {who} + 1, {d})", T.list_of(cell_t), P_ATOM
+        if f in ("houses", "store"):
+            p = self.number(args[1], ctx)
+            n = sym.geo.width
+            if f == "store":
+                return f"ops.mancala_store({p}, {n})", cell_t, P_ATOM
+            return f"ops.mancala_houses({p}, {n})", T.list_of(cell_t), P_ATOM
+        if f == "opposite":
+            return f"ops.mancala_opposite({self.cell(args[1], ctx, sym)}, {sym.geo.width})", cell_t, P_ATOM
         if f == "cells":
             return f"range({sym.geo.cells})", T.list_of(cell_t), P_ATOM
         if f == "empty_cells":
@@ -102,6 +206,8 @@ class GridLowering:
         if f == "filled_cells":
             return f"[_c for _c in range({sym.geo.cells}) if {grid}[_c]]", T.list_of(cell_t), P_ATOM
         if f == "content":
+            if numbers:
+                return f"{grid}[{self.cell(args[1], ctx, sym)}]", sym.elem, P_ATOM
             return f"({grid}[{self.cell(args[1], ctx, sym)}] - 1)", sym.elem, P_ATOM
         if f == "is_empty":
             return f"{grid}[{self.cell(args[1], ctx, sym)}] == 0", T.BOOL, 4
@@ -149,6 +255,8 @@ class GridLowering:
         return c, t, P_ATOM
 
     def special_show(self, code: str, ty: T.Type) -> str | None:
+        if ty.kind == "direction":
+            return f"{gconst(ty.space)}_DIRS[{code}]"
         if ty.kind == "cell":
             return f"{gconst(ty.space)}_NAMES[{code}]"
         if ty.kind == "linemove":
@@ -166,6 +274,8 @@ class GridLowering:
     def s_Put(self, node: ast.Put, ctx) -> list[str]:
         grid, sym = self.grid_ref(node.grid, ctx)
         value = self.element(node.value, ctx, sym)
+        if sym is not None and sym.elem.kind == "int":  # a grid of numbers holds them as they are
+            return [f"{grid}[{self.cell(node.cell, ctx, sym)}] = ops.number({value})"]
         return [f"{grid}[{self.cell(node.cell, ctx, sym)}] = {value} + 1"]
 
     def s_Clear(self, node: ast.Clear, ctx) -> list[str]:

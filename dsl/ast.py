@@ -99,7 +99,31 @@ class Neg(Node):
     operand: Expr = None
 
 
-Expr = Union[Int, Bool, Name, Players, Attr, Index, Call, Comp, ListExpr, BinOp, Not, Neg]
+@attrs.define
+class Str(Node):
+    """A quoted name of something the compiler knows: a cell (``"d4"``) or a direction (``"ne"``)."""
+
+    value: str = ""
+
+
+@attrs.define
+class Range(Node):
+    """``lo..hi``: the whole numbers from lo to hi, both included."""
+
+    lo: Expr = None
+    hi: Expr = None
+
+
+@attrs.define
+class Cond(Node):
+    """``if test then a else b``: a value chosen by a condition."""
+
+    test: Expr = None
+    then: Expr = None
+    orelse: Expr = None
+
+
+Expr = Union[Int, Bool, Name, Players, Attr, Index, Call, Comp, ListExpr, BinOp, Not, Neg, Str, Range, Cond]
 
 
 # ---- statements --------------------------------------------------------------------
@@ -154,6 +178,14 @@ class If(Node):
 class For(Node):
     var: str = ""
     source: Expr = None
+    body: list = attrs.Factory(list)
+
+
+@attrs.define
+class While(Node):
+    """Repeat the body while the condition holds (bounded by the work budget of a decision)."""
+
+    cond: Expr = None
     body: list = attrs.Factory(list)
 
 
@@ -291,6 +323,8 @@ class Game(Decl):
     min_players: int = 2
     max_players: int = 2
     first: Expr | None = None
+    #: one mark per seat, drawn in the cells of grids of players (``marks "X", "O"``)
+    marks: list = attrs.Factory(list)
     players_pos: tuple = attrs.field(default=(0, 0), eq=False, repr=False)
 
 
@@ -332,7 +366,7 @@ class Column(Node):
 
 @attrs.define
 class Cell(Node):
-    kind: str = "int"  # int | name | str | none
+    kind: str = "int"  # int | name | str | none | range (value = (lo, hi))
     value: object = None
 
 
@@ -350,6 +384,9 @@ class Table(Decl):
     rows: list = attrs.Factory(list)
     #: a longer text for listings (a player choosing from an offer), after the short ``show``
     detail: str | None = None
+    #: ``show A if COND else B``: the condition over an item's columns, and the other text
+    show_if: Expr | None = None
+    show_else: str | None = None
 
 
 @attrs.define
@@ -367,13 +404,15 @@ class Zone(Decl):
 
 @attrs.define
 class Grid(Decl):
-    """A board of cells: ``square`` w by h, ``lanes`` n of a height, or ``hex`` of a side."""
+    """A board of cells: ``square`` w by h, ``lanes`` n of a height, ``hex`` of a side, ``hex``
+    w by h (a rhombus of hexagons) or ``mancala`` n (two rows of n pits and a store each)."""
 
     name: str = ""
     elem: TypeRef = None
     per: str | None = None
     shape: str = "square"
     size: list = attrs.Factory(list)  # the shape's numbers, as expressions
+    diagonals: bool = False  # square and lanes: the diagonal neighbours too ("with diagonals")
     edges: str | None = None  # an enum naming the board's sides, in the documented order
     under: str | None = None  # a grid whose cells lie on top of this one's (face up over face down)
     hidden: bool = False
@@ -403,6 +442,8 @@ class Turn(Decl):
 @attrs.define
 class End(Decl):
     cond: Expr = None
+    #: ``then winner E``: when this condition ends the game, seat E wins
+    winner: Expr | None = None
 
 
 @attrs.define

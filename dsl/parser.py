@@ -126,6 +126,8 @@ class ToAst(Transformer):
             if kind == "players":
                 node.min_players, node.max_players = value
                 node.players_pos = at
+            elif kind == "marks":
+                node.marks = value
             else:
                 node.first = value
         return node
@@ -134,6 +136,9 @@ class ToAst(Transformer):
         lo, hi = items
         lo = int(lo)
         return ("players", (lo, int(hi) if hi is not None else lo), _pos(meta))
+
+    def marks(self, meta, items):
+        return ("marks", [_unquote(t) for t in items], _pos(meta))
 
     def first_player(self, meta, items):
         return ("first", items[0], _pos(meta))
@@ -156,10 +161,13 @@ class ToAst(Transformer):
         name = items[0]
         columns = [i for i in items[1:] if isinstance(i, ast.Column)]
         show = next((i for i in items[1:] if isinstance(i, tuple) and i[0] == "show"), None)
+        show_if = show[2] if show else None
+        show_else = show[3] if show else None
         detail = next((i for i in items[1:] if isinstance(i, tuple) and i[0] == "detail"), None)
         cells = [i for i in items[1:] if isinstance(i, ast.Cell)]
         node = ast.Table(name=str(name), columns=columns, show=show[1] if show else None, pos=_pos(meta),
-                         name_pos=_pos(name), detail=detail[1] if detail else None)
+                         name_pos=_pos(name), detail=detail[1] if detail else None,
+                         show_if=show_if, show_else=show_else)
         node.rows = self._rows(cells, len(columns))
         return node
 
@@ -189,10 +197,14 @@ class ToAst(Transformer):
         return ast.Column(name=str(items[0]), type=items[1], pos=_pos(meta))
 
     def show(self, meta, items):
-        return ("show", _unquote(items[0]))
+        text, cond, other = items
+        return ("show", _unquote(text), cond, _unquote(other) if other is not None else None)
 
     def detail(self, meta, items):
         return ("detail", _unquote(items[0]))
+
+    def cell_range(self, meta, items):
+        return ast.Cell(kind="range", value=(int(items[0]), int(items[1])), pos=_pos(items[0]))
 
     def cell_name(self, meta, items):
         return ast.Cell(kind="name", value=str(items[0]), pos=_pos(items[0]))
@@ -238,6 +250,15 @@ class ToAst(Transformer):
 
     def shape_hex(self, meta, items):
         return ("shape", ("hex", list(items)))
+
+    def shape_rhombus(self, meta, items):
+        return ("shape", ("rhombus", list(items)))
+
+    def shape_mancala(self, meta, items):
+        return ("shape", ("mancala", list(items)))
+
+    def diagonals(self, meta, items):
+        return ("diagonals", True)
 
     def edges(self, meta, items):
         return ("edges", str(items[0]))
@@ -290,7 +311,7 @@ class ToAst(Transformer):
         return ast.Turn(steps=list(items), pos=_pos(meta))
 
     def end(self, meta, items):
-        return ast.End(cond=items[0], pos=_pos(meta))
+        return ast.End(cond=items[0], winner=items[1], pos=_pos(meta))
 
     def score(self, meta, items):
         return ast.Score(var=str(items[0]), clauses=list(items[1:]), pos=_pos(meta))
@@ -358,11 +379,11 @@ class ToAst(Transformer):
                         pos=_pos(meta))
 
     def bind_each(self, meta, items):
-        return ast.Binding(names=[str(items[0])], kind="each", source=items[1], pos=_pos(meta))
-
-    def bind_range(self, meta, items):
-        return ast.Binding(names=[str(items[0])], kind="range", source=items[1], upper=items[2],
-                           pos=_pos(meta))
+        source = items[1]
+        if isinstance(source, ast.Range):  # n in lo..hi: each whole number of the range
+            return ast.Binding(names=[str(items[0])], kind="range", source=source.lo, upper=source.hi,
+                               pos=_pos(meta))
+        return ast.Binding(names=[str(items[0])], kind="each", source=source, pos=_pos(meta))
 
     def bind_pair(self, meta, items):
         return ast.Binding(names=[str(items[0]), str(items[1])], kind="pair", source=items[2],
@@ -421,6 +442,9 @@ class ToAst(Transformer):
 
     def for_(self, meta, items):
         return ast.For(var=str(items[0]), source=items[1], body=items[2], pos=_pos(meta))
+
+    def while_(self, meta, items):
+        return ast.While(cond=items[0], body=items[1], pos=_pos(meta))
 
     def let(self, meta, items):
         return ast.Let(name=str(items[0]), value=items[1], pos=_pos(meta))
@@ -481,6 +505,15 @@ class ToAst(Transformer):
         return node
 
     # -- expressions
+    def cond_expr(self, meta, items):
+        return ast.Cond(test=items[0], then=items[1], orelse=items[2], pos=_pos(meta))
+
+    def range_(self, meta, items):
+        return ast.Range(lo=items[0], hi=items[1], pos=_pos(meta))
+
+    def string_(self, meta, items):
+        return ast.Str(value=_unquote(items[0]), pos=_pos(items[0]))
+
     def or_(self, meta, items):
         return ast.BinOp(op="or", left=items[0], right=items[1], pos=_pos(meta))
 

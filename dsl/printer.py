@@ -48,8 +48,16 @@ def _expr(node) -> tuple[str, int]:
         return f"not {_wrap(node.operand, 3)}", 3
     if isinstance(node, ast.Neg):
         return f"-{_wrap(node.operand, 7)}", 7
+    if isinstance(node, ast.Str):
+        return quote(node.value), 8
+    if isinstance(node, ast.Range):
+        return f"{_wrap(node.lo, 5)}..{_wrap(node.hi, 5)}", 4
+    if isinstance(node, ast.Cond):
+        return f"if {expr(node.test)} then {expr(node.then)} else {expr(node.orelse)}", 0
     if isinstance(node, ast.BinOp):
         prec = _PREC[node.op]
+        if node.op in ("in", "not in"):  # the right side may be a range
+            return f"{_wrap(node.left, 5)} {node.op} {_wrap(node.right, 4 if isinstance(node.right, ast.Range) else 5)}", 4
         if prec == 4:  # comparisons do not chain
             return f"{_wrap(node.left, 5)} {node.op} {_wrap(node.right, 5)}", 4
         return f"{_wrap(node.left, prec)} {node.op} {_wrap(node.right, prec + 1)}", prec
@@ -112,6 +120,8 @@ def stmt_head(node) -> str:
         return head
     if isinstance(node, ast.For):
         return f"for {node.var} in {expr(node.source)}"
+    if isinstance(node, ast.While):
+        return f"while {expr(node.cond)}"
     raise TypeError(f"cannot print {type(node).__name__}")
 
 
@@ -188,7 +198,7 @@ class Printer:
             self.line("}")
             return
         head = prefix + stmt_head(node)
-        body = node.body if isinstance(node, (ast.For, ast.Push)) else None
+        body = node.body if isinstance(node, (ast.For, ast.While, ast.Push)) else None
         if body is None:
             self.line(head)
             return
@@ -225,6 +235,8 @@ class Printer:
             self.line(f"{INDENT}players {players}")
             if d.first is not None:
                 self.line(f"{INDENT}first player {expr(d.first)}")
+            if d.marks:
+                self.line(f"{INDENT}marks {', '.join(quote(m) for m in d.marks)}")
             self.line("}")
         elif isinstance(d, ast.Extend):
             self.line(f"{mark}extend {quote(d.path)}")
@@ -240,9 +252,10 @@ class Printer:
             self.line(f"{mark}zone {d.name}: {type_text(d.elem)}{_per(d.per)}{_opts(d)}"
                       + (f" = {expr(d.init)}" if d.init is not None else ""))
         elif isinstance(d, ast.Grid):
-            size = {"square": "square {} by {}", "lanes": "lanes {} height {}", "hex": "hex side {}"}[d.shape]
+            size = {"square": "square {} by {}", "lanes": "lanes {} height {}", "hex": "hex side {}",
+                    "rhombus": "hex {} by {}", "mancala": "mancala {}"}[d.shape]
             shape = size.format(*(expr(e) for e in d.size))
-            edges = (f" edges {d.edges}" if d.edges else "") + (f" under {d.under}" if d.under else "")
+            edges = (" with diagonals" if d.diagonals else "") + (f" edges {d.edges}" if d.edges else "") + (f" under {d.under}" if d.under else "")
             self.line(f"{mark}grid {d.name}: {type_text(d.elem)}{_per(d.per)} {shape}{edges}{_opts(d)}")
         elif isinstance(d, ast.Counter):
             self.line(f"{mark}counter {d.name}{_per(d.per)}" + (" quiet" if d.quiet else "")
@@ -265,7 +278,8 @@ class Printer:
         elif isinstance(d, ast.Step):
             self.step(d, mark)
         elif isinstance(d, ast.End):
-            self.line(f"{mark}end when {expr(d.cond)}")
+            winner = f" then winner {expr(d.winner)}" if d.winner is not None else ""
+            self.line(f"{mark}end when {expr(d.cond)}{winner}")
         elif isinstance(d, ast.Score):
             self.line(f"{mark}score {d.var} {{")
             self.depth += 1
@@ -289,6 +303,8 @@ class Printer:
     def table(self, d: ast.Table, mark: str) -> None:
         columns = ", ".join(f"{c.name}: {type_text(c.type)}" for c in d.columns)
         show = f" show {quote(d.show)}" if d.show is not None else ""
+        if d.show_if is not None:
+            show += f" if {expr(d.show_if)} else {quote(d.show_else)}"
         show += f" detail {quote(d.detail)}" if d.detail is not None else ""
         self.line(f"{mark}table {d.name}({columns}){show} {{")
         texts = [[cell_text(c) for c in row.cells] for row in d.rows]
@@ -350,6 +366,8 @@ def cell_text(c: ast.Cell) -> str:
         return "-"
     if c.kind == "str":
         return quote(c.value)
+    if c.kind == "range":
+        return f"{c.value[0]}..{c.value[1]}"
     return str(c.value)
 
 

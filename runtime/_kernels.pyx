@@ -554,3 +554,104 @@ def apply_line(cells_obj, step_obj, int ndirs, int head, int d, int k):
     if ejected:
         return (ejected, last, d)
     return (0, -1, d)
+
+
+# ---- board queries: lines, outflanking, connection ---------------------------------------------
+def in_a_row(cells_obj, adj_obj, int deg, int value, int n):
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef const short* adj = _tab(adj_obj)
+    cdef Py_ssize_t size = len(cells_obj)
+    cdef int c, d, back, run, at
+    if len(adj_obj) < size * deg:
+        raise ValueError("the table is smaller than the board")
+    for c in range(size):
+        if cells[c] != value:
+            continue
+        for d in range(0, deg - 1, 2):
+            back = adj[c * deg + d + 1]
+            if back >= 0 and cells[back] == value:
+                continue
+            run = 1
+            at = c
+            while run < n:
+                at = adj[at * deg + d]
+                if at < 0 or cells[at] != value or at == c:
+                    break
+                run += 1
+            if run >= n:
+                return True
+    return False
+
+
+def flanked(cells_obj, adj_obj, int deg, int cell, int value, int d):
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef const short* adj = _tab(adj_obj)
+    cdef Py_ssize_t size = len(cells_obj)
+    cdef int k, k_end, at, first, count
+    cdef list out = []
+    if cell < 0 or cell >= size or len(adj_obj) < size * deg or d >= deg:
+        raise IndexError("no such cell or direction")
+    if d < 0:
+        k, k_end = 0, deg
+    else:
+        k, k_end = d, d + 1
+    while k < k_end:
+        first = adj[cell * deg + k]
+        at = first
+        count = 0
+        while at >= 0 and at != cell and cells[at] != 0 and cells[at] != value:
+            count += 1
+            at = adj[at * deg + k]
+        if count and at >= 0 and at != cell and cells[at] == value:
+            at = first
+            while count:
+                out.append(at)
+                at = adj[at * deg + k]
+                count -= 1
+        k += 1
+    return out
+
+
+def connected(cells_obj, adj_obj, int deg, int value, starts, goals):
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef const short* adj = _tab(adj_obj)
+    cdef Py_ssize_t size = len(cells_obj)
+    cdef int c, k, nb, top = 0
+    cdef object g
+    if len(adj_obj) < size * deg:
+        raise ValueError("the table is smaller than the board")
+    cdef unsigned char* mark = <unsigned char*>PyMem_Malloc(size + 1)
+    cdef int* stack = <int*>PyMem_Malloc((size + 1) * sizeof(int))
+    if mark == NULL or stack == NULL:
+        PyMem_Free(mark)
+        PyMem_Free(stack)
+        raise MemoryError()
+    try:
+        memset(mark, 0, size)
+        for g in goals:
+            c = g
+            if 0 <= c < size:
+                mark[c] = 2  # a goal
+        for g in starts:
+            c = g
+            if 0 <= c < size and cells[c] == value and not (mark[c] & 1):
+                if mark[c] & 2:
+                    return True
+                mark[c] |= 1
+                stack[top] = c
+                top += 1
+        while top > 0:
+            top -= 1
+            c = stack[top]
+            for k in range(deg):
+                nb = adj[c * deg + k]
+                if nb >= 0 and not (mark[nb] & 1) and cells[nb] == value:
+                    if mark[nb] & 2:
+                        return True
+                    mark[nb] |= 1
+                    stack[top] = nb
+                    top += 1
+        return False
+    finally:
+        PyMem_Free(mark)
+        PyMem_Free(stack)

@@ -134,6 +134,15 @@ class BaseState:
         self.work = (self.decisions, walked)
         return items
 
+    def _spin(self) -> None:
+        """One round of a ``while`` of the rules, counted like one element walked."""
+        decision, walked = self.work
+        walked = (walked if decision == self.decisions else 0) + 1
+        if walked > MAX_WORK:
+            raise ValueError(f"one decision walked more than {MAX_WORK:,} elements in loops: "
+                             "does a while condition ever become false?")
+        self.work = (self.decisions, walked)
+
     # -- the public API -------------------------------------------------------------
     @property
     def current_player(self) -> int | None:
@@ -320,9 +329,12 @@ class BaseState:
         for name, attr, per, *_ in self.ZONES:  # type: ignore[attr-defined]
             value = getattr(self, attr)
             zones[name] = [list(v) for v in value] if per else list(value)
-        for name, attr, per, *_ in self.GRIDS:  # type: ignore[attr-defined]
+        for name, attr, per, _hidden, _private, kind, *_ in self.GRIDS:  # type: ignore[attr-defined]
             value = getattr(self, attr)
-            zones[name] = [[c - 1 for c in v] for v in value] if per else [c - 1 for c in value]
+            if kind == "int":  # a grid of numbers: the numbers
+                zones[name] = [list(v) for v in value] if per else list(value)
+            else:  # a grid of elements: the element in each cell, -1 for an empty one
+                zones[name] = [[c - 1 for c in v] for v in value] if per else [c - 1 for c in value]
         counters = {}
         for name, attr, per in self.COUNTERS:  # type: ignore[attr-defined]
             value = getattr(self, attr)
@@ -343,12 +355,13 @@ class BaseState:
         del data["rng"], data["seed"]  # with the seed and the moves, every shuffle could be replayed
         zones = data["zones"]
         for spaces, is_grid in ((self.ZONES, False), (self.GRIDS, True)):  # type: ignore[attr-defined]
-            for name, _attr, per, hidden, private, *_ in spaces:
+            for name, _attr, per, hidden, private, kind, *_ in spaces:
                 value = zones[name]
+                grid = is_grid and kind != "int"  # a grid of numbers is masked as a zone of them
                 if hidden:
-                    zones[name] = [_masked(v, is_grid) for v in value] if per else _masked(value, is_grid)
+                    zones[name] = [_masked(v, grid) for v in value] if per else _masked(value, grid)
                 elif private and per == "player" and not self.over:
-                    zones[name] = [v if seat == player else _masked(v, is_grid) for seat, v in enumerate(value)]
+                    zones[name] = [v if seat == player else _masked(v, grid) for seat, v in enumerate(value)]
         data["viewer"] = player
         data["scores"] = self.scores_seen_by(player)
         return data

@@ -22,8 +22,9 @@ def hidden_places(state: BaseState, player: int) -> list[tuple[str, str, str, in
     if state.over:
         return []
     places = []
-    for spaces, is_grid in ((state.ZONES, False), (state.GRIDS, True)):  # type: ignore[attr-defined]
+    for spaces, grids in ((state.ZONES, False), (state.GRIDS, True)):  # type: ignore[attr-defined]
         for name, attr, per, hidden, private, kind, *_ in spaces:
+            is_grid = grids and kind != "int"  # a grid of numbers holds values, as a zone does
             if hidden:
                 if per:
                     places.extend((name, attr, kind, i, is_grid) for i in range(len(getattr(state, attr))))

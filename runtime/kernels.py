@@ -338,3 +338,62 @@ def line_move_keys(cells, step, ndirs: int, me: int, max_line: int, tag: int | N
     a step's move list made in the same loop."""
     keys = [((head * 8 + d) * 64 + k) * 64 + m for head, d, k, m in line_moves(cells, step, ndirs, me, max_line)]
     return keys if tag is None else [(tag, key) for key in keys]
+
+
+# ---- board queries: lines, outflanking, connection ---------------------------------------------
+def in_a_row(cells, adj, deg: int, value: int, n: int) -> bool:
+    """Whether ``n`` cells in a row along one direction hold ``value`` (directions d and d ^ 1
+    are opposite, so each line is walked once, from its first cell)."""
+    size = len(cells)
+    for c in range(size):
+        if cells[c] != value:
+            continue
+        base = c * deg
+        for d in range(0, deg - 1, 2):
+            back = adj[base + d + 1]
+            if back >= 0 and cells[back] == value:
+                continue  # not where this line starts
+            run, at = 1, c
+            while run < n:
+                at = adj[at * deg + d]
+                if at < 0 or cells[at] != value or at == c:
+                    break
+                run += 1
+            if run >= n:
+                return True
+    return False
+
+
+def flanked(cells, adj, deg: int, cell: int, value: int, d: int) -> list[int]:
+    """The cells a piece of ``value`` at ``cell`` would outflank: in each direction (only d
+    when d >= 0), the unbroken run of other pieces next to it that one of ``value`` ends."""
+    out: list[int] = []
+    for k in (range(deg) if d < 0 else (d,)):
+        run = []
+        at = adj[cell * deg + k]
+        while at >= 0 and at != cell and cells[at] != 0 and cells[at] != value:
+            run.append(at)
+            at = adj[at * deg + k]
+        if run and at >= 0 and at != cell and cells[at] == value:
+            out.extend(run)
+    return out
+
+
+def connected(cells, adj, deg: int, value: int, starts, goals) -> bool:
+    """Whether a chain of neighbouring cells holding ``value`` joins a cell of ``starts`` to a
+    cell of ``goals`` (both lists of cells)."""
+    goal = set(goals)
+    seen = set()
+    stack = [c for c in starts if cells[c] == value]
+    seen.update(stack)
+    while stack:
+        c = stack.pop()
+        if c in goal:
+            return True
+        base = c * deg
+        for k in range(deg):
+            nb = adj[base + k]
+            if nb >= 0 and nb not in seen and cells[nb] == value:
+                seen.add(nb)
+                stack.append(nb)
+    return False

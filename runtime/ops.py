@@ -209,3 +209,98 @@ def push(grid: bytearray, step, ndirs: int, key: int, exits: tuple):
 def table(values):
     """A geometry table for the kernels (signed 16-bit cell numbers, -1 for none)."""
     return array("h", values)
+
+
+# ---- geometry: the tables are the grid's, computed when the engine was generated ---------------
+def neighbour(adj, deg: int, cell: int, d: int) -> int:
+    """The next cell from ``cell`` in direction d, or -1 (none) off the board."""
+    if cell < 0:
+        raise ValueError("there is no cell here (none) to step from")
+    return adj[cell * deg + d]
+
+
+def neighbours(adj, deg: int, cell: int) -> list[int]:
+    """The cells next to ``cell``, in the grid's direction order."""
+    if cell < 0:
+        raise ValueError("there is no cell here (none) to look around")
+    base = cell * deg
+    return [c for c in adj[base:base + deg] if c >= 0]
+
+
+def ray(adj, deg: int, cell: int, d: int) -> list[int]:
+    """The cells from ``cell`` (not included) in direction d up to the edge of the board."""
+    if cell < 0:
+        raise ValueError("there is no cell here (none) to look from")
+    out = []
+    at = adj[cell * deg + d]
+    while at >= 0 and at != cell and len(out) < len(adj):
+        out.append(at)
+        at = adj[at * deg + d]
+    return out
+
+
+def distance(adj, deg: int, a: int, b: int) -> int:
+    """The fewest steps between two cells (through any cells), -1 when none joins them."""
+    if a < 0 or b < 0:
+        raise ValueError("there is no cell here (none) to measure from")
+    if a == b:
+        return 0
+    seen = {a}
+    frontier = [a]
+    steps = 0
+    while frontier:
+        steps += 1
+        nxt = []
+        for c in frontier:
+            for nb in adj[c * deg:(c + 1) * deg]:
+                if nb >= 0 and nb not in seen:
+                    if nb == b:
+                        return steps
+                    seen.add(nb)
+                    nxt.append(nb)
+        frontier = nxt
+    return -1
+
+
+def member(value: int, count: int, enum_name: str) -> int:
+    """An enum member from its number (0 for the first), refused outside the enum."""
+    if 0 <= value < count:
+        return value
+    raise ValueError(f"{enum_name} has no member number {value} (it has {count}, from 0)")
+
+
+def first(values) -> int:
+    """The first element, or -1 (none) when there is none."""
+    return values[0] if values else -1
+
+
+def last(values) -> int:
+    """The last element (the top of a pile), or -1 (none) when there is none."""
+    return values[-1] if values else -1
+
+
+def at_xy(x: int, y: int, width: int, height: int, lane_major: int) -> int:
+    """The cell at column x, row y (from 0, the south-west corner), or -1 (none) off the board."""
+    if 0 <= x < width and 0 <= y < height:
+        return x * height + y if lane_major else y * width + x
+    return -1
+
+
+# ---- mancala boards: the first seat's houses 0..n-1 and store n, the second's n+1..2n, 2n+1 ---
+def mancala_houses(seat: int, n: int) -> range:
+    if seat not in (0, 1):
+        raise ValueError(f"a mancala board has two sides, for seats 0 and 1, not {seat}")
+    return range(seat * (n + 1), seat * (n + 1) + n)
+
+
+def mancala_store(seat: int, n: int) -> int:
+    if seat not in (0, 1):
+        raise ValueError(f"a mancala board has two stores, for seats 0 and 1, not {seat}")
+    return seat * (n + 1) + n
+
+
+def mancala_opposite(cell: int, n: int) -> int:
+    """The house across the board (none for a store)."""
+    if cell < 0 or cell == n or cell >= 2 * n + 1:
+        return -1
+    return 2 * n - cell

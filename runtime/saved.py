@@ -62,10 +62,12 @@ def _items(value: Any, field: str, kind: str, sizes: dict, capacity: int | None)
     return out
 
 
-def _grid(value: Any, field: str, kind: str, sizes: dict, cells: int) -> bytearray:
+def _grid(value: Any, field: str, kind: str, sizes: dict, cells: int) -> bytearray | list:
     """A grid: one element code per cell, -1 for an empty one (``sizes['player']`` = seats)."""
     if not isinstance(value, list) or len(value) != cells:
         raise StateError(f"field '{field}': expected a list of {cells} cells (-1 for an empty one)")
+    if kind == "int":  # a grid of numbers
+        return [_int(v, f"{field}[{i}]", -MAX_NUMBER, MAX_NUMBER) for i, v in enumerate(value)]
     bound = sizes.get(kind, 254)
     return bytearray(_int(v, f"{field}[{i}]", -1, min(bound, 254) - 1) + 1 for i, v in enumerate(value))
 

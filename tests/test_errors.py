@@ -172,8 +172,8 @@ def test_hints_for_a_define_without_parentheses_and_a_function_that_is_not_one()
            'end when count(pile) == 0\n'
     found = errors_of(head + "define q = 3\n" + tail.replace("{call}", "count(pile)"))
     assert any("define name() = " in m for _l, _c, m in found), found
-    found = errors_of(head + tail.replace("{call}", "column(v)"))
-    assert any("unknown function 'column'" in m and "did you mean" not in m and "count" in m for _l, _c, m in found)
+    found = errors_of(head + tail.replace("{call}", "spin(v)"))
+    assert any("unknown function 'spin'" in m and "did you mean" not in m and "count" in m for _l, _c, m in found)
     found = errors_of(head + tail.replace("{call}", "cuont(pile)"))
     assert any("did you mean 'count'?" in m for _l, _c, m in found)
 

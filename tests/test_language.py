@@ -257,9 +257,10 @@ def test_a_step_condition_and_its_moves_share_what_both_compute():
 def test_a_list_of_filled_cells_used_twice_in_a_line_is_built_once():
     from conftest import GAMES
     code = regle.compile_file(GAMES / "pixies.rules")
-    scores = code[code.index("def _scores"):code.index("def _winners")]
+    effects = code[code.index("def fn__effects("):]
+    effects = effects[:effects.index("\n\n")]  # the function compiled from define effects(p)
     built = "[_c for _c in range(9) if s.g_face_up[p_][_c]]"
-    assert scores.count(built) == 1 and "_cells0 = " + built in scores
+    assert effects.count(built) == 1 and "_cells0 = " + built in effects
     game = regle.load(GAMES / "pixies.rules")
     s = game.new_game(players=3, seed=2)
     while not s.is_over:  # the scores by the clauses (computed apart) add up to the shared total

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
@@ -216,6 +217,19 @@ def _regle(*args, timeout=5.0, cwd=None):
                             timeout=timeout + 10, preexec_fn=_limited, cwd=cwd,
                             env={**os.environ, "CI": "", "NO_COLOR": "1"})
     return result, time.perf_counter() - start
+
+
+def test_nested_defines_compile_to_an_engine_that_grows_linearly(tmp_path):
+    """Each define is one function of the engine: 12 defines that each use the previous one
+    twice make 12 small functions, not 2**12 pasted copies (the doubling chain of 40 is refused
+    above for the work one use would do)."""
+    path = tmp_path / "r.rules"
+    chain = "".join(line + "\n" for line in DOUBLING.splitlines() if not re.match(r"define d(1[2-9]|[2-9]\d)\(", line))
+    path.write_text(HEAD + chain.replace("d39(v)", "d11(v)"), encoding="utf-8")
+    result, seconds = _regle("compile", str(path), "-o", str(tmp_path / "engine.py"))
+    assert result.returncode == 0 and seconds < 5 + 2, (result.stderr[-500:], seconds)
+    code = (tmp_path / "engine.py").read_text(encoding="utf-8")
+    assert code.count("\ndef fn__") >= 11 and len(code) < 60_000
 
 
 @pytest.mark.parametrize("name", sorted(RESOURCE_CASES))
