@@ -1,0 +1,478 @@
+"""The classic games of games/classics/, each checked against an independent oracle written
+here by hand from the published rules: over seeded random games, the legal moves of every
+position, the position after every move and the result must agree. A few positions then test
+single rules directly (a rule an oracle shares a mistake with would otherwise go unseen)."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import regle
+
+CLASSICS = Path(__file__).resolve().parent.parent / "games" / "classics"
+
+
+def _load(name: str):
+    return regle.load(CLASSICS / f"{name}.rules")
+
+
+def _letters(x: int) -> str:
+    return chr(97 + x)
+
+
+def _name(x: int, y: int) -> str:
+    return f"{_letters(x)}{y + 1}"
+
+
+def _board(state, name: str = "board") -> list[int]:
+    return state.to_json()["zones"][name]
+
+
+# ---- oracles: plain Python, written from the rules, sharing nothing with regle ----------------
+class Square:
+    """A w x h board of cells (x, y), -1 empty, with 8 or 4 (orthogonal) directions."""
+
+    def __init__(self, w: int, h: int, steps):
+        self.w, self.h, self.steps = w, h, steps
+
+    def inside(self, x: int, y: int) -> bool:
+        return 0 <= x < self.w and 0 <= y < self.h
+
+    def line(self, cells: dict, who: int, n: int) -> bool:
+        for (x, y), v in cells.items():
+            if v != who:
+                continue
+            for dx, dy in self.steps:
+                if all(cells.get((x + k * dx, y + k * dy)) == who for k in range(n)):
+                    return True
+        return False
+
+
+KING = [(1, 0), (0, 1), (1, 1), (1, -1), (-1, 0), (0, -1), (-1, -1), (-1, 1)]
+
+
+def _cells(board: list[int], w: int, h: int, lane_major: bool = False) -> dict:
+    out = {}
+    for x in range(w):
+        for y in range(h):
+            out[(x, y)] = board[x * h + y] if lane_major else board[y * w + x]
+    return out
+
+
+class TicTacToe:
+    def __init__(self):
+        self.cells = {(x, y): -1 for x in range(3) for y in range(3)}
+        self.turn, self.winner, self.over = 0, None, False
+
+    def legal(self):
+        return set() if self.over else {_name(x, y) for (x, y), v in self.cells.items() if v < 0}
+
+    def play(self, move: str):
+        x, y = ord(move[0]) - 97, int(move[1:]) - 1
+        self.cells[(x, y)] = self.turn
+        if Square(3, 3, KING).line(self.cells, self.turn, 3):
+            self.over, self.winner = True, self.turn
+        elif all(v >= 0 for v in self.cells.values()):
+            self.over = True
+        self.turn = 1 - self.turn
+
+
+class ConnectFour:
+    def __init__(self):
+        self.cols = [[] for _ in range(7)]
+        self.turn, self.winner, self.over = 0, None, False
+
+    def legal(self):
+        return set() if self.over else {str(i + 1) for i, c in enumerate(self.cols) if len(c) < 6}
+
+    def cells(self):
+        return {(x, y): (col[y] if y < len(col) else -1) for x, col in enumerate(self.cols) for y in range(6)}
+
+    def play(self, move: str):
+        self.cols[int(move) - 1].append(self.turn)
+        if Square(7, 6, KING).line(self.cells(), self.turn, 4):
+            self.over, self.winner = True, self.turn
+        elif all(len(c) == 6 for c in self.cols):
+            self.over = True
+        self.turn = 1 - self.turn
+
+
+class Othello:
+    def __init__(self):
+        self.cells = {(x, y): -1 for x in range(8) for y in range(8)}
+        for name, who in (("d4", 1), ("e5", 1), ("d5", 0), ("e4", 0)):
+            self.cells[(ord(name[0]) - 97, int(name[1]) - 1)] = who
+        self.turn, self.over = 0, False
+
+    def flips(self, x, y, who):
+        out = []
+        for dx, dy in KING:
+            run, cx, cy = [], x + dx, y + dy
+            while self.cells.get((cx, cy), -1) == 1 - who:
+                run.append((cx, cy))
+                cx, cy = cx + dx, cy + dy
+            if run and self.cells.get((cx, cy), -1) == who:
+                out += run
+        return out
+
+    def moves(self, who):
+        return {_name(x, y) for (x, y), v in self.cells.items() if v < 0 and self.flips(x, y, who)}
+
+    def legal(self):
+        if self.over:
+            return set()
+        return self.moves(self.turn) or {"pass"}
+
+    def play(self, move: str):
+        if move != "pass":
+            x, y = ord(move[0]) - 97, int(move[1:]) - 1
+            for c in self.flips(x, y, self.turn) + [(x, y)]:
+                self.cells[c] = self.turn
+        if not self.moves(0) and not self.moves(1):
+            self.over = True
+        self.turn = 1 - self.turn
+
+    @property
+    def winner(self):
+        a, b = (sum(1 for v in self.cells.values() if v == p) for p in (0, 1))
+        return None if a == b else (0 if a > b else 1)
+
+
+class Hex:
+    N = 11
+    STEPS = [(1, 0), (-1, 0), (0, 1), (0, -1), (-1, 1), (1, -1)]  # rows shifted east going north
+
+    def __init__(self):
+        self.cells = {(x, y): -1 for x in range(self.N) for y in range(self.N)}
+        self.turn, self.turns, self.winner, self.over = 0, 0, None, False
+
+    def legal(self):
+        if self.over:
+            return set()
+        out = {_name(x, y) for (x, y), v in self.cells.items() if v < 0}
+        return out | ({"swap"} if self.turns == 1 else set())
+
+    def joined(self, who):
+        if who == 0:
+            start = [(x, 0) for x in range(self.N)]
+            goal = lambda c: c[1] == self.N - 1  # noqa: E731
+        else:
+            start = [(0, y) for y in range(self.N)]
+            goal = lambda c: c[0] == self.N - 1  # noqa: E731
+        stack = [c for c in start if self.cells[c] == who]
+        seen = set(stack)
+        while stack:
+            c = stack.pop()
+            if goal(c):
+                return True
+            for dx, dy in self.STEPS:
+                n = (c[0] + dx, c[1] + dy)
+                if self.cells.get(n, -1) == who and n not in seen:
+                    seen.add(n)
+                    stack.append(n)
+        return False
+
+    def play(self, move: str):
+        if move == "swap":
+            (x, y), = [c for c, v in self.cells.items() if v >= 0]
+            self.cells[(x, y)] = -1
+            self.cells[(y, x)] = self.turn
+        else:
+            self.cells[(ord(move[0]) - 97, int(move[1:]) - 1)] = self.turn
+        for who in (0, 1):
+            if self.joined(who):
+                self.over, self.winner = True, who
+        self.turn, self.turns = 1 - self.turn, self.turns + 1
+
+
+class Kalah:
+    """pits[p][0..5] are seat p's houses from its left, stores[p] its store."""
+
+    def __init__(self):
+        self.pits = [[4] * 6, [4] * 6]
+        self.stores = [0, 0]
+        self.turn, self.over = 0, False
+
+    def legal(self):
+        if self.over:
+            return set()
+        return {self.house_name(self.turn, i) for i in range(6) if self.pits[self.turn][i]}
+
+    @staticmethod
+    def house_name(p, i):
+        return f"{_letters(i)}1" if p == 0 else f"{_letters(5 - i)}2"
+
+    def play(self, move: str):
+        p = self.turn
+        i = next(i for i in range(6) if self.house_name(p, i) == move)
+        seeds, self.pits[p][i] = self.pits[p][i], 0
+        side, at = p, i
+        while seeds:
+            at += 1
+            if at == 6:  # a store
+                if side == p:
+                    self.stores[p] += 1
+                    seeds -= 1
+                    if not seeds:
+                        break
+                side, at = 1 - side, -1
+                continue
+            self.pits[side][at] += 1
+            seeds -= 1
+        again = at == 6 and side == p
+        if not again and side == p and 0 <= at < 6 and self.pits[p][at] == 1 and self.pits[1 - p][5 - at] > 0:
+            self.stores[p] += 1 + self.pits[1 - p][5 - at]
+            self.pits[p][at] = self.pits[1 - p][5 - at] = 0
+        if sum(self.pits[0]) == 0 or sum(self.pits[1]) == 0:
+            self.over = True
+        if not again:
+            self.turn = 1 - p
+
+    def flat(self):
+        """As the engine's mancala board numbers its cells."""
+        return self.pits[0] + [self.stores[0]] + self.pits[1] + [self.stores[1]]
+
+    def scores(self):
+        return [self.stores[p] + sum(self.pits[p]) for p in (0, 1)]
+
+    @property
+    def winner(self):
+        a, b = self.scores()
+        return None if a == b else (0 if a > b else 1)
+
+
+COLOURS = "YBWGR"
+NAMES = ["yellow", "blue", "white", "green", "red"]
+# the 60 cards in the table's order: three wagers per colour, then 2..10 per colour
+CARDS = [(c, 0) for c in range(5) for _ in range(3)] + [(c, v) for c in range(5) for v in range(2, 11)]
+
+
+def _card(i: int) -> str:
+    c, v = CARDS[i]
+    return COLOURS[c] + (str(v) if v else "$")
+
+
+class LostCities:
+    def __init__(self, zones: dict):
+        self.deck = list(zones["deck"])
+        self.hands = [list(h) for h in zones["hand"]]
+        self.exp = [[], []]
+        self.piles = [[] for _ in range(5)]
+        self.turn, self.phase, self.over, self.banned = 0, "play", False, None
+
+    def highest(self, p, colour):
+        return max((CARDS[i][1] for i in self.exp[p] if CARDS[i][0] == colour), default=0)
+
+    def legal(self):
+        if self.over:
+            return set()
+        p = self.turn
+        if self.phase == "play":
+            hand = self.hands[p]
+            return ({"play " + _card(i) for i in hand if CARDS[i][1] >= self.highest(p, CARDS[i][0])}
+                    | {"discard " + _card(i) for i in hand})
+        out = {"draw"} if self.deck else set()
+        return out | {"take " + NAMES[c] for c in range(5) if self.piles[c] and c != self.banned}
+
+    def play(self, move: str):
+        p = self.turn
+        verb, _, what = move.partition(" ")
+        if verb in ("play", "discard"):
+            i = next(i for i in self.hands[p] if _card(i) == what.split(" ")[0])
+            self.hands[p].remove(i)
+            if verb == "play":
+                self.exp[p].append(i)
+                self.banned = None
+            else:
+                self.piles[CARDS[i][0]].append(i)
+                self.banned = CARDS[i][0]
+            self.phase = "draw"
+            return
+        if verb == "draw":
+            self.hands[p].append(self.deck.pop(0))
+        else:
+            c = NAMES.index(what)
+            self.hands[p].append(self.piles[c].pop())
+        self.phase, self.turn = "play", 1 - p
+        if not self.deck:
+            self.over = True
+
+    def scores(self):
+        out = []
+        for p in (0, 1):
+            total = 0
+            for c in range(5):
+                cards = [CARDS[i][1] for i in self.exp[p] if CARDS[i][0] == c]
+                if cards:
+                    total += (sum(cards) - 20) * (1 + cards.count(0)) + (20 if len(cards) >= 8 else 0)
+            out.append(total)
+        return out
+
+    @property
+    def winner(self):
+        a, b = self.scores()
+        return None if a == b else (0 if a > b else 1)
+
+
+# ---- the engines against the oracles ---------------------------------------------------------------
+def _texts(state) -> set[str]:
+    """The legal moves as the oracle names them (a told-apart '#2' dropped: equal cards)."""
+    return {t.split(" #")[0].split(" (")[0] for t in state.notations()}
+
+
+def _agree(name: str, oracle_of, games: int, check=None):
+    game = _load(name)
+    for seed in range(games):
+        state = game.new_game(seed=seed)
+        oracle = oracle_of(state)
+        rng = random.Random(seed)
+        while not state.is_over:
+            assert _texts(state) == oracle.legal(), (name, seed, state.turns)
+            assert state.current_player == oracle.turn
+            move = rng.choice(state.legal_moves())
+            text = str(move).split(" #")[0].split(" (")[0]
+            state = state.play(move)
+            oracle.play(text)
+            if check:
+                check(state, oracle)
+        assert oracle.over and oracle.legal() == set()
+        expected = [] if oracle.winner is None else [oracle.winner]
+        assert state.winners == expected, (name, seed)
+
+
+def test_tictactoe_agrees_with_its_oracle():
+    _agree("tictactoe", lambda s: TicTacToe(), 300,
+           lambda s, o: _board(s) == [o.cells[(i % 3, i // 3)] for i in range(9)])
+
+
+def test_connect4_agrees_with_its_oracle():
+    def check(state, oracle):
+        assert _board(state) == [oracle.cells()[(x, y)] for x in range(7) for y in range(6)]
+    _agree("connect4", lambda s: ConnectFour(), 200, check)
+
+
+def test_othello_agrees_with_its_oracle():
+    def check(state, oracle):
+        assert _board(state) == [oracle.cells[(i % 8, i // 8)] for i in range(64)]
+    _agree("othello", lambda s: Othello(), 40, check)
+
+
+def test_hex_agrees_with_its_oracle():
+    def check(state, oracle):
+        assert _board(state) == [oracle.cells[(i % 11, i // 11)] for i in range(121)]
+    _agree("hex", lambda s: Hex(), 40, check)
+
+
+def test_kalah_agrees_with_its_oracle():
+    def check(state, oracle):
+        assert _board(state, "pits") == oracle.flat()
+        if state.is_over:
+            assert state.scores == oracle.scores()
+    _agree("kalah", lambda s: Kalah(), 300, check)
+
+
+def test_lost_cities_agrees_with_its_oracle():
+    def check(state, oracle):
+        zones = state.to_json()["zones"]
+
+        def cards(places):  # equal cards (two wagers of a colour) may be either item
+            return [[CARDS[i] for i in place] for place in places]
+        assert cards(zones["expedition"]) == cards(oracle.exp) and cards(zones["discard"]) == cards(oracle.piles)
+        assert [sorted(h) for h in cards(zones["hand"])] == [sorted(h) for h in cards(oracle.hands)]
+        assert state.scores == oracle.scores()
+    _agree("lostcities", lambda s: LostCities(s.to_json()["zones"]), 60, check)
+
+
+# ---- single rules ----------------------------------------------------------------------------------
+def _play(game, moves: list[str], seed: int = 0):
+    state = game.new_game(seed=seed)
+    for m in moves:
+        state = state.play(m)
+    return state
+
+
+def test_tictactoe_a_diagonal_wins_and_a_full_board_draws():
+    game = _load("tictactoe")
+    state = _play(game, ["a1", "a2", "b2", "a3", "c3"])
+    assert state.is_over and state.winners == [0]
+    state = _play(game, ["a1", "b2", "c1", "b1", "b3", "a2", "c2", "c3", "a3"])
+    assert state.is_over and state.winners == []
+
+
+def test_connect4_a_full_column_takes_no_disc_and_discs_fall():
+    game = _load("connect4")
+    state = _play(game, ["1", "1", "1", "1", "1", "1"])
+    assert "1" not in state.notations() and _board(state)[:6] == [0, 1, 0, 1, 0, 1]
+    state = _play(game, ["1", "2", "2", "3", "3", "4", "3", "4", "4", "7", "4"])  # a rising diagonal
+    assert state.is_over and state.winners == [0]
+
+
+def test_othello_a_player_without_a_move_passes_and_discs_turn():
+    game = _load("othello")
+    state = game.new_game()
+    assert sorted(state.notations()) == ["c4", "d3", "e6", "f5"]  # Black's four openings
+    state = state.play("d3")
+    assert _board(state)[3 * 8 + 3] == 0  # d4 turned to Black
+    # a position where White cannot move: Black fills the board's only run
+    s = game.new_game()
+    s.g_board[:] = bytearray(64)
+    for name, who in (("a1", 0), ("b1", 1)):
+        s.g_board[(int(name[1]) - 1) * 8 + ord(name[0]) - 97] = who + 1
+    s.cur = 1
+    s._enter(0)
+    assert s.notations() == ["pass"]
+
+
+def test_hex_swap_only_on_the_second_turn_and_a_chain_wins():
+    game = _load("hex")
+    state = game.new_game()
+    assert "swap" not in state.notations()
+    state = state.play("b3")
+    assert "swap" in state.notations()
+    state = state.play("swap")
+    board = _board(state)
+    assert board[1 * 11 + 2] == 1 and board[2 * 11 + 1] == -1  # b3 (x 1, y 2) became c2 (x 2, y 1), Blue's
+    assert "swap" not in state.play("a1").notations()
+    moves = []
+    for y in range(11):  # Red goes straight north up column a while Blue plays column k
+        moves += [f"a{y + 1}", f"k{y + 1}"]
+    state = _play(game, moves[:21])
+    assert state.is_over and state.winners == [0]
+
+
+def test_kalah_last_seed_in_store_plays_again_and_captures():
+    game = _load("kalah")
+    state = _play(game, ["c1"])  # 4 seeds from the third house: the last lands in the store
+    assert state.current_player == 0
+    state = game.new_game()
+    state.g_pits[:] = [0, 0, 1, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0]  # c1 sows into the empty d1; across: d2
+    assert game.cell_names("pits")[9] == "d2"
+    state._enter(0)
+    state = state.play("c1")
+    assert state.g_pits[6] == 6 and state.g_pits[3] == 0 and state.g_pits[9] == 0
+
+
+def test_lost_cities_rising_order_and_no_drawing_back_a_discard():
+    game = _load("lostcities")
+    state = game.new_game(seed=3)
+    hand = [CARDS[i] for i in state.z_hand[0]]
+    assert len(hand) == 8 and len(state.z_deck) == 44
+    colour, value = max((c for c in hand if c[1] > 0), key=lambda c: c[1])
+    state = state.play(f"play {COLOURS[colour]}{value}")
+    state = state.play("draw")
+    state = state.play(next(n for n in state.notations() if n.startswith("discard")))
+    assert not any(n.startswith("take") for n in state.notations())  # the card just discarded
+    lower = [c for c in (CARDS[i] for i in state.z_hand[0]) if c[0] == colour and c[1] < value]
+    state = state.play("draw")
+    for c in lower:
+        assert f"play {COLOURS[c[0]]}{c[1] or '$'}" not in _texts(state)
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities"])
+def test_classics_are_checked_clean_and_formatted(name):
+    from regle.dsl.printer import format_text
+    text = (CLASSICS / f"{name}.rules").read_text(encoding="utf-8")
+    assert format_text(text) == text
+    regle.load(CLASSICS / f"{name}.rules")
