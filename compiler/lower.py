@@ -1222,7 +1222,8 @@ class Lowerer(GridLowering):
         return (" or ".join(dict.fromkeys(conditions)) or "False"), skeleton
 
 
-_CELL_LIST = re.compile(r"\[_c for _c in range\(\d+\) if (?:not )?[\w.]+(?:\[\w+\])?\[_c\]\]")
+_CELL_LIST = re.compile(r"\[_c for _c in range\(\d+\) if (?:not )?[\w.]+(?:\[\w+\])?\[_c\]\]"
+                        r"|K\.(?:empty|filled)_cells\([\w.]+(?:\[\w+\])?\)")
 
 
 def share_cell_lists(line: str) -> list[str]:
@@ -1239,7 +1240,7 @@ def share_cell_lists(line: str) -> list[str]:
         counts[m.group()] = counts.get(m.group(), 0) + 1
     head = []
     for i, (text, n) in enumerate(c for c in counts.items() if c[1] > 1):
-        index = re.search(r"\[(\w+)\]\[_c\]", text)
+        index = re.search(r"\[(\w+)\](?:\[_c\]|\)$)", text)
         if index and not (index.group(1) == "me" or index.group(1).isdigit() or index.group(1).endswith("_")):
             continue  # named by something only the line binds (a lambda's `it`)
         if index and re.search(rf"for (?:\w+, )?{index.group(1)} in", stripped):

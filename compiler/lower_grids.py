@@ -201,10 +201,11 @@ class GridLowering:
             return f"ops.mancala_opposite({self.cell(args[1], ctx, sym)}, {sym.geo.width})", cell_t, P_ATOM
         if f == "cells":
             return f"range({sym.geo.cells})", T.list_of(cell_t), P_ATOM
-        if f == "empty_cells":
-            return f"[_c for _c in range({sym.geo.cells}) if not {grid}[_c]]", T.list_of(cell_t), P_ATOM
-        if f == "filled_cells":
-            return f"[_c for _c in range({sym.geo.cells}) if {grid}[_c]]", T.list_of(cell_t), P_ATOM
+        if f in ("empty_cells", "filled_cells"):
+            if numbers:  # a list of numbers: 0 is an empty cell
+                test = "not " if f == "empty_cells" else ""
+                return f"[_c for _c in range({sym.geo.cells}) if {test}{grid}[_c]]", T.list_of(cell_t), P_ATOM
+            return f"K.{f}({grid})", T.list_of(cell_t), P_ATOM
         if f == "content":
             if numbers:
                 return f"{grid}[{self.cell(args[1], ctx, sym)}]", sym.elem, P_ATOM

@@ -134,6 +134,20 @@ def draw_grid(state: BaseState, meta: tuple, value: Any, st: Style, below=None) 
         for y in range(height - 1, -1, -1):
             lines.append(f"{y + 1:>2} " + " ".join(cell(y * width + x) for x in range(width)).rstrip())
         lines.append("   " + " ".join(_pad(chr(97 + x), w) for x in range(width)).rstrip())
+    elif shape == "rhombus":  # hexagons in a parallelogram: each row half a cell east of the one below
+        for y in range(height - 1, -1, -1):
+            lines.append(f"{y + 1:>2} " + " " * ((w + 1) * y // 2)
+                         + " ".join(cell(y * width + x) for x in range(width)).rstrip())
+        lines.append("   " + " ".join(_pad(chr(97 + x), w) for x in range(width)).rstrip())
+    elif shape == "mancala":  # the second seat's houses above (east to west), stores at the ends
+        n = width
+        north = [cell(2 * n - x) for x in range(n)]
+        south = [cell(x) for x in range(n)]
+        pad = " " * w
+        lines.append(f"{pad}  " + " ".join(north))
+        lines.append(f"{cell(2 * n + 1)}  " + " ".join(pad for _ in range(n)) + f"  {cell(n)}")
+        lines.append(f"{pad}  " + " ".join(south))
+        lines.append(f"{pad}  " + " ".join(_pad(chr(97 + x), w) for x in range(n)))
     else:  # hex: rows from the north down, offset so neighbours line up
         names = state.GAME.cell_names(name)
         rows: dict[str, list[int]] = {}

@@ -655,3 +655,23 @@ def connected(cells_obj, adj_obj, int deg, int value, starts, goals):
     finally:
         PyMem_Free(mark)
         PyMem_Free(stack)
+
+
+def empty_cells(cells_obj):
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef Py_ssize_t c, n = len(cells_obj)
+    cdef list out = []
+    for c in range(n):
+        if not cells[c]:
+            out.append(c)
+    return out
+
+
+def filled_cells(cells_obj):
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef Py_ssize_t c, n = len(cells_obj)
+    cdef list out = []
+    for c in range(n):
+        if cells[c]:
+            out.append(c)
+    return out

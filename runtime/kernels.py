@@ -397,3 +397,13 @@ def connected(cells, adj, deg: int, value: int, starts, goals) -> bool:
                 seen.add(nb)
                 stack.append(nb)
     return False
+
+
+def empty_cells(cells) -> list[int]:
+    """The cells holding nothing (0), in cell order."""
+    return [c for c in range(len(cells)) if not cells[c]]
+
+
+def filled_cells(cells) -> list[int]:
+    """The cells holding something, in cell order."""
+    return [c for c in range(len(cells)) if cells[c]]

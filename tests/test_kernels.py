@@ -360,3 +360,54 @@ def test_engines_play_the_same_games_on_both_kernel_paths(game, tmp_path):
         outputs.append(r.stdout.split())
     assert outputs[1][0] == "pure"
     assert outputs[0][1] == outputs[1][1]
+
+
+# ---- board queries: lines, outflanking, connection ------------------------------------------------
+def _geometries():
+    from regle.compiler import geometry
+    return st.sampled_from([geometry.square(3, 3, True), geometry.square(5, 4), geometry.square(6, 6, True),
+                            geometry.lanes(4, 3, True), geometry.rhombus(5, 5), geometry.hexagon(3),
+                            geometry.mancala(3)])
+
+
+@st.composite
+def boards_of(draw):
+    geo = draw(_geometries())
+    cells = bytearray(draw(st.lists(st.sampled_from([0, 0, 1, 2]), min_size=geo.cells, max_size=geo.cells)))
+    return geo, cells
+
+
+@pytest.mark.skipif(compiled is None, reason="compiled kernels not built")
+@settings(max_examples=300)
+@given(boards_of(), st.integers(1, 2), st.integers(1, 5), st.data())
+def test_board_query_twins_agree(board, value, n, data):
+    geo, cells = board
+    adj = geo.table()
+    assert compiled.in_a_row(cells, adj, geo.deg, value, n) == pure.in_a_row(cells, adj, geo.deg, value, n)
+    cell = data.draw(st.integers(0, geo.cells - 1))
+    d = data.draw(st.integers(-1, geo.deg - 1))
+    assert compiled.flanked(cells, adj, geo.deg, cell, value, d) == pure.flanked(cells, adj, geo.deg, cell, value, d)
+    starts = data.draw(st.lists(st.integers(0, geo.cells - 1), max_size=6))
+    goals = data.draw(st.lists(st.integers(0, geo.cells - 1), max_size=6))
+    assert compiled.connected(cells, adj, geo.deg, value, starts, goals) == \
+        pure.connected(cells, adj, geo.deg, value, starts, goals)
+    assert compiled.empty_cells(cells) == pure.empty_cells(cells)
+    assert compiled.filled_cells(cells) == pure.filled_cells(cells)
+
+
+@pytest.mark.parametrize("k", IMPLS)
+def test_board_queries_hand_made(k):
+    from regle.compiler import geometry
+    geo = geometry.square(3, 3, True)
+    adj = geo.table()
+    diagonal = bytearray([1, 0, 0, 0, 1, 0, 0, 0, 1])  # a1 b2 c3
+    assert k.in_a_row(diagonal, adj, 8, 1, 3) and not k.in_a_row(diagonal, adj, 8, 1, 4)
+    assert not k.in_a_row(bytearray([1, 1, 0, 0, 0, 0, 0, 0, 1]), adj, 8, 1, 3)  # no wrapping at the edge
+    row = bytearray([0, 2, 1, 0, 0, 0, 0, 0, 0])  # a1 empty, b1 theirs, c1 mine
+    assert k.flanked(row, adj, 8, 0, 1, -1) == [1]
+    assert k.flanked(row, adj, 8, 0, 1, 2) == []  # north: nothing to outflank
+    assert k.flanked(bytearray([0, 2, 2, 0, 0, 0, 0, 0, 0]), adj, 8, 0, 1, -1) == []  # not ended by mine
+    column = bytearray([1, 0, 0, 1, 0, 0, 1, 0, 0])
+    assert k.connected(column, adj, 8, 1, [0, 1, 2], [6, 7, 8])
+    assert not k.connected(column, adj, 8, 2, [0, 1, 2], [6, 7, 8])
+    assert k.empty_cells(column) == [1, 2, 4, 5, 7, 8] and k.filled_cells(column) == [0, 3, 6]

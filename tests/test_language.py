@@ -259,7 +259,7 @@ def test_a_list_of_filled_cells_used_twice_in_a_line_is_built_once():
     code = regle.compile_file(GAMES / "pixies.rules")
     effects = code[code.index("def fn__effects("):]
     effects = effects[:effects.index("\n\n")]  # the function compiled from define effects(p)
-    built = "[_c for _c in range(9) if s.g_face_up[p_][_c]]"
+    built = "K.filled_cells(s.g_face_up[p_])"
     assert effects.count(built) == 1 and "_cells0 = " + built in effects
     game = regle.load(GAMES / "pixies.rules")
     s = game.new_game(players=3, seed=2)
