@@ -18,17 +18,18 @@ P_ATOM = 8
 GRID_FUNCTIONS = {"cells", "empty_cells", "filled_cells", "content", "is_empty", "row", "lane",
                   "lane_count", "groups", "largest_zone", "placements", "line_moves",
                   "column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
-                  "edge_cells", "in_a_row", "connected", "flanked", "houses", "store", "opposite"}
+                  "edge_cells", "in_a_row", "connected", "flanked", "houses", "store", "opposite", "chain",
+                  "sides"}
 #: how many arguments each grid function takes
 ARITY = {"cells": (1,), "empty_cells": (1,), "filled_cells": (1,), "content": (2,), "is_empty": (2,),
          "row": (2,), "lane": (2,), "lane_count": (2,), "groups": (2, 3, 4), "largest_zone": (2, 3),
          "placements": (2, 3), "line_moves": (2, 3), "column": (2,), "cell": (2, 3),
          "neighbour": (3,), "neighbours": (2,), "directions": (1,), "ray": (3,), "distance": (3,),
          "edge_cells": (2,), "in_a_row": (3,), "connected": (4,), "flanked": (3, 4), "houses": (2,),
-         "store": (2,), "opposite": (2,)}
+         "store": (2,), "opposite": (2,), "chain": (2,), "sides": (2,)}
 #: functions that read pieces through the compiled kernels: not for grids of numbers
 _PIECE_FUNCTIONS = {"groups", "largest_zone", "placements", "line_moves", "in_a_row", "connected",
-                    "flanked", "lane_count"}
+                    "flanked", "lane_count", "chain"}
 
 
 def gconst(name: str) -> str:
@@ -191,6 +192,17 @@ class GridLowering:
             c, who = self.cell(args[1], ctx, sym), self.element(args[2], ctx, sym)
             d = self.direction(args[3], ctx, sym) if len(args) == 4 else "-1"
             return f"K.flanked({grid}, {g}_ADJ, {deg}, {c}, {who} + 1, {d})", T.list_of(cell_t), P_ATOM
+        if f == "chain":  # the cells joined to c through neighbours holding what c holds
+            c = self.cell(args[1], ctx, sym)
+            return f"ops.chain({grid}, {g}_ADJ, {deg}, {c})", T.list_of(cell_t), P_ATOM
+        if f == "sides":  # the sides of the board some of these cells lie along
+            if not sym.edges:
+                self.error(f"sides() needs a board whose sides are named: 'edges ENUM' on grid '{sym.name}'", node.pos)
+                return "[]", T.ANY, P_ATOM
+            cells_code, cty = self.expr(args[1], ctx)
+            if cty.kind not in ("list", "zone", "any"):
+                self.error(f"sides() takes a list of cells, not {cty}", args[1].pos)
+            return f"ops.sides_of({cells_code}, {g}_SIDES)", T.list_of(T.enum(sym.edges)), P_ATOM
         if f in ("houses", "store"):
             p = self.number(args[1], ctx)
             n = sym.geo.width
@@ -240,6 +252,7 @@ class GridLowering:
         """Attributes of groups, placements and line moves (None: not one of those)."""
         table = {
             "group": {"colour": (f"ops.group_colour({code})", ty.elem or T.ANY),
+                      "cell": (f"ops.group_anchor({code})", T.Type("cell", space=ty.space)),
                       "size": (f"ops.group_size({code})", T.INT)},
             "placement": {"turns": (f"({code} // 64)", T.INT), "offset": (f"({code} % 64)", T.INT)},
             "linemove": {"head": (f"ops.line_head({code})", T.Type("cell", space=ty.space)),

@@ -132,8 +132,12 @@ class Writer:
                          else f"one per {_name(z.per)}")
                 seen = "hidden from everyone" if z.hidden else ("seen by its owner only" if z.private else "open")
                 if isinstance(z, ast.Grid):
-                    size = {"square": "a {} by {} grid", "lanes": "{} lanes of {}", "hex": "a hexagonal board of side {}"}[z.shape]
+                    size = {"square": "a {} by {} grid", "lanes": "{} lanes of {}", "hex": "a hexagonal board of side {}",
+                            "rhombus": "a {} by {} rhombus of hexagons",
+                            "mancala": "a mancala board of two rows of {} houses and a store at each end"}[z.shape]
                     what = size.format(*(expr(e) for e in z.size)) + f" of {type_text(z.elem)}"
+                    if z.diagonals:
+                        what += ", diagonal neighbours included"
                 else:
                     what = f"{type_text(z.elem)}" + (f", at most {expr(z.capacity)}" if z.capacity is not None else "")
                     if z.init is not None:
@@ -234,7 +238,7 @@ class Writer:
             if isinstance(s, ast.If):
                 out.append(text)
                 out.extend(self.if_branches(s))
-            elif isinstance(s, (ast.For, ast.Push)) and getattr(s, "body", None):
+            elif isinstance(s, (ast.For, ast.While, ast.Push)) and getattr(s, "body", None):
                 out.append(text)
                 out.append(self.statements(s.body))
             else:
@@ -280,6 +284,8 @@ class Writer:
             return f"If {code(s.branches[0][0])}:"
         if isinstance(s, ast.For):
             return f"For each `{s.var}` in {code(s.source)}:"
+        if isinstance(s, ast.While):
+            return f"As long as {code(s.cond)}:"
         if isinstance(s, ast.EndGame):
             return "The game ends at once."
         if isinstance(s, ast.EndTurn):
@@ -321,10 +327,15 @@ class Writer:
         doc = self.doc
         doc.h("End of the game and winner")
         ends = self.of(ast.End)
-        doc.ul([f"The game ends at the end of a turn when {code(e.cond)}." + self.standin(e, "an end condition")
-                + (f" {prose(e.doc)}" if e.doc else "") for e in ends])
+        doc.ul([f"The game ends at the end of a turn when {code(e.cond)}"
+                + (f", and {code(e.winner)} wins." if e.winner is not None else ".")
+                + self.standin(e, "an end condition") + (f" {prose(e.doc)}" if e.doc else "") for e in ends])
         winners = self.of(ast.Winner)
-        if winners:
+        named = any(e.winner is not None for e in ends)
+        if named and not winners:
+            doc.p("When an end without a named winner ends the game, the winner has the highest score; "
+                  "a tie is a draw.")
+        elif winners:
             w = winners[0]
             order = "; then ".join(("most " if r.most else "least ") + code(r.expr) for r in w.ranks)
             ties = ("a tie on all of these is a draw" if w.ties == "draw"

@@ -304,3 +304,20 @@ def mancala_opposite(cell: int, n: int) -> int:
     if cell < 0 or cell == n or cell >= 2 * n + 1:
         return -1
     return 2 * n - cell
+
+
+def chain(cells, adj, deg: int, cell: int) -> list[int]:
+    """The cells joined to ``cell`` through neighbours holding what it holds (itself included),
+    in cell order; none for an empty cell."""
+    if cell < 0:
+        raise ValueError("there is no cell here (none) to start a chain from")
+    v = cells[cell]
+    if not v:
+        return []
+    return list(K.group_at(cells, adj, deg, cell, v, 0))
+
+
+def sides_of(cells, sides) -> list[int]:
+    """The sides (by number) along which at least one of ``cells`` lies."""
+    found = set(cells)
+    return [i for i, along in enumerate(sides) if found.intersection(along)]

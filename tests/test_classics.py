@@ -476,3 +476,11 @@ def test_classics_are_checked_clean_and_formatted(name):
     text = (CLASSICS / f"{name}.rules").read_text(encoding="utf-8")
     assert format_text(text) == text
     regle.load(CLASSICS / f"{name}.rules")
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities"])
+def test_classic_rulebooks_are_up_to_date(name):
+    from regle.rulebook import rulebook
+    committed = (CLASSICS.parent.parent / "docs" / "rules" / f"{name}.md").read_text(encoding="utf-8")
+    assert committed == rulebook(CLASSICS / f"{name}.rules"), \
+        f"run: regle rules games/classics/{name}.rules -o docs/rules/{name}.md"

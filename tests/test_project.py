@@ -68,3 +68,24 @@ def test_the_tutorials_error_example_is_what_regle_prints(tmp_path):
     with pytest.raises(regle.RulesError) as info:
         regle.check_file(path)
     assert info.value.render().replace(str(path), "pebbles.rules") == shown.rstrip("\n")
+
+
+def test_the_classic_tutorial_is_the_othello_of_the_classics():
+    """docs/tutorial-classic.md, its rules blocks put together, plays the very games of
+    games/classics/othello.rules (same moves, same results) and is checked clean."""
+    import random as _random
+
+    import regle
+    text = (ROOT / "docs" / "tutorial-classic.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```(\w*)\n(.*?)^```", text, re.S | re.M)
+    rules = "\n".join(body for lang, body in blocks if not lang)
+    tutorial = regle.loads(rules, name="othello_tutorial")
+    classic = regle.load(ROOT / "games" / "classics" / "othello.rules")
+    for seed in range(5):
+        a, b = tutorial.new_game(seed=seed), classic.new_game(seed=seed)
+        rng = _random.Random(seed)
+        while not a.is_over:
+            assert a.notations() == b.notations()
+            move = rng.choice(a.notations())
+            a, b = a.play(move), b.play(move)
+        assert b.is_over and a.scores == b.scores and a.winners == b.winners

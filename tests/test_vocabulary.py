@@ -147,3 +147,13 @@ def test_quoted_names_are_checked_against_the_grid():
     text = " ".join(found)
     assert "grid 'b' has no cell \"z9\"" in text and "grid 'b' has no direction \"up\"" in text
     assert "names a cell or a direction" in text
+
+
+def test_a_chain_its_sides_and_a_groups_first_cell():
+    s = _after("enum side { south, west, north, east }\ngrid board: player square 3 by 3 edges side\n"
+               "counter n\ncounter k\ncounter f",
+               'put 0 at "a1" on board\n      put 0 at "a2" on board\n      put 1 at "b2" on board\n'
+               '      n = count(chain(board, "a2"))\n'
+               '      k = sum(number(x) for x in sides(board, chain(board, "a1")))\n'
+               "      f = number(first(groups(board, 2)).cell)")
+    assert (s.c_n, s.c_k, s.c_f) == (2, 0 + 1, 0)  # a1-a2; south and west; the group starts at a1
