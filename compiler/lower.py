@@ -95,7 +95,7 @@ class Lowerer(GridLowering):
         return code
 
     def number(self, node: ast.Node, ctx: Ctx) -> str:
-        return self.want(node, ctx, ("int", "player"), "a number")
+        return self.want(node, ctx, ("int", "player", "lane"), "a number")
 
     def boolean(self, node: ast.Node, ctx: Ctx) -> str:
         return self.want(node, ctx, ("bool",), "a condition (true/false)")
@@ -404,7 +404,7 @@ class Lowerer(GridLowering):
             code, ty, prec = self._expr(args[0], ctx)
             if ty.kind == "bool":
                 return f"(1 if {code} else 0)", T.INT, P_ATOM
-            if ty.kind not in ("int", "player", "enum", "cell", "direction", "any"):
+            if ty.kind not in ("int", "player", "lane", "enum", "cell", "direction", "any"):
                 self.error(f"number() turns a condition, an enum member, a player or a cell into a number, "
                            f"not {ty}", args[0].pos)
             return code, T.INT, prec

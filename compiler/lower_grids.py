@@ -19,14 +19,14 @@ GRID_FUNCTIONS = {"cells", "empty_cells", "filled_cells", "content", "is_empty",
                   "lane_count", "groups", "largest_zone", "placements", "line_moves",
                   "column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
                   "edge_cells", "in_a_row", "connected", "flanked", "houses", "store", "opposite", "chain",
-                  "sides"}
+                  "sides", "lanes"}
 #: how many arguments each grid function takes
 ARITY = {"cells": (1,), "empty_cells": (1,), "filled_cells": (1,), "content": (2,), "is_empty": (2,),
          "row": (2,), "lane": (2,), "lane_count": (2,), "groups": (2, 3, 4), "largest_zone": (2, 3),
          "placements": (2, 3), "line_moves": (2, 3), "column": (2,), "cell": (2, 3),
          "neighbour": (3,), "neighbours": (2,), "directions": (1,), "ray": (3,), "distance": (3,),
          "edge_cells": (2,), "in_a_row": (3,), "connected": (4,), "flanked": (3, 4), "houses": (2,),
-         "store": (2,), "opposite": (2,), "chain": (2,), "sides": (2,)}
+         "store": (2,), "opposite": (2,), "chain": (2,), "sides": (2,), "lanes": (1,)}
 #: functions that read pieces through the compiled kernels: not for grids of numbers
 _PIECE_FUNCTIONS = {"groups", "largest_zone", "placements", "line_moves", "in_a_row", "connected",
                     "flanked", "lane_count", "chain"}
@@ -142,7 +142,7 @@ class GridLowering:
             g = gconst(sym.name)
             return (f"ops.placement_keys({grid}, {g}_WIDTH, {g}_HEIGHT, PATTERNS[{pat}], {taking})",
                     T.list_of(T.Type("placement")), P_ATOM)
-        grid, sym = self.grid_ref(args[0], ctx, "lanes" if f in ("lane", "lane_count") else
+        grid, sym = self.grid_ref(args[0], ctx, "lanes" if f in ("lane", "lane_count", "lanes") else
                                   "board" if f == "line_moves" else
                                   "mancala" if f in ("houses", "store", "opposite") else None, f"{f}()")
         if sym is None:
@@ -192,6 +192,8 @@ class GridLowering:
             c, who = self.cell(args[1], ctx, sym), self.element(args[2], ctx, sym)
             d = self.direction(args[3], ctx, sym) if len(args) == 4 else "-1"
             return f"K.flanked({grid}, {g}_ADJ, {deg}, {c}, {who} + 1, {d})", T.list_of(cell_t), P_ATOM
+        if f == "lanes":  # the lanes as values, numbered from 1 where people read them
+            return f"range({sym.geo.width})", T.list_of(T.Type("lane", space=sym.name)), P_ATOM
         if f == "chain":  # the cells joined to c through neighbours holding what c holds
             c = self.cell(args[1], ctx, sym)
             return f"ops.chain({grid}, {g}_ADJ, {deg}, {c})", T.list_of(cell_t), P_ATOM
@@ -271,6 +273,8 @@ class GridLowering:
     def special_show(self, code: str, ty: T.Type) -> str | None:
         if ty.kind == "direction":
             return f"{gconst(ty.space)}_DIRS[{code}]"
+        if ty.kind == "lane":  # lanes are drawn numbered from 1
+            return f"str({code} + 1)"
         if ty.kind == "cell":
             return f"{gconst(ty.space)}_NAMES[{code}]"
         if ty.kind == "linemove":

@@ -29,9 +29,9 @@ class Type:
             return f"{what} per {self.per} (index it: name[{example}])"
         if self.kind == "grid":
             return f"grid '{self.space}'"
-        if self.kind in ("cell", "group", "placement", "linemove"):
+        if self.kind in ("cell", "group", "placement", "linemove", "lane", "direction"):
             return {"cell": "a cell", "group": "a group", "placement": "a placement",
-                    "linemove": "a line move"}[self.kind]
+                    "linemove": "a line move", "lane": "a lane", "direction": "a direction"}[self.kind]
         if self.kind == "pattern":
             return f"a pattern of {self.name}"
         return {"int": "a number", "bool": "true/false", "player": "a player", "any": "a value"}.get(
@@ -43,7 +43,8 @@ class Type:
 
     @property
     def is_number(self) -> bool:
-        return self.kind in ("int", "player", "any")
+        """Values that count as numbers: a lane is its number from 0 (shown from 1)."""
+        return self.kind in ("int", "player", "lane", "any")
 
     @property
     def display_kind(self) -> str:
