@@ -187,7 +187,7 @@ def _statements(body: list):
                 yield from _statements(inner)
             if node.orelse:
                 yield from _statements(node.orelse)
-        elif isinstance(node, ast.For):
+        elif isinstance(node, (ast.For, ast.While)):
             yield from _statements(node.body)
         elif isinstance(node, ast.Push) and getattr(node, "body", None):
             yield from _statements(node.body)

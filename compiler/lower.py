@@ -59,7 +59,8 @@ class Lowerer(GridLowering):
         self.enum_params: dict[str, dict] = {}  # enum -> {list param read by its members: values}
         self.diags = diags
         self.action_count = 0
-        self._functions: dict[tuple, tuple] = {}  # (define, argument types, ...) -> its function
+        self._functions: dict[tuple, tuple | None] = {}  # (define, argument types, ...) -> its function
+        self._bodies: dict[tuple, tuple] = {}  # the same key -> the define's code, type, precedence
         self.functions: list[tuple] = []  # the engine's functions compiled from defines
         self._defining: list[str] = []  # the defines being compiled (a define may not use itself)
         self._cost: dict[str, int] = {}  # function -> characters of code one call runs, calls included
@@ -429,8 +430,8 @@ class Lowerer(GridLowering):
 
     def call_define(self, node: ast.Call, ctx: Ctx):
         """A define is compiled once (per kind of arguments) into a function of the engine,
-        ``fn__name(s, [me,] args...)``, and called; a define whose code is a short expression
-        (``slot_cell[n - 1]``) is written in place, as a compiler inlines a small function."""
+        ``fn__name(s, [me,] args...)``, and called; where its code is a short expression
+        (``slot_cell[n - 1]``) it is written in place, as a compiler inlines a small function."""
         d = self.sym.defines[node.func]
         if len(node.args) != len(d.params):
             self.error(f"{d.name}() takes {len(d.params)} argument{'s' if len(d.params) != 1 else ''}, "
@@ -442,52 +443,54 @@ class Lowerer(GridLowering):
             return "0", T.ANY, P_ATOM
         args = [self._expr(arg, ctx) for arg in node.args]
         key = (d.name, tuple(ty for _c, ty, _p in args), ctx.has_me, ctx.random_ok, "score" in ctx.scope)
-        fn = self._functions.get(key)
-        if fn is None:
+        body = self._bodies.get(key)
+        if body is None:  # typed and lowered once per kind of arguments
             scope = {p: (pyname(p), ty) for p, (_c, ty, _p) in zip(d.params, args)}
             if "score" in ctx.scope:  # the winner's ranks may name the score
                 scope["score"] = ctx.scope["score"]
             inner = Ctx(ctx.where, scope, ctx.has_me, ctx.random_ok)
             self._defining = stack + [d.name]
             try:
-                code, ty, prec = self._expr(d.body, inner)
+                body = self._expr(d.body, inner)
             finally:
                 self._defining = stack
-            params = [pyname(p) for p in d.params]
-            small = (len(code) <= 48 and "fn__" not in code and "ops.span" not in code and "_sc[" not in code
-                     and all(len(re.findall(rf"\b{p}\b", code)) <= 1 for p in params))
-            if small:
-                fn = ("", ty, False, code, prec)
-            else:
-                uses_me = bool(re.search(r"\bme\b", code))
-                head = ["s"] + (["me"] if uses_me else []) + params + (["_sc"] if "_sc[" in code else [])
-                lines = share_cell_lists(f"return {code}")
-                mine = [f for f in self.functions if f[0] == f"fn__{d.name}" or f[0].startswith(f"fn__{d.name}__")]
-                same = next((f for f in mine if f[1] == head and f[3] == lines), None)
-                if same is not None:  # compiled alike from another place: one function
-                    fname = same[0]
-                else:
-                    fname = f"fn__{d.name}" + (f"__{len(mine) + 1}" if mine else "")
-                    self.functions.append((fname, head, self.comment(d), lines))
-                    # the work of one call: its own code and that of every call it makes, so
-                    # that a chain of defines each using the previous twice cannot hide 2**40 steps
-                    cost = len(code) + sum(self._cost.get(c, 0) for c in re.findall(r"\bfn__\w+(?=\()", code))
-                    self._cost[fname] = cost
-                    if cost > LIMITS["define_work"]:
-                        self.error(f"define '{d.name}' does the work of {cost:,} characters of code per use "
-                                   f"(the limit is {LIMITS['define_work']:,})", node.pos,
-                                   "a define that uses another several times multiplies its work: "
-                                   "compute the value once with let")
-                fn = (fname, ty, uses_me, None, P_ATOM)
-            self._functions[key] = fn
-        fname, ty, uses_me, code, prec = fn
-        if not fname:  # written in place: the parameters replaced by the arguments
-            values = {pyname(p): (c if p_ == P_ATOM else f"({c})") for p, (c, _t, p_) in zip(d.params, args)}
+            self._bodies[key] = body
+        code, ty, prec = body
+        params = [pyname(p) for p in d.params]
+        # a short expression that calls no other define is written in place when no argument
+        # would be computed twice (a name or a number may be repeated freely)
+        if (len(code) <= 100 and "fn__" not in code and "ops.span" not in code and "_sc[" not in code
+                and all(len(re.findall(rf"\b{p}\b", code)) <= 1 or re.fullmatch(r"-?\w+", c)
+                        for p, (c, _t, _p) in zip(params, args))):
+            self._functions.setdefault(key, None)
+            values = {p: (c if p_ == P_ATOM else f"({c})") for p, (c, _t, p_) in zip(params, args)}
             text = re.sub(r"\b\w+_\b", lambda m: values.get(m.group(), m.group()), code) if values else code
             return text, ty, prec
-        call_args = ["s"] + (["me"] if uses_me else []) + [c for c, _t, _p in args]
-        if "_sc" in [h for f in self.functions if f[0] == fname for h in f[1]]:
-            call_args.append("_sc")
+        fn = self._functions.get(key)
+        if fn is None:
+            uses_me = bool(re.search(r"\bme\b", code))
+            head = ["s"] + (["me"] if uses_me else []) + params + (["_sc"] if "_sc[" in code else [])
+            lines = share_cell_lists(f"return {code}")
+            mine = [f for f in self.functions if f[0] == f"fn__{d.name}" or f[0].startswith(f"fn__{d.name}__")]
+            same = next((f for f in mine if f[1] == head and f[3] == lines), None)
+            if same is not None:  # compiled alike from another place: one function
+                fname = same[0]
+            else:
+                fname = f"fn__{d.name}" + (f"__{len(mine) + 1}" if mine else "")
+                self.functions.append((fname, head, self.comment(d), lines))
+                # the work of one call: its own code and that of every call it makes, so
+                # that a chain of defines each using the previous twice cannot hide 2**40 steps
+                cost = len(code) + sum(self._cost.get(c, 0) for c in re.findall(r"\bfn__\w+(?=\()", code))
+                self._cost[fname] = cost
+                if cost > LIMITS["define_work"]:
+                    self.error(f"define '{d.name}' does the work of {cost:,} characters of code per use "
+                               f"(the limit is {LIMITS['define_work']:,})", node.pos,
+                               "a define that uses another several times multiplies its work: "
+                               "compute the value once with let")
+            fn = (fname, uses_me, "_sc" in head)
+            self._functions[key] = fn
+        fname, uses_me, needs_scores = fn
+        call_args = ["s"] + (["me"] if uses_me else []) + [c for c, _t, _p in args] + (["_sc"] if needs_scores else [])
         return f"{fname}({', '.join(call_args)})", ty, P_ATOM
 
     def counter_bound(self, node: ast.Comp, ctx: Ctx) -> str | None:

@@ -129,6 +129,8 @@ def _decl(key, a, b) -> list[Change]:
                 out.append(Change("changed", f"game {what}", str(getattr(a, field)), str(getattr(b, field))))
         if a.first != b.first:
             out.append(Change("changed", "game first player", _opt(a.first), _opt(b.first)))
+        if a.marks != b.marks:
+            out.append(Change("changed", "game marks", ", ".join(a.marks) or "-", ", ".join(b.marks) or "-"))
     elif isinstance(a, ast.Turn):
         out += _turn(a, b)
     elif isinstance(a, ast.Setup):
@@ -188,6 +190,10 @@ def _table(label: str, a: ast.Table, b: ast.Table) -> list[Change]:
         return out
     if a.show != b.show:
         out.append(Change("changed", f"{label} show", repr(a.show), repr(b.show)))
+    if (a.show_if, a.show_else) != (b.show_if, b.show_else):
+        def other(t):
+            return f"if {expr(t.show_if)} else {t.show_else!r}" if t.show_if is not None else "-"
+        out.append(Change("changed", f"{label} show condition", other(a), other(b)))
     names = [c.name for c in a.columns]
     rows_a = [(_row(r), r.copies) for r in a.rows]
     rows_b = [(_row(r), r.copies) for r in b.rows]

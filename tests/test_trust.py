@@ -229,7 +229,7 @@ def test_nested_defines_compile_to_an_engine_that_grows_linearly(tmp_path):
     result, seconds = _regle("compile", str(path), "-o", str(tmp_path / "engine.py"))
     assert result.returncode == 0 and seconds < 5 + 2, (result.stderr[-500:], seconds)
     code = (tmp_path / "engine.py").read_text(encoding="utf-8")
-    assert code.count("\ndef fn__") >= 11 and len(code) < 60_000
+    assert code.count("\ndef fn__") >= 5 and len(code) < 60_000  # the smallest few are written in place
 
 
 @pytest.mark.parametrize("name", sorted(RESOURCE_CASES))

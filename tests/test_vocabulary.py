@@ -122,7 +122,7 @@ def test_generated_table_rows_and_a_show_chosen_by_the_item():
 
 
 def test_defines_are_functions_of_the_engine():
-    text = (HEAD + "counter n\ndefine twice(x) = x + x + x - x + 0 * x + 0 * x + 0 * x + 0 * x + 0\n"
+    text = (HEAD + "counter n\ndefine twice(x) = x + x + x - x + 0 * x + 0 * x + 0 * x + 0 * x + 0 * x + 0 * x + 0 * x + 0 * x + 0 * x + 0 * x + 0\n"
             "define quad(x) = twice(twice(x))\n" + PASS_TURN.replace("{body}", "n = quad(3) + quad(turns)"))
     code = engine_source(text, "t.rules")
     assert "def fn__twice(s, x_):" in code and "def fn__quad(s, x_):" in code
