@@ -4,6 +4,7 @@
     python benchmarks/bench.py --quick    # shorter runs
     python benchmarks/bench.py --only eclats
     python benchmarks/bench.py --profile cibles   # where a playout's time goes
+    python benchmarks/bench.py --adapters --only othello   # also the PettingZoo adapter's cost
 
 Prints random playouts per second of each generated engine and of its yardstick, and their
 ratio (generated / yardstick; above 1.0 the generated engine is faster). Both sides play
@@ -100,6 +101,62 @@ def bench_agents(quick: bool) -> None:
           f" speed-up {times[1] / times[2]:.2f}x")
 
 
+def _engine_steps(game, players: int, seconds: float) -> float:
+    """Steps/s of an agent loop on the bare engine API: mask and observation, a legal id
+    drawn from the mask (as the PettingZoo loop below does), play by id."""
+    import numpy as np
+    rng = random.Random(0)
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        s = game.new_game(players, seed=steps)
+        while not s.over:
+            mask = s.action_mask()
+            s.observation(s.cur)
+            s.advance_id(rng.choice(np.flatnonzero(mask).tolist()))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def _pettingzoo_steps(path: str, players: int, seconds: float) -> float:
+    """The same loop through the PettingZoo AEC environment (last() gives mask and observation)."""
+    import warnings
+
+    import numpy as np
+    warnings.simplefilter("ignore")
+    import regle.adapters.pettingzoo as rpz
+    env = rpz.env(ROOT / path, players)
+    rng = random.Random(0)
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.reset(seed=steps)
+        for _agent in env.agent_iter():
+            obs, _reward, termination, truncation, _info = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def bench_adapters(quick: bool) -> None:
+    """Steps/s through the PettingZoo adapter against the same agent loop on the engine API;
+    the adapter's cost is the time it adds to a step, as a share of the engine's own."""
+    try:
+        import pettingzoo  # noqa: F401
+    except ImportError:
+        print("adapters: PettingZoo is not installed (pip install 'regle[pettingzoo]')")
+        return
+    seconds = 1.0 if quick else 3.0
+    print(f"{'steps/s':<14}{'players':>8}{'engine API':>12}{'PettingZoo':>12}{'adapter cost':>14}")
+    for name in ("eclats", "cibles", "othello"):
+        path, players = GAMES[name]
+        game = regle.load(ROOT / path)
+        bare = max(_engine_steps(game, players, seconds) for _ in range(2))
+        wrapped = max(_pettingzoo_steps(path, players, seconds) for _ in range(2))
+        print(f"{name:<14}{players:>8}{bare:>12,.0f}{wrapped:>12,.0f}{bare / wrapped - 1:>14.0%}")
+
+
 def profile_game(name: str, seconds: float, top: int = 25) -> None:
     """Random playouts of one game under cProfile: the top functions by own time, so that the
     next person starts from a profile (generated functions are named after their step/action)."""
@@ -121,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="short rounds (about 5 s in all)")
     parser.add_argument("--only", choices=sorted(GAMES), help="one game only")
     parser.add_argument("--agents", action="store_true", help="also measure MCTS and parallel simulation")
+    parser.add_argument("--adapters", action="store_true",
+                        help="also measure steps/s through the PettingZoo adapter against the engine API")
     parser.add_argument("--profile", choices=sorted(GAMES), metavar="GAME",
                         help="profile random playouts of GAME and print its top functions (instead of the table)")
     args = parser.parse_args(argv)
@@ -138,6 +197,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{r['ratio']:>8.2f}{r['decisions']:>16.1f}{r['generated'] * r['decisions']:>14,.0f}")
     if args.agents:
         bench_agents(args.quick)
+    if args.adapters:
+        bench_adapters(args.quick)
     return 0
 
 

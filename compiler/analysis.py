@@ -162,6 +162,19 @@ def ends_by_statement(rules: ast.Rules) -> bool:
     return _has_statement(rules, ast.EndGame)
 
 
+def has_chance(rules: ast.Rules) -> bool:
+    """Whether anything in the rules draws on chance: a shuffle, or random() anywhere."""
+    if _has_statement(rules, ast.Shuffle):
+        return True
+    stack = [rules]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Call) and node.func == "random":
+            return True
+        stack.extend(_children(node))
+    return False
+
+
 def has_next_player(rules: ast.Rules) -> bool:
     """Whether some effect chooses the next seat (``next player``)."""
     return _has_statement(rules, ast.NextPlayer)

@@ -90,6 +90,7 @@ class ZoneSym:
     private: bool
     capacity: int | None
     node: ast.Zone
+    values: tuple | None = None  # (lo, hi): the numbers a zone of numbers may hold
 
     @property
     def per_player(self) -> bool:
@@ -616,7 +617,23 @@ class Checker:
             self.error("only a zone 'per player' can be private to its owner", node.pos,
                        "add 'per player', or use 'hidden' for a zone nobody sees")
         per = self.resolve_per(node.per, node.pos)
-        self.sym.zones[node.name] = ZoneSym(node.name, elem, per, node.hidden, node.private, capacity, node)
+        values = None
+        if node.values is not None:
+            v = node.values
+            lo = self.const(v.lo) if isinstance(v, ast.Range) else None
+            hi = self.const(v.hi) if isinstance(v, ast.Range) else None
+            if elem.kind != "int":
+                self.error(f"'values' says which numbers a zone of numbers holds; this zone holds {elem}", v.pos)
+            elif not isinstance(v, ast.Range):
+                self.error("write the values as a range, e.g. values 1..9", v.pos)
+            elif isinstance(lo, int) and isinstance(hi, int):
+                if hi < lo or hi - lo >= LIMITS["range_values"]:
+                    self.error(f"impossible values {lo}..{hi}", v.pos,
+                               f"at most {LIMITS['range_values']:,} values, the smaller first")
+                else:
+                    values = (lo, hi)
+        self.sym.zones[node.name] = ZoneSym(node.name, elem, per, node.hidden, node.private, capacity, node,
+                                            values)
 
     def decl_counter(self, node: ast.Counter) -> None:
         if not self.declare(node.name, _at(node), "counter"):

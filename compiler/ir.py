@@ -40,6 +40,9 @@ class ZoneIR:
     capacity: int | None
     init_code: str | None
     line: int
+    #: for observations: (lowest value, how many values: a number, "n" for the seats, or None
+    #: for numbers without declared values)
+    values: tuple = (0, None)
 
 
 @attrs.define
@@ -64,6 +67,7 @@ class GridIR:
     columns: list = attrs.Factory(list)  # per cell: its column (x) counted from the west
     sides: list = attrs.Factory(list)  # per side of the board: the cells along it
     numbers: bool = False  # a grid of numbers: a list of ints, not a bytearray of codes
+    values: object = 0  # for observations: how many values a cell may hold (a number, or "n")
 
 
 @attrs.define
@@ -90,6 +94,9 @@ class ActionIR:
     long_lines: list = attrs.Factory(list)  # body of the long notation (for telling moves apart)
     clash: str = "False"  # Python condition: may two moves of this action read the same?
     skeleton: str = ""    # the notation with its placeholders blanked
+    #: per argument, its domain for action ids: ("value", size, lowest), ("players",),
+    #: ("group", colours, cells) or ("line", cells, directions, longest + 1)
+    domains: list = attrs.Factory(list)
 
 
 @attrs.define
@@ -149,3 +156,9 @@ class GameIR:
     functions: list = attrs.Factory(list)
     #: the mark of each seat in drawn grids ("X", "O"), empty for P1, P2...
     marks: list = attrs.Factory(list)
+    #: zone -> (lo, hi): the numbers a zone of numbers is declared to hold
+    zone_values: dict = attrs.Factory(dict)
+    #: whether the rules use chance (shuffle, random)
+    has_chance: bool = False
+    #: notes for the author (rendered FILE:LINE:COL: note: ...), e.g. why there are no action ids
+    notes: list = attrs.Factory(list)

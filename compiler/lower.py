@@ -18,7 +18,7 @@ from .checker import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, Symbols, split_template,
 from .ir import ActionIR, CounterIR, EnumIR, GameIR, GridIR, StepIR, TableIR, ZoneIR
 from .lower_grids import GRID_FUNCTIONS, GridLowering, gconst
 from .safety import comment_text
-from .analysis import ends_by_statement, flows, has_next_player, secrecy
+from .analysis import ends_by_statement, flows, has_chance, has_next_player, secrecy
 
 # operator precedences of the generated Python
 P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM = range(1, 9)
@@ -64,6 +64,7 @@ class Lowerer(GridLowering):
         self.functions: list[tuple] = []  # the engine's functions compiled from defines
         self._defining: list[str] = []  # the defines being compiled (a define may not use itself)
         self._cost: dict[str, int] = {}  # function -> characters of code one call runs, calls included
+        self.notes: list[str] = []  # rendered notes: what the rules leave out that tools would need
         self.nsteps = len(sym.turns[0].steps) if sym.turns else 0
 
     @staticmethod
@@ -848,7 +849,8 @@ class Lowerer(GridLowering):
                     self.error(f"zone '{z.name}' holds {z.elem}, but this holds {ty.elem}", z.node.init.pos)
                 init = f"list({code})"
             zones.append(ZoneIR(z.name, f"z_{z.name}", self.per_count(z.per), z.hidden, z.private,
-                                z.elem.display_kind, z.capacity, init, z.node.pos[0]))
+                                z.elem.display_kind, z.capacity, init, z.node.pos[0],
+                                values=self.value_count(z.elem, z.values)))
         counters = []
         for c in sym.counters.values():
             init = "0" if c.node.init is None else self.number(c.node.init, setup_ctx)
@@ -862,7 +864,7 @@ class Lowerer(GridLowering):
                                 [list(e) for e in geo.exits], g.node.pos[0],
                                 columns=[c[0] for c in geo.coords] if geo.kind != "hex" else
                                 _hex_places(geo), sides=[list(c) for c in geo.side_cells()],
-                                numbers=g.elem.kind == "int"))
+                                numbers=g.elem.kind == "int", values=self.value_count(g.elem, None)[1]))
         first = "0"
         if game is not None and game.first is not None:
             first = self.number(game.first, setup_ctx)
@@ -910,6 +912,12 @@ class Lowerer(GridLowering):
         invariants = []
         for inv in sym.invariants:
             invariants.append((inv.name, inv.pos[0], self.boolean(inv.expr, Ctx("invariant"))))
+        for z in sym.zones.values():  # a zone declared with its values holds no others
+            if z.values is not None:
+                lo, hi = z.values
+                test = f"all({lo} <= v <= {hi} for v in {{}})"
+                code = (f"all({test.format('z')} for z in s.z_{z.name})" if z.per else test.format(f"s.z_{z.name}"))
+                invariants.append((f"{z.name} values", z.node.pos[0], code))
         kinds = {f"enum:{e.name}": len(e.members) for e in sym.enums.values()}
         kinds.update({f"item:{t.name}": t.count for t in sym.tables.values()})
         self.check_unused_defines()
@@ -923,6 +931,9 @@ class Lowerer(GridLowering):
             counters=counters, setup_lines=setup_lines,
             steps=steps, actions=actions, end_conds=ends, end_winners=end_winners, functions=self.functions,
             marks=list(game.marks) if game else [],
+            zone_values={z.name: z.values for z in sym.zones.values() if z.values is not None},
+            notes=list(dict.fromkeys(self.notes)),
+            has_chance=has_chance(self.rules),
             score_clauses=clauses, score_var=score_var,
             score_secrecy=score_secrecy, flows=flows(self.rules), ends_by_statement=ends_by_statement(self.rules),
             has_next_player=has_next_player(self.rules),
@@ -936,6 +947,21 @@ class Lowerer(GridLowering):
             enum_params={e: dict(sorted(v.items())) for e, v in sorted(self.enum_params.items())},
             item_patterns={f"item:{t.name}": column_const(t.name, c.name) for t in sym.tables.values()
                            for c in t.columns.values() if c.type.kind == "pattern"})
+
+    def value_count(self, elem: T.Type, values: tuple | None) -> tuple:
+        """(lowest, how many) values an element may take, for observations: a number, "n" for
+        the seats, None for numbers whose values are not declared."""
+        if elem.kind == "item":
+            return (0, self.sym.tables[elem.name].count)
+        if elem.kind == "enum":
+            return (0, len(self.sym.enums[elem.name].members))
+        if elem.kind == "player":
+            return (0, "n")
+        if elem.kind == "bool":
+            return (0, 2)
+        if values is not None:
+            return (values[0], values[1] - values[0] + 1)
+        return (0, None)
 
     def per_count(self, per: str | None) -> str | int | None:
         """How a per-something declaration is laid out: None, "player", or a member count."""
@@ -1021,6 +1047,7 @@ class Lowerer(GridLowering):
         hoisted: list[str] = []  # loop sources that no parameter changes, computed once
         arg_names: list[str] = []
         arg_types: dict[str, tuple[str, T.Type]] = {}
+        domains: list[tuple] = []
         for level, b in enumerate(node.params):
             for n in b.names:
                 if n in ctx.scope or n in self.sym.all_names():
@@ -1069,6 +1096,7 @@ class Lowerer(GridLowering):
                 levels[n] = level
                 arg_names.append(n)
                 arg_types[n] = ctx.scope[n]
+                domains.append(self.domain(node, n, b, ctx.scope[n][1]))
         # guard prefix (let/require) and effects
         prefix, effects = [], []
         for stmt in node.body:
@@ -1174,7 +1202,89 @@ class Lowerer(GridLowering):
         clash, skeleton = self.clash_of(node, arg_types)
         return ActionIR(index, node.name, step, [f"return {say_body}"], [pyname(n) for n in arg_names],
                         [self.comment(node)] + gen, do_lines, after, node.pos[0],
-                        long_lines=[f"return {long_body}"], clash=clash, skeleton=skeleton)
+                        long_lines=[f"return {long_body}"], clash=clash, skeleton=skeleton, domains=domains)
+
+    def domain(self, action: ast.Action, name: str, b: ast.Binding, ty: T.Type) -> tuple:
+        """The values a parameter can take in any state, for action ids (game.action_space):
+        each move of the game gets a number from its action and its arguments' places in these."""
+        if b.kind == "range":
+            lo, hi = self.sym_const(b.source), self.sym_const(b.upper)
+            if lo is None or hi is None:
+                return self.unbounded(b.pos, f"action '{action.name}': the range of '{name}' has bounds known "
+                                      "only when played, so its moves have no action ids",
+                                      "give it constant bounds (numbers or params) and narrow it with a require "
+                                      "(action ids number every move a game can offer, for game-AI tools)")
+            return ("value", max(hi - lo + 1, 1), lo)
+        kind = ty.kind
+        if kind == "item":
+            return ("value", self.sym.tables[ty.name].count, 0)
+        if kind == "enum":
+            return ("value", len(self.sym.enums[ty.name].members), 0)
+        if kind == "player":
+            return ("players",)
+        if kind == "bool":
+            return ("value", 2, 0)
+        if kind in ("cell", "lane", "direction", "group", "linemove") and ty.space in self.sym.grids:
+            g = self.sym.grids[ty.space]
+            geo = g.geo
+            if kind == "cell":
+                return ("value", geo.cells, 0)
+            if kind == "lane":
+                return ("value", geo.width, 0)
+            if kind == "direction":
+                return ("value", geo.deg, 0)
+            if kind == "group":
+                colours = len(self.sym.enums[g.elem.name].members) if g.elem.kind == "enum" else LIMITS["players"]
+                return ("group", colours, geo.cells, g.name, g.elem.display_kind)
+            return ("line", geo.cells, geo.deg, min(2 * max(geo.width, geo.height) + 1, 64), g.name)
+        if kind == "placement":
+            return ("value", 256, 0)
+        if kind == "pattern":
+            return ("value", max(len(self.sym.patterns), 1), 0)
+        if kind == "int":
+            zone = self.sym.zones.get(_zone_name(b.source))
+            if zone is not None and zone.values is not None:
+                lo, hi = zone.values
+                return ("value", hi - lo + 1, lo)
+            where = f"'{zone.name}'" if zone is not None else "this list"
+            return self.unbounded(b.source.pos, f"action '{action.name}': '{name}' takes numbers from {where}, "
+                                  "whose values are not declared, so its moves have no action ids",
+                                  (f"declare them: zone {zone.name}: int ... values 1..9" if zone is not None else
+                                   "take them from a zone declared with 'values lo..hi', or from a range")
+                                  + " (action ids number every move a game can offer, for game-AI tools)")
+        return self.unbounded(b.pos, f"action '{action.name}': '{name}' is {ty}, which action ids cannot "
+                              "number", "action ids cover items, cells, enum members, seats, ranges and "
+                              "zones of numbers with declared values")
+
+    def unbounded(self, pos: tuple, message: str, hint: str) -> tuple:
+        """A parameter whose values are not known in advance: the game compiles and plays, but
+        has no action ids; ``regle check`` says so as a note, and game.action_space() refuses
+        with the same words."""
+        note = Diagnostic.at(message, pos, hint)
+        note = Diagnostic(note.message, note.line, note.column, note.hint, "note", note.file)
+        source = self.sources.get(note.file, self.source) if note.file else self.source
+        text = note.render(source)
+        self.notes.append(text)
+        return ("unbounded", text)
+
+    def sym_const(self, node: ast.Node) -> int | None:
+        """A constant number (a literal or + - * // % of params), else None. Evaluated on the
+        syntax tree: nothing of the rules text is ever run."""
+        if isinstance(node, ast.Int):
+            return node.value
+        if isinstance(node, ast.Name):
+            p = self.sym.params.get(node.id)
+            return p.value if p is not None and type(p.value) is int else None
+        if isinstance(node, ast.Neg):
+            v = self.sym_const(node.operand)
+            return None if v is None else -v
+        if isinstance(node, ast.BinOp) and node.op in ("+", "-", "*", "//", "%"):
+            a, b = self.sym_const(node.left), self.sym_const(node.right)
+            if a is None or b is None or (node.op in ("//", "%") and b == 0):
+                return None
+            v = {"+": a + b, "-": a - b, "*": a * b, "//": a // b if b else 0, "%": a % b if b else 0}[node.op]
+            return v if abs(v) <= LIMITS["constant"] else None
+        return None
 
     @staticmethod
     def holding_pairs_loop(loops, placed, arg_names, index) -> str | None:

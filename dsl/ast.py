@@ -397,6 +397,8 @@ class Zone(Decl):
     hidden: bool = False
     private: bool = False
     capacity: Expr | None = None
+    #: ``values lo..hi``: the numbers a zone of numbers may hold (what action ids are made from)
+    values: Expr | None = None
     init: Expr | None = None
     #: not drawn by ``regle play`` (bookkeeping); still in the state and the views
     quiet: bool = False

@@ -290,6 +290,9 @@ class ToAst(Transformer):
     def capacity(self, meta, items):
         return ("capacity", items[0])
 
+    def values_(self, meta, items):
+        return ("values", items[0])
+
     def zone(self, meta, items):
         node = ast.Zone(name=str(items[0]), elem=items[1], pos=_pos(meta), name_pos=_pos(items[0]))
         for item in items[2:]:

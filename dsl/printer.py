@@ -383,6 +383,8 @@ def _opts(d) -> str:
         out += " private"
     if getattr(d, "capacity", None) is not None:
         out += f" capacity {expr(d.capacity)}"
+    if getattr(d, "values", None) is not None:
+        out += f" values {expr(d.values)}"
     if getattr(d, "quiet", False):
         out += " quiet"
     return out

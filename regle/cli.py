@@ -167,6 +167,8 @@ def cmd_check(args) -> int:
     for name in args.files:
         try:
             regle.check_file(name)
+            for note in regle.load(name).namespace.get("NOTES", ()):
+                print(note, file=sys.stderr)  # not an error: the game plays
             if args.simulate:
                 _check_by_playing(name, args.simulate)
         except RulesError as err:

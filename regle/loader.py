@@ -127,7 +127,17 @@ def _load(text: str, filename: str, name: str) -> Game:
         target.unlink(missing_ok=True)  # a broken cache entry is regenerated next time
         raise
     game = module.GAME
+    # how a pickled game is rebuilt in another process: from the same text and file name
+    game._rebuild = (rebuild, (text, filename, name, game.rules_hash))
     _loaded[key] = game
+    return game
+
+
+def rebuild(text: str, filename: str, name: str, rules_hash: str) -> Game:
+    """Unpickle a game: load it again from its rules text (extends resolved from ``filename``)."""
+    game = _load(text, filename, name)
+    if game.rules_hash != rules_hash:
+        raise ValueError(f"the pickled game {name!r} does not match its rules any more")
     return game
 
 

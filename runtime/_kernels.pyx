@@ -675,3 +675,58 @@ def filled_cells(cells_obj):
         if cells[c]:
             out.append(c)
     return out
+
+
+# ---- observations ------------------------------------------------------------------------------
+def observe_counts(list out, list values, long lo, Py_ssize_t size):
+    cdef Py_ssize_t i, n = PyList_GET_SIZE(values), place
+    cdef long v
+    cdef list row
+    cdef object item
+    cdef long* counts = <long*>PyMem_Malloc((size + 1) * sizeof(long))
+    if counts == NULL:
+        raise MemoryError()
+    try:
+        memset(counts, 0, (size + 1) * sizeof(long))
+        for i in range(n):
+            v = <object>PyList_GET_ITEM(values, i)
+            place = v - lo
+            if 0 <= place < size:
+                counts[place] += 1
+        row = PyList_New(size + 1)
+        for i in range(size):
+            item = counts[i]
+            Py_INCREF(item)
+            PyList_SET_ITEM(row, i, item)
+        item = (<long>values[n - 1]) - lo + 1 if n else 0
+        Py_INCREF(item)
+        PyList_SET_ITEM(row, size, item)
+        out.extend(row)
+    finally:
+        PyMem_Free(counts)
+
+
+def observe_planes(list out, cells_obj, Py_ssize_t size, bint shown):
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef Py_ssize_t n = len(cells_obj), c, total = (size + 1) * n, i
+    cdef list row
+    cdef object zero = 0, one = 1, item
+    cdef unsigned char* planes = <unsigned char*>PyMem_Malloc(total + 1)
+    if planes == NULL:
+        raise MemoryError()
+    try:
+        memset(planes, 0, total + 1)
+        for c in range(n):
+            if cells[c]:
+                if shown and cells[c] - 1 < size:
+                    planes[(cells[c] - 1) * n + c] = 1
+                else:
+                    planes[size * n + c] = 1
+        row = PyList_New(total)
+        for i in range(total):
+            item = one if planes[i] else zero
+            Py_INCREF(item)
+            PyList_SET_ITEM(row, i, item)
+        out.extend(row)
+    finally:
+        PyMem_Free(planes)

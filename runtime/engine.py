@@ -251,6 +251,53 @@ class BaseState:
                 if hasattr(other, attr):
                     setattr(self, attr, getattr(other, attr))
 
+    # -- game-AI tools: action ids, observations, resampling, pickling -----------------------
+    def legal_action_ids(self) -> list[int]:
+        """The ids of the legal moves (``game.action_space``), in ``legal_moves()`` order."""
+        return self.GAME.action_space(self.n).encode_all(self.legal)
+
+    def action_mask(self) -> Any:
+        """1 for each legal action id, 0 elsewhere (a NumPy int8 array, or a bytearray)."""
+        from .actions import mask
+        return mask(self.legal_action_ids(), len(self.GAME.action_space(self.n)))
+
+    def play_id(self, action_id: int) -> "BaseState":
+        """Play the legal move numbered ``action_id`` (ValueError when no legal move has it)."""
+        return self.play(self._move_of_id(action_id))
+
+    def advance_id(self, action_id: int) -> "BaseState":
+        """``play_id`` in place, for loops that own the state (as ``advance``)."""
+        return self.advance(self._move_of_id(action_id))
+
+    def _move_of_id(self, action_id: int):
+        space = self.GAME.action_space(self.n)
+        for m, i in zip(self.legal, space.encode_all(self.legal)):
+            if i == action_id:
+                return m
+        raise ValueError(f"action id {action_id} ({self.GAME.describe_action(action_id, self.n)}) "
+                         "is not a legal move here")
+
+    def observation(self, player: int | None) -> Any:
+        """What ``player`` may see, as a flat vector (``game.observation_spec`` names its
+        slices; regle.runtime.observe); None: a spectator."""
+        out = self._observe(player)  # type: ignore[attr-defined]
+        try:
+            import numpy
+        except ImportError:  # NumPy is optional
+            return out
+        return numpy.asarray(out, dtype=numpy.float32)
+
+    def resample(self, player: int, seed: int) -> "BaseState":
+        """A copy in which what ``player`` may not see is dealt again at random (determinisation,
+        as the MCTS agent searches): the same for the same seed."""
+        from .hidden import determinize
+        from .rng import Rng
+        return determinize(self, player, Rng(seed))
+
+    def __reduce__(self):
+        """A state pickles as its game and its saved form (``to_json``)."""
+        return (_restore_state, (self.GAME, self.to_json()))
+
     def _illegal_message(self, what: str) -> str:
         if self.over:
             return f"illegal move {what}: the game is over"
@@ -371,6 +418,10 @@ class BaseState:
         return f"<{self.GAME.title} state: turn {self.turns + 1}, {status}>"
 
 
+def _restore_state(game: "Game", data: dict) -> BaseState:
+    return game.state_from_json(data)
+
+
 def _masked(value: list, is_grid: bool):
     """What is shown of a zone one may not see: how many elements it holds; of a grid: which
     cells are filled (-2: something you cannot see, -1: empty)."""
@@ -398,6 +449,65 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<regle game {self.name!r} ({self.title}), players {self.players.start}-{self.players.stop - 1}>"
+
+    def __reduce__(self):
+        """A game pickles as the way to load it again (set by ``regle.load``), so that states and
+        games cross to worker processes and files."""
+        rebuild = getattr(self, "_rebuild", None)
+        if rebuild is None:
+            raise TypeError("this game was not loaded with regle.load/loads: it cannot be pickled")
+        return rebuild
+
+    # -- facts for game-AI tools ---------------------------------------------------------------
+    @property
+    def has_chance(self) -> bool:
+        """Whether the rules shuffle or draw random numbers (the seed decides them)."""
+        return bool(self.namespace["HAS_CHANCE"])
+
+    @property
+    def has_hidden_information(self) -> bool:
+        """Whether some place is hidden or private: a seat may not see the whole state."""
+        spaces = (*self.namespace["ZONES"], *self.namespace["GRIDS"])
+        return any(hidden or private for _n, _a, _p, hidden, private, *_ in spaces)
+
+    @property
+    def ties(self) -> str:
+        """'draw' (a tie on everything: no winner) or 'shared' (every tied seat wins)."""
+        return self.namespace["TIES"]
+
+    def max_decisions(self, players: int | None = None) -> int:
+        """A bound on the decisions of one game: the engine stops a game that passes it."""
+        return MAX_DECISIONS
+
+    def utility(self, players: int | None = None) -> str:
+        """'zero_sum' when the returns always add up to 0 (two seats, one winner or a draw),
+        else 'general_sum'. Returns are +1 for a winner, -1 for a loser, 0 for all in a draw."""
+        n = self.players.start if players is None else players
+        return "zero_sum" if n == 2 and self.ties == "draw" else "general_sum"
+
+    def action_space(self, players: int | None = None):
+        """The numbering of every move this game can offer, for a player count (see
+        ``regle.runtime.actions``): ``len(space)`` ids, ``space.describe(i)``."""
+        try:
+            return self._spaces[players]
+        except (AttributeError, KeyError):
+            pass
+        from .actions import ActionSpace
+        n = self.players.start if players is None else players
+        cache = self.__dict__.setdefault("_spaces", {})
+        if n not in cache:
+            cache[n] = ActionSpace(self.namespace, n)
+        cache[players] = cache[n]
+        return cache[n]
+
+    def describe_action(self, action_id: int, players: int | None = None) -> str:
+        """The notation of the move numbered ``action_id``."""
+        return self.action_space(players).describe(action_id)
+
+    def observation_spec(self, players: int | None = None) -> list[tuple[str, int, int]]:
+        """(name, start, length) of each slice of ``state.observation(p)``."""
+        from .observe import observation_spec
+        return observation_spec(self.namespace, self.players.start if players is None else players)
 
     def new_game(self, players: int | None = None, seed: int = 0) -> BaseState:
         """A fresh game after setup, for ``players`` seats (default: the smallest count)."""

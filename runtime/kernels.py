@@ -407,3 +407,28 @@ def empty_cells(cells) -> list[int]:
 def filled_cells(cells) -> list[int]:
     """The cells holding something, in cell order."""
     return [c for c in range(len(cells)) if cells[c]]
+
+
+# ---- observations ------------------------------------------------------------------------------
+def observe_counts(out: list, values, lo: int, size: int) -> None:
+    """Append to ``out`` how many of ``values`` equal lo, lo + 1, ... lo + size - 1 (others are
+    not counted), then the last value's place + 1 (0 when there is none)."""
+    counts = [0] * size
+    for v in values:
+        if 0 <= v - lo < size:
+            counts[v - lo] += 1
+    out.extend(counts)
+    out.append(values[-1] - lo + 1 if values else 0)
+
+
+def observe_planes(out: list, cells, size: int, shown: bool) -> None:
+    """Append the planes of a grid of element codes (value + 1, 0 empty): ``size`` planes of
+    its cells, 1 where a cell holds that value, then a plane of cells holding something unseen
+    (all of them when not ``shown``)."""
+    n = len(cells)
+    planes = [0] * ((size + 1) * n)
+    for c in range(n):
+        v = cells[c]
+        if v:
+            planes[((v - 1) if shown else size) * n + c] = 1
+    out.extend(planes)

@@ -411,3 +411,18 @@ def test_board_queries_hand_made(k):
     assert k.connected(column, adj, 8, 1, [0, 1, 2], [6, 7, 8])
     assert not k.connected(column, adj, 8, 2, [0, 1, 2], [6, 7, 8])
     assert k.empty_cells(column) == [1, 2, 4, 5, 7, 8] and k.filled_cells(column) == [0, 3, 6]
+
+
+@pytest.mark.skipif(compiled is None, reason="compiled kernels not built")
+@settings(max_examples=300)
+@given(st.lists(st.integers(-3, 12), max_size=30), st.integers(-2, 3), st.integers(0, 9),
+       st.lists(st.integers(0, 6), max_size=40), st.integers(0, 6), st.booleans())
+def test_observation_kernel_twins_agree(values, lo, size, cells, kinds, shown):
+    a, b = [7], [7]
+    compiled.observe_counts(a, values, lo, size)
+    pure.observe_counts(b, values, lo, size)
+    assert a == b and len(a) == 1 + size + 1
+    a, b = [], []
+    compiled.observe_planes(a, bytearray(min(c, kinds) for c in cells), kinds, shown)
+    pure.observe_planes(b, bytearray(min(c, kinds) for c in cells), kinds, shown)
+    assert a == b and len(a) == (kinds + 1) * len(cells)

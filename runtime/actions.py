@@ -1,0 +1,200 @@
+"""Action ids: a stable, dense numbering of every move a game can offer (``game.action_space``).
+
+The compiler gives each action parameter a domain (``Move.DOMAINS``): the items of a table, the
+cells of a grid, the members of an enum, a range, the seats, or a packed kernel result. An
+action's moves are numbered from its offset by their arguments' places in those domains (mixed
+radix, the last argument varying fastest); actions follow each other in rules order. The same
+rules and player count give the same ids on any machine and in any process.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from . import ops
+
+
+class ActionSpace:
+    """The numbering of the moves of one game for one player count."""
+
+    def __init__(self, namespace: dict, players: int):
+        move_class = namespace["Move"]
+        missing = [d[1] for args in move_class.DOMAINS for d in args if d[0] == "unbounded"]
+        if missing:
+            raise ValueError("this game has no action ids:\n" + "\n".join(missing))
+        self.players = players
+        self.names: tuple = move_class.NAMES
+        self.formats: tuple = move_class.FORMATS
+        self.namespace = namespace  # the engine module's: grid names for describing moves
+        self.domains: list[list[tuple]] = [[self._sized(d) for d in args] for args in move_class.DOMAINS]
+        self.offsets: list[int] = []
+        self.strides: list[list[int]] = []
+        total = 0
+        for args in self.domains:
+            self.offsets.append(total)
+            strides, size = [], 1
+            for d in reversed(args):
+                strides.append(size)
+                size *= d[1]
+            self.strides.append(strides[::-1])
+            total += size
+        self.size = total
+        self.encoders = [self._encoder(a) for a in range(len(self.domains))]
+        self._last_moves: list | None = None
+        self._last_ids: list[int] = []
+
+    def _sized(self, domain: tuple) -> tuple:
+        """(kind, size, ...) with the seats' domain fixed by the player count."""
+        if domain[0] == "players":
+            return ("value", self.players, 0)
+        if domain[0] == "group":
+            _kind, colours, cells, grid, kind = domain
+            return ("group", colours * cells, cells, grid, kind)
+        if domain[0] == "line":
+            _kind, cells, dirs, longest, grid = domain
+            return ("line", cells * dirs * longest, dirs, longest, grid)
+        return domain
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __repr__(self) -> str:
+        return f"<action space of {self.size:,} ids for {self.players} players>"
+
+    # -- moves <-> ids ----------------------------------------------------------------------
+    def _encoder(self, action: int):
+        """A function move -> id for one action, made for its shape (no arguments, one or two
+        plain values: the common cases, without a loop); others go through ``_encode``."""
+        off, doms, strides = self.offsets[action], self.domains[action], self.strides[action]
+        if not doms:
+            return lambda move: off
+        if len(doms) == 1 and doms[0][0] == "line":  # the key's fields, as ops.line_* read them
+            _kind, size, dirs, longest, _grid = doms[0]
+
+            def line(move):
+                key = move[1]
+                place = ((key >> 15) * dirs + ((key >> 12) & 7)) * longest + ((key >> 6) & 63)
+                if 0 <= place < size and (key >> 6) & 63 < longest:
+                    return off + place
+                return self._encode(move)
+            return line
+        if len(doms) == 1 and doms[0][0] == "group":  # colour and first cell, as ops.group_* read them
+            _kind, size, cells, _grid, _elem = doms[0]
+
+            def group(move):
+                key = move[1]
+                place = (((key >> 24) & 255) - 1) * cells + ((key >> 12) & 4095)
+                if 0 <= place < size:
+                    return off + place
+                return self._encode(move)
+            return group
+        if all(d[0] == "value" for d in doms) and len(doms) <= 2:
+            lo1, size1 = doms[0][2], doms[0][1]
+            if len(doms) == 1:
+                def one(move):
+                    place = move[1] - lo1
+                    if 0 <= place < size1:
+                        return off + place
+                    return self._encode(move)  # raises: out of its domain
+                return one
+            lo2, size2, stride1 = doms[1][2], doms[1][1], strides[0]
+
+            def two(move):
+                a, b = move[1] - lo1, move[2] - lo2
+                if 0 <= a < size1 and 0 <= b < size2:
+                    return off + a * stride1 + b
+                return self._encode(move)
+            return two
+        return self._encode
+
+    def encode(self, move: tuple) -> int:
+        """The id of a move tuple ``(action, *args)``."""
+        return self.encoders[move[0]](move)
+
+    def encode_all(self, moves: list) -> list[int]:
+        """The ids of a list of moves, in order (the last list asked for is remembered: an agent
+        loop asks for the same legal moves' ids for the mask and again for the move)."""
+        if moves is self._last_moves:
+            return self._last_ids
+        encoders = self.encoders
+        ids = [encoders[m[0]](m) for m in moves]
+        self._last_moves, self._last_ids = moves, ids
+        return ids
+
+    def _encode(self, move: tuple) -> int:
+        action = move[0]
+        out = self.offsets[action]
+        for value, domain, stride in zip(move[1:], self.domains[action], self.strides[action]):
+            out += self._place(value, domain) * stride
+        return out
+
+    @staticmethod
+    def _place(value: int, domain: tuple) -> int:
+        kind = domain[0]
+        if kind == "value":
+            place = value - domain[2]
+        elif kind == "group":  # a group by its colour and first cell (its size follows from them)
+            place = ops.group_colour(value) * domain[2] + ops.group_anchor(value)
+        else:  # a line move by its head, direction and length (what it pushes follows from them)
+            place = (ops.line_head(value) * domain[2] + ops.line_dir(value)) * domain[3] + ops.line_length(value)
+        if not 0 <= place < domain[1]:
+            raise ValueError(f"the value {value} lies outside its declared domain ({domain[1]} values): "
+                             "does a zone hold numbers outside its 'values'?")
+        return place
+
+    def action_of(self, action_id: int) -> tuple[int, list[int]]:
+        """(action, the arguments' places in their domains) of an id."""
+        if not 0 <= action_id < self.size:
+            raise ValueError(f"no action id {action_id}: ids go from 0 to {self.size - 1}")
+        action = max(i for i, off in enumerate(self.offsets) if off <= action_id
+                     and (i + 1 == len(self.offsets) or self.offsets[i + 1] > off))
+        rest = action_id - self.offsets[action]
+        places = []
+        for stride in self.strides[action]:
+            places.append(rest // stride)
+            rest %= stride
+        return action, places
+
+    def describe(self, action_id: int) -> str:
+        """The notation of the move with this id, as far as it is known without a state (a group
+        or a line move is named by what its id holds: colour and first cell, head and length)."""
+        action, places = self.action_of(action_id)
+        values = []
+        exact = True
+        for place, domain in zip(places, self.domains[action]):
+            if domain[0] == "value":
+                values.append(place + domain[2])
+            else:
+                exact = False
+                values.append(place)
+        if exact:
+            return self.formats[action](*values)
+        ns = self.namespace
+        parts = [self.names[action]]
+        for place, domain in zip(places, self.domains[action]):
+            if domain[0] == "group":
+                colour, cell = divmod(place, domain[2])
+                names = ns["GRID_NAMES"][domain[3]]
+                parts.append(f"the {ns['show_value'](domain[4], colour)} group at {names[cell]}")
+            elif domain[0] == "line":
+                head, rest = divmod(place, domain[2] * domain[3])
+                direction, length = divmod(rest, domain[3])
+                names = ns["GRID_NAMES"][domain[4]]
+                dirs = next(v for k, v in ns.items() if k.startswith("G_") and k.endswith("__DIRS")
+                            and ns.get(k[:-len("DIRS")] + "NAMES") is names)
+                parts.append(f"{names[head]}-{dirs[direction]}" + (f" x{length}" if length > 1 else ""))
+            else:
+                parts.append(str(place + domain[2]))
+        return " ".join(parts)
+
+
+def mask(ids: list[int], size: int) -> Any:
+    """A 0/1 mask of ``size`` with ones at ``ids``: a NumPy int8 array when NumPy is installed,
+    else a bytearray."""
+    out = bytearray(size)
+    for i in ids:
+        out[i] = 1
+    try:
+        import numpy
+    except ImportError:  # NumPy is optional
+        return out
+    return numpy.frombuffer(bytes(out), dtype=numpy.int8).copy()

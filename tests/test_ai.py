@@ -1,0 +1,219 @@
+"""What game-AI tools rely on, for every game file in games/ and each player count: action ids
+(dense, stable, agreeing with the legal moves), observations that hold no secret, pickling in a
+fresh process, and each ecosystem's own checkers (PettingZoo's api_test and seed_test,
+OpenSpiel's random simulation test with serialization, clone consistency, its MCTS bot)."""
+from __future__ import annotations
+
+import pickle
+import random
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+import regle
+
+ROOT = Path(__file__).resolve().parent.parent
+FILES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "games").rglob("*.rules"))
+
+
+def _cases():
+    for f in FILES:
+        game = regle.load(ROOT / f)
+        for n in sorted({game.players.start, game.players.stop - 1}):
+            yield pytest.param(f, n, id=f"{Path(f).stem}-{n}p")
+
+
+CASES = list(_cases())
+
+
+@pytest.mark.parametrize("path, players", CASES)
+def test_action_ids_agree_with_the_legal_moves(path, players):
+    """200 random games: every state's ids are distinct, in range, in legal_moves() order, named
+    as the moves are; play_id reproduces play."""
+    game = regle.load(ROOT / path)
+    space = game.action_space(players)
+    assert game.action_space(players) is space and len(space) > 0
+    for seed in range(200):
+        state = game.new_game(players, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over:
+            ids = state.legal_action_ids()
+            assert len(set(ids)) == len(ids) == len(state.legal) and all(0 <= i < len(space) for i in ids)
+            pick = rng.randrange(len(ids))
+            if seed < 3:  # by id and by move, the same game
+                by_move = state.copy().play(state.legal_moves()[pick])  # play changes the state it is given
+                assert state.copy().play_id(ids[pick]).to_json() == by_move.to_json()
+                mask = state.action_mask()
+                assert sum(mask) == len(ids) and all(mask[i] for i in ids)
+            state.advance_id(ids[pick])
+
+
+@pytest.mark.parametrize("path, players", CASES)
+def test_ids_are_the_same_in_another_process(path, players):
+    game = regle.load(ROOT / path)
+    state = game.new_game(players, seed=5)
+    for _ in range(6):
+        if state.is_over:
+            break
+        state.play(state.legal_moves()[-1])
+    here = [state.legal_action_ids(), [game.describe_action(i, players) for i in state.legal_action_ids()]]
+    code = ("import pickle, sys; s = pickle.loads(sys.stdin.buffer.read()); "
+            "print(repr([s.legal_action_ids(), [s.GAME.describe_action(i, s.n) for i in s.legal_action_ids()]]))")
+    out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(state), capture_output=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr.decode()[-800:]
+    assert out.stdout.decode().strip() == repr(here)
+
+
+def test_a_described_action_is_its_notation_where_the_id_says_everything():
+    game = regle.load(ROOT / "games/classics/lostcities.rules")
+    state = game.new_game(seed=2)
+    texts = {game.describe_action(i) for i in state.legal_action_ids()}
+    assert {t.split(" #")[0] for t in state.notations()} <= texts | {t.split(" #")[0] for t in texts}
+    game = regle.load(ROOT / "games/cibles.rules")
+    state = game.new_game()
+    assert [game.describe_action(i) for i in state.legal_action_ids()][:2] == ["shove " + t for t in state.notations()[:2]]
+
+
+def test_undeclared_values_of_a_number_parameter_are_named_by_the_checker(tmp_path):
+    """The game compiles and plays; regle check notes the declaration that action ids need, and
+    action_space refuses with the same words, until the zone says its values."""
+    text = ('game "t" {\n  players 2\n}\nzone pile: int = [1, 2]\n'
+            'turn {\n  step s {\n    action take(v in pile) "take {v}" {\n      remove v from pile\n    }\n  }\n}\n'
+            "end when count(pile) == 0\n")
+    path = tmp_path / "t.rules"
+    path.write_text(text, encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "regle.cli", "check", str(path)], capture_output=True, text=True)
+    assert out.returncode == 0 and f"{path}:7:22: note: action 'take'" in out.stderr
+    assert "whose values are not declared" in out.stderr and "values 1..9" in out.stderr
+    game = regle.loads(text)
+    assert game.new_game().play("take 1")
+    with pytest.raises(ValueError, match="no action ids"):
+        game.action_space(2)
+    game = regle.loads(text.replace("zone pile: int =", "zone pile: int values 1..2 ="))
+    assert len(game.action_space(2)) == 2 and game.namespace["NOTES"] == []
+
+
+@pytest.mark.parametrize("path, players", [c for c in CASES if regle.load(ROOT / c.values[0]).has_hidden_information])
+def test_observations_and_masks_hold_no_secret(path, players):
+    """Changing only what p may not see (a re-deal of the hidden places) changes nothing of p's
+    observation or action mask; for a spectator the state's whole truth is not in it either."""
+    game = regle.load(ROOT / path)
+    for seed in range(8):
+        state = game.new_game(players, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(1, 30)):
+            if state.is_over:
+                break
+            state.play(rng.choice(state.legal_moves()))
+        for p in range(players):
+            other = state.resample(p, seed + 100)
+            assert list(other.observation(p)) == list(state.observation(p))
+            if state.current_player == p:
+                assert list(other.action_mask()) == list(state.action_mask())
+            assert other.view(p) == state.view(p)
+
+
+@pytest.mark.parametrize("path, players", CASES)
+def test_observation_fits_its_spec(path, players):
+    game = regle.load(ROOT / path)
+    spec = game.observation_spec(players)
+    state = game.new_game(players, seed=1)
+    assert len(state.observation(0)) == spec[-1][1] + spec[-1][2]
+    assert [name for name, _s, _l in spec][:3] == ["current", "step", "turns"]
+
+
+def test_game_facts():
+    tic = regle.load(ROOT / "games/classics/tictactoe.rules")
+    assert not tic.has_chance and not tic.has_hidden_information and tic.utility(2) == "zero_sum"
+    cities = regle.load(ROOT / "games/classics/lostcities.rules")
+    assert cities.has_chance and cities.has_hidden_information and cities.max_decisions(2) >= 1000
+    pixies = regle.load(ROOT / "games/pixies.rules")
+    assert pixies.ties == "shared" and pixies.utility(3) == "general_sum"
+
+
+def test_resample_is_seeded_and_keeps_what_the_player_sees():
+    game = regle.load(ROOT / "games/classics/lostcities.rules")
+    state = game.new_game(seed=4)
+    a, b = state.resample(0, 7), state.resample(0, 7)
+    assert a.to_json() == b.to_json() and a.z_hand[0] == state.z_hand[0]
+    assert any(state.resample(0, s).z_hand[1] != state.z_hand[1] for s in range(5))
+
+
+# ---- the ecosystems' own checkers ---------------------------------------------------------------
+@pytest.mark.parametrize("path, players", CASES)
+def test_pettingzoo_api_and_seed_tests(path, players):
+    pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed: pip install 'regle[pettingzoo]'")
+    from pettingzoo.test import api_test, seed_test
+
+    import regle.adapters.pettingzoo as rpz
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(rpz.env(ROOT / path, players), num_cycles=30)
+        seed_test(lambda: rpz.env(ROOT / path, players), num_cycles=30)
+
+
+@pytest.mark.parametrize("path, players", CASES)
+def test_openspiel_random_simulation_with_serialization(path, players):
+    pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed: pip install 'regle[openspiel]'")
+    import regle.adapters.openspiel as ros
+    game = ros.load(ROOT / path, players)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    # clones are independent and replay alike
+    rng = random.Random(1)
+    state = game.new_initial_state()
+    for _ in range(20):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(rng.randrange(ros.SEEDS))
+            continue
+        clone = state.clone()
+        action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        assert str(clone) != str(state) or clone.history() != state.history()
+        clone.apply_action(action)
+        assert str(clone) == str(state) and clone.legal_actions() == state.legal_actions()
+    again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+    assert str(again) == str(state)
+
+
+@pytest.mark.parametrize("name", ["classics/tictactoe", "classics/kalah", "eclats"])
+def test_openspiel_mcts_bot_plays(name):
+    pytest.importorskip("pyspiel", reason="the openspiel extra is not installed: pip install 'regle[openspiel]'")
+    import numpy as np
+    from open_spiel.python.algorithms import mcts
+
+    import regle.adapters.openspiel as ros
+    game = ros.load(ROOT / f"games/{name}.rules", 2)
+    rng = np.random.RandomState(0)
+    bot = mcts.MCTSBot(game, uct_c=2, max_simulations=20, evaluator=mcts.RandomRolloutEvaluator(1, rng),
+                       random_state=rng)
+    for seed in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(seed)
+            elif state.current_player() == 0:
+                state.apply_action(bot.step(state))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        assert sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0], [1.0, 1.0])
+
+
+def test_the_ai_page_examples_run():
+    """Every Python block of docs/ai.md runs as written (from the repository root)."""
+    pytest.importorskip("pettingzoo", reason="the pettingzoo extra is not installed")
+    pytest.importorskip("pyspiel", reason="the openspiel extra is not installed")
+    import re
+    text = (ROOT / "docs" / "ai.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
+    assert len(blocks) >= 4
+    for block in blocks:
+        out = subprocess.run([sys.executable, "-c", block], capture_output=True, text=True, cwd=ROOT, timeout=300)
+        assert out.returncode == 0, (block[:80], out.stderr[-1500:])
+    trained = out.stdout.strip().splitlines()[-1]
+    before, after = (int(x) for x in re.findall(r"(\d+)%", trained))
+    assert after > before, trained
