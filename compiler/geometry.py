@@ -72,6 +72,20 @@ class Geometry:
             return tuple(names)
         return tuple(f"{_letters(x)}{y + 1}" for x, y in self.coords)
 
+    def layout(self) -> tuple[str, tuple]:
+        """How to draw the board: the cell shape ("square", "hex" or "pit") and each cell's
+        centre in cell widths, x to the east, y to the south (the north row at the top)."""
+        if self.kind == "hex":
+            k = self.width - 1
+            return "hex", tuple((round(q + r / 2 + k / 2, 3), round((r + k) * 0.866, 3)) for q, r in self.coords)
+        if self.kind == "rhombus":
+            return "hex", tuple((round(x + y / 2, 3), round((self.height - 1 - y) * 0.866, 3)) for x, y in self.coords)
+        if self.kind == "mancala":
+            stores = (self.width, 2 * self.width + 1)  # the stores sit between the rows, at the ends
+            return "pit", tuple((float(x), 0.5 if c in stores else float(1 - y))
+                                for c, (x, y) in enumerate(self.coords))
+        return "square", tuple((float(x), float(self.height - 1 - y)) for x, y in self.coords)
+
     def table(self) -> array:
         return array("h", self.adj)
 

@@ -68,6 +68,7 @@ class GridIR:
     sides: list = attrs.Factory(list)  # per side of the board: the cells along it
     numbers: bool = False  # a grid of numbers: a list of ints, not a bytearray of codes
     values: object = 0  # for observations: how many values a cell may hold (a number, or "n")
+    layout: tuple = ("square", ())  # for drawing: cell shape and centres (geometry.layout)
 
 
 @attrs.define
@@ -97,6 +98,8 @@ class ActionIR:
     #: per argument, its domain for action ids: ("value", size, lowest), ("players",),
     #: ("group", colours, cells) or ("line", cells, directions, longest + 1)
     domains: list = attrs.Factory(list)
+    #: per argument, its display kind ("cell:board", "item:card", "enum:colour", "int"...)
+    arg_kinds: list = attrs.Factory(list)
 
 
 @attrs.define

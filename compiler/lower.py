@@ -864,7 +864,8 @@ class Lowerer(GridLowering):
                                 [list(e) for e in geo.exits], g.node.pos[0],
                                 columns=[c[0] for c in geo.coords] if geo.kind != "hex" else
                                 _hex_places(geo), sides=[list(c) for c in geo.side_cells()],
-                                numbers=g.elem.kind == "int", values=self.value_count(g.elem, None)[1]))
+                                numbers=g.elem.kind == "int", values=self.value_count(g.elem, None)[1],
+                                layout=geo.layout()))
         first = "0"
         if game is not None and game.first is not None:
             first = self.number(game.first, setup_ctx)
@@ -1202,7 +1203,8 @@ class Lowerer(GridLowering):
         clash, skeleton = self.clash_of(node, arg_types)
         return ActionIR(index, node.name, step, [f"return {say_body}"], [pyname(n) for n in arg_names],
                         [self.comment(node)] + gen, do_lines, after, node.pos[0],
-                        long_lines=[f"return {long_body}"], clash=clash, skeleton=skeleton, domains=domains)
+                        long_lines=[f"return {long_body}"], clash=clash, skeleton=skeleton, domains=domains,
+                        arg_kinds=[t.display_kind for _c, t in arg_types.values()])
 
     def domain(self, action: ast.Action, name: str, b: ast.Binding, ty: T.Type) -> tuple:
         """The values a parameter can take in any state, for action ids (game.action_space):

@@ -22,6 +22,8 @@ def literal(value) -> str:
     """A Python literal for data from the rules file: never spliced text, always repr."""
     if isinstance(value, (str, int, bool, bytes, type(None))):
         return repr(value)
+    if isinstance(value, float) and value == value and abs(value) < 1e300:  # drawing positions
+        return repr(value)
     if isinstance(value, (tuple, list)):
         inner = ", ".join(literal(v) for v in value)
         if isinstance(value, tuple):

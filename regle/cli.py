@@ -109,6 +109,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="check the rules' invariants after every decision (debug mode)")
     p.set_defaults(func=cmd_play)
 
+    p = sub.add_parser("serve", help="play, watch and replay a game in the browser (a local web app)",
+                       description="Serve a game as a web page on this machine: people play by clicking "
+                                   "(a cell or an item narrows the legal moves; pointing at a move previews "
+                                   "it), watch agents play, or replay a game saved by `simulate --out` or a "
+                                   "saved state. Each seat's page shows only what that seat may see.",
+                       epilog="example:\n  regle serve games/cibles.rules --seats human,mcts:iterations=200\n"
+                              "  then open the address it prints; ?seat=1 plays as P2, ?seat=-1 watches",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--seats", default=None, metavar="S1,S2,...",
+                   help="who sits where: human or an agent spec per seat (default: you, then random agents)")
+    p.add_argument("--players", type=_positive, default=None, help="player count (default: the game's smallest)")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0: any free port)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this machine only)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser window")
+    p.set_defaults(func=cmd_serve)
+
     p = sub.add_parser("simulate", help="play many seeded games between agents and summarise them",
                        description="Play N seeded games between agents (game i uses seed S+i) and print a "
                                    "summary: win rates with 95% intervals, draws, scores, game length.")
@@ -232,6 +249,45 @@ def _players(game, requested: int | None) -> int:
         lo, hi = game.players.start, game.players.stop - 1
         raise SystemExit(f"regle: {game.title} is for {lo if lo == hi else f'{lo} to {hi}'} players, not {n}")
     return n
+
+
+def cmd_serve(args) -> int:
+    from regle.web.server import make_server
+
+    game = regle.load(args.file)
+    n = _players(game, args.players)
+    seats = split_specs(args.seats) if args.seats else ["human"] + ["random"] * (n - 1)
+    if len(seats) != n:
+        raise SystemExit(f"regle: --seats names {len(seats)} seats but the game has {n} players")
+    for spec in seats:
+        if spec != "human":
+            make_agent_or_exit(spec)
+    try:
+        server = make_server(game, args.host, args.port, seats, n)
+    except OSError as exc:
+        raise SystemExit(f"regle: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
+    host, port = server.server_address[:2]
+    url = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
+    print(f"{game.title}: {n} players; seats: " + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(seats)))
+    print(f"serving on {url}  (Ctrl-C to stop)", flush=True)
+    if not args.no_browser and not os.environ.get("CI"):
+        import webbrowser
+        webbrowser.open(url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("stopped")
+    finally:
+        server.server_close()
+    return 0
+
+
+def make_agent_or_exit(spec: str) -> None:
+    from regle.runtime.agents import make_agent
+    try:
+        make_agent(spec, 0)
+    except ValueError as exc:
+        raise SystemExit(f"regle: {exc}") from None
 
 
 def cmd_play(args) -> int:

