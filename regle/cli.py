@@ -114,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(a cell or an item narrows the legal moves; pointing at a move previews "
                                    "it), watch agents play, or replay a game saved by `simulate --out` or a "
                                    "saved state. Each seat's page shows only what that seat may see.",
-                       epilog="example:\n  regle serve games/cibles.rules --seats human,mcts:iterations=200\n"
+                       epilog="example:\n  regle serve games/mygame.rules --seats human,mcts:iterations=200\n"
                               "  then open the address it prints; ?seat=1 plays as P2, ?seat=-1 watches",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", metavar="FILE")
