@@ -223,10 +223,38 @@ class Writer:
             head += f" (written `{a.notation}`)"
         if a.doc:
             head += ". " + prose(a.doc)
-        conditions = [f"only if {code(s.cond)}" + self.standin(s, f"'{_brief(s)}'") + (f" ({prose(s.doc)})" if s.doc else "")
-                      for s in a.body if isinstance(s, ast.Require)]
-        effects = self.statements([s for s in a.body if not isinstance(s, ast.Require)])
-        return [head, (["Allowed " + ", and ".join(conditions) + "."] if conditions else []) + effects]
+        # the guards in their order: each let before the conditions that use it, then the effects
+        guards, rest = [], list(a.body)
+        while rest and isinstance(rest[0], (ast.Let, ast.Require)):
+            guards.append(rest.pop(0))
+        lines, conditions = [], []
+
+        def flush() -> None:
+            if conditions:
+                lines.append("Allowed " + ", and ".join(conditions) + ".")
+                conditions.clear()
+        for s in guards:
+            if isinstance(s, ast.Require):
+                conditions.append(f"only if {code(s.cond)}" + self.standin(s, f"'{_brief(s)}'")
+                                  + (f" ({prose(s.doc)})" if s.doc else ""))
+            else:
+                flush()
+                lines += self.statements([s])
+        flush()
+        return [head, lines + self.statements(rest)]
+
+    def seat_or_code(self, value, grid) -> str:
+        """A value put on a grid of players reads as a seat (P1, or "the player's piece")."""
+        name = grid.id if isinstance(grid, ast.Name) else grid.obj.id if isinstance(grid, ast.Index) \
+            and isinstance(grid.obj, ast.Name) else None
+        decl = next((d for d in self.rules.decls if isinstance(d, ast.Grid) and d.name == name), None)
+        if decl is not None and decl.elem.name == "player":
+            if isinstance(value, ast.Name) and value.id == "me":
+                return "a piece of the player's colour"
+            seat = _seat(value)
+            if seat:
+                return f"a piece of {seat}"
+        return code(value)
 
     def statements(self, body: list) -> list:
         out: list = []
@@ -291,9 +319,9 @@ class Writer:
         if isinstance(s, ast.EndTurn):
             return "The turn ends at once."
         if isinstance(s, ast.NextPlayer):
-            return f"The next turn is played by {code(s.value)}."
+            return f"The next turn is played by {_seat(s.value) or code(s.value)}."
         if isinstance(s, ast.Put):
-            return f"Put {code(s.value)} at cell {code(s.cell)} of {code(s.grid)}."
+            return f"Put {self.seat_or_code(s.value, s.grid)} at cell {code(s.cell)} of {code(s.grid)}."
         if isinstance(s, ast.Clear):
             to = f", into {code(s.to)}" if s.to is not None else ""
             return f"Empty {code(s.what)} of {code(s.grid)}{to}."
@@ -328,7 +356,7 @@ class Writer:
         doc.h("End of the game and winner")
         ends = self.of(ast.End)
         doc.ul([f"The game ends at the end of a turn when {code(e.cond)}"
-                + (f", and {code(e.winner)} wins." if e.winner is not None else ".")
+                + (f", and {_seat(e.winner) or code(e.winner)} wins." if e.winner is not None else ".")
                 + self.standin(e, "an end condition") + (f" {prose(e.doc)}" if e.doc else "") for e in ends])
         winners = self.of(ast.Winner)
         named = any(e.winner is not None for e in ends)
@@ -359,6 +387,15 @@ class Writer:
         doc.p(f"The original rules leave these open; the project chose them, and they are marked {MARK} above. "
               "Each can be corrected in one place in the rules file.")
         doc.ul([f"{what}" + (f": {why}" if why else "") for what, why in doc.standins])
+
+
+def _seat(node) -> str | None:
+    """A seat written as a number in the rules (0, 1...), as people name it: P1, P2..."""
+    if isinstance(node, ast.Int) and node.value >= 0:
+        return f"**P{node.value + 1}**"
+    if isinstance(node, ast.Name) and node.id == "me":
+        return "the player"
+    return None
 
 
 def _brief(s) -> str:
@@ -455,6 +492,17 @@ th { background: #f0f0f0; } .note { color: #666; font-style: italic; }
 .pattern { display: grid; gap: 2px; } .pattern span { width: 1.4rem; height: 1.4rem; border-radius: 50%;
   display: flex; align-items: center; justify-content: center; font-size: .7rem; font-weight: bold; color: #fff; }
 .pattern span.empty { background: transparent; border: 1px dashed #bbb; }
+.table .shared, .table .seats { display: flex; flex-wrap: wrap; gap: 1em; margin: .5em 0; }
+.table .seat { border: 1px solid #ccc; border-radius: 8px; padding: .4em .7em; }
+.table .seat h3 { margin: 0 0 .3em; font-size: 1em; display: flex; justify-content: space-between; gap: 1em; }
+.table .label { display: inline-block; min-width: 6em; color: #666; font-size: .85em; }
+.table .item { display: inline-block; border: 1px solid #bbb; border-radius: 4px; padding: 0 .3em; margin: 1px; }
+.table .hidden, .table .empty { color: #888; font-style: italic; }
+svg.board .cell { fill: #efe6d2; stroke: #b9b2a5; } svg.board .name { font-size: 9px; fill: #a39a89; }
+svg.board .piece { stroke: #555; } svg.board .piece.unseen { fill: #cfc8ba; }
+svg.board .symbol, svg.board .number, svg.board .cardtext { font-size: 14px; text-anchor: middle; font-weight: 600; }
+svg.board .card { fill: #fff; stroke: #555; } svg.board .cardtext { font-size: 12px; }
+.highlight pre { padding: .8em; border-radius: 6px; overflow: auto; font-size: .85em; }
 """
 PALETTE = ["#3b6fd6", "#d6a93b", "#d64b3b", "#8a3bd6", "#3bab5b", "#777777", "#d63b9a", "#3bb7c9"]
 
@@ -477,6 +525,8 @@ def to_html(doc: Doc) -> str:
             parts.append("<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>"
                          + "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows)
                          + "</table>")
+        elif b.kind == "raw":  # already HTML: the board picture, the highlighted rules text
+            parts.append(b.data)
         elif b.kind == "patterns":
             cells = []
             for shape in b.data:
@@ -509,9 +559,33 @@ def _html_list(items: list) -> str:
 
 
 def rulebook(path: str | Path, fmt: str = "md") -> str:
-    """The rulebook of a rules file (its extends resolved) as Markdown or HTML."""
+    """The rulebook of a rules file (its extends resolved) as Markdown or HTML. The HTML one
+    also shows the start position, drawn as ``regle serve`` draws it, and the rules text with
+    its syntax highlighted."""
     path = Path(path)
     source = read_source(path)
     rules, _ = resolve(parse(source.text, str(path)), source)
     doc = Writer(rules, path.stem).write()
-    return to_html(doc) if fmt == "html" else to_markdown(doc)
+    if fmt != "html":
+        return to_markdown(doc)
+    _pictures(doc, path, source.text)
+    return to_html(doc)
+
+
+def _pictures(doc: Doc, path: Path, text: str) -> None:
+    """Add the start position (after the components) and the highlighted rules text (last)."""
+    import regle
+    from regle.highlight import highlight_html
+    from regle.web.render import table_html
+    game = regle.load(path)
+    n = game.players.start
+    state = game.new_game(n, seed=0)
+    at = next((i for i, b in enumerate(doc.blocks) if b.kind == "h" and b.level == 2 and i > 0
+               and b.data not in ("Components",)), len(doc.blocks))
+    picture = [Block("h", "The start position", 3),
+               Block("p", f"For {n} players, as the game of seed 0 begins (what everyone sees; hidden places "
+                          "show how many elements they hold)."),
+               Block("raw", f'<div class="table">{table_html(state, None)}</div>')]
+    doc.blocks[at:at] = picture
+    doc.blocks.append(Block("h", "The rules text", 2))
+    doc.blocks.append(Block("raw", highlight_html(text)))

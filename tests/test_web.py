@@ -232,3 +232,30 @@ def test_the_other_seats_page_keeps_a_hand_hidden(browser, served, name):
             assert first_seat.count("piece unseen") >= filled
             checked += filled
     assert checked and ("hidden" in first_seat or "unseen" in first_seat)
+
+
+def test_the_rules_lexer_knows_every_game_and_the_html_rulebook_shows_board_and_text():
+    from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
+    from pygments.token import Error, Keyword, String
+
+    from regle.rulebook import rulebook
+    lexer = get_lexer_for_filename("x.rules")
+    assert lexer.name == "regle" and get_lexer_by_name("regle").name == "regle"  # the entry point
+    for path in (ROOT / "games").rglob("*.rules"):
+        tokens = list(lexer.get_tokens(path.read_text(encoding="utf-8")))
+        assert not [t for t in tokens if t[0] is Error], path
+    tokens = list(lexer.get_tokens('/// doc\ngame "x" {\n  players 2\n}\n'))
+    assert (String.Doc, "/// doc") in tokens and (Keyword, "game") in tokens
+    page = rulebook(ROOT / "games" / "cibles.rules", "html")
+    assert "The start position" in page and page.count("<svg") == 1 and 'data-cell="36"' in page
+    assert "The rules text" in page and 'style="color' in page  # highlighted inline
+    assert "<script" not in page
+
+
+def test_the_rulebook_reads_seats_as_people_name_them_and_lets_first():
+    text = (ROOT / "docs" / "rules" / "othello.md").read_text(encoding="utf-8")
+    assert "a piece of **P2**" in text and "Put `1`" not in text
+    hex_text = (ROOT / "docs" / "rules" / "hex.md").read_text(encoding="utf-8")
+    assert "and **P1** wins" in hex_text
+    pixies = (ROOT / "docs" / "rules" / "pixies.md").read_text(encoding="utf-8")
+    assert pixies.index("Let `spot` be") < pixies.index("Allowed only if `is_empty(face_up[me], spot)`")
