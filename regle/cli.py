@@ -5,6 +5,7 @@ import argparse
 import difflib
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -398,10 +399,21 @@ def _ask(state, player: int, st):
         alike = [m for m in legal if " ".join(str(m).lower().split()) == folded]
         if len(alike) == 1:
             return alike[0]
+        # the same words and numbers in another order ("merge 4+1" for "merge 1+4"), when that
+        # names one move
+        words = _words(answer)
+        alike = [m for m in legal if _words(str(m)) == words]
+        if len(alike) == 1:
+            return alike[0]
         close = difflib.get_close_matches(answer, [str(m) for m in legal], n=3, cutoff=0.6)
         print(f"  {st.safe(repr(answer))} is not a legal move here"
               + (f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else "."))
         show_moves()
+
+
+def _words(text: str) -> list[str]:
+    """A move's text as a bag of words, numbers and signs, in no order, any case."""
+    return sorted(re.findall(r"\w+|[^\w\s]", text.lower()))
 
 
 # ---- simulate ------------------------------------------------------------------------------

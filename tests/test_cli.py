@@ -168,3 +168,9 @@ def test_a_human_may_type_a_move_in_any_case_and_is_helped_after_a_mistake():
     out = regle(*play, input="tkae 2\nq\n").stdout
     assert "'tkae 2' is not a legal move here; did you mean 'take 2'" in out
     assert out.count("P1, your move:") == 2  # the list again after the mistake
+
+
+def test_a_human_may_name_a_move_with_its_parts_in_another_order():
+    play = ("play", ECLATS, "--seats", "human,random", "--seed", "3")
+    out = regle(*play, input="merge 2+1\nq\n").stdout
+    assert "P1: merge 1+2" in out

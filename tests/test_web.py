@@ -259,3 +259,24 @@ def test_the_rulebook_reads_seats_as_people_name_them_and_lets_first():
     assert "and **P1** wins" in hex_text
     pixies = (ROOT / "docs" / "rules" / "pixies.md").read_text(encoding="utf-8")
     assert pixies.index("Let `spot` be") < pixies.index("Allowed only if `is_empty(face_up[me], spot)`")
+
+
+@pytest.mark.parametrize("name", ["tictactoe", "kalah"])
+def test_a_whole_game_is_played_by_clicks_only(browser, served, name):
+    """Click a tinted cell, then the move it leaves (or the first), until the game is over."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    s = served(name)
+    browser.get(s.url + "/")
+    wait = WebDriverWait(browser, 30)
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
+    for _ in range(200):
+        if "Game over" in browser.find_element(By.ID, "status").text:
+            break
+        before = browser.find_element(By.ID, "log").text
+        _click_a_move(browser, By)
+        wait.until(lambda b, before=before: b.find_element(By.ID, "log").text != before)
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button")
+                   or "Game over" in b.find_element(By.ID, "status").text)
+    assert "Game over" in browser.find_element(By.ID, "status").text
+    assert s.server.hub.sessions and all(x.state.is_over for x in s.server.hub.sessions.values())
