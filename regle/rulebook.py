@@ -51,6 +51,64 @@ def code(node) -> str:
     return f"`{expr(node)}`" if isinstance(node, ast.Node) else f"`{node}`"
 
 
+_COMPARE = {"==": "is", "!=": "is not", "<": "is less than", "<=": "is at most", ">": "is more than",
+            ">=": "is at least", "in": "is in", "not in": "is not in"}
+
+
+def said(node) -> str:
+    """A condition in words where the language allows it (counts, sums, any/all, comparisons,
+    and/or/not), its parts in code; ``code(node)`` where no plain phrase says it as exactly."""
+    text = _said(node)
+    return text if text is not None else code(node)
+
+
+def _said(node) -> str | None:
+    if isinstance(node, ast.BinOp) and node.op in ("and", "or"):
+        a, b = _said(node.left), _said(node.right)
+        if a is None or b is None:
+            return None
+        if node.op == "or" and isinstance(node.right, ast.BinOp) and node.right.op == "and":
+            b = f"({b})"
+        return f"{a} {node.op} {b}"
+    if isinstance(node, ast.Not):
+        inner = _said(node.operand)
+        if isinstance(node.operand, ast.Call) and node.operand.func == "is_empty" and len(node.operand.args) == 2:
+            g, c = node.operand.args
+            return f"cell {code(c)} of {code(g)} is not empty"
+        return None if inner is None else f"not ({inner})"
+    if isinstance(node, ast.Call) and node.func == "is_empty" and len(node.args) == 2:
+        return f"cell {code(node.args[1])} of {code(node.args[0])} is empty"
+    if isinstance(node, ast.Comp) and node.func in ("any", "all") and node.cond is None:
+        inner = _said(node.elem)
+        if inner is None:
+            return None
+        some = "some" if node.func == "any" else "every"
+        return f"for {some} `{node.var}` in {_value(node.source)}, {inner}"
+    if isinstance(node, ast.BinOp) and node.op in _COMPARE:
+        left, right = _value(node.left), _value(node.right)
+        if isinstance(node.left, ast.Call) and node.left.func == "count" and len(node.left.args) == 1 \
+                and isinstance(node.right, ast.Int) and node.right.value == 0 and node.op in ("==", ">", "!="):
+            return f"{code(node.left.args[0])} is {'empty' if node.op == '==' else 'not empty'}"
+        return f"{left} {_COMPARE[node.op]} {right}"
+    return None
+
+
+def _value(node) -> str:
+    """A value in words: the number of ..., the sum of ..., else code."""
+    if isinstance(node, ast.Call) and node.func == "count" and len(node.args) == 1:
+        return f"the number of elements in {code(node.args[0])}"
+    if isinstance(node, ast.Call) and node.func == "count" and len(node.args) == 2:
+        return f"the number of {code(node.args[1])} in {code(node.args[0])}"
+    if isinstance(node, ast.Call) and node.func == "sum" and len(node.args) == 1:
+        return f"the sum of {code(node.args[0])}"
+    if isinstance(node, ast.Comp) and node.func == "count":
+        where = f" where {said(node.cond)}" if node.cond is not None else ""
+        return f"the number of `{node.var}` in {code(node.source)}{where}"
+    if isinstance(node, ast.Comp) and node.func == "sum" and node.cond is None:
+        return f"the sum of {code(node.elem)} for each `{node.var}` in {code(node.source)}"
+    return code(node)
+
+
 def _name(text: str) -> str:
     return text.replace("_", " ")
 
@@ -197,7 +255,7 @@ class Writer:
                 "auto": "this happens by itself",
             }[step.kind]
             if step.kind == "decision" and step.cond is not None:
-                kind = f"only when {code(step.cond)}: the player chooses one of the actions below"
+                kind = f"only when {said(step.cond)}: the player chooses one of the actions below"
             doc.h(f"{i}. {_name(step.name).capitalize()}{mark}", 3)
             doc.p(prose(step.doc))
             doc.p(f"*{kind[0].upper() + kind[1:]}.*")
@@ -235,7 +293,7 @@ class Writer:
                 conditions.clear()
         for s in guards:
             if isinstance(s, ast.Require):
-                conditions.append(f"only if {code(s.cond)}" + self.standin(s, f"'{_brief(s)}'")
+                conditions.append(f"only if {said(s.cond)}" + self.standin(s, f"'{_brief(s)}'")
                                   + (f" ({prose(s.doc)})" if s.doc else ""))
             else:
                 flush()
@@ -278,7 +336,7 @@ class Writer:
         items: list = []
         for i, (cond, body) in enumerate(s.branches):
             if i:
-                items.append(f"Otherwise, if {code(cond)}:")
+                items.append(f"Otherwise, if {said(cond)}:")
             items.append(self.statements(body))
         if s.orelse is not None:
             items.append("Otherwise:")
@@ -309,7 +367,7 @@ class Writer:
             return {"=": f"Set {target} to {code(s.value)}.", "+=": f"Add {code(s.value)} to {target}.",
                     "-=": f"Take {code(s.value)} from {target}."}[s.op]
         if isinstance(s, ast.If):
-            return f"If {code(s.branches[0][0])}:"
+            return f"If {said(s.branches[0][0])}:"
         if isinstance(s, ast.For):
             return f"For each `{s.var}` in {code(s.source)}:"
         if isinstance(s, ast.While):
@@ -355,7 +413,7 @@ class Writer:
         doc = self.doc
         doc.h("End of the game and winner")
         ends = self.of(ast.End)
-        doc.ul([f"The game ends at the end of a turn when {code(e.cond)}"
+        doc.ul([f"The game ends at the end of a turn when {said(e.cond)}"
                 + (f", and {_seat(e.winner) or code(e.winner)} wins." if e.winner is not None else ".")
                 + self.standin(e, "an end condition") + (f" {prose(e.doc)}" if e.doc else "") for e in ends])
         winners = self.of(ast.Winner)

@@ -258,7 +258,7 @@ def test_the_rulebook_reads_seats_as_people_name_them_and_lets_first():
     hex_text = (ROOT / "docs" / "rules" / "hex.md").read_text(encoding="utf-8")
     assert "and **P1** wins" in hex_text
     pixies = (ROOT / "docs" / "rules" / "pixies.md").read_text(encoding="utf-8")
-    assert pixies.index("Let `spot` be") < pixies.index("Allowed only if `is_empty(face_up[me], spot)`")
+    assert pixies.index("Let `spot` be") < pixies.index("Allowed only if cell `spot` of `face_up[me]` is empty")
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "kalah"])
@@ -280,3 +280,17 @@ def test_a_whole_game_is_played_by_clicks_only(browser, served, name):
                    or "Game over" in b.find_element(By.ID, "status").text)
     assert "Game over" in browser.find_element(By.ID, "status").text
     assert s.server.hub.sessions and all(x.state.is_over for x in s.server.hub.sessions.values())
+
+
+def test_rulebook_conditions_read_as_words():
+    from regle.dsl.parser import parse
+    from regle.rulebook import said
+
+    def cond(text):
+        return said(parse(f'game "x" {{\n  players 2\n}}\nend when {text}\n', "x.rules").decls[-1].cond)
+    assert cond("count(pile) == 0") == "`pile` is empty"
+    assert cond("count(pile) >= 3 and not is_empty(board, c)") == \
+        "the number of elements in `pile` is at least `3` and cell `c` of `board` is not empty"
+    assert cond("any(points[p] >= 6 for p in players)") == "for some `p` in `players`, `points[p]` is at least `6`"
+    assert cond("max(pile) > 2") == "`max(pile)` is more than `2`"
+    assert cond("has(pile, 3)") == "`has(pile, 3)`"  # no plain phrase as exact: the code
