@@ -154,10 +154,15 @@ def draw_grid(state: BaseState, meta: tuple, value: Any, st: Style, below=None) 
         for i, n in enumerate(names):
             rows.setdefault(re.match(r"[a-z]+", n).group(), []).append(i)
         longest = max(len(r) for r in rows.values())
+        # an empty cell shows its name (dimmed), so any cell is found without counting places
+        wide = max(w, max(len(n) for n in names))
+
+        def hex_cell(i: int) -> str:
+            return _pad(marks[i] if value[i] != -1 or below is not None else st.dim(names[i]), wide)
         for letter in sorted(rows, key=lambda k: (len(k), k), reverse=True):
             cells_ = rows[letter]
-            indent = " " * (longest - len(cells_))
-            lines.append(f"{letter:>2} {indent}" + " ".join(cell(c) for c in cells_))
+            indent = " " * ((longest - len(cells_)) * (wide + 1) // 2)
+            lines.append(f"{letter:>2} {indent}" + " ".join(hex_cell(c) for c in cells_).rstrip())
     return lines
 
 
