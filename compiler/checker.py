@@ -568,6 +568,8 @@ class Checker:
                     geo = geometry.mancala(sizes[0])
                 else:
                     geo = geometry.hexagon(sizes[0])
+                if node.numbered:
+                    geo = attrs.evolve(geo, numbered=True)
                 if geo.cells > LIMITS["grid_cells"]:
                     self.error(f"grid '{node.name}' has {geo.cells:,} cells (the limit is {LIMITS['grid_cells']:,})", node.pos)
                     geo = None
@@ -595,7 +597,7 @@ class Checker:
             if top is None:
                 self.error(f"'under {node.under}': there is no grid '{node.under}' declared above", node.pos,
                            suggest(node.under, self.sym.grids))
-            elif (top.geo.kind, top.geo.cells, top.per) != (geo.kind, geo.cells, per):
+            elif (top.geo.kind, top.geo.cells, top.per, top.geo.numbered) != (geo.kind, geo.cells, per, geo.numbered):
                 self.error(f"grid '{node.name}' lies under '{node.under}', so both need the same shape and owners",
                            node.pos)
         self.sym.grids[node.name] = GridSym(node.name, elem, per, node.hidden, node.private, geo, node, edges)

@@ -39,6 +39,7 @@ class Geometry:
     coords: tuple  # per cell: (x, y) for grids, (q, r) axial for hex
     rows: tuple  # per cell: its row counted from the south / floor (0-based)
     exits: tuple = ()  # per (cell * deg + d) the sides crossed leaving the board, () if it stays
+    numbered: bool = False  # cells named 1, 2, 3... in reading order (north row first, west to east)
 
     @property
     def deg(self) -> int:
@@ -57,9 +58,20 @@ class Geometry:
                              if any(i in self.exits[c * self.deg + d] for d in range(self.deg))))
         return tuple(out)
 
+    def reading_order(self) -> tuple:
+        """The cells as a page is read: the north row first, each row from the west."""
+        _shape, centres = self.layout()
+        return tuple(sorted(range(self.cells), key=lambda c: (centres[c][1], centres[c][0])))
+
     def cell_names(self) -> tuple:
         """Readable cell names: a1 (column letter, row number from the south/floor) for
-        squares and lanes; for hex boards, row letter from the south and place from the west."""
+        squares and lanes; for hex boards, row letter from the south and place from the west;
+        1, 2, 3... in reading order for a numbered grid."""
+        if self.numbered:
+            names = [""] * self.cells
+            for number, c in enumerate(self.reading_order(), 1):
+                names[c] = str(number)
+            return tuple(names)
         if self.kind == "mancala":
             n = self.width
             return tuple([f"{_letters(i)}1" for i in range(n)] + ["store1"]

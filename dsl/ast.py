@@ -415,6 +415,7 @@ class Grid(Decl):
     shape: str = "square"
     size: list = attrs.Factory(list)  # the shape's numbers, as expressions
     diagonals: bool = False  # square and lanes: the diagonal neighbours too ("with diagonals")
+    numbered: bool = False  # cells named 1, 2, 3... in reading order (the north row first)
     edges: str | None = None  # an enum naming the board's sides, in the documented order
     under: str | None = None  # a grid whose cells lie on top of this one's (face up over face down)
     hidden: bool = False

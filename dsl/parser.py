@@ -260,6 +260,9 @@ class ToAst(Transformer):
     def diagonals(self, meta, items):
         return ("diagonals", True)
 
+    def numbered(self, meta, items):
+        return ("numbered", True)
+
     def edges(self, meta, items):
         return ("edges", str(items[0]))
 

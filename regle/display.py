@@ -130,6 +130,16 @@ def draw_grid(state: BaseState, meta: tuple, value: Any, st: Style, below=None) 
         for row in range(height - 1, -1, -1):
             lines.append(" ".join(cell(lane * height + row) for lane in range(width)).rstrip())
         lines.append(" ".join(_pad(str(lane + 1), w) for lane in range(width)).rstrip())
+    elif shape == "square" and state.GAME.cell_names(name)[0].isdigit():  # a numbered grid
+        names = state.GAME.cell_names(name)
+        wide = max(w, max(len(n) for n in names))
+        for y in range(height - 1, -1, -1):
+            row = []
+            for x in range(width):
+                i = y * width + x
+                empty = value[i] == -1 and (below is None or below[1][i] == -1)
+                row.append(_pad(st.dim(names[i]) if empty else marks[i], wide))
+            lines.append("   " + " ".join(row).rstrip())
     elif shape == "square":
         for y in range(height - 1, -1, -1):
             lines.append(f"{y + 1:>2} " + " ".join(cell(y * width + x) for x in range(width)).rstrip())

@@ -321,3 +321,10 @@ def sides_of(cells, sides) -> list[int]:
     """The sides (by number) along which at least one of ``cells`` lies."""
     found = set(cells)
     return [i for i, along in enumerate(sides) if found.intersection(along)]
+
+
+def numbered(cells: tuple, number: int) -> int:
+    """The cell numbered ``number`` (from 1, in reading order) of a numbered grid."""
+    if 1 <= number <= len(cells):
+        return cells[number - 1]
+    raise ValueError(f"there is no cell numbered {number} (they go from 1 to {len(cells)})")

@@ -157,3 +157,14 @@ def test_a_chain_its_sides_and_a_groups_first_cell():
                '      k = sum(number(x) for x in sides(board, chain(board, "a1")))\n'
                "      f = number(first(groups(board, 2)).cell)")
     assert (s.c_n, s.c_k, s.c_f) == (2, 0 + 1, 0)  # a1-a2; south and west; the group starts at a1
+
+
+def test_a_numbered_grid_names_its_cells_as_read():
+    s = _after("grid slots: player square 3 by 2 numbered\ncounter a",
+               "put 0 at cell(slots, 1) on slots\n      put 1 at \"6\" on slots\n"
+               "      a = number(cell(slots, 4))")
+    names = tuple(s.GAME.cell_names("slots"))
+    assert names == ("4", "5", "6", "1", "2", "3")  # cell 0 is the south-west corner: number 4
+    assert s.c_a == 0 and s.g_slots[3] == 1 and s.g_slots[2] == 2
+    with pytest.raises(regle.RulesRuntimeError, match="no cell numbered 7"):
+        _after("grid slots: player square 3 by 2 numbered", "put 0 at cell(slots, 7) on slots")
