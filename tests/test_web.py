@@ -294,3 +294,23 @@ def test_rulebook_conditions_read_as_words():
     assert cond("any(points[p] >= 6 for p in players)") == "for some `p` in `players`, `points[p]` is at least `6`"
     assert cond("max(pile) > 2") == "`max(pile)` is more than `2`"
     assert cond("has(pile, 3)") == "`has(pile, 3)`"  # no plain phrase as exact: the code
+
+
+def test_two_people_play_from_two_pages(served):
+    """P1 and P2 in two browser windows: each page sees the other's move without reloading."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    b1 = _browser()
+    b2 = _browser()
+    try:
+        s = served("tictactoe", seats=["human", "human"])
+        sid = s.call("POST", "/api/games", {"seed": 1})[1]["id"]
+        b1.get(f"{s.url}/?game={sid}&seat=0")
+        b2.get(f"{s.url}/?game={sid}&seat=1")
+        WebDriverWait(b1, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
+        _click_a_move(b1, By)
+        WebDriverWait(b2, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
+        assert "P1:" in b2.find_element(By.ID, "log").text
+    finally:
+        b1.quit()
+        b2.quit()

@@ -196,4 +196,14 @@ $("replay").addEventListener("change", async (event) => {
     await refresh();
   } catch (error) { $("error").textContent = error.message; }
 });
+// another person may play from another window: while it is not this page's turn, look again
+// every two seconds (agents answer within the request, so they need no waiting)
+setInterval(() => {
+  if (!data || data.over || autoplay || document.hidden) return;
+  if (data.viewer === data.current || data.agent_to_play) return;
+  const seen = data.log.join("\n");
+  api("GET", `/api/games/${gameId}?seat=${seat}`).then((fresh) => {
+    if (fresh.log.join("\n") !== seen || fresh.current !== data.current) { data = fresh; draw(); }
+  }).catch(() => {});
+}, 2000);
 start().catch((error) => { $("error").textContent = error.message; });
