@@ -256,13 +256,7 @@ def cmd_serve(args) -> int:
     from regle.web.server import make_server
 
     game = regle.load(args.file)
-    n = _players(game, args.players)
-    seats = split_specs(args.seats) if args.seats else ["human"] + ["random"] * (n - 1)
-    if len(seats) != n:
-        raise SystemExit(f"regle: --seats names {len(seats)} seats but the game has {n} players")
-    for spec in seats:
-        if spec != "human":
-            make_agent_or_exit(spec)
+    n, seats = _seats(game, args)
     try:
         server = make_server(game, args.host, args.port, seats, n)
     except OSError as exc:
@@ -283,12 +277,20 @@ def cmd_serve(args) -> int:
     return 0
 
 
-def make_agent_or_exit(spec: str) -> None:
-    from regle.runtime.agents import make_agent
-    try:
-        make_agent(spec, 0)
-    except ValueError as exc:
-        raise SystemExit(f"regle: {exc}") from None
+def _seats(game, args) -> tuple[int, list[str]]:
+    """The player count and who sits where (--players, --seats), each agent spec checked."""
+    from regle.runtime.agents import make_agent, split_specs
+    n = _players(game, args.players)
+    seats = split_specs(args.seats) if args.seats else ["human"] + ["random"] * (n - 1)
+    if len(seats) != n:
+        raise SystemExit(f"regle: --seats names {len(seats)} seats but the game has {n} players")
+    for p, spec in enumerate(seats):
+        if spec != "human":
+            try:
+                make_agent(spec, 0)
+            except (ValueError, TypeError) as exc:
+                raise SystemExit(f"regle: seat {p + 1}: {exc}") from None
+    return n, seats
 
 
 def cmd_play(args) -> int:
@@ -296,11 +298,7 @@ def cmd_play(args) -> int:
     from regle.runtime.agents import agent_seed, make_agent
 
     game = regle.load(args.file)
-    n = _players(game, args.players)
-    from regle.runtime.agents import split_specs
-    seats = split_specs(args.seats) if args.seats else ["human"] + ["random"] * (n - 1)
-    if len(seats) != n:
-        raise SystemExit(f"regle: --seats names {len(seats)} seats but the game has {n} players")
+    n, seats = _seats(game, args)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     agents = {}
     for p, spec in enumerate(seats):

@@ -174,3 +174,10 @@ def test_a_human_may_name_a_move_with_its_parts_in_another_order():
     play = ("play", ECLATS, "--seats", "human,random", "--seed", "3")
     out = regle(*play, input="merge 2+1\nq\n").stdout
     assert "P1: merge 1+2" in out
+
+
+def test_serve_explains_itself_and_refuses_unknown_seats():
+    r = regle("serve", "--help")
+    assert r.returncode == 0 and "?seat=1 plays as P2" in r.stdout and "--seats" in r.stdout
+    r = regle("serve", ECLATS, "--seats", "human,wizard", "--no-browser")
+    assert r.returncode != 0 and "seat 2: unknown agent 'wizard'" in r.stderr
