@@ -677,7 +677,7 @@ class Lowerer(GridLowering):
                 self.error(f"'{node.op}' adds up numbers; '{node.name}' is {ty}", node.pos)
             elif not T.compatible(ty, vty):
                 self.error(f"'{node.name}' holds {ty}, not {vty}", node.value.pos)
-            if "*" in value.replace("//", ""):
+            if vty.kind in ("int", "any") and "*" in value.replace("//", ""):  # a product: kept in range
                 value = f"ops.number({value})"
             return [f"{var} {node.op} {value}"]
         value = self.number(node.value, ctx)
