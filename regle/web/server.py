@@ -58,7 +58,6 @@ class Session:
         self.log: list[str] = []  # notations of the moves played, with their seat
         self.last: dict | None = None
         self.lock = threading.Lock()
-        self.replay: list[tuple] | None = None  # for a replay: the moves still to show
 
     # -- playing ------------------------------------------------------------------------------
     def apply(self, move, seat: int) -> None:
@@ -77,9 +76,6 @@ class Session:
 
     def step(self) -> None:
         seat = self.state.current_player
-        if self.replay:
-            self.apply(self.replay.pop(0), seat)
-            return
         agent = self.agents.get(seat)
         if agent is None:
             raise ApiError(HTTPStatus.CONFLICT, f"P{seat + 1} is a human seat: it waits for a move")
@@ -97,10 +93,9 @@ class Session:
                                         for p, s in enumerate(self.seats)],
             "html": table_html(state, viewer), "last": self.last, "log": self.log[-12:],
             "moves": [], "step": state.step_name if not state.is_over else None,
-            "agent_to_play": (not state.is_over and current in self.agents) or bool(self.replay),
+            "agent_to_play": not state.is_over and current in self.agents,
         }
-        if viewer is not None and not state.is_over and current == viewer and viewer not in self.agents \
-                and not self.replay:
+        if viewer is not None and not state.is_over and current == viewer and viewer not in self.agents:
             data["moves"] = _moves(self.game, state, viewer)
         return data
 
@@ -226,7 +221,7 @@ class Hub:
             raise ApiError(HTTPStatus.CONFLICT, "the game is over")
         if seat != state.current_player:
             raise ApiError(HTTPStatus.CONFLICT, f"it is P{state.current_player + 1}'s turn, not P{seat + 1}'s")
-        if seat in session.agents or session.replay:
+        if seat in session.agents:
             raise ApiError(HTTPStatus.CONFLICT, f"P{seat + 1} is played by an agent")
         try:
             if isinstance(move, int) and not isinstance(move, bool):
