@@ -69,7 +69,7 @@ class GridIR:
     numbers: bool = False  # a grid of numbers: a list of ints, not a bytearray of codes
     values: object = 0  # for observations: how many values a cell may hold (a number, or "n")
     layout: tuple = ("square", ())  # for drawing: cell shape and centres (geometry.layout)
-    numbered: list = attrs.Factory(list)  # a numbered grid: the cell of each number (1 first)
+    numbered: dict = attrs.Factory(dict)  # a numbered grid: number (from 1) -> cell
 
 
 @attrs.define

@@ -865,7 +865,8 @@ class Lowerer(GridLowering):
                                 columns=[c[0] for c in geo.coords] if geo.kind != "hex" else
                                 _hex_places(geo), sides=[list(c) for c in geo.side_cells()],
                                 numbers=g.elem.kind == "int", values=self.value_count(g.elem, None)[1],
-                                layout=geo.layout(), numbered=list(geo.reading_order()) if geo.numbered else []))
+                                layout=geo.layout(),
+                                numbered={n: c for n, c in enumerate(geo.reading_order(), 1)} if geo.numbered else {}))
         first = "0"
         if game is not None and game.first is not None:
             first = self.number(game.first, setup_ctx)

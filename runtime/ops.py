@@ -323,8 +323,9 @@ def sides_of(cells, sides) -> list[int]:
     return [i for i, along in enumerate(sides) if found.intersection(along)]
 
 
-def numbered(cells: tuple, number: int) -> int:
-    """The cell numbered ``number`` (from 1, in reading order) of a numbered grid."""
-    if 1 <= number <= len(cells):
-        return cells[number - 1]
-    raise ValueError(f"there is no cell numbered {number} (they go from 1 to {len(cells)})")
+class Numbered(dict):
+    """The cells of a numbered grid by their numbers (from 1, in reading order): a plain dict
+    lookup where the number exists, a clear error where it does not."""
+
+    def __missing__(self, number):
+        raise ValueError(f"there is no cell numbered {number} (they go from 1 to {len(self)})")
