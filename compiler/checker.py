@@ -42,6 +42,7 @@ LIMITS = {
     "range_values": 100_000,  # values of one range parameter
     "constant": 10**18,       # any step of a constant expression (params, sizes)
     "all_grid_cells": 16_384,  # cells of all grids together (each one's geometry is in the engine)
+    "decisions": 100_000,     # decisions of one game (the engine's own bound; max decisions may lower it)
     "define_work": 200_000,   # characters of code one use of a define runs, the defines it uses included
     "engine_bytes": 8_000_000,  # the generated module
 }
@@ -257,6 +258,11 @@ class Checker:
                        "write the smaller count first, e.g. players 2..4")
         if node.max_players > LIMITS["players"]:
             self.error(f"at most {LIMITS['players']} players are supported", at)
+        if node.max_decisions is not None:
+            bound = self.const(node.max_decisions)
+            if isinstance(bound, int) and not 1 <= bound <= LIMITS["decisions"]:
+                self.error(f"impossible bound {bound} on a game's decisions", node.max_decisions.pos,
+                           f"between 1 and {LIMITS['decisions']:,} (the engine's own limit)")
 
     def decl_extend(self, node: ast.Extend) -> None:
         pass  # resolved before checking (regle.dsl.variants)

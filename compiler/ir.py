@@ -164,5 +164,7 @@ class GameIR:
     zone_values: dict = attrs.Factory(dict)
     #: whether the rules use chance (shuffle, random)
     has_chance: bool = False
+    #: the most decisions a game may take (``max decisions N``, else the engine's limit)
+    max_decisions: int = 100_000
     #: notes for the author (rendered FILE:LINE:COL: note: ...), e.g. why there are no action ids
     notes: list = attrs.Factory(list)

@@ -935,6 +935,8 @@ class Lowerer(GridLowering):
             marks=list(game.marks) if game else [],
             zone_values={z.name: z.values for z in sym.zones.values() if z.values is not None},
             notes=list(dict.fromkeys(self.notes)),
+            max_decisions=self.sym_const(game.max_decisions) or LIMITS["decisions"]
+            if game is not None and game.max_decisions is not None else LIMITS["decisions"],
             has_chance=has_chance(self.rules),
             score_clauses=clauses, score_var=score_var,
             score_secrecy=score_secrecy, flows=flows(self.rules), ends_by_statement=ends_by_statement(self.rules),

@@ -325,6 +325,8 @@ class Game(Decl):
     first: Expr | None = None
     #: one mark per seat, drawn in the cells of grids of players (``marks "X", "O"``)
     marks: list = attrs.Factory(list)
+    #: ``max decisions N``: no game of these rules takes more decisions (for game-AI tools)
+    max_decisions: Expr | None = None
     players_pos: tuple = attrs.field(default=(0, 0), eq=False, repr=False)
 
 

@@ -129,6 +129,8 @@ def _decl(key, a, b) -> list[Change]:
                 out.append(Change("changed", f"game {what}", str(getattr(a, field)), str(getattr(b, field))))
         if a.first != b.first:
             out.append(Change("changed", "game first player", _opt(a.first), _opt(b.first)))
+        if a.max_decisions != b.max_decisions:
+            out.append(Change("changed", "game max decisions", _opt(a.max_decisions), _opt(b.max_decisions)))
         if a.marks != b.marks:
             out.append(Change("changed", "game marks", ", ".join(a.marks) or "-", ", ".join(b.marks) or "-"))
     elif isinstance(a, ast.Turn):

@@ -128,6 +128,8 @@ class ToAst(Transformer):
                 node.players_pos = at
             elif kind == "marks":
                 node.marks = value
+            elif kind == "max_decisions":
+                node.max_decisions = value
             else:
                 node.first = value
         return node
@@ -136,6 +138,9 @@ class ToAst(Transformer):
         lo, hi = items
         lo = int(lo)
         return ("players", (lo, int(hi) if hi is not None else lo), _pos(meta))
+
+    def max_decisions(self, meta, items):
+        return ("max_decisions", items[0], _pos(meta))
 
     def marks(self, meta, items):
         return ("marks", [_unquote(t) for t in items], _pos(meta))

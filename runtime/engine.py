@@ -121,6 +121,7 @@ class BaseState:
 
     __slots__ = ("n", "cur", "step", "turns", "decisions", "over", "rng", "legal", "seed", "nxt", "repeats",
                  "work")
+    MAX_DECISIONS = MAX_DECISIONS  # a generated State may lower it (max decisions in the game block)
     GAME: "Game"
 
     def _loop(self, items):
@@ -231,11 +232,14 @@ class BaseState:
         agents and simulations, without the checks of :meth:`play`. After a rules error the
         state is left half-played: use it on states you can throw away."""
         self.decisions += 1
-        if self.decisions > MAX_DECISIONS:
+        if self.decisions > self.MAX_DECISIONS:
             name, _kind, line = self.STEPS[self.step]  # type: ignore[attr-defined]
+            declared = self.MAX_DECISIONS < MAX_DECISIONS
             raise RulesRuntimeError(
-                f"{self.GAME.rules_file}:{line}: the game has not ended after {MAX_DECISIONS:,} decisions "
-                f"(now at step {name}); do the rules declare an end (end when ...) that can happen?")
+                f"{self.GAME.rules_file}:{line}: the game has not ended after {self.MAX_DECISIONS:,} decisions "
+                f"(now at step {name}); "
+                + ("the rules say no game takes more (max decisions)" if declared else
+                   "do the rules declare an end (end when ...) that can happen?"))
         try:
             self.APPLY[move[0]](self, move)  # type: ignore[attr-defined, index]
         except (IllegalMove, RulesRuntimeError):
@@ -476,8 +480,9 @@ class Game:
         return self.namespace["TIES"]
 
     def max_decisions(self, players: int | None = None) -> int:
-        """A bound on the decisions of one game: the engine stops a game that passes it."""
-        return MAX_DECISIONS
+        """A bound on the decisions of one game: the rules' ``max decisions N``, else the
+        engine's own limit; the engine stops a game that passes it."""
+        return self.State.MAX_DECISIONS
 
     def utility(self, players: int | None = None) -> str:
         """'zero_sum' when the returns always add up to 0 (two seats, one winner or a draw),

@@ -195,9 +195,9 @@ def test_a_rules_bug_at_play_time_names_its_rules_line():
 
 
 def test_rules_without_an_end_are_stopped(monkeypatch):
-    from regle.runtime import engine
-    monkeypatch.setattr(engine, "MAX_DECISIONS", 50)
     game = regle.loads(RACE.replace("end when any(pos[p] >= 10 for p in players)", ""), name="endless")
+    assert game.State.MAX_DECISIONS == 100_000  # the engine's own bound when the rules declare none
+    monkeypatch.setattr(game.State, "MAX_DECISIONS", 50)
     s = game.new_game(seed=0)
     with pytest.raises(regle.RulesRuntimeError, match="has not ended after 50 decisions"):
         while True:

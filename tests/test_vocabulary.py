@@ -168,3 +168,17 @@ def test_a_numbered_grid_names_its_cells_as_read():
     assert s.c_a == 0 and s.g_slots[3] == 1 and s.g_slots[2] == 2
     with pytest.raises(regle.RulesRuntimeError, match="no cell numbered 7"):
         _after("grid slots: player square 3 by 2 numbered", "put 0 at cell(slots, 7) on slots")
+
+
+def test_max_decisions_bounds_a_game():
+    text = (HEAD.replace("players 2", "players 2\n  max decisions 3") + "counter n\n"
+            + 'turn {\n  step s {\n    action go "go" {\n      n += 1\n    }\n  }\n}\nend when n >= 10\n')
+    game = regle.loads(text)
+    assert game.max_decisions() == 3
+    state = game.new_game()
+    for _ in range(3):
+        state.play("go")
+    with pytest.raises(regle.RulesRuntimeError, match="after 3 decisions.*max decisions"):
+        state.play("go")
+    _roundtrip(text)
+    assert any("impossible bound 0" in m for m in _errors(text.replace("max decisions 3", "max decisions 0")))
