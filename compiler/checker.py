@@ -159,6 +159,40 @@ def _cell_count(shape: str, sizes: list[int]) -> int:
     return count
 
 
+class NotConstant(Exception):
+    """Why an expression is not a constant, and where."""
+
+    def __init__(self, message: str, pos: tuple, hint: str | None = None):
+        super().__init__(message)
+        self.message, self.pos, self.hint = message, pos, hint
+
+
+def fold_constant(expr: ast.Node, params: dict) -> Any:
+    """The value of a constant expression (numbers, true/false, params, + - * // %), computed
+    on the syntax tree; NotConstant says why not."""
+    if isinstance(expr, (ast.Int, ast.Bool)):
+        return expr.value
+    if isinstance(expr, ast.Name):
+        p = params.get(expr.id)
+        if p is None:
+            raise NotConstant(f"'{expr.id}' is not a known param here", expr.pos,
+                              suggest(expr.id, params) or "a value here must be a number or a param declared above")
+        if isinstance(p.value, tuple):
+            raise NotConstant(f"'{expr.id}' is a list; a single number is needed here", expr.pos)
+        return p.value
+    if isinstance(expr, ast.Neg):
+        return -fold_constant(expr.operand, params)
+    if isinstance(expr, ast.BinOp) and expr.op in ("+", "-", "*", "//", "%"):
+        a, b = fold_constant(expr.left, params), fold_constant(expr.right, params)
+        if expr.op in ("//", "%") and b == 0:
+            raise NotConstant("division by zero", expr.pos)
+        value = {"+": a + b, "-": a - b, "*": a * b, "//": a // b if b else 0, "%": a % b if b else 0}[expr.op]
+        if abs(value) > LIMITS["constant"]:
+            raise NotConstant(f"this value is too large (the limit is {LIMITS['constant']:.0e})", expr.pos)
+        return value
+    raise NotConstant("this must be a constant (a number, true/false or a param)", expr.pos)
+
+
 def suggest(name: str, candidates, cutoff: float = 0.7) -> str | None:
     close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=cutoff)
     return f"did you mean '{close[0]}'?" if close else None
@@ -294,37 +328,11 @@ class Checker:
 
     def const(self, expr: ast.Node) -> Any:
         """Evaluate a constant expression (numbers, true/false, params, arithmetic) or report it."""
-        if isinstance(expr, ast.Int):
-            return expr.value
-        if isinstance(expr, ast.Bool):
-            return expr.value
-        if isinstance(expr, ast.Name):
-            p = self.sym.params.get(expr.id)
-            if p is not None:
-                if isinstance(p.value, tuple):
-                    self.error(f"'{expr.id}' is a list; a single number is needed here", expr.pos)
-                    return None
-                return p.value
-            self.error(f"'{expr.id}' is not a known param here", expr.pos,
-                       suggest(expr.id, self.sym.params) or "a value here must be a number or a param declared above")
+        try:
+            return fold_constant(expr, self.sym.params)
+        except NotConstant as why:
+            self.error(why.message, why.pos, why.hint)
             return None
-        if isinstance(expr, ast.Neg):
-            v = self.const(expr.operand)
-            return None if v is None else -v
-        if isinstance(expr, ast.BinOp) and expr.op in ("+", "-", "*", "//", "%"):
-            a, b = self.const(expr.left), self.const(expr.right)
-            if a is None or b is None:
-                return None
-            if expr.op in ("//", "%") and b == 0:
-                self.error("division by zero", expr.pos)
-                return None
-            value = {"+": a + b, "-": a - b, "*": a * b, "//": a // b if b else 0, "%": a % b if b else 0}[expr.op]
-            if abs(value) > LIMITS["constant"]:
-                self.error(f"this value is too large (the limit is {LIMITS['constant']:.0e})", expr.pos)
-                return None
-            return value
-        self.error("this must be a constant (a number, true/false or a param)", expr.pos)
-        return None
 
     def decl_enum(self, node: ast.Enum) -> None:
         if not self.declare(node.name, _at(node), "enum"):

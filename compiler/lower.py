@@ -14,7 +14,7 @@ from regle.dsl import ast
 from regle.dsl.errors import Diagnostic, Source
 
 from . import types as T
-from .checker import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, Symbols, split_template, suggest
+from .checker import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, NotConstant, fold_constant, Symbols, split_template, suggest
 from .ir import ActionIR, CounterIR, EnumIR, GameIR, GridIR, StepIR, TableIR, ZoneIR
 from .lower_grids import GRID_FUNCTIONS, GridLowering, gconst
 from .safety import comment_text
@@ -1273,23 +1273,13 @@ class Lowerer(GridLowering):
         return ("unbounded", text)
 
     def sym_const(self, node: ast.Node) -> int | None:
-        """A constant number (a literal or + - * // % of params), else None. Evaluated on the
-        syntax tree: nothing of the rules text is ever run."""
-        if isinstance(node, ast.Int):
-            return node.value
-        if isinstance(node, ast.Name):
-            p = self.sym.params.get(node.id)
-            return p.value if p is not None and type(p.value) is int else None
-        if isinstance(node, ast.Neg):
-            v = self.sym_const(node.operand)
-            return None if v is None else -v
-        if isinstance(node, ast.BinOp) and node.op in ("+", "-", "*", "//", "%"):
-            a, b = self.sym_const(node.left), self.sym_const(node.right)
-            if a is None or b is None or (node.op in ("//", "%") and b == 0):
-                return None
-            v = {"+": a + b, "-": a - b, "*": a * b, "//": a // b if b else 0, "%": a % b if b else 0}[node.op]
-            return v if abs(v) <= LIMITS["constant"] else None
-        return None
+        """A constant number (a literal or + - * // % of params), else None (the checker's
+        folding: nothing of the rules text is ever run)."""
+        try:
+            value = fold_constant(node, self.sym.params)
+        except NotConstant:
+            return None
+        return value if type(value) is int else None
 
     @staticmethod
     def holding_pairs_loop(loops, placed, arg_names, index) -> str | None:
