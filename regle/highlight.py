@@ -3,26 +3,25 @@
 HTML rulebook uses it for the rules text."""
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from pygments.lexer import RegexLexer, words
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text
 
-KEYWORDS = (
-    "game", "players", "first", "player", "marks", "extend", "param", "enum", "wild", "table", "show",
-    "detail", "zone", "per", "hidden", "quiet", "private", "capacity", "values", "grid", "square", "by",
-    "lanes", "height", "hex", "side", "mancala", "with", "diagonals", "edges", "under", "counter", "setup",
-    "turn", "step", "when", "optional", "repeat", "while", "do", "action", "pass", "in", "pair", "shuffle",
-    "deal", "all", "from", "to", "where", "move", "add", "remove", "refill", "up", "if", "then", "elif",
-    "else", "for", "let", "require", "end", "next", "put", "at", "on", "clear", "drop", "into", "lane",
-    "taking", "overflow", "settle", "place", "of", "push", "ejecting", "score", "winner", "most", "least",
-    "ties", "draw", "shared", "invariant", "define", "standin", "override",
-)
-BUILTINS = (
-    "count", "sum", "max", "min", "any", "all", "has", "abs", "random", "argmin", "argmax", "number",
-    "first", "last", "cells", "empty_cells", "filled_cells", "content", "is_empty", "row", "column", "lane",
-    "lane_count", "lanes", "groups", "largest_zone", "placements", "line_moves", "cell", "neighbour",
-    "neighbours", "directions", "ray", "distance", "edge_cells", "in_a_row", "connected", "flanked",
-    "chain", "sides", "houses", "store", "opposite",
-)
+from regle.compiler.checker import FUNCTIONS, OPEN_FUNCTIONS
+from regle.compiler.lower_grids import GRID_FUNCTIONS
+from regle.dsl import parser
+
+def _keywords() -> tuple:
+    """The language's keywords, as its grammar spells them (so the lexer never lags behind)."""
+    grammar = Path(parser.__file__).with_name("rules.lark").read_text(encoding="utf-8")
+    return tuple(sorted(set(re.findall(r'"([a-z]+)"', grammar)) - {"and", "or", "not", "true", "false"}))
+
+
+KEYWORDS = _keywords()
+#: the built-in functions, as the compiler knows them
+BUILTINS = tuple(sorted((FUNCTIONS - {"at"}) | OPEN_FUNCTIONS | GRID_FUNCTIONS))
 CONSTANTS = ("true", "false", "none", "me", "turns", "player_count", "it")
 
 
