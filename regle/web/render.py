@@ -114,6 +114,19 @@ def _items(game, zone: str, kind: str, place, instance: int) -> str:
     return "".join(spans)
 
 
+def _places(ns: dict, name: str, per, value, n: int):
+    """(owning seat or None, instance, label, contents) of each place of a zone or grid: one per
+    seat, one per enum member (labelled by it), or the one place."""
+    if per == "player":
+        return [(p, p, name, value[p]) for p in range(n)]
+    if per:
+        enum = ns["ZONE_PER_ENUM"].get(name)
+        members = ns.get(f"T_{enum}__NAMES", ()) if enum else ()
+        return [(None, i, f"{name} {members[i]}" if i < len(members) else f"{name} {i + 1}", place)
+                for i, place in enumerate(value)]
+    return [(None, 0, name, value)]
+
+
 def seat_name(game, seat: int) -> str:
     marks = game.namespace.get("MARKS") or []
     return f"P{seat + 1}" + (f" ({marks[seat]})" if seat < len(marks) else "")
@@ -128,38 +141,18 @@ def table_html(state, viewer: int | None) -> str:
     zones = view["zones"]
     quiet = set(ns.get("QUIET", ()))
     shared, per_seat = [], {p: [] for p in range(state.n)}
-    for name, _attr, per, _h, _p, kind, *_ in ns["ZONES"]:
+    spaces = [(meta, "zone") for meta in ns["ZONES"]] + [(meta, "grid") for meta in ns["GRIDS"]]
+    for (name, _attr, per, _h, _p, kind, *_), what in spaces:
         if name in quiet:
             continue
-        value = zones[name]
-        if per == "player":
-            for p in range(state.n):
-                per_seat[p].append(f'<div class="zone"><span class="label">{esc(name)}</span>'
-                                   f'{_items(game, name, kind, value[p], p)}</div>')
-        elif per:
-            enum = ns["ZONE_PER_ENUM"].get(name)
-            members = ns.get(f"T_{enum}__NAMES", ()) if enum else ()
-            for i, place in enumerate(value):
-                label = f"{name} {members[i]}" if i < len(members) else f"{name} {i + 1}"
-                shared.append(f'<div class="zone"><span class="label">{esc(label)}</span>'
-                              f'{_items(game, name, kind, place, i)}</div>')
-        else:
-            shared.append(f'<div class="zone"><span class="label">{esc(name)}</span>'
-                          f'{_items(game, name, kind, value, 0)}</div>')
-    for name, _attr, per, _h, _p, kind, *_ in ns["GRIDS"]:
-        if name in quiet:
-            continue
-        value = zones[name]
-        if per == "player":
-            for p in range(state.n):
-                per_seat[p].append(f'<div class="grid"><span class="label">{esc(name)}</span>'
-                                   f'{grid_svg(game, name, value[p], kind, f"{name} of P{p + 1}", instance=p)}</div>')
-        elif per:
-            for i, place in enumerate(value):
-                shared.append(f'<div class="grid"><span class="label">{esc(name)} {i + 1}</span>'
-                              f'{grid_svg(game, name, place, kind, instance=i)}</div>')
-        else:
-            shared.append(f'<div class="grid">{grid_svg(game, name, value, kind)}</div>')
+        for seat, instance, label, value in _places(ns, name, per, zones[name], state.n):
+            if what == "zone":
+                body = _items(game, name, kind, value, instance)
+            else:
+                body = grid_svg(game, name, value, kind, f"{name} of P{seat + 1}" if seat is not None else label,
+                                instance=instance)
+            (per_seat[seat] if seat is not None else shared).append(
+                f'<div class="{what}"><span class="label">{esc(label)}</span>{body}</div>')
     counters_shared = []
     for name, _attr, per in ns["COUNTERS"]:
         if name in quiet:
