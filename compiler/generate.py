@@ -149,17 +149,30 @@ def rules_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def render(ir: GameIR) -> str:
+def render(ir: GameIR, native: bool = False) -> str:
+    """The engine module's source: Python, or with ``native`` the same engine as Cython source."""
     from regle import __version__
-    return _environment().get_template("engine.py.j2").render(g=ir, version=__version__)
+    return _environment().get_template("engine.py.j2").render(g=ir, version=__version__, native=native)
 
 
 def engine_source(text: str, filename: str = "<rules>", name: str | None = None) -> str:
     """The engine module's Python source for a rules text."""
-    code = render(lower(text, filename, name))
+    return _sources(text, filename, name, native=False)
+
+
+def native_source(text: str, filename: str = "<rules>", name: str | None = None) -> str:
+    """The engine module's Cython source for a rules text: the same template rendered with
+    typed fields and compiled methods. The Python source of the same lowering is verified first,
+    and the Cython source differs from it only by the template's own fixed text."""
+    return _sources(text, filename, name, native=True)
+
+
+def _sources(text: str, filename: str, name: str | None, native: bool) -> str:
+    ir = lower(text, filename, name)
+    code = render(ir)
     if len(code) > LIMITS["engine_bytes"]:
         raise RulesError([Diagnostic(f"the engine of these rules would be {len(code):,} characters of Python "
                                      f"(the limit is {LIMITS['engine_bytes']:,})", 1, 1,
                                      "fewer or smaller tables, grids and defines")], Source(text, filename))
     verify(code)
-    return code
+    return render(ir, native=True) if native else code

@@ -74,6 +74,7 @@ def _runtime_attributes() -> frozenset[str]:
                 names.add(n)
     for cls in (engine.BaseState, engine.Game, engine.Move, rng.Rng):
         names.update(n for n in dir(cls) if not n.startswith("__"))
+    names.update(engine.BaseState.BASE_FIELDS)
     return frozenset(names - _UNSAFE_METHODS)
 
 
@@ -110,8 +111,9 @@ def verify(code: str) -> None:
             _refuse(f"uses {type(node).__name__.lower()}", node)
         elif isinstance(node, pyast.Assign) and any(isinstance(t, pyast.Name) and t.id == "__slots__"
                                                     for t in node.targets):
-            if isinstance(node.value, pyast.Tuple):
-                own_attributes.update(e.value for e in node.value.elts
+            value = node.value.right if isinstance(node.value, pyast.BinOp) else node.value  # BASE + (...)
+            if isinstance(value, pyast.Tuple):
+                own_attributes.update(e.value for e in value.elts
                                       if isinstance(e, pyast.Constant) and isinstance(e.value, str))
     shadowed = sorted(n for n in bound if n in _BUILTIN_NAMES and n not in SAFE_BUILTINS)
     if shadowed:

@@ -12,6 +12,7 @@ import os
 import re
 import sys
 import tempfile
+import warnings
 from functools import lru_cache
 from pathlib import Path
 
@@ -77,15 +78,21 @@ def compile_text(text: str, filename: str = "<rules>", name: str | None = None) 
     return engine_source(text, filename, name)
 
 
-def loads(text: str, name: str = "rules", filename: str | None = None) -> Game:
-    """Parse, check, generate and import an engine from rules text."""
-    return _load(text, filename or f"<{name}>", name)
+def loads(text: str, name: str = "rules", filename: str | None = None, backend: str | None = None) -> Game:
+    """Parse, check, generate and import an engine from rules text (``backend``: see :func:`load`)."""
+    return _load(text, filename or f"<{name}>", name, backend)
 
 
-def load(path: str | os.PathLike) -> Game:
-    """Parse, check, generate and import the engine of a rules file (cached)."""
+def load(path: str | os.PathLike, backend: str | None = None) -> Game:
+    """Parse, check, generate and import the engine of a rules file (cached).
+
+    ``backend``: ``"python"`` (the generated Python module), ``"native"`` (the same engine
+    compiled by Cython: NativeUnavailable when it cannot be built here) or ``"auto"`` (native
+    when this machine can build it, else Python). None: ``REGLE_BACKEND``, else auto.
+    ``game.backend`` says which one runs.
+    """
     path = Path(path)
-    return _load(_read(path), str(path), path.stem)
+    return _load(_read(path), str(path), path.stem, backend)
 
 
 def _read(path: Path) -> str:
@@ -107,7 +114,21 @@ def check_file(path: str | os.PathLike) -> None:
     _store(compile_text(text, str(path), path.stem), engine_path(text, str(path), path.stem))
 
 
-def _load(text: str, filename: str, name: str) -> Game:
+def _load(text: str, filename: str, name: str, backend: str | None = None) -> Game:
+    from regle import native
+    backend = backend or native.default_backend()
+    if backend not in native.BACKENDS:
+        raise ValueError(f"backend {backend!r}: use one of {', '.join(native.BACKENDS)}")
+    if backend == "auto":
+        backend = "native" if native.available() else "python"
+        if backend == "native":
+            try:
+                return _load_native(text, filename, name, auto=True)
+            except native.NativeUnavailable as exc:
+                warnings.warn(f"{exc}; using the Python engine", RuntimeWarning, stacklevel=3)
+                backend = "python"
+    if backend == "native":
+        return _load_native(text, filename, name)
     key = _key(text, filename, name)
     game = _loaded.get(key)
     if game is not None:
@@ -127,15 +148,51 @@ def _load(text: str, filename: str, name: str) -> Game:
         target.unlink(missing_ok=True)  # a broken cache entry is regenerated next time
         raise
     game = module.GAME
+    game.backend = "python"
     # how a pickled game is rebuilt in another process: from the same text and file name
-    game._rebuild = (rebuild, (text, filename, name, game.rules_hash))
+    game._rebuild = (rebuild, (text, filename, name, game.rules_hash, "python"))
     _loaded[key] = game
     return game
 
 
-def rebuild(text: str, filename: str, name: str, rules_hash: str) -> Game:
+#: where native builds are told to the user (a cold build takes seconds); tools may replace it
+say_native = None
+
+
+def _load_native(text: str, filename: str, name: str, auto: bool = False) -> Game:
+    """The native engine of a rules text: built once (checked by the Python lowering first, so a
+    rules error reads as always), then imported from the cache."""
+    from regle import native
+    from regle.compiler.generate import native_source
+    key = native.native_key(_key(text, filename, name))
+    game = _loaded.get("native:" + key)
+    if game is not None:
+        return game
+    module_name = f"regle_native_{_safe_name(name)}_{key}"
+    folder = cache_dir() / "native"
+    target = native.module_path(folder, module_name)
+    if not target.exists():
+        source = native_source(text, filename, name)
+        try:
+            target = native.build(source, module_name, folder, say=say_native)
+        except OSError as exc:  # an unwritable cache: build into a private temp dir
+            target = native.build(source, module_name, Path(tempfile.mkdtemp(prefix="regle-")), say=say_native)
+            del exc
+    try:
+        module = native.import_module(target, module_name)
+    except ImportError:
+        target.unlink(missing_ok=True)  # a broken cache entry is built again next time
+        raise
+    game = module.GAME
+    game.backend = "native"
+    game._rebuild = (rebuild, (text, filename, name, game.rules_hash, "native"))
+    _loaded["native:" + key] = game
+    return game
+
+
+def rebuild(text: str, filename: str, name: str, rules_hash: str, backend: str = "python") -> Game:
     """Unpickle a game: load it again from its rules text (extends resolved from ``filename``)."""
-    game = _load(text, filename, name)
+    game = _load(text, filename, name, backend)
     if game.rules_hash != rules_hash:
         raise ValueError(f"the pickled game {name!r} does not match its rules any more")
     return game
@@ -159,6 +216,8 @@ _OWNED = {  # folder (relative to the cache root) -> names regle writes there
     "": re.compile(r"grammar-[0-9a-f]{16}\.lark\.cache(\.tmp)?"),
     "engines": re.compile(r"[A-Za-z0-9_]{1,40}_[0-9a-f]{20}\.py|tmp[A-Za-z0-9_]+\.tmp"),
     "engines/__pycache__": re.compile(r"[A-Za-z0-9_]{1,40}_[0-9a-f]{20}\.cpython-[0-9a-z_-]+\.pyc"),
+    "native": re.compile(r"regle_native_[A-Za-z0-9_]{1,40}_[0-9a-f]{20}(\.pyx|\.[A-Za-z0-9_.-]+\.(so|pyd))"
+                         r"|tmp[A-Za-z0-9_]+\.tmp"),
 }
 
 
@@ -190,7 +249,7 @@ def clear_cache() -> int:
         except OSError:
             pass
     root = cache_dir()
-    for folder in ("engines/__pycache__", "engines"):  # emptied folders of regle's own
+    for folder in ("engines/__pycache__", "engines", "native"):  # emptied folders of regle's own
         path = root / folder
         if path.is_dir() and not path.is_symlink():
             try:

@@ -119,8 +119,12 @@ def _tell_apart(legal: list, texts: list[str], long_formats) -> list[str]:
 class BaseState:
     """Shared behaviour of generated game states. Fields: see the generated ``State``."""
 
-    __slots__ = ("n", "cur", "step", "turns", "decisions", "over", "rng", "legal", "seed", "nxt", "repeats",
-                 "work")
+    #: the fields every state has; a generated State adds its zones, grids and counters and
+    #: holds them all (in ``__slots__``, or as typed fields of a compiled base class)
+    BASE_FIELDS = ("n", "cur", "step", "turns", "decisions", "over", "rng", "legal", "seed", "nxt", "repeats",
+                   "work")
+    FIELDS: tuple = BASE_FIELDS
+    __slots__ = ()
     MAX_DECISIONS = MAX_DECISIONS  # a generated State may lower it (max decisions in the game block)
     GAME: "Game"
 
@@ -233,13 +237,7 @@ class BaseState:
         state is left half-played: use it on states you can throw away."""
         self.decisions += 1
         if self.decisions > self.MAX_DECISIONS:
-            name, _kind, line = self.STEPS[self.step]  # type: ignore[attr-defined]
-            declared = self.MAX_DECISIONS < MAX_DECISIONS
-            raise RulesRuntimeError(
-                f"{self.GAME.rules_file}:{line}: the game has not ended after {self.MAX_DECISIONS:,} decisions "
-                f"(now at step {name}); "
-                + ("the rules say no game takes more (max decisions)" if declared else
-                   "do the rules declare an end (end when ...) that can happen?"))
+            raise self._too_long()
         try:
             self.APPLY[move[0]](self, move)  # type: ignore[attr-defined, index]
         except (IllegalMove, RulesRuntimeError):
@@ -248,12 +246,31 @@ class BaseState:
             raise _runtime_error(exc) from exc
         return self
 
+    def _too_long(self) -> RulesRuntimeError:
+        """The error of a game that went past its most decisions (MAX_DECISIONS)."""
+        name, _kind, line = self.STEPS[self.step]  # type: ignore[attr-defined]
+        declared = self.MAX_DECISIONS < MAX_DECISIONS
+        return RulesRuntimeError(
+            f"{self.GAME.rules_file}:{line}: the game has not ended after {self.MAX_DECISIONS:,} decisions "
+            f"(now at step {name}); "
+            + ("the rules say no game takes more (max decisions)" if declared else
+               "do the rules declare an end (end when ...) that can happen?"))
+
+    def play_random_playout(self, seed: int = 0) -> "BaseState":
+        """Play on to the end with uniformly random moves, picked by ``Rng(seed).below`` over
+        ``legal``: the fast path of simulations and MCTS rollouts (a native engine runs the same
+        loop compiled, with the same picks). Returns the state, over."""
+        rng = Rng(seed)
+        below = rng.below
+        while not self.over:
+            legal = self.legal
+            self.advance(legal[below(len(legal))])
+        return self
+
     def _restore(self, other: "BaseState") -> None:
         """Take every field back from ``other`` (a copy made before a failed move)."""
-        for cls in type(self).__mro__:
-            for attr in getattr(cls, "__slots__", ()):
-                if hasattr(other, attr):
-                    setattr(self, attr, getattr(other, attr))
+        for attr in self.FIELDS:
+            setattr(self, attr, getattr(other, attr))
 
     # -- game-AI tools: action ids, observations, resampling, pickling -----------------------
     def legal_action_ids(self) -> list[int]:
@@ -436,6 +453,9 @@ def _masked(value: list, is_grid: bool):
 
 class Game:
     """A loaded game: what ``regle.load`` returns and what a generated module exposes."""
+
+    #: which engine plays: "python" (the generated module) or "native" (compiled by Cython)
+    backend = "python"
 
     def __init__(self, state_class: type):
         """``state_class``: the generated module's ``State`` (the module builds its own Game at

@@ -6,6 +6,9 @@ import tempfile
 from pathlib import Path
 
 os.environ.setdefault("REGLE_CACHE_DIR", tempfile.mkdtemp(prefix="regle-test-cache-"))
+# the suite plays the Python engines (a native build takes seconds a rules text); the native
+# backend is tested against them in test_native.py
+os.environ.setdefault("REGLE_BACKEND", "python")
 
 import pytest  # noqa: E402
 

@@ -1,0 +1,158 @@
+"""Native engines: the generated engine compiled by Cython into an extension module, once per
+rules text, and cached beside the Python engines.
+
+The Cython source comes from the same lowering and template as the Python engine
+(``compiler.generate.native_source``): the state's fields become typed fields of a compiled
+class and its methods compiled methods, so the two backends play the same game move for move
+(tests/test_native.py checks it on every game file). The cache key adds to the Python engine's
+key the Cython version, the C compiler and the Python build, so that an upgrade of any of them
+builds again instead of loading a stale module.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from functools import lru_cache
+from pathlib import Path
+
+BACKENDS = ("auto", "python", "native")
+
+
+class NativeUnavailable(RuntimeError):
+    """No native engine can be built here (no Cython, no C compiler or no Python headers), or
+    the build failed; the message says which and what to do."""
+
+
+def default_backend() -> str:
+    """The backend ``regle.load`` uses when none is named: ``REGLE_BACKEND`` if set, else auto."""
+    value = os.environ.get("REGLE_BACKEND", "auto").strip().lower() or "auto"
+    if value not in BACKENDS:
+        raise ValueError(f"REGLE_BACKEND={value!r}: use one of {', '.join(BACKENDS)}")
+    return value
+
+
+@lru_cache(maxsize=1)
+def compiler_command() -> list[str] | None:
+    """The C compiler Python's own build used (``CC``), when it is installed here."""
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    parts = cc.split()
+    return parts if parts and shutil.which(parts[0]) else None
+
+
+@lru_cache(maxsize=1)
+def toolchain() -> dict[str, str]:
+    """What a native build depends on besides regle itself: Cython, the C compiler, Python."""
+    try:
+        import Cython
+        cython = Cython.__version__
+    except ImportError:
+        cython = ""
+    cc = compiler_command()
+    version = ""
+    if cc:
+        try:
+            out = subprocess.run([*cc, "--version"], capture_output=True, text=True, timeout=20)
+            version = (out.stdout or out.stderr).splitlines()[0] if (out.stdout or out.stderr) else cc[0]
+        except (OSError, subprocess.SubprocessError):
+            version = ""
+    return {"cython": cython, "compiler": version, "python": sys.version.split()[0],
+            "platform": sysconfig.get_platform(), "abi": sysconfig.get_config_var("EXT_SUFFIX") or ""}
+
+
+def unavailable_reason() -> str | None:
+    """Why no native engine can be built here, or None when one can."""
+    facts = toolchain()
+    if not facts["cython"]:
+        return "Cython is not installed (pip install cython)"
+    if not facts["compiler"]:
+        return "no C compiler was found (install gcc or clang, or set CC)"
+    include = sysconfig.get_paths().get("include", "")
+    if not include or not Path(include, "Python.h").exists():
+        return f"the Python headers are missing (Python.h not in {include or 'the include path'})"
+    return None
+
+
+def available() -> bool:
+    return unavailable_reason() is None
+
+
+def native_key(python_key: str) -> str:
+    """The cache key of a native engine: the Python engine's key plus the native toolchain."""
+    h = hashlib.sha256(python_key.encode())
+    h.update(Path(__file__).read_bytes())  # how this module builds
+    for part in sorted(toolchain().items()):
+        h.update(repr(part).encode())
+    return h.hexdigest()[:20]
+
+
+def module_path(folder: Path, module_name: str) -> Path:
+    return folder / (module_name + (sysconfig.get_config_var("EXT_SUFFIX") or ".so"))
+
+
+def build(source: str, module_name: str, folder: Path, say=None) -> Path:
+    """Compile Cython ``source`` into the extension module ``module_name`` in ``folder`` (written
+    atomically: a concurrent build of the same module is harmless). Returns the module's path.
+    ``say``, when given, is told what is happening (a cold build takes seconds)."""
+    reason = unavailable_reason()
+    if reason:
+        raise NativeUnavailable(f"cannot build a native engine: {reason}")
+    target = module_path(folder, module_name)
+    folder.mkdir(parents=True, exist_ok=True)
+    pyx = folder / (module_name + ".pyx")  # kept: tracebacks of the module read its lines
+    pyx.write_text(source, encoding="utf-8")
+    started = time.perf_counter()
+    if say:
+        say(f"compiling the native engine (once for these rules; cached in {folder})...")
+    with tempfile.TemporaryDirectory(prefix="regle-native-") as tmp:
+        code = (
+            "import sys\n"
+            "from Cython.Build import cythonize\n"
+            "from setuptools import Distribution, Extension\n"
+            "from setuptools.command.build_ext import build_ext\n"
+            "name, pyx, out, tmp = sys.argv[1:5]\n"
+            "ext = Extension(name, [pyx], extra_compile_args=['-O2', '-w'])\n"
+            "exts = cythonize([ext], quiet=True, build_dir=tmp, language_level=3)\n"
+            "cmd = build_ext(Distribution({'ext_modules': exts}))\n"
+            "cmd.build_lib = out\n"
+            "cmd.build_temp = tmp\n"
+            "cmd.ensure_finalized()\n"
+            "cmd.run()\n"
+        )
+        out_dir = Path(tmp, "out")
+        proc = subprocess.run([sys.executable, "-c", code, module_name, str(pyx), str(out_dir), tmp],
+                              capture_output=True, text=True, cwd=tmp)
+        built = module_path(out_dir, module_name)
+        if proc.returncode != 0 or not built.exists():
+            log = (proc.stderr or proc.stdout).strip().splitlines()[-12:]
+            raise NativeUnavailable("the native engine did not build (this is a bug of regle: please "
+                                    "report it with the rules file):\n  " + "\n  ".join(log))
+        fd, tmp_target = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        os.close(fd)
+        shutil.copyfile(built, tmp_target)
+        os.replace(tmp_target, target)
+    if say:
+        say(f"native engine built in {time.perf_counter() - started:.1f} s")
+    return target
+
+
+def import_module(path: Path, module_name: str):
+    """Import a built native engine from its file."""
+    loader = importlib.machinery.ExtensionFileLoader(module_name, str(path))
+    spec = importlib.util.spec_from_file_location(module_name, path, loader=loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(module_name, None)
+        raise
+    return module
