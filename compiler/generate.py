@@ -175,4 +175,18 @@ def _sources(text: str, filename: str, name: str | None, native: bool) -> str:
                                      f"(the limit is {LIMITS['engine_bytes']:,})", 1, 1,
                                      "fewer or smaller tables, grids and defines")], Source(text, filename))
     verify(code)
-    return render(ir, native=True) if native else code
+    return plain_closures(render(ir, native=True)) if native else code
+
+
+def plain_closures(code: str) -> str:
+    """Cython compiles no closure (a ``lambda``) inside a ``cpdef`` method: such a method of
+    the native engine stays a plain ``def`` (called through Python, a little slower)."""
+    lines = code.split("\n")
+    starts = [i for i, line in enumerate(lines) if line.startswith("    cpdef ")]
+    for i in starts:
+        j = i + 1
+        while j < len(lines) and not lines[j].startswith(("    def ", "    cpdef ", "    cdef ", "    @", "class ", "def ")):
+            j += 1
+        if any("lambda" in line for line in lines[i:j]):
+            lines[i] = "    def " + lines[i][len("    cpdef "):]
+    return "\n".join(lines)

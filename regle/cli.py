@@ -31,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("play", "simulate", "diff") and regle.KERNELS.startswith("pure (the compiled"):
         print("regle: warning: the compiled kernels are not built, so games run slower; reinstall "
               "regle where a C compiler works to build them (see regle --version)", file=sys.stderr)
+    _load.backend = getattr(args, "backend", None)
     try:
         return args.func(args)
     except RulesError as err:
@@ -61,12 +62,40 @@ def _positive(text: str) -> int:
     return value
 
 
+class _Version(argparse.Action):
+    """--version: what runs here (found only when asked: it runs the C compiler once)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from regle import native
+        reason = native.unavailable_reason()
+        facts = native.toolchain()
+        engines = (f"native (Cython {facts['cython']}, {facts['compiler']})" if reason is None
+                   else f"python (no native engines: {reason})")
+        print(f"regle {regle.__version__}\n  kernels: {regle.KERNELS}\n  engines: {engines}; "
+              f"default backend: {native.default_backend()}")
+        parser.exit()
+
+
+def _backend_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--backend", choices=("auto", "python", "native"), default=None,
+                   help="which engine plays: native (compiled by Cython, built once per rules text), "
+                        "python, or auto (native where a C compiler works; the default, or "
+                        "REGLE_BACKEND)")
+
+
+def _load(path: str):
+    """regle.load for the commands that play, with --backend, telling of a native build."""
+    from regle import loader
+    loader.say_native = lambda text: print(f"regle: {text}", file=sys.stderr, flush=True)
+    return regle.load(path, backend=getattr(_load, "backend", None))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="regle", description="Turn a tabletop game's rules, written as text, into a playable engine.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version",
-                        version=f"regle {regle.__version__} (kernels: {regle.KERNELS})")
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="show regle's version, its kernels and whether native engines can be built")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("check", help="check rules files; print each error as FILE:LINE:COL (exit 1 on errors)",
@@ -94,6 +123,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "only regle.runtime and exposes the same API as regle.load().")
     p.add_argument("file", metavar="FILE")
     p.add_argument("-o", "--output", metavar="OUT.py", help="where to write the module (default: stdout)")
+    p.add_argument("--native", action="store_true",
+                   help="write the native engine's Cython source (OUT.pyx) instead: the same engine with "
+                        "typed fields, which regle.load(..., backend='native') compiles and caches")
     p.set_defaults(func=cmd_compile)
 
     p = sub.add_parser("play", help="play a game in the terminal (humans and/or agents)",
@@ -108,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, help="seed for the shuffles and the agents (default: random)")
     p.add_argument("--quiet", action="store_true", help="with agents only: print the moves and the result, not every state")
     p.add_argument("--check", action="store_true", help="check the rules' invariants after every decision (debug mode)")
+    _backend_option(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("serve", help="play, watch and replay a game in the browser (a local web app)",
@@ -125,6 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0: any free port)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this machine only)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser window")
+    _backend_option(p)
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("simulate", help="play many seeded games between agents and summarise them",
@@ -148,6 +182,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--report", metavar="FILE.jsonl", help="summarise games saved with --out instead of playing")
     p.add_argument("--check", action="store_true",
                    help="check the rules' invariants after every decision (slower; stops at the first broken one)")
+    _backend_option(p)
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("diff", help="what changed between two versions of a rules file, in the game's terms",
@@ -163,6 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=_positive, help="players for --simulate (default: the smallest count)")
     p.add_argument("--seed", type=int, default=0, help="first seed for --simulate (default 0)")
     p.add_argument("--jobs", "-j", type=_positive, default=1, help="worker processes for --simulate")
+    _backend_option(p)
     p.set_defaults(func=cmd_diff)
 
     p = sub.add_parser("rules", help="the rulebook of a rules file (Markdown or one HTML page)",
@@ -185,7 +221,7 @@ def cmd_check(args) -> int:
     for name in args.files:
         try:
             regle.check_file(name)
-            for note in regle.load(name).namespace.get("NOTES", ()):
+            for note in regle.load(name, backend="python").namespace.get("NOTES", ()):
                 print(note, file=sys.stderr)  # not an error: the game plays
             if args.simulate:
                 _check_by_playing(name, args.simulate)
@@ -202,7 +238,7 @@ def _check_by_playing(name: str, games: int) -> None:
     """Play ``games`` random games for each player count with invariants checked after every
     decision (RulesRuntimeError at the first broken one)."""
     from regle.runtime.match import play_game
-    game = regle.load(name)
+    game = regle.load(name, backend="python")
     for players in game.players:
         for seed in range(games):
             play_game(game, players, seed, ["random"] * players, check=True)
@@ -234,7 +270,13 @@ def cmd_fmt(args) -> int:
 
 
 def cmd_compile(args) -> int:
-    code = regle.compile_file(args.file)
+    if args.native:
+        from regle.compiler.generate import native_source
+        from regle.loader import _read
+        path = Path(args.file)
+        code = native_source(_read(path), str(path), path.stem)
+    else:
+        code = regle.compile_file(args.file)
     if args.output:
         Path(args.output).write_text(code, encoding="utf-8")
         print(f"wrote {args.output} ({code.count(chr(10))} lines)", file=sys.stderr)
@@ -255,7 +297,7 @@ def _players(game, requested: int | None) -> int:
 def cmd_serve(args) -> int:
     from regle.web.server import make_server
 
-    game = regle.load(args.file)
+    game = _load(args.file)
     n, seats = _seats(game, args)
     try:
         server = make_server(game, args.host, args.port, seats, n)
@@ -297,7 +339,7 @@ def cmd_play(args) -> int:
     from regle.display import render, style_for
     from regle.runtime.agents import agent_seed, make_agent
 
-    game = regle.load(args.file)
+    game = _load(args.file)
     n, seats = _seats(game, args)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     agents = {}
@@ -431,7 +473,7 @@ def cmd_simulate(args) -> int:
     if not args.file:
         raise SystemExit("regle simulate: give a rules FILE (or --report FILE.jsonl)")
     rules_path = str(Path(args.file).resolve())  # workers load the same cached engine
-    game = regle.load(rules_path)
+    game = _load(rules_path)
     n = _players(game, args.players)
     agents = _agent_specs(args.agents)
     if args.games < 1:
@@ -445,7 +487,7 @@ def cmd_simulate(args) -> int:
     try:
         records, seconds = sim.simulate(rules_path, args.games, n, agents, seed=args.seed,
                                         jobs=max(1, args.jobs), rotate=not args.fixed_seats, progress=progress,
-                                        executor=executor, check=args.check)
+                                        executor=executor, check=args.check, backend=game.backend)
     finally:
         if client is not None:
             client.close()
@@ -456,6 +498,7 @@ def cmd_simulate(args) -> int:
             for r in records:
                 out.write(json.dumps(r) + "\n")
     summary = sim.summarise(records, seconds)
+    summary["backend"] = game.backend
     _print_summary(summary, args.json, title=f"{game.title}: {args.games} games, seeds {args.seed}..{args.seed + args.games - 1}")
     return 0
 
@@ -482,6 +525,8 @@ def _print_summary(summary: dict, as_json: bool, title: str) -> None:
     st = style_for(sys.stdout)
     print(st.bold(title))
     print(f"  agents        {', '.join(summary['agents'])}")
+    if "backend" in summary:
+        print(f"  engine        {summary['backend']}" + (" (compiled by Cython)" if summary["backend"] == "native" else ""))
     print(f"  decisions     mean {summary['mean_decisions']:.1f}, median {summary['median_decisions']}")
     if "decisions_per_second" in summary:
         print(f"  speed         {summary['decisions_per_second']:,.0f} decisions/s "
@@ -540,11 +585,11 @@ def cmd_diff(args) -> int:
         summaries = []
         for path in (args.old, args.new):
             rules_path = str(Path(path).resolve())  # workers load the same cached engine
-            game = regle.load(rules_path)
+            game = _load(rules_path)
             n = _players(game, args.players)
             progress = None if args.json else sim.progress_bar(sys.stderr)
             records, seconds = sim.simulate(rules_path, args.simulate, n, agents, seed=args.seed,
-                                            jobs=max(1, args.jobs), progress=progress)
+                                            jobs=max(1, args.jobs), progress=progress, backend=game.backend)
             summaries.append((records, sim.summarise(records, seconds)))
         result["simulation"] = compare(summaries[0], summaries[1])
     if args.json:

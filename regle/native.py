@@ -93,6 +93,18 @@ def native_key(python_key: str) -> str:
     return h.hexdigest()[:20]
 
 
+#: C compiler options of native engines: optimised, quiet (Cython's C draws warnings that are not ours)
+OPTIMISE = ["-O2", "-fPIC", "-w", "-fwrapv"]
+
+
+def link_command() -> list[str]:
+    """How Python's build makes an extension module (LDSHARED: ``gcc -shared ...``), with the
+    compiler found here in front."""
+    ldshared = (sysconfig.get_config_var("LDSHARED") or "cc -shared").split()
+    cc = compiler_command() or ["cc"]
+    return [*cc, *ldshared[1:]]
+
+
 def module_path(folder: Path, module_name: str) -> Path:
     return folder / (module_name + (sysconfig.get_config_var("EXT_SUFFIX") or ".so"))
 
@@ -112,28 +124,15 @@ def build(source: str, module_name: str, folder: Path, say=None) -> Path:
     if say:
         say(f"compiling the native engine (once for these rules; cached in {folder})...")
     with tempfile.TemporaryDirectory(prefix="regle-native-") as tmp:
-        code = (
-            "import sys\n"
-            "from Cython.Build import cythonize\n"
-            "from setuptools import Distribution, Extension\n"
-            "from setuptools.command.build_ext import build_ext\n"
-            "name, pyx, out, tmp = sys.argv[1:5]\n"
-            "ext = Extension(name, [pyx], extra_compile_args=['-O2', '-w'])\n"
-            "exts = cythonize([ext], quiet=True, build_dir=tmp, language_level=3)\n"
-            "cmd = build_ext(Distribution({'ext_modules': exts}))\n"
-            "cmd.build_lib = out\n"
-            "cmd.build_temp = tmp\n"
-            "cmd.ensure_finalized()\n"
-            "cmd.run()\n"
-        )
-        out_dir = Path(tmp, "out")
-        proc = subprocess.run([sys.executable, "-c", code, module_name, str(pyx), str(out_dir), tmp],
-                              capture_output=True, text=True, cwd=tmp)
-        built = module_path(out_dir, module_name)
-        if proc.returncode != 0 or not built.exists():
-            log = (proc.stderr or proc.stdout).strip().splitlines()[-12:]
-            raise NativeUnavailable("the native engine did not build (this is a bug of regle: please "
-                                    "report it with the rules file):\n  " + "\n  ".join(log))
+        c_file, built = Path(tmp, module_name + ".c"), Path(tmp, target.name)
+        steps = [[sys.executable, "-m", "cython", "-3", "--fast-fail", str(pyx), "-o", str(c_file)],
+                 [*link_command(), *OPTIMISE, "-I", sysconfig.get_paths()["include"], str(c_file), "-o", str(built)]]
+        for command in steps:
+            proc = subprocess.run(command, capture_output=True, text=True, cwd=tmp)
+            if proc.returncode != 0 or not Path(command[-1]).exists():
+                log = [line for line in (proc.stderr or proc.stdout).strip().splitlines() if "warning" not in line]
+                raise NativeUnavailable("the native engine did not build (this is a bug of regle: please report it "
+                                        "with the rules file):\n  " + "\n  ".join(log[-12:]))
         fd, tmp_target = tempfile.mkstemp(dir=folder, suffix=".tmp")
         os.close(fd)
         shutil.copyfile(built, tmp_target)

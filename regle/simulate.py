@@ -25,10 +25,11 @@ def seats_for(game_index: int, agents: Sequence[str], players: int, rotate: bool
 
 
 def run_batch(rules_path: str, players: int, seed: int, first: int, count: int,
-              agents: Sequence[str], rotate: bool, check: bool = False) -> list[dict]:
-    """Play games first..first+count-1 (a worker's unit of work); returns their records."""
+              agents: Sequence[str], rotate: bool, check: bool = False, backend: str | None = None) -> list[dict]:
+    """Play games first..first+count-1 (a worker's unit of work); returns their records. Both
+    backends play the same games: ``backend`` only decides how fast."""
     import regle
-    game = regle.load(rules_path)
+    game = regle.load(rules_path, backend=backend)
     out = []
     for i in range(first, first + count):
         record = play_game(game, players, seed + i, seats_for(i, agents, players, rotate), check)
@@ -44,21 +45,22 @@ def batches(n: int, jobs: int) -> list[tuple[int, int]]:
 
 def simulate(rules_path: str, n: int, players: int, agents: Sequence[str], seed: int = 0,
              jobs: int = 1, rotate: bool = True, executor: Executor | None = None,
-             progress=None, check: bool = False) -> tuple[list[dict], float]:
+             progress=None, check: bool = False, backend: str | None = None) -> tuple[list[dict], float]:
     """Play n games; returns (records sorted by seed, wall seconds)."""
     start = time.perf_counter()
     work = batches(n, jobs)
     records: list[dict] = []
     if executor is None and jobs <= 1:
         for first, count in work:
-            records.extend(run_batch(rules_path, players, seed, first, count, agents, rotate, check))
+            records.extend(run_batch(rules_path, players, seed, first, count, agents, rotate, check, backend))
             if progress:
                 progress(len(records), n)
     else:
         own = executor is None
         pool = executor or ProcessPoolExecutor(max_workers=jobs)
         try:
-            futures = [pool.submit(run_batch, rules_path, players, seed, first, count, list(agents), rotate, check)
+            futures = [pool.submit(run_batch, rules_path, players, seed, first, count, list(agents), rotate, check,
+                                   backend)
                        for first, count in work]
             from concurrent.futures import as_completed
             for fut in as_completed(futures):

@@ -7,6 +7,7 @@ tables (``ZONES``, ``COUNTERS``, ``STEPS``). Everything here is game-agnostic.
 from __future__ import annotations
 
 import linecache
+import os
 import re
 import sys
 from typing import Any
@@ -78,6 +79,8 @@ def rules_line_of(exc: BaseException) -> tuple[str, int] | None:
         return None
     g, filename, lineno = found
     lines = linecache.getlines(filename, g)
+    if not lines and g.get("__file__"):  # a native engine's frames name its .pyx, which lies beside it
+        lines = linecache.getlines(os.path.join(os.path.dirname(g["__file__"]), os.path.basename(filename)))
     for i in range(min(lineno, len(lines)) - 1, -1, -1):
         m = re.search(r"# (?:(\S+) )?line (\d+):", lines[i])
         if m:

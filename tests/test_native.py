@@ -1,0 +1,127 @@
+"""The native backend against the Python engine: every game file in games/ played move by move
+in both must give the same legal moves, notations, states (to_json) and results.
+
+Native engines are built once per rules text (a few seconds each, two at a time here) and
+cached in the test session's cache directory.
+"""
+from __future__ import annotations
+
+import pickle
+import random
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import regle
+from regle import native
+
+from test_language import STEPS
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME_FILES = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "games").rglob("*.rules"))
+
+pytestmark = pytest.mark.skipif(not native.available(), reason=f"no native engines here: {native.unavailable_reason()}")
+
+
+@pytest.fixture(scope="module")
+def engines():
+    """(python game, native game) of every game file, the native ones built two at a time."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        natives = dict(zip(GAME_FILES, pool.map(lambda f: regle.load(ROOT / f, backend="native"), GAME_FILES)))
+    return {f: (regle.load(ROOT / f, backend="python"), natives[f]) for f in GAME_FILES}
+
+
+def test_every_game_file_is_covered():
+    assert len(GAME_FILES) >= 18 and "games/pixies.rules" in GAME_FILES and "games/classics/hex.rules" in GAME_FILES
+
+
+@pytest.mark.parametrize("path", GAME_FILES)
+def test_both_backends_play_the_same_games(engines, path):
+    python, compiled = engines[path]
+    assert python.backend == "python" and compiled.backend == "native"
+    assert compiled.State.NATIVE and not hasattr(python.State, "NATIVE")
+    counts = sorted({python.players.start, python.players.stop - 1})
+    for n in counts:
+        for seed in range(4):
+            a, b = python.new_game(n, seed=seed), compiled.new_game(n, seed=seed)
+            rng = random.Random(seed)
+            while True:
+                assert a.to_json() == b.to_json()
+                assert [str(m) for m in a.legal_moves()] == [str(m) for m in b.legal_moves()]
+                assert a.scores == b.scores
+                if a.is_over:
+                    break
+                k = rng.randrange(len(a.legal))
+                if rng.random() < 0.5:
+                    a.play(a.legal_moves()[k])
+                    b.play(b.legal_moves()[k])
+                else:  # the fast path
+                    a.advance(a.legal[k])
+                    b.advance(b.legal[k])
+            assert b.is_over and a.winners == b.winners and a.decisions == b.decisions
+
+
+@pytest.mark.parametrize("path", GAME_FILES)
+def test_random_playouts_are_the_same_and_saved_states_cross_backends(engines, path):
+    python, compiled = engines[path]
+    n = python.players.start
+    for seed in range(6):
+        a = python.new_game(n, seed=seed).play_random_playout(seed)
+        b = compiled.new_game(n, seed=seed).play_random_playout(seed)
+        assert a.to_json() == b.to_json() and a.winners == b.winners
+    start = python.new_game(n, seed=9)
+    for _ in range(5):
+        if not start.is_over:
+            start.advance(start.legal[0])
+    loaded = compiled.state_from_json(start.to_json())
+    assert type(loaded) is compiled.State and loaded.to_json() == start.to_json()
+    assert loaded.copy().play_random_playout(3).to_json() == start.copy().play_random_playout(3).to_json()
+    again = pickle.loads(pickle.dumps(loaded))
+    assert again.GAME is compiled and again.to_json() == loaded.to_json()
+
+
+def test_a_rules_error_in_a_native_engine_names_its_rules_line():
+    text = STEPS.replace("action drop(v in hand[me]) { move v from hand[me] to bag }",
+                         "action drop(v in hand[me]) { move 99 from hand[me] to bag }")
+    game = regle.loads(text, name="buggy", filename="buggy.rules", backend="native")
+    assert game.backend == "native"
+    s = game.new_game(seed=0)
+    for m in ("take 8", "skip boost", "take 1", "skip boost", "take 2", "skip boost"):
+        s.play(m)
+    before = s.to_json()
+    with pytest.raises(regle.RulesRuntimeError, match=r"buggy.rules:10: error while playing"):
+        s.play(s.legal_moves()[0])
+    assert s.to_json() == before  # play() leaves the state as it was
+    with pytest.raises(regle.IllegalMove):
+        s.play("take 99")
+
+
+def test_the_decision_bound_holds_natively(monkeypatch, engines):
+    _python, compiled = engines["games/classics/tictactoe.rules"]
+    monkeypatch.setattr(compiled.State, "MAX_DECISIONS", 3)
+    s = compiled.new_game(2, seed=0)
+    with pytest.raises(regle.RulesRuntimeError, match="has not ended after 3 decisions"):
+        s.play_random_playout(0)
+
+
+def test_backends_are_chosen_and_cached(engines, monkeypatch):
+    _python, compiled = engines["games/classics/connect4.rules"]
+    assert regle.load(ROOT / "games/classics/connect4.rules", backend="native") is compiled
+    assert regle.load(ROOT / "games/classics/connect4.rules", backend="auto") is compiled  # a compiler is here
+    monkeypatch.setenv("REGLE_BACKEND", "native")
+    assert regle.load(ROOT / "games/classics/connect4.rules") is compiled
+    with pytest.raises(ValueError, match="backend 'fast'"):
+        regle.load(ROOT / "games/classics/connect4.rules", backend="fast")
+    monkeypatch.setattr(native, "unavailable_reason", lambda: "no C compiler was found")
+    assert regle.load(ROOT / "games/classics/connect4.rules", backend="auto").backend == "python"
+
+
+def test_the_native_source_is_the_same_engine_typed():
+    from regle.compiler.generate import engine_source, native_source
+    text = (ROOT / "games/classics/tictactoe.rules").read_text()
+    py, pyx = engine_source(text, "t.rules"), native_source(text, "t.rules")
+    assert pyx.startswith("# cython:") and "cdef class _Core:" in pyx and "cdef class" not in py
+    for line in py.splitlines():  # every rules-line comment of the Python engine is in the native one
+        if line.strip().startswith("# line "):
+            assert line.strip() in pyx
