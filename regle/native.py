@@ -63,7 +63,7 @@ def toolchain() -> dict[str, str]:
             version = (out.stdout or out.stderr).splitlines()[0] if (out.stdout or out.stderr) else cc[0]
         except (OSError, subprocess.SubprocessError):
             version = ""
-    return {"cython": cython, "compiler": version, "python": sys.version.split()[0],
+    return {"cython": cython, "compiler": version, "flags": " ".join(optimise_flags()), "python": sys.version.split()[0],
             "platform": sysconfig.get_platform(), "abi": sysconfig.get_config_var("EXT_SUFFIX") or ""}
 
 
@@ -93,8 +93,14 @@ def native_key(python_key: str) -> str:
     return h.hexdigest()[:20]
 
 
-#: C compiler options of native engines: optimised, quiet (Cython's C draws warnings that are not ours)
-OPTIMISE = ["-O2", "-fPIC", "-w", "-fwrapv"]
+#: C compiler options of native engines: position-independent, quiet (Cython's C draws warnings
+#: that are not ours), and optimised as REGLE_NATIVE_CFLAGS says (default -O2; -O0 builds in a
+#: fifth of the time and runs slower: the test suite uses it)
+BASE_FLAGS = ["-fPIC", "-w", "-fwrapv"]
+
+
+def optimise_flags() -> list[str]:
+    return os.environ.get("REGLE_NATIVE_CFLAGS", "-O2").split() + BASE_FLAGS
 
 
 def link_command() -> list[str]:
@@ -126,7 +132,7 @@ def build(source: str, module_name: str, folder: Path, say=None) -> Path:
     with tempfile.TemporaryDirectory(prefix="regle-native-") as tmp:
         c_file, built = Path(tmp, module_name + ".c"), Path(tmp, target.name)
         steps = [[sys.executable, "-m", "cython", "-3", "--fast-fail", str(pyx), "-o", str(c_file)],
-                 [*link_command(), *OPTIMISE, "-I", sysconfig.get_paths()["include"], str(c_file), "-o", str(built)]]
+                 [*link_command(), *optimise_flags(), "-I", sysconfig.get_paths()["include"], str(c_file), "-o", str(built)]]
         for command in steps:
             proc = subprocess.run(command, capture_output=True, text=True, cwd=tmp)
             if proc.returncode != 0 or not Path(command[-1]).exists():
