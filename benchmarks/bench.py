@@ -9,7 +9,9 @@
 Prints random playouts per second of each generated engine and of its yardstick, and their
 ratio (generated / yardstick; above 1.0 the generated engine is faster). Both sides play
 uniformly random moves with the same kind of RNG, interleaved in rounds so that machine noise
-hits both alike; the best round of each is reported.
+hits both alike; the best round of each is reported. The native column is the same engine
+compiled by Cython (regle.load(..., backend="native")), playing through its fast path
+(state.play_random_playout) as simulations and MCTS rollouts do; --no-native leaves it out.
 """
 from __future__ import annotations
 
@@ -47,6 +49,18 @@ def generated_playouts(game, players: int, seconds: float, seed0: int) -> tuple[
             return done / elapsed, decisions / done
 
 
+def native_playouts(game, players: int, seconds: float, seed0: int) -> float:
+    """Random playouts through the fast path (the native engine's compiled loop)."""
+    done = 0
+    start = time.perf_counter()
+    while True:
+        game.new_game(players, seed=seed0 + done).play_random_playout(seed0 + done)
+        done += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return done / elapsed
+
+
 def yardstick_playouts(module, seconds: float, seed0: int) -> float:
     rng = random.Random(seed0)
     done = 0
@@ -59,25 +73,35 @@ def yardstick_playouts(module, seconds: float, seed0: int) -> float:
             return done / elapsed
 
 
-def bench_game(name: str, rounds: int, seconds: float) -> dict:
+def bench_game(name: str, rounds: int, seconds: float, native: bool = True) -> dict:
     path, players = GAMES[name]
-    game = regle.load(ROOT / path)
+    game = regle.load(ROOT / path, backend="python")
+    compiled = regle.load(ROOT / path, backend="native") if native else None
     yard = importlib.import_module(f"yardsticks.{name}")
-    gen_best = yard_best = 0.0
+    gen_best = yard_best = native_best = 0.0
     mean_decisions = 0.0
     for r in range(rounds):
         rate, mean_decisions = generated_playouts(game, players, seconds, 1000 * r)
         gen_best = max(gen_best, rate)
         yard_best = max(yard_best, yardstick_playouts(yard, seconds, 1000 * r))
+        if compiled is not None:
+            native_best = max(native_best, native_playouts(compiled, players, seconds, 1000 * r))
     return {"game": name, "players": players, "generated": gen_best, "yardstick": yard_best,
-            "ratio": gen_best / yard_best, "decisions": mean_decisions}
+            "ratio": gen_best / yard_best, "decisions": mean_decisions,
+            "native": native_best, "native_ratio": native_best / yard_best}
 
 
-def bench_agents(quick: bool) -> None:
-    """MCTS decisions per second at a fixed iteration count, and the --jobs 2 speed-up."""
+def bench_agents(quick: bool, native: bool = True) -> None:
+    """MCTS decisions per second at a fixed iteration count (each backend), and the --jobs 2
+    speed-up of simulate."""
     from regle import simulate as sim
+    for backend in ("python", "native") if native else ("python",):
+        bench_mcts(regle.load(ROOT / "games/eclats.rules", backend=backend), quick)
+    _bench_jobs(sim, quick)
+
+
+def bench_mcts(game, quick: bool) -> None:
     from regle.runtime.agents import make_agent
-    game = regle.load(ROOT / "games/eclats.rules")
     iterations = 200
     agent = make_agent(f"mcts:iterations={iterations}", 1)
     decisions, spent = 0, 0.0
@@ -92,11 +116,16 @@ def bench_agents(quick: bool) -> None:
                 decisions += 1
             else:
                 s.advance(other.choose(s))
-    print(f"mcts (Éclats, {iterations} iterations): {decisions / spent:,.1f} decisions/s")
+    print(f"mcts (Éclats, {iterations} iterations, {game.backend} engine): {decisions / spent:,.1f} decisions/s, "
+          f"{decisions * iterations / spent:,.0f} iterations/s")
+
+
+def _bench_jobs(sim, quick: bool) -> None:
     n = 800 if quick else 3000
     times = {}
     for jobs in (1, 2):
-        _, times[jobs] = sim.simulate(str(ROOT / "games/eclats.rules"), n, 2, ["greedy", "random"], seed=0, jobs=jobs)
+        _, times[jobs] = sim.simulate(str(ROOT / "games/eclats.rules"), n, 2, ["greedy", "random"], seed=0, jobs=jobs,
+                                      backend="python")
     print(f"simulate {n} greedy-vs-random Éclats games: --jobs 1 {times[1]:.2f} s, --jobs 2 {times[2]:.2f} s,"
           f" speed-up {times[1] / times[2]:.2f}x")
 
@@ -151,7 +180,7 @@ def bench_adapters(quick: bool) -> None:
     print(f"{'steps/s':<14}{'players':>8}{'engine API':>12}{'PettingZoo':>12}{'adapter cost':>14}")
     for name in ("eclats", "cibles", "othello"):
         path, players = GAMES[name]
-        game = regle.load(ROOT / path)
+        game = regle.load(ROOT / path, backend="python")
         bare = max(_engine_steps(game, players, seconds) for _ in range(2))
         wrapped = max(_pettingzoo_steps(path, players, seconds) for _ in range(2))
         print(f"{name:<14}{players:>8}{bare:>12,.0f}{wrapped:>12,.0f}{bare / wrapped - 1:>14.0%}")
@@ -163,7 +192,7 @@ def profile_game(name: str, seconds: float, top: int = 25) -> None:
     import cProfile
     import pstats
     path, players = GAMES[name]
-    game = regle.load(ROOT / path)
+    game = regle.load(ROOT / path, backend="python")
     profiler = cProfile.Profile()
     profiler.enable()
     rate, _ = generated_playouts(game, players, seconds, 0)
@@ -178,6 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="short rounds (about 5 s in all)")
     parser.add_argument("--only", choices=sorted(GAMES), help="one game only")
     parser.add_argument("--agents", action="store_true", help="also measure MCTS and parallel simulation")
+    parser.add_argument("--no-native", action="store_true",
+                        help="leave out the native engines (built once per game, seconds each, when not cached)")
     parser.add_argument("--adapters", action="store_true",
                         help="also measure steps/s through the PettingZoo adapter against the engine API")
     parser.add_argument("--profile", choices=sorted(GAMES), metavar="GAME",
@@ -189,14 +220,20 @@ def main(argv: list[str] | None = None) -> int:
     rounds, seconds = (2, 0.6) if args.quick else (5, 1.5)
     print(f"regle {regle.__version__}, kernels: {regle.KERNELS}, Python {sys.version.split()[0]}")
     print(f"random playouts per second (best of {rounds} rounds of {seconds:.1f} s each side)")
-    print(f"{'game':<14}{'players':>8}{'generated':>12}{'yardstick':>12}{'ratio':>8}{'decisions/game':>16}"
-          f"{'decisions/s':>14}")
+    native = not args.no_native
+    if native:
+        from regle import native as nat
+        if nat.unavailable_reason():
+            print(f"(no native column: {nat.unavailable_reason()})")
+            native = False
+    print(f"{'game':<14}{'players':>8}{'yardstick':>12}{'python':>10}{'ratio':>7}"
+          + (f"{'native':>10}{'ratio':>7}" if native else "") + f"{'decisions/game':>16}")
     for name in ([args.only] if args.only else GAMES):
-        r = bench_game(name, rounds, seconds)
-        print(f"{r['game']:<14}{r['players']:>8}{r['generated']:>12,.0f}{r['yardstick']:>12,.0f}"
-              f"{r['ratio']:>8.2f}{r['decisions']:>16.1f}{r['generated'] * r['decisions']:>14,.0f}")
+        r = bench_game(name, rounds, seconds, native)
+        print(f"{r['game']:<14}{r['players']:>8}{r['yardstick']:>12,.0f}{r['generated']:>10,.0f}{r['ratio']:>7.2f}"
+              + (f"{r['native']:>10,.0f}{r['native_ratio']:>7.2f}" if native else "") + f"{r['decisions']:>16.1f}")
     if args.agents:
-        bench_agents(args.quick)
+        bench_agents(args.quick, native)
     if args.adapters:
         bench_adapters(args.quick)
     return 0
