@@ -8,6 +8,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_Check
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
+from cpython.long cimport PyLong_AsLongAndOverflow
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
@@ -40,13 +41,64 @@ cdef inline const short* _tab(object table) except NULL:
 
 
 # ---- moves ---------------------------------------------------------------------------------
-cdef inline tuple _pair(object a, object b):
+cdef inline tuple _new_pair(object a, object b):
     cdef tuple t = PyTuple_New(2)
     Py_INCREF(a)
     PyTuple_SET_ITEM(t, 0, a)
     Py_INCREF(b)
     PyTuple_SET_ITEM(t, 1, b)
     return t
+
+
+# Moves are tuples, equal whoever made them; the common ones, (tag, value) with a small tag and
+# a natural number as value, are made once and shared (a tuple made and freed per legal move
+# at every decision was a third of a line-pushing game's playout). The tables grow on demand,
+# two levels deep (value >> 10, then value & 1023) so that sparse values stay small.
+cdef list _shared_pairs = [None] * 64
+
+
+cdef tuple _pair_long(object tag, long value):
+    """The move (tag, value), shared when tag is an int below 64 and value a natural number."""
+    cdef long t
+    cdef Py_ssize_t hi, lo
+    cdef list level, bucket
+    cdef object found
+    if type(tag) is not int or value < 0 or value >= (1 << 30):
+        return _new_pair(tag, value)
+    t = tag
+    if t < 0 or t >= 64:
+        return _new_pair(tag, value)
+    hi = value >> 10
+    lo = value & 1023
+    level = <list>_shared_pairs[t] if _shared_pairs[t] is not None else None
+    if level is None:
+        level = []
+        _shared_pairs[t] = level
+    if hi >= PyList_GET_SIZE(level):
+        level.extend([None] * (hi + 1 - PyList_GET_SIZE(level)))
+    found = <object>PyList_GET_ITEM(level, hi)
+    if found is None:
+        bucket = []
+        level[hi] = bucket
+    else:
+        bucket = <list>found
+    if lo >= PyList_GET_SIZE(bucket):
+        bucket.extend([None] * (lo + 1 - PyList_GET_SIZE(bucket)))
+    found = <object>PyList_GET_ITEM(bucket, lo)
+    if found is None:
+        found = _new_pair(tag, value)
+        bucket[lo] = found
+    return <tuple>found
+
+
+cdef inline tuple _pair(object a, object b):
+    cdef int overflow = 0
+    cdef long value
+    if type(b) is int:
+        value = PyLong_AsLongAndOverflow(b, &overflow)
+        if not overflow:
+            return _pair_long(a, value)
+    return _new_pair(a, b)
 
 
 def tagged(action, values, bint distinct=False):
@@ -504,7 +556,7 @@ cdef list _line_moves(object cells_obj, object step_obj, int ndirs, int me, int 
                 k = m + 1
             while k <= run:
                 if tag is not None:
-                    out.append(_pair(tag, ((head * 8 + d) * 64 + k) * 64 + m))
+                    out.append(_pair_long(tag, ((head * 8 + d) * 64 + k) * 64 + m))
                 elif packed:
                     out.append(((head * 8 + d) * 64 + k) * 64 + m)
                 else:

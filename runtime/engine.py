@@ -20,6 +20,9 @@ STATE_FORMAT = "regle-state/1"
 MAX_DECISIONS = 100_000
 #: Elements that the ``for`` loops of one decision (or the setup) may walk in all.
 MAX_WORK = 1_000_000
+TOO_MUCH_FOR = f"one decision walked more than {MAX_WORK:,} elements in for loops"
+TOO_MUCH_WHILE = (f"one decision walked more than {MAX_WORK:,} elements in loops: "
+                  "does a while condition ever become false?")
 
 
 class Move(tuple):
@@ -138,7 +141,7 @@ class BaseState:
         decision, walked = self.work
         walked = (walked if decision == self.decisions else 0) + len(items)
         if walked > MAX_WORK:
-            raise ValueError(f"one decision walked more than {MAX_WORK:,} elements in for loops")
+            raise ValueError(TOO_MUCH_FOR)
         self.work = (self.decisions, walked)
         return items
 
@@ -147,8 +150,7 @@ class BaseState:
         decision, walked = self.work
         walked = (walked if decision == self.decisions else 0) + 1
         if walked > MAX_WORK:
-            raise ValueError(f"one decision walked more than {MAX_WORK:,} elements in loops: "
-                             "does a while condition ever become false?")
+            raise ValueError(TOO_MUCH_WHILE)
         self.work = (self.decisions, walked)
 
     # -- the public API -------------------------------------------------------------

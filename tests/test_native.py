@@ -125,3 +125,13 @@ def test_the_native_source_is_the_same_engine_typed():
     for line in py.splitlines():  # every rules-line comment of the Python engine is in the native one
         if line.strip().startswith("# line "):
             assert line.strip() in pyx
+
+
+def test_loops_are_bounded_natively():
+    from test_vocabulary import HEAD, PASS_TURN
+    body = "for i in 1..3 {\n        n += i\n      }\n      while n >= 0 {\n        n += 1\n      }"
+    runaway = regle.loads(HEAD + "counter n\n" + PASS_TURN.replace("{body}", body), name="runaway", backend="native")
+    s = runaway.new_game()
+    with pytest.raises(regle.RulesRuntimeError, match="walked more than 1,000,000 elements in loops"):
+        s.play("go")
+    assert s.to_json() == runaway.new_game().to_json()
