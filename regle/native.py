@@ -125,7 +125,10 @@ def build(source: str, module_name: str, folder: Path, say=None) -> Path:
     target = module_path(folder, module_name)
     folder.mkdir(parents=True, exist_ok=True)
     pyx = folder / (module_name + ".pyx")  # kept: tracebacks of the module read its lines
-    pyx.write_text(source, encoding="utf-8")
+    fd, tmp_pyx = tempfile.mkstemp(dir=folder, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:  # whole or not at all: a build beside may read it
+        f.write(source)
+    os.replace(tmp_pyx, pyx)
     started = time.perf_counter()
     if say:
         say(f"compiling the native engine (once for these rules; cached in {folder})...")

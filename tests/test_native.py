@@ -135,3 +135,25 @@ def test_loops_are_bounded_natively():
     with pytest.raises(regle.RulesRuntimeError, match="walked more than 1,000,000 elements in loops"):
         s.play("go")
     assert s.to_json() == runaway.new_game().to_json()
+
+
+@pytest.mark.parametrize("path", ["games/pixies.rules", "games/eclats.rules", "games/classics/lostcities.rules"])
+def test_hidden_information_and_agents_work_natively(engines, path):
+    from regle.runtime.agents import make_agent
+    python, compiled = engines[path]
+    a, b = python.new_game(seed=4), compiled.new_game(seed=4)
+    for _ in range(6):
+        a.advance(a.legal[0])
+        b.advance(b.legal[0])
+    for p in range(a.n):
+        assert a.view(p) == b.view(p) and list(a.observation(p)) == list(b.observation(p))
+        assert a.resample(p, 7).to_json() == b.resample(p, 7).to_json()
+    mcts = make_agent("mcts:iterations=30", 1)
+    assert str(make_agent("mcts:iterations=30", 1).choose(a)) == str(mcts.choose(b))
+
+
+def test_the_cache_holds_native_engines_and_clears_them(engines):
+    from regle.loader import cached_files
+    names = [p.name for p in cached_files()]
+    assert any(n.startswith("regle_native_pixies_") and n.endswith(".pyx") for n in names)
+    assert any(n.startswith("regle_native_pixies_") and n.endswith((".so", ".pyd")) for n in names)
