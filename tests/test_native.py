@@ -157,3 +157,18 @@ def test_the_cache_holds_native_engines_and_clears_them(engines):
     names = [p.name for p in cached_files()]
     assert any(n.startswith("regle_native_pixies_") and n.endswith(".pyx") for n in names)
     assert any(n.startswith("regle_native_pixies_") and n.endswith((".so", ".pyd")) for n in names)
+
+
+def test_native_states_cross_to_another_process(engines):
+    import subprocess
+    import sys
+    _python, compiled = engines["games/cibles.rules"]
+    s = compiled.new_game(2, seed=5)
+    for _ in range(4):
+        s.advance(s.legal[-1])
+    code = ("import pickle, sys; s = pickle.loads(sys.stdin.buffer.read()); "
+            "print(s.GAME.backend, s.to_json() == pickle.loads(pickle.dumps(s)).to_json(), s.legal_action_ids()[:3])")
+    out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(s), capture_output=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr.decode()[-800:]
+    assert out.stdout.decode().split(None, 2)[:2] == ["native", "True"]
+    assert out.stdout.decode().split(None, 2)[2].strip() == str(s.legal_action_ids()[:3])
