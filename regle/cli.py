@@ -19,6 +19,10 @@ EPILOG = """examples:
   regle play games/mygame.rules --seats random,random --seed 7
   regle simulate games/mygame.rules -n 1000 --agents greedy,random --jobs 2
   regle compile games/mygame.rules -o mygame_engine.py
+
+engines: the commands that play use a native engine (the generated one compiled by Cython,
+built once per rules text, then cached) where a C compiler works, else the Python one; they
+play the same games. --backend python|native|auto (or REGLE_BACKEND) chooses.
 """
 
 

@@ -172,3 +172,11 @@ def test_native_states_cross_to_another_process(engines):
     assert out.returncode == 0, out.stderr.decode()[-800:]
     assert out.stdout.decode().split(None, 2)[:2] == ["native", "True"]
     assert out.stdout.decode().split(None, 2)[2].strip() == str(s.legal_action_ids()[:3])
+
+
+def test_simulations_do_not_depend_on_the_backend_or_the_workers(engines):
+    from regle import simulate as sim
+    path = str(ROOT / "games/eclats.rules")
+    natively, _ = sim.simulate(path, 12, 2, ["greedy", "random"], seed=3, jobs=2, backend="native")
+    in_python, _ = sim.simulate(path, 12, 2, ["greedy", "random"], seed=3, jobs=1, backend="python")
+    assert natively == in_python and len(natively) == 12
