@@ -89,9 +89,16 @@ def _backend_option(p: argparse.ArgumentParser) -> None:
 
 def _load(path: str):
     """regle.load for the commands that play, with --backend, telling of a native build."""
-    from regle import loader
+    from regle import loader, native
     loader.say_native = lambda text: print(f"regle: {text}", file=sys.stderr, flush=True)
-    return regle.load(path, backend=getattr(_load, "backend", None))
+    try:
+        native.default_backend()
+    except ValueError as exc:
+        raise SystemExit(f"regle: {exc}") from None
+    try:
+        return regle.load(path, backend=getattr(_load, "backend", None))
+    except native.NativeUnavailable as exc:
+        raise SystemExit(f"regle: {exc} (--backend python plays without it)") from None
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -123,7 +123,7 @@ def _load(text: str, filename: str, name: str, backend: str | None = None) -> Ga
         backend = "native" if native.available() else "python"
         if backend == "native":
             try:
-                return _load_native(text, filename, name, auto=True)
+                return _load_native(text, filename, name)
             except native.NativeUnavailable as exc:
                 warnings.warn(f"{exc}; using the Python engine", RuntimeWarning, stacklevel=3)
                 backend = "python"
@@ -159,7 +159,7 @@ def _load(text: str, filename: str, name: str, backend: str | None = None) -> Ga
 say_native = None
 
 
-def _load_native(text: str, filename: str, name: str, auto: bool = False) -> Game:
+def _load_native(text: str, filename: str, name: str) -> Game:
     """The native engine of a rules text: built once (checked by the Python lowering first, so a
     rules error reads as always), then imported from the cache."""
     from regle import native
@@ -175,9 +175,8 @@ def _load_native(text: str, filename: str, name: str, auto: bool = False) -> Gam
         source = native_source(text, filename, name)
         try:
             target = native.build(source, module_name, folder, say=say_native)
-        except OSError as exc:  # an unwritable cache: build into a private temp dir
+        except OSError:  # an unwritable cache: build into a private temp dir
             target = native.build(source, module_name, Path(tempfile.mkdtemp(prefix="regle-")), say=say_native)
-            del exc
     try:
         module = native.import_module(target, module_name)
     except ImportError:

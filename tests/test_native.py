@@ -180,3 +180,21 @@ def test_simulations_do_not_depend_on_the_backend_or_the_workers(engines):
     natively, _ = sim.simulate(path, 12, 2, ["greedy", "random"], seed=3, jobs=2, backend="native")
     in_python, _ = sim.simulate(path, 12, 2, ["greedy", "random"], seed=3, jobs=1, backend="python")
     assert natively == in_python and len(natively) == 12
+
+
+def test_the_command_line_says_which_engine_and_why_not(engines, monkeypatch, capsys, tmp_path):
+    from regle.cli import main
+    assert main(["simulate", str(ROOT / "games/classics/tictactoe.rules"), "-n", "3", "--backend", "native"]) == 0
+    assert "engine        native (compiled by Cython)" in capsys.readouterr().out
+    monkeypatch.setenv("REGLE_BACKEND", "fast")
+    with pytest.raises(SystemExit, match="REGLE_BACKEND='fast': use one of auto, python, native"):
+        main(["simulate", str(ROOT / "games/classics/tictactoe.rules"), "-n", "3"])
+    monkeypatch.setenv("REGLE_BACKEND", "native")
+    monkeypatch.setattr(native, "unavailable_reason", lambda: "no C compiler was found")
+    fresh = tmp_path / "fresh.rules"  # rules never built
+    fresh.write_text((ROOT / "games/classics/kalah.rules").read_text() + "\n# a new text\n")
+    with pytest.raises(SystemExit, match="no C compiler was found .--backend python plays without it"):
+        main(["simulate", str(fresh), "-n", "3"])
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert "engines: python (no native engines: no C compiler was found)" in capsys.readouterr().out
