@@ -261,15 +261,17 @@ class BaseState:
             + ("the rules say no game takes more (max decisions)" if declared else
                "do the rules declare an end (end when ...) that can happen?"))
 
-    def play_random_playout(self, seed: int = 0) -> "BaseState":
-        """Play on to the end with uniformly random moves, picked by ``Rng(seed).below`` over
-        ``legal``: the fast path of simulations and MCTS rollouts (a native engine runs the same
-        loop compiled, with the same picks). Returns the state, over."""
-        rng = Rng(seed)
-        below = rng.below
-        while not self.over:
+    def play_random_playout(self, seed: int = 0, limit: int = 0) -> "BaseState":
+        """Play on with uniformly random moves, picked by ``Rng(seed).below`` over ``legal``, to
+        the end (or for at most ``limit`` moves when limit > 0): the fast path of simulations and
+        MCTS rollouts (a native engine runs the same loop compiled, with the same picks).
+        Returns the state."""
+        below = Rng(seed).below
+        left = limit if limit > 0 else -1
+        while not self.over and left != 0:
             legal = self.legal
             self.advance(legal[below(len(legal))])
+            left -= 1
         return self
 
     def _restore(self, other: "BaseState") -> None:

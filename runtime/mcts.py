@@ -119,13 +119,7 @@ class MctsAgent:
             node = node.children[best]
             path.append((actor, node))
         # rollout
-        if self.rollout <= 0:
-            s.play_random_playout(rng.next64())  # compiled in a native engine
-        steps = 0
-        while not s.over and steps < self.rollout:
-            legal = s.legal
-            s.advance(legal[rng.below(len(legal))])
-            steps += 1
+        s.play_random_playout(rng.next64(), self.rollout)  # to the end when rollout is 0; compiled natively
         result = rewards(s)
         # backpropagation
         root.visits += 1

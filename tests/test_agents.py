@@ -145,3 +145,13 @@ def test_agent_lists_keep_options_with_their_agent():
     assert split_specs("greedy, random") == ["greedy", "random"]
     agent = make_agent(split_specs("mcts:iterations=5,c=0.5,rollout=3")[0], 1)
     assert (agent.iterations, agent.c, agent.rollout) == (5, 0.5, 3)
+
+
+def test_random_playouts_go_to_the_end_or_stop_at_their_limit():
+    game = regle.load(GAMES / "eclats.rules")
+    short = game.new_game(seed=2).play_random_playout(9, limit=7)
+    assert short.decisions == 7 and not short.is_over
+    whole = game.new_game(seed=2).play_random_playout(9)
+    assert whole.is_over and whole.to_json() == game.new_game(seed=2).play_random_playout(9).to_json()
+    on = game.state_from_json(short.to_json()).play_random_playout(9)  # the same picks go on from a copy
+    assert on.is_over and on.decisions > 7

@@ -70,6 +70,8 @@ def test_random_playouts_are_the_same_and_saved_states_cross_backends(engines, p
         a = python.new_game(n, seed=seed).play_random_playout(seed)
         b = compiled.new_game(n, seed=seed).play_random_playout(seed)
         assert a.to_json() == b.to_json() and a.winners == b.winners
+    a, b = python.new_game(n, seed=1).play_random_playout(2, 5), compiled.new_game(n, seed=1).play_random_playout(2, 5)
+    assert a.to_json() == b.to_json() and (a.decisions == 5 or a.is_over)
     start = python.new_game(n, seed=9)
     for _ in range(5):
         if not start.is_over:
