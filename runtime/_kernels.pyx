@@ -101,6 +101,50 @@ cdef inline tuple _pair(object a, object b):
     return _new_pair(a, b)
 
 
+def deal(list src, list dst, count, where=None):
+    """kernels.deal: the first ``count`` items of src (all when None) to the end of dst."""
+    cdef Py_ssize_t n = PyList_GET_SIZE(src), k, i, taken, limit
+    if where is None:
+        if count is None or count >= n:
+            dst.extend(src)
+            del src[:]
+        elif count > 0:
+            k = count
+            dst.extend(src[:k])
+            del src[:k]
+        return
+    taken = 0
+    i = 0
+    limit = n if count is None else count
+    while taken < limit and i < PyList_GET_SIZE(src):
+        if where(<object>PyList_GET_ITEM(src, i)):
+            dst.append(src.pop(i))
+            taken += 1
+        else:
+            i += 1
+
+
+def clear_cells(grid, cells, to):
+    """kernels.clear_cells: empty cells of a grid, their contents to the end of ``to``."""
+    cdef Py_ssize_t c
+    cdef long v
+    cdef list zone = to
+    if type(grid) is bytearray:
+        for c in cells:
+            v = (<bytearray>grid)[c]
+            if v:
+                if zone is not None:
+                    zone.append(v - 1)
+                (<bytearray>grid)[c] = 0
+        return
+    for c in cells:
+        v = grid[c]
+        if v:
+            if zone is not None:
+                zone.append(v - 1)
+            grid[c] = 0
+
+
 def tagged(action, values, bint distinct=False):
     cdef Py_ssize_t i, j, n
     cdef list out

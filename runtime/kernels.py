@@ -31,6 +31,38 @@ def refill(dst: list, src: list, size: int) -> None:
         del src[:missing]
 
 
+def deal(src: list, dst: list, count: int | None, where=None) -> None:
+    """Move the first ``count`` items of src (all when None) to the end of dst, in order;
+    with ``where``, only items that satisfy it (the others keep their places)."""
+    if where is None:
+        if count is None or count >= len(src):
+            dst.extend(src)
+            src.clear()
+        elif count > 0:
+            dst.extend(src[:count])
+            del src[:count]
+        return
+    taken = 0
+    i = 0
+    limit = len(src) if count is None else count
+    while taken < limit and i < len(src):
+        if where(src[i]):
+            dst.append(src.pop(i))
+            taken += 1
+        else:
+            i += 1
+
+
+def clear_cells(grid, cells, to: list | None) -> None:
+    """Empty cells; their contents go to the end of ``to`` (a zone) when given."""
+    for c in cells:
+        v = grid[c]
+        if v:
+            if to is not None:
+                to.append(v - 1)
+            grid[c] = 0
+
+
 def tagged(action: int, values, distinct: bool = False) -> list[tuple[int, int]]:
     """The moves ``(action, v)`` for each v: a step's move list, built in one loop; with
     ``distinct``, equal values give one move (in first-seen order)."""

@@ -7,26 +7,9 @@ from typing import Callable
 from .kernel_select import K
 
 
-def deal(src: list, dst: list, count: int | None, where: Callable[[int], bool] | None = None) -> None:
-    """Move the first ``count`` items of src (all when None) to the end of dst, in order;
-    with ``where``, only items that satisfy it (the others keep their places)."""
-    if where is None:
-        if count is None or count >= len(src):
-            dst.extend(src)
-            src.clear()
-        elif count > 0:
-            dst.extend(src[:count])
-            del src[:count]
-        return
-    taken = 0
-    i = 0
-    limit = len(src) if count is None else count
-    while taken < limit and i < len(src):
-        if where(src[i]):
-            dst.append(src.pop(i))
-            taken += 1
-        else:
-            i += 1
+#: moving items between zones and out of grids: kernels (compiled, or their pure twins)
+deal = K.deal
+clear_cells = K.clear_cells
 
 
 #: The largest number a counter or zone may hold, and the most values one range may offer.
@@ -91,16 +74,6 @@ def group_cells(cells, adj, deg: int, key: int) -> tuple:
     return K.group_at(cells, adj, deg, anchor, colour, wild)
 
 
-def clear_cells(grid: bytearray, cells, to: list | None) -> None:
-    """Empty cells; their contents go to the end of ``to`` (a zone) when given."""
-    for c in cells:
-        v = grid[c]
-        if v:
-            if to is not None:
-                to.append(v - 1)
-            grid[c] = 0
-
-
 def drop_into(grid: bytearray, lanes: int, height: int, lane: int, value: int,
               taking: list | None, overflow: list | None) -> bool:
     """Drop one element into a lane: taken from ``taking`` first (nothing happens when it has
@@ -126,35 +99,55 @@ def ghosted(pattern: tuple, taking: list | None) -> bytes:
     rows, cols, cells = pattern
     if taking is None:
         return cells
-    pool = list(taking)
-    out = bytearray(cells)
+    left: dict[int, int] = {}  # value -> how many more ``taking`` can give
+    out = None
     for i, v in enumerate(cells):
         if v:
-            if v - 1 in pool:
-                pool.remove(v - 1)
+            have = left.get(v)
+            if have is None:
+                have = taking.count(v - 1)
+            if have > 0:
+                left[v] = have - 1
             else:
+                left[v] = 0
+                if out is None:
+                    out = bytearray(cells)
                 out[i] = 255
-    return bytes(out)
+    return cells if out is None else bytes(out)
+
+
+#: the placements last worked out, by what they depend on: the moves of a step find them, and
+#: the move played drops the same pattern into the same grid just after (a pure function's memo)
+_placed: dict = {}
+
+
+def _placements(grid, lanes: int, height: int, pattern: tuple, taking: list | None) -> tuple:
+    """(ghosted cells, keys, [(turns, offset, result, overflow)]) of dropping ``pattern``."""
+    rows, cols, _cells = pattern
+    ghost = ghosted(pattern, taking)
+    memo = (bytes(grid), lanes, height, rows, cols, ghost)
+    found = _placed.get(memo)
+    if found is None:
+        results = K.placements(grid, lanes, height, rows, cols, ghost)
+        found = (ghost, [turns * 64 + offset for turns, offset, _result, _over in results], results)
+        if len(_placed) >= 256:
+            _placed.clear()
+        _placed[memo] = found
+    return found
 
 
 def placement_keys(grid, lanes: int, height: int, pattern: tuple, taking: list | None) -> list[int]:
     """One key (quarter turns * 64 + lane offset) per distinct result of dropping the pattern."""
-    rows, cols, _ = pattern
-    found = K.placements(grid, lanes, height, rows, cols, ghosted(pattern, taking))
-    return [turns * 64 + offset for turns, offset, _result, _over in found]
+    return _placements(grid, lanes, height, pattern, taking)[1][:]
 
 
 def place(grid: bytearray, lanes: int, height: int, key: int, pattern: tuple,
           taking: list | None, overflow: list | None) -> None:
     """Drop a pattern as placement ``key`` says, taking its elements from ``taking``."""
-    rows, cols, _ = pattern
-    cells = ghosted(pattern, taking)
-    turns, offset = divmod(key, 64)
-    for t, o, result, over in K.placements(grid, lanes, height, rows, cols, cells):
-        if t == turns and o == offset:
-            break
-    else:
+    cells, keys, results = _placements(grid, lanes, height, pattern, taking)
+    if key not in keys:
         raise ValueError(f"placement {show_placement(key)} is not possible here")
+    _turns, _offset, result, over = results[keys.index(key)]
     if taking is not None:
         for v in cells:
             if v and v != 255:

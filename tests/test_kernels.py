@@ -106,6 +106,42 @@ def test_distinct_pairs_fast_path_agrees_with_the_twin(values):
     assert len(set(results[0])) == len(results[0]) and all(a <= b for a, b in results[0])
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 9), max_size=12), st.lists(st.integers(0, 9), max_size=4),
+       st.one_of(st.none(), st.integers(-2, 15)), st.one_of(st.none(), st.integers(0, 9)))
+def test_deal_twins_agree(src, dst, count, wanted):
+    where = None if wanted is None else (lambda v: v >= wanted)
+    results = []
+    for k in both():
+        a, b = list(src), list(dst)
+        k.deal(a, b, count, where)
+        results.append((a, b))
+        assert sorted(a + b) == sorted(src + dst) and b[:len(dst)] == dst  # nothing lost, dealt to the end
+        moved = b[len(dst):]
+        if where is None:
+            assert moved == src[:len(src) if count is None else max(0, count)]
+        else:
+            assert all(where(v) for v in moved) and len(moved) <= (len(src) if count is None else max(0, count))
+    assert all(r == results[0] for r in results)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=1, max_size=12), st.data())
+def test_clear_cells_twins_agree(values, data):
+    cells = data.draw(st.lists(st.integers(0, len(values) - 1), max_size=6))
+    results = []
+    for k in both():
+        for grid in (bytearray(values), list(values)):
+            zone = [9]
+            k.clear_cells(grid, cells, zone)
+            results.append((list(grid), zone))
+            assert all(grid[c] == 0 for c in cells)
+            assert sorted(zone[1:]) == sorted(values[c] - 1 for c in set(cells) if values[c])
+            k.clear_cells(grid, range(len(values)), None)
+            assert not any(grid)
+    assert all(r == results[0] for r in results)
+
+
 def test_tagged_product_twins_agree():
     for xs, ys in (([], [1]), ([1, 2], [3, 4, 5]), ({7: None, 8: None}, (1,))):
         assert all(k.tagged_product(4, xs, ys) == [(4, x, y) for x in xs for y in ys] for k in both())
