@@ -274,6 +274,15 @@ class BaseState:
             left -= 1
         return self
 
+    def play_random_seats(self, rngs: list) -> "BaseState":
+        """Play on to the end, each seat p picking uniformly with ``rngs[p].below`` (the Rng
+        objects advance): the games ``random`` agents play, in one loop (compiled in a native
+        engine). Returns the state."""
+        while not self.over:
+            legal = self.legal
+            self.advance(legal[rngs[self.cur].below(len(legal))])
+        return self
+
     def _restore(self, other: "BaseState") -> None:
         """Take every field back from ``other`` (a copy made before a failed move)."""
         for attr in self.FIELDS:

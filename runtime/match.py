@@ -5,7 +5,7 @@ from typing import Sequence
 
 import attrs
 
-from .agents import agent_seed, make_agent
+from .agents import RandomAgent, agent_seed, make_agent
 from .engine import Game
 
 
@@ -33,6 +33,8 @@ def play_game(game: Game, players: int, seed: int, agent_specs: Sequence[str], c
     state = game.new_game(players=players, seed=seed)
     if check:
         state.require_invariants(f"setup (seed {seed})")
+    if not check and all(type(a) is RandomAgent for a in agents):
+        state.play_random_seats([a.rng for a in agents])  # the same picks, in one (compiled) loop
     while not state.over:
         move = agents[state.cur].choose(state)
         text = state.notation(move) if check else ""

@@ -155,3 +155,16 @@ def test_random_playouts_go_to_the_end_or_stop_at_their_limit():
     assert whole.is_over and whole.to_json() == game.new_game(seed=2).play_random_playout(9).to_json()
     on = game.state_from_json(short.to_json()).play_random_playout(9)  # the same picks go on from a copy
     assert on.is_over and on.decisions > 7
+
+
+def test_random_seats_play_as_random_agents_do():
+    game = regle.load(GAMES / "pixies.rules")
+    for seed in range(3):
+        agents = [make_agent("random", 100 + p) for p in range(3)]
+        by_agents = game.new_game(3, seed=seed)
+        while not by_agents.is_over:
+            by_agents.advance(agents[by_agents.cur].choose(by_agents))
+        rngs = [make_agent("random", 100 + p).rng for p in range(3)]
+        in_one_loop = game.new_game(3, seed=seed).play_random_seats(rngs)
+        assert in_one_loop.to_json() == by_agents.to_json()
+        assert [r.state for r in rngs] == [a.rng.state for a in agents]  # the streams advanced alike

@@ -72,6 +72,10 @@ def test_random_playouts_are_the_same_and_saved_states_cross_backends(engines, p
         assert a.to_json() == b.to_json() and a.winners == b.winners
     a, b = python.new_game(n, seed=1).play_random_playout(2, 5), compiled.new_game(n, seed=1).play_random_playout(2, 5)
     assert a.to_json() == b.to_json() and (a.decisions == 5 or a.is_over)
+    from regle.runtime.rng import Rng
+    ra, rb = [Rng(p) for p in range(n)], [Rng(p) for p in range(n)]
+    a, b = python.new_game(n, seed=2).play_random_seats(ra), compiled.new_game(n, seed=2).play_random_seats(rb)
+    assert a.to_json() == b.to_json() and [r.state for r in ra] == [r.state for r in rb]
     start = python.new_game(n, seed=9)
     for _ in range(5):
         if not start.is_over:
