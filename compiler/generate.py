@@ -179,14 +179,15 @@ def _sources(text: str, filename: str, name: str | None, native: bool) -> str:
 
 
 def plain_closures(code: str) -> str:
-    """Cython compiles no closure (a ``lambda``) inside a ``cpdef`` method: such a method of
-    the native engine stays a plain ``def`` (called through Python, a little slower)."""
+    """Cython compiles no closure (a ``lambda``) inside a ``cdef`` or ``cpdef`` method: such a
+    method of the native engine stays a plain ``def`` (called through Python, a little slower)."""
     lines = code.split("\n")
-    starts = [i for i, line in enumerate(lines) if line.startswith("    cpdef ")]
+    method = re.compile(r"    (?:cdef|cpdef|def) \w+\(|    @|class |def |cdef class ")
+    starts = [i for i, line in enumerate(lines) if re.match(r"    c?p?def \w+\(", line)]
     for i in starts:
         j = i + 1
-        while j < len(lines) and not lines[j].startswith(("    def ", "    cpdef ", "    cdef ", "    @", "class ", "def ")):
+        while j < len(lines) and not method.match(lines[j]):
             j += 1
         if any("lambda" in line for line in lines[i:j]):
-            lines[i] = "    def " + lines[i][len("    cpdef "):]
+            lines[i] = "    def " + lines[i].split("def ", 1)[1]
     return "\n".join(lines)
