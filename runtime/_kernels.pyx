@@ -124,6 +124,9 @@ def deal(list src, list dst, count, where=None):
             i += 1
 
 
+from . import kernels as _pure
+
+
 def clear_cells(grid, cells, to):
     """kernels.clear_cells: empty cells of a grid, their contents to the end of ``to``."""
     cdef Py_ssize_t c
@@ -137,12 +140,7 @@ def clear_cells(grid, cells, to):
                     zone.append(v - 1)
                 (<bytearray>grid)[c] = 0
         return
-    for c in cells:
-        v = grid[c]
-        if v:
-            if zone is not None:
-                zone.append(v - 1)
-            grid[c] = 0
+    _pure.clear_cells(grid, cells, to)  # a grid of numbers (a list): the twin does as well
 
 
 def tagged(action, values, bint distinct=False):
