@@ -199,7 +199,8 @@ _RUNTIME_CALL = re.compile(r"\b(K|ops)\.(\w+)\(")
 def bind_runtime_calls(code: str) -> str:
     """In the native engine, each kernel and runtime helper it calls (``K.flanked(``,
     ``ops.deal(``) is bound once to a C global (``_K_flanked``): a call then skips two
-    dictionary lookups (15% of an Othello playout). Strings and comments are left alone."""
+    dictionary lookups (15% of a playout that queries the board at every cell). Strings and
+    comments are left alone."""
     used: dict[str, None] = {}
 
     def bound(m: re.Match) -> str:

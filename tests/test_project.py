@@ -17,7 +17,8 @@ def test_ci_runs_the_readme_test_command_verbatim():
     assert commands[1] in ci.splitlines()
 
 
-GAME_WORDS = re.compile(r"explobilles|marbleous|cibles|pixies|[ée]clats|turquoise|spiral|sumito", re.I)
+GAME_WORDS = re.compile(r"explobilles|marbleous|cibles|pixies|[ée]clats|turquoise|spiral|sumito"
+                        r"|othello|reversi|kalah|lost ?cities|connect ?four|tic-?tac-?toe", re.I)
 
 
 def test_engine_code_knows_no_game():
