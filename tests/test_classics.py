@@ -416,12 +416,12 @@ def test_othello_a_player_without_a_move_passes_and_discs_turn():
     state = state.play("d3")
     assert _board(state)[3 * 8 + 3] == 0  # d4 turned to Black
     # a position where White cannot move: Black fills the board's only run
-    s = game.new_game()
-    s.g_board[:] = bytearray(64)
+    data = game.new_game().to_json()
+    board = [-1] * 64  # empty cells are -1 in a saved state, pieces their player
     for name, who in (("a1", 0), ("b1", 1)):
-        s.g_board[(int(name[1]) - 1) * 8 + ord(name[0]) - 97] = who + 1
-    s.cur = 1
-    s._enter(0)
+        board[(int(name[1]) - 1) * 8 + ord(name[0]) - 97] = who
+    data["zones"]["board"], data["current"] = board, 1
+    s = game.state_from_json(data)  # a saved position: its moves are worked out as it loads
     assert s.notations() == ["pass"]
 
 
@@ -446,11 +446,10 @@ def test_kalah_last_seed_in_store_plays_again_and_captures():
     game = _load("kalah")
     state = _play(game, ["c1"])  # 4 seeds from the third house: the last lands in the store
     assert state.current_player == 0
-    state = game.new_game()
-    state.g_pits[:] = [0, 0, 1, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0]  # c1 sows into the empty d1; across: d2
+    data = game.new_game().to_json()
+    data["zones"]["pits"] = [0, 0, 1, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0]  # c1 sows into the empty d1; across: d2
     assert game.cell_names("pits")[9] == "d2"
-    state._enter(0)
-    state = state.play("c1")
+    state = game.state_from_json(data).play("c1")
     assert state.g_pits[6] == 6 and state.g_pits[3] == 0 and state.g_pits[9] == 0
 
 
