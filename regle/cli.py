@@ -35,7 +35,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("play", "simulate", "diff") and regle.KERNELS.startswith("pure (the compiled"):
         print("regle: warning: the compiled kernels are not built, so games run slower; reinstall "
               "regle where a C compiler works to build them (see regle --version)", file=sys.stderr)
-    _load.backend = getattr(args, "backend", None)
     try:
         return args.func(args)
     except RulesError as err:
@@ -87,7 +86,7 @@ def _backend_option(p: argparse.ArgumentParser) -> None:
                         "REGLE_BACKEND)")
 
 
-def _load(path: str):
+def _load(path: str, args: argparse.Namespace):
     """regle.load for the commands that play, with --backend, telling of a native build."""
     from regle import loader, native
     loader.say_native = lambda text: print(f"regle: {text}", file=sys.stderr, flush=True)
@@ -96,7 +95,7 @@ def _load(path: str):
     except ValueError as exc:
         raise SystemExit(f"regle: {exc}") from None
     try:
-        return regle.load(path, backend=getattr(_load, "backend", None))
+        return regle.load(path, backend=args.backend)
     except native.NativeUnavailable as exc:
         raise SystemExit(f"regle: {exc} (--backend python plays without it)") from None
 
@@ -308,7 +307,7 @@ def _players(game, requested: int | None) -> int:
 def cmd_serve(args) -> int:
     from regle.web.server import make_server
 
-    game = _load(args.file)
+    game = _load(args.file, args)
     n, seats = _seats(game, args)
     try:
         server = make_server(game, args.host, args.port, seats, n)
@@ -350,7 +349,7 @@ def cmd_play(args) -> int:
     from regle.display import render, style_for
     from regle.runtime.agents import agent_seed, make_agent
 
-    game = _load(args.file)
+    game = _load(args.file, args)
     n, seats = _seats(game, args)
     seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "big")
     agents = {}
@@ -484,7 +483,7 @@ def cmd_simulate(args) -> int:
     if not args.file:
         raise SystemExit("regle simulate: give a rules FILE (or --report FILE.jsonl)")
     rules_path = str(Path(args.file).resolve())  # workers load the same cached engine
-    game = _load(rules_path)
+    game = _load(rules_path, args)
     n = _players(game, args.players)
     agents = _agent_specs(args.agents)
     if args.games < 1:
@@ -596,7 +595,7 @@ def cmd_diff(args) -> int:
         summaries = []
         for path in (args.old, args.new):
             rules_path = str(Path(path).resolve())  # workers load the same cached engine
-            game = _load(rules_path)
+            game = _load(rules_path, args)
             n = _players(game, args.players)
             progress = None if args.json else sim.progress_bar(sys.stderr)
             records, seconds = sim.simulate(rules_path, args.simulate, n, agents, seed=args.seed,
