@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 from functools import lru_cache
 from pathlib import Path
 
@@ -167,7 +168,17 @@ def native_source(text: str, filename: str = "<rules>", name: str | None = None)
     return _sources(text, filename, name, native=True)
 
 
+#: one generation at a time: CPython 3.11's ast module is not safe to run in two threads at
+#: once ("AST constructor recursion depth mismatch"), and generation holds the GIL anyway
+_GENERATING = threading.Lock()
+
+
 def _sources(text: str, filename: str, name: str | None, native: bool) -> str:
+    with _GENERATING:
+        return _generate(text, filename, name, native)
+
+
+def _generate(text: str, filename: str, name: str | None, native: bool) -> str:
     ir = lower(text, filename, name)
     code = render(ir)
     if len(code) > LIMITS["engine_bytes"]:
