@@ -120,13 +120,12 @@ def _load(text: str, filename: str, name: str, backend: str | None = None) -> Ga
     if backend not in native.BACKENDS:
         raise ValueError(f"backend {backend!r}: use one of {', '.join(native.BACKENDS)}")
     if backend == "auto":
-        backend = "native" if native.available() else "python"
-        if backend == "native":
+        if native.available():
             try:
                 return _load_native(text, filename, name)
             except native.NativeUnavailable as exc:
                 warnings.warn(f"{exc}; using the Python engine", RuntimeWarning, stacklevel=3)
-                backend = "python"
+        backend = "python"
     if backend == "native":
         return _load_native(text, filename, name)
     key = _key(text, filename, name)
