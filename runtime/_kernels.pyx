@@ -7,7 +7,8 @@ from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_Check
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_Check
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
-from cpython.ref cimport Py_INCREF
+from cpython.ref cimport Py_INCREF, PyObject
+from libc.stdlib cimport calloc
 from cpython.long cimport PyLong_AsLongAndOverflow
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport uint64_t
@@ -54,40 +55,38 @@ cdef inline tuple _new_pair(object a, object b):
 # a natural number as value, are made once and shared (a tuple made and freed per legal move
 # at every decision was a third of a line-pushing game's playout). The tables grow on demand,
 # two levels deep (value >> 10, then value & 1023) so that sparse values stay small.
-cdef list _shared_pairs = [None] * 64
+# The tables are C arrays of owned references, kept for the life of the process: looking a move
+# up touches no Python object but the move itself.
+cdef PyObject*** _shared_pairs[64]  # tag -> (value >> 10) -> 1024 moves; NULL: none made yet
 
 
 cdef tuple _pair_long(object tag, long value):
     """The move (tag, value), shared when tag is an int below 64 and value a natural number."""
     cdef long t
-    cdef Py_ssize_t hi, lo
-    cdef list level, bucket
-    cdef object found
+    cdef PyObject** bucket
+    cdef PyObject* found
+    cdef tuple made
     if type(tag) is not int or value < 0 or value >= (1 << 30):
         return _new_pair(tag, value)
     t = tag
     if t < 0 or t >= 64:
         return _new_pair(tag, value)
-    hi = value >> 10
-    lo = value & 1023
-    level = <list>_shared_pairs[t] if _shared_pairs[t] is not None else None
-    if level is None:
-        level = []
-        _shared_pairs[t] = level
-    if hi >= PyList_GET_SIZE(level):
-        level.extend([None] * (hi + 1 - PyList_GET_SIZE(level)))
-    found = <object>PyList_GET_ITEM(level, hi)
-    if found is None:
-        bucket = []
-        level[hi] = bucket
-    else:
-        bucket = <list>found
-    if lo >= PyList_GET_SIZE(bucket):
-        bucket.extend([None] * (lo + 1 - PyList_GET_SIZE(bucket)))
-    found = <object>PyList_GET_ITEM(bucket, lo)
-    if found is None:
-        found = _new_pair(tag, value)
-        bucket[lo] = found
+    if _shared_pairs[t] == NULL:  # calloc of this size maps pages lazily: untouched ones cost nothing
+        _shared_pairs[t] = <PyObject***>calloc(1 << 20, sizeof(PyObject**))
+        if _shared_pairs[t] == NULL:
+            return _new_pair(tag, value)
+    bucket = _shared_pairs[t][value >> 10]
+    if bucket == NULL:
+        bucket = <PyObject**>calloc(1024, sizeof(PyObject*))
+        if bucket == NULL:
+            return _new_pair(tag, value)
+        _shared_pairs[t][value >> 10] = bucket
+    found = bucket[value & 1023]
+    if found == NULL:
+        made = _new_pair(tag, value)
+        Py_INCREF(made)  # the table's own reference
+        bucket[value & 1023] = <PyObject*>made
+        return made
     return <tuple>found
 
 
