@@ -454,6 +454,10 @@ def connected_groups(cells, adj, int deg, int wild, int min_size, int min_real):
 
 
 def group_at(cells_obj, adj_obj, int deg, int cell, int colour, int wild):
+    return _group_at(cells_obj, adj_obj, deg, cell, colour, wild)
+
+
+cdef object _group_at(object cells_obj, object adj_obj, int deg, int cell, int colour, int wild):
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
     cdef int n = len(cells_obj), count
@@ -559,13 +563,130 @@ def placements(cells_obj, int lanes, int height, int rows, int cols, pattern):
     return out
 
 
+# ---- keys of groups and placements, carried in moves ------------------------------------------
+def group_keys(list groups, long wild):
+    cdef list out = []
+    cdef tuple group
+    for group in groups:
+        colour, cells = group
+        out.append(((wild * 256 + <long>colour) * 4096 + <long>cells[0]) * 4096 + len(cells))
+    return out
+
+
+def show_placement(long key):
+    from .kernels import show_placement
+    return show_placement(key)
+
+
+def group_cells(cells, adj, int deg, long key):
+    return _group_at(cells, adj, deg, (key // 4096) % 4096,
+                     (key // (4096 * 4096)) % 256, key // (4096 * 4096 * 256))
+
+
+def drop_into(grid, int lanes, int height, int lane, long value, list taking, list overflow):
+    cdef unsigned char* cells = _rw(grid)
+    if not 0 <= lane < lanes:
+        raise ValueError(f"there is no lane {lane} (lanes are 0 to {lanes - 1})")
+    if taking is not None:
+        if value not in taking:
+            return False
+        taking.remove(value)
+    if value + 1 < 1 or value + 1 > 255:
+        raise ValueError(f"{value} can not go in a grid cell")
+    if _drop(cells, height, lane, <int>(value + 1)) >= 0:
+        return True
+    if overflow is None:
+        raise ValueError(f"lane {lane} is full and the rules say nowhere for the overflow to go")
+    overflow.append(value)
+    return False
+
+
+cdef bytes _ghosted(tuple pattern, list taking):
+    """The pattern with the elements ``taking`` lacks (in reading order) made into ghosts."""
+    cdef bytes cells = pattern[2]
+    cdef const unsigned char* src = <const unsigned char*>PyBytes_AS_STRING(cells)
+    cdef Py_ssize_t n = len(cells), i
+    cdef long have[256]
+    cdef object item
+    cdef long v
+    cdef bytearray out = None
+    cdef unsigned char* o = NULL
+    if taking is None:
+        return cells
+    memset(have, 0, sizeof(have))
+    for item in taking:
+        v = item
+        if 0 <= v < 255:
+            have[v + 1] += 1
+    for i in range(n):
+        v = src[i]
+        if v == 0:
+            continue
+        if have[v] > 0:
+            have[v] -= 1
+        else:
+            if out is None:
+                out = bytearray(cells)
+                o = <unsigned char*>PyByteArray_AS_STRING(out)
+            o[i] = GHOST
+    return cells if out is None else bytes(out)
+
+
+# the placements last worked out, by what they depend on: the moves of a step find them, and the
+# move played drops the same pattern into the same grid just after (a pure function's memo)
+cdef dict _placed = {}
+
+
+cdef tuple _placements_memo(object grid, int lanes, int height, tuple pattern, list taking):
+    """(ghosted cells, keys, [(turns, offset, result, overflow)]) of dropping ``pattern``."""
+    cdef bytes ghost = _ghosted(pattern, taking)
+    cdef tuple memo = (bytes(grid), lanes, height, pattern[0], pattern[1], ghost)
+    cdef object found = _placed.get(memo)
+    cdef list results
+    if found is None:
+        results = placements(grid, lanes, height, pattern[0], pattern[1], ghost)
+        found = (ghost, [turns * 64 + offset for turns, offset, _result, _over in results], results)
+        if len(_placed) >= 256:
+            _placed.clear()
+        _placed[memo] = found
+    return <tuple>found
+
+
+def placement_keys(grid, int lanes, int height, tuple pattern, list taking):
+    return (<list>_placements_memo(grid, lanes, height, pattern, taking)[1])[:]
+
+
+def place(grid, int lanes, int height, long key, tuple pattern, list taking, list overflow):
+    cdef tuple found = _placements_memo(grid, lanes, height, pattern, taking)
+    cdef bytes cells = found[0]
+    cdef list keys = found[1]
+    cdef const unsigned char* src
+    cdef Py_ssize_t i
+    if key not in keys:
+        raise ValueError(f"placement {show_placement(key)} is not possible here")
+    _turns, _offset, result, over = (<list>found[2])[keys.index(key)]
+    if taking is not None:
+        src = <const unsigned char*>PyBytes_AS_STRING(cells)
+        for i in range(len(cells)):
+            if src[i] and src[i] != GHOST:
+                taking.remove(src[i] - 1)
+    grid[:] = result
+    for v in over:
+        if overflow is None:
+            raise ValueError("a lane is full and the rules say nowhere for the overflow to go")
+        overflow.append(v - 1)
+
+
 # ---- lines and pushes --------------------------------------------------------------------------
 cdef list _line_moves(object cells_obj, object step_obj, int ndirs, int me, int max_line, bint packed,
                       object tag=None):
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* step = _tab(step_obj)
-    cdef list out = []
-    cdef int n = len(cells_obj), head, d, run, back, front, v, m, cur, k
+    cdef int n = len(cells_obj), head, d, run, back, front, v, m, cur, k, i
+    cdef long found[512]  # the keys, gathered first so that the list is made at its size
+    cdef int count = 0
+    cdef list out = None
+    cdef object item
     for head in range(n):
         if cells[head] != me:
             continue
@@ -596,14 +717,38 @@ cdef list _line_moves(object cells_obj, object step_obj, int ndirs, int me, int 
                     continue  # a sandwiched own piece blocks the push
                 k = m + 1
             while k <= run:
-                if tag is not None:
-                    out.append(_pair_long(tag, ((head * 8 + d) * 64 + k) * 64 + m))
-                elif packed:
-                    out.append(((head * 8 + d) * 64 + k) * 64 + m)
-                else:
-                    out.append((head, d, k, m))
+                if count == 512:  # more than the buffer holds: spill into the list
+                    if out is None:
+                        out = []
+                    _spill_keys(out, found, count, packed, tag)
+                    count = 0
+                found[count] = ((head * 8 + d) * 64 + k) * 64 + m
+                count += 1
                 k += 1
+    if out is not None:
+        _spill_keys(out, found, count, packed, tag)
+        return out
+    out = PyList_New(count)
+    for i in range(count):
+        item = _key_item(found[i], packed, tag)
+        Py_INCREF(item)
+        PyList_SET_ITEM(out, i, item)
     return out
+
+
+cdef inline object _key_item(long key, bint packed, object tag):
+    """A line move as the caller wants it: (tag, key), the key, or (head, dir, length, pushed)."""
+    if tag is not None:
+        return _pair_long(tag, key)
+    if packed:
+        return key
+    return (key // 32768, (key // 4096) % 8, (key // 64) % 64, key % 64)
+
+
+cdef void _spill_keys(list out, long* found, int count, bint packed, object tag) except *:
+    cdef int i
+    for i in range(count):
+        out.append(_key_item(found[i], packed, tag))
 
 
 def line_moves(cells, step, int ndirs, int me, int max_line):

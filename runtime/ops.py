@@ -10,6 +10,13 @@ from .kernel_select import K
 #: moving items between zones and out of grids: kernels (compiled, or their pure twins)
 deal = K.deal
 clear_cells = K.clear_cells
+# lane grids and groups: compiled with the other kernels (these run at every decision)
+group_keys = K.group_keys
+group_cells = K.group_cells
+drop_into = K.drop_into
+placement_keys = K.placement_keys
+place = K.place
+show_placement = K.show_placement
 
 
 #: The largest number a counter or zone may hold, and the most values one range may offer.
@@ -41,11 +48,6 @@ def overflow(zone_name: str, capacity: int) -> None:
 # ---- grids: cells hold element code + 1, 0 = empty ---------------------------------------------
 # Values of kernel results travel in moves as single ints ("keys"), decoded here.
 
-def group_keys(groups: list, wild: int) -> list[int]:
-    """Keys for ``connected_groups`` results: wild, colour, first cell and size packed in one int."""
-    return [((wild * 256 + colour) * 4096 + cells[0]) * 4096 + len(cells) for colour, cells in groups]
-
-
 def group_colour(key: int) -> int:
     """The group's colour as an element code (the stored value minus one)."""
     return (key // (4096 * 4096)) % 256 - 1
@@ -64,104 +66,6 @@ def all_different(show: Callable[[int], str], items) -> bool:
 
 def group_size(key: int) -> int:
     return key % 4096
-
-
-def group_cells(cells, adj, deg: int, key: int) -> tuple:
-    """The cells of the group a key stands for, in the grid as it is now."""
-    wild = key // (4096 * 4096 * 256)
-    colour = (key // (4096 * 4096)) % 256
-    anchor = (key // 4096) % 4096
-    return K.group_at(cells, adj, deg, anchor, colour, wild)
-
-
-def drop_into(grid: bytearray, lanes: int, height: int, lane: int, value: int,
-              taking: list | None, overflow: list | None) -> bool:
-    """Drop one element into a lane: taken from ``taking`` first (nothing happens when it has
-    none); when the lane is full it goes to ``overflow`` (an error without one). Returns
-    whether it landed."""
-    if not 0 <= lane < lanes:
-        raise ValueError(f"there is no lane {lane} (lanes are 0 to {lanes - 1})")
-    if taking is not None:
-        if value not in taking:
-            return False
-        taking.remove(value)
-    if K.drop(grid, lanes, height, lane, value + 1) >= 0:
-        return True
-    if overflow is None:
-        raise ValueError(f"lane {lane} is full and the rules say nowhere for the overflow to go")
-    overflow.append(value)
-    return False
-
-
-def ghosted(pattern: tuple, taking: list | None) -> bytes:
-    """The pattern with the elements ``taking`` lacks (in reading order) made into ghosts,
-    which keep the shape but drop nothing."""
-    rows, cols, cells = pattern
-    if taking is None:
-        return cells
-    left: dict[int, int] = {}  # value -> how many more ``taking`` can give
-    out = None
-    for i, v in enumerate(cells):
-        if v:
-            have = left.get(v)
-            if have is None:
-                have = taking.count(v - 1)
-            if have > 0:
-                left[v] = have - 1
-            else:
-                left[v] = 0
-                if out is None:
-                    out = bytearray(cells)
-                out[i] = 255
-    return cells if out is None else bytes(out)
-
-
-#: the placements last worked out, by what they depend on: the moves of a step find them, and
-#: the move played drops the same pattern into the same grid just after (a pure function's memo)
-_placed: dict = {}
-
-
-def _placements(grid, lanes: int, height: int, pattern: tuple, taking: list | None) -> tuple:
-    """(ghosted cells, keys, [(turns, offset, result, overflow)]) of dropping ``pattern``."""
-    rows, cols, _cells = pattern
-    ghost = ghosted(pattern, taking)
-    memo = (bytes(grid), lanes, height, rows, cols, ghost)
-    found = _placed.get(memo)
-    if found is None:
-        results = K.placements(grid, lanes, height, rows, cols, ghost)
-        found = (ghost, [turns * 64 + offset for turns, offset, _result, _over in results], results)
-        if len(_placed) >= 256:
-            _placed.clear()
-        _placed[memo] = found
-    return found
-
-
-def placement_keys(grid, lanes: int, height: int, pattern: tuple, taking: list | None) -> list[int]:
-    """One key (quarter turns * 64 + lane offset) per distinct result of dropping the pattern."""
-    return _placements(grid, lanes, height, pattern, taking)[1][:]
-
-
-def place(grid: bytearray, lanes: int, height: int, key: int, pattern: tuple,
-          taking: list | None, overflow: list | None) -> None:
-    """Drop a pattern as placement ``key`` says, taking its elements from ``taking``."""
-    cells, keys, results = _placements(grid, lanes, height, pattern, taking)
-    if key not in keys:
-        raise ValueError(f"placement {show_placement(key)} is not possible here")
-    _turns, _offset, result, over = results[keys.index(key)]
-    if taking is not None:
-        for v in cells:
-            if v and v != 255:
-                taking.remove(v - 1)
-    grid[:] = result
-    for v in over:
-        if overflow is None:
-            raise ValueError("a lane is full and the rules say nowhere for the overflow to go")
-        overflow.append(v - 1)
-
-
-def show_placement(key: int) -> str:
-    turns, offset = divmod(key, 64)
-    return f"lane {offset + 1}" + (f" turned {turns * 90}" if turns else "")
 
 
 def line_head(key: int) -> int:

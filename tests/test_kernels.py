@@ -235,6 +235,59 @@ def test_placements_twins_agree(nlanes, height, data):
         assert sorted([v for v in grid if v] + list(overflow)) == sorted([v for v in cells if v] + dropped)
 
 
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 5), st.data())
+def test_placing_from_a_supply_twins_agree(nlanes, height, data):
+    """placement_keys/place: missing elements become ghosts, the played key drops the same
+    result as placements says, takes the pattern's elements and overflows alike."""
+    cells = bytearray(data.draw(st.lists(st.integers(0, 3), min_size=nlanes * height, max_size=nlanes * height)))
+    pure.settle(cells, nlanes, height)
+    rows, cols = data.draw(st.integers(1, 3)), data.draw(st.integers(1, 3))
+    pattern = (rows, cols, bytes(data.draw(st.lists(st.sampled_from([0, 1, 2, 3]), min_size=rows * cols,
+                                                      max_size=rows * cols))))
+    supply = data.draw(st.none() | st.lists(st.integers(0, 2), max_size=6))
+    keys = [k.placement_keys(bytes(cells), nlanes, height, pattern, supply) for k in both()]
+    assert all(x == keys[0] for x in keys)
+    if not keys[0]:
+        return  # the pattern fits in no turn: nothing to place
+    key = data.draw(st.sampled_from(keys[0]))
+    after = []
+    for k in both():
+        grid, taking, over = bytearray(cells), None if supply is None else supply[:], []
+        k.place(grid, nlanes, height, key, pattern, taking, over)
+        after.append((bytes(grid), taking, over))
+        with pytest.raises(ValueError, match="not possible here"):
+            k.place(bytearray(cells), nlanes, height, 63, pattern, None, [])
+    assert all(a == after[0] for a in after)
+    grid, taking, over = after[0]
+    placed = sum(1 for v in grid if v) - sum(1 for v in cells if v) + len(over)
+    assert placed == (sum(1 for v in pattern[2] if v) if supply is None else len(supply) - len(taking))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 4), st.integers(1, 4), st.data())
+def test_drop_into_and_group_keys_twins_agree(nlanes, height, data):
+    cells = bytes(data.draw(st.lists(st.integers(0, 3), min_size=nlanes * height, max_size=nlanes * height)))
+    lane, value = data.draw(st.integers(0, nlanes - 1)), data.draw(st.integers(0, 2))
+    taking = data.draw(st.none() | st.lists(st.integers(0, 2), max_size=4))
+    out = []
+    for k in both():
+        grid, supply, over = bytearray(cells), None if taking is None else taking[:], []
+        landed = k.drop_into(grid, nlanes, height, lane, value, supply, over)
+        out.append((landed, bytes(grid), supply, over))
+        with pytest.raises(ValueError, match="no lane"):
+            k.drop_into(grid, nlanes, height, nlanes, value, None, over)
+    assert all(o == out[0] for o in out)
+    adj = square(nlanes, height).table() if nlanes * height > 1 else None
+    if adj is not None:
+        keys = [k.group_keys(k.connected_groups(cells, adj, 4, 0, 1, 1), 0) for k in both()]
+        assert all(x == keys[0] for x in keys)
+        for key in keys[0]:
+            found = [k.group_cells(cells, adj, 4, key) for k in both()]
+            assert all(f == found[0] for f in found) and len(found[0]) == key % 4096
+
+
 @settings(max_examples=400, deadline=None)
 @given(st.sampled_from([hexagon(4), hexagon(5), hexagon(2), square(5, 5), square(1, 4)]), st.data())
 def test_line_moves_and_apply_twins_agree(geo, data):

@@ -103,9 +103,11 @@ def test_a_rules_error_in_a_native_engine_names_its_rules_line():
         s.play("take 99")
 
 
-def test_the_decision_bound_holds_natively(monkeypatch, engines):
-    _python, compiled = engines["games/classics/tictactoe.rules"]
-    monkeypatch.setattr(compiled.State, "MAX_DECISIONS", 3)
+def test_the_decision_bound_holds_natively():
+    text = (ROOT / "games/classics/tictactoe.rules").read_text(encoding="utf-8")
+    assert "max decisions 9" in text
+    compiled = regle.loads(text.replace("max decisions 9", "max decisions 3"), name="short", backend="native")
+    assert compiled.State.MAX_DECISIONS == 3  # compiled in as a constant
     s = compiled.new_game(2, seed=0)
     with pytest.raises(regle.RulesRuntimeError, match="has not ended after 3 decisions"):
         s.play_random_playout(0)
