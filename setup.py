@@ -5,6 +5,7 @@ package installs in pure-Python mode with a visible warning, and `regle --versio
 Set REGLE_REQUIRE_KERNELS=1 (CI does) to make a failed build an error instead.
 """
 import os
+import shutil
 import sys
 
 from setuptools import setup
@@ -38,6 +39,19 @@ class OptionalBuildExt(build_ext):
         )
 
 
+def pxd_layout():
+    """Cython finds a module's own .pxd by its package path (regle/runtime/_kernels.pxd) while
+    the sources keep it in runtime/: lay it out that way for the build. The .pxd makes the
+    kernels callable at C level from native engines (regle/native.py does the same)."""
+    root = os.path.join("build", "pxd")
+    package = os.path.join(root, "regle", "runtime")
+    os.makedirs(package, exist_ok=True)
+    for init in (os.path.join(root, "regle", "__init__.pxd"), os.path.join(package, "__init__.pxd")):
+        open(init, "w").close()
+    shutil.copyfile(os.path.join("runtime", "_kernels.pxd"), os.path.join(package, "_kernels.pxd"))
+    return root
+
+
 def extensions():
     try:
         from Cython.Build import cythonize
@@ -50,6 +64,7 @@ def extensions():
     exts = cythonize(
         [Extension("regle.runtime._kernels", ["runtime/_kernels.pyx"])],
         compiler_directives={"language_level": "3", "boundscheck": False, "wraparound": False},
+        include_path=[pxd_layout()],
         quiet=True,
     )
     for ext in exts:  # cythonize() drops optional=True: set it again

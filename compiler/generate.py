@@ -186,7 +186,18 @@ def _generate(text: str, filename: str, name: str | None, native: bool) -> str:
                                      f"(the limit is {LIMITS['engine_bytes']:,})", 1, 1,
                                      "fewer or smaller tables, grids and defines")], Source(text, filename))
     verify(code)
-    return bind_runtime_calls(plain_closures(render(ir, native=True))) if native else code
+    return bind_runtime_calls(shared_moves(plain_closures(render(ir, native=True)))) if native else code
+
+
+_MOVE_ADDED = re.compile(r"_add\(\((\d+), (\w+)(?:, (\w+))?\)\)")
+
+
+def shared_moves(code: str) -> str:
+    """In the native engine, a legal move of one or two arguments (``_add((2, a_, b_))``) is
+    the kernels' shared tuple (``K.triple``) instead of a new one at every decision."""
+    def shared(m: re.Match) -> str:
+        return f"_add(K.triple({m[1]}, {m[2]}, {m[3]}))" if m[3] else f"_add(K.pair({m[1]}, {m[2]}))"
+    return _MOVE_ADDED.sub(shared, code)
 
 
 def plain_closures(code: str) -> str:
@@ -207,24 +218,35 @@ def plain_closures(code: str) -> str:
 _RUNTIME_CALL = re.compile(r"\b(K|ops)\.(\w+)\(")
 
 
+@lru_cache(maxsize=1)
+def c_kernels() -> frozenset[str]:
+    """The kernels a native engine calls at C level: the cpdef functions that
+    ``regle/runtime/_kernels.pxd`` declares."""
+    from importlib.resources import files
+    text = files("regle.runtime").joinpath("_kernels.pxd").read_text(encoding="utf-8")
+    return frozenset(re.findall(r"^cpdef \w+ (\w+)\(", text, re.M))
+
+
 def bind_runtime_calls(code: str) -> str:
-    """In the native engine, each kernel and runtime helper it calls (``K.flanked(``,
-    ``ops.deal(``) is bound once to a C global (``_K_flanked``): a call then skips two
-    dictionary lookups (15% of a playout that queries the board at every cell). Strings and
-    comments are left alone."""
+    """In the native engine, a compiled kernel (``K.flanked(``, or ``ops.deal(`` that re-exports
+    one) is called at C level through ``cimport`` (no Python call, no boxing of its numbers);
+    any other runtime helper is bound once to a C global (``_ops_show_line``), which skips two
+    dictionary lookups a call. Strings and comments are left alone."""
     used: dict[str, None] = {}
+    direct = c_kernels()
 
     def bound(m: re.Match) -> str:
+        if m[2] in direct:
+            return f"_CK.{m[2]}("
         name = f"_{m[1]}_{m[2]}"
         used[name] = None
         return name + "("
 
     code = "".join(_RUNTIME_CALL.sub(bound, piece) if is_code else piece for piece, is_code in _split_strings(code))
-    if not used:
-        return code
     binds = "".join(f"cdef object {name} = {name[1:].replace('_', '.', 1)}\n" for name in used)
     at = code.index("\n", code.index("\nfrom regle.runtime import ")  + 1) + 1  # after the imports
-    return code[:at] + "# the kernels and helpers the engine calls, bound once\n" + binds + code[at:]
+    return (code[:at] + "from regle.runtime cimport _kernels as _CK  # the compiled kernels, called in C\n"
+            + ("# the other helpers the engine calls, bound once\n" + binds if binds else "") + code[at:])
 
 
 def _split_strings(code: str):

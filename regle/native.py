@@ -11,6 +11,7 @@ builds again instead of loading a stale module.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.machinery
 import importlib.util
 import os
@@ -67,6 +68,16 @@ def toolchain() -> dict[str, str]:
             "platform": sysconfig.get_platform(), "abi": sysconfig.get_config_var("EXT_SUFFIX") or ""}
 
 
+def _compiled_kernels() -> bool:
+    """Whether regle.runtime._kernels is built (native engines call it even when REGLE_PURE
+    makes the Python engines use the pure twins)."""
+    try:
+        importlib.import_module("regle.runtime._kernels")
+    except ImportError:
+        return False
+    return True
+
+
 def unavailable_reason() -> str | None:
     """Why no native engine can be built here, or None when one can."""
     facts = toolchain()
@@ -74,6 +85,9 @@ def unavailable_reason() -> str | None:
         return "Cython is not installed (pip install cython)"
     if not facts["compiler"]:
         return "no C compiler was found (install gcc or clang, or set CC)"
+    from regle.runtime import KERNELS
+    if KERNELS != "compiled" and not _compiled_kernels():
+        return "the compiled kernels are not built (reinstall regle with a C compiler and Cython)"
     include = sysconfig.get_paths().get("include", "")
     if not include or not Path(include, "Python.h").exists():
         return f"the Python headers are missing (Python.h not in {include or 'the include path'})"
@@ -88,6 +102,7 @@ def native_key(python_key: str) -> str:
     """The cache key of a native engine: the Python engine's key plus the native toolchain."""
     h = hashlib.sha256(python_key.encode())
     h.update(Path(__file__).read_bytes())  # how this module builds
+    h.update(kernels_pxd())  # the C signatures of the kernels it calls
     for part in sorted(toolchain().items()):
         h.update(repr(part).encode())
     return h.hexdigest()[:20]
@@ -134,7 +149,8 @@ def build(source: str, module_name: str, folder: Path, say=None) -> Path:
         say(f"compiling the native engine (once for these rules; cached in {folder})...")
     with tempfile.TemporaryDirectory(prefix="regle-native-") as tmp:
         c_file, built = Path(tmp, module_name + ".c"), Path(tmp, target.name)
-        steps = [[sys.executable, "-m", "cython", "-3", "--fast-fail", str(pyx), "-o", str(c_file)],
+        include = kernel_headers(Path(tmp, "include"))
+        steps = [[sys.executable, "-m", "cython", "-3", "--fast-fail", "-I", str(include), str(pyx), "-o", str(c_file)],
                  [*link_command(), *optimise_flags(), "-I", sysconfig.get_paths()["include"], str(c_file), "-o", str(built)]]
         for command in steps:
             proc = subprocess.run(command, capture_output=True, text=True, cwd=tmp)
@@ -149,6 +165,23 @@ def build(source: str, module_name: str, folder: Path, say=None) -> Path:
     if say:
         say(f"native engine built in {time.perf_counter() - started:.1f} s")
     return target
+
+
+def kernels_pxd() -> bytes:
+    """The declarations of the compiled kernels that native engines call at C level."""
+    from importlib.resources import files
+    return files("regle.runtime").joinpath("_kernels.pxd").read_bytes()
+
+
+def kernel_headers(folder: Path) -> Path:
+    """A folder laid out as the package (regle/runtime/_kernels.pxd) for Cython's ``cimport``:
+    an editable install keeps the file elsewhere (runtime/), so it is copied here."""
+    package = folder / "regle" / "runtime"
+    package.mkdir(parents=True, exist_ok=True)
+    for init in (folder / "regle" / "__init__.pxd", package / "__init__.pxd"):
+        init.write_text("", encoding="utf-8")
+    (package / "_kernels.pxd").write_bytes(kernels_pxd())
+    return folder
 
 
 def import_module(path: Path, module_name: str):

@@ -58,36 +58,84 @@ cdef inline tuple _new_pair(object a, object b):
 # The tables are C arrays of owned references, kept for the life of the process: looking a move
 # up touches no Python object but the move itself.
 cdef PyObject*** _shared_pairs[64]  # tag -> (value >> 10) -> 1024 moves; NULL: none made yet
+cdef PyObject*** _shared_triples[64]  # tag -> a -> 1024 moves (tag, a, b) by b
+
+
+cdef PyObject** _slot(PyObject*** tables[64], long t, long index) noexcept:
+    """Where the shared move of tag t and index lives (NULL when memory ran out)."""
+    cdef PyObject** bucket
+    if tables[t] == NULL:  # calloc of this size maps pages lazily: untouched ones cost nothing
+        tables[t] = <PyObject***>calloc(1 << 20, sizeof(PyObject**))
+        if tables[t] == NULL:
+            return NULL
+    bucket = tables[t][index >> 10]
+    if bucket == NULL:
+        bucket = <PyObject**>calloc(1024, sizeof(PyObject*))
+        if bucket == NULL:
+            return NULL
+        tables[t][index >> 10] = bucket
+    return &bucket[index & 1023]
 
 
 cdef tuple _pair_long(object tag, long value):
     """The move (tag, value), shared when tag is an int below 64 and value a natural number."""
     cdef long t
-    cdef PyObject** bucket
-    cdef PyObject* found
+    cdef PyObject** slot
     cdef tuple made
     if type(tag) is not int or value < 0 or value >= (1 << 30):
         return _new_pair(tag, value)
     t = tag
     if t < 0 or t >= 64:
         return _new_pair(tag, value)
-    if _shared_pairs[t] == NULL:  # calloc of this size maps pages lazily: untouched ones cost nothing
-        _shared_pairs[t] = <PyObject***>calloc(1 << 20, sizeof(PyObject**))
-        if _shared_pairs[t] == NULL:
-            return _new_pair(tag, value)
-    bucket = _shared_pairs[t][value >> 10]
-    if bucket == NULL:
-        bucket = <PyObject**>calloc(1024, sizeof(PyObject*))
-        if bucket == NULL:
-            return _new_pair(tag, value)
-        _shared_pairs[t][value >> 10] = bucket
-    found = bucket[value & 1023]
-    if found == NULL:
+    slot = _slot(_shared_pairs, t, value)
+    if slot == NULL:
+        return _new_pair(tag, value)
+    if slot[0] == NULL:
         made = _new_pair(tag, value)
         Py_INCREF(made)  # the table's own reference
-        bucket[value & 1023] = <PyObject*>made
+        slot[0] = <PyObject*>made
         return made
-    return <tuple>found
+    return <tuple>slot[0]
+
+
+cpdef tuple pair(object tag, object value):
+    """The move (tag, value), shared when small (see _pair_long)."""
+    return _pair(tag, value)
+
+
+cdef inline tuple _new_triple(object a, object b, object c):
+    cdef tuple t = PyTuple_New(3)
+    Py_INCREF(a)
+    PyTuple_SET_ITEM(t, 0, a)
+    Py_INCREF(b)
+    PyTuple_SET_ITEM(t, 1, b)
+    Py_INCREF(c)
+    PyTuple_SET_ITEM(t, 2, c)
+    return t
+
+
+cpdef tuple triple(object tag, object a, object b):
+    """The move (tag, a, b), shared when tag is below 64 and a and b are in 0..1023."""
+    cdef long t, x, y
+    cdef int overflow = 0
+    cdef PyObject** slot
+    cdef tuple made
+    if type(tag) is not int or type(a) is not int or type(b) is not int:
+        return _new_triple(tag, a, b)
+    t = PyLong_AsLongAndOverflow(tag, &overflow)
+    x = PyLong_AsLongAndOverflow(a, &overflow)
+    y = PyLong_AsLongAndOverflow(b, &overflow)
+    if overflow or not (0 <= t < 64 and 0 <= x < 1024 and 0 <= y < 1024):
+        return _new_triple(tag, a, b)
+    slot = _slot(_shared_triples, t, (x << 10) | y)
+    if slot == NULL:
+        return _new_triple(tag, a, b)
+    if slot[0] == NULL:
+        made = _new_triple(tag, a, b)
+        Py_INCREF(made)  # the table's own reference
+        slot[0] = <PyObject*>made
+        return made
+    return <tuple>slot[0]
 
 
 cdef inline tuple _pair(object a, object b):
@@ -100,7 +148,7 @@ cdef inline tuple _pair(object a, object b):
     return _new_pair(a, b)
 
 
-def deal(list src, list dst, count, where=None):
+cpdef object deal(list src, list dst, object count, object where=None):
     """kernels.deal: the first ``count`` items of src (all when None) to the end of dst."""
     cdef Py_ssize_t n = PyList_GET_SIZE(src), k, i, taken, limit
     if where is None:
@@ -126,7 +174,7 @@ def deal(list src, list dst, count, where=None):
 from . import kernels as _pure
 
 
-def clear_cells(grid, cells, to):
+cpdef object clear_cells(object grid, object cells, object to):
     """kernels.clear_cells: empty cells of a grid, their contents to the end of ``to``."""
     cdef Py_ssize_t c
     cdef long v
@@ -142,7 +190,7 @@ def clear_cells(grid, cells, to):
     _pure.clear_cells(grid, cells, to)  # a grid of numbers (a list): the twin does as well
 
 
-def tagged(action, values, bint distinct=False):
+cpdef list tagged(object action, object values, bint distinct=False):
     cdef Py_ssize_t i, j, n
     cdef list out
     cdef object v
@@ -176,24 +224,16 @@ def tagged(action, values, bint distinct=False):
     return out
 
 
-def tagged_product(action, firsts, seconds):
+cpdef list tagged_product(object action, object firsts, object seconds):
     cdef list xs = list(firsts), ys = list(seconds), out = []
-    cdef tuple t
     for x in xs:
         for y in ys:
-            t = PyTuple_New(3)
-            Py_INCREF(action)
-            PyTuple_SET_ITEM(t, 0, action)
-            Py_INCREF(x)
-            PyTuple_SET_ITEM(t, 1, x)
-            Py_INCREF(y)
-            PyTuple_SET_ITEM(t, 2, y)
-            out.append(t)
+            out.append(triple(action, x, y))
     return out
 
 
 # ---- zones -----------------------------------------------------------------------------------
-def refill(list dst, list src, Py_ssize_t size):
+cpdef object refill(list dst, list src, Py_ssize_t size):
     cdef Py_ssize_t missing = size - len(dst)
     if missing > 0 and src:
         dst.extend(src[:missing])
@@ -201,7 +241,7 @@ def refill(list dst, list src, Py_ssize_t size):
 
 
 # ---- multisets -----------------------------------------------------------------------------
-def distinct_pairs(list values):
+cpdef list distinct_pairs(list values):
     cdef Py_ssize_t n = len(values), i, j, k, found = 0
     cdef set seen
     cdef list out = []
@@ -243,7 +283,7 @@ def distinct_pairs(list values):
     return out
 
 
-def contains_all(list values, list wanted):
+cpdef object contains_all(list values, list wanted):
     cdef list pool = list(values)
     for w in wanted:
         if w in pool:
@@ -253,16 +293,50 @@ def contains_all(list values, list wanted):
     return True
 
 
-def contains_pair(list values, a, b):
+cpdef object contains_pair(list values, object a, object b):
     if a == b:
         return values.count(a) >= 2
     return a in values and b in values
 
 
-def holding_pairs(list values, items, firsts, seconds, tag=None):
+cpdef list holding_pairs(list values, object items, object firsts, object seconds, object tag=None):
     cdef list out = []
-    cdef Py_ssize_t i, n = len(values)
+    cdef Py_ssize_t i, n = len(values), count
     cdef int found_a, found_b
+    cdef long xs[32]
+    cdef long a_, b_, item_
+    cdef bint small = n <= 32 and type(firsts) is tuple and type(seconds) is tuple
+    if small:
+        for i in range(n):
+            if type(values[i]) is not int or not (-4611686018427387904 < values[i] < 4611686018427387904):
+                small = False
+                break
+            xs[i] = values[i]
+    if small:  # small whole numbers: compared in C
+        count = len(<tuple>firsts)
+        for item in items:
+            if type(item) is not int or not (0 <= item < count) or len(<tuple>seconds) != count:
+                small = False
+                break
+            item_ = item
+            a = (<tuple>firsts)[item_]
+            b = (<tuple>seconds)[item_]
+            if type(a) is not int or type(b) is not int or not (-4611686018427387904 < a < 4611686018427387904) \
+                    or not (-4611686018427387904 < b < 4611686018427387904):
+                small = False
+                break
+            a_, b_ = a, b
+            found_a = found_b = 0
+            for i in range(n):  # one pass: a and b as two different elements
+                if not found_a and xs[i] == a_:
+                    found_a = 1
+                elif not found_b and xs[i] == b_:
+                    found_b = 1
+            if found_a and found_b:
+                out.append(item if tag is None else _pair(tag, item))
+        if small:
+            return out
+        out = []
     for item in items:
         a = firsts[item]
         b = seconds[item]
@@ -282,7 +356,7 @@ def holding_pairs(list values, items, firsts, seconds, tag=None):
 cdef uint64_t _GOLDEN = 0x9E3779B97F4A7C15ULL
 
 
-def shuffle(list items, state):
+cpdef object shuffle(list items, object state):
     cdef uint64_t s = <uint64_t>state
     cdef uint64_t z, n, limit
     cdef Py_ssize_t i, j
@@ -449,11 +523,11 @@ cdef list _groups_in(const unsigned char* cells, const short* adj, int n, int de
     return out
 
 
-def connected_groups(cells, adj, int deg, int wild, int min_size, int min_real):
+cpdef list connected_groups(object cells, object adj, int deg, int wild, int min_size, int min_real):
     return _groups(cells, adj, deg, wild, min_size, min_real, False)
 
 
-def group_at(cells_obj, adj_obj, int deg, int cell, int colour, int wild):
+cpdef object group_at(object cells_obj, object adj_obj, int deg, int cell, int colour, int wild):
     return _group_at(cells_obj, adj_obj, deg, cell, colour, wild)
 
 
@@ -473,12 +547,12 @@ cdef object _group_at(object cells_obj, object adj_obj, int deg, int cell, int c
         _scratch_close(&w)
 
 
-def largest_zone(cells, adj, int deg, int wild, int min_size, int min_real):
+cpdef object largest_zone(object cells, object adj, int deg, int wild, int min_size, int min_real):
     return _groups(cells, adj, deg, wild, min_size, min_real, True)[0]
 
 
 # ---- lanes with gravity ------------------------------------------------------------------------
-def settle(cells_obj, int lanes, int height):
+cpdef object settle(object cells_obj, int lanes, int height):
     cdef unsigned char* cells = _rw(cells_obj)
     cdef int moved = 0, lane, row, base, write, v
     for lane in range(lanes):
@@ -504,11 +578,11 @@ cdef inline int _drop(unsigned char* cells, int height, int lane, int value) noe
     return -1
 
 
-def drop(cells_obj, int lanes, int height, int lane, int value):
+cpdef object drop(object cells_obj, int lanes, int height, int lane, int value):
     return _drop(_rw(cells_obj), height, lane, value)
 
 
-def lane_count(cells_obj, int lanes, int height, int lane):
+cpdef object lane_count(object cells_obj, int lanes, int height, int lane):
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef int base = lane * height, row = 0
     while row < height and cells[base + row]:
@@ -516,7 +590,7 @@ def lane_count(cells_obj, int lanes, int height, int lane):
     return row
 
 
-def rotate_pattern(int rows, int cols, pattern):
+cpdef tuple rotate_pattern(int rows, int cols, object pattern):
     cdef const unsigned char* p = _ro(pattern)
     cdef bytearray out = bytearray(rows * cols)
     cdef unsigned char* o = <unsigned char*>PyByteArray_AS_STRING(out)
@@ -527,7 +601,7 @@ def rotate_pattern(int rows, int cols, pattern):
     return cols, rows, bytes(out)
 
 
-def placements(cells_obj, int lanes, int height, int rows, int cols, pattern):
+cpdef list placements(object cells_obj, int lanes, int height, int rows, int cols, object pattern):
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef int n = len(cells_obj)
     cdef list out = []
@@ -564,7 +638,7 @@ def placements(cells_obj, int lanes, int height, int rows, int cols, pattern):
 
 
 # ---- keys of groups and placements, carried in moves ------------------------------------------
-def group_keys(list groups, long wild):
+cpdef list group_keys(list groups, long wild):
     cdef list out = []
     cdef tuple group
     for group in groups:
@@ -573,17 +647,17 @@ def group_keys(list groups, long wild):
     return out
 
 
-def show_placement(long key):
+cpdef object show_placement(long key):
     from .kernels import show_placement
     return show_placement(key)
 
 
-def group_cells(cells, adj, int deg, long key):
+cpdef object group_cells(object cells, object adj, int deg, long key):
     return _group_at(cells, adj, deg, (key // 4096) % 4096,
                      (key // (4096 * 4096)) % 256, key // (4096 * 4096 * 256))
 
 
-def drop_into(grid, int lanes, int height, int lane, long value, list taking, list overflow):
+cpdef object drop_into(object grid, int lanes, int height, int lane, long value, list taking, list overflow):
     cdef unsigned char* cells = _rw(grid)
     if not 0 <= lane < lanes:
         raise ValueError(f"there is no lane {lane} (lanes are 0 to {lanes - 1})")
@@ -633,7 +707,8 @@ cdef bytes _ghosted(tuple pattern, list taking):
 
 
 # the placements last worked out, by what they depend on: the moves of a step find them, and the
-# move played drops the same pattern into the same grid just after (a pure function's memo)
+# move played drops the same pattern into the same grid just after (a pure function's memo);
+# a few entries suffice, and a big memo that fills and empties keeps the garbage collector busy
 cdef dict _placed = {}
 
 
@@ -646,17 +721,17 @@ cdef tuple _placements_memo(object grid, int lanes, int height, tuple pattern, l
     if found is None:
         results = placements(grid, lanes, height, pattern[0], pattern[1], ghost)
         found = (ghost, [turns * 64 + offset for turns, offset, _result, _over in results], results)
-        if len(_placed) >= 256:
+        if len(_placed) >= 8:
             _placed.clear()
         _placed[memo] = found
     return <tuple>found
 
 
-def placement_keys(grid, int lanes, int height, tuple pattern, list taking):
+cpdef list placement_keys(object grid, int lanes, int height, tuple pattern, list taking):
     return (<list>_placements_memo(grid, lanes, height, pattern, taking)[1])[:]
 
 
-def place(grid, int lanes, int height, long key, tuple pattern, list taking, list overflow):
+cpdef object place(object grid, int lanes, int height, long key, tuple pattern, list taking, list overflow):
     cdef tuple found = _placements_memo(grid, lanes, height, pattern, taking)
     cdef bytes cells = found[0]
     cdef list keys = found[1]
@@ -751,19 +826,19 @@ cdef void _spill_keys(list out, long* found, int count, bint packed, object tag)
         out.append(_key_item(found[i], packed, tag))
 
 
-def line_moves(cells, step, int ndirs, int me, int max_line):
+cpdef list line_moves(object cells, object step, int ndirs, int me, int max_line):
     return _line_moves(cells, step, ndirs, me, max_line, False)
 
 
-def line_move_keys(cells, step, int ndirs, int me, int max_line, tag=None):
+cpdef list line_move_keys(object cells, object step, int ndirs, int me, int max_line, object tag=None):
     return _line_moves(cells, step, ndirs, me, max_line, True, tag)
 
 
-def apply_line_key(cells_obj, step_obj, int ndirs, long key):
+cpdef tuple apply_line_key(object cells_obj, object step_obj, int ndirs, long key):
     return apply_line(cells_obj, step_obj, ndirs, key // 32768, (key // 4096) % 8, (key // 64) % 64)
 
 
-def apply_line(cells_obj, step_obj, int ndirs, int head, int d, int k):
+cpdef tuple apply_line(object cells_obj, object step_obj, int ndirs, int head, int d, int k):
     cdef unsigned char* cells = _rw(cells_obj)
     cdef const short* step = _tab(step_obj)
     cdef int cur, last = -1, i, src, dst, count = 0
@@ -795,7 +870,7 @@ def apply_line(cells_obj, step_obj, int ndirs, int head, int d, int k):
 
 
 # ---- board queries: lines, outflanking, connection ---------------------------------------------
-def in_a_row(cells_obj, adj_obj, int deg, int value, int n):
+cpdef object in_a_row(object cells_obj, object adj_obj, int deg, int value, int n):
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
     cdef Py_ssize_t size = len(cells_obj)
@@ -821,7 +896,7 @@ def in_a_row(cells_obj, adj_obj, int deg, int value, int n):
     return False
 
 
-def flanked(cells_obj, adj_obj, int deg, int cell, int value, int d):
+cpdef list flanked(object cells_obj, object adj_obj, int deg, int cell, int value, int d):
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
     cdef Py_ssize_t size = len(cells_obj)
@@ -850,7 +925,7 @@ def flanked(cells_obj, adj_obj, int deg, int cell, int value, int d):
     return out
 
 
-def connected(cells_obj, adj_obj, int deg, int value, starts, goals):
+cpdef object connected(object cells_obj, object adj_obj, int deg, int value, object starts, object goals):
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
     cdef Py_ssize_t size = len(cells_obj)
@@ -895,7 +970,7 @@ def connected(cells_obj, adj_obj, int deg, int value, starts, goals):
         PyMem_Free(stack)
 
 
-def empty_cells(cells_obj):
+cpdef list empty_cells(object cells_obj):
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef Py_ssize_t c, n = len(cells_obj)
     cdef list out = []
@@ -905,7 +980,7 @@ def empty_cells(cells_obj):
     return out
 
 
-def filled_cells(cells_obj):
+cpdef list filled_cells(object cells_obj):
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef Py_ssize_t c, n = len(cells_obj)
     cdef list out = []
@@ -916,7 +991,7 @@ def filled_cells(cells_obj):
 
 
 # ---- observations ------------------------------------------------------------------------------
-def observe_counts(list out, list values, long lo, Py_ssize_t size):
+cpdef object observe_counts(list out, list values, long lo, Py_ssize_t size):
     cdef Py_ssize_t i, n = PyList_GET_SIZE(values), place
     cdef long v
     cdef list row
@@ -944,7 +1019,7 @@ def observe_counts(list out, list values, long lo, Py_ssize_t size):
         PyMem_Free(counts)
 
 
-def observe_planes(list out, cells_obj, Py_ssize_t size, bint shown):
+cpdef object observe_planes(list out, object cells_obj, Py_ssize_t size, bint shown):
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef Py_ssize_t n = len(cells_obj), c, total = (size + 1) * n, i
     cdef list row

@@ -17,6 +17,16 @@ GHOST = 255  # a pattern cell that keeps the pattern's shape but drops nothing
 
 
 # ---- multisets -----------------------------------------------------------------------------
+def pair(tag: int, value: int) -> tuple[int, int]:
+    """The move (tag, value) (the compiled twin shares one tuple per small move)."""
+    return (tag, value)
+
+
+def triple(tag: int, a: int, b: int) -> tuple[int, int, int]:
+    """The move (tag, a, b) (the compiled twin shares one tuple per small move)."""
+    return (tag, a, b)
+
+
 def tagged_product(action: int, firsts, seconds) -> list[tuple[int, int, int]]:
     """The moves ``(action, x, y)`` for every x of firsts and y of seconds, x before y."""
     ys = list(seconds)
@@ -342,7 +352,8 @@ def ghosted(pattern: tuple, taking: list | None) -> bytes:
 
 
 #: the placements last worked out, by what they depend on: the moves of a step find them, and
-#: the move played drops the same pattern into the same grid just after (a pure function's memo)
+#: the move played drops the same pattern into the same grid just after (a pure function's memo);
+#: a few entries suffice, and a big memo that fills and empties keeps the garbage collector busy
 _placed: dict = {}
 
 
@@ -355,7 +366,7 @@ def _placements(grid, lanes: int, height: int, pattern: tuple, taking: list | No
     if found is None:
         results = placements(grid, lanes, height, rows, cols, ghost)
         found = (ghost, [turns * 64 + offset for turns, offset, _result, _over in results], results)
-        if len(_placed) >= 256:
+        if len(_placed) >= 8:
             _placed.clear()
         _placed[memo] = found
     return found

@@ -147,6 +147,45 @@ def test_tagged_product_twins_agree():
         assert all(k.tagged_product(4, xs, ys) == [(4, x, y) for x in xs for y in ys] for k in both())
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(-2, 9) | st.sampled_from([2**70, -2**70]), max_size=10),
+       st.lists(st.integers(0, 11), max_size=8), st.data())
+def test_holding_pairs_twins_agree(values, items, data):
+    """Every item whose two values the zone holds, as two different elements; small numbers take
+    the compiled fast path, big ones and lists as tables the general one."""
+    firsts = tuple(data.draw(st.lists(st.integers(0, 9), min_size=12, max_size=12)))
+    seconds = tuple(data.draw(st.lists(st.integers(0, 9) | st.just(2**70), min_size=12, max_size=12)))
+    for tables in ((firsts, seconds), (list(firsts), list(seconds))):
+        for tag in (None, 3):
+            found = [k.holding_pairs(values, items, *tables, tag) for k in both()]
+            assert all(f == found[0] for f in found)
+            assert [m if tag is None else m[1] for m in found[0]] == [
+                i for i in items if pure.contains_pair(values, firsts[i], seconds[i])]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(-1, 70), st.integers(-5, 2000) | st.just(2**65), st.integers(-5, 2000))
+def test_shared_moves_are_plain_tuples(tag, a, b):
+    for k in both():
+        assert k.pair(tag, a) == (tag, a) and type(k.pair(tag, a)) is tuple
+        assert k.triple(tag, a, b) == (tag, a, b) and type(k.triple(tag, a, b)) is tuple
+    if compiled is not None and 0 <= tag < 64 and 0 <= a < 1024 and 0 <= b < 1024:
+        assert compiled.triple(tag, a, b) is compiled.triple(tag, a, b)  # one tuple per move
+
+
+def test_ops_reexports_the_kernels_that_native_engines_call_in_c():
+    """A native engine turns ops.NAME( into a C call of the kernel NAME when the .pxd declares
+    one: then ops.NAME must be that kernel, not a helper of the same name."""
+    from regle.compiler.generate import c_kernels
+    from regle.runtime import K, ops
+    assert {"line_move_keys", "deal", "place", "triple"} <= c_kernels()
+    for name in c_kernels():
+        assert hasattr(pure, name), name  # every C-callable kernel has its pure twin
+        if hasattr(ops, name):
+            assert getattr(ops, name) is getattr(K, name), name
+    if compiled is not None:
+        assert c_kernels() <= set(compiled.__pyx_capi__)  # exported at C level
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(0, 9), max_size=8), st.lists(st.integers(0, 9), max_size=8), st.integers(0, 10))
 def test_refill_twins_agree(dst, src, size):
