@@ -35,6 +35,7 @@ def _environment() -> jinja2.Environment:
     env.filters["py"] = literal
     env.filters["hoist"] = hoist_reads
     env.filters["move_list"] = move_list
+    env.filters["keyed_moves"] = keyed_moves
     env.filters["share"] = share_cell_lists
     return env
 
@@ -79,6 +80,48 @@ def _hoist_sizes(lines: list[str]) -> list[str]:
             _SIZE.sub(lambda m: f"n_{m.group(1)}" if m.group(1) in names else m.group(), line)
             for line in lines[top:]]
     return lines[:top] + [f"n_{name} = len({name})  # taken once" for name in names] + body
+
+
+def keyed_moves(step) -> dict | None:
+    """For the native engine: how a step whose legal moves are one action's keys from one kernel
+    (``K.line_move_keys(..., tag)``, ``K.tagged(tag, numbers)``) fills a buffer of keys instead,
+    so that a random playout makes only the move it picks. None for any other step."""
+    if step.kind in ("auto", "optional") or step.shared_code:
+        return None
+    lines = move_list(sum((a.gen_lines for a in step.actions), []))
+    code = [line for line in lines if not line.lstrip().startswith("#")]
+    last = code[-1] if code else ""
+    args = _call_args(last, "return K.line_move_keys(")
+    if args is not None and len(args) == 6 and re.fullmatch(r"\d+", args[5]):
+        fill = f"return K.line_keys_into({', '.join(args[:5])}, &s._keys, &s._keys_cap)"
+        tag = args[5]
+    else:
+        args = _call_args(last, "return K.tagged(")
+        if args is None or len(args) != 2 or not re.fullmatch(r"\d+", args[0]):
+            return None
+        fill = f"return K.keys_into({args[1]}, &s._keys, &s._keys_cap)"
+        tag = args[0]
+    return {"tag": tag, "lines": [fill if line is last else line for line in lines]}
+
+
+def _call_args(line: str, head: str) -> list[str] | None:
+    """The top-level arguments of ``head...)`` when the line is exactly that call."""
+    if not line.startswith(head) or not line.endswith(")"):
+        return None
+    args, depth, start, inner = [], 0, 0, line[len(head):-1]
+    for i, ch in enumerate(inner):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif ch in "'\"":
+            return None  # strings: not worth parsing here
+        elif ch == "," and depth == 0:
+            args.append(inner[start:i].strip())
+            start = i + 1
+    return args + [inner[start:].strip()] if depth == 0 else None
 
 
 def move_list(lines: list[str]) -> list[str]:
@@ -220,11 +263,11 @@ _RUNTIME_CALL = re.compile(r"\b(K|ops)\.(\w+)\(")
 
 @lru_cache(maxsize=1)
 def c_kernels() -> frozenset[str]:
-    """The kernels a native engine calls at C level: the cpdef functions that
-    ``regle/runtime/_kernels.pxd`` declares."""
+    """The kernels a native engine calls at C level: the functions that
+    ``regle/runtime/_kernels.pxd`` declares (cpdef ones are Python functions too)."""
     from importlib.resources import files
     text = files("regle.runtime").joinpath("_kernels.pxd").read_text(encoding="utf-8")
-    return frozenset(re.findall(r"^cpdef \w+ (\w+)\(", text, re.M))
+    return frozenset(re.findall(r"^c?p?def \w+\*? (\w+)\(", text, re.M))
 
 
 def bind_runtime_calls(code: str) -> str:

@@ -40,3 +40,8 @@ cpdef object observe_counts(list out, list values, long lo, Py_ssize_t size)
 cpdef object observe_planes(list out, object cells_obj, Py_ssize_t size, bint shown)
 cpdef tuple triple(object tag, object a, object b)
 cpdef tuple pair(object tag, object value)
+
+# move keys into a growable buffer (PyMem, owned by the caller): native engines keep a step's
+# keys there and make the chosen move only (line_move_keys, tagged(tag, numbers))
+cdef Py_ssize_t line_keys_into(object cells_obj, object step_obj, int ndirs, int me, int max_line, long** keys, Py_ssize_t* cap) except -1
+cdef Py_ssize_t keys_into(object values, long** keys, Py_ssize_t* cap) except -1

@@ -4,15 +4,15 @@ results (see its docstring for the layouts). Tables (``adj``, ``step``) are ``ar
 
 from cpython cimport array
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_Check
-from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_Check
-from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_Check, PyBytes_FromStringAndSize
+from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF, PyObject
 from libc.stdlib cimport calloc
 from cpython.long cimport PyLong_AsLongAndOverflow
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport uint64_t
-from libc.string cimport memset
+from libc.string cimport memcmp, memset
 
 import array as _array_module
 
@@ -603,37 +603,66 @@ cpdef tuple rotate_pattern(int rows, int cols, object pattern):
 
 cpdef list placements(object cells_obj, int lanes, int height, int rows, int cols, object pattern):
     cdef const unsigned char* cells = _ro(cells_obj)
-    cdef int n = len(cells_obj)
+    cdef const unsigned char* given = _ro(pattern)
+    cdef Py_ssize_t n = len(cells_obj), size = <Py_ssize_t>rows * cols, i
     cdef list out = []
-    cdef set seen = set()
-    cdef int r = rows, c = cols, turns, offset, col, row, lane, v, nover
-    cdef bytes p = bytes(pattern)
-    cdef const unsigned char* pv
-    cdef bytearray grid = bytearray(n)
-    cdef unsigned char* g = <unsigned char*>PyByteArray_AS_STRING(grid)
+    cdef int r = rows, c = cols, turns, offset, col, row, lane, v, nover, tries = 4 * (lanes + 1), kept = 0, k
     cdef unsigned char over[64]
-    cdef bytes result
-    for turns in range(4):
-        if turns:
-            r, c, p = rotate_pattern(r, c, p)
-        pv = <const unsigned char*>PyBytes_AS_STRING(p)
-        for offset in range(lanes - c + 1):
-            for row in range(n):
-                g[row] = cells[row]
-            nover = 0
-            for col in range(c):
-                lane = offset + col
-                for row in range(r - 1, -1, -1):
-                    v = pv[row * c + col]
-                    if v == 0 or v == GHOST:
-                        continue
-                    if _drop(g, height, lane, v) < 0 and nover < 64:
-                        over[nover] = v
-                        nover += 1
-            result = bytes(grid)
-            if result not in seen:
-                seen.add(result)
-                out.append((turns, offset, result, tuple([over[i] for i in range(nover)])))
+    cdef unsigned char* store  # the distinct results so far, one after the other
+    cdef uint64_t* hashes
+    cdef unsigned char* pv
+    cdef unsigned char* turned
+    cdef unsigned char* g
+    cdef uint64_t h
+    if len(pattern) < size:
+        raise ValueError("the pattern is shorter than its rows and columns say")
+    store = <unsigned char*>PyMem_Malloc(tries * n + 2 * size + 1)
+    hashes = <uint64_t*>PyMem_Malloc(tries * sizeof(uint64_t))
+    if store == NULL or hashes == NULL:
+        PyMem_Free(store)
+        PyMem_Free(hashes)
+        raise MemoryError()
+    pv = store + tries * n  # the pattern as turned so far, and room to turn it
+    turned = pv + size
+    try:
+        for i in range(size):
+            pv[i] = given[i]
+        for turns in range(4):
+            if turns:  # a quarter turn clockwise: (row, col) goes to (col, r - 1 - row) of c x r
+                for row in range(r):
+                    for col in range(c):
+                        turned[col * r + (r - 1 - row)] = pv[row * c + col]
+                for i in range(size):
+                    pv[i] = turned[i]
+                r, c = c, r
+            for offset in range(lanes - c + 1):
+                g = store + kept * n
+                for i in range(n):
+                    g[i] = cells[i]
+                nover = 0
+                for col in range(c):
+                    lane = offset + col
+                    for row in range(r - 1, -1, -1):
+                        v = pv[row * c + col]
+                        if v == 0 or v == GHOST:
+                            continue
+                        if _drop(g, height, lane, v) < 0 and nover < 64:
+                            over[nover] = v
+                            nover += 1
+                h = 1469598103934665603ULL  # FNV-1a: distinct results found without a set
+                for i in range(n):
+                    h = (h ^ g[i]) * 1099511628211ULL
+                for k in range(kept):
+                    if hashes[k] == h and memcmp(store + k * n, g, n) == 0:
+                        break
+                else:
+                    hashes[kept] = h
+                    kept += 1
+                    out.append((turns, offset, PyBytes_FromStringAndSize(<char*>g, n),
+                                tuple([over[i] for i in range(nover)])))
+    finally:
+        PyMem_Free(store)
+        PyMem_Free(hashes)
     return out
 
 
@@ -708,22 +737,34 @@ cdef bytes _ghosted(tuple pattern, list taking):
 
 # the placements last worked out, by what they depend on: the moves of a step find them, and the
 # move played drops the same pattern into the same grid just after (a pure function's memo);
-# a few entries suffice, and a big memo that fills and empties keeps the garbage collector busy
-cdef dict _placed = {}
+# a few entries suffice, compared in place (hashing the grid for a dict cost more than a miss)
+cdef list _placed = [None] * 8  # (grid bytes, lanes, height, rows, cols, ghost, found)
+cdef int _placed_next = 0
 
 
 cdef tuple _placements_memo(object grid, int lanes, int height, tuple pattern, list taking):
     """(ghosted cells, keys, [(turns, offset, result, overflow)]) of dropping ``pattern``."""
+    global _placed_next
     cdef bytes ghost = _ghosted(pattern, taking)
-    cdef tuple memo = (bytes(grid), lanes, height, pattern[0], pattern[1], ghost)
-    cdef object found = _placed.get(memo)
+    cdef const unsigned char* cells = _ro(grid)
+    cdef Py_ssize_t n = len(grid)
+    cdef long rows = pattern[0], cols = pattern[1]
+    cdef tuple entry
+    cdef bytes seen
     cdef list results
-    if found is None:
-        results = placements(grid, lanes, height, pattern[0], pattern[1], ghost)
-        found = (ghost, [turns * 64 + offset for turns, offset, _result, _over in results], results)
-        if len(_placed) >= 8:
-            _placed.clear()
-        _placed[memo] = found
+    cdef object found
+    for entry in _placed:
+        if entry is None:
+            continue
+        seen = entry[0]
+        if (len(seen) == n and <long>entry[1] == lanes and <long>entry[2] == height and <long>entry[3] == rows
+                and <long>entry[4] == cols and (entry[5] is ghost or entry[5] == ghost)
+                and memcmp(PyBytes_AS_STRING(seen), cells, n) == 0):
+            return <tuple>entry[6]
+    results = placements(grid, lanes, height, rows, cols, ghost)
+    found = (ghost, [turns * 64 + offset for turns, offset, _result, _over in results], results)
+    _placed[_placed_next] = (bytes(grid), lanes, height, rows, cols, ghost, found)
+    _placed_next = (_placed_next + 1) % 8
     return <tuple>found
 
 
@@ -753,15 +794,32 @@ cpdef object place(object grid, int lanes, int height, long key, tuple pattern, 
 
 
 # ---- lines and pushes --------------------------------------------------------------------------
-cdef list _line_moves(object cells_obj, object step_obj, int ndirs, int me, int max_line, bint packed,
-                      object tag=None):
+cdef long* _line_scratch = NULL  # _line_moves' keys before its list is made (kernels hold the GIL)
+cdef Py_ssize_t _line_scratch_cap = 0
+
+
+cdef int _grow(long** keys, Py_ssize_t* cap, Py_ssize_t need) except -1:
+    """Make room for ``need`` keys in a growable buffer (PyMem: freed by its owner)."""
+    cdef Py_ssize_t size = cap[0] if cap[0] > 0 else 64
+    cdef long* bigger
+    while size < need:
+        size *= 2
+    bigger = <long*>PyMem_Realloc(keys[0], size * sizeof(long))
+    if bigger == NULL:
+        raise MemoryError()
+    keys[0] = bigger
+    cap[0] = size
+    return 0
+
+
+cdef Py_ssize_t line_keys_into(object cells_obj, object step_obj, int ndirs, int me, int max_line,
+                               long** keys, Py_ssize_t* cap) except -1:
+    """The keys of every line move and push of ``me`` (as ``line_move_keys``) into a growable
+    buffer; returns how many. Native engines keep them there until a move is picked."""
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* step = _tab(step_obj)
-    cdef int n = len(cells_obj), head, d, run, back, front, v, m, cur, k, i
-    cdef long found[512]  # the keys, gathered first so that the list is made at its size
-    cdef int count = 0
-    cdef list out = None
-    cdef object item
+    cdef int n = len(cells_obj), head, d, run, back, front, v, m, cur, k
+    cdef Py_ssize_t count = 0
     for head in range(n):
         if cells[head] != me:
             continue
@@ -791,21 +849,45 @@ cdef list _line_moves(object cells_obj, object step_obj, int ndirs, int me, int 
                 if cur >= 0 and cells[cur] == me:
                     continue  # a sandwiched own piece blocks the push
                 k = m + 1
+            if count + run >= cap[0]:
+                _grow(keys, cap, count + run + 1)
             while k <= run:
-                if count == 512:  # more than the buffer holds: spill into the list
-                    if out is None:
-                        out = []
-                    _spill_keys(out, found, count, packed, tag)
-                    count = 0
-                found[count] = ((head * 8 + d) * 64 + k) * 64 + m
+                keys[0][count] = ((head * 8 + d) * 64 + k) * 64 + m
                 count += 1
                 k += 1
-    if out is not None:
-        _spill_keys(out, found, count, packed, tag)
-        return out
-    out = PyList_New(count)
+    return count
+
+
+cdef Py_ssize_t keys_into(object values, long** keys, Py_ssize_t* cap) except -1:
+    """The numbers of a list into a growable buffer; returns how many, or -2 when one is not a
+    number that fits (then the caller keeps the list)."""
+    cdef Py_ssize_t i, n
+    cdef int overflow = 0
+    cdef object v
+    if type(values) is not list:
+        return -2
+    n = len(<list>values)
+    if n > cap[0]:
+        _grow(keys, cap, n)
+    for i in range(n):
+        v = (<list>values)[i]
+        if type(v) is not int:
+            return -2
+        keys[0][i] = PyLong_AsLongAndOverflow(v, &overflow)
+        if overflow:
+            return -2
+    return n
+
+
+cdef list _line_moves(object cells_obj, object step_obj, int ndirs, int me, int max_line, bint packed,
+                      object tag=None):
+    global _line_scratch, _line_scratch_cap
+    cdef Py_ssize_t count = line_keys_into(cells_obj, step_obj, ndirs, me, max_line,
+                                           &_line_scratch, &_line_scratch_cap), i
+    cdef list out = PyList_New(count)
+    cdef object item
     for i in range(count):
-        item = _key_item(found[i], packed, tag)
+        item = _key_item(_line_scratch[i], packed, tag)
         Py_INCREF(item)
         PyList_SET_ITEM(out, i, item)
     return out
@@ -818,12 +900,6 @@ cdef inline object _key_item(long key, bint packed, object tag):
     if packed:
         return key
     return (key // 32768, (key // 4096) % 8, (key // 64) % 64, key % 64)
-
-
-cdef void _spill_keys(list out, long* found, int count, bint packed, object tag) except *:
-    cdef int i
-    for i in range(count):
-        out.append(_key_item(found[i], packed, tag))
 
 
 cpdef list line_moves(object cells, object step, int ndirs, int me, int max_line):

@@ -72,6 +72,11 @@ def test_random_playouts_are_the_same_and_saved_states_cross_backends(engines, p
         assert a.to_json() == b.to_json() and a.winners == b.winners
     a, b = python.new_game(n, seed=1).play_random_playout(2, 5), compiled.new_game(n, seed=1).play_random_playout(2, 5)
     assert a.to_json() == b.to_json() and (a.decisions == 5 or a.is_over)
+    # stopped halfway: the moves kept as keys (a keyed step) read as the same list, in a copy too
+    c = b.copy()
+    assert b.legal == a.legal and c.legal == a.legal and [str(m) for m in c.legal_moves()] == [
+        str(m) for m in a.legal_moves()]
+    assert a.play_random_playout(7).to_json() == b.play_random_playout(7).to_json() == c.play_random_playout(7).to_json()
     from regle.runtime.rng import Rng
     ra, rb = [Rng(p) for p in range(n)], [Rng(p) for p in range(n)]
     a, b = python.new_game(n, seed=2).play_random_seats(ra), compiled.new_game(n, seed=2).play_random_seats(rb)
@@ -134,6 +139,30 @@ def test_the_native_source_is_the_same_engine_typed():
         if line.strip().startswith("# line "):
             assert line.strip() in pyx
 
+
+def test_steps_whose_moves_come_from_one_kernel_keep_keys():
+    """A step whose moves are one action's keys (line moves, empty cells, a zone's numbers) keeps
+    them in a C buffer natively; a step with other moves besides builds its list."""
+    from regle.compiler.generate import native_source
+    cibles = native_source((ROOT / "games/cibles.rules").read_text(), "c.rules")
+    assert "_CK.line_keys_into(s.g_board, G_board__ADJ, 6, me + 1, 0, &s._keys, &s._keys_cap)" in cibles
+    tictactoe = native_source((ROOT / "games/classics/tictactoe.rules").read_text(), "t.rules")
+    assert "_CK.keys_into(_CK.empty_cells(s.g_board), &s._keys, &s._keys_cap)" in tictactoe
+    hex_ = native_source((ROOT / "games/classics/hex.rules").read_text(), "h.rules")  # place or swap
+    assert "_keys_into" not in hex_ and "_n = s._keys_" not in hex_
+    eclats = native_source((ROOT / "games/eclats.rules").read_text(), "e.rules")
+    assert "_n = s._keys_" not in eclats
+
+
+def test_keyed_moves_read_as_lists(engines):
+    python, compiled = engines["games/classics/tictactoe.rules"]
+    a, b = python.new_game(2, seed=0), compiled.new_game(2, seed=0)
+    assert b.legal == a.legal == [(0, c) for c in range(9)]
+    b.advance(b.legal[4])
+    a.advance((0, 4))
+    assert b.legal is b.legal and b.legal == a.legal  # made once, then kept
+    b.legal = [(0, 0)]  # a state's moves may be set, as saved states do
+    assert b.legal == [(0, 0)]
 
 def test_loops_are_bounded_natively():
     from test_vocabulary import HEAD, PASS_TURN
