@@ -737,11 +737,20 @@ class Lowerer(GridLowering):
         dst, ed, dname = self.zone_ref(node.dst, ctx)
         self.same_elem(es, ed, node)
         count = "None" if node.count is None else self.number(node.count, ctx)
-        where = ""
-        if node.where is not None:
+        if node.where is None:
+            lines = [f"ops.deal({src}, {dst}, {count})"]
+        else:  # the first matches, in order, as ops.deal with a condition would; written out so
+            # that no function is called per element (and the native engine needs no closure)
             cond = self.boolean(node.where, ctx.child(it=("it", es)))
-            where = f", lambda it: {cond}"
-        lines = [f"ops.deal({src}, {dst}, {count}{where})"]
+            limit = "len(_src)" if node.count is None else count
+            lines = [f"_src = {src}", f"_dst = {dst}", f"_i, _taken, _limit = 0, 0, {limit}",
+                     "while _taken < _limit and _i < len(_src):",
+                     "    it = _src[_i]",
+                     f"    if {cond}:",
+                     "        _dst.append(_src.pop(_i))",
+                     "        _taken += 1",
+                     "    else:",
+                     "        _i += 1"]
         cap = self.capacity_of(node.dst)
         if cap is not None:
             lines += [f"if len({dst}) > {cap}:", f"    ops.overflow({dname!r}, {cap})"]

@@ -22,6 +22,9 @@ cpdef object lane_count(object cells_obj, int lanes, int height, int lane)
 cpdef tuple rotate_pattern(int rows, int cols, object pattern)
 cpdef list placements(object cells_obj, int lanes, int height, int rows, int cols, object pattern)
 cpdef list group_keys(list groups, long wild)
+cpdef long group_colour(long key) except? -1
+cpdef long group_anchor(long key) except? -1
+cpdef long group_size(long key) except? -1
 cpdef object show_placement(long key)
 cpdef object group_cells(object cells, object adj, int deg, long key)
 cpdef object drop_into(object grid, int lanes, int height, int lane, long value, list taking, list overflow)

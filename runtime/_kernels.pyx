@@ -12,7 +12,7 @@ from libc.stdlib cimport calloc
 from cpython.long cimport PyLong_AsLongAndOverflow
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdint cimport uint64_t
-from libc.string cimport memcmp, memset
+from libc.string cimport memcmp, memcpy, memset
 
 import array as _array_module
 
@@ -601,6 +601,22 @@ cpdef tuple rotate_pattern(int rows, int cols, object pattern):
     return cols, rows, bytes(out)
 
 
+cdef inline uint64_t _grid_hash(const unsigned char* g, Py_ssize_t n) noexcept nogil:
+    """A quick hash of n cells, eight at a time (equal hashes are then compared in full)."""
+    cdef uint64_t h = 0x9E3779B97F4A7C15ULL, word
+    cdef Py_ssize_t i = 0
+    while i + 8 <= n:
+        memcpy(&word, g + i, 8)
+        h = (h ^ word) * 0xBF58476D1CE4E5B9ULL
+        h ^= h >> 29
+        i += 8
+    word = 0
+    if i < n:
+        memcpy(&word, g + i, n - i)
+    h = (h ^ word ^ <uint64_t>n) * 0x94D049BB133111EBULL
+    return h ^ (h >> 31)
+
+
 cpdef list placements(object cells_obj, int lanes, int height, int rows, int cols, object pattern):
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const unsigned char* given = _ro(pattern)
@@ -649,9 +665,7 @@ cpdef list placements(object cells_obj, int lanes, int height, int rows, int col
                         if _drop(g, height, lane, v) < 0 and nover < 64:
                             over[nover] = v
                             nover += 1
-                h = 1469598103934665603ULL  # FNV-1a: distinct results found without a set
-                for i in range(n):
-                    h = (h ^ g[i]) * 1099511628211ULL
+                h = _grid_hash(g, n)  # distinct results found without a set
                 for k in range(kept):
                     if hashes[k] == h and memcmp(store + k * n, g, n) == 0:
                         break
@@ -674,6 +688,18 @@ cpdef list group_keys(list groups, long wild):
         colour, cells = group
         out.append(((wild * 256 + <long>colour) * 4096 + <long>cells[0]) * 4096 + len(cells))
     return out
+
+
+cpdef long group_colour(long key):
+    return (key // (4096 * 4096)) % 256 - 1
+
+
+cpdef long group_anchor(long key):
+    return (key // 4096) % 4096
+
+
+cpdef long group_size(long key):
+    return key % 4096
 
 
 cpdef object show_placement(long key):
@@ -710,17 +736,30 @@ cdef bytes _ghosted(tuple pattern, list taking):
     cdef const unsigned char* src = <const unsigned char*>PyBytes_AS_STRING(cells)
     cdef Py_ssize_t n = len(cells), i
     cdef long have[256]
+    cdef long need[256]
     cdef object item
     cdef long v
+    cdef int wanted = 0  # distinct values the pattern still needs more of from taking
     cdef bytearray out = None
     cdef unsigned char* o = NULL
     if taking is None:
         return cells
     memset(have, 0, sizeof(have))
-    for item in taking:
+    memset(need, 0, sizeof(need))
+    for i in range(n):
+        v = src[i]
+        if v and v != GHOST:
+            if need[v] == 0:
+                wanted += 1
+            need[v] += 1
+    for item in taking:  # counted only as far as the pattern needs: a big supply stops early
+        if wanted == 0:
+            break
         v = item
-        if 0 <= v < 255:
+        if 0 <= v < 254 and have[v + 1] < need[v + 1]:
             have[v + 1] += 1
+            if have[v + 1] == need[v + 1]:
+                wanted -= 1
     for i in range(n):
         v = src[i]
         if v == 0:
@@ -753,9 +792,11 @@ cdef tuple _placements_memo(object grid, int lanes, int height, tuple pattern, l
     cdef bytes seen
     cdef list results
     cdef object found
-    for entry in _placed:
+    cdef int k
+    for k in range(8):  # the newest first: a move played drops what its step just listed
+        entry = _placed[(_placed_next + 7 - k) % 8]
         if entry is None:
-            continue
+            break
         seen = entry[0]
         if (len(seen) == n and <long>entry[1] == lanes and <long>entry[2] == height and <long>entry[3] == rows
                 and <long>entry[4] == cols and (entry[5] is ghost or entry[5] == ghost)

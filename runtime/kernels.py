@@ -301,6 +301,20 @@ def show_placement(key: int) -> str:
     return f"lane {offset + 1}" + (f" turned {turns * 90}" if turns else "")
 
 
+def group_colour(key: int) -> int:
+    """The group's colour as an element code (the stored value minus one)."""
+    return (key // (4096 * 4096)) % 256 - 1
+
+
+def group_anchor(key: int) -> int:
+    """The group's first cell (in cell order), which names it among groups alike."""
+    return (key // 4096) % 4096
+
+
+def group_size(key: int) -> int:
+    return key % 4096
+
+
 def group_cells(cells, adj, deg: int, key: int) -> tuple:
     """The cells of the group a key stands for, in the grid as it is now."""
     wild = key // (4096 * 4096 * 256)

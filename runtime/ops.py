@@ -12,6 +12,9 @@ deal = K.deal
 clear_cells = K.clear_cells
 # lane grids and groups: compiled with the other kernels (these run at every decision)
 group_keys = K.group_keys
+group_colour = K.group_colour
+group_anchor = K.group_anchor
+group_size = K.group_size
 group_cells = K.group_cells
 drop_into = K.drop_into
 placement_keys = K.placement_keys
@@ -48,24 +51,11 @@ def overflow(zone_name: str, capacity: int) -> None:
 # ---- grids: cells hold element code + 1, 0 = empty ---------------------------------------------
 # Values of kernel results travel in moves as single ints ("keys"), decoded here.
 
-def group_colour(key: int) -> int:
-    """The group's colour as an element code (the stored value minus one)."""
-    return (key // (4096 * 4096)) % 256 - 1
-
-
-def group_anchor(key: int) -> int:
-    """The group's first cell (in cell order), which names it among groups alike."""
-    return (key // 4096) % 4096
-
 
 def all_different(show: Callable[[int], str], items) -> bool:
     """Whether every item shows as a different text."""
     texts = [show(i) for i in items]
     return len(set(texts)) == len(texts)
-
-
-def group_size(key: int) -> int:
-    return key % 4096
 
 
 def line_head(key: int) -> int:

@@ -330,6 +330,8 @@ def test_drop_into_and_group_keys_twins_agree(nlanes, height, data):
         for key in keys[0]:
             found = [k.group_cells(cells, adj, 4, key) for k in both()]
             assert all(f == found[0] for f in found) and len(found[0]) == key % 4096
+            decoded = {(k.group_colour(key), k.group_anchor(key), k.group_size(key)) for k in both()}
+            assert decoded == {(cells[found[0][0]] - 1, found[0][0], len(found[0]))}
 
 
 @settings(max_examples=400, deadline=None)
