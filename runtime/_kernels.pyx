@@ -617,30 +617,50 @@ cdef inline uint64_t _grid_hash(const unsigned char* g, Py_ssize_t n) noexcept n
     return h ^ (h >> 31)
 
 
-cpdef list placements(object cells_obj, int lanes, int height, int rows, int cols, object pattern):
+cdef class _Placed:
+    """Every distinct result of dropping one pattern into one grid, kept in C: the grid and
+    pattern it is for, and per result its key (turns * 64 + offset), cells and overflow."""
+    cdef bytes grid, ghost
+    cdef int lanes, height, rows, cols, count
+    cdef Py_ssize_t n
+    cdef int* keys
+    cdef unsigned char* results  # count * n cells
+    cdef unsigned char* overs  # count * 64 values
+    cdef int* nover
+
+    def __dealloc__(self):
+        PyMem_Free(self.keys)
+        PyMem_Free(self.results)
+        PyMem_Free(self.overs)
+        PyMem_Free(self.nover)
+
+
+cdef _Placed _place_all(object cells_obj, int lanes, int height, int rows, int cols, object pattern):
+    """The placements of a pattern (as ``placements`` lists them) worked out in C."""
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const unsigned char* given = _ro(pattern)
     cdef Py_ssize_t n = len(cells_obj), size = <Py_ssize_t>rows * cols, i
-    cdef list out = []
-    cdef int r = rows, c = cols, turns, offset, col, row, lane, v, nover, tries = 4 * (lanes + 1), kept = 0, k
-    cdef unsigned char over[64]
-    cdef unsigned char* store  # the distinct results so far, one after the other
-    cdef uint64_t* hashes
-    cdef unsigned char* pv
+    cdef int r = rows, c = cols, turns, offset, col, row, lane, v, tries = 4 * (lanes + 1), k
+    cdef _Placed out = _Placed.__new__(_Placed)
+    cdef uint64_t* hashes = NULL
+    cdef unsigned char* pv = NULL
     cdef unsigned char* turned
     cdef unsigned char* g
     cdef uint64_t h
     if len(pattern) < size:
         raise ValueError("the pattern is shorter than its rows and columns say")
-    store = <unsigned char*>PyMem_Malloc(tries * n + 2 * size + 1)
+    out.grid, out.lanes, out.height, out.rows, out.cols, out.n = bytes(cells_obj), lanes, height, rows, cols, n
+    out.keys = <int*>PyMem_Malloc(tries * sizeof(int))
+    out.results = <unsigned char*>PyMem_Malloc(tries * n + 1)
+    out.overs = <unsigned char*>PyMem_Malloc(tries * 64)
+    out.nover = <int*>PyMem_Malloc(tries * sizeof(int))
     hashes = <uint64_t*>PyMem_Malloc(tries * sizeof(uint64_t))
-    if store == NULL or hashes == NULL:
-        PyMem_Free(store)
-        PyMem_Free(hashes)
-        raise MemoryError()
-    pv = store + tries * n  # the pattern as turned so far, and room to turn it
-    turned = pv + size
+    pv = <unsigned char*>PyMem_Malloc(2 * size + 1)  # the pattern as turned so far, and room to turn it
     try:
+        if out.keys == NULL or out.results == NULL or out.overs == NULL or out.nover == NULL or hashes == NULL \
+                or pv == NULL:
+            raise MemoryError()
+        turned = pv + size
         for i in range(size):
             pv[i] = given[i]
         for turns in range(4):
@@ -652,32 +672,39 @@ cpdef list placements(object cells_obj, int lanes, int height, int rows, int col
                     pv[i] = turned[i]
                 r, c = c, r
             for offset in range(lanes - c + 1):
-                g = store + kept * n
+                g = out.results + out.count * n
                 for i in range(n):
                     g[i] = cells[i]
-                nover = 0
+                out.nover[out.count] = 0
                 for col in range(c):
                     lane = offset + col
                     for row in range(r - 1, -1, -1):
                         v = pv[row * c + col]
                         if v == 0 or v == GHOST:
                             continue
-                        if _drop(g, height, lane, v) < 0 and nover < 64:
-                            over[nover] = v
-                            nover += 1
+                        if _drop(g, height, lane, v) < 0 and out.nover[out.count] < 64:
+                            out.overs[out.count * 64 + out.nover[out.count]] = v
+                            out.nover[out.count] += 1
                 h = _grid_hash(g, n)  # distinct results found without a set
-                for k in range(kept):
-                    if hashes[k] == h and memcmp(store + k * n, g, n) == 0:
+                for k in range(out.count):
+                    if hashes[k] == h and memcmp(out.results + k * n, g, n) == 0:
                         break
                 else:
-                    hashes[kept] = h
-                    kept += 1
-                    out.append((turns, offset, PyBytes_FromStringAndSize(<char*>g, n),
-                                tuple([over[i] for i in range(nover)])))
+                    hashes[out.count] = h
+                    out.keys[out.count] = turns * 64 + offset
+                    out.count += 1
     finally:
-        PyMem_Free(store)
         PyMem_Free(hashes)
+        PyMem_Free(pv)
     return out
+
+
+cpdef list placements(object cells_obj, int lanes, int height, int rows, int cols, object pattern):
+    cdef _Placed found = _place_all(cells_obj, lanes, height, rows, cols, pattern)
+    cdef int k, i
+    return [(found.keys[k] // 64, found.keys[k] % 64,
+             PyBytes_FromStringAndSize(<char*>found.results + k * found.n, found.n),
+             tuple([found.overs[k * 64 + i] for i in range(found.nover[k])])) for k in range(found.count)]
 
 
 # ---- keys of groups and placements, carried in moves ------------------------------------------
@@ -777,61 +804,65 @@ cdef bytes _ghosted(tuple pattern, list taking):
 # the placements last worked out, by what they depend on: the moves of a step find them, and the
 # move played drops the same pattern into the same grid just after (a pure function's memo);
 # a few entries suffice, compared in place (hashing the grid for a dict cost more than a miss)
-cdef list _placed = [None] * 8  # (grid bytes, lanes, height, rows, cols, ghost, found)
+cdef list _placed = [None] * 8  # _Placed entries, the newest at _placed_next - 1
 cdef int _placed_next = 0
 
 
-cdef tuple _placements_memo(object grid, int lanes, int height, tuple pattern, list taking):
-    """(ghosted cells, keys, [(turns, offset, result, overflow)]) of dropping ``pattern``."""
+cdef _Placed _placements_memo(object grid, int lanes, int height, tuple pattern, list taking):
     global _placed_next
     cdef bytes ghost = _ghosted(pattern, taking)
     cdef const unsigned char* cells = _ro(grid)
     cdef Py_ssize_t n = len(grid)
-    cdef long rows = pattern[0], cols = pattern[1]
-    cdef tuple entry
-    cdef bytes seen
-    cdef list results
-    cdef object found
-    cdef int k
+    cdef int rows = pattern[0], cols = pattern[1], k
+    cdef object entry
+    cdef _Placed found
     for k in range(8):  # the newest first: a move played drops what its step just listed
         entry = _placed[(_placed_next + 7 - k) % 8]
         if entry is None:
             break
-        seen = entry[0]
-        if (len(seen) == n and <long>entry[1] == lanes and <long>entry[2] == height and <long>entry[3] == rows
-                and <long>entry[4] == cols and (entry[5] is ghost or entry[5] == ghost)
-                and memcmp(PyBytes_AS_STRING(seen), cells, n) == 0):
-            return <tuple>entry[6]
-    results = placements(grid, lanes, height, rows, cols, ghost)
-    found = (ghost, [turns * 64 + offset for turns, offset, _result, _over in results], results)
-    _placed[_placed_next] = (bytes(grid), lanes, height, rows, cols, ghost, found)
+        found = <_Placed>entry
+        if (found.n == n and found.lanes == lanes and found.height == height and found.rows == rows
+                and found.cols == cols and (found.ghost is ghost or found.ghost == ghost)
+                and memcmp(PyBytes_AS_STRING(found.grid), cells, n) == 0):
+            return found
+    found = _place_all(grid, lanes, height, rows, cols, ghost)
+    found.ghost = ghost
+    _placed[_placed_next] = found
     _placed_next = (_placed_next + 1) % 8
-    return <tuple>found
+    return found
 
 
 cpdef list placement_keys(object grid, int lanes, int height, tuple pattern, list taking):
-    return (<list>_placements_memo(grid, lanes, height, pattern, taking)[1])[:]
+    cdef _Placed found = _placements_memo(grid, lanes, height, pattern, taking)
+    cdef int k
+    return [found.keys[k] for k in range(found.count)]
 
 
 cpdef object place(object grid, int lanes, int height, long key, tuple pattern, list taking, list overflow):
-    cdef tuple found = _placements_memo(grid, lanes, height, pattern, taking)
-    cdef bytes cells = found[0]
-    cdef list keys = found[1]
+    cdef _Placed found = _placements_memo(grid, lanes, height, pattern, taking)
     cdef const unsigned char* src
+    cdef unsigned char* cells
     cdef Py_ssize_t i
-    if key not in keys:
+    cdef int k, at = -1
+    for k in range(found.count):
+        if found.keys[k] == key:
+            at = k
+            break
+    if at < 0:
         raise ValueError(f"placement {show_placement(key)} is not possible here")
-    _turns, _offset, result, over = (<list>found[2])[keys.index(key)]
     if taking is not None:
-        src = <const unsigned char*>PyBytes_AS_STRING(cells)
-        for i in range(len(cells)):
+        src = <const unsigned char*>PyBytes_AS_STRING(found.ghost)
+        for i in range(len(found.ghost)):
             if src[i] and src[i] != GHOST:
                 taking.remove(src[i] - 1)
-    grid[:] = result
-    for v in over:
+    if len(grid) != found.n:
+        raise ValueError("the grid changed size")
+    cells = _rw(grid)
+    memcpy(cells, found.results + at * found.n, found.n)
+    for k in range(found.nover[at]):
         if overflow is None:
             raise ValueError("a lane is full and the rules say nowhere for the overflow to go")
-        overflow.append(v - 1)
+        overflow.append(found.overs[at * 64 + k] - 1)
 
 
 # ---- lines and pushes --------------------------------------------------------------------------
