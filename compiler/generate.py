@@ -229,7 +229,27 @@ def _generate(text: str, filename: str, name: str | None, native: bool) -> str:
                                      f"(the limit is {LIMITS['engine_bytes']:,})", 1, 1,
                                      "fewer or smaller tables, grids and defines")], Source(text, filename))
     verify(code)
-    return bind_runtime_calls(shared_moves(plain_closures(render(ir, native=True)))) if native else code
+    return bind_runtime_calls(native_idioms(shared_moves(plain_closures(render(ir, native=True))))) if native else code
+
+
+_ALIAS_LINE = re.compile(r"^ *_(?:add|extend) = out\.(?:append|extend)\n", re.M)
+_IDIOMS = [(re.compile(r"\b_add\("), "out.append("), (re.compile(r"\b_extend\("), "out.extend("),
+           (re.compile(r"\bdict\.fromkeys\("), "K.distinct(")]
+
+
+def native_idioms(code: str) -> str:
+    """What is fastest in Python is not in Cython: a move generator appends to its list
+    directly (``out.append(`` is a C call on a typed list; the bound-method alias of the Python
+    engine is a Python call), and distinct values come from the ``distinct`` kernel (a list in
+    the same order as ``dict.fromkeys``, which is used only to be walked)."""
+    code = _ALIAS_LINE.sub("", code)
+    out = []
+    for piece, is_code in _split_strings(code):
+        if is_code:
+            for pattern, replacement in _IDIOMS:
+                piece = pattern.sub(replacement, piece)
+        out.append(piece)
+    return "".join(out)
 
 
 _MOVE_ADDED = re.compile(r"_add\(\((\d+), (\w+)(?:, (\w+))?\)\)")

@@ -6,6 +6,7 @@
 cpdef object deal(list src, list dst, object count, object where=*)
 cpdef object clear_cells(object grid, object cells, object to)
 cpdef list tagged(object action, object values, bint distinct=*)
+cpdef list distinct(object values)
 cpdef list tagged_product(object action, object firsts, object seconds)
 cpdef object refill(list dst, list src, Py_ssize_t size)
 cpdef list distinct_pairs(list values)

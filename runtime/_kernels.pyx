@@ -224,6 +224,43 @@ cpdef list tagged(object action, object values, bint distinct=False):
     return out
 
 
+cdef inline bint _small(object v, long* out) noexcept:
+    """Whether v is a whole number well inside a C long (then stored in out), checked in C."""
+    cdef int overflow = 0
+    if type(v) is not int:
+        return False
+    out[0] = PyLong_AsLongAndOverflow(v, &overflow)
+    return not overflow and -4611686018427387904 < out[0] < 4611686018427387904
+
+
+cpdef list distinct(object values):
+    """The values in order, each once (as the keys of dict.fromkeys)."""
+    cdef list src, out
+    cdef Py_ssize_t n, i, j
+    cdef long xs[64]
+    cdef long v
+    cdef int overflow = 0
+    if type(values) is list and len(<list>values) <= 64:
+        src = <list>values
+        n = len(src)
+        out = []
+        for i in range(n):
+            item = src[i]
+            if type(item) is not int:
+                return list(dict.fromkeys(values))
+            v = PyLong_AsLongAndOverflow(item, &overflow)
+            if overflow:
+                return list(dict.fromkeys(values))
+            xs[i] = v
+            for j in range(i):
+                if xs[j] == v:
+                    break
+            else:
+                out.append(item)
+        return out
+    return list(dict.fromkeys(values))
+
+
 cpdef list tagged_product(object action, object firsts, object seconds):
     cdef list xs = list(firsts), ys = list(seconds), out = []
     for x in xs:
@@ -252,10 +289,9 @@ cpdef list distinct_pairs(list values):
     cdef bint small = n <= 16
     if small:
         for i in range(n):
-            if type(values[i]) is not int or not (-4611686018427387904 < values[i] < 4611686018427387904):
+            if not _small(values[i], &xs[i]):
                 small = False
                 break
-            xs[i] = values[i]
     if small:  # small whole numbers: pairs compared in C, a tuple only for each new one
         for i in range(n):
             a_ = xs[i]
@@ -308,24 +344,18 @@ cpdef list holding_pairs(list values, object items, object firsts, object second
     cdef bint small = n <= 32 and type(firsts) is tuple and type(seconds) is tuple
     if small:
         for i in range(n):
-            if type(values[i]) is not int or not (-4611686018427387904 < values[i] < 4611686018427387904):
+            if not _small(values[i], &xs[i]):
                 small = False
                 break
-            xs[i] = values[i]
     if small:  # small whole numbers: compared in C
         count = len(<tuple>firsts)
         for item in items:
-            if type(item) is not int or not (0 <= item < count) or len(<tuple>seconds) != count:
+            if not _small(item, &item_) or not (0 <= item_ < count) or len(<tuple>seconds) != count:
                 small = False
                 break
-            item_ = item
-            a = (<tuple>firsts)[item_]
-            b = (<tuple>seconds)[item_]
-            if type(a) is not int or type(b) is not int or not (-4611686018427387904 < a < 4611686018427387904) \
-                    or not (-4611686018427387904 < b < 4611686018427387904):
+            if not _small((<tuple>firsts)[item_], &a_) or not _small((<tuple>seconds)[item_], &b_):
                 small = False
                 break
-            a_, b_ = a, b
             found_a = found_b = 0
             for i in range(n):  # one pass: a and b as two different elements
                 if not found_a and xs[i] == a_:

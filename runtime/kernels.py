@@ -27,6 +27,11 @@ def triple(tag: int, a: int, b: int) -> tuple[int, int, int]:
     return (tag, a, b)
 
 
+def distinct(values) -> list:
+    """The values in order, each once (as the keys of dict.fromkeys)."""
+    return list(dict.fromkeys(values))
+
+
 def tagged_product(action: int, firsts, seconds) -> list[tuple[int, int, int]]:
     """The moves ``(action, x, y)`` for every x of firsts and y of seconds, x before y."""
     ys = list(seconds)

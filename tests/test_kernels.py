@@ -163,6 +163,13 @@ def test_holding_pairs_twins_agree(values, items, data):
                 i for i in items if pure.contains_pair(values, firsts[i], seconds[i])]
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(-3, 6) | st.just(2**70), max_size=70) | st.lists(st.text(max_size=1), max_size=5))
+def test_distinct_twins_agree(values):
+    for k in both():
+        assert k.distinct(values) == list(dict.fromkeys(values))
+        assert k.distinct(tuple(values)) == list(dict.fromkeys(values))
+
 @settings(max_examples=200, deadline=None)
 @given(st.integers(-1, 70), st.integers(-5, 2000) | st.just(2**65), st.integers(-5, 2000))
 def test_shared_moves_are_plain_tuples(tag, a, b):
