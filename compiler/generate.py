@@ -140,8 +140,9 @@ def move_list(lines: list[str]) -> list[str]:
     return head + lines + ["return out"]
 
 
-def lower(text: str, filename: str = "<rules>", name: str | None = None) -> GameIR:
-    """Parse, check and lower a rules text; raise RulesError with every problem found."""
+def lower(text: str, filename: str = "<rules>", name: str | None = None, native: bool = False) -> GameIR:
+    """Parse, check and lower a rules text; raise RulesError with every problem found. With
+    ``native``, lowered for the native engine (aggregates as methods with loops)."""
     source = Source(text, filename)
     try:
         rules = parse(text, filename)
@@ -157,17 +158,18 @@ def lower(text: str, filename: str = "<rules>", name: str | None = None) -> Game
         raise RulesError(_unique(diags), err.source) from None
     rules, sources = resolve(rules, source)
     ir, diags = _check(rules, source, sources, name or Path(filename).stem,
-                       text + "".join(s.text for s in sources.values()))
+                       text + "".join(s.text for s in sources.values()), native)
     if diags:
         raise RulesError(_unique(diags), source, sources)
     return ir
 
 
-def _check(rules, source: Source, sources: dict, name: str, text: str) -> tuple[GameIR, list[Diagnostic]]:
+def _check(rules, source: Source, sources: dict, name: str, text: str,
+           native: bool = False) -> tuple[GameIR, list[Diagnostic]]:
     checker = Checker(rules)
     sym = checker.run()
     diags = list(checker.diags)
-    ir = Lowerer(rules, sym, source, diags, sources).build(name, rules_hash(text))
+    ir = Lowerer(rules, sym, source, diags, sources, native).build(name, rules_hash(text))
     return ir, diags
 
 
@@ -229,7 +231,12 @@ def _generate(text: str, filename: str, name: str | None, native: bool) -> str:
                                      f"(the limit is {LIMITS['engine_bytes']:,})", 1, 1,
                                      "fewer or smaller tables, grids and defines")], Source(text, filename))
     verify(code)
-    return bind_runtime_calls(native_idioms(shared_moves(plain_closures(render(ir, native=True))))) if native else code
+    if not native:
+        return code
+    # the native lowering (aggregates as methods) is verified as Python too, then laid out typed
+    ir = lower(text, filename, name, native=True)
+    verify(render(ir))
+    return bind_runtime_calls(native_idioms(shared_moves(plain_closures(render(ir, native=True)))))
 
 
 _ALIAS_LINE = re.compile(r"^ *_(?:add|extend) = out\.(?:append|extend)\n", re.M)

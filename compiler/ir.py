@@ -158,6 +158,9 @@ class GameIR:
     end_winners: list = attrs.Factory(list)
     #: module-level functions compiled from defines: (name, parameter codes, comment, body lines)
     functions: list = attrs.Factory(list)
+    #: native lowering only: methods of the state that compute aggregates with a loop
+    #: (name, parameter codes, comment, body lines)
+    helpers: list = attrs.Factory(list)
     #: the mark of each seat in drawn grids ("X", "O"), empty for P1, P2...
     marks: list = attrs.Factory(list)
     #: zone -> (lo, hi): the numbers a zone of numbers is declared to hold

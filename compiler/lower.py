@@ -24,6 +24,9 @@ from .analysis import ends_by_statement, flows, has_chance, has_next_player, sec
 P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM = range(1, 9)
 
 
+_AGGREGATES = ("count", "sum", "max", "min", "any", "all", "argmin", "argmax")
+
+
 def pyname(name: str) -> str:
     """A rules name as a Python local: always with a trailing ``_``, which no name of the
     engine's own has and no declared name may end with, so it is never a keyword, a builtin
@@ -51,8 +54,13 @@ class Ctx:
 
 class Lowerer(GridLowering):
     def __init__(self, rules: ast.Rules, sym: Symbols, source: Source, diags: list[Diagnostic],
-                 sources: dict[str, Source] | None = None):
+                 sources: dict[str, Source] | None = None, native: bool = False):
         self.rules = rules
+        #: lowering for the native engine: aggregates become methods with a loop (a C loop
+        #: once compiled) instead of the list comprehensions that are fastest in Python
+        self.native = native
+        self.helpers: list[tuple] = []  # (name, parameters, comment, body lines) of those methods
+        self._helper_names: dict[tuple, str] = {}
         self.sym = sym
         self.source = source
         self.sources = sources or {}
@@ -520,6 +528,7 @@ class Lowerer(GridLowering):
         parameters taking any value, so that its mistakes are reported all the same."""
         used = {key[0] for key in self._functions}
         kept = len(self.functions)  # checked, not compiled: nothing of this reaches the engine
+        kept_helpers = len(self.helpers)
         for d in self.sym.defines.values():
             if d.name not in used:
                 scope = {p: (pyname(p), T.ANY) for p in d.params}
@@ -529,6 +538,9 @@ class Lowerer(GridLowering):
                 finally:
                     self._defining = []
         del self.functions[kept:]
+        del self.helpers[kept_helpers:]
+        self._helper_names = {key: name for key, name in self._helper_names.items()
+                              if any(h[0] == name for h in self.helpers)}
 
     def collection(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type]:
         code, ty = self.expr(node, ctx)
@@ -563,6 +575,8 @@ class Lowerer(GridLowering):
         if node.cond is not None:
             cond = " if " + self.boolean(node.cond, inner)
         gen = f"for {var} in {src}{cond}"
+        if self.native and ctx.where != "show" and f in _AGGREGATES:
+            return self.aggregate_method(node, f, var, src, elem, cond[len(" if "):], ctx, ty.elem or T.ANY)
         # list comprehensions: over the small collections of games they beat generators
         if f == "count":
             return f"len([1 {gen}])", T.INT, P_ATOM
@@ -586,6 +600,44 @@ class Lowerer(GridLowering):
         self.error(f"'{f}(... for ...)' is not an aggregate; use count, sum, max, min, any, all, argmin or argmax",
                    node.pos)
         return "0", T.ANY, P_ATOM
+
+    def aggregate_method(self, node: ast.Comp, f: str, var: str, src: str, elem: str, cond: str, ctx: Ctx,
+                         elem_type: T.Type):
+        """For the native engine: the aggregate as a method of the state that walks the
+        collection once (no list, no tuple, no call of a builtin per aggregate), called with
+        the names of the place it stands in. Every element is evaluated, as the list
+        comprehension of the Python engine does (no early exit: the same work, the same draws)."""
+        if f == "count":
+            start, step, result = ["_n = 0"], ["_n += 1"], "_n"
+        elif f == "sum":
+            start, step, result = ["_n = 0"], [f"_n += {elem}"], "_n"
+        elif f in ("max", "min"):
+            start, result = ["_best = None"], "0 if _best is None else _best"
+            step = [f"_v = {elem}", f"if _best is None or _v {'>' if f == 'max' else '<'} _best:", "    _best = _v"]
+        elif f in ("any", "all"):
+            start, result = [f"_ok = {f == 'all'}"], "_ok"
+            step = [f"if {'not ' if f == 'all' else ''}({elem}):", f"    _ok = {f != 'all'}"]
+        else:  # argmin/argmax: the first element with the smallest (largest) key; -1 when none
+            sign = "" if f == "argmin" else "-"
+            start, result = ["_best = None", "_found = -1"], "_found"
+            step = [f"_v = {sign}({elem})", "if _best is None or _v < _best:", "    _best = _v", f"    _found = {var}"]
+        body = [f"for {var} in {src}:"]
+        if cond:
+            body += [f"    if {cond}:"] + ["        " + line for line in step]
+        else:
+            body += ["    " + line for line in step]
+        lines = start + body + [f"return {result}"]
+        text = "\n".join(lines)
+        names = {code for code, _ty in ctx.scope.values()} | {"me", "_shared", "_sc"}
+        params = sorted(n for n in names - {var} if re.search(rf"(?<![\w.]){re.escape(n)}\b", text))
+        key = (tuple(lines), tuple(params))
+        name = self._helper_names.get(key)
+        if name is None:
+            name = f"_agg_{len(self.helpers)}_{f}"
+            self._helper_names[key] = name
+            self.helpers.append((name, params, self.comment(node), lines))
+        rtype = {"count": T.INT, "sum": T.INT, "max": T.INT, "min": T.INT, "any": T.BOOL, "all": T.BOOL}
+        return f"s.{name}({', '.join(params)})", rtype.get(f, elem_type), P_ATOM
 
     # ---- display ------------------------------------------------------------------------
     def show_code(self, code: str, ty: T.Type) -> str:
@@ -940,7 +992,7 @@ class Lowerer(GridLowering):
             enums=enums, tables=tables, zones=zones, grids=grids, patterns=list(sym.patterns),
             pattern_texts=list(sym.pattern_texts),
             counters=counters, setup_lines=setup_lines,
-            steps=steps, actions=actions, end_conds=ends, end_winners=end_winners, functions=self.functions,
+            steps=steps, actions=actions, end_conds=ends, end_winners=end_winners, functions=self.functions, helpers=self.helpers,
             marks=list(game.marks) if game else [],
             zone_values={z.name: z.values for z in sym.zones.values() if z.values is not None},
             notes=list(dict.fromkeys(self.notes)),
