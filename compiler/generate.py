@@ -236,7 +236,30 @@ def _generate(text: str, filename: str, name: str | None, native: bool) -> str:
     # the native lowering (aggregates as methods) is verified as Python too, then laid out typed
     ir = lower(text, filename, name, native=True)
     verify(render(ir))
-    return bind_runtime_calls(native_idioms(shared_moves(plain_closures(render(ir, native=True)))))
+    return bind_runtime_calls(typed_columns(native_idioms(shared_moves(plain_closures(render(ir, native=True))))))
+
+
+_INT_COLUMN = re.compile(r"^(C_\w+) = \((-?\d+(?:, -?\d+)*),?\)$", re.M)
+
+
+def typed_columns(code: str) -> str:
+    """In the native engine, a table column of whole numbers (``C_card__number``) is also a
+    typed memoryview of C integers (``_v_C_card__number``), which the code indexes instead:
+    no dictionary lookup for the name, no Python object for the value. Bounds are checked and
+    negative indices wrap, as with the tuple."""
+    names = [m[1] for m in _INT_COLUMN.finditer(code)
+             if all(abs(int(v)) < 2**62 for v in m[2].split(", "))]
+    if not names:
+        return code
+    for name in names:
+        line = re.search(rf"^{name} = .*$", code, re.M)
+        code = (code[:line.end()] + f"\ncdef const long long[::1] _v_{name} = _array('q', {name})"
+                + code[line.end():])
+    uses = re.compile(r"\b(" + "|".join(names) + r")\[")
+    pieces = [uses.sub(r"_v_\1[", piece) if is_code else piece for piece, is_code in _split_strings(code)]
+    code = "".join(pieces)
+    at = code.index("\n", code.index("\nfrom regle.runtime import ") + 1) + 1
+    return code[:at] + "from array import array as _array\n" + code[at:]
 
 
 _ALIAS_LINE = re.compile(r"^ *_(?:add|extend) = out\.(?:append|extend)\n", re.M)

@@ -562,7 +562,7 @@ class Lowerer(GridLowering):
                 and node.var not in ctx.scope and node.elem.obj.id not in ctx.scope):
             c = self.sym.counters.get(node.elem.obj.id)
             if c is not None and c.per == "player":
-                return (f"{f}(s.c_{c.name})" if f == "sum" else f"{f}(s.c_{c.name}, default=0)"), T.INT, P_ATOM
+                return f"{f}(s.c_{c.name})", T.INT, P_ATOM  # one per seat: never empty, no default
         # any/all(x[p] >= k for p in players) over a per-player counter: its max or min against k
         bound = self.counter_bound(node, ctx)
         if bound is not None:
