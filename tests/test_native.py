@@ -163,6 +163,10 @@ def test_keyed_moves_read_as_lists(engines):
     assert b.legal is b.legal and b.legal == a.legal  # made once, then kept
     b.legal = [(0, 0)]  # a state's moves may be set, as saved states do
     assert b.legal == [(0, 0)]
+    for seed in (-7, 2**64 + 3, 2**70, -(2**65)):  # seeds are taken modulo 2**64 alike
+        assert compiled.new_game(2, seed=seed).to_json() == python.new_game(2, seed=seed).to_json()
+        assert (compiled.new_game(2, seed=1).play_random_playout(seed).to_json()
+                == python.new_game(2, seed=1).play_random_playout(seed).to_json())
 
 AGGREGATES = """game "aggregates" {
   players 3
