@@ -335,27 +335,55 @@ cpdef object contains_pair(list values, object a, object b):
     return a in values and b in values
 
 
+# the last two tables holding_pairs read, as C numbers (tuples do not change: kept by identity)
+cdef object _held_firsts = None, _held_seconds = None
+cdef long* _held = NULL  # firsts then seconds; NULL when they are not all small numbers
+cdef Py_ssize_t _held_count = 0
+
+
+cdef long* _held_tables(tuple firsts, tuple seconds) except? NULL:
+    global _held_firsts, _held_seconds, _held, _held_count
+    cdef Py_ssize_t i, count = len(firsts)
+    if firsts is _held_firsts and seconds is _held_seconds:
+        return _held
+    PyMem_Free(_held)
+    _held, _held_firsts, _held_seconds, _held_count = NULL, firsts, seconds, count
+    if len(seconds) != count:
+        return NULL
+    _held = <long*>PyMem_Malloc((2 * count + 1) * sizeof(long))
+    if _held == NULL:
+        raise MemoryError()
+    for i in range(count):
+        if not _small(firsts[i], &_held[i]) or not _small(seconds[i], &_held[count + i]):
+            PyMem_Free(_held)
+            _held = NULL
+            return NULL
+    return _held
+
+
 cpdef list holding_pairs(list values, object items, object firsts, object seconds, object tag=None):
     cdef list out = []
     cdef Py_ssize_t i, n = len(values), count
     cdef int found_a, found_b
     cdef long xs[32]
     cdef long a_, b_, item_
+    cdef long* tables = NULL
     cdef bint small = n <= 32 and type(firsts) is tuple and type(seconds) is tuple
+    if small:
+        tables = _held_tables(<tuple>firsts, <tuple>seconds)
+        small = tables != NULL
     if small:
         for i in range(n):
             if not _small(values[i], &xs[i]):
                 small = False
                 break
     if small:  # small whole numbers: compared in C
-        count = len(<tuple>firsts)
+        count = _held_count
         for item in items:
-            if not _small(item, &item_) or not (0 <= item_ < count) or len(<tuple>seconds) != count:
+            if not _small(item, &item_) or not (0 <= item_ < count):
                 small = False
                 break
-            if not _small((<tuple>firsts)[item_], &a_) or not _small((<tuple>seconds)[item_], &b_):
-                small = False
-                break
+            a_, b_ = tables[item_], tables[count + item_]
             found_a = found_b = 0
             for i in range(n):  # one pass: a and b as two different elements
                 if not found_a and xs[i] == a_:
