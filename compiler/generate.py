@@ -236,7 +236,60 @@ def _generate(text: str, filename: str, name: str | None, native: bool) -> str:
     # the native lowering (aggregates as methods) is verified as Python too, then laid out typed
     ir = lower(text, filename, name, native=True)
     verify(render(ir))
-    return bind_runtime_calls(typed_columns(native_idioms(shared_moves(plain_closures(render(ir, native=True))))))
+    return bind_runtime_calls(numbered_cells(typed_columns(native_idioms(shared_moves(plain_closures(
+        render(ir, native=True)))))))
+
+
+_NUMBERED = re.compile(r"^(G_\w+__NUMBERED) = (?:ops\.|_ops_)Numbered\(\{((?:\d+: \d+(?:, )?)*)\}\)", re.M)
+
+
+def numbered_cells(code: str) -> str:
+    """In the native engine, a numbered grid's cells by number (``G_x__NUMBERED``, a dict) are
+    also a typed memoryview read in C (``_cell_by_number``); a number that is not there still
+    goes to the dict, for its error."""
+    found = {m[1]: dict(tuple(map(int, pair.split(": "))) for pair in m[2].split(", ") if pair)
+             for m in _NUMBERED.finditer(code)}
+    if not found:
+        return code
+    for name, cells in found.items():
+        table = [cells.get(i, -1) for i in range(max(cells, default=0) + 1)]
+        line = re.search(rf"^{name} = .*$", code, re.M)
+        code = (code[:line.end()] + f"\ncdef const long long[::1] _n_{name} = _array('q', {table!r})"
+                + code[line.end():])
+    out = []
+    for piece, is_code in _split_strings(code):
+        if is_code:
+            for name in found:
+                piece = _call_index(piece, name, f"_cell_by_number(_n_{name}, {name}, ")
+        out.append(piece)
+    code = "".join(out)
+    helper = ("\n\ncdef inline long long _cell_by_number(const long long[::1] cells, object numbered, object number) except? -1:\n"
+              "    cdef long long n\n"
+              "    if type(number) is int and 0 <= number < cells.shape[0]:\n"
+              "        n = number\n"
+              "        if cells[n] >= 0:\n"
+              "            return cells[n]\n"
+              "    return numbered[number]  # not a cell's number: the dict says so\n")
+    at = code.index("\n", code.index("\nfrom regle.runtime import ") + 1) + 1
+    code = code[:at] + "from array import array as _array\n" + code[at:]
+    first = code.index("\ncdef const long long[::1] _n_G_")
+    return code[:first] + helper + code[first:]
+
+
+def _call_index(code: str, name: str, call: str) -> str:
+    """``NAME[expr]`` -> ``call expr)``, brackets inside expr matched."""
+    out, i = [], 0
+    pattern = re.compile(rf"\b{name}\[")
+    while True:
+        m = pattern.search(code, i)
+        if m is None:
+            return "".join(out) + code[i:]
+        depth, j = 1, m.end()
+        while j < len(code) and depth:
+            depth += {"[": 1, "]": -1}.get(code[j], 0)
+            j += 1
+        out.append(code[i:m.start()] + call + _call_index(code[m.end():j - 1], name, call) + ")")
+        i = j
 
 
 _INT_COLUMN = re.compile(r"^(C_\w+) = \((-?\d+(?:, -?\d+)*),?\)$", re.M)

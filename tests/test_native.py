@@ -222,6 +222,22 @@ def test_aggregates_compute_alike_natively():
         counters = a.to_json()["counters"]
         assert counters["biggest"] == 0 and counters["lowest"] in (0, 1, 2)
 
+def test_numbered_cells_read_alike_natively():
+    """Natively the cells of a numbered grid are found in a C table; a number that is not
+    there still says so."""
+    from test_vocabulary import HEAD, PASS_TURN
+    body = "put 0 at cell(slots, 1) on slots\n      a = number(cell(slots, {n}))"
+    decls = "grid slots: player square 3 by 2 numbered\ncounter a\n"
+    game = regle.loads(HEAD + decls + PASS_TURN.replace("{body}", body.format(n=4)), name="numbered",
+                       backend="native")
+    s = game.new_game()
+    s.play("go")
+    assert s.c_a == 0 and s.g_slots[3] == 1
+    bad = regle.loads(HEAD + decls + PASS_TURN.replace("{body}", body.format(n=7)), name="numbered7",
+                      backend="native")
+    with pytest.raises(regle.RulesRuntimeError, match="no cell numbered 7"):
+        bad.new_game().play("go")
+
 def test_loops_are_bounded_natively():
     from test_vocabulary import HEAD, PASS_TURN
     body = "for i in 1..3 {\n        n += i\n      }\n      while n >= 0 {\n        n += 1\n      }"
