@@ -236,8 +236,10 @@ def _generate(text: str, filename: str, name: str | None, native: bool) -> str:
     # the native lowering (aggregates as methods) is verified as Python too, then laid out typed
     ir = lower(text, filename, name, native=True)
     verify(render(ir))
-    return bind_runtime_calls(numbered_cells(typed_columns(native_idioms(shared_moves(plain_closures(
-        render(ir, native=True)))))))
+    code = render(ir, native=True)
+    for finish in NATIVE_PASSES:
+        code = finish(code)
+    return code
 
 
 _NUMBERED = re.compile(r"^(G_\w+__NUMBERED) = (?:ops\.|_ops_)Numbered\(\{((?:\d+: \d+(?:, )?)*)\}\)", re.M)
@@ -417,3 +419,8 @@ def _split_strings(code: str):
         yield code[i:end], False
         i = start = end
     yield code[start:], True
+
+
+#: what the native source goes through after the template, in order: each pass rewrites what
+#: is fastest in Python into what is fastest in Cython, and knows nothing of any game
+NATIVE_PASSES = (plain_closures, shared_moves, native_idioms, typed_columns, numbered_cells, bind_runtime_calls)
