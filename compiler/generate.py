@@ -272,8 +272,7 @@ def numbered_cells(code: str) -> str:
               "        if cells[n] >= 0:\n"
               "            return cells[n]\n"
               "    return numbered[number]  # not a cell's number: the dict says so\n")
-    at = code.index("\n", code.index("\nfrom regle.runtime import ") + 1) + 1
-    code = code[:at] + "from array import array as _array\n" + code[at:]
+    code = _with_array_import(code)
     first = code.index("\ncdef const long long[::1] _n_G_")
     return code[:first] + helper + code[first:]
 
@@ -313,8 +312,7 @@ def typed_columns(code: str) -> str:
     uses = re.compile(r"\b(" + "|".join(names) + r")\[")
     pieces = [uses.sub(r"_v_\1[", piece) if is_code else piece for piece, is_code in _split_strings(code)]
     code = "".join(pieces)
-    at = code.index("\n", code.index("\nfrom regle.runtime import ") + 1) + 1
-    return code[:at] + "from array import array as _array\n" + code[at:]
+    return _with_array_import(code)
 
 
 _ALIAS_LINE = re.compile(r"^ *_(?:add|extend) = out\.(?:append|extend)\n", re.M)
@@ -346,21 +344,6 @@ def shared_moves(code: str) -> str:
     def shared(m: re.Match) -> str:
         return f"_add(K.triple({m[1]}, {m[2]}, {m[3]}))" if m[3] else f"_add(K.pair({m[1]}, {m[2]}))"
     return _MOVE_ADDED.sub(shared, code)
-
-
-def plain_closures(code: str) -> str:
-    """Cython compiles no closure (a ``lambda``) inside a ``cdef`` or ``cpdef`` method: such a
-    method of the native engine stays a plain ``def`` (called through Python, a little slower)."""
-    lines = code.split("\n")
-    method = re.compile(r"    (?:cdef|cpdef|def) \w+\(|    @|class |def |cdef class ")
-    starts = [i for i, line in enumerate(lines) if re.match(r"    c?p?def \w+\(", line)]
-    for i in starts:
-        j = i + 1
-        while j < len(lines) and not method.match(lines[j]):
-            j += 1
-        if any("lambda" in line for line in lines[i:j]):
-            lines[i] = "    def " + lines[i].split("def ", 1)[1]
-    return "\n".join(lines)
 
 
 _RUNTIME_CALL = re.compile(r"\b(K|ops)\.(\w+)\(")
@@ -423,4 +406,12 @@ def _split_strings(code: str):
 
 #: what the native source goes through after the template, in order: each pass rewrites what
 #: is fastest in Python into what is fastest in Cython, and knows nothing of any game
-NATIVE_PASSES = (plain_closures, shared_moves, native_idioms, typed_columns, numbered_cells, bind_runtime_calls)
+NATIVE_PASSES = (shared_moves, native_idioms, typed_columns, numbered_cells, bind_runtime_calls)
+
+
+def _with_array_import(code: str) -> str:
+    """The native source with ``array`` imported once, after the runtime's imports."""
+    if "\nfrom array import array as _array\n" in code:
+        return code
+    at = code.index("\n", code.index("\nfrom regle.runtime import ") + 1) + 1
+    return code[:at] + "from array import array as _array\n" + code[at:]

@@ -1411,7 +1411,7 @@ def share_cell_lists(line: str) -> list[str]:
     for i, (text, n) in enumerate(c for c in counts.items() if c[1] > 1):
         index = re.search(r"\[(\w+)\](?:\[_c\]|\)$)", text)
         if index and not (index.group(1) == "me" or index.group(1).isdigit() or index.group(1).endswith("_")):
-            continue  # named by something only the line binds (a lambda's `it`)
+            continue  # named by something a loop binds (a deal's `it`)
         if index and re.search(rf"for (?:\w+, )?{index.group(1)} in", stripped):
             continue  # bound by a comprehension of this very line
         head.append(f"{indent}_cells{i} = {text}  # built once for this line")
