@@ -37,7 +37,19 @@ def _environment() -> jinja2.Environment:
     env.filters["move_list"] = move_list
     env.filters["keyed_moves"] = keyed_moves
     env.filters["share"] = share_cell_lists
+    env.globals["c_def"] = c_def
     return env
+
+
+def c_def(name: str, params: list[str], ctypes: list[str], result: str) -> str:
+    """The head of a native function or method: ``long _agg_1_sum(long p_) except? -1``. A C
+    result reports an error by a value that is then checked (-1: a C long can also be -1)."""
+    args = ", ".join(p if t == "object" else f"{t} {p}" for p, t in zip(params, ctypes))
+    if result == "long":
+        return f"long {name}({args}) except? -1"
+    if result == "bint":
+        return f"bint {name}({args}) except -1"
+    return f"{name}({args})"
 
 
 def hoist_reads(lines: list[str]) -> list[str]:
@@ -406,7 +418,72 @@ def _split_strings(code: str):
 
 #: what the native source goes through after the template, in order: each pass rewrites what
 #: is fastest in Python into what is fastest in Cython, and knows nothing of any game
-NATIVE_PASSES = (shared_moves, native_idioms, typed_columns, numbered_cells, bind_runtime_calls)
+_COUNTER_LIST = re.compile(r"^ +return \[s\.a_(\w+)\[i\] for i in range\(([\w.]+)\)\]$", re.M)
+
+
+def closing(code: str, at: int) -> int:
+    """The index of the bracket closing the one opened just before ``at``."""
+    depth = 1
+    for i in range(at, len(code)):
+        c = code[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    raise ValueError("unbalanced brackets in generated code")
+
+
+def counter_arrays(code: str) -> str:
+    """Counters per player or per member live in C arrays of the state (``a_name``, read from
+    Python as the list ``c_name``): each ``s.c_name[i]`` of the engine's code becomes a C read
+    or write ``s.a_name[_ix(i, n)]``, which checks the index as a list would."""
+    for name, bound in _COUNTER_LIST.findall(code):
+        head = f"s.c_{name}["
+        at = code.find(head)
+        while at >= 0:
+            start = at + len(head)
+            end = closing(code, start)
+            inner = code[start:end]
+            code = code[:at] + f"s.a_{name}[_ix({inner}, {bound})]" + code[end + 1:]
+            at = code.find(head, at + 1)
+    return code
+
+
+_BYTE_GRID = re.compile(r"^    cdef public \w+ (g_\w+)  # cells in a bytearray( per \w+)?$", re.M)
+_WRITTEN = re.compile(r"\s*[-+*/%]?=(?!=)")
+
+
+def grid_cells(code: str) -> str:
+    """Reads of a cell of a grid of elements (a bytearray) become ``_cell(grid, cell)``, a C
+    read of a byte; writes (``grid[cell] = ...``) stay as they are."""
+    for name, per in _BYTE_GRID.findall(code):
+        pattern = re.compile(rf"(?<![\w.])(?:s\.)?{name}(__me)?\[")
+        at = 0
+        while True:
+            m = pattern.search(code, at)
+            if m is None:
+                break
+            start, open_at = m.start(), m.end()
+            if per and not m.group(1):  # s.g_x[p]: the grid of seat p, then its cell
+                seat_end = closing(code, open_at)
+                if code[seat_end + 1:seat_end + 2] != "[":
+                    at = seat_end
+                    continue
+                open_at = seat_end + 2
+            end = closing(code, open_at)
+            if _WRITTEN.match(code, end + 1):
+                at = end
+                continue
+            grid, cell = code[start:open_at - 1], code[open_at:end]
+            replaced = f"_cell({grid}, {cell})"
+            code = code[:start] + replaced + code[end + 1:]
+            at = start + len("_cell(")  # reads inside the cell's expression are seen next
+    return code
+
+
+NATIVE_PASSES = (shared_moves, native_idioms, typed_columns, numbered_cells, counter_arrays, grid_cells, bind_runtime_calls)
 
 
 def _with_array_import(code: str) -> str:

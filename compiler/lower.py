@@ -27,6 +27,17 @@ P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM = range(1, 9)
 _AGGREGATES = ("count", "sum", "max", "min", "any", "all", "argmin", "argmax")
 
 
+def c_type(ty: T.Type) -> str:
+    """The C type a native engine keeps a value of this type in: a C long for the small whole
+    numbers (numbers, players, enum members, table items, cells, lanes), a C int for a truth,
+    else a Python object."""
+    if ty.kind == "bool":
+        return "bint"
+    if ty.kind in ("int", "player", "enum", "item", "cell", "lane"):
+        return "long"
+    return "object"
+
+
 def pyname(name: str) -> str:
     """A rules name as a Python local: always with a trailing ``_``, which no name of the
     engine's own has and no declared name may end with, so it is never a keyword, a builtin
@@ -481,12 +492,16 @@ class Lowerer(GridLowering):
             head = ["s"] + (["me"] if uses_me else []) + params + (["_sc"] if "_sc[" in code else [])
             lines = share_cell_lists(f"return {code}")
             mine = [f for f in self.functions if f[0] == f"fn__{d.name}" or f[0].startswith(f"fn__{d.name}__")]
-            same = next((f for f in mine if f[1] == head and f[3] == lines), None)
+            # for Cython: the C type of each parameter and of the result
+            types = {"s": "_Core", "me": "long", "_sc": "object"}
+            types.update((pyname(p), c_type(t)) for p, (_c, t, _p) in zip(d.params, args))
+            sig = ([types[h] for h in head], c_type(ty))
+            same = next((f for f in mine if f[1] == head and f[3] == lines and f[4] == sig), None)
             if same is not None:  # compiled alike from another place: one function
                 fname = same[0]
             else:
                 fname = f"fn__{d.name}" + (f"__{len(mine) + 1}" if mine else "")
-                self.functions.append((fname, head, self.comment(d), lines))
+                self.functions.append((fname, head, self.comment(d), lines, sig))
                 # the work of one call: its own code and that of every call it makes, so
                 # that a chain of defines each using the previous twice cannot hide 2**40 steps
                 cost = len(code) + sum(self._cost.get(c, 0) for c in re.findall(r"\bfn__\w+(?=\()", code))
@@ -556,7 +571,7 @@ class Lowerer(GridLowering):
     def x_Comp(self, node: ast.Comp, ctx: Ctx):
         f = node.func
         # sum/max/min(x[p] for p in players) over a per-player counter: the counter's own list
-        if (f in ("sum", "max", "min") and node.cond is None and isinstance(node.source, ast.Players)
+        if (not self.native and f in ("sum", "max", "min") and node.cond is None and isinstance(node.source, ast.Players)
                 and isinstance(node.elem, ast.Index) and isinstance(node.elem.obj, ast.Name)
                 and isinstance(node.elem.index, ast.Name) and node.elem.index.id == node.var
                 and node.var not in ctx.scope and node.elem.obj.id not in ctx.scope):
@@ -564,7 +579,7 @@ class Lowerer(GridLowering):
             if c is not None and c.per == "player":
                 return f"{f}(s.c_{c.name})", T.INT, P_ATOM  # one per seat: never empty, no default
         # any/all(x[p] >= k for p in players) over a per-player counter: its max or min against k
-        bound = self.counter_bound(node, ctx)
+        bound = None if self.native else self.counter_bound(node, ctx)  # natively, a loop on C numbers
         if bound is not None:
             return bound, T.BOOL, P_CMP
         src, ty = self.collection(node.source, ctx)
@@ -576,7 +591,7 @@ class Lowerer(GridLowering):
             cond = " if " + self.boolean(node.cond, inner)
         gen = f"for {var} in {src}{cond}"
         if self.native and ctx.where != "show" and f in _AGGREGATES:
-            return self.aggregate_method(node, f, var, src, elem, cond[len(" if "):], ctx, ty.elem or T.ANY)
+            return self.aggregate_method(node, f, var, src, elem, cond[len(" if "):], ctx, ty.elem or T.ANY, te)
         # list comprehensions: over the small collections of games they beat generators
         if f == "count":
             return f"len([1 {gen}])", T.INT, P_ATOM
@@ -602,42 +617,66 @@ class Lowerer(GridLowering):
         return "0", T.ANY, P_ATOM
 
     def aggregate_method(self, node: ast.Comp, f: str, var: str, src: str, elem: str, cond: str, ctx: Ctx,
-                         elem_type: T.Type):
+                         elem_type: T.Type, value_type: T.Type):
         """For the native engine: the aggregate as a method of the state that walks the
         collection once (no list, no tuple, no call of a builtin per aggregate), called with
         the names of the place it stands in. Every element is evaluated, as the list
         comprehension of the Python engine does (no early exit: the same work, the same draws)."""
+        rtype = {"count": T.INT, "sum": T.INT, "max": T.INT, "min": T.INT, "any": T.BOOL, "all": T.BOOL}
+        result_type = rtype.get(f, elem_type)
+        value = c_type(value_type)  # the C type of one element's value (max, min, argmin, argmax)
+        decls: dict[str, list[str]] = {"long": [], "bint": []}
+
+        def declare(ctype: str, *names: str) -> None:
+            if ctype != "object":
+                decls[ctype].extend(names)
         if f == "count":
             start, step, result = ["_n = 0"], ["_n += 1"], "_n"
+            declare("long", "_n")
         elif f == "sum":
             start, step, result = ["_n = 0"], [f"_n += {elem}"], "_n"
-        elif f in ("max", "min"):
-            start, result = ["_best = None"], "0 if _best is None else _best"
-            step = [f"_v = {elem}", f"if _best is None or _v {'>' if f == 'max' else '<'} _best:", "    _best = _v"]
+            declare("long", "_n")
+        elif f in ("max", "min"):  # 0 when there is no element
+            start, result = ["_none = True", "_best = 0"], "_best"
+            step = [f"_v = {elem}", f"if _none or _v {'>' if f == 'max' else '<'} _best:", "    _none = False",
+                    "    _best = _v"]
+            declare("bint", "_none")
+            declare(value, "_best", "_v")
         elif f in ("any", "all"):
             start, result = [f"_ok = {f == 'all'}"], "_ok"
             step = [f"if {'not ' if f == 'all' else ''}({elem}):", f"    _ok = {f != 'all'}"]
+            declare("bint", "_ok")
         else:  # argmin/argmax: the first element with the smallest (largest) key; -1 when none
             sign = "" if f == "argmin" else "-"
-            start, result = ["_best = None", "_found = -1"], "_found"
-            step = [f"_v = {sign}({elem})", "if _best is None or _v < _best:", "    _best = _v", f"    _found = {var}"]
+            start, result = ["_none = True", "_best = 0", "_found = -1"], "_found"
+            step = [f"_v = {sign}({elem})", "if _none or _v < _best:", "    _none = False", "    _best = _v",
+                    f"    _found = {var}"]
+            declare("bint", "_none")
+            declare(value, "_best", "_v")
+            declare(c_type(elem_type), "_found")
         body = [f"for {var} in {src}:"]
         if cond:
             body += [f"    if {cond}:"] + ["        " + line for line in step]
         else:
             body += ["    " + line for line in step]
+        declare(c_type(elem_type), var)
         lines = start + body + [f"return {result}"]
         text = "\n".join(lines)
-        names = {code for code, _ty in ctx.scope.values()} | {"me", "_shared", "_sc"}
+        types = {code: ty for code, ty in ctx.scope.values()}
+        types["me"] = T.PLAYER
+        names = set(types) | {"_shared", "_sc"}
         params = sorted(n for n in names - {var} if re.search(rf"(?<![\w.]){re.escape(n)}\b", text))
-        key = (tuple(lines), tuple(params))
+        # for Cython: typed parameters, result and locals (whole numbers as C longs, truths as
+        # C ints), so that the loop runs on C numbers; the Python rendering ignores them
+        sig = ([c_type(types[n]) if n in types else "object" for n in params], c_type(result_type),
+               [f"cdef {t} {', '.join(dict.fromkeys(ns))}" for t, ns in decls.items() if ns])
+        key = (tuple(lines), tuple(params), repr(sig))
         name = self._helper_names.get(key)
         if name is None:
             name = f"_agg_{len(self.helpers)}_{f}"
             self._helper_names[key] = name
-            self.helpers.append((name, params, self.comment(node), lines))
-        rtype = {"count": T.INT, "sum": T.INT, "max": T.INT, "min": T.INT, "any": T.BOOL, "all": T.BOOL}
-        return f"s.{name}({', '.join(params)})", rtype.get(f, elem_type), P_ATOM
+            self.helpers.append((name, params, self.comment(node), lines, sig))
+        return f"s.{name}({', '.join(params)})", result_type, P_ATOM
 
     # ---- display ------------------------------------------------------------------------
     def show_code(self, code: str, ty: T.Type) -> str:
