@@ -239,6 +239,33 @@ def test_numbered_cells_read_alike_natively():
     with pytest.raises(regle.RulesRuntimeError, match="no cell numbered 7"):
         bad.new_game().play("go")
 
+def test_counters_are_c_numbers_that_never_wrap_around():
+    """Natively counters are C longs (per seat: a C array read as a list): an index out of range
+    raises as a list's would, a negative one counts from the end, and numbers stop at the
+    language's bound (1e18, within 64 bits) with the same error as in Python."""
+    from test_vocabulary import HEAD, PASS_TURN
+    body = "big = 1\n      for i in 1..K {\n        big = big * 2\n      }\n      per[me - 1] += 3"
+    decls = "counter big\ncounter per per player\n"
+    text = HEAD + decls + PASS_TURN.replace("{body}", body)
+    python = regle.loads(text.replace("K", "59"), name="wide", backend="python")
+    compiled = regle.loads(text.replace("K", "59"), name="wide", backend="native")
+    a, b = python.new_game(), compiled.new_game()
+    a.play("go"), b.play("go")
+    assert a.to_json() == b.to_json() and b.c_big == 2 ** 59 and b.c_per == [0, 3]
+    b.c_per = [5, 6]
+    assert b.c_per == [5, 6] and b.copy().c_per == [5, 6]
+    with pytest.raises(ValueError):
+        b.c_per = [1, 2, 3]
+    for backend in ("python", "native"):
+        past = regle.loads(text.replace("K", "60"), name="past", backend=backend)
+        with pytest.raises(regle.RulesRuntimeError, match=r":11: .*grew past 1e\+18"):
+            past.new_game().play("go")
+    outside = regle.loads(HEAD + decls + PASS_TURN.replace("{body}", "per[me + 2] += 1"), name="outside",
+                          backend="native")
+    with pytest.raises(regle.RulesRuntimeError, match="index out of range"):
+        outside.new_game().play("go")
+
+
 def test_loops_are_bounded_natively():
     from test_vocabulary import HEAD, PASS_TURN
     body = "for i in 1..3 {\n        n += i\n      }\n      while n >= 0 {\n        n += 1\n      }"
