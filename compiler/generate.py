@@ -38,6 +38,7 @@ def _environment() -> jinja2.Environment:
     env.filters["keyed_moves"] = keyed_moves
     env.filters["share"] = share_cell_lists
     env.globals["c_def"] = c_def
+    env.filters["arities"] = lambda counts: bytes(min(c, 255) for c in counts) + b"\0"
     return env
 
 
@@ -95,9 +96,12 @@ def _hoist_sizes(lines: list[str]) -> list[str]:
 
 
 def keyed_moves(step) -> dict | None:
-    """For the native engine: how a step whose legal moves are one action's keys from one kernel
-    (``K.line_move_keys(..., tag)``, ``K.tagged(tag, numbers)``) fills a buffer of keys instead,
-    so that a random playout makes only the move it picks. None for any other step."""
+    """For the native engine: how a step fills a buffer of keys (C numbers) instead of a list of
+    move tuples, so that a random playout makes only the move it picks. A step whose moves are
+    one action's keys from one kernel (``K.line_move_keys(..., tag)``, ``K.tagged(tag,
+    numbers)``) keeps that kernel's keys (``tag``: the action); any other whose actions take at
+    most two arguments packs each move into a key (``tag`` None, see ``packed_lines``). None
+    for the steps that keep their list (automatic and optional steps, shared conditions)."""
     if step.kind in ("auto", "optional") or step.shared_code:
         return None
     lines = move_list(sum((a.gen_lines for a in step.actions), []))
@@ -106,14 +110,71 @@ def keyed_moves(step) -> dict | None:
     args = _call_args(last, "return K.line_move_keys(")
     if args is not None and len(args) == 6 and re.fullmatch(r"\d+", args[5]):
         fill = f"return K.line_keys_into({', '.join(args[:5])}, &s._keys, &s._keys_cap)"
-        tag = args[5]
-    else:
-        args = _call_args(last, "return K.tagged(")
-        if args is None or len(args) != 2 or not re.fullmatch(r"\d+", args[0]):
-            return None
+        return {"tag": args[5], "lines": [fill if line is last else line for line in lines]}
+    args = _call_args(last, "return K.tagged(")
+    if args is not None and len(args) == 2 and re.fullmatch(r"\d+", args[0]):
         fill = f"return K.keys_into({args[1]}, &s._keys, &s._keys_cap)"
-        tag = args[0]
-    return {"tag": tag, "lines": [fill if line is last else line for line in lines]}
+        return {"tag": args[0], "lines": [fill if line is last else line for line in lines]}
+    if any(len(a.arg_names) > 2 or a.index >= KEY_TAGS or "bool" in a.arg_kinds for a in step.actions):
+        return None  # a truth as an argument would come back from its key as a number
+    packed = packed_lines(lines)
+    return None if packed is None else {"tag": None, "lines": packed}
+
+
+#: packed keys: the action in the low 8 bits, then each argument in 27 bits (from -2**26)
+KEY_TAGS = 256
+_ADD = re.compile(r"^( *)_add\((.*)\)$")
+_EXTEND = re.compile(r"^( *)_extend\((.*)\)$")
+_RETURN = re.compile(r"^( *)return (.*)$")
+
+
+def packed_lines(lines: list[str]) -> list[str] | None:
+    """A move generator's lines rewritten to push packed keys into the state's buffer
+    (``_push(s, tag, a, b)``; the kernels that list moves go through ``_push_tagged``,
+    ``_push_product`` or ``_push_moves``). Returns how many keys, or -2 when an argument did
+    not fit a key (then the engine uses the list)."""
+    out = ["s._nkeys = 0", "s._keys_wide = False"]
+    for line in lines:
+        if line.lstrip().startswith("#") or line in ("out = []", "_add = out.append", "_extend = out.extend"):
+            if not line.startswith(("out = ", "_add = ", "_extend = ")):
+                out.append(line)
+            continue
+        m = _ADD.match(line)
+        if m:
+            indent, move = m.groups()
+            args = _call_args(f"f({move[1:-1]})", "f(") if move.startswith("(") and move.endswith(")") else None
+            if args and args[-1] == "":
+                args = args[:-1]  # (tag,)
+            if args and re.fullmatch(r"\d+", args[0]) and len(args) <= 3:
+                rest = args[1:] + ["0"] * (3 - len(args))
+                out.append(f"{indent}_push(s, {args[0]}, {rest[0]}, {rest[1]})")
+            else:
+                out.append(f"{indent}_push_move(s, {move})")
+            continue
+        m = _EXTEND.match(line) or (_RETURN.match(line) if line.strip() != "return out" else None)
+        if m:
+            indent, moves = m.groups()
+            tagged = _call_args(moves, "K.tagged(")
+            product = _call_args(moves, "K.tagged_product(")
+            if tagged and len(tagged) in (2, 3) and re.fullmatch(r"\d+", tagged[0]):
+                distinct = "True" if len(tagged) == 3 and tagged[2] == "True" else "False"
+                if len(tagged) == 3 and tagged[2] not in ("True", "False"):
+                    return None
+                out.append(f"{indent}_push_tagged(s, {tagged[0]}, {tagged[1]}, {distinct})")
+            elif product and len(product) == 3 and re.fullmatch(r"\d+", product[0]):
+                out.append(f"{indent}_push_product(s, {', '.join(product)})")
+            else:
+                out.append(f"{indent}_push_moves(s, {moves})")
+            if line.lstrip().startswith("return "):
+                out.append(f"{indent}return -2 if s._keys_wide else s._nkeys")
+            continue
+        if line.strip() == "return out":
+            out.append(line.replace("return out", "return -2 if s._keys_wide else s._nkeys"))
+            continue
+        if re.search(r"\bout\b|\b_add\b|\b_extend\b", line):
+            return None  # the list used otherwise: keep it
+        out.append(line)
+    return out
 
 
 def _call_args(line: str, head: str) -> list[str] | None:

@@ -149,10 +149,54 @@ def test_steps_whose_moves_come_from_one_kernel_keep_keys():
     assert "_CK.line_keys_into(s.g_board, G_board__ADJ, 6, me + 1, 0, &s._keys, &s._keys_cap)" in cibles
     tictactoe = native_source((ROOT / "games/classics/tictactoe.rules").read_text(), "t.rules")
     assert "_CK.keys_into(_CK.empty_cells(s.g_board), &s._keys, &s._keys_cap)" in tictactoe
-    hex_ = native_source((ROOT / "games/classics/hex.rules").read_text(), "h.rules")  # place or swap
-    assert "_keys_into" not in hex_ and "_n = s._keys_" not in hex_
-    eclats = native_source((ROOT / "games/eclats.rules").read_text(), "e.rules")
-    assert "_n = s._keys_" not in eclats
+    for path in ("games/classics/hex.rules", "games/eclats.rules"):  # several actions: packed keys
+        source = native_source((ROOT / path).read_text(), "x.rules")
+        assert "_keys_into" not in source and "s._keys_tag = -1" in source and "_push(s, " in source
+
+
+PACKED = """game "packed" {
+  players 2
+}
+param big = [BIG, 3, -2]
+counter total
+turn {
+  step s {
+    action one(k in big) "one {k}" {
+      total += k
+    }
+    action two(a in 0..1, b in big) "two {a} {b}" {
+      total += a + b
+    }
+    pass "pass"
+  }
+}
+end when turns >= 6
+"""
+
+
+@pytest.mark.parametrize("big", [7, 2**26 - 1, -(2**26), 2**26, 10**12])
+def test_packed_keys_give_the_same_moves(big):
+    """Moves of one or two numbers are packed into C keys (27 bits an argument); a step with a
+    move whose number does not fit uses its list, with the same moves and the same game."""
+    text = PACKED.replace("BIG", str(big))
+    python = regle.loads(text, name="packed", backend="python")
+    compiled = regle.loads(text, name="packed", backend="native")
+    for seed in range(3):
+        a, b = python.new_game(seed=seed), compiled.new_game(seed=seed)
+        while not a.is_over:
+            assert b.legal == a.legal and [m for m in b.legal_moves()] == [m for m in a.legal_moves()]
+            a.advance(a.legal[seed % len(a.legal)])
+            b.advance(b.legal[seed % len(b.legal)])
+            assert a.to_json() == b.to_json()
+        assert (compiled.new_game(seed=seed).play_random_playout(seed).to_json()
+                == python.new_game(seed=seed).play_random_playout(seed).to_json())
+
+
+def test_steps_with_three_arguments_or_truths_keep_their_list():
+    from regle.compiler.generate import native_source
+    three = PACKED.replace("BIG", "1").replace('action one(k in big) "one {k}"', 'action one(k in big, j in big, i in big) "one {k} {j} {i}"')
+    assert "s._keys_tag = -1" not in native_source(three, "t.rules")
+    assert "s._keys_tag = -1" in native_source(PACKED.replace("BIG", "1"), "t.rules")
 
 
 def test_keyed_moves_read_as_lists(engines):
