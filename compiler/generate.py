@@ -123,6 +123,8 @@ def keyed_moves(step) -> dict | None:
 
 #: packed keys: the action in the low 8 bits, then each argument in 27 bits (from -2**26)
 KEY_TAGS = 256
+PAIRS_ROOM, HELD_ROOM = 128, 64  # C arrays of the pairs of a zone and the items held, in _keys_N
+_PAIRS_LOOP = re.compile(r"^( *)for (\w+), (\w+) in K\.distinct_pairs\((.*)\):$")
 _ADD = re.compile(r"^( *)_add\((.*)\)$")
 _EXTEND = re.compile(r"^( *)_extend\((.*)\)$")
 _RETURN = re.compile(r"^( *)return (.*)$")
@@ -134,7 +136,20 @@ def packed_lines(lines: list[str]) -> list[str] | None:
     ``_push_product`` or ``_push_moves``). Returns how many keys, or -2 when an argument did
     not fit a key (then the engine uses the list)."""
     out = ["s._nkeys = 0", "s._keys_wide = False"]
+    decls: list[str] = []
     for line in lines:
+        m = _PAIRS_LOOP.match(line)
+        if m:  # the pairs in a C array: the loop runs on C numbers
+            indent, a, b, values = m.groups()
+            k = len(decls)
+            decls.append(f"cdef long _pairs{k}[{2 * PAIRS_ROOM}]")
+            out += [f"{indent}_np{k} = K.distinct_pairs_into({values}, _pairs{k}, {PAIRS_ROOM})",
+                    f"{indent}if _np{k} < 0:  # not small numbers: the list, in _moves",
+                    f"{indent}    s._keys_wide = True",
+                    f"{indent}    _np{k} = 0",
+                    f"{indent}for _k{k} in range(_np{k}):",
+                    f"{indent}    {a}, {b} = _pairs{k}[2 * _k{k}], _pairs{k}[2 * _k{k} + 1]"]
+            continue
         if line.lstrip().startswith("#") or line in ("out = []", "_add = out.append", "_extend = out.extend"):
             if not line.startswith(("out = ", "_add = ", "_extend = ")):
                 out.append(line)
@@ -156,7 +171,16 @@ def packed_lines(lines: list[str]) -> list[str] | None:
             indent, moves = m.groups()
             tagged = _call_args(moves, "K.tagged(")
             product = _call_args(moves, "K.tagged_product(")
-            if tagged and len(tagged) in (2, 3) and re.fullmatch(r"\d+", tagged[0]):
+            held = _call_args(moves, "K.holding_pairs(")
+            if held and len(held) == 5 and re.fullmatch(r"\d+", held[4]):  # the items in a C array
+                k = len(decls)
+                decls.append(f"cdef long _held{k}[{HELD_ROOM}]")
+                out += [f"{indent}_nh{k} = K.holding_into({', '.join(held[:4])}, _held{k}, {HELD_ROOM})",
+                        f"{indent}if _nh{k} < 0:  # not small numbers: the list, in _moves",
+                        f"{indent}    s._keys_wide = True",
+                        f"{indent}for _k{k} in range(_nh{k}):",
+                        f"{indent}    _push(s, {held[4]}, _held{k}[_k{k}], 0)"]
+            elif tagged and len(tagged) in (2, 3) and re.fullmatch(r"\d+", tagged[0]):
                 distinct = "True" if len(tagged) == 3 and tagged[2] == "True" else "False"
                 if len(tagged) == 3 and tagged[2] not in ("True", "False"):
                     return None
@@ -174,7 +198,7 @@ def packed_lines(lines: list[str]) -> list[str] | None:
         if re.search(r"\bout\b|\b_add\b|\b_extend\b", line):
             return None  # the list used otherwise: keep it
         out.append(line)
-    return out
+    return decls + out
 
 
 def _call_args(line: str, head: str) -> list[str] | None:

@@ -49,3 +49,7 @@ cpdef tuple pair(object tag, object value)
 # keys there and make the chosen move only (line_move_keys, tagged(tag, numbers))
 cdef Py_ssize_t line_keys_into(object cells_obj, object step_obj, int ndirs, int me, int max_line, long** keys, Py_ssize_t* cap) except -1
 cdef Py_ssize_t keys_into(object values, long** keys, Py_ssize_t* cap) except -1
+
+# results into caller's C arrays (-1: not small numbers or no room; then the caller uses the list kernel)
+cdef Py_ssize_t distinct_pairs_into(list values, long* out, Py_ssize_t cap) except -2
+cdef Py_ssize_t holding_into(list values, object items, object firsts, object seconds, long* out, Py_ssize_t cap) except -2

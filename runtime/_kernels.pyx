@@ -319,6 +319,84 @@ cpdef list distinct_pairs(list values):
     return out
 
 
+cdef Py_ssize_t distinct_pairs_into(list values, long* out, Py_ssize_t cap) except -2:
+    """distinct_pairs in C: each pair (low, high) as two numbers of ``out`` (room for ``cap``
+    pairs); returns how many pairs, or -1 when a value is not a small whole number or there
+    is no room (then the caller takes the list)."""
+    cdef Py_ssize_t n = len(values), i, j, k, found = 0
+    cdef long xs[64]
+    cdef long a_, b_, lo, hi
+    if n > 64:
+        return -1
+    for i in range(n):
+        if not _small(values[i], &xs[i]):
+            return -1
+    for i in range(n):
+        a_ = xs[i]
+        for j in range(i + 1, n):
+            b_ = xs[j]
+            lo, hi = (a_, b_) if a_ <= b_ else (b_, a_)
+            for k in range(found):
+                if out[2 * k] == lo and out[2 * k + 1] == hi:
+                    break
+            else:
+                if found >= cap:
+                    return -1
+                out[2 * found] = lo
+                out[2 * found + 1] = hi
+                found += 1
+    return found
+
+
+cdef Py_ssize_t holding_into(list values, object items, object firsts, object seconds, long* out,
+                             Py_ssize_t cap) except -2:
+    """holding_pairs in C: the items (in their order) whose two numbers are two different
+    elements of ``values``, into ``out`` (room for ``cap``); -1 when something is not a small
+    whole number, the tables are not tuples, or there is no room (then the caller takes the list)."""
+    cdef Py_ssize_t i, n = len(values), count, found = 0
+    cdef int found_a, found_b
+    cdef long xs[32]
+    cdef long a_, b_, item_
+    cdef long* tables
+    if n > 32 or type(firsts) is not tuple or type(seconds) is not tuple:
+        return -1
+    tables = _held_tables(<tuple>firsts, <tuple>seconds)
+    if tables == NULL:
+        return -1
+    for i in range(n):
+        if not _small(values[i], &xs[i]):
+            return -1
+    count = _held_count
+    for item in items:
+        if not _small(item, &item_) or not (0 <= item_ < count):
+            return -1
+        a_, b_ = tables[item_], tables[count + item_]
+        found_a = found_b = 0
+        for i in range(n):  # one pass: a and b as two different elements
+            if not found_a and xs[i] == a_:
+                found_a = 1
+            elif not found_b and xs[i] == b_:
+                found_b = 1
+        if found_a and found_b:
+            if found >= cap:
+                return -1
+            out[found] = item_
+            found += 1
+    return found
+
+
+def _probe_into(str kernel, list values, *args):
+    """For the twin tests: what a C-only kernel writes into its C array (a list of pairs or of
+    items), or None when it declines (then native engines take the list kernel)."""
+    cdef long out[512]
+    cdef Py_ssize_t n, cap = int(args[len(args) - 1]) if args else 0  # (no wraparound here)
+    if kernel == "distinct_pairs_into":
+        n = distinct_pairs_into(values, out, min(cap, 256))
+        return None if n < 0 else [(out[2 * i], out[2 * i + 1]) for i in range(n)]
+    n = holding_into(values, args[0], args[1], args[2], out, min(cap, 512))
+    return None if n < 0 else [out[i] for i in range(n)]
+
+
 cpdef object contains_all(list values, list wanted):
     cdef list pool = list(values)
     for w in wanted:

@@ -163,6 +163,27 @@ def test_holding_pairs_twins_agree(values, items, data):
                 i for i in items if pure.contains_pair(values, firsts[i], seconds[i])]
 
 
+@pytest.mark.skipif(compiled is None, reason="not built")
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(-3, 6) | st.just(2**70), max_size=70), st.integers(0, 40), st.data())
+def test_kernels_into_c_arrays_agree_with_their_list_twins(values, room, data):
+    """distinct_pairs_into and holding_into (native engines' packed keys) write what the list
+    kernels return, or decline (big numbers, no room) so that the engine takes the list."""
+    pairs = compiled._probe_into("distinct_pairs_into", values, room)
+    expected = pure.distinct_pairs(values)
+    small = all(abs(v) < 2**62 for v in values) and len(values) <= 64
+    assert pairs == (expected if small and len(expected) <= room else None)
+    items = data.draw(st.lists(st.integers(0, 11), max_size=8))
+    firsts = tuple(data.draw(st.lists(st.integers(0, 9), min_size=12, max_size=12)))
+    seconds = tuple(data.draw(st.lists(st.integers(0, 9), min_size=12, max_size=12)))
+    held = compiled._probe_into("holding_into", values, items, firsts, seconds, room)
+    expected = pure.holding_pairs(values, items, firsts, seconds)
+    if small and len(values) <= 32:
+        assert held == (expected if len(expected) <= room else None)
+    else:
+        assert held is None
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(-3, 6) | st.just(2**70), max_size=70) | st.lists(st.text(max_size=1), max_size=5))
 def test_distinct_twins_agree(values):
@@ -190,7 +211,8 @@ def test_ops_reexports_the_kernels_that_native_engines_call_in_c():
     import re
     pxd = files("regle.runtime").joinpath("_kernels.pxd").read_text()
     c_only = set(re.findall(r"^cdef \w+\*? (\w+)\(", pxd, re.M))  # buffers for native engines
-    assert c_only == {"line_keys_into", "keys_into"} and c_only <= c_kernels()
+    assert c_only == {"line_keys_into", "keys_into", "distinct_pairs_into", "holding_into"}
+    assert c_only <= c_kernels()
     for name in c_kernels() - c_only:
         assert hasattr(pure, name), name  # every kernel Python can call has its pure twin
         if hasattr(ops, name):
