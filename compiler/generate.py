@@ -38,8 +38,15 @@ def _environment() -> jinja2.Environment:
     env.filters["keyed_moves"] = keyed_moves
     env.filters["share"] = share_cell_lists
     env.globals["c_def"] = c_def
+    env.filters["arg_ctype"] = arg_ctype
     env.filters["arities"] = lambda counts: bytes(min(c, 255) for c in counts) + b"\0"
     return env
+
+
+def arg_ctype(kind: str) -> str:
+    """The C type of an action's argument in a native engine, by its display kind: a C long for
+    numbers, seats, enum members, table items and cells; a Python object otherwise."""
+    return "long" if kind in ("int", "player") or kind.startswith(("enum:", "item:", "cell:")) else "object"
 
 
 def c_def(name: str, params: list[str], ctypes: list[str], result: str) -> str:

@@ -271,10 +271,14 @@ cpdef list tagged_product(object action, object firsts, object seconds):
 
 # ---- zones -----------------------------------------------------------------------------------
 cpdef object refill(list dst, list src, Py_ssize_t size):
-    cdef Py_ssize_t missing = size - len(dst)
+    """Top dst up to ``size`` elements from the front of src, as far as src allows (the C list
+    API: no slice objects)."""
+    cdef Py_ssize_t missing = size - len(dst), k, i
     if missing > 0 and src:
-        dst.extend(src[:missing])
-        del src[:missing]
+        k = min(missing, len(src))
+        for i in range(k):
+            dst.append(<object>PyList_GET_ITEM(src, i))
+        del src[:k]
 
 
 # ---- multisets -----------------------------------------------------------------------------
@@ -367,7 +371,9 @@ cdef Py_ssize_t holding_into(list values, object items, object firsts, object se
         if not _small(values[i], &xs[i]):
             return -1
     count = _held_count
-    for item in items:
+    if type(items) is not list:
+        items = list(items)
+    for item in <list>items:
         if not _small(item, &item_) or not (0 <= item_ < count):
             return -1
         a_, b_ = tables[item_], tables[count + item_]
