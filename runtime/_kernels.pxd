@@ -50,6 +50,32 @@ cpdef tuple pair(object tag, object value)
 cdef Py_ssize_t line_keys_into(object cells_obj, object step_obj, int ndirs, int me, int max_line, long** keys, Py_ssize_t* cap) except -1
 cdef Py_ssize_t keys_into(object values, long** keys, Py_ssize_t* cap) except -1
 
+from cpython.ref cimport PyObject
+
+cdef extern from *:
+    """
+    /* The value of an int of at most one digit (|v| < 2**30), read in place as CPython's own
+       fast paths do: Py_SIZE is the signed digit count up to 3.11, the compact API after. */
+    static inline int regle_one_digit(PyObject *v, long *out) {
+    #if PY_VERSION_HEX >= 0x030C0000
+        if (!PyUnstable_Long_IsCompact((PyLongObject *)v)) return 0;
+        *out = (long)PyUnstable_Long_CompactValue((PyLongObject *)v);
+        return 1;
+    #else
+        Py_ssize_t size = Py_SIZE(v);
+        if (size < -1 || size > 1) return 0;
+        *out = size * (long)((PyLongObject *)v)->ob_digit[0];
+        return 1;
+    #endif
+    }
+    """
+    bint one_digit "regle_one_digit"(PyObject* v, long* out) noexcept
+
+
+cdef inline bint small_int(object v, long* out) noexcept:
+    """Whether v is an int of one digit (then in out): inlined where it is called."""
+    return type(v) is int and one_digit(<PyObject*>v, out)
+
 # results into caller's C arrays (-1: not small numbers or no room; then the caller uses the list kernel)
 cdef Py_ssize_t distinct_pairs_into(list values, long* out, Py_ssize_t cap) except -2
 cdef Py_ssize_t holding_into(list values, object items, object firsts, object seconds, long* out, Py_ssize_t cap) except -2

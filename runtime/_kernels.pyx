@@ -16,6 +16,7 @@ from libc.string cimport memcmp, memcpy, memset
 
 import array as _array_module
 
+
 cdef int GHOST = 255
 
 
@@ -225,10 +226,13 @@ cpdef list tagged(object action, object values, bint distinct=False):
 
 
 cdef inline bint _small(object v, long* out) noexcept:
-    """Whether v is a whole number well inside a C long (then stored in out), checked in C."""
+    """Whether v is a whole number well inside a C long (then stored in out), checked in C:
+    an int of one digit is read in place, a bigger one through the C API."""
     cdef int overflow = 0
     if type(v) is not int:
         return False
+    if one_digit(<PyObject*>v, out):
+        return True
     out[0] = PyLong_AsLongAndOverflow(v, &overflow)
     return not overflow and -4611686018427387904 < out[0] < 4611686018427387904
 

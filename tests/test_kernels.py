@@ -163,6 +163,23 @@ def test_holding_pairs_twins_agree(values, items, data):
                 i for i in items if pure.contains_pair(values, firsts[i], seconds[i])]
 
 
+EDGES = [0, 1, -1, 2**30 - 1, 2**30, -(2**30) + 1, -(2**30), 2**31, 2**62 - 1, 2**62, -(2**62), 2**63, 2**64 + 1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(EDGES) | st.integers(-3, 3), max_size=12))
+def test_numbers_read_in_c_at_the_digit_edges(values):
+    """The kernels read an int of one digit in place and a bigger one through the C API: the
+    same results on both sides of each edge (2**30, 2**62, 2**63)."""
+    for k in both():
+        assert k.distinct(values) == list(dict.fromkeys(values))
+        assert k.distinct_pairs(values) == pure.distinct_pairs(values)
+    if compiled is not None:
+        pairs = compiled._probe_into("distinct_pairs_into", values, 100)
+        small = all(-(2**62) < v < 2**62 for v in values)
+        assert pairs == (pure.distinct_pairs(values) if small else None)
+
+
 @pytest.mark.skipif(compiled is None, reason="not built")
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.integers(-3, 6) | st.just(2**70), max_size=70), st.integers(0, 40), st.data())
