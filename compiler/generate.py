@@ -369,12 +369,9 @@ def numbered_cells(code: str) -> str:
                 piece = _call_index(piece, name, f"_cell_by_number(_n_{name}, {name}, ")
         out.append(piece)
     code = "".join(out)
-    helper = ("\n\ncdef inline long long _cell_by_number(const long long[::1] cells, object numbered, object number) except? -1:\n"
-              "    cdef long long n\n"
-              "    if type(number) is int and 0 <= number < cells.shape[0]:\n"
-              "        n = number\n"
-              "        if cells[n] >= 0:\n"
-              "            return cells[n]\n"
+    helper = ("\n\ncdef inline long long _cell_by_number(const long long[::1] cells, object numbered, long long number) except? -1:\n"
+              "    if 0 <= number < cells.shape[0] and cells[number] >= 0:\n"
+              "        return cells[number]\n"
               "    return numbered[number]  # not a cell's number: the dict says so\n")
     code = _with_array_import(code)
     first = code.index("\ncdef const long long[::1] _n_G_")

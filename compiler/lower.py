@@ -654,6 +654,10 @@ class Lowerer(GridLowering):
             declare("bint", "_none")
             declare(value, "_best", "_v")
             declare(c_type(elem_type), "_found")
+        cells = re.fullmatch(r"K\.(filled|empty)_cells\((s\.g_\w+(?:\[\w+\])?)\)", src)
+        if cells:  # the grid's cells walked in place: no list of cells is made
+            test = f"{cells[2]}[{var}] {'!=' if cells[1] == 'filled' else '=='} 0"
+            src, cond = f"range(len({cells[2]}))", f"{test} and ({cond})" if cond else test
         body = [f"for {var} in {src}:"]
         if cond:
             body += [f"    if {cond}:"] + ["        " + line for line in step]
@@ -1176,7 +1180,9 @@ class Lowerer(GridLowering):
                     values = f"range({lo}, {int(hi) + 1})"
                 else:  # bounded when played: a runaway counter cannot make a runaway move list
                     values = f"ops.span({lo}, {hi})"
-                loops.append((level, f"for {var} in {source_code(values)}:"))
+                # natively a constant range stays in the loop, where Cython makes it a C loop
+                constant = self.native and values.startswith("range(")
+                loops.append((level, f"for {var} in {values if constant else source_code(values)}:"))
                 ctx.scope[b.names[0]] = (var, T.INT)
             elif b.kind == "pair":
                 self.visible_choice(b.source)
