@@ -274,6 +274,26 @@ cpdef list tagged_product(object action, object firsts, object seconds):
 
 
 # ---- zones -----------------------------------------------------------------------------------
+cpdef object remove_value(list values, object value):
+    """list.remove in C (native engines call it without a method lookup): small ints compared
+    as C numbers, anything else by ==; the same ValueError when the value is not there."""
+    cdef Py_ssize_t i, n = len(values)
+    cdef long v, x
+    cdef object item
+    if type(value) is int and one_digit(<PyObject*>value, &v):
+        for i in range(n):  # the first element equal to it, as list.remove finds it
+            item = <object>PyList_GET_ITEM(values, i)
+            if type(item) is int and one_digit(<PyObject*>item, &x):
+                if x == v:
+                    del values[i]
+                    return None
+            elif item == value:  # equal without being a small int (True == 1, 1.0 == 1)
+                del values[i]
+                return None
+        raise ValueError("list.remove(x): x not in list")
+    values.remove(value)
+
+
 cpdef object refill(list dst, list src, Py_ssize_t size):
     """Top dst up to ``size`` elements from the front of src, as far as src allows (the C list
     API: no slice objects)."""

@@ -38,6 +38,11 @@ def tagged_product(action: int, firsts, seconds) -> list[tuple[int, int, int]]:
     return [(action, x, y) for x in firsts for y in ys]
 
 
+def remove_value(values: list, value) -> None:
+    """Remove the first element equal to ``value`` (list.remove, with its ValueError)."""
+    values.remove(value)
+
+
 def refill(dst: list, src: list, size: int) -> None:
     """Top dst up to ``size`` elements from the front of src, as far as src allows."""
     missing = size - len(dst)

@@ -163,6 +163,29 @@ def test_holding_pairs_twins_agree(values, items, data):
                 i for i in items if pure.contains_pair(values, firsts[i], seconds[i])]
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(-3, 5) | st.sampled_from([True, False, 1.0, 2**40, "a"]), max_size=8),
+       st.integers(-3, 5) | st.sampled_from([True, 2**40, 1.0, "a"]))
+def test_remove_value_twins_agree(values, value):
+    """remove_value is list.remove: the first equal element goes, else the same ValueError."""
+    results = []
+    for k in both():
+        mine = list(values)
+        try:
+            k.remove_value(mine, value)
+            results.append(mine)
+        except ValueError as err:
+            results.append(str(err))
+    expected = list(values)
+    try:
+        expected.remove(value)
+    except ValueError as err:
+        expected = str(err)
+    assert all(r == expected and type(r) is type(expected) for r in results)
+    if isinstance(expected, list):
+        assert all([type(x) for x in r] == [type(x) for x in expected] for r in results)
+
+
 EDGES = [0, 1, -1, 2**30 - 1, 2**30, -(2**30) + 1, -(2**30), 2**31, 2**62 - 1, 2**62, -(2**62), 2**63, 2**64 + 1]
 
 
