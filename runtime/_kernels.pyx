@@ -16,6 +16,14 @@ from libc.string cimport memcmp, memcpy, memset
 
 import array as _array_module
 
+cdef extern from "Python.h":
+    int _list_set_slice "PyList_SetSlice"(object items, Py_ssize_t low, Py_ssize_t high, PyObject* value) except -1
+
+
+cdef inline int _cut(list items, Py_ssize_t low, Py_ssize_t high) except -1:
+    """del items[low:high] through the C API (no slice object)."""
+    return _list_set_slice(items, low, high, NULL)
+
 
 cdef int GHOST = 255
 
@@ -155,11 +163,12 @@ cpdef object deal(list src, list dst, object count, object where=None):
     if where is None:
         if count is None or count >= n:
             dst.extend(src)
-            del src[:]
+            _cut(src, 0, n)
         elif count > 0:
             k = count
-            dst.extend(src[:k])
-            del src[:k]
+            for i in range(k):
+                dst.append(<object>PyList_GET_ITEM(src, i))
+            _cut(src, 0, k)
         return
     taken = 0
     i = 0
@@ -285,10 +294,10 @@ cpdef object remove_value(list values, object value):
             item = <object>PyList_GET_ITEM(values, i)
             if type(item) is int and one_digit(<PyObject*>item, &x):
                 if x == v:
-                    del values[i]
+                    _cut(values, i, i + 1)
                     return None
             elif item == value:  # equal without being a small int (True == 1, 1.0 == 1)
-                del values[i]
+                _cut(values, i, i + 1)
                 return None
         raise ValueError("list.remove(x): x not in list")
     values.remove(value)
@@ -302,7 +311,7 @@ cpdef object refill(list dst, list src, Py_ssize_t size):
         k = min(missing, len(src))
         for i in range(k):
             dst.append(<object>PyList_GET_ITEM(src, i))
-        del src[:k]
+        _cut(src, 0, k)
 
 
 # ---- multisets -----------------------------------------------------------------------------
