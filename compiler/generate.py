@@ -137,6 +137,20 @@ _EXTEND = re.compile(r"^( *)_extend\((.*)\)$")
 _RETURN = re.compile(r"^( *)return (.*)$")
 
 
+def _distinct_of(arg: str, lines: list[str]) -> str | None:
+    """The zone whose distinct values ``arg`` is: ``dict.fromkeys(Z)`` itself, or a name set to
+    that once in ``lines`` (a hoisted source)."""
+    m = re.fullmatch(r"dict\.fromkeys\(([\w.\[\]]+)\)", arg)
+    if m:
+        return m[1]
+    if re.fullmatch(r"_src\d+_\d+", arg):
+        for line in lines:
+            m = re.fullmatch(rf" *{arg} = dict\.fromkeys\(([\w.\[\]]+)\)", line)
+            if m:
+                return m[1]
+    return None
+
+
 def packed_lines(lines: list[str]) -> list[str] | None:
     """A move generator's lines rewritten to push packed keys into the state's buffer
     (``_push(s, tag, a, b)``; the kernels that list moves go through ``_push_tagged``,
@@ -193,7 +207,11 @@ def packed_lines(lines: list[str]) -> list[str] | None:
                     return None
                 out.append(f"{indent}_push_tagged(s, {tagged[0]}, {tagged[1]}, {distinct})")
             elif product and len(product) == 3 and re.fullmatch(r"\d+", product[0]):
-                out.append(f"{indent}_push_product(s, {', '.join(product)})")
+                firsts, seconds = (_distinct_of(arg, lines) for arg in product[1:])
+                if firsts and seconds:  # two zones' distinct values: deduplicated in C
+                    out.append(f"{indent}_push_product(s, {product[0]}, {firsts}, {seconds}, True)")
+                else:
+                    out.append(f"{indent}_push_product(s, {', '.join(product)}, False)")
             else:
                 out.append(f"{indent}_push_moves(s, {moves})")
             if line.lstrip().startswith("return "):
@@ -205,6 +223,11 @@ def packed_lines(lines: list[str]) -> list[str] | None:
         if re.search(r"\bout\b|\b_add\b|\b_extend\b", line):
             return None  # the list used otherwise: keep it
         out.append(line)
+    hoisted = [line for line in out if re.fullmatch(r" *_src\d+_\d+ = .*", line)]
+    for line in hoisted:  # a source the keys no longer read (a product deduplicated in C)
+        name = line.split("=")[0].strip()
+        if not any(re.search(rf"\b{name}\b", other) for other in out if other is not line):
+            out.remove(line)
     return decls + out
 
 

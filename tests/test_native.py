@@ -159,6 +159,16 @@ PACKED = """game "packed" {
 }
 param big = [BIG, 3, -2]
 counter total
+zone left: int
+zone right: int
+setup {
+  add 2 to left
+  add BIG to left
+  add 2 to left
+  add 1 to right
+  add 3 to right
+  add 1 to right
+}
 turn {
   step s {
     action one(k in big) "one {k}" {
@@ -166,6 +176,9 @@ turn {
     }
     action two(a in 0..1, b in big) "two {a} {b}" {
       total += a + b
+    }
+    action pick(x in left, y in right) "pick {x} {y}" {
+      total += x - y
     }
     pass "pass"
   }
@@ -196,7 +209,8 @@ def test_steps_with_three_arguments_or_truths_keep_their_list():
     from regle.compiler.generate import native_source
     three = PACKED.replace("BIG", "1").replace('action one(k in big) "one {k}"', 'action one(k in big, j in big, i in big) "one {k} {j} {i}"')
     assert "s._keys_tag = -1" not in native_source(three, "t.rules")
-    assert "s._keys_tag = -1" in native_source(PACKED.replace("BIG", "1"), "t.rules")
+    packed = native_source(PACKED.replace("BIG", "1"), "t.rules")
+    assert "s._keys_tag = -1" in packed and "_push_product(s, 2, s.z_left, s.z_right, True)" in packed
 
 
 def test_keyed_moves_read_as_lists(engines):
