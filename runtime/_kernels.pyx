@@ -400,22 +400,37 @@ cdef Py_ssize_t holding_into(list values, object items, object firsts, object se
     tables = _held_tables(<tuple>firsts, <tuple>seconds)
     if tables == NULL:
         return -1
+    cdef unsigned char held[64]  # how many elements hold each number below 64
+    cdef bint tally = True
     for i in range(n):
         if not _small(values[i], &xs[i]):
             return -1
+        tally = tally and 0 <= xs[i] < 64
     count = _held_count
     if type(items) is not list:
         items = list(items)
+    if tally:
+        memset(held, 0, 64)
+        for i in range(n):
+            held[xs[i]] += 1
     for item in <list>items:
         if not _small(item, &item_) or not (0 <= item_ < count):
             return -1
         a_, b_ = tables[item_], tables[count + item_]
-        found_a = found_b = 0
-        for i in range(n):  # one pass: a and b as two different elements
-            if not found_a and xs[i] == a_:
-                found_a = 1
-            elif not found_b and xs[i] == b_:
-                found_b = 1
+        if tally:  # a and b held by two different elements: a count of 2 when they are equal
+            if not (0 <= a_ < 64 and 0 <= b_ < 64):
+                continue
+            if a_ == b_:
+                found_a = found_b = held[a_] >= 2
+            else:
+                found_a, found_b = held[a_] >= 1, held[b_] >= 1
+        else:
+            found_a = found_b = 0
+            for i in range(n):  # one pass: a and b as two different elements
+                if not found_a and xs[i] == a_:
+                    found_a = 1
+                elif not found_b and xs[i] == b_:
+                    found_b = 1
         if found_a and found_b:
             if found >= cap:
                 return -1
