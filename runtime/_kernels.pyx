@@ -11,6 +11,7 @@ from cpython.ref cimport Py_INCREF, PyObject
 from libc.stdlib cimport calloc
 from cpython.long cimport PyLong_AsLongAndOverflow
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from cpython.sequence cimport PySequence_Fast_ITEMS
 from libc.stdint cimport uint64_t
 from libc.string cimport memcmp, memcpy, memset
 
@@ -547,22 +548,29 @@ cdef uint64_t _GOLDEN = 0x9E3779B97F4A7C15ULL
 
 
 cpdef object shuffle(list items, object state):
+    """Fisher-Yates with Rng.below's numbers: a draw above the largest multiple of n is drawn
+    again (that bound is computed only for draws near the top, where it can matter)."""
     cdef uint64_t s = <uint64_t>state
-    cdef uint64_t z, n, limit
+    cdef uint64_t z, n
     cdef Py_ssize_t i, j
+    cdef PyObject** cells = PySequence_Fast_ITEMS(items)
+    cdef PyObject* held
     for i in range(len(items) - 1, 0, -1):
         n = <uint64_t>(i + 1)
-        limit = <uint64_t>0xFFFFFFFFFFFFFFFFULL - ((<uint64_t>0xFFFFFFFFFFFFFFFFULL % n) + 1) % n
         while True:
             s = s + _GOLDEN
             z = s
             z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9ULL
             z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EBULL
             z = z ^ (z >> 31)
-            if z <= limit:
+            if z <= <uint64_t>0xFFFFFFFFFFFFFFFFULL - n:
+                break  # below every bound: kept (the bound is at least 2**64 - n)
+            if z <= <uint64_t>0xFFFFFFFFFFFFFFFFULL - ((<uint64_t>0xFFFFFFFFFFFFFFFFULL % n) + 1) % n:
                 break
         j = <Py_ssize_t>(z % n)
-        items[i], items[j] = items[j], items[i]
+        held = cells[i]  # a swap in place: both stay in the list, no reference changes
+        cells[i] = cells[j]
+        cells[j] = held
     return s
 
 

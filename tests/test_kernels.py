@@ -64,6 +64,33 @@ def test_shuffle_twins_agree(items, state):
     assert a == b and sorted(a) == sorted(items)
 
 
+def _state_drawing(z: int) -> int:
+    """The generator state whose next SplitMix64 draw is z (the finaliser inverted)."""
+    mask = 2**64 - 1
+
+    def unshift(y: int, k: int) -> int:
+        x = y
+        for _ in range(64 // k + 1):
+            x = y ^ (x >> k)
+        return x & mask
+    b = unshift(z, 31)
+    a = unshift(b * pow(0x94D049BB133111EB, -1, 2**64) & mask, 27)
+    z1 = unshift(a * pow(0xBF58476D1CE4E5B9, -1, 2**64) & mask, 30)
+    return (z1 - 0x9E3779B97F4A7C15) & mask
+
+
+@pytest.mark.parametrize("top", [2**64 - 1, 2**64 - 2, 2**64 - 3, 2**64 - 4, 2**63])
+def test_shuffle_draws_near_the_top_alike(top):
+    """A draw above the largest multiple of n is drawn again, in the kernels as in Rng.below:
+    the draws just under 2**64 (for 3 items: 2**64 - 1 is refused, 2**64 - 2 is kept)."""
+    from regle.runtime.rng import Rng
+    state = _state_drawing(top)
+    assert Rng(state=state).next64() == top
+    for k in both():
+        items = [1, 2, 3]
+        assert k.shuffle(items, state) == pure.shuffle([1, 2, 3], state)
+
+
 def test_kernels_mode_is_reported():
     assert KERNELS.startswith(("compiled", "pure"))
 

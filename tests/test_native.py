@@ -324,6 +324,21 @@ def test_counters_are_c_numbers_that_never_wrap_around():
         outside.new_game().play("go")
 
 
+@pytest.mark.parametrize("top", [2**64 - 1, 2**64 - 2, 2**64 - 5, 12345])
+def test_random_draws_alike_natively_even_near_the_top(top):
+    """random(n) natively is Rng.below in C: a draw above the largest multiple of n is drawn
+    again, the same numbers and the same next state as the Python engine."""
+    from test_kernels import _state_drawing
+    from test_vocabulary import HEAD, PASS_TURN
+    text = HEAD + "counter a\ncounter b\n" + PASS_TURN.replace("{body}", "a = random(3)\n      b = random(7)")
+    python = regle.loads(text, name="draws", backend="python")
+    compiled = regle.loads(text, name="draws", backend="native")
+    a, b = python.new_game(), compiled.new_game()
+    a.rng.state = b.rng.state = _state_drawing(top)
+    a.play("go"), b.play("go")
+    assert a.to_json() == b.to_json()
+
+
 def test_loops_are_bounded_natively():
     from test_vocabulary import HEAD, PASS_TURN
     body = "for i in 1..3 {\n        n += i\n      }\n      while n >= 0 {\n        n += 1\n      }"
