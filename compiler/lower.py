@@ -390,6 +390,8 @@ class Lowerer(GridLowering):
                 if ty.elem and not T.compatible(ty.elem, tv):
                     self.error(f"{tv} cannot be in {ty}", args[1].pos)
                 return f"{coll}.count({v})", T.INT, P_ATOM
+            if coll.startswith("K.flanked(") and _balanced(coll[len("K.flanked("):-1]):
+                return f"K.flanked_count({coll[len('K.flanked('):]}", T.INT, P_ATOM  # no list made
             return f"len({coll})", T.INT, P_ATOM
         if f in ("sum", "max", "min"):
             if len(args) == 1:
@@ -604,6 +606,8 @@ class Lowerer(GridLowering):
         if f in ("any", "all"):
             if te.kind not in ("bool", "any"):
                 self.error(f"{f}() needs a condition, but this is {te}", node.elem.pos)
+            if not ctx.random_ok:  # nothing drawn: it stops at the first element that decides
+                return f"{f}({elem} {gen})", T.BOOL, P_ATOM
             return f"{f}([{elem} {gen}])", T.BOOL, P_ATOM
         if f in ("argmin", "argmax"):
             if not te.is_number:
@@ -645,6 +649,8 @@ class Lowerer(GridLowering):
         elif f in ("any", "all"):
             start, result = [f"_ok = {f == 'all'}"], "_ok"
             step = [f"if {'not ' if f == 'all' else ''}({elem}):", f"    _ok = {f != 'all'}"]
+            if not ctx.random_ok:  # nothing drawn: stop at the first element that decides, as
+                step.append("    break")  # the Python engine's any()/all() over a generator
             declare("bint", "_ok")
         else:  # argmin/argmax: the first element with the smallest (largest) key; -1 when none
             sign = "" if f == "argmin" else "-"
@@ -1503,6 +1509,17 @@ def _hex_places(geo) -> list[int]:
         out.append(count.get(row, 0))
         count[row] = out[-1] + 1
     return out
+
+
+def _balanced(code: str) -> bool:
+    """Whether the brackets of ``code`` close in order (so that it is one argument list)."""
+    depth = 0
+    for c in code:
+        depth += c in "([{"
+        depth -= c in ")]}"
+        if depth < 0:
+            return False
+    return depth == 0
 
 
 def _is_int(code: str) -> bool:

@@ -38,6 +38,7 @@ cpdef tuple apply_line_key(object cells_obj, object step_obj, int ndirs, long ke
 cpdef tuple apply_line(object cells_obj, object step_obj, int ndirs, int head, int d, int k)
 cpdef object in_a_row(object cells_obj, object adj_obj, int deg, int value, int n)
 cpdef list flanked(object cells_obj, object adj_obj, int deg, int cell, int value, int d)
+cpdef long flanked_count(object cells_obj, object adj_obj, int deg, int cell, int value, int d) except -1
 cpdef object connected(object cells_obj, object adj_obj, int deg, int value, object starts, object goals)
 cpdef list empty_cells(object cells_obj)
 cpdef list filled_cells(object cells_obj)

@@ -1271,6 +1271,31 @@ cpdef list flanked(object cells_obj, object adj_obj, int deg, int cell, int valu
     return out
 
 
+cpdef long flanked_count(object cells_obj, object adj_obj, int deg, int cell, int value, int d) except -1:
+    """How many cells flanked() would list (without listing them)."""
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef const short* adj = _tab(adj_obj)
+    cdef Py_ssize_t size = len(cells_obj)
+    cdef int k, k_end, at, count
+    cdef long total = 0
+    if cell < 0 or cell >= size or len(adj_obj) < size * deg or d >= deg:
+        raise IndexError("no such cell or direction")
+    if d < 0:
+        k, k_end = 0, deg
+    else:
+        k, k_end = d, d + 1
+    while k < k_end:
+        at = adj[cell * deg + k]
+        count = 0
+        while at >= 0 and at != cell and cells[at] != 0 and cells[at] != value:
+            count += 1
+            at = adj[at * deg + k]
+        if count and at >= 0 and at != cell and cells[at] == value:
+            total += count
+        k += 1
+    return total
+
+
 cpdef object connected(object cells_obj, object adj_obj, int deg, int value, object starts, object goals):
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)

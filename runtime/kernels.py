@@ -550,6 +550,11 @@ def flanked(cells, adj, deg: int, cell: int, value: int, d: int) -> list[int]:
     return out
 
 
+def flanked_count(cells, adj, deg: int, cell: int, value: int, d: int) -> int:
+    """How many cells flanked() would list (without listing them)."""
+    return len(flanked(cells, adj, deg, cell, value, d))
+
+
 def connected(cells, adj, deg: int, value: int, starts, goals) -> bool:
     """Whether a chain of neighbouring cells holding ``value`` joins a cell of ``starts`` to a
     cell of ``goals`` (both lists of cells)."""

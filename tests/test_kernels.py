@@ -618,6 +618,8 @@ def test_board_query_twins_agree(board, value, n, data):
     cell = data.draw(st.integers(0, geo.cells - 1))
     d = data.draw(st.integers(-1, geo.deg - 1))
     assert compiled.flanked(cells, adj, geo.deg, cell, value, d) == pure.flanked(cells, adj, geo.deg, cell, value, d)
+    assert (compiled.flanked_count(cells, adj, geo.deg, cell, value, d)
+            == pure.flanked_count(cells, adj, geo.deg, cell, value, d) == len(pure.flanked(cells, adj, geo.deg, cell, value, d)))
     starts = data.draw(st.lists(st.integers(0, geo.cells - 1), max_size=6))
     goals = data.draw(st.lists(st.integers(0, geo.cells - 1), max_size=6))
     assert compiled.connected(cells, adj, geo.deg, value, starts, goals) == \
