@@ -193,7 +193,11 @@ def packed_lines(lines: list[str]) -> list[str] | None:
             tagged = _call_args(moves, "K.tagged(")
             product = _call_args(moves, "K.tagged_product(")
             held = _call_args(moves, "K.holding_pairs(")
-            if held and len(held) == 5 and re.fullmatch(r"\d+", held[4]):  # the items in a C array
+            cells = _call_args(tagged[1], "K.empty_cells(") or _call_args(tagged[1], "K.filled_cells(") \
+                if tagged and len(tagged) == 2 and re.fullmatch(r"\d+", tagged[0]) else None
+            if cells and len(cells) == 1:  # a grid's empty (filled) cells, read from its bytes
+                out.append(f"{indent}_push_cells(s, {tagged[0]}, {cells[0]}, {int(tagged[1].startswith('K.filled'))})")
+            elif held and len(held) == 5 and re.fullmatch(r"\d+", held[4]):  # the items in a C array
                 k = len(decls)
                 decls.append(f"cdef long _held{k}[{HELD_ROOM}]")
                 out += [f"{indent}_nh{k} = K.holding_into({', '.join(held[:4])}, _held{k}, {HELD_ROOM})",

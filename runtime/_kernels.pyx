@@ -1302,13 +1302,20 @@ cpdef object connected(object cells_obj, object adj_obj, int deg, int value, obj
     cdef Py_ssize_t size = len(cells_obj)
     cdef int c, k, nb, top = 0
     cdef object g
+    cdef unsigned char mark_here[1024]  # boards up to 1023 cells: no allocation
+    cdef int stack_here[1024]
+    cdef bint small = size < 1024
     if len(adj_obj) < size * deg:
         raise ValueError("the table is smaller than the board")
-    cdef unsigned char* mark = <unsigned char*>PyMem_Malloc(size + 1)
-    cdef int* stack = <int*>PyMem_Malloc((size + 1) * sizeof(int))
+    cdef unsigned char* mark = &mark_here[0]
+    cdef int* stack = &stack_here[0]
+    if not small:
+        mark = <unsigned char*>PyMem_Malloc(size + 1)
+        stack = <int*>PyMem_Malloc((size + 1) * sizeof(int))
     if mark == NULL or stack == NULL:
-        PyMem_Free(mark)
-        PyMem_Free(stack)
+        if not small:
+            PyMem_Free(mark)
+            PyMem_Free(stack)
         raise MemoryError()
     try:
         memset(mark, 0, size)
@@ -1337,8 +1344,9 @@ cpdef object connected(object cells_obj, object adj_obj, int deg, int value, obj
                     top += 1
         return False
     finally:
-        PyMem_Free(mark)
-        PyMem_Free(stack)
+        if not small:
+            PyMem_Free(mark)
+            PyMem_Free(stack)
 
 
 cpdef list empty_cells(object cells_obj):

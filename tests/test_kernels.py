@@ -659,3 +659,19 @@ def test_observation_kernel_twins_agree(values, lo, size, cells, kinds, shown):
     compiled.observe_planes(a, bytearray(min(c, kinds) for c in cells), kinds, shown)
     pure.observe_planes(b, bytearray(min(c, kinds) for c in cells), kinds, shown)
     assert a == b and len(a) == (kinds + 1) * len(cells)
+
+
+@pytest.mark.skipif(compiled is None, reason="compiled kernels not built")
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.sampled_from([20, 40]))
+def test_connected_twins_agree_on_big_boards(seed, width):
+    """Boards of 1,024 cells and more take the allocated scratch of connected(), smaller ones
+    its stack arrays: the same answers."""
+    import random
+    rng = random.Random(seed)
+    geo = square(width, width)
+    cells = bytearray(rng.choice((0, 1, 1, 2)) for _ in range(geo.cells))
+    starts, goals = list(range(width)), list(range(geo.cells - width, geo.cells))
+    for value in (1, 2):
+        assert compiled.connected(cells, geo.table(), geo.deg, value, starts, goals) == \
+            pure.connected(cells, geo.table(), geo.deg, value, starts, goals)

@@ -205,6 +205,41 @@ def test_packed_keys_give_the_same_moves(big):
                 == python.new_game(seed=seed).play_random_playout(seed).to_json())
 
 
+CELLS = """game "cells" {
+  players 2
+}
+grid board: player square 3 by 3
+turn {
+  step s {
+    action put(c in empty_cells(board)) "put {c}" {
+      put me at c on board
+    }
+    action take(c in filled_cells(board)) "take {c}" {
+      clear c on board
+    }
+  }
+}
+end when turns >= 14
+"""
+
+
+def test_a_grids_empty_and_filled_cells_become_keys_from_its_bytes():
+    from regle.compiler.generate import native_source
+    source = native_source(CELLS, "c.rules")
+    assert "_push_cells(s, 0, g_board, 0)" in source and "_push_cells(s, 1, g_board, 1)" in source
+    python = regle.loads(CELLS, name="cells", backend="python")
+    compiled = regle.loads(CELLS, name="cells", backend="native")
+    for seed in range(4):
+        a, b = python.new_game(seed=seed), compiled.new_game(seed=seed)
+        while not a.is_over:
+            assert a.legal == b.legal
+            k = (seed * 7 + a.turns) % len(a.legal)
+            a.advance(a.legal[k]), b.advance(b.legal[k])
+            assert a.to_json() == b.to_json()
+        assert (python.new_game(seed=seed).play_random_playout(seed).to_json()
+                == compiled.new_game(seed=seed).play_random_playout(seed).to_json())
+
+
 def test_steps_with_three_arguments_or_truths_keep_their_list():
     from regle.compiler.generate import native_source
     three = PACKED.replace("BIG", "1").replace('action one(k in big) "one {k}"', 'action one(k in big, j in big, i in big) "one {k} {j} {i}"')
