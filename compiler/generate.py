@@ -17,7 +17,7 @@ from regle.dsl.variants import resolve
 
 from .checker import LIMITS, Checker
 from .ir import GameIR
-from .lower import Lowerer, share_cell_lists
+from .lower import Lowerer, _balanced, share_cell_lists
 from .safety import literal, verify
 
 _STATE_READ = re.compile(r"\bs\.([zg]_\w+)(\[me\])?")
@@ -227,6 +227,14 @@ def packed_lines(lines: list[str]) -> list[str] | None:
         if re.search(r"\bout\b|\b_add\b|\b_extend\b", line):
             return None  # the list used otherwise: keep it
         out.append(line)
+    for i, line in enumerate(out):  # a let of flanked cells only counted: counted in C
+        m = re.fullmatch(r"( *)(\w+_) = K\.flanked\((.*)\)", line)
+        if m and _balanced(m[3]):
+            counted = re.compile(rf"\blen\({m[2]}\)")
+            uses = [other for other in out if other is not line and re.search(rf"\b{m[2]}\b", other)]
+            if not any(re.search(rf"\b{m[2]}\b", counted.sub("", other)) for other in uses):
+                out[i] = f"{m[1]}{m[2]} = K.flanked_count({m[3]})"
+                out = [counted.sub(m[2], other) for other in out]
     hoisted = [line for line in out if re.fullmatch(r" *_src\d+_\d+ = .*", line)]
     for line in hoisted:  # a source the keys no longer read (a product deduplicated in C)
         name = line.split("=")[0].strip()
