@@ -154,93 +154,116 @@ def _distinct_of(arg: str, lines: list[str]) -> str | None:
 def packed_lines(lines: list[str]) -> list[str] | None:
     """A move generator's lines rewritten to push packed keys into the state's buffer
     (``_push(s, tag, a, b)``; the kernels that list moves go through ``_push_tagged``,
-    ``_push_product`` or ``_push_moves``). Returns how many keys, or -2 when an argument did
-    not fit a key (then the engine uses the list)."""
+    ``_push_product``, ``_push_cells`` or ``_push_moves``). Returns how many keys, or -2 when
+    an argument did not fit a key (then the engine uses the list). None when the list is used
+    otherwise (then the step keeps it)."""
     out = ["s._nkeys = 0", "s._keys_wide = False"]
-    decls: list[str] = []
+    decls: list[str] = []  # C arrays of the method, declared at its top
     for line in lines:
-        m = _PAIRS_LOOP.match(line)
-        if m:  # the pairs in a C array: the loop runs on C numbers
-            indent, a, b, values = m.groups()
-            k = len(decls)
-            decls.append(f"cdef long _pairs{k}[{2 * PAIRS_ROOM}]")
-            out += [f"{indent}_np{k} = K.distinct_pairs_into({values}, _pairs{k}, {PAIRS_ROOM})",
-                    f"{indent}if _np{k} < 0:  # not small numbers: the list, in _moves",
-                    f"{indent}    s._keys_wide = True",
-                    f"{indent}    _np{k} = 0",
-                    f"{indent}for _k{k} in range(_np{k}):",
-                    f"{indent}    {a}, {b} = _pairs{k}[2 * _k{k}], _pairs{k}[2 * _k{k} + 1]"]
+        if line.lstrip().startswith("#"):
+            out.append(line)
+        elif line in ("out = []", "_add = out.append", "_extend = out.extend"):
             continue
-        if line.lstrip().startswith("#") or line in ("out = []", "_add = out.append", "_extend = out.extend"):
-            if not line.startswith(("out = ", "_add = ", "_extend = ")):
-                out.append(line)
-            continue
-        m = _ADD.match(line)
-        if m:
-            indent, move = m.groups()
-            args = _call_args(f"f({move[1:-1]})", "f(") if move.startswith("(") and move.endswith(")") else None
-            if args and args[-1] == "":
-                args = args[:-1]  # (tag,)
-            if args and re.fullmatch(r"\d+", args[0]) and len(args) <= 3:
-                rest = args[1:] + ["0"] * (3 - len(args))
-                out.append(f"{indent}_push(s, {args[0]}, {rest[0]}, {rest[1]})")
-            else:
-                out.append(f"{indent}_push_move(s, {move})")
-            continue
-        m = _EXTEND.match(line) or (_RETURN.match(line) if line.strip() != "return out" else None)
-        if m:
-            indent, moves = m.groups()
-            tagged = _call_args(moves, "K.tagged(")
-            product = _call_args(moves, "K.tagged_product(")
-            held = _call_args(moves, "K.holding_pairs(")
-            cells = _call_args(tagged[1], "K.empty_cells(") or _call_args(tagged[1], "K.filled_cells(") \
-                if tagged and len(tagged) == 2 and re.fullmatch(r"\d+", tagged[0]) else None
-            if cells and len(cells) == 1:  # a grid's empty (filled) cells, read from its bytes
-                out.append(f"{indent}_push_cells(s, {tagged[0]}, {cells[0]}, {int(tagged[1].startswith('K.filled'))})")
-            elif held and len(held) == 5 and re.fullmatch(r"\d+", held[4]):  # the items in a C array
-                k = len(decls)
-                decls.append(f"cdef long _held{k}[{HELD_ROOM}]")
-                out += [f"{indent}_nh{k} = K.holding_into({', '.join(held[:4])}, _held{k}, {HELD_ROOM})",
-                        f"{indent}if _nh{k} < 0:  # not small numbers: the list, in _moves",
-                        f"{indent}    s._keys_wide = True",
-                        f"{indent}for _k{k} in range(_nh{k}):",
-                        f"{indent}    _push(s, {held[4]}, _held{k}[_k{k}], 0)"]
-            elif tagged and len(tagged) in (2, 3) and re.fullmatch(r"\d+", tagged[0]):
-                distinct = "True" if len(tagged) == 3 and tagged[2] == "True" else "False"
-                if len(tagged) == 3 and tagged[2] not in ("True", "False"):
-                    return None
-                out.append(f"{indent}_push_tagged(s, {tagged[0]}, {tagged[1]}, {distinct})")
-            elif product and len(product) == 3 and re.fullmatch(r"\d+", product[0]):
-                firsts, seconds = (_distinct_of(arg, lines) for arg in product[1:])
-                if firsts and seconds:  # two zones' distinct values: deduplicated in C
-                    out.append(f"{indent}_push_product(s, {product[0]}, {firsts}, {seconds}, True)")
-                else:
-                    out.append(f"{indent}_push_product(s, {', '.join(product)}, False)")
-            else:
-                out.append(f"{indent}_push_moves(s, {moves})")
+        elif _PAIRS_LOOP.match(line):
+            out += _pairs_in_c(_PAIRS_LOOP.match(line), decls)
+        elif _ADD.match(line):
+            out.append(_pushed_move(*_ADD.match(line).groups()))
+        elif _EXTEND.match(line) or (_RETURN.match(line) and line.strip() != "return out"):
+            indent, moves = (_EXTEND.match(line) or _RETURN.match(line)).groups()
+            pushed = _pushed_moves(indent, moves, lines, decls)
+            if pushed is None:
+                return None
+            out += pushed
             if line.lstrip().startswith("return "):
                 out.append(f"{indent}return -2 if s._keys_wide else s._nkeys")
-            continue
-        if line.strip() == "return out":
+        elif line.strip() == "return out":
             out.append(line.replace("return out", "return -2 if s._keys_wide else s._nkeys"))
-            continue
-        if re.search(r"\bout\b|\b_add\b|\b_extend\b", line):
+        elif re.search(r"\bout\b|\b_add\b|\b_extend\b", line):
             return None  # the list used otherwise: keep it
-        out.append(line)
-    for i, line in enumerate(out):  # a let of flanked cells only counted: counted in C
+        else:
+            out.append(line)
+    return decls + _drop_unread_sources(_counted_lets(out))
+
+
+def _in_c_array(indent: str, decls: list[str], name: str, room: int, call: str, loop: list[str]) -> list[str]:
+    """A kernel filling a C array of the method (``_{name}K``), then a loop over what it wrote;
+    when it declines (-1) the step is marked wide (its list is made instead)."""
+    k = len(decls)
+    decls.append(f"cdef long _{name}{k}[{room}]")
+    return [f"{indent}_n{name}{k} = {call.format(array=f'_{name}{k}')}",
+            f"{indent}if _n{name}{k} < 0:  # not small numbers: the list, in _moves",
+            f"{indent}    s._keys_wide = True",
+            f"{indent}for _k{k} in range(_n{name}{k}):",
+            *(f"{indent}    {step.format(array=f'_{name}{k}', k=f'_k{k}')}" for step in loop)]
+
+
+def _pairs_in_c(m: re.Match, decls: list[str]) -> list[str]:
+    """``for a_, b_ in K.distinct_pairs(Z):`` over a C array of pairs: the loop's body (the
+    lines after it, indented deeper) runs on C numbers."""
+    indent, a, b, values = m.groups()
+    return _in_c_array(indent, decls, "pairs", 2 * PAIRS_ROOM,
+                       f"K.distinct_pairs_into({values}, {{array}}, {PAIRS_ROOM})",
+                       [f"{a}, {b} = {{array}}[2 * {{k}}], {{array}}[2 * {{k}} + 1]"])
+
+
+def _pushed_move(indent: str, move: str) -> str:
+    """``_add((tag, a, b))`` as a push of its key (any other move: through its tuple)."""
+    args = _call_args(f"f({move[1:-1]})", "f(") if move.startswith("(") and move.endswith(")") else None
+    if args and args[-1] == "":
+        args = args[:-1]  # (tag,)
+    if args and re.fullmatch(r"\d+", args[0]) and len(args) <= 3:
+        rest = args[1:] + ["0"] * (3 - len(args))
+        return f"{indent}_push(s, {args[0]}, {rest[0]}, {rest[1]})"
+    return f"{indent}_push_move(s, {move})"
+
+
+def _pushed_moves(indent: str, moves: str, lines: list[str], decls: list[str]) -> list[str] | None:
+    """A list of moves made by a kernel (``_extend(K.tagged(...))``) as pushes of keys."""
+    tagged = _call_args(moves, "K.tagged(")
+    product = _call_args(moves, "K.tagged_product(")
+    held = _call_args(moves, "K.holding_pairs(")
+    if tagged and len(tagged) == 2 and re.fullmatch(r"\d+", tagged[0]):
+        for kind in ("empty", "filled"):  # a grid's empty (filled) cells, read from its bytes
+            cells = _call_args(tagged[1], f"K.{kind}_cells(")
+            if cells and len(cells) == 1:
+                return [f"{indent}_push_cells(s, {tagged[0]}, {cells[0]}, {int(kind == 'filled')})"]
+    if held and len(held) == 5 and re.fullmatch(r"\d+", held[4]):  # the items in a C array
+        return _in_c_array(indent, decls, "held", HELD_ROOM,
+                           f"K.holding_into({', '.join(held[:4])}, {{array}}, {HELD_ROOM})",
+                           [f"_push(s, {held[4]}, {{array}}[{{k}}], 0)"])
+    if tagged and len(tagged) in (2, 3) and re.fullmatch(r"\d+", tagged[0]):
+        if len(tagged) == 3 and tagged[2] not in ("True", "False"):
+            return None
+        distinct = "True" if len(tagged) == 3 and tagged[2] == "True" else "False"
+        return [f"{indent}_push_tagged(s, {tagged[0]}, {tagged[1]}, {distinct})"]
+    if product and len(product) == 3 and re.fullmatch(r"\d+", product[0]):
+        firsts, seconds = (_distinct_of(arg, lines) for arg in product[1:])
+        if firsts and seconds:  # two zones' distinct values: deduplicated in C
+            return [f"{indent}_push_product(s, {product[0]}, {firsts}, {seconds}, True)"]
+        return [f"{indent}_push_product(s, {', '.join(product)}, False)"]
+    return [f"{indent}_push_moves(s, {moves})"]
+
+
+def _counted_lets(out: list[str]) -> list[str]:
+    """A let of flanked cells that the generator only counts (``len(x_)``) is counted in C."""
+    for i, line in enumerate(out):
         m = re.fullmatch(r"( *)(\w+_) = K\.flanked\((.*)\)", line)
-        if m and _balanced(m[3]):
-            counted = re.compile(rf"\blen\({m[2]}\)")
-            uses = [other for other in out if other is not line and re.search(rf"\b{m[2]}\b", other)]
-            if not any(re.search(rf"\b{m[2]}\b", counted.sub("", other)) for other in uses):
-                out[i] = f"{m[1]}{m[2]} = K.flanked_count({m[3]})"
-                out = [counted.sub(m[2], other) for other in out]
-    hoisted = [line for line in out if re.fullmatch(r" *_src\d+_\d+ = .*", line)]
-    for line in hoisted:  # a source the keys no longer read (a product deduplicated in C)
+        if not (m and _balanced(m[3])):
+            continue
+        counted = re.compile(rf"\blen\({m[2]}\)")
+        if not any(re.search(rf"\b{m[2]}\b", counted.sub("", other)) for other in out if other is not line):
+            out = [counted.sub(m[2], other) for other in out]
+            out[i] = f"{m[1]}{m[2]} = K.flanked_count({m[3]})"
+    return out
+
+
+def _drop_unread_sources(out: list[str]) -> list[str]:
+    """Without a hoisted source the keys no longer read (a product deduplicated in C)."""
+    for line in [line for line in out if re.fullmatch(r" *_src\d+_\d+ = .*", line)]:
         name = line.split("=")[0].strip()
         if not any(re.search(rf"\b{name}\b", other) for other in out if other is not line):
             out.remove(line)
-    return decls + out
+    return out
 
 
 def _call_args(line: str, head: str) -> list[str] | None:

@@ -317,34 +317,14 @@ cpdef object refill(list dst, list src, Py_ssize_t size):
 
 # ---- multisets -----------------------------------------------------------------------------
 cpdef list distinct_pairs(list values):
-    cdef Py_ssize_t n = len(values), i, j, k, found = 0
+    cdef Py_ssize_t n = len(values), i, j, found
     cdef set seen
     cdef list out = []
-    cdef long xs[16]
-    cdef long lows[120]
-    cdef long highs[120]
-    cdef long a_, b_, lo, hi
-    cdef bint small = n <= 16
-    if small:
-        for i in range(n):
-            if not _small(values[i], &xs[i]):
-                small = False
-                break
-    if small:  # small whole numbers: pairs compared in C, a tuple only for each new one
-        for i in range(n):
-            a_ = xs[i]
-            for j in range(i + 1, n):
-                b_ = xs[j]
-                lo, hi = (a_, b_) if a_ <= b_ else (b_, a_)
-                for k in range(found):
-                    if lows[k] == lo and highs[k] == hi:
-                        break
-                else:
-                    lows[found] = lo
-                    highs[found] = hi
-                    found += 1
-                    out.append((lo, hi))
-        return out
+    cdef long pairs[240]
+    if n <= 16:  # small whole numbers: pairs compared in C, a tuple only for each new one
+        found = distinct_pairs_into(values, pairs, 120)
+        if found >= 0:
+            return [(pairs[2 * i], pairs[2 * i + 1]) for i in range(found)]
     seen = set()
     for i in range(n):
         a = values[i]
@@ -495,40 +475,23 @@ cdef long* _held_tables(tuple firsts, tuple seconds) except? NULL:
 
 
 cpdef list holding_pairs(list values, object items, object firsts, object seconds, object tag=None):
-    cdef list out = []
-    cdef Py_ssize_t i, n = len(values), count
+    cdef list out = [], seq = items if type(items) is list else list(items)
+    cdef Py_ssize_t i, n = len(values), found
     cdef int found_a, found_b
-    cdef long xs[32]
-    cdef long a_, b_, item_
-    cdef long* tables = NULL
-    cdef bint small = n <= 32 and type(firsts) is tuple and type(seconds) is tuple
-    if small:
-        tables = _held_tables(<tuple>firsts, <tuple>seconds)
-        small = tables != NULL
-    if small:
-        for i in range(n):
-            if not _small(values[i], &xs[i]):
-                small = False
-                break
-    if small:  # small whole numbers: compared in C
-        count = _held_count
-        for item in items:
-            if not _small(item, &item_) or not (0 <= item_ < count):
-                small = False
-                break
-            a_, b_ = tables[item_], tables[count + item_]
-            found_a = found_b = 0
-            for i in range(n):  # one pass: a and b as two different elements
-                if not found_a and xs[i] == a_:
-                    found_a = 1
-                elif not found_b and xs[i] == b_:
-                    found_b = 1
-            if found_a and found_b:
-                out.append(item if tag is None else _pair(tag, item))
-        if small:
-            return out
-        out = []
-    for item in items:
+    cdef long here[64]
+    cdef long* held = &here[0]
+    if len(seq) > 64:
+        held = <long*>PyMem_Malloc(len(seq) * sizeof(long))
+    if held == NULL:
+        raise MemoryError()
+    try:  # small whole numbers: compared in C by holding_into
+        found = holding_into(values, seq, firsts, seconds, held, len(seq))
+        if found >= 0:
+            return [held[i] if tag is None else _pair_long(tag, held[i]) for i in range(found)]
+    finally:
+        if held != &here[0]:
+            PyMem_Free(held)
+    for item in seq:
         a = firsts[item]
         b = seconds[item]
         found_a = found_b = 0
@@ -1242,12 +1205,14 @@ cpdef object in_a_row(object cells_obj, object adj_obj, int deg, int value, int 
     return False
 
 
-cpdef list flanked(object cells_obj, object adj_obj, int deg, int cell, int value, int d):
+cdef long _flank(object cells_obj, object adj_obj, int deg, int cell, int value, int d, list out) except -1:
+    """The cells a piece of ``value`` at ``cell`` would outflank (see kernels.flanked): how many,
+    and into ``out`` when it is a list."""
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
     cdef Py_ssize_t size = len(cells_obj)
     cdef int k, k_end, at, first, count
-    cdef list out = []
+    cdef long total = 0
     if cell < 0 or cell >= size or len(adj_obj) < size * deg or d >= deg:
         raise IndexError("no such cell or direction")
     if d < 0:
@@ -1262,38 +1227,25 @@ cpdef list flanked(object cells_obj, object adj_obj, int deg, int cell, int valu
             count += 1
             at = adj[at * deg + k]
         if count and at >= 0 and at != cell and cells[at] == value:
+            total += count
             at = first
-            while count:
+            while count and out is not None:
                 out.append(at)
                 at = adj[at * deg + k]
                 count -= 1
         k += 1
+    return total
+
+
+cpdef list flanked(object cells_obj, object adj_obj, int deg, int cell, int value, int d):
+    cdef list out = []
+    _flank(cells_obj, adj_obj, deg, cell, value, d, out)
     return out
 
 
 cpdef long flanked_count(object cells_obj, object adj_obj, int deg, int cell, int value, int d) except -1:
     """How many cells flanked() would list (without listing them)."""
-    cdef const unsigned char* cells = _ro(cells_obj)
-    cdef const short* adj = _tab(adj_obj)
-    cdef Py_ssize_t size = len(cells_obj)
-    cdef int k, k_end, at, count
-    cdef long total = 0
-    if cell < 0 or cell >= size or len(adj_obj) < size * deg or d >= deg:
-        raise IndexError("no such cell or direction")
-    if d < 0:
-        k, k_end = 0, deg
-    else:
-        k, k_end = d, d + 1
-    while k < k_end:
-        at = adj[cell * deg + k]
-        count = 0
-        while at >= 0 and at != cell and cells[at] != 0 and cells[at] != value:
-            count += 1
-            at = adj[at * deg + k]
-        if count and at >= 0 and at != cell and cells[at] == value:
-            total += count
-        k += 1
-    return total
+    return _flank(cells_obj, adj_obj, deg, cell, value, d, None)
 
 
 cpdef object connected(object cells_obj, object adj_obj, int deg, int value, object starts, object goals):

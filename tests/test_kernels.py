@@ -675,3 +675,13 @@ def test_connected_twins_agree_on_big_boards(seed, width):
     for value in (1, 2):
         assert compiled.connected(cells, geo.table(), geo.deg, value, starts, goals) == \
             pure.connected(cells, geo.table(), geo.deg, value, starts, goals)
+
+
+def test_holding_pairs_of_many_items_agree():
+    """More than 64 items take holding_pairs' allocated scratch: the same items."""
+    firsts = tuple(i % 7 for i in range(100))
+    seconds = tuple((i * 3) % 5 for i in range(100))
+    items = list(range(100)) * 2
+    for tag in (None, 4):
+        results = [k.holding_pairs([0, 1, 2, 3, 3, 4], items, firsts, seconds, tag) for k in both()]
+        assert all(r == results[0] for r in results) and len(results[0]) > 64
