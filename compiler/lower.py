@@ -624,8 +624,10 @@ class Lowerer(GridLowering):
                          elem_type: T.Type, value_type: T.Type):
         """For the native engine: the aggregate as a method of the state that walks the
         collection once (no list, no tuple, no call of a builtin per aggregate), called with
-        the names of the place it stands in. Every element is evaluated, as the list
-        comprehension of the Python engine does (no early exit: the same work, the same draws)."""
+        the names of the place it stands in, its numbers typed for Cython (``sig``). Where
+        random numbers may be drawn every element is evaluated, as the list comprehension of
+        the Python engine does (the same draws); elsewhere any/all stop at the first element
+        that decides, as the Python engine's generator does."""
         rtype = {"count": T.INT, "sum": T.INT, "max": T.INT, "min": T.INT, "any": T.BOOL, "all": T.BOOL}
         result_type = rtype.get(f, elem_type)
         value = c_type(value_type)  # the C type of one element's value (max, min, argmin, argmax)
