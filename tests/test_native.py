@@ -374,6 +374,23 @@ def test_random_draws_alike_natively_even_near_the_top(top):
     assert a.to_json() == b.to_json()
 
 
+def test_counters_per_member_are_c_arrays_too():
+    """A counter per member of an enum is a C array of the member count, read as a list."""
+    from test_vocabulary import HEAD, PASS_TURN
+    body = "votes[red] += 2\n      votes[colour(me + 1)] += 1\n      best = number(argmax(votes[c] for c in colour))"
+    text = HEAD + "enum colour { red, blue, green }\ncounter votes per colour\ncounter best\n" + \
+        PASS_TURN.replace("{body}", body).replace("turns >= 1", "turns >= 4")
+    python = regle.loads(text, name="members", backend="python")
+    compiled = regle.loads(text, name="members", backend="native")
+    a, b = python.new_game(), compiled.new_game()
+    while not a.is_over:
+        a.play("go"), b.play("go")
+        assert a.to_json() == b.to_json()
+    assert b.c_votes == a.c_votes == [8, 2, 2] and len(b.copy().c_votes) == 3
+    with pytest.raises(ValueError):
+        b.c_votes = [1, 2]
+
+
 def test_loops_are_bounded_natively():
     from test_vocabulary import HEAD, PASS_TURN
     body = "for i in 1..3 {\n        n += i\n      }\n      while n >= 0 {\n        n += 1\n      }"
