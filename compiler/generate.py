@@ -17,7 +17,7 @@ from regle.dsl.variants import resolve
 
 from .checker import LIMITS, Checker
 from .ir import GameIR
-from .lower import Lowerer, _balanced, share_cell_lists
+from .lower import Lowerer, share_cell_lists
 from .safety import literal, verify
 
 _STATE_READ = re.compile(r"\bs\.([zg]_\w+)(\[me\])?")
@@ -247,13 +247,13 @@ def _pushed_moves(indent: str, moves: str, lines: list[str], decls: list[str]) -
 def _counted_lets(out: list[str]) -> list[str]:
     """A let of flanked cells that the generator only counts (``len(x_)``) is counted in C."""
     for i, line in enumerate(out):
-        m = re.fullmatch(r"( *)(\w+_) = K\.flanked\((.*)\)", line)
-        if not (m and _balanced(m[3])):
+        m = re.fullmatch(r"( *)(\w+_) = (K\.flanked\((.*)\))", line)
+        if not (m and _call_args(m[3], "K.flanked(") is not None):
             continue
         counted = re.compile(rf"\blen\({m[2]}\)")
         if not any(re.search(rf"\b{m[2]}\b", counted.sub("", other)) for other in out if other is not line):
             out = [counted.sub(m[2], other) for other in out]
-            out[i] = f"{m[1]}{m[2]} = K.flanked_count({m[3]})"
+            out[i] = f"{m[1]}{m[2]} = K.flanked_count({m[4]})"
     return out
 
 

@@ -244,6 +244,9 @@ def test_steps_with_three_arguments_or_truths_keep_their_list():
     from regle.compiler.generate import native_source
     three = PACKED.replace("BIG", "1").replace('action one(k in big) "one {k}"', 'action one(k in big, j in big, i in big) "one {k} {j} {i}"')
     assert "s._keys_tag = -1" not in native_source(three, "t.rules")
+    truth = PACKED.replace("BIG", "1").replace('action one(k in big) "one {k}" {\n      total += k',
+                                              'action one(k in [true, false]) "one {k}" {\n      total += 1')
+    assert "'bool'" in native_source(truth, "t.rules") and "s._keys_tag = -1" not in native_source(truth, "t.rules")
     packed = native_source(PACKED.replace("BIG", "1"), "t.rules")
     assert "s._keys_tag = -1" in packed and "_push_product(s, 2, s.z_left, s.z_right, True)" in packed
 
