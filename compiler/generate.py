@@ -398,9 +398,44 @@ def _generate(text: str, filename: str, name: str | None, native: bool) -> str:
     # the native lowering (aggregates as methods) is verified as Python too, then laid out typed
     ir = lower(text, filename, name, native=True)
     verify(render(ir))
-    code = render(ir, native=True)
+    code, literals = mask_literals(render(ir, native=True))
     for finish in NATIVE_PASSES:
         code = finish(code)
+    return unmask_literals(code, literals)
+
+
+_STRING_MASK = '"\x01'
+_COMMENT_MASK = "#\x02"
+#: template comments the native passes read (which grids are bytearrays)
+_KEPT_COMMENTS = ("# cells in a bytearray",)
+
+
+def mask_literals(code: str) -> tuple[str, list[str]]:
+    """The source with every string literal and comment replaced by a numbered placeholder
+    (``"\\x01N\\x01"``, ``#\\x02N\\x02``), and the texts they stand for. Text from the rules file
+    (notations, names, the rules lines quoted in comments) reaches generated code only as such
+    literals, so the native passes, which rewrite code, can never read or change it. Neither
+    sentinel can occur in generated code: literals and comments escape control characters."""
+    texts: list[str] = []
+    out = []
+    for piece, is_code in _split_strings(code):
+        if is_code or piece.startswith(_KEPT_COMMENTS):
+            out.append(piece)
+        else:
+            mark = f"{_COMMENT_MASK}{len(texts)}\x02" if piece.startswith("#") else f"{_STRING_MASK}{len(texts)}\x01\""
+            out.append(mark)
+            texts.append(piece)
+    return "".join(out), texts
+
+
+def unmask_literals(code: str, texts: list[str]) -> str:
+    """The inverse of :func:`mask_literals`."""
+    for mask, close in ((_STRING_MASK, "\x01\""), (_COMMENT_MASK, "\x02")):
+        pieces = code.split(mask)
+        for k in range(1, len(pieces)):
+            number, rest = pieces[k].split(close, 1)
+            pieces[k] = texts[int(number)] + rest
+        code = "".join(pieces)
     return code
 
 

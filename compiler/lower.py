@@ -1262,6 +1262,11 @@ class Lowerer(GridLowering):
         fold = len(loops)
         while fold > 0 and not placed[loops[fold - 1][0]]:
             fold -= 1
+        # an action that could offer more moves than one decision may hold: its loops stay
+        # statements, and the list's size is checked before each innermost loop
+        risky = len(loops) >= 2 and not _moves_fit(domains)
+        if risky:
+            fold = len(loops)
         product = None
         if len(loops) == 2 and fold == 0 and len(arg_names) == 2:
             outer = re.fullmatch(r"for (\w+) in (.*):", loops[0][1])
@@ -1275,7 +1280,7 @@ class Lowerer(GridLowering):
         elif len(loops) - fold >= 2:
             nested = " ".join(loop[:-1] for _level, loop in loops[fold:])
             loops = loops[:fold] + [(loops[fold][0], nested + ":")]
-        held = self.holding_pairs_loop(loops, placed, arg_names, index)
+        held = None if risky else self.holding_pairs_loop(loops, placed, arg_names, index)
         if held is not None:  # the whole list in one call: nothing left to loop over
             emit([line for line in placed[loops[0][0]] if line.startswith("#")])
             gen.append("    " * depth + held)
@@ -1301,6 +1306,9 @@ class Lowerer(GridLowering):
             gen.append("    " * depth + loop)
             depth += 1
             emit(placed[level])
+            if risky and i == len(loops) - 2:
+                gen.append("    " * depth + f"if len(out) > {LIMITS['moves']}: "
+                           f"ops.too_many_moves(RULES_FILE, {node.pos[0]}, {node.name!r}, {LIMITS['moves']})")
         else:
             if held is None and product is None:
                 gen.append("    " * depth + f"_add({move})")
@@ -1575,3 +1583,21 @@ def _names_in(node) -> set[str]:
                 if isinstance(v, (ast.Node, list, tuple)):
                     stack.append(v)
     return out
+
+
+def _moves_fit(domains: list[tuple]) -> bool:
+    """Whether an action's parameters, by what action ids know of their values, can never offer
+    more moves than one decision may hold (unknown values: they might)."""
+    total = 1
+    for d in domains:
+        if d[0] == "value":
+            total *= max(d[1], 1)
+        elif d[0] == "players":
+            total *= LIMITS["players"]
+        elif d[0] == "group":
+            total *= d[1] * d[2]
+        elif d[0] == "line":
+            total *= d[1] * d[2] * d[3]
+        else:
+            return False
+    return total <= LIMITS["moves"]

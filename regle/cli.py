@@ -181,7 +181,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="agent per seat, repeated as needed: random, greedy, mcts[:iterations=N,...] "
                         "(default: random)")
     p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
-    p.add_argument("--jobs", "-j", type=_positive, default=1, help="worker processes (default 1; results do not depend on it)")
+    p.add_argument("--jobs", "-j", type=_positive, default=1, help="worker processes (default 1; at most the CPU count unless --scheduler "
+                        "runs them; results do not depend on it)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the games on a Dask cluster: a scheduler address, or 'local' for a local "
                         "cluster of --jobs workers (needs regle[dask]); results are the same")
@@ -494,22 +495,46 @@ def cmd_simulate(args) -> int:
     if args.scheduler:
         client, cluster = sim.dask_executor(args.scheduler, args.jobs)
         executor = client.get_executor()
+    title = f"{game.title}: {args.games} games, seeds {args.seed}..{args.seed + args.games - 1}"
+
+    def save(found: list[dict]) -> None:  # each game as it ends: a stop or a kill loses none
+        if out is not None:
+            out.write("".join(json.dumps(r) + "\n" for r in found))
+            out.flush()
+
     try:
         records, seconds = sim.simulate(rules_path, args.games, n, agents, seed=args.seed,
                                         jobs=max(1, args.jobs), rotate=not args.fixed_seats, progress=progress,
-                                        executor=executor, check=args.check, backend=game.backend)
+                                        executor=executor, check=args.check, backend=game.backend,
+                                        on_records=save)
+    except sim.Interrupted as stop:
+        if out is not None:
+            out.close()
+        if progress:
+            print(file=sys.stderr)
+        print(f"regle: interrupted after {len(stop.records)} of {args.games} games"
+              + (f" (every one saved in {args.out})" if args.out else ""), file=sys.stderr)
+        if stop.records:
+            summary = sim.summarise(stop.records, stop.seconds)
+            summary["backend"] = game.backend
+            summary["interrupted"] = True
+            _print_summary(summary, args.json, title=f"{game.title}: {len(stop.records)} of {args.games} games "
+                                                      "(interrupted)")
+        return 130
     finally:
         if client is not None:
             client.close()
         if cluster is not None:
             cluster.close()
-    if out is not None:
+    if out is not None:  # finished: the lines again in seed order, the same file at any --jobs
         with out:
-            for r in records:
-                out.write(json.dumps(r) + "\n")
+            if out.seekable():
+                out.seek(0)
+                out.truncate()
+                out.write("".join(json.dumps(r) + "\n" for r in records))
     summary = sim.summarise(records, seconds)
     summary["backend"] = game.backend
-    _print_summary(summary, args.json, title=f"{game.title}: {args.games} games, seeds {args.seed}..{args.seed + args.games - 1}")
+    _print_summary(summary, args.json, title=title)
     return 0
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from regle.dsl.files import UnreadableFile, extend_target, read_limited, read_source
 from regle.dsl.parser import cache_dir
+from regle.dsl.errors import RulesError
 from regle.runtime import Game
 
 _PACKAGE_DIRS = ("dsl", "compiler", "runtime")
@@ -122,9 +123,9 @@ def _load(text: str, filename: str, name: str, backend: str | None = None) -> Ga
     if backend == "auto":
         if native.available():
             try:
-                return _load_native(text, filename, name)
+                return _load_native(text, filename, name, rebuild_broken=False)
             except native.NativeUnavailable as exc:
-                warnings.warn(f"{exc}; using the Python engine", RuntimeWarning, stacklevel=3)
+                _fall_back(f"{exc}; playing on the Python engine")
         backend = "python"
     if backend == "native":
         return _load_native(text, filename, name)
@@ -158,9 +159,20 @@ def _load(text: str, filename: str, name: str, backend: str | None = None) -> Ga
 say_native = None
 
 
-def _load_native(text: str, filename: str, name: str) -> Game:
+def _fall_back(message: str) -> None:
+    """Say in one line why the Python engine plays instead of the native one."""
+    first = message.splitlines()[0] if message else "the native engine is not available"
+    if say_native is not None:
+        say_native(first)
+    else:
+        warnings.warn(first, RuntimeWarning, stacklevel=4)
+
+
+def _load_native(text: str, filename: str, name: str, rebuild_broken: bool = True) -> Game:
     """The native engine of a rules text: built once (checked by the Python lowering first, so a
-    rules error reads as always), then imported from the cache."""
+    rules error reads as always), then imported from the cache. Any other failure to build or
+    import it is NativeUnavailable; a cached module that does not import (a corrupt file) is
+    removed, and built again at once when ``rebuild_broken`` (else on the next load)."""
     from regle import native
     from regle.compiler.generate import native_source
     key = native.native_key(_key(text, filename, name))
@@ -170,22 +182,46 @@ def _load_native(text: str, filename: str, name: str) -> Game:
     module_name = f"regle_native_{_safe_name(name)}_{key}"
     folder = cache_dir() / "native"
     target = native.module_path(folder, module_name)
-    if not target.exists():
-        source = native_source(text, filename, name)
+    if target.exists():
         try:
-            target = native.build(source, module_name, folder, say=say_native)
-        except OSError:  # an unwritable cache: build into a private temp dir
-            target = native.build(source, module_name, Path(tempfile.mkdtemp(prefix="regle-")), say=say_native)
-    try:
-        module = native.import_module(target, module_name)
-    except ImportError:
-        target.unlink(missing_ok=True)  # a broken cache entry is built again next time
-        raise
+            module = native.import_module(target, module_name)
+        except Exception as exc:  # noqa: BLE001 - a corrupt or foreign file in the cache
+            target.unlink(missing_ok=True)
+            if not rebuild_broken:
+                raise native.NativeUnavailable(f"the cached native engine {target.name} does not load "
+                                               f"({_one_line(exc)}); removed, it is built again next time") from None
+            module = None
+    else:
+        module = None
+    if module is None:
+        try:
+            source = native_source(text, filename, name)
+        except RulesError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a generation bug must not cost the game
+            raise native.NativeUnavailable(f"the native engine could not be generated ({_one_line(exc)}); "
+                                           "this is a bug of regle: please report it with the rules file") from None
+        try:
+            try:
+                target = native.build(source, module_name, folder, say=say_native)
+            except OSError:  # an unwritable cache: build into a private temp dir
+                target = native.build(source, module_name, Path(tempfile.mkdtemp(prefix="regle-")), say=say_native)
+            module = native.import_module(target, module_name)
+        except native.NativeUnavailable:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a compiler that crashed, a module that does not import
+            target.unlink(missing_ok=True)
+            raise native.NativeUnavailable(f"the native engine did not build or load ({_one_line(exc)})") from None
     game = module.GAME
     game.backend = "native"
     game._rebuild = (rebuild, (text, filename, name, game.rules_hash, "native"))
     _loaded["native:" + key] = game
     return game
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}"[:200]
 
 
 def rebuild(text: str, filename: str, name: str, rules_hash: str, backend: str = "python") -> Game:

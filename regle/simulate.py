@@ -6,11 +6,13 @@ results never depend on how many workers played them or in which order they fini
 from __future__ import annotations
 
 import math
+import os
+import signal
 import statistics
 import sys
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor
-from typing import Iterable, Sequence
+from concurrent.futures import Executor
+from typing import Callable, Iterable, Iterator, Sequence
 
 from regle.runtime.match import play_game
 
@@ -28,50 +30,128 @@ def run_batch(rules_path: str, players: int, seed: int, first: int, count: int,
               agents: Sequence[str], rotate: bool, check: bool = False, backend: str | None = None) -> list[dict]:
     """Play games first..first+count-1 (a worker's unit of work); returns their records. Both
     backends play the same games: ``backend`` only decides how fast."""
+    return list(play_batch(rules_path, players, seed, first, count, agents, rotate, check, backend))
+
+
+def play_batch(rules_path: str, players: int, seed: int, first: int, count: int,
+               agents: Sequence[str], rotate: bool, check: bool = False,
+               backend: str | None = None) -> Iterator[dict]:
+    """The records of games first..first+count-1, one at a time as each game ends."""
     import regle
     game = regle.load(rules_path, backend=backend)
-    out = []
     for i in range(first, first + count):
-        record = play_game(game, players, seed + i, seats_for(i, agents, players, rotate), check)
-        out.append(record.to_json())
-    return out
+        yield play_game(game, players, seed + i, seats_for(i, agents, players, rotate), check).to_json()
 
 
 def batches(n: int, jobs: int) -> list[tuple[int, int]]:
-    """Split n games into seed ranges: a few per worker, for balance and progress."""
-    size = max(1, min(200, math.ceil(n / max(1, jobs * 4))))
+    """Split n games into seed ranges: a few per worker, for balance, progress and a prompt
+    stop (a batch is what a stopped worker loses)."""
+    size = max(1, min(50, math.ceil(n / max(1, jobs * 4))))
     return [(i, min(size, n - i)) for i in range(0, n, size)]
+
+
+def worker_count(jobs: int, work: int, scheduler: bool = False) -> int:
+    """How many worker processes to start: never more than the batches, and never more than
+    this machine's CPUs unless a scheduler (a cluster) runs them."""
+    cap = work if scheduler else min(work, os.cpu_count() or 1)
+    return max(1, min(jobs, cap))
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a run: ``records`` are the games that had finished (every one already
+    handed to ``on_records``), ``seconds`` the time played."""
+
+    def __init__(self, records: list[dict], seconds: float):
+        super().__init__(f"interrupted after {len(records)} games")
+        self.records = records
+        self.seconds = seconds
+
+
+def _worker_start() -> None:
+    """In each worker: Ctrl-C is the parent's to handle (it stops the workers), and a worker
+    dies with its parent even when the parent is killed (Linux: PR_SET_PDEATHSIG)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() == 1:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+def _run_batch_args(args: tuple) -> list[dict]:
+    return run_batch(*args)
 
 
 def simulate(rules_path: str, n: int, players: int, agents: Sequence[str], seed: int = 0,
              jobs: int = 1, rotate: bool = True, executor: Executor | None = None,
-             progress=None, check: bool = False, backend: str | None = None) -> tuple[list[dict], float]:
-    """Play n games; returns (records sorted by seed, wall seconds)."""
+             progress=None, check: bool = False, backend: str | None = None,
+             on_records: Callable[[list[dict]], None] | None = None) -> tuple[list[dict], float]:
+    """Play n games; returns (records sorted by seed, wall seconds).
+
+    ``on_records`` is handed each game's record (a list of them) as soon as it is known, so a
+    caller can save them before the run ends. Ctrl-C stops the workers within seconds and
+    raises :class:`Interrupted` with the games that finished."""
     start = time.perf_counter()
     work = batches(n, jobs)
     records: list[dict] = []
-    if executor is None and jobs <= 1:
-        for first, count in work:
-            records.extend(run_batch(rules_path, players, seed, first, count, agents, rotate, check, backend))
-            if progress:
-                progress(len(records), n)
-    else:
-        own = executor is None
-        pool = executor or ProcessPoolExecutor(max_workers=jobs)
-        try:
-            futures = [pool.submit(run_batch, rules_path, players, seed, first, count, list(agents), rotate, check,
-                                   backend)
-                       for first, count in work]
-            from concurrent.futures import as_completed
-            for fut in as_completed(futures):
-                records.extend(fut.result())
-                if progress:
-                    progress(len(records), n)
-        finally:
-            if own:
-                pool.shutdown()
+
+    def take(found: list[dict]) -> None:
+        records.extend(found)
+        if on_records:
+            on_records(found)
+        if progress:
+            progress(len(records), n)
+
+    try:
+        if executor is None and jobs <= 1:
+            for first, count in work:
+                for record in play_batch(rules_path, players, seed, first, count, agents, rotate, check, backend):
+                    take([record])
+        elif executor is not None:
+            _run_on(executor, [(rules_path, players, seed, first, count, list(agents), rotate, check, backend)
+                               for first, count in work], take)
+        else:
+            _run_in_pool(worker_count(jobs, len(work)),
+                         [(rules_path, players, seed, first, count, list(agents), rotate, check, backend)
+                          for first, count in work], take)
+    except KeyboardInterrupt:
+        records.sort(key=lambda r: r["seed"])
+        raise Interrupted(records, time.perf_counter() - start) from None
     records.sort(key=lambda r: r["seed"])
     return records, time.perf_counter() - start
+
+
+def _run_in_pool(workers: int, tasks: list[tuple], take: Callable[[list[dict]], None]) -> None:
+    """Batches on ``workers`` processes; on any way out (Ctrl-C included) they are killed, not
+    waited for, so none outlives the run."""
+    import multiprocessing
+    pool = multiprocessing.get_context().Pool(workers, initializer=_worker_start)
+    try:
+        for found in pool.imap_unordered(_run_batch_args, tasks):
+            take(found)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
+def _run_on(executor: Executor, tasks: list[tuple], take: Callable[[list[dict]], None]) -> None:
+    """Batches on a given executor (a Dask cluster); Ctrl-C cancels what has not started."""
+    from concurrent.futures import as_completed
+    futures = [executor.submit(run_batch, *task) for task in tasks]
+    try:
+        for fut in as_completed(futures):
+            take(fut.result())
+    except BaseException:
+        for fut in futures:
+            fut.cancel()
+        raise
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:

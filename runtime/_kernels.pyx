@@ -27,6 +27,9 @@ cdef inline int _cut(list items, Py_ssize_t low, Py_ssize_t high) except -1:
 
 
 cdef int GHOST = 255
+#: the pairs one call may list: the legal moves one decision may hold (LIMITS["moves"])
+cdef Py_ssize_t MAX_PAIRS = 1_000_000
+TOO_MANY_PAIRS = "more than 1,000,000 pairs, the limit of legal moves in one decision"
 
 
 # ---- buffers ---------------------------------------------------------------------------------
@@ -327,6 +330,8 @@ cpdef list distinct_pairs(list values):
             return [(pairs[2 * i], pairs[2 * i + 1]) for i in range(found)]
     seen = set()
     for i in range(n):
+        if len(out) > MAX_PAIRS:
+            raise ValueError(TOO_MANY_PAIRS)
         a = values[i]
         for j in range(i + 1, n):
             b = values[j]

@@ -69,25 +69,43 @@ class Move(tuple):
         return m
 
 
+_RULES_LINE = re.compile(r"# (?:(\S+) )?line (\d+):")
+
+
 def rules_line_of(exc: BaseException) -> tuple[str, int] | None:
-    """Map an exception raised inside generated code back to (rules file, line), like jinja2.debug."""
+    """Map an exception raised inside generated code back to (rules file, line), like
+    jinja2.debug: the innermost frame of an engine whose function quotes a rules line (a helper
+    of the engine's own, such as a native engine's C lookups, quotes none: its caller does)."""
     tb = exc.__traceback__
-    found = None
+    frames = []
     while tb is not None:
         g = tb.tb_frame.f_globals
         if g.get("__regle_engine__"):
-            found = (g, tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+            frames.append((g, tb.tb_frame.f_code.co_filename, tb.tb_lineno))
         tb = tb.tb_next
-    if found is None:
-        return None
-    g, filename, lineno = found
-    lines = linecache.getlines(filename, g)
-    if not lines and g.get("__file__"):  # a native engine's frames name its .pyx, which lies beside it
-        lines = linecache.getlines(os.path.join(os.path.dirname(g["__file__"]), os.path.basename(filename)))
+    for g, filename, lineno in reversed(frames):
+        lines = linecache.getlines(filename, g)
+        if not lines and g.get("__file__"):  # a native engine's frames name its .pyx, which lies beside it
+            lines = linecache.getlines(os.path.join(os.path.dirname(g["__file__"]), os.path.basename(filename)))
+        found = _rules_line_above(lines, lineno)
+        if found:
+            return found[0] or g.get("RULES_FILE", "<rules>"), found[1]
+    return None
+
+
+def _rules_line_above(lines: list[str], lineno: int) -> tuple[str | None, int] | None:
+    """The rules line quoted nearest above ``lineno`` in its own function (or in the comments
+    just above the function's head)."""
+    in_head = False
     for i in range(min(lineno, len(lines)) - 1, -1, -1):
-        m = re.search(r"# (?:(\S+) )?line (\d+):", lines[i])
+        m = _RULES_LINE.search(lines[i])
         if m:
-            return m.group(1) or g.get("RULES_FILE", "<rules>"), int(m.group(2))
+            return m.group(1), int(m.group(2))
+        text = lines[i].strip()
+        if in_head and text and not text.startswith(("#", "@")):
+            return None
+        if text.startswith(("def ", "cdef ", "cpdef ")) and text.endswith(":"):
+            in_head = True
     return None
 
 

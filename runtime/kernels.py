@@ -14,6 +14,9 @@ the declared geometry:
 from __future__ import annotations
 
 GHOST = 255  # a pattern cell that keeps the pattern's shape but drops nothing
+#: the pairs one call may list: the legal moves one decision may hold (LIMITS["moves"])
+MAX_PAIRS = 1_000_000
+TOO_MANY_PAIRS = f"more than {MAX_PAIRS:,} pairs, the limit of legal moves in one decision"
 
 
 # ---- multisets -----------------------------------------------------------------------------
@@ -95,6 +98,8 @@ def distinct_pairs(values: list[int]) -> list[tuple[int, int]]:
     out = []
     n = len(values)
     for i in range(n):
+        if len(out) > MAX_PAIRS:
+            raise ValueError(TOO_MANY_PAIRS)
         a = values[i]
         for j in range(i + 1, n):
             b = values[j]

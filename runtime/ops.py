@@ -36,6 +36,15 @@ def number(value: int) -> int:
     raise ValueError(f"a number grew past {MAX_NUMBER:.0e}: does a product keep multiplying?")
 
 
+def too_many_moves(rules_file: str, line: int, action: str, bound: int) -> None:
+    """One decision's legal moves would pass the bound: a runaway list, stopped before it fills
+    memory."""
+    from .errors import RulesRuntimeError
+    raise RulesRuntimeError(f"{rules_file}:{line}: error while playing: action '{action}' offers more than "
+                            f"{bound:,} moves in one decision (the limit of legal moves); narrow its "
+                            "parameters with a require, or split it into steps")
+
+
 def span(lo: int, hi: int) -> range:
     """The values lo..hi of a range parameter whose bounds are known only when played."""
     if hi - lo + 1 > MAX_RANGE:
