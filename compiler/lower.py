@@ -737,7 +737,7 @@ class Lowerer(GridLowering):
             else:
                 self.error(f"'{{{value}}}' in this text names nothing", pos,
                            suggest(value, names) or ("known: " + ", ".join(names) if names else None))
-        return " + ".join(parts) if parts else "''"
+        return joined(parts) if parts else "''"
 
     # ---- statements ---------------------------------------------------------------------
     def stmts(self, body: list, ctx: Ctx) -> list[str]:
@@ -1103,7 +1103,7 @@ class Lowerer(GridLowering):
                 other = self.template_code(t.node.show_else, names, t.node.pos)
                 body = f"({body}) if {cond} else ({other})"
         else:
-            body = " + ' ' + ".join(self.show_code(code, ty) for code, ty in names.values()) or "str(i)"
+            body = joined([self.show_code(code, ty) for code, ty in names.values()], " ") or "str(i)"
         detail = self.template_code(t.detail, names, t.node.pos) if t.detail is not None else None
         return TableIR(t.name, _const(t.name), columns, t.count, [f"return {body}"], t.node.pos[0], cells,
                        [f"return {detail}"] if detail else [])
@@ -1321,10 +1321,10 @@ class Lowerer(GridLowering):
                 do_lines += [self.comment(stmt)] + self.s_Let(stmt, do_ctx)
         do_lines += self.stmts(effects, do_ctx)
         say_body = (self.template_code(node.notation, arg_types, node.pos) if node.notation is not None
-                    else " + ' ' + ".join([repr(node.name)] + [self.show_code(c, t) for c, t in arg_types.values()]))
+                    else joined([repr(node.name)] + [self.show_code(c, t) for c, t in arg_types.values()], " "))
         say_call = f"_say_{index}_{node.name}({', '.join(pyname(n) for n in arg_names)})"
         long_parts = [self.long_code(c, t) for c, t in arg_types.values()]
-        long_body = " + ' ' + ".join([say_call] + long_parts)
+        long_body = joined([say_call] + long_parts, " ")
         clash, skeleton = self.clash_of(node, arg_types)
         return ActionIR(index, node.name, step, [f"return {say_body}"], [pyname(n) for n in arg_names],
                         [self.comment(node)] + gen, do_lines, after, node.pos[0],
@@ -1601,3 +1601,11 @@ def _moves_fit(domains: list[tuple]) -> bool:
         else:
             return False
     return total <= LIMITS["moves"]
+
+
+def joined(parts: list[str], sep: str = "") -> str:
+    """Code for the strings ``parts`` joined by ``sep``: ``a + ' ' + b`` when short, else one
+    ``join`` call, so that a text of thousands of parts is no expression thousands deep."""
+    if len(parts) <= 4:
+        return f" + {sep!r} + ".join(parts) if sep else " + ".join(parts)
+    return f"{sep!r}.join(({', '.join(parts)},))"

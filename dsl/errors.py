@@ -17,10 +17,36 @@ class Source:
     filename: str = "<rules>"
 
     def line_text(self, line: int) -> str:
-        lines = self.text.splitlines()
+        """Line ``line`` (from 1) as the parser counts lines: only ``\\n`` ends one (a form feed,
+        a vertical tab, U+2028 or a lone CR are characters of the line), without its CR."""
+        lines = self.text.split("\n")
         if 1 <= line <= len(lines):
-            return lines[line - 1]
+            text = lines[line - 1]
+            return text[:-1] if text.endswith("\r") else text
         return ""
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print on a terminal: every character that is not plainly printable
+    (escape sequences, CR, form feeds, U+2028...) is written as its Python escape."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
+def shown_line(text: str, column: int) -> tuple[str, int]:
+    """A source line as printed under a message (tabs expanded, other unprintable characters
+    escaped) and the printed column (from 1) of source column ``column``."""
+    out: list[str] = []
+    width = 0
+    caret = None
+    for i, c in enumerate(text):
+        if i == column - 1:
+            caret = width + 1
+        piece = " " * (4 - width % 4) if c == "\t" else printable(c)
+        out.append(piece)
+        width += len(piece)
+    return "".join(out), caret if caret is not None else width + max(column - len(text), 1)
 
 
 @attrs.frozen
@@ -44,16 +70,12 @@ class Diagnostic:
 
     def render(self, source: Source | None, filename: str = "<rules>") -> str:
         name = source.filename if source is not None else filename
-        head = f"{name}:{self.line}:{self.column}: {self.severity}: {self.message}"
+        head = f"{printable(name)}:{self.line}:{self.column}: {self.severity}: {printable(self.message)}"
         parts = [head]
         if source is not None:
             text = source.line_text(self.line)
             if text:
-                shown = text.expandtabs(4) if "\t" not in text[: self.column] else text
-                col = self.column
-                if "\t" in text[: max(col - 1, 0)]:
-                    col = len(text[: col - 1].expandtabs(4)) + 1
-                    shown = text.expandtabs(4)
+                shown, col = shown_line(text, self.column)
                 if len(shown) > 200:  # keep long lines readable around the caret
                     start = max(0, col - 100)
                     shown = ("..." if start else "") + shown[start : start + 200]
@@ -61,7 +83,7 @@ class Diagnostic:
                 parts.append("    " + shown)
                 parts.append("    " + " " * max(col - 1, 0) + "^")
         if self.hint:
-            parts.append("    hint: " + self.hint)
+            parts.append("    hint: " + printable(self.hint))
         return "\n".join(parts)
 
 

@@ -65,6 +65,17 @@ def _positive(text: str) -> int:
     return value
 
 
+def _port(text: str) -> int:
+    """argparse type: a TCP port, 0 (any free one) to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a port number, not {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {value}")
+    return value
+
+
 class _Version(argparse.Action):
     """--version: what runs here (found only when asked: it runs the C compiler once)."""
 
@@ -165,8 +176,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seats", default=None, metavar="S1,S2,...",
                    help="who sits where: human or an agent spec per seat (default: you, then random agents)")
     p.add_argument("--players", type=_positive, default=None, help="player count (default: the game's smallest)")
-    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000; 0: any free port)")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: this machine only)")
+    p.add_argument("--port", type=_port, default=8000, help="port to listen on, 0 to 65535 (default 8000; 0: any "
+                                                         "free port)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 lets anyone on "
+                        "the network open the page, and a warning says so)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser window")
     _backend_option(p)
     p.set_defaults(func=cmd_serve)
@@ -314,9 +328,15 @@ def cmd_serve(args) -> int:
         server = make_server(game, args.host, args.port, seats, n)
     except OSError as exc:
         raise SystemExit(f"regle: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
+    from regle.web.guard import is_loopback, is_wildcard
     host, port = server.server_address[:2]
-    url = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}/"
+    shown = "localhost" if is_loopback(host) or is_wildcard(host) else (f"[{host}]" if ":" in host else host)
+    url = f"http://{shown}:{port}/"
     print(f"{game.title}: {n} players; seats: " + ", ".join(f"P{p + 1} {s}" for p, s in enumerate(seats)))
+    if not is_loopback(args.host):
+        print(f"regle: warning: listening on {args.host}: anyone who can reach this machine on port {port} "
+              "can open the page, start games and watch them (each seat still needs its own link to see its "
+              "hand or play)", file=sys.stderr)
     print(f"serving on {url}  (Ctrl-C to stop)", flush=True)
     if not args.no_browser and not os.environ.get("CI"):
         import webbrowser
@@ -334,7 +354,9 @@ def _seats(game, args) -> tuple[int, list[str]]:
     """The player count and who sits where (--players, --seats), each agent spec checked."""
     from regle.runtime.agents import make_agent, split_specs
     n = _players(game, args.players)
-    seats = split_specs(args.seats) if args.seats else ["human"] + ["random"] * (n - 1)
+    seats = split_specs(args.seats) if args.seats is not None else ["human"] + ["random"] * (n - 1)
+    if not seats:
+        raise SystemExit("regle: --seats names no seat (e.g. --seats human,random or --seats mcts,greedy)")
     if len(seats) != n:
         raise SystemExit(f"regle: --seats names {len(seats)} seats but the game has {n} players")
     for p, spec in enumerate(seats):

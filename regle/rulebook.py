@@ -508,19 +508,45 @@ def to_markdown(doc: Doc) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-_CODE_SPAN = re.compile(r"`[^`\n]*`")
-
-
 def _md_escape(line: str) -> str:
-    """Rules text in Markdown: HTML special characters escaped outside code spans (where
-    Markdown shows them as they are), so a title or doc cannot carry a tag or a script."""
-    out, at = [], 0
-    for m in _CODE_SPAN.finditer(line):
-        out.append(html.escape(line[at:m.start()], quote=False))
-        out.append(m.group())
-        at = m.end()
+    """Rules text in Markdown: HTML special characters escaped outside code spans, and a code
+    span that holds one written as an HTML ``<code>`` element with its text escaped, so a
+    title, doc or notation can carry no tag or script into any renderer. Code spans are found
+    as CommonMark finds them: a run of backticks closes at the next run of the same length."""
+    out, at, i = [], 0, 0
+    while i < len(line):
+        if line[i] != "`":
+            i += 1
+            continue
+        opening = "`" * (len(line[i:]) - len(line[i:].lstrip("`")))
+        j = _closing_run(line, i + len(opening), len(opening))
+        if j < 0:  # no closing run: the backticks are text
+            i += len(opening)
+            continue
+        out.append(html.escape(line[at:i], quote=False))
+        content = line[i + len(opening):j]
+        if any(c in content for c in "<>&"):
+            inner = content[1:-1] if len(content) > 2 and content[0] == content[-1] == " " else content
+            out.append("<code>" + html.escape(inner, quote=False) + "</code>")
+        else:
+            out.append(line[i:j + len(opening)])
+        i = at = j + len(opening)
     out.append(html.escape(line[at:], quote=False))
     return "".join(out)
+
+
+def _closing_run(line: str, start: int, length: int) -> int:
+    """Where the next run of exactly ``length`` backticks starts, from ``start`` (-1: none)."""
+    i = start
+    while i < len(line):
+        if line[i] == "`":
+            run = len(line[i:]) - len(line[i:].lstrip("`"))
+            if run == length:
+                return i
+            i += run
+        else:
+            i += 1
+    return -1
 
 
 def _md_list(items: list, depth: int) -> list[str]:

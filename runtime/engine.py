@@ -239,8 +239,8 @@ class BaseState:
     def play(self, move: Move | str) -> "BaseState":
         """Play a legal move (or its notation). Raises IllegalMove, leaving the state unchanged;
         a rules error half-way (RulesRuntimeError) also leaves it as it was."""
-        if move.__class__ is str:
-            move = self.move_from_text(move)  # type: ignore[arg-type]
+        if isinstance(move, str):  # a str subclass too, read as the text it is
+            move = self.move_from_text(move if move.__class__ is str else str.__str__(move))
         legal = self.legal
         try:
             move = legal[legal.index(move)]  # the engine's own tuple, never the caller's 1.0 or True

@@ -68,6 +68,9 @@ class MctsAgent:
         if self.iterations < 1 and self.budget <= 0:
             raise ValueError("mcts needs iterations >= 1 or a time budget")
         self.rng = Rng(seed)
+        #: a ceiling in seconds on one decision, whatever the options say (0: none); set by
+        #: hosts that share a machine, such as ``regle serve``
+        self.cap = 0.0
 
     def choose(self, state: BaseState) -> Move:
         legal = state.legal
@@ -76,13 +79,17 @@ class MctsAgent:
         me = state.cur
         root = Node(state.n)
         rng = self.rng
-        deadline = time.perf_counter() + self.budget if self.budget > 0 else None
+        start = time.perf_counter()
+        deadline = start + self.budget if self.budget > 0 else None
+        ceiling = start + self.cap if self.cap > 0 else None
         done = 0
         while True:
             if deadline is None:
                 if done >= self.iterations:
                     break
             elif time.perf_counter() >= deadline and done > 0:
+                break
+            if ceiling is not None and done > 0 and time.perf_counter() >= ceiling:
                 break
             self._iterate(root, determinize(state, me, rng), rng)
             done += 1

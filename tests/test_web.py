@@ -34,15 +34,48 @@ class Served:
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
-    def call(self, method: str, path: str, body=None, raw: bytes | None = None):
+    def call(self, method: str, path: str, body=None, raw: bytes | None = None, token: str | None = None,
+             headers: dict | None = None):
         data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
-        request = urllib.request.Request(self.url + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json"})
+        sent = {"Content-Type": "application/json"}
+        if token:
+            sent["X-Regle-Token"] = token
+        sent.update(headers or {})
+        request = urllib.request.Request(self.url + path, data=data, method=method, headers=sent)
         try:
             with urllib.request.urlopen(request, timeout=60) as response:
                 return response.status, json.loads(response.read())
         except urllib.error.HTTPError as exc:
             return exc.code, json.loads(exc.read())
+
+    def new(self, body=None) -> dict:
+        """A new game: its id and a token per human seat ({seat: token})."""
+        status, made = self.call("POST", "/api/games", body or {})
+        assert status == 200, made
+        tokens = {i["seat"]: i["token"] for i in made["invites"]}
+        if made["token"]:
+            tokens[made["seat"]] = made["token"]
+        return {"id": made["id"], "tokens": tokens}
+
+    def page(self, sid: str, token: str | None = None, after: int | None = None) -> dict:
+        status, page = self.call("GET", f"/api/games/{sid}" + (f"?after={after}" if after is not None else ""),
+                                 token=token)
+        assert status == 200, page
+        return page
+
+    def play(self, sid: str, token: str | None, move, version: int | None = None):
+        if version is None:
+            version = self.page(sid, token)["version"]
+        return self.call("POST", f"/api/games/{sid}/play", {"move": move, "version": version}, token=token)
+
+    def settled(self, sid: str, token: str | None = None, timeout: float = 30) -> dict:
+        """The game once no agent is to play (they play on the server's worker)."""
+        import time
+        end = time.monotonic() + timeout
+        page = self.page(sid, token)
+        while page["agent_to_play"] and not page["paused"] and time.monotonic() < end:
+            page = self.page(sid, token, after=page["version"])
+        return page
 
     def close(self):
         self.server.shutdown()
@@ -66,45 +99,52 @@ def test_api_plays_refuses_and_keeps_games_apart(served):
     s = served("cibles", seats=["human", "human"])
     status, info = s.call("GET", "/api/game")
     assert status == 200 and info["title"] == "Cibles"
-    a = s.call("POST", "/api/games", {"seed": 1})[1]["id"]
-    b = s.call("POST", "/api/games", {"seed": 2})[1]["id"]
-    page = s.call("GET", f"/api/games/{a}?seat=0")[1]
-    assert page["current"] == 0 and page["moves"] and "<svg" in page["html"]
+    a = s.new({"seed": 1})
+    b = s.new({"seed": 2})
+    ida, p1, p2 = a["id"], a["tokens"][0], a["tokens"][1]
+    page = s.page(ida, p1)
+    assert page["current"] == 0 and page["viewer"] == 0 and page["moves"] and "<svg" in page["html"]
     first = page["moves"][0]
     assert first["preview"], "a line move previews the cells it changes"
-    status, after = s.call("POST", f"/api/games/{a}/play", {"seat": 0, "move": first["text"]})
+    status, after = s.play(ida, p1, first["text"], page["version"])
     assert status == 200 and after["current"] == 1 and after["last"]["text"] == first["text"]
-    assert s.call("GET", f"/api/games/{b}?seat=0")[1]["turn"] == 1  # the other game did not move
+    assert after["version"] == page["version"] + 1
+    assert s.page(b["id"], b["tokens"][0])["turn"] == 1  # the other game did not move
     # refusals leave the state as it was
-    before = s.call("GET", f"/api/games/{a}?seat=1")[1]
-    assert s.call("POST", f"/api/games/{a}/play", {"seat": 0, "move": "b1-ne"})[0] == 409  # not P1's turn
-    assert s.call("POST", f"/api/games/{a}/play", {"seat": 1, "move": "nonsense"})[0] == 422
-    assert s.call("POST", f"/api/games/{a}/play", {"seat": 1, "move": [1]})[0] == 400
-    assert s.call("POST", f"/api/games/{a}/play", raw=b"{not json")[0] == 400
-    assert s.call("POST", f"/api/games/{a}/play", {"move": "x"})[0] == 400
-    assert s.call("GET", "/api/games/unknown?seat=0")[0] == 404
+    before = s.page(ida, p2)
+    assert s.play(ida, p1, "b1-ne")[0] == 409  # not P1's turn
+    assert s.play(ida, p2, "nonsense")[0] == 422
+    assert s.play(ida, p2, [1])[0] == 400
+    assert s.call("POST", f"/api/games/{ida}/play", raw=b"{not json", token=p2)[0] == 400
+    assert s.call("POST", f"/api/games/{ida}/play", {"move": "x"}, token=p2)[0] == 400  # no version
+    assert s.play(ida, None, before["moves"][0]["text"])[0] == 403  # a spectator cannot play
+    assert s.play(ida, b["tokens"][1], before["moves"][0]["text"], before["version"])[0] == 403  # another game's
+    assert s.call("GET", "/api/games/unknown")[0] == 404
     assert s.call("GET", "/api/nothing")[0] == 404
     assert s.call("POST", "/api/games", {"players": 7})[0] == 400
     assert s.call("POST", "/api/games", {"seats": ["human", "wizard"]})[0] == 400
-    assert s.call("GET", f"/api/games/{a}?seat=1")[1]["html"] == before["html"]
+    assert s.page(ida, p2)["html"] == before["html"]
     # a move by its action id
     move = before["moves"][0]
-    assert s.call("POST", f"/api/games/{a}/play", {"seat": 1, "move": move["id"]})[1]["last"]["text"] == move["text"]
+    assert s.play(ida, p2, move["id"], before["version"])[1]["last"]["text"] == move["text"]
 
 
 def test_agents_answer_and_a_page_for_a_seat_shows_only_its_view(served):
     s = served("lostcities")  # human P1, random P2
-    sid = s.call("POST", "/api/games", {"seed": 3})[1]["id"]
-    mine = s.call("GET", f"/api/games/{sid}?seat=0")[1]
-    theirs = s.call("GET", f"/api/games/{sid}?seat=1")[1]
+    made = s.new({"seed": 3})
+    sid, mine_token = made["id"], made["tokens"][0]
+    assert list(made["tokens"]) == [0]  # the agent's seat has no token
+    mine = s.page(sid, mine_token)
+    theirs = s.page(sid)  # a spectator
     state = s.server.hub.get(sid).state
     hand = [s.game.namespace["show_value"]("item:card", v) for v in state.z_hand[0]]
     assert all(f">{card}<" in mine["html"] for card in hand)
-    assert "8 hidden" in theirs["html"] and not theirs["moves"]
+    assert not any(f">{card}<" in theirs["html"] for card in hand) and not theirs["moves"]
     assert "deck" in mine["html"] and "44 hidden" in mine["html"]
     move = next(m for m in mine["moves"] if m["text"].startswith("discard"))
-    after = s.call("POST", f"/api/games/{sid}/play", {"seat": 0, "move": move["text"]})[1]
-    after = s.call("POST", f"/api/games/{sid}/play", {"seat": 0, "move": "draw"})[1]
+    s.play(sid, mine_token, move["text"])
+    s.play(sid, mine_token, "draw")
+    after = s.settled(sid, mine_token)
     assert after["current"] == 0 and len(after["log"]) == 4  # the random agent answered (play, draw)
 
 
@@ -114,23 +154,26 @@ def test_replays_of_a_simulated_game_and_of_a_saved_state(served, tmp_path):
     records, _seconds = simulate(str(_path("eclats")), 1, 2, ["greedy", "random"], seed=4, jobs=1)
     record = records[0] if isinstance(records, list) else records
     sid = s.call("POST", "/api/replay", {"record": record})[1]["id"]
-    page = s.call("GET", f"/api/games/{sid}?seat=-1")[1]
-    while not page["over"]:
-        page = s.call("POST", f"/api/games/{sid}/step", {"seat": -1})[1]
+    page = s.page(sid)
+    assert page["paused"] and page["agents_only"]
+    while not page["over"]:  # a spectator steps through a game of agents, one decision at a time
+        version = page["version"]
+        assert s.call("POST", f"/api/games/{sid}/control", {"step": True})[0] == 200
+        page = s.page(sid, after=version)
     assert page["winners"] == record["winners"]
     state = s.game.new_game(seed=9)
     state.play(state.legal_moves()[0])
-    sid = s.call("POST", "/api/replay", {"state": state.to_json()})[1]["id"]
-    assert s.call("GET", f"/api/games/{sid}?seat=1")[1]["current"] == state.current_player
+    made = s.call("POST", "/api/replay", {"state": state.to_json()})[1]
+    assert s.page(made["id"], made["token"])["current"] == state.current_player
     assert s.call("POST", "/api/replay", {"state": {"format": "nope"}})[0] == 400
 
 
 def test_every_game_draws_for_every_seat(served):
     for name in MAIN + CLASSICS:
-        s = served(name)
-        sid = s.call("POST", "/api/games", {"seed": 1})[1]["id"]
-        for seat in range(-1, s.game.players.start):
-            page = s.call("GET", f"/api/games/{sid}?seat={seat}")[1]
+        s = served(name, seats=["human"] * regle.load(_path(name)).players.start)
+        made = s.new({"seed": 1})
+        for token in [None, *made["tokens"].values()]:
+            page = s.page(made["id"], token)
             assert page["html"] and page["title"] == s.game.title
 
 
@@ -198,8 +241,9 @@ def test_the_other_seats_page_keeps_a_hand_hidden(browser, served, name):
     from selenium.webdriver.support import expected_conditions as EC
     from selenium.webdriver.support.ui import WebDriverWait
     s = served(name, seats=["human"] * regle.load(_path(name)).players.start)
-    sid = s.call("POST", "/api/games", {"seed": 2})[1]["id"]
-    browser.get(f"{s.url}/?game={sid}&seat=1")
+    made = s.new({"seed": 2})
+    sid, link = made["id"], f"{s.url}/?game={made['id']}#t={made['tokens'][1]}"
+    browser.get(link)
     WebDriverWait(browser, 30).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".seat")))
     first_seat = browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="0"]').get_attribute("innerHTML")
     state = s.server.hub.get(sid).state
@@ -216,7 +260,8 @@ def test_the_other_seats_page_keeps_a_hand_hidden(browser, served, name):
             break
         state.play(rng.choice(state.legal_moves()))
     assert secrets_of_first_seat()
-    browser.get(f"{s.url}/?game={sid}&seat=1")
+    browser.get("about:blank")
+    browser.get(link)
     WebDriverWait(browser, 30).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".seat")))
     first_seat = browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="0"]').get_attribute("innerHTML")
     truth = state.view(0)["zones"]  # what P1 sees of their own places
@@ -304,9 +349,9 @@ def test_two_people_play_from_two_pages(served):
     b2 = _browser()
     try:
         s = served("tictactoe", seats=["human", "human"])
-        sid = s.call("POST", "/api/games", {"seed": 1})[1]["id"]
-        b1.get(f"{s.url}/?game={sid}&seat=0")
-        b2.get(f"{s.url}/?game={sid}&seat=1")
+        made = s.new({"seed": 1})
+        b1.get(f"{s.url}/?game={made['id']}#t={made['tokens'][0]}")
+        b2.get(f"{s.url}/?game={made['id']}#t={made['tokens'][1]}")
         WebDriverWait(b1, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
         _click_a_move(b1, By)
         WebDriverWait(b2, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))

@@ -1,54 +1,113 @@
-// regle's game page: draws what the server sends (the table as this seat sees it) and lets a
-// person play by clicking a cell or an item (which narrows the legal moves to those that point
-// at it) and then a move; hovering a move previews the cells it changes. No build step.
+// regle's game page: draws what the server sends (the table as this page's seat sees it) and
+// lets a person play by clicking a cell or an item (which narrows the legal moves to those that
+// point at it) and then a move; hovering a move previews the cells it changes. No build step.
+//
+// The seat is a secret: its token travels in the address's fragment (#t=...), which browsers
+// never send to a server or in a Referer, and goes with each request as X-Regle-Token. A page
+// without a token watches as a spectator. The page learns of moves by a long poll (the server
+// answers when the game's version changes) and sends one move per click, naming the version
+// it was chosen on.
 "use strict";
 const params = new URLSearchParams(location.search);
 let gameId = params.get("game");
-let seat = params.has("seat") ? Number(params.get("seat")) : null;
+let token = new URLSearchParams(location.hash.slice(1)).get("t");
 let data = null;
 let chosen = null;        // {kind: "cell", grid, instance, cell} or {kind: "item", value}
-let autoplay = null;
+let busy = false;         // a move is on its way: one request per click
+let watching = 0;         // the long poll's generation (a new game starts a new one)
 const $ = (id) => document.getElementById(id);
 
 async function api(method, path, body) {
-  const response = await fetch(path, {method, headers: {"Content-Type": "application/json"},
-                                      body: body === undefined ? undefined : JSON.stringify(body)});
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["X-Regle-Token"] = token;
+  const response = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
   const result = await response.json();
-  if (!response.ok) throw new Error(result.error || response.statusText);
+  if (!response.ok) { const error = new Error(result.error || response.statusText); error.status = response.status; throw error; }
   return result;
+}
+
+function remember(made) {
+  // a game this page made: its own seat's token, and the others' links to hand out
+  gameId = made.id;
+  token = made.token;
+  sessionStorage.setItem("invites:" + made.id, JSON.stringify(made.invites || []));
+  history.replaceState(null, "", `?game=${gameId}` + (token ? `#t=${token}` : ""));
 }
 
 async function start() {
   const info = await api("GET", "/api/game");
   $("title").textContent = info.title;
   document.title = info.title + " · regle";
-  if (!gameId) {
-    const made = await api("POST", "/api/games", {});
-    gameId = made.id;
-    if (seat === null) seat = Math.max(0, info.default_seats.indexOf("human"));
-    if (info.default_seats.indexOf("human") < 0) seat = -1;
-    history.replaceState(null, "", `?game=${gameId}&seat=${seat}`);
-  }
-  if (seat === null) seat = 0;
+  if (!gameId) remember(await api("POST", "/api/games", {}));
   await refresh();
+  watch();
 }
 
 async function refresh() {
-  data = await api("GET", `/api/games/${gameId}?seat=${seat}`);
+  data = await api("GET", `/api/games/${gameId}`);
   draw();
 }
 
-function seatOptions() {
-  const select = $("seat");
-  select.innerHTML = "";
-  const spectator = new Option("spectator", "-1");
-  select.add(spectator);
-  for (const s of data.seats) select.add(new Option(`${s.name}${s.kind === "human" ? "" : " · " + s.kind}`, String(s.seat)));
-  select.value = String(seat);
+async function watch() {
+  // wait for the game to change (the server holds the request until it does), then draw it
+  const mine = ++watching;
+  while (mine === watching) {
+    try {
+      const fresh = await api("GET", `/api/games/${gameId}?after=${data ? data.version : 0}`);
+      if (mine !== watching) return;
+      if (fresh.next) { follow(fresh.next); return; }
+      if (!data || fresh.version !== data.version || fresh.paused !== data.paused) { data = fresh; draw(); }
+    } catch (error) {
+      if (error.status === 404) { $("error").textContent = error.message; return; }
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
+}
+
+function follow(next) {
+  // the game was started again: this seat's page moves to the new one, with its new token
+  gameId = next.id;
+  token = next.token;
+  history.replaceState(null, "", `?game=${gameId}` + (token ? `#t=${token}` : ""));
+  chosen = null;
+  refresh().then(watch);
+}
+
+function seatLine() {
+  const you = data.viewer === null ? "Watching" : "You are " + data.seats[data.viewer].name;
+  $("you").textContent = you;
+  const list = $("invites");
+  list.innerHTML = "";
+  let invites = [];
+  try { invites = JSON.parse(sessionStorage.getItem("invites:" + gameId) || "[]"); } catch (error) { invites = []; }
+  for (const invite of invites) {
+    const link = `${location.origin}/?game=${gameId}#t=${invite.token}`;
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = link;
+    a.target = "_blank";
+    a.rel = "noopener";
+    a.textContent = `${data.seats[invite.seat].name}'s link`;
+    li.append("Send ", a, " to whoever plays " + data.seats[invite.seat].name + " (it shows their hand).");
+    list.append(li);
+  }
+  $("invite-box").hidden = !invites.length || data.over;
+}
+
+function controls() {
+  const agents = data.seats.some((s) => s.kind !== "human");
+  const mayControl = data.agents_only || data.viewer !== null;
+  $("agents").hidden = !(agents && mayControl) || data.over;
+  $("pause").textContent = data.paused ? "Play agents" : "Pause";
+  $("step-one").hidden = !data.paused;
+  $("again").textContent = data.over ? "Play again" : "New game";
+  $("again").hidden = !(data.agents_only || data.viewer !== null);
 }
 
 function draw() {
-  seatOptions();
+  seatLine();
+  controls();
   $("table").innerHTML = data.html;
   const who = data.seats[data.current];
   if (data.over) {
@@ -59,7 +118,6 @@ function draw() {
     $("status").textContent = `Turn ${data.turn}: ${who.name} to play` + (data.step ? ` (${data.step})` : "")
       + (data.viewer === data.current && data.moves.length ? " — your move" : "");
   }
-  $("auto").hidden = !data.agent_to_play;
   $("log").innerHTML = "";
   for (const line of data.log) { const li = document.createElement("li"); li.textContent = line; $("log").append(li); }
   if (data.last) for (const [g, i, c] of data.last.cells) cellsAt(g, i, c).forEach((el) => el.classList.add("last"));
@@ -137,47 +195,38 @@ function listMoves() {
 }
 
 async function play(move) {
+  if (busy) return;
+  busy = true;
+  document.querySelectorAll("#moves button").forEach((b) => { b.disabled = true; });
   $("error").textContent = "";
   try {
-    data = await api("POST", `/api/games/${gameId}/play`, {seat, move: move.id !== null ? move.id : move.text});
+    data = await api("POST", `/api/games/${gameId}/play`, {move: move.id !== null ? move.id : move.text, version: data.version});
     chosen = null;
-    draw();
   } catch (error) {
-    $("error").textContent = error.message;
+    $("error").textContent = error.status === 409 ? "The game moved on before this move arrived: here it is now." : error.message;
+    data = await api("GET", `/api/games/${gameId}`).catch(() => data);
+  } finally {
+    busy = false;
+    draw();
   }
 }
 
-async function step() {
-  try {
-    data = await api("POST", `/api/games/${gameId}/step`, {seat});
-    draw();
-  } catch (error) {
-    $("error").textContent = error.message;
-    stopAuto();
-  }
-  if (data.over || !data.agent_to_play) stopAuto();
+async function control(body) {
+  try { data = await api("POST", `/api/games/${gameId}/control`, body); draw(); }
+  catch (error) { $("error").textContent = error.message; }
 }
 
-function stopAuto() { if (autoplay) { clearInterval(autoplay); autoplay = null; $("auto").textContent = "Play agents"; } }
-
-$("auto").addEventListener("click", () => {
-  if (autoplay) { stopAuto(); return; }
-  $("auto").textContent = "Pause";
-  autoplay = setInterval(step, 600);
-});
+$("pause").addEventListener("click", () => control({paused: !data.paused}));
+$("step-one").addEventListener("click", () => control({step: true}));
 $("clear").addEventListener("click", () => { chosen = null; document.querySelectorAll(".chosen").forEach((x) => x.classList.remove("chosen")); listMoves(); });
-$("seat").addEventListener("change", () => {
-  seat = Number($("seat").value);
-  history.replaceState(null, "", `?game=${gameId}&seat=${seat}`);
-  chosen = null;
-  refresh();
-});
-$("new").addEventListener("click", async () => {
-  const made = await api("POST", "/api/games", {});
-  gameId = made.id;
-  history.replaceState(null, "", `?game=${gameId}&seat=${seat}`);
-  chosen = null;
-  refresh();
+$("again").addEventListener("click", async () => {
+  try {
+    const made = await api("POST", `/api/games/${gameId}/again`, {});
+    remember(made);
+    chosen = null;
+    await refresh();
+    watch();
+  } catch (error) { $("error").textContent = error.message; }
 });
 $("replay").addEventListener("change", async (event) => {
   const file = event.target.files[0];
@@ -189,21 +238,9 @@ $("replay").addEventListener("change", async (event) => {
     body = first.format === "regle-state/1" ? {state: first} : {record: first};
   } catch (error) { $("error").textContent = "not a saved game or state: " + error.message; return; }
   try {
-    const made = await api("POST", "/api/replay", body);
-    gameId = made.id;
-    seat = -1;
-    history.replaceState(null, "", `?game=${gameId}&seat=${seat}`);
+    remember(await api("POST", "/api/replay", body));
     await refresh();
+    watch();
   } catch (error) { $("error").textContent = error.message; }
 });
-// another person may play from another window: while it is not this page's turn, look again
-// every two seconds (agents answer within the request, so they need no waiting)
-setInterval(() => {
-  if (!data || data.over || autoplay || document.hidden) return;
-  if (data.viewer === data.current || data.agent_to_play) return;
-  const seen = data.log.join("\n");
-  api("GET", `/api/games/${gameId}?seat=${seat}`).then((fresh) => {
-    if (fresh.log.join("\n") !== seen || fresh.current !== data.current) { data = fresh; draw(); }
-  }).catch(() => {});
-}, 2000);
 start().catch((error) => { $("error").textContent = error.message; });
