@@ -1265,15 +1265,17 @@ class Lowerer(GridLowering):
         # an action that could offer more moves than one decision may hold: its loops stay
         # statements, and the list's size is checked before each innermost loop
         risky = len(loops) >= 2 and not _moves_fit(domains)
-        if risky:
-            fold = len(loops)
         product = None
         if len(loops) == 2 and fold == 0 and len(arg_names) == 2:
             outer = re.fullmatch(r"for (\w+) in (.*):", loops[0][1])
             inner = re.fullmatch(r"for (\w+) in (.*):", loops[1][1])
             if outer and inner and not re.search(rf"\b{outer.group(1)}\b", inner.group(2)):
-                # two free parameters: every pair of values, made by one kernel call
+                # two free parameters: every pair of values, made by one kernel call (which
+                # checks the bound on moves itself)
                 product = f"_extend(K.tagged_product({index}, {outer.group(2)}, {inner.group(2)}))"
+                risky = False
+        if risky:
+            fold = len(loops)
         if product is not None:
             gen.append("    " * depth + product)
             loops = []

@@ -508,9 +508,13 @@ def to_markdown(doc: Doc) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+_TAG_LIKE = re.compile(r"<[A-Za-z/!?]|&")
+
+
 def _md_escape(line: str) -> str:
     """Rules text in Markdown: HTML special characters escaped outside code spans, and a code
-    span that holds one written as an HTML ``<code>`` element with its text escaped, so a
+    span holding what looks like a tag written as an HTML ``<code>`` element with its text
+    escaped (``a <= b`` stays a code span), so a
     title, doc or notation can carry no tag or script into any renderer. Code spans are found
     as CommonMark finds them: a run of backticks closes at the next run of the same length."""
     out, at, i = [], 0, 0
@@ -525,7 +529,7 @@ def _md_escape(line: str) -> str:
             continue
         out.append(html.escape(line[at:i], quote=False))
         content = line[i + len(opening):j]
-        if any(c in content for c in "<>&"):
+        if _TAG_LIKE.search(content):  # safe in a code span, but no tag-like text leaves regle
             inner = content[1:-1] if len(content) > 2 and content[0] == content[-1] == " " else content
             out.append("<code>" + html.escape(inner, quote=False) + "</code>")
         else:

@@ -29,7 +29,7 @@ cdef inline int _cut(list items, Py_ssize_t low, Py_ssize_t high) except -1:
 cdef int GHOST = 255
 #: the pairs one call may list: the legal moves one decision may hold (LIMITS["moves"])
 cdef Py_ssize_t MAX_PAIRS = 1_000_000
-TOO_MANY_PAIRS = "more than 1,000,000 pairs, the limit of legal moves in one decision"
+TOO_MANY_PAIRS = "more than 1,000,000 moves (or pairs), the limit of legal moves in one decision"
 
 
 # ---- buffers ---------------------------------------------------------------------------------
@@ -280,6 +280,8 @@ cpdef list distinct(object values):
 
 cpdef list tagged_product(object action, object firsts, object seconds):
     cdef list xs = list(firsts), ys = list(seconds), out = []
+    if len(xs) * len(ys) > MAX_PAIRS:
+        raise ValueError(TOO_MANY_PAIRS)
     for x in xs:
         for y in ys:
             out.append(triple(action, x, y))

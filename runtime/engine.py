@@ -83,20 +83,24 @@ def rules_line_of(exc: BaseException) -> tuple[str, int] | None:
         if g.get("__regle_engine__"):
             frames.append((g, tb.tb_frame.f_code.co_filename, tb.tb_lineno))
         tb = tb.tb_next
+    sources = []
     for g, filename, lineno in reversed(frames):
         lines = linecache.getlines(filename, g)
         if not lines and g.get("__file__"):  # a native engine's frames name its .pyx, which lies beside it
             lines = linecache.getlines(os.path.join(os.path.dirname(g["__file__"]), os.path.basename(filename)))
-        found = _rules_line_above(lines, lineno)
-        if found:
-            return found[0] or g.get("RULES_FILE", "<rules>"), found[1]
+        sources.append((g, lines, lineno))
+    for strict in (True, False):  # in the frame's own function first; else the nearest above
+        for g, lines, lineno in sources:
+            found = _rules_line_above(lines, lineno, strict)
+            if found:
+                return found[0] or g.get("RULES_FILE", "<rules>"), found[1]
     return None
 
 
-def _rules_line_above(lines: list[str], lineno: int) -> tuple[str | None, int] | None:
-    """The rules line quoted nearest above ``lineno`` in its own function (or in the comments
-    just above the function's head)."""
-    in_head = False
+def _rules_line_above(lines: list[str], lineno: int, strict: bool = True) -> tuple[str | None, int] | None:
+    """The rules line quoted nearest above ``lineno``: with ``strict``, only in its own function
+    (or in the comments just above the function's head)."""
+    in_head = False  # past the head of the function holding lineno (strict only)
     for i in range(min(lineno, len(lines)) - 1, -1, -1):
         m = _RULES_LINE.search(lines[i])
         if m:
@@ -104,7 +108,7 @@ def _rules_line_above(lines: list[str], lineno: int) -> tuple[str | None, int] |
         text = lines[i].strip()
         if in_head and text and not text.startswith(("#", "@")):
             return None
-        if text.startswith(("def ", "cdef ", "cpdef ")) and text.endswith(":"):
+        if strict and text.startswith(("def ", "cdef ", "cpdef ")) and text.endswith(":"):
             in_head = True
     return None
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 GHOST = 255  # a pattern cell that keeps the pattern's shape but drops nothing
 #: the pairs one call may list: the legal moves one decision may hold (LIMITS["moves"])
 MAX_PAIRS = 1_000_000
-TOO_MANY_PAIRS = f"more than {MAX_PAIRS:,} pairs, the limit of legal moves in one decision"
+TOO_MANY_PAIRS = f"more than {MAX_PAIRS:,} moves (or pairs), the limit of legal moves in one decision"
 
 
 # ---- multisets -----------------------------------------------------------------------------
@@ -37,8 +37,10 @@ def distinct(values) -> list:
 
 def tagged_product(action: int, firsts, seconds) -> list[tuple[int, int, int]]:
     """The moves ``(action, x, y)`` for every x of firsts and y of seconds, x before y."""
-    ys = list(seconds)
-    return [(action, x, y) for x in firsts for y in ys]
+    xs, ys = list(firsts), list(seconds)
+    if len(xs) * len(ys) > MAX_PAIRS:
+        raise ValueError(TOO_MANY_PAIRS)
+    return [(action, x, y) for x in xs for y in ys]
 
 
 def remove_value(values: list, value) -> None:

@@ -194,6 +194,7 @@ def test_a_corrupt_cached_native_engine_falls_back_in_one_line_and_is_built_agai
 @needs_native
 def test_a_native_generation_or_build_failure_is_native_unavailable_and_auto_falls_back(tmp_path, monkeypatch):
     monkeypatch.setenv("REGLE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(loader, "say_native", None)  # said as a warning (the command line says it itself)
     loader._loaded.clear()
     path = tmp_path / "r5.rules"
     path.write_text(R5.replace("R5", "R5 failing"), encoding="utf-8")
@@ -295,8 +296,39 @@ def test_one_decisions_moves_are_bounded_at_the_actions_line(tmp_path, backend):
     pairs = path.with_name("pairs.rules")
     pairs.write_text(MANY.replace("    action pick(a in 1..1000, b in 1..1000, c in 1..1000) \"{a} {b} {c}\" {\n"
                                   "      total += a + b + c\n    }\n", ""), encoding="utf-8")
-    with pytest.raises(RulesRuntimeError, match=r"pairs\.rules:11: error while playing: more than 1,000,000 pairs"):
+    with pytest.raises(RulesRuntimeError, match=r"pairs\.rules:11: error while playing: more than 1,000,000 moves \(or pairs\)"):
         regle.load(pairs, backend=backend).new_game(2, seed=1)
+
+
+PRODUCT = '''game "Product" {
+  players 2
+  max decisions 4
+}
+
+zone left: int = 1..2000
+zone right: int = 1..2000
+
+turn {
+  step act {
+    action pick(x in left, y in right) "{x} {y}" {
+      remove x from left
+    }
+  }
+}
+
+winner p {
+  ties draw
+}
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", pytest.param("native", marks=needs_native)])
+def test_two_free_parameters_keep_their_kernel_which_checks_the_bound(tmp_path, backend):
+    path = tmp_path / "product.rules"
+    path.write_text(PRODUCT, encoding="utf-8")
+    assert "K.tagged_product(" in regle.compile_file(path)
+    with pytest.raises(RulesRuntimeError, match=r"product\.rules:11: error while playing: more than 1,000,000 moves"):
+        regle.load(path, backend=backend).new_game(2, seed=1)
 
 
 def test_a_small_nested_action_keeps_its_fast_form(tmp_path):
