@@ -35,6 +35,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("play", "simulate", "diff") and regle.KERNELS.startswith("pure (the compiled"):
         print("regle: warning: the compiled kernels are not built, so games run slower; reinstall "
               "regle where a C compiler works to build them (see regle --version)", file=sys.stderr)
+    if args.command not in ("fmt", "list"):  # fmt rewrites files: never a packaged game's
+        _games_by_name(args)
     try:
         return args.func(args)
     except RulesError as err:
@@ -52,6 +54,28 @@ def main(argv: list[str] | None = None) -> int:
         where = f": {err.filename}" if err.filename else ""
         print(f"regle: {err.strerror or err}{where}", file=sys.stderr)
         return 1
+
+
+def _games_by_name(args: argparse.Namespace) -> None:
+    """FILE arguments that name a game shipped with regle (``connect4``) become its file; a file
+    that exists always wins. A word that is neither is said in one line."""
+    from regle import games
+    for attr in ("file", "old", "new", "files"):
+        value = getattr(args, attr, None)
+        values = value if isinstance(value, list) else [value]
+        resolved = []
+        for v in values:
+            if not isinstance(v, str):
+                resolved.append(v)
+                continue
+            found = games.resolve(v)
+            if found == v and not Path(v).exists() and "/" not in v and not v.endswith(".rules"):
+                close = difflib.get_close_matches(v, games.names(), n=1, cutoff=0.6)
+                raise SystemExit(f"regle: {v!r} is neither a file nor a game that ships with regle"
+                                 + (f"; did you mean {close[0]!r}?" if close else "") + " (regle list names them)")
+            resolved.append(found)
+        if value is not None:
+            setattr(args, attr, resolved if isinstance(value, list) else resolved[0])
 
 
 def _positive(text: str) -> int:
@@ -118,6 +142,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action=_Version, nargs=0,
                         help="show regle's version, its kernels and whether native engines can be built")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("list", help="the games that ship with regle (play one by its name: regle play connect4)",
+                       description="List the games installed with regle: the main games, the classics and "
+                                   "the variants, with their players and what each is. Every command that "
+                                   "takes a FILE takes one of these names too (a file that exists wins).")
+    p.add_argument("--json", action="store_true", help="print the list as JSON")
+    p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("check", help="check rules files; print each error as FILE:LINE:COL (exit 1 on errors)",
                        description="Parse and check rules files. Prints every error found as "
@@ -241,6 +272,37 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # ---- check / compile ---------------------------------------------------------------------
+def cmd_list(args) -> int:
+    """The games that ship with regle, with their players and what they are."""
+    from regle import games
+    from regle.display import style_for
+    from regle.dsl.files import read_source
+    from regle.dsl.parser import parse
+    from regle.dsl.variants import resolve
+    st = style_for(sys.stdout)
+    rows = []
+    for name in games.names():
+        source = read_source(games.path(name))
+        rules, _ = resolve(parse(source.text, source.filename), source)
+        head = next((d for d in rules.decls if type(d).__name__ == "Game"), None)
+        title = head.title if head else name
+        lo, hi = (head.min_players, head.max_players) if head else (2, 2)
+        rows.append((games.kind(name), name, title, str(lo) if lo == hi else f"{lo}-{hi}", games.summary(name)))
+    if args.json:
+        print(json.dumps([{"kind": k, "name": n, "title": t, "players": p, "summary": d} for k, n, t, p, d in rows]))
+        return 0
+    width = max(len(r[1]) for r in rows)
+    heading = {"game": "The games", "classic": "Classics", "variant": "Variants (extend a game above)"}
+    kind = None
+    for k, name, title, players, said in rows:
+        if k != kind:
+            print(("" if kind is None else "\n") + st.bold(heading[k]))
+            kind = k
+        print(f"  {name:<{width}}  {players:>3} players  {st.safe(title)}" + (st.dim(f" — {st.safe(said)}") if said else ""))
+    print(st.dim("\nplay one: regle play connect4 (or regle.load(\"connect4\") in Python)"))
+    return 0
+
+
 def cmd_check(args) -> int:
     status = 0
     for name in args.files:
@@ -589,6 +651,9 @@ def _print_summary(summary: dict, as_json: bool, title: str) -> None:
         print(f"  speed         {summary['decisions_per_second']:,.0f} decisions/s "
               f"({summary['games'] / summary['seconds']:,.1f} games/s)")
     print(f"  draws         {summary['draws']} ({summary['draw_rate']:.1%})")
+    if summary.get("shared_wins"):
+        print(f"  shared wins   {summary['shared_wins']} games had several winners (a tie the rules share): "
+              "each counts as a win for every winner, so the win rates add up to more than 100%")
     print("  seat    wins    win rate   95% interval       mean score  (sd)")
     for p in range(summary["players"]):
         lo, hi = summary["win_rate_ci95"][p]

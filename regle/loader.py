@@ -85,13 +85,17 @@ def loads(text: str, name: str = "rules", filename: str | None = None, backend: 
 
 
 def load(path: str | os.PathLike, backend: str | None = None) -> Game:
-    """Parse, check, generate and import the engine of a rules file (cached).
+    """Parse, check, generate and import the engine of a rules file (cached), or of a game
+    that ships with regle by its name (``regle.load("connect4")``; ``regle.games.names()``).
 
     ``backend``: ``"python"`` (the generated Python module), ``"native"`` (the same engine
     compiled by Cython: NativeUnavailable when it cannot be built here) or ``"auto"`` (native
     when this machine can build it, else Python). None: ``REGLE_BACKEND``, else auto.
     ``game.backend`` says which one runs.
     """
+    if isinstance(path, str) and not Path(path).exists():
+        from regle.games import resolve
+        path = resolve(path)  # a packaged game's name ("connect4"); a file that exists wins
     path = Path(path)
     return _load(_read(path), str(path), path.stem, backend)
 

@@ -170,12 +170,14 @@ def summarise(records: list[dict], seconds: float | None = None) -> dict:
     n = len(records)
     players = records[0]["players"] if records else 0
     wins = [0] * players
-    draws = 0
+    draws = shared = 0
     scores: list[list[int]] = [[] for _ in range(players)]
     agent_wins: dict[str, list[int]] = {}
     for r in records:
         if not r["winners"]:
             draws += 1
+        elif len(r["winners"]) > 1:
+            shared += 1
         for p in r["winners"]:
             wins[p] += 1
         for p, v in enumerate(r["scores"]):
@@ -195,6 +197,7 @@ def summarise(records: list[dict], seconds: float | None = None) -> dict:
         "win_rate": [w / n if n else 0.0 for w in wins],
         "win_rate_ci95": [list(wilson(w, n)) for w in wins],
         "draws": draws,
+        "shared_wins": shared,  # games won by several seats at once (each counts it as a win)
         "draw_rate": draws / n if n else 0.0,
         "mean_decisions": statistics.fmean(decisions) if decisions else 0.0,
         "median_decisions": statistics.median(decisions) if decisions else 0,

@@ -12,7 +12,7 @@ import re
 import sys
 from typing import Any
 
-from .errors import IllegalMove, RulesRuntimeError, StateError
+from .errors import GameOver, IllegalMove, RulesRuntimeError, StateError
 from .rng import Rng
 
 STATE_FORMAT = "regle-state/1"
@@ -229,6 +229,8 @@ class BaseState:
         """The legal move whose notation is ``text`` (surrounding blanks ignored); a text that
         several moves share is refused with each one's own notation."""
         want = " ".join(str(text).split())
+        if self.over:
+            raise self._game_over(repr(want))
         plain, texts = self._texts()
         move = self.MOVE  # type: ignore[attr-defined]
         for m, p, t in zip(self.legal, plain, texts):
@@ -245,6 +247,8 @@ class BaseState:
         a rules error half-way (RulesRuntimeError) also leaves it as it was."""
         if isinstance(move, str):  # a str subclass too, read as the text it is
             move = self.move_from_text(move if move.__class__ is str else str.__str__(move))
+        elif self.over:
+            raise self._game_over(repr(str(move)) if isinstance(move, Move) else repr(move))
         legal = self.legal
         try:
             move = legal[legal.index(move)]  # the engine's own tuple, never the caller's 1.0 or True
@@ -262,6 +266,8 @@ class BaseState:
         """Play ``move``, which must be one of ``self.legal`` as listed there: the fast path of
         agents and simulations, without the checks of :meth:`play`. After a rules error the
         state is left half-played: use it on states you can throw away."""
+        if self.over:
+            raise self._game_over(repr(move))
         self.decisions += 1
         if self.decisions > self.MAX_DECISIONS:
             raise self._too_long()
@@ -321,7 +327,8 @@ class BaseState:
         return mask(self.legal_action_ids(), len(self.GAME.action_space(self.n)))
 
     def play_id(self, action_id: int) -> "BaseState":
-        """Play the legal move numbered ``action_id`` (ValueError when no legal move has it)."""
+        """Play the legal move numbered ``action_id`` (IllegalMove when no legal move has it,
+        GameOver after the end)."""
         return self.play(self._move_of_id(action_id))
 
     def advance_id(self, action_id: int) -> "BaseState":
@@ -330,15 +337,19 @@ class BaseState:
 
     def _move_of_id(self, action_id: int):
         space = self.GAME.action_space(self.n)
+        if isinstance(action_id, bool) or not isinstance(action_id, int) or not 0 <= action_id < len(space):
+            raise IllegalMove(f"action id {action_id!r}: ids are whole numbers from 0 to {len(space) - 1}")
+        if self.over:
+            raise self._game_over(f"action id {action_id} ({space.describe(action_id)})")
         for m, i in zip(self.legal, space.encode_all(self.legal)):
             if i == action_id:
                 return m
-        raise ValueError(f"action id {action_id} ({self.GAME.describe_action(action_id, self.n)}) "
-                         "is not a legal move here")
+        raise IllegalMove(f"action id {action_id} ({space.describe(action_id)}) is not a legal move here")
 
     def observation(self, player: int | None) -> Any:
         """What ``player`` may see, as a flat vector (``game.observation_spec`` names its
         slices; regle.runtime.observe); None: a spectator."""
+        self._check_seat(player)
         out = self._observe(player)  # type: ignore[attr-defined]
         try:
             import numpy
@@ -351,11 +362,25 @@ class BaseState:
         as the MCTS agent searches): the same for the same seed."""
         from .hidden import determinize
         from .rng import Rng
+        self._check_seat(player)
         return determinize(self, player, Rng(seed))
+
+    def _check_seat(self, player: int | None) -> None:
+        """ValueError naming the seats when ``player`` is not one of this game's (None: a
+        spectator, where that is allowed)."""
+        if player is None:
+            return
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < self.n:
+            raise ValueError(f"seat {player!r}: this game's seats are 0 to {self.n - 1} (None: a spectator)")
 
     def __reduce__(self):
         """A state pickles as its game and its saved form (``to_json``)."""
         return (_restore_state, (self.GAME, self.to_json()))
+
+    def _game_over(self, what: str) -> GameOver:
+        winners = self.winners
+        result = "a draw" if not winners else " and ".join(f"P{w + 1}" for w in winners) + " won"
+        return GameOver(f"{what} cannot be played: the game is over ({result})")
 
     def _illegal_message(self, what: str) -> str:
         if self.over:
@@ -457,6 +482,7 @@ class BaseState:
         """What ``player`` may see (None: a spectator): hidden zones and grids become counts,
         and so do other players' private ones; the random generator is left out. Once the game
         is over, private contents are shown to everyone."""
+        self._check_seat(player)
         data = self.to_json()
         del data["rng"], data["seed"]  # with the seed and the moves, every shuffle could be replayed
         zones = data["zones"]
@@ -557,6 +583,8 @@ class Game:
             pass
         from .actions import ActionSpace
         n = self.players.start if players is None else players
+        if isinstance(n, bool) or not isinstance(n, int) or n not in self.players:
+            raise ValueError(f"{self.title} is for {self._counts()} players, not {n!r}")
         cache = self.__dict__.setdefault("_spaces", {})
         if n not in cache:
             cache[n] = ActionSpace(self.namespace, n)
@@ -570,7 +598,10 @@ class Game:
     def observation_spec(self, players: int | None = None) -> list[tuple[str, int, int]]:
         """(name, start, length) of each slice of ``state.observation(p)``."""
         from .observe import observation_spec
-        return observation_spec(self.namespace, self.players.start if players is None else players)
+        n = self.players.start if players is None else players
+        if isinstance(n, bool) or not isinstance(n, int) or n not in self.players:
+            raise ValueError(f"{self.title} is for {self._counts()} players, not {n!r}")
+        return observation_spec(self.namespace, n)
 
     def new_game(self, players: int | None = None, seed: int = 0) -> BaseState:
         """A fresh game after setup, for ``players`` seats (default: the smallest count)."""

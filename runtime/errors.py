@@ -6,6 +6,10 @@ class IllegalMove(ValueError):
     """The move is not among the legal moves of this state; the state is unchanged."""
 
 
+class GameOver(IllegalMove):
+    """A move asked for after the game has ended: no move is legal any more."""
+
+
 class StateError(ValueError):
     """A saved state that does not fit the game's declared structure; nothing was loaded."""
 

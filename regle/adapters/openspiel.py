@@ -4,6 +4,7 @@
     import regle.adapters.openspiel as ros
     game = ros.load("games/mygame.rules", players=2)     # registered as "regle_mygame_2_<hash>"
     state = game.new_initial_state()
+    pyspiel.load_game("regle_connect4")                  # the games that ship with regle
 
 Actions are regle's action ids (``game.action_space``), legal ones listed in ascending order as
 OpenSpiel expects. Returns are +1 for a winner, -1 for a loser, 0 for all in a draw (zero-sum for
@@ -39,16 +40,25 @@ from regle.runtime.engine import Game
 SEEDS = 1024
 
 
-def load(rules: str | os.PathLike | Game, players: int | None = None) -> "pyspiel.Game":
-    """Register the game (once) with OpenSpiel and load it: ``regle_<name>_<players>``."""
-    game = rules if isinstance(rules, Game) else regle.load(rules)
+def load(rules: str | os.PathLike | Game, players: int | None = None, backend: str | None = None) -> "pyspiel.Game":
+    """Register the game (once) with OpenSpiel and load it: ``regle_<name>_<players>_<hash>``
+    (``_native`` after it for the native engine). ``rules``: a rules file, a game that ships
+    with regle by its name (``"connect4"``), or a loaded game."""
+    game = rules if isinstance(rules, Game) else regle.load(rules, backend=backend)
     n = game.players.start if players is None else players
+    if n not in game.players:
+        raise ValueError(f"{game.title} is for {game._counts()} players, not {n}")
     return pyspiel.load_game(register(game, n))
 
 
-def register(game: Game, players: int) -> str:
-    """Register a regle game for a player count with OpenSpiel; returns its short name."""
-    short = f"regle_{game.name}_{players}_{game.rules_hash[:8]}".replace("-", "_")
+def register(game: Game, players: int, short: str | None = None) -> str:
+    """Register a regle game for a player count with OpenSpiel; returns its short name. The
+    name holds the rules' hash and the backend, so that the same rules on another backend, or
+    changed rules, are another game."""
+    if short is None:
+        short = f"regle_{game.name}_{players}_{game.rules_hash[:8]}".replace("-", "_")
+        if getattr(game, "backend", "python") != "python":
+            short += "_" + game.backend
     if short in _REGISTERED:
         return short
     space = game.action_space(players)
@@ -90,6 +100,21 @@ def register(game: Game, players: int) -> str:
 
 
 _REGISTERED: dict[str, type] = {}
+
+
+def register_packaged() -> list[str]:
+    """Register every game that ships with regle as ``regle_<name>`` (``regle_connect4``,
+    ``regle_eclats_long``), for its smallest player count, on the Python engine (load others
+    with :func:`load`). Done when this module is imported."""
+    from regle import games
+    out = []
+    for name in games.names():
+        game = regle.load(name, backend="python")
+        out.append(register(game, game.players.start, "regle_" + name.replace("-", "_")))
+    return out
+
+
+PACKAGED = register_packaged()
 
 
 class RegleState(pyspiel.State):

@@ -1,0 +1,165 @@
+"""regle as a library users install: the games ship in the package and load by name, errors
+speak one vocabulary (IllegalMove, GameOver, ValueError naming the valid range), the adapters
+know the packaged games and keep backends apart, and a built wheel works from an empty folder."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+import regle
+from regle import games
+from regle.runtime import GameOver, IllegalMove
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_game_of_the_repository_ships_and_loads_by_name():
+    shipped = set(games.names())
+    on_disk = {p.stem for p in (ROOT / "games").rglob("*.rules")}
+    assert shipped == on_disk and {"connect4", "eclats", "eclats-long", "pixies"} <= shipped
+    assert games.names()[:4] == ["cibles", "eclats", "explobilles", "pixies"]  # the main games first
+    for name in ("connect4", "eclats-long"):
+        game = regle.load(name, backend="python")
+        assert game.new_game(seed=1).legal_moves()
+    assert regle.load("eclats-long", backend="python").title == "Éclats"
+    assert games.summary("connect4").startswith("Two players take turns dropping a disc")
+    assert games.kind("eclats-long") == "variant" and games.kind("hex") == "classic"
+
+
+def test_a_file_that_exists_wins_over_a_name(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "connect4").write_text((ROOT / "games/classics/tictactoe.rules").read_text(), encoding="utf-8")
+    assert regle.load("connect4", backend="python").title == "Tic-tac-toe"
+    with pytest.raises(RulesErrorOrOSError):
+        regle.load("no-such-game", backend="python")
+
+
+RulesErrorOrOSError = (regle.RulesError, OSError)
+
+
+def _cli(*args, cwd=None, timeout=120):
+    return subprocess.run([sys.executable, "-m", "regle.cli", *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=timeout, env={**os.environ, "CI": "", "NO_COLOR": "1", "REGLE_BACKEND": "python"})
+
+
+def test_the_command_line_lists_and_plays_games_by_name(tmp_path):
+    listed = _cli("list", cwd=tmp_path)
+    assert listed.returncode == 0 and "connect4" in listed.stdout and "2-5 players" in listed.stdout
+    rows = json.loads(_cli("list", "--json").stdout)
+    assert {r["name"] for r in rows} == set(games.names()) and all(r["title"] and r["players"] for r in rows)
+    played = _cli("play", "connect4", "--seats", "random,random", "--seed", "3", "--quiet", cwd=tmp_path)
+    assert played.returncode == 0 and ("wins" in played.stdout or "draw" in played.stdout), played.stderr
+    wrong = _cli("play", "conect4", cwd=tmp_path)
+    assert wrong.returncode == 1 and "did you mean 'connect4'" in wrong.stderr and "Traceback" not in wrong.stderr
+    assert _cli("rules", "eclats-long", cwd=tmp_path).stdout.startswith("# Éclats")
+
+
+# ---- one error vocabulary ------------------------------------------------------------------------
+def test_illegal_moves_in_every_form_are_illegal_move_and_after_the_end_game_over():
+    game = regle.load("tictactoe", backend="python")
+    state = game.new_game(seed=1)
+    state.play("b2")
+    for bad in (4, 99, -1, "b2", (0, 4), "nonsense"):
+        with pytest.raises(IllegalMove) as info:
+            state.play_id(bad) if isinstance(bad, int) else state.play(bad)
+        assert not isinstance(info.value, GameOver)
+    with pytest.raises(IllegalMove, match="ids are whole numbers from 0 to 8"):
+        state.play_id(99)
+    while not state.is_over:
+        state.play(state.legal_moves()[0])
+    for after in (lambda: state.play("a1"), lambda: state.play_id(0), lambda: state.advance((0, 0)),
+                  lambda: state.play((0, 0)), lambda: state.advance_id(0)):
+        with pytest.raises(GameOver, match="the game is over"):
+            after()
+
+
+def test_wrong_seats_and_player_counts_say_the_valid_range():
+    game = regle.load("tictactoe", backend="python")
+    state = game.new_game(seed=1)
+    for call in (lambda: game.action_space(5), lambda: game.observation_spec(3), lambda: game.new_game(7)):
+        with pytest.raises(ValueError, match="is for 2 players"):
+            call()
+    for seat in (2, 7, -1, True):
+        for call in (state.observation, state.view, lambda p: state.resample(p, 1)):
+            with pytest.raises(ValueError, match="seats are 0 to 1"):
+                call(seat)
+    assert state.view(None) and len(state.observation(None))
+
+
+def test_simulate_explains_shared_wins(tmp_path):
+    out = _cli("simulate", "pixies", "-n", "30", "--seed", "2")
+    assert out.returncode == 0, out.stderr
+    summary = json.loads(_cli("simulate", "pixies", "-n", "30", "--seed", "2", "--json").stdout)
+    if summary["shared_wins"]:
+        assert "shared wins" in out.stdout and "more than 100%" in out.stdout
+    assert summary["games"] == 30 and summary["shared_wins"] >= 0
+    # every game counts once for each of its winners
+    assert sum(summary["wins"]) >= 30 - summary["draws"] + summary["shared_wins"]
+
+
+# ---- the adapters --------------------------------------------------------------------------------
+def test_openspiel_knows_the_packaged_games_and_keeps_backends_apart():
+    pyspiel = pytest.importorskip("pyspiel")
+    import regle.adapters.openspiel as ros
+    assert "regle_connect4" in ros.PACKAGED and "regle_eclats_long" in ros.PACKAGED
+    game = pyspiel.load_game("regle_connect4")
+    assert game.new_initial_state().legal_actions() == list(range(7))
+    python = ros.load("connect4", backend="python")
+    from regle import native
+    if native.available():
+        compiled = ros.load("connect4", backend="native")
+        assert str(compiled) != str(python) and str(compiled).endswith("_native()")
+    with pytest.raises(ValueError, match="is for 2 players"):
+        ros.load("connect4", players=5)
+
+
+def test_pettingzoo_loads_a_packaged_game_by_name():
+    pytest.importorskip("pettingzoo")
+    import regle.adapters.pettingzoo as rpz
+    env = rpz.env("connect4")
+    env.reset(seed=1)
+    assert env.agents and env.action_space(env.agents[0]).n == 7
+
+
+# ---- typed -----------------------------------------------------------------------------------------
+def test_the_package_is_typed():
+    assert (Path(regle.__file__).parent / "py.typed").exists()
+
+
+# ---- a wheel, installed alone, from an empty folder --------------------------------------------------
+@pytest.mark.skipif(not os.environ.get("CI") and not os.environ.get("REGLE_WHEEL_TEST"),
+                    reason="builds a wheel and a fresh venv (about a minute): CI runs it, or REGLE_WHEEL_TEST=1")
+def test_a_built_wheel_lists_and_plays_from_an_empty_folder(tmp_path):
+    wheels = tmp_path / "wheels"
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(ROOT)],
+                           capture_output=True, text=True, timeout=900)
+    assert built.returncode == 0, built.stderr[-2000:]
+    wheel = next(wheels.glob("regle-*.whl"))
+    target = tmp_path / "venv"
+    venv.create(target, with_pip=True)
+    python = target / "bin" / "python"
+    installed = subprocess.run([str(python), "-m", "pip", "install", "-q", str(wheel)], capture_output=True,
+                               text=True, timeout=900)
+    assert installed.returncode == 0, installed.stderr[-2000:]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    env.update(REGLE_BACKEND="python", REGLE_CACHE_DIR=str(tmp_path / "cache"))
+    regle_cmd = str(target / "bin" / "regle")
+    listed = subprocess.run([regle_cmd, "list"], capture_output=True, text=True, cwd=empty, env=env, timeout=120)
+    assert listed.returncode == 0 and "connect4" in listed.stdout, listed.stderr
+    for name in ("connect4", "eclats-long"):  # a variant extends its game inside the package
+        played = subprocess.run([regle_cmd, "play", name, "--seats", "random,random", "--quiet", "--seed", "1"],
+                                capture_output=True, text=True, cwd=empty, env=env, timeout=300)
+        assert played.returncode == 0 and ("wins" in played.stdout or "draw" in played.stdout), played.stderr
+    script = ("import regle; g = regle.load('tictactoe'); s = g.new_game(2, seed=1); "
+              "s.play_id(s.legal_action_ids()[0]); print(g.title, len(g.action_space(2)))")
+    ran = subprocess.run([str(python), "-c", script], capture_output=True, text=True, cwd=empty, env=env,
+                         timeout=300)
+    assert ran.returncode == 0 and ran.stdout.strip() == "Tic-tac-toe 9", ran.stderr
