@@ -2,7 +2,7 @@
 ``regle list``.
 
 The rules files are installed with the package (``regle.gamefiles``): the four main games,
-their variants and the classics. A name is a file's stem (``eclats``, ``eclats-long``,
+their variants and the classics. A name is a file's stem (``mygame``, ``mygame-long``,
 ``connect4``); a path to a file that exists always wins over a name.
 """
 from __future__ import annotations

@@ -104,7 +104,7 @@ _REGISTERED: dict[str, type] = {}
 
 def register_packaged() -> list[str]:
     """Register every game that ships with regle as ``regle_<name>`` (``regle_connect4``,
-    ``regle_eclats_long``), for its smallest player count, on the Python engine (load others
+    ``regle_mygame_long``), for its smallest player count, on the Python engine (load others
     with :func:`load`). Done when this module is imported."""
     from regle import games
     out = []
