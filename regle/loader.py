@@ -58,7 +58,7 @@ def _extended_texts(text: str, filename: str, depth: int = 0, top: str | None = 
 
 def canonical(filename: str) -> str:
     """The name engines are generated and cached under: a file's resolved path, so that the
-    same file typed two ways (``othello.rules``, its absolute path) is one engine, built once.
+    same file typed two ways (``game.rules``, its absolute path) is one engine, built once.
     A text with no file (``<rules>``) keeps its name."""
     if filename.startswith("<"):
         return filename
