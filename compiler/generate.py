@@ -40,7 +40,39 @@ def _environment() -> jinja2.Environment:
     env.globals["c_def"] = c_def
     env.filters["arg_ctype"] = arg_ctype
     env.filters["arities"] = lambda counts: bytes(min(c, 255) for c in counts) + b"\0"
+    env.filters["ints"] = ints_text
+    env.filters["int_lists"] = int_lists_text
+    env.filters["words"] = words_text
+    env.filters["points"] = points_text
     return env
+
+
+# Data whose size grows with a board is written as one string each (decoded once when the
+# engine is imported, by regle.runtime.ops), so neither the engine's source nor the C a
+# native build compiles grows with the board.
+def ints_text(values: list[int]) -> str:
+    return "ops.ints(" + literal(" ".join(str(int(v)) for v in values)) + ")"
+
+
+def int_lists_text(lists: list[list[int]]) -> str:
+    if lists == [[]]:  # the one case the text cannot tell from no list at all
+        return "[[]]"
+    return "ops.int_lists(" + literal(";".join(" ".join(str(int(v)) for v in one) for one in lists)) + ")"
+
+
+def words_text(names: list[str]) -> str:
+    """Names joined by a separator none of them holds (a list literal where none is free)."""
+    for sep in (" ", "|", "/", ";", "\x1f"):
+        if names and all(n and sep not in n for n in names):
+            return f"ops.words({literal(sep.join(names))}, {literal(sep)})"
+    return literal(list(names))
+
+
+def points_text(layout: tuple) -> str:
+    """A grid's drawing: its cell shape and the centres, as ``(shape, ops.points("x y x y"))``."""
+    shape, centres = layout
+    text = " ".join(f"{float(x)!r} {float(y)!r}" for x, y in centres)
+    return f"({literal(shape)}, ops.points({literal(text)}))"
 
 
 def arg_ctype(kind: str) -> str:

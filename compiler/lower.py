@@ -426,7 +426,7 @@ class Lowerer(GridLowering):
                 return "0", T.INT, P_ATOM
             code, ty, prec = self._expr(args[0], ctx)
             if ty.kind == "bool":
-                return f"(1 if {code} else 0)", T.INT, P_ATOM
+                return f"(1 if {self.wrap(code, prec, P_OR)} else 0)", T.INT, P_ATOM
             if ty.kind not in ("int", "player", "lane", "enum", "cell", "direction", "any"):
                 self.error(f"number() turns a condition, an enum member, a player or a cell into a number, "
                            f"not {ty}", args[0].pos)
@@ -692,7 +692,9 @@ class Lowerer(GridLowering):
 
     # ---- display ------------------------------------------------------------------------
     def show_code(self, code: str, ty: T.Type) -> str:
-        """Python expression displaying a value of type ``ty``."""
+        """Python expression displaying a value of type ``ty`` (``code`` of any precedence)."""
+        if not _atomic(code):
+            code = f"({code})"  # a conditional or an operation: grouped before it is used inside
         special = self.special_show(code, ty)
         if special is not None:
             return special
@@ -729,6 +731,7 @@ class Lowerer(GridLowering):
                 code, ty = names[value]
                 if spec == "symbol" and ty.kind == "enum":
                     const = _const(ty.name)
+                    code = code if _atomic(code) else f"({code})"
                     parts.append(f"({const}_SYMBOLS[{code}] or {const}_NAMES[{code}] if {code} >= 0 else '-')")
                 elif spec:
                     self.error(f"'{{{value}:{spec}}}': the only format is ':symbol', for enum members", pos)
@@ -1611,3 +1614,21 @@ def joined(parts: list[str], sep: str = "") -> str:
     if len(parts) <= 4:
         return f" + {sep!r} + ".join(parts) if sep else " + ".join(parts)
     return f"{sep!r}.join(({', '.join(parts)},))"
+
+
+def _atomic(code: str) -> bool:
+    """Whether Python code is one operand (a name, a number, a call, an index: no blank
+    outside brackets or strings), so that it can stand inside another expression as it is."""
+    depth, quote = 0, ""
+    for ch in code:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == " " and depth == 0:
+            return False
+    return not code.startswith("-")

@@ -587,9 +587,11 @@ def cmd_simulate(args) -> int:
             out.flush()
 
     try:
+        # the batches load the game themselves: with auto, a native engine built in the
+        # background meanwhile takes over from the next batch (the same games either way)
         records, seconds = sim.simulate(rules_path, args.games, n, agents, seed=args.seed,
                                         jobs=max(1, args.jobs), rotate=not args.fixed_seats, progress=progress,
-                                        executor=executor, check=args.check, backend=game.backend,
+                                        executor=executor, check=args.check, backend=args.backend,
                                         on_records=save)
     except sim.Interrupted as stop:
         if out is not None:
@@ -617,7 +619,8 @@ def cmd_simulate(args) -> int:
                 out.truncate()
                 out.write("".join(json.dumps(r) + "\n" for r in records))
     summary = sim.summarise(records, seconds)
-    summary["backend"] = game.backend
+    last = regle.load(rules_path, backend=args.backend).backend
+    summary["backend"] = game.backend if last == game.backend else f"{game.backend}, then {last}"
     _print_summary(summary, args.json, title=title)
     return 0
 
@@ -645,7 +648,7 @@ def _print_summary(summary: dict, as_json: bool, title: str) -> None:
     print(st.bold(title))
     print(f"  agents        {', '.join(summary['agents'])}")
     if "backend" in summary:
-        print(f"  engine        {summary['backend']}" + (" (compiled by Cython)" if summary["backend"] == "native" else ""))
+        print(f"  engine        {summary['backend']}" + (" (compiled by Cython)" if summary["backend"].endswith("native") else ""))
     print(f"  decisions     mean {summary['mean_decisions']:.1f}, median {summary['median_decisions']}")
     if "decisions_per_second" in summary:
         print(f"  speed         {summary['decisions_per_second']:,.0f} decisions/s "

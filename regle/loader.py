@@ -18,7 +18,7 @@ from pathlib import Path
 
 from regle.dsl.files import UnreadableFile, extend_target, read_limited, read_source
 from regle.dsl.parser import cache_dir
-from regle.dsl.errors import RulesError
+from regle.dsl.errors import RulesError, Source
 from regle.runtime import Game
 
 _PACKAGE_DIRS = ("dsl", "compiler", "runtime")
@@ -56,7 +56,20 @@ def _extended_texts(text: str, filename: str, depth: int = 0, top: str | None = 
     return [str(path), base] + _extended_texts(base, str(path), depth + 1, top)
 
 
+def canonical(filename: str) -> str:
+    """The name engines are generated and cached under: a file's resolved path, so that the
+    same file typed two ways (``game.rules``, its absolute path) is one engine, built once.
+    A text with no file (``<rules>``) keeps its name."""
+    if filename.startswith("<"):
+        return filename
+    try:
+        return str(Path(filename).resolve())
+    except OSError:
+        return filename
+
+
 def _key(text: str, filename: str, name: str) -> str:
+    filename = canonical(filename)
     h = hashlib.sha256()
     for part in (toolchain_fingerprint(), filename, name, text, *_extended_texts(text, filename)):
         h.update(part.encode("utf-8", "surrogatepass"))
@@ -111,35 +124,49 @@ def compile_file(path: str | os.PathLike) -> str:
 
 
 def check_file(path: str | os.PathLike) -> None:
-    """Raise RulesError when a rules file has mistakes; a file whose engine is cached is clean."""
+    """Raise RulesError when a rules file has mistakes; a file whose engine is cached is clean
+    (the errors of a file are said under the name it was given)."""
     path = Path(path)
     text = _read(path)
-    if engine_path(text, str(path), path.stem).exists():
+    target = engine_path(text, str(path), path.stem)
+    if target.exists():
         return
-    _store(compile_text(text, str(path), path.stem), engine_path(text, str(path), path.stem))
+    _store(_compiled(text, str(path), path.stem), target)
 
 
 def _load(text: str, filename: str, name: str, backend: str | None = None) -> Game:
+    """The engine of a rules text on ``backend``; ``filename`` is the name the file is shown
+    under (errors say it); engines are generated and cached under its canonical name."""
     from regle import native
     backend = backend or native.default_backend()
     if backend not in native.BACKENDS:
         raise ValueError(f"backend {backend!r}: use one of {', '.join(native.BACKENDS)}")
     if backend == "auto":
         if native.available():
+            from regle import background
             try:
-                return _load_native(text, filename, name, rebuild_broken=False)
+                if background.enabled():
+                    game = _native_if_ready(text, filename, name)
+                    if game is not None:
+                        return game
+                else:
+                    return _load_native(text, filename, name, rebuild_broken=False)
             except native.NativeUnavailable as exc:
                 _fall_back(f"{exc}; playing on the Python engine")
         backend = "python"
     if backend == "native":
         return _load_native(text, filename, name)
+    return _load_python(text, filename, name)
+
+
+def _load_python(text: str, filename: str, name: str) -> Game:
     key = _key(text, filename, name)
     game = _loaded.get(key)
     if game is not None:
         return game
     target = engine_path(text, filename, name)
     if not target.exists():
-        target = _store(compile_text(text, filename, name), target)
+        target = _store(_compiled(text, filename, name), target)
     module_name = f"regle_engine_{_safe_name(name)}_{key}"
     spec = importlib.util.spec_from_file_location(module_name, target)
     assert spec is not None and spec.loader is not None
@@ -151,11 +178,35 @@ def _load(text: str, filename: str, name: str, backend: str | None = None) -> Ga
         sys.modules.pop(module_name, None)
         target.unlink(missing_ok=True)  # a broken cache entry is regenerated next time
         raise
-    game = module.GAME
+    game = _named(module, filename)
     game.backend = "python"
     # how a pickled game is rebuilt in another process: from the same text and file name
     game._rebuild = (rebuild, (text, filename, name, game.rules_hash, "python"))
     _loaded[key] = game
+    return game
+
+
+def _compiled(text: str, filename: str, name: str, native: bool = False) -> str:
+    """The engine source generated under the file's canonical name; a rules error still names
+    the file as it was given."""
+    from regle.compiler.generate import engine_source, native_source
+    try:
+        return (native_source if native else engine_source)(text, canonical(filename), name)
+    except RulesError as err:
+        if err.source is not None and err.source.filename == canonical(filename):
+            err.source = Source(err.source.text, filename)
+        raise
+
+
+def _named(module, filename: str) -> Game:
+    """The module's game, its errors and notes saying the file as it was given."""
+    module.RULES_FILE = filename
+    generated = canonical(filename)
+    notes = module.__dict__.get("NOTES")
+    if notes and generated != filename:
+        notes[:] = [filename + n[len(generated):] if n.startswith(generated + ":") else n for n in notes]
+    game = module.GAME
+    game.rules_file = filename
     return game
 
 
@@ -172,20 +223,49 @@ def _fall_back(message: str) -> None:
         warnings.warn(first, RuntimeWarning, stacklevel=4)
 
 
+def native_place(text: str, filename: str, name: str) -> tuple[str, str, Path]:
+    """(cache key, module name, module file) of the native engine of a rules text."""
+    from regle import native
+    key = native.native_key(_key(text, filename, name))
+    module_name = f"regle_native_{_safe_name(name)}_{key}"
+    return key, module_name, native.module_path(cache_dir() / "native", module_name)
+
+
+def _native_if_ready(text: str, filename: str, name: str) -> Game | None:
+    """For ``auto``: the native engine when it is built; else None, a build started in the
+    background (one per rules text at a time, across processes) for the loads that follow."""
+    from regle import background
+    key, module_name, target = native_place(text, filename, name)
+    game = _loaded.get("native:" + key)
+    if game is not None:
+        return game
+    if target.exists():
+        return _load_native(text, filename, name, rebuild_broken=False)
+    failed = background.failure(target)
+    if failed:
+        raise _unavailable(failed)
+    if background.start(text, canonical(filename), name, target) and say_native is not None:
+        say_native("building the native engine in the background; the Python engine plays meanwhile "
+                   "(the next run uses the native one)")
+    return None
+
+
+def _unavailable(message: str):
+    from regle import native
+    return native.NativeUnavailable(message)
+
+
 def _load_native(text: str, filename: str, name: str, rebuild_broken: bool = True) -> Game:
     """The native engine of a rules text: built once (checked by the Python lowering first, so a
     rules error reads as always), then imported from the cache. Any other failure to build or
     import it is NativeUnavailable; a cached module that does not import (a corrupt file) is
     removed, and built again at once when ``rebuild_broken`` (else on the next load)."""
     from regle import native
-    from regle.compiler.generate import native_source
-    key = native.native_key(_key(text, filename, name))
+    key, module_name, target = native_place(text, filename, name)
     game = _loaded.get("native:" + key)
     if game is not None:
         return game
-    module_name = f"regle_native_{_safe_name(name)}_{key}"
-    folder = cache_dir() / "native"
-    target = native.module_path(folder, module_name)
+    module = None
     if target.exists():
         try:
             module = native.import_module(target, module_name)
@@ -194,33 +274,41 @@ def _load_native(text: str, filename: str, name: str, rebuild_broken: bool = Tru
             if not rebuild_broken:
                 raise native.NativeUnavailable(f"the cached native engine {target.name} does not load "
                                                f"({_one_line(exc)}); removed, it is built again next time") from None
-            module = None
-    else:
-        module = None
     if module is None:
+        target = build_native(text, filename, name, say=say_native)
         try:
-            source = native_source(text, filename, name)
-        except RulesError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - a generation bug must not cost the game
-            raise native.NativeUnavailable(f"the native engine could not be generated ({_one_line(exc)}); "
-                                           "this is a bug of regle: please report it with the rules file") from None
-        try:
-            try:
-                target = native.build(source, module_name, folder, say=say_native)
-            except OSError:  # an unwritable cache: build into a private temp dir
-                target = native.build(source, module_name, Path(tempfile.mkdtemp(prefix="regle-")), say=say_native)
             module = native.import_module(target, module_name)
-        except native.NativeUnavailable:
-            raise
-        except Exception as exc:  # noqa: BLE001 - a compiler that crashed, a module that does not import
+        except Exception as exc:  # noqa: BLE001 - a module that does not import
             target.unlink(missing_ok=True)
-            raise native.NativeUnavailable(f"the native engine did not build or load ({_one_line(exc)})") from None
-    game = module.GAME
+            raise native.NativeUnavailable(f"the native engine did not load ({_one_line(exc)})") from None
+    game = _named(module, filename)
     game.backend = "native"
     game._rebuild = (rebuild, (text, filename, name, game.rules_hash, "native"))
     _loaded["native:" + key] = game
     return game
+
+
+def build_native(text: str, filename: str, name: str, say=None) -> Path:
+    """Generate and compile the native engine of a rules text into the cache (RulesError for
+    rules errors, NativeUnavailable for anything else); returns the module's file."""
+    from regle import native
+    _key_, module_name, target = native_place(text, filename, name)
+    try:
+        source = _compiled(text, filename, name, native=True)
+    except RulesError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a generation bug must not cost the game
+        raise native.NativeUnavailable(f"the native engine could not be generated ({_one_line(exc)}); "
+                                       "this is a bug of regle: please report it with the rules file") from None
+    try:
+        try:
+            return native.build(source, module_name, target.parent, say=say)
+        except OSError:  # an unwritable cache: build into a private temp dir
+            return native.build(source, module_name, Path(tempfile.mkdtemp(prefix="regle-")), say=say)
+    except native.NativeUnavailable:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a compiler that crashed
+        raise native.NativeUnavailable(f"the native engine did not build ({_one_line(exc)})") from None
 
 
 def _one_line(exc: BaseException) -> str:
@@ -254,8 +342,8 @@ _OWNED = {  # folder (relative to the cache root) -> names regle writes there
     "": re.compile(r"grammar-[0-9a-f]{16}\.lark\.cache(\.tmp)?"),
     "engines": re.compile(r"[A-Za-z0-9_]{1,40}_[0-9a-f]{20}\.py|tmp[A-Za-z0-9_]+\.tmp"),
     "engines/__pycache__": re.compile(r"[A-Za-z0-9_]{1,40}_[0-9a-f]{20}\.cpython-[0-9a-z_-]+\.pyc"),
-    "native": re.compile(r"regle_native_[A-Za-z0-9_]{1,40}_[0-9a-f]{20}(\.pyx|\.[A-Za-z0-9_.-]+\.(so|pyd))"
-                         r"|tmp[A-Za-z0-9_]+\.tmp"),
+    "native": re.compile(r"regle_native_[A-Za-z0-9_]{1,40}_[0-9a-f]{20}(\.pyx|\.lock|\.failed|\.[A-Za-z0-9_.-]+\.(so|pyd))"
+                         r"|tmp[A-Za-z0-9_]+\.tmp|background\.lock"),
 }
 
 

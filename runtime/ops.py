@@ -103,8 +103,33 @@ def push(grid: bytearray, step, ndirs: int, key: int, exits: tuple):
 
 
 def table(values):
-    """A geometry table for the kernels (signed 16-bit cell numbers, -1 for none)."""
-    return array("h", values)
+    """A geometry table for the kernels (signed 16-bit cell numbers, -1 for none), from its
+    numbers or from the text of them (as engines write it)."""
+    return array("h", ints(values) if isinstance(values, str) else values)
+
+
+# ---- data written as text: one string constant in an engine, whatever the board's size ------
+# (a list literal of thousands of numbers becomes thousands of statements of a compiled
+# engine's start-up code, which C compilers take super-linear time over)
+def ints(text: str) -> list[int]:
+    """``"1 -1 11"`` -> [1, -1, 11]."""
+    return [int(v) for v in text.split()]
+
+
+def int_lists(text: str) -> list[list[int]]:
+    """``"1 2;;3"`` -> [[1, 2], [], [3]] (lists of numbers, ``;`` between lists)."""
+    return [ints(part) for part in text.split(";")] if text else []
+
+
+def words(text: str, sep: str) -> list[str]:
+    """``("a1 b1", " ")`` -> ["a1", "b1"] (names, with a separator none of them holds)."""
+    return text.split(sep) if text else []
+
+
+def points(text: str) -> tuple[tuple[float, float], ...]:
+    """``"0.0 8.66 1.0 8.66"`` -> ((0.0, 8.66), (1.0, 8.66))."""
+    v = [float(x) for x in text.split()]
+    return tuple(zip(v[0::2], v[1::2]))
 
 
 # ---- geometry: the tables are the grid's, computed when the engine was generated ---------------

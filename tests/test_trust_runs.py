@@ -162,7 +162,7 @@ def test_rules_text_holding_the_engines_own_names_plays_alike_on_both_backends(t
 
 @needs_native
 def test_a_corrupt_cached_native_engine_falls_back_in_one_line_and_is_built_again(tmp_path):
-    env = {"REGLE_CACHE_DIR": str(tmp_path / "cache"), "REGLE_BACKEND": "auto"}
+    env = {"REGLE_CACHE_DIR": str(tmp_path / "cache"), "REGLE_BACKEND": "auto", "REGLE_NATIVE_BUILD": "wait"}
     path = tmp_path / "r5.rules"
     path.write_text(R5.replace("R5", "R5 corrupt"), encoding="utf-8")
     probe = ("import sys, warnings, regle; warnings.simplefilter('always'); "
@@ -195,6 +195,7 @@ def test_a_corrupt_cached_native_engine_falls_back_in_one_line_and_is_built_agai
 def test_a_native_generation_or_build_failure_is_native_unavailable_and_auto_falls_back(tmp_path, monkeypatch):
     monkeypatch.setenv("REGLE_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(loader, "say_native", None)  # said as a warning (the command line says it itself)
+    monkeypatch.setenv("REGLE_NATIVE_BUILD", "wait")
     loader._loaded.clear()
     path = tmp_path / "r5.rules"
     path.write_text(R5.replace("R5", "R5 failing"), encoding="utf-8")
@@ -458,3 +459,35 @@ def test_a_str_subclass_of_a_legal_notation_plays(eclats):
     before = state.decisions
     state.play(Text(text))
     assert state.decisions == before + 1
+
+
+# ---- nobody waits: auto plays at once, native comes from the background ------------------------
+@needs_native
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="background builds take a file lock")
+def test_auto_plays_at_once_and_a_background_build_serves_the_next_load(tmp_path):
+    env = {**os.environ, "REGLE_CACHE_DIR": str(tmp_path / "cache"), "REGLE_BACKEND": "auto", "CI": "",
+           "REGLE_NATIVE_BUILD": "background"}
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    (folder / "r5.rules").write_text(R5.replace("R5", "R5 tiers"), encoding="utf-8")
+    started = time.monotonic()
+    first = subprocess.run([sys.executable, "-m", "regle.cli", "play", "r5.rules", "--seats", "random,random",
+                            "--seed", "1", "--quiet"], capture_output=True, text=True, timeout=120, env=env,
+                           cwd=folder)
+    assert first.returncode == 0, first.stderr
+    assert time.monotonic() - started < 10, "the Python engine played without waiting for a build"
+    assert "in the background" in first.stderr and "compiling" not in first.stderr
+    native_dir = tmp_path / "cache" / "native"
+    deadline = time.monotonic() + 240
+    while not list(native_dir.glob("*.so")) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    built = list(native_dir.glob("*.so"))
+    assert len(built) == 1, "the background process built the native engine"
+    time.sleep(0.5)
+    # the next run, by another path to the same file, uses it without building again
+    second = subprocess.run([sys.executable, "-m", "regle.cli", "simulate", str(folder / "r5.rules"), "-n", "20",
+                             "--json"], capture_output=True, text=True, timeout=120, env=env)
+    assert second.returncode == 0, second.stderr
+    assert json.loads(second.stdout.strip().splitlines()[-1])["backend"] == "native"
+    assert "building" not in second.stderr and "compiling" not in second.stderr
+    assert list(native_dir.glob("*.so")) == built and len(list(native_dir.glob("*.pyx"))) == 1
