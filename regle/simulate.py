@@ -10,7 +10,9 @@ import os
 import signal
 import statistics
 import sys
+import threading
 import time
+from contextlib import contextmanager
 from concurrent.futures import Executor
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -67,6 +69,23 @@ class Interrupted(KeyboardInterrupt):
         self.seconds = seconds
 
 
+@contextmanager
+def _ctrl_c_held():
+    """Ctrl-C waits until the block is done (then stops the run as usual), so that what the
+    summary counts and what ``--out`` holds are the same games."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pending = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: pending.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pending:
+        raise KeyboardInterrupt
+
+
 def _worker_start() -> None:
     """In each worker: Ctrl-C is the parent's to handle (it stops the workers), and a worker
     dies with its parent even when the parent is killed (Linux: PR_SET_PDEATHSIG)."""
@@ -100,9 +119,10 @@ def simulate(rules_path: str, n: int, players: int, agents: Sequence[str], seed:
     records: list[dict] = []
 
     def take(found: list[dict]) -> None:
-        records.extend(found)
-        if on_records:
-            on_records(found)
+        with _ctrl_c_held():  # a game is kept and saved whole, or not at all
+            records.extend(found)
+            if on_records:
+                on_records(found)
         if progress:
             progress(len(records), n)
 
