@@ -359,3 +359,91 @@ def test_two_people_play_from_two_pages(served):
     finally:
         b1.quit()
         b2.quit()
+
+
+def test_a_cibles_push_is_played_by_clicking_the_marble_then_its_target(browser, served):
+    """A click on a piece lists every move from it (named after it), its targets are tinted, and a
+    click on a target that one move reaches plays that move."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    s = served("cibles", seats=["human", "human"])
+    made = s.new({"seed": 1})
+    browser.get(f"{s.url}/?game={made['id']}#t={made['tokens'][0]}")
+    wait = WebDriverWait(browser, 30)
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
+    page = s.page(made["id"], made["tokens"][0])
+    names = s.game.cell_names("board")
+    first = page["moves"][0]["text"]  # e.g. "b1-ne": the marble at b1 pushed north-east
+    head = first.split("-")[0]
+    cell = names.index(head)
+    tinted = browser.find_elements(By.CSS_SELECTOR, ".cell.pointable")
+    starts = {int(el.get_attribute("data-cell")) for el in tinted}
+    assert cell in starts
+    # only where a move starts is tinted: no cell a push merely changes
+    assert starts == {names.index(m["text"].split("-")[0]) for m in page["moves"]}
+    browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))",
+                           browser.find_element(By.CSS_SELECTOR, f'.cell[data-cell="{cell}"]'))
+    listed = [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#moves button")]
+    expected = [m["text"] for m in page["moves"] if m["text"].split("-")[0] == head]
+    assert listed == expected and any(" x" in t for t in listed) or listed == expected
+    targets = browser.find_elements(By.CSS_SELECTOR, ".cell.target")
+    assert targets
+    # the target that exactly one of the listed moves reaches
+    one = None
+    for el in targets:
+        c = int(el.get_attribute("data-cell"))
+        reaching = [m for m in page["moves"] if m["text"] in expected
+                    and any(p[2] == c for p in m["preview"] + m["cells"])]
+        if len(reaching) == 1:
+            one, move = el, reaching[0]
+            break
+    assert one is not None
+    browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", one)
+    wait.until(lambda b: f"P1: {move['text']}" in b.find_element(By.ID, "log").text)
+
+
+def test_the_game_over_panel_shows_the_winner_and_the_scores(browser, served):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    s = served("pixies", seats=["random", "random"])
+    sid = s.call("POST", "/api/games", {"seed": 4})[1]["id"]
+    session = s.server.hub.get(sid)
+    with session.lock:
+        session.pace = 0.0
+    page = s.page(sid)
+    while not page["over"]:
+        page = s.page(sid, after=page["version"])
+    browser.get(f"{s.url}/?game={sid}")
+    WebDriverWait(browser, 30).until(lambda b: b.find_element(By.ID, "result").is_displayed())
+    panel = browser.find_element(By.ID, "result").text
+    winners = " and ".join(f"P{w + 1}" for w in page["winners"]) + " won" if page["winners"] else "A draw"
+    assert winners in panel
+    for p, score in enumerate(page["result"]["scores"]):
+        assert f"P{p + 1} {score}" in panel
+    assert page["result"]["parts"][0], "the scoring clauses' parts"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SHOTS / "pixies-over.png"))
+
+
+def test_an_all_agent_game_is_watched_to_its_end_through_the_page(browser, served):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    s = served("connect4", seats=["random", "random"])
+    browser.get(s.url + "/")
+    wait = WebDriverWait(browser, 30)
+    wait.until(lambda b: "Turn" in b.find_element(By.ID, "status").text or "Game over" in b.find_element(By.ID, "status").text)
+    sid = next(iter(s.server.hub.sessions))
+    assert s.page(sid)["agents_only"] and s.page(sid)["pace"] > 0  # at a pace people can follow
+    # pause, step one move, then let them play on
+    browser.find_element(By.ID, "pause").click()
+    wait.until(lambda b: b.find_element(By.ID, "step-one").is_displayed())
+    version = s.page(sid)["version"]
+    browser.find_element(By.ID, "step-one").click()
+    wait.until(lambda b: s.page(sid)["version"] == version + 1)
+    with s.server.hub.get(sid).lock:
+        s.server.hub.get(sid).pace = 0.05
+    browser.find_element(By.ID, "pause").click()
+    WebDriverWait(browser, 60).until(lambda b: "Game over" in b.find_element(By.ID, "status").text)
+    assert browser.find_element(By.ID, "result").is_displayed()
+    log = browser.find_element(By.ID, "log").text
+    assert log.count("P1:") + log.count("P2:") >= 1

@@ -21,6 +21,7 @@ from typing import Any
 
 from regle.runtime.agents import agent_seed, make_agent, parse_spec
 from regle.runtime.engine import Game, IllegalMove
+from regle.runtime.ops import line_head
 
 from .guard import Refused
 from .render import seat_name, table_html
@@ -118,6 +119,9 @@ class Session:
         }
         if viewer is not None and not state.is_over and current == viewer:
             data["moves"] = _moves(self.game, state, viewer)
+        if state.is_over:  # everything is public at the end: the scores and what made them
+            data["result"] = {"scores": state.scores,
+                              "parts": [[list(part) for part in state._score_parts(p)] for p in range(state.n)]}
         return data
 
 
@@ -153,6 +157,8 @@ def _moves(game: Game, state, seat: int) -> list[dict]:
         for value, kind in zip(move[1:], kinds[move[0]]):
             if kind.startswith("cell:"):
                 cells.append([kind[5:], None, value])
+            elif kind.startswith("linemove:"):  # a line of pieces pushed: it starts at its head
+                cells.append([kind[9:], None, line_head(value)])
             else:
                 values.append([kind, value])
         try:

@@ -12,7 +12,8 @@ const params = new URLSearchParams(location.search);
 let gameId = params.get("game");
 let token = new URLSearchParams(location.hash.slice(1)).get("t");
 let data = null;
-let chosen = null;        // {kind: "cell", grid, instance, cell} or {kind: "item", value}
+let chosen = null;        // what was clicked first: {kind: "cell", grid, instance, cell} or {kind: "item", value}
+let target = null;        // then where to: {kind: "cell", grid, instance, cell}
 let busy = false;         // a move is on its way: one request per click
 let watching = 0;         // the long poll's generation (a new game starts a new one)
 const $ = (id) => document.getElementById(id);
@@ -71,6 +72,7 @@ function follow(next) {
   token = next.token;
   history.replaceState(null, "", `?game=${gameId}` + (token ? `#t=${token}` : ""));
   chosen = null;
+  target = null;
   refresh().then(watch);
 }
 
@@ -96,6 +98,7 @@ function seatLine() {
 }
 
 function controls() {
+  $("moves-title").hidden = data.viewer === null;
   const agents = data.seats.some((s) => s.kind !== "human");
   const mayControl = data.agents_only || data.viewer !== null;
   $("agents").hidden = !(agents && mayControl) || data.over;
@@ -121,8 +124,30 @@ function draw() {
   $("log").innerHTML = "";
   for (const line of data.log) { const li = document.createElement("li"); li.textContent = line; $("log").append(li); }
   if (data.last) for (const [g, i, c] of data.last.cells) cellsAt(g, i, c).forEach((el) => el.classList.add("last"));
+  bindBoard();
   markPointable();
   listMoves();
+  endPanel();
+}
+
+function endPanel() {
+  // the game over: who won, each seat's score and the clauses that made it
+  const panel = $("result");
+  panel.hidden = !data.over;
+  if (!data.over || !data.result) return;
+  const won = data.winners.length ? data.winners.map((w) => data.seats[w].name).join(" and ") + " won" : "A draw";
+  $("result-title").textContent = won;
+  const table = $("result-scores");
+  table.innerHTML = "";
+  const head = table.insertRow();
+  for (const text of ["", "score", "made of"]) { const th = document.createElement("th"); th.textContent = text; head.append(th); }
+  data.seats.forEach((seat, p) => {
+    const row = table.insertRow();
+    if (data.winners.includes(p)) row.className = "winner";
+    row.insertCell().textContent = seat.name;
+    row.insertCell().textContent = data.result.scores[p];
+    row.insertCell().textContent = data.result.parts[p].map(([name, points]) => `${name.replaceAll("_", " ")} ${points}`).join(", ");
+  });
 }
 
 function cellsAt(grid, instance, cell) {
@@ -130,38 +155,91 @@ function cellsAt(grid, instance, cell) {
   return document.querySelectorAll(`.cell[data-grid="${CSS.escape(grid)}"]${inst}[data-cell="${cell}"]`);
 }
 
-function movePoints(move, el) {
-  // whether a move points at a clicked cell (one of its arguments, or a cell it changes) or item
+function startCells(move) {
+  // where a move starts or lands: its cell arguments (the piece it moves, the cell it takes),
+  // else, for moves named otherwise (a lane, a pit's number), the cells it changes
+  return move.cells.length ? move.cells : move.preview;
+}
+
+const sameCell = (a, b) => a[0] === b.grid && (a[1] === null || a[1] === b.instance) && a[2] === b.cell;
+
+function fromChosen(move) {
+  // whether a move starts at (or names) what was clicked first
   if (chosen === null) return true;
-  if (chosen.kind === "cell") {
-    const hit = ([g, i, c]) => g === chosen.grid && (i === null || i === chosen.instance) && c === chosen.cell;
-    return move.cells.some(hit) || move.preview.some(hit);
-  }
+  if (chosen.kind === "cell") return startCells(move).some((c) => sameCell(c, chosen));
   return move.values.some(([kind, value]) => value === chosen.value && kind !== "int");
 }
 
+function movePoints(move) {
+  if (!fromChosen(move)) return false;
+  if (target === null) return true;
+  return [...move.cells, ...move.preview].some((c) => sameCell(c, target));
+}
+
+function pick(el) {
+  return {kind: "cell", grid: el.dataset.grid, instance: Number(el.dataset.instance), cell: Number(el.dataset.cell)};
+}
+
 function markPointable() {
+  // only where a move can start is tinted as playable; once a piece is chosen, its moves'
+  // targets are tinted apart (and a click on one plays the move, when one move goes there)
+  document.querySelectorAll(".pointable, .target, .chosen").forEach((x) => x.classList.remove("pointable", "target", "chosen"));
   for (const move of data.moves) {
-    for (const [g, i, c] of [...move.cells, ...move.preview]) cellsAt(g, i, c).forEach((el) => el.classList.add("pointable"));
+    for (const [g, i, c] of startCells(move)) cellsAt(g, i, c).forEach((el) => el.classList.add("pointable"));
     for (const [kind, value] of move.values) {
       if (kind === "int") continue;
       document.querySelectorAll(`.item[data-value="${value}"]`).forEach((el) => el.classList.add("pointable"));
     }
   }
-  document.querySelectorAll(".cell.pointable").forEach((el) => el.addEventListener("click", () => {
-    chosen = {kind: "cell", grid: el.dataset.grid, instance: Number(el.dataset.instance), cell: Number(el.dataset.cell)};
-    document.querySelectorAll(".chosen").forEach((x) => x.classList.remove("chosen"));
-    el.classList.add("chosen");
-    $("filter-name").textContent = el.dataset.name;
-    listMoves();
-  }));
-  document.querySelectorAll(".item.pointable").forEach((el) => el.addEventListener("click", () => {
+  if (chosen !== null) {
+    if (chosen.kind === "cell") cellsAt(chosen.grid, chosen.instance, chosen.cell).forEach((el) => el.classList.add("chosen"));
+    for (const move of data.moves.filter(fromChosen)) {
+      for (const [g, i, c] of [...move.cells, ...move.preview]) {
+        if (chosen.kind === "cell" && sameCell([g, i, c], chosen)) continue;
+        cellsAt(g, i, c).forEach((el) => el.classList.add("target"));
+      }
+    }
+  }
+}
+
+function bindBoard() {
+  document.querySelectorAll("#table .cell").forEach((el) => {
+    el.setAttribute("tabindex", "-1");
+    el.addEventListener("click", () => clickCell(el));
+  });
+  document.querySelectorAll("#table .item").forEach((el) => el.addEventListener("click", () => {
+    if (!el.classList.contains("pointable")) return;
     chosen = {kind: "item", value: Number(el.dataset.value)};
-    document.querySelectorAll(".chosen").forEach((x) => x.classList.remove("chosen"));
-    el.classList.add("chosen");
+    target = null;
     $("filter-name").textContent = el.textContent;
+    markPointable();
     listMoves();
   }));
+}
+
+function clickCell(el) {
+  const here = pick(el);
+  if (chosen !== null && el.classList.contains("target")) {
+    target = here;
+    const going = data.moves.filter(movePoints);
+    if (going.length === 1) { play(going[0]); return; }
+    $("filter-name").textContent = `${chosenName()} to ${el.dataset.name}`;
+  } else if (el.classList.contains("pointable")) {
+    chosen = here;
+    target = null;
+    $("filter-name").textContent = el.dataset.name;
+  } else {
+    return;
+  }
+  markPointable();
+  listMoves();
+}
+
+function chosenName() {
+  if (chosen === null) return "";
+  if (chosen.kind !== "cell") return $("filter-name").textContent;
+  const el = cellsAt(chosen.grid, chosen.instance, chosen.cell)[0];
+  return el ? el.dataset.name : "";
 }
 
 function preview(move, on) {
@@ -176,7 +254,9 @@ function listMoves() {
   if (!data.moves.length) {
     $("hint").textContent = data.over ? "" : (data.viewer === data.current ? "" : "Waiting for " + data.seats[data.current].name + ".");
   } else {
-    $("hint").textContent = "Click a highlighted cell or item to narrow the moves; point at a move to see what it changes.";
+    $("hint").textContent = chosen === null
+      ? "Click a piece or a highlighted cell to see its moves; point at a move to see what it changes."
+      : "Click where it should go (a tinted cell), or a move below.";
   }
   for (const move of shown) {
     const li = document.createElement("li");
@@ -202,6 +282,7 @@ async function play(move) {
   try {
     data = await api("POST", `/api/games/${gameId}/play`, {move: move.id !== null ? move.id : move.text, version: data.version});
     chosen = null;
+    target = null;
   } catch (error) {
     $("error").textContent = error.status === 409 ? "The game moved on before this move arrived: here it is now." : error.message;
     data = await api("GET", `/api/games/${gameId}`).catch(() => data);
@@ -218,12 +299,13 @@ async function control(body) {
 
 $("pause").addEventListener("click", () => control({paused: !data.paused}));
 $("step-one").addEventListener("click", () => control({step: true}));
-$("clear").addEventListener("click", () => { chosen = null; document.querySelectorAll(".chosen").forEach((x) => x.classList.remove("chosen")); listMoves(); });
+$("clear").addEventListener("click", () => { chosen = null; target = null; markPointable(); listMoves(); });
 $("again").addEventListener("click", async () => {
   try {
     const made = await api("POST", `/api/games/${gameId}/again`, {});
     remember(made);
     chosen = null;
+    target = null;
     await refresh();
     watch();
   } catch (error) { $("error").textContent = error.message; }
