@@ -447,3 +447,93 @@ def test_an_all_agent_game_is_watched_to_its_end_through_the_page(browser, serve
     assert browser.find_element(By.ID, "result").is_displayed()
     log = browser.find_element(By.ID, "log").text
     assert log.count("P1:") + log.count("P2:") >= 1
+
+
+def test_undo_against_an_agent_and_history_of_past_positions(served):
+    s = served("tictactoe", seats=["human", "random"])
+    made = s.new({"seed": 5})
+    sid, me = made["id"], made["tokens"][0]
+    first = s.page(sid, me)
+    assert not first["can_undo"]
+    s.play(sid, me, "b2", first["version"])
+    after = s.settled(sid, me)
+    assert len(after["log"]) == 2 and after["can_undo"]
+    # the position after the first move, as it was: the agent's reply not yet there
+    past = s.call("GET", f"/api/games/{sid}?at=1", token=me)[1]
+    assert past["past"] and past["at"] == 1 and not past["moves"] and past["log"] == after["log"]
+    assert s.call("GET", f"/api/games/{sid}?at=9", token=me)[0] == 400
+    status, back = s.call("POST", f"/api/games/{sid}/undo", {}, token=me)
+    assert status == 200 and back["log"] == [] and back["current"] == 0 and back["moves"]
+    assert s.call("POST", f"/api/games/{sid}/undo", {})[0] == 403  # a spectator takes nothing back
+    # between two people, nothing is taken back unilaterally
+    t = served("tictactoe", seats=["human", "human"])
+    both = t.new({"seed": 1})
+    t.play(both["id"], both["tokens"][0], "a1")
+    assert t.call("POST", f"/api/games/{both['id']}/undo", {}, token=both["tokens"][0])[0] == 409
+
+
+def test_the_rulebook_is_served_beside_the_game(served):
+    s = served("connect4")
+    with urllib.request.urlopen(s.url + "/rules", timeout=30) as response:
+        page = response.read().decode()
+    assert "Connect Four" in page and "<svg" in page
+
+
+def test_a_whole_tictactoe_game_is_played_with_the_keyboard(browser, served):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+    s = served("tictactoe", seats=["human", "human"])
+    made = s.new({"seed": 1})
+    browser.get(f"{s.url}/?game={made['id']}#t={made['tokens'][0]}")
+    wait = WebDriverWait(browser, 30)
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
+    other = made["tokens"][1]
+    cell = browser.find_element(By.CSS_SELECTOR, '.cell[tabindex="0"]')
+    assert cell.get_attribute("data-name") == "a1"  # the first cell where a move starts
+    browser.execute_script("arguments[0].focus()", cell)
+    active = browser.switch_to.active_element
+    active.send_keys(Keys.ARROW_RIGHT)  # a1 -> b1
+    assert browser.switch_to.active_element.get_attribute("data-name") == "b1"
+    browser.switch_to.active_element.send_keys(Keys.ARROW_UP)  # b1 -> b2 (rows go up the board)
+    assert browser.switch_to.active_element.get_attribute("data-name") == "b2"
+    plays = 0
+    while "Game over" not in browser.find_element(By.ID, "status").text and plays < 5:
+        version = s.page(made["id"], other)["version"]
+        focused = browser.switch_to.active_element
+        if "cell" not in (focused.get_attribute("class") or "") or "pointable" not in focused.get_attribute("class"):
+            focused = browser.find_element(By.CSS_SELECTOR, ".cell.pointable")
+            browser.execute_script("arguments[0].focus()", focused)
+            focused = browser.switch_to.active_element
+        played = focused.get_attribute("data-name")
+        focused.send_keys(Keys.ENTER)  # chooses the cell: one move starts there, listed
+        wait.until(lambda b: [x.text for x in b.find_elements(By.CSS_SELECTOR, "#moves button")] == [played])
+        browser.find_element(By.CSS_SELECTOR, "#moves button").send_keys(Keys.ENTER)
+        wait.until(lambda b: s.page(made["id"], other)["version"] == version + 1)
+        plays += 1
+        page = s.page(made["id"], other)
+        if page["over"]:
+            break
+        s.play(made["id"], other, page["moves"][-1]["text"], page["version"])  # the other seat answers
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button")
+                   or "Game over" in b.find_element(By.ID, "status").text)
+        # the focus is back on the board, on the cell played
+        wait.until(lambda b: b.switch_to.active_element.get_attribute("data-name") == played)
+    assert plays >= 3 and s.page(made["id"])["log"]
+
+
+def test_the_hex_page_fits_a_phone_without_sideways_scrolling(browser, served):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    s = served("hex")
+    browser.set_window_size(390, 844)
+    try:
+        browser.get(s.url + "/")
+        WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "svg.board"))
+        inner = browser.execute_script("return window.innerWidth")
+        wide = browser.execute_script("return document.documentElement.scrollWidth")
+        assert wide <= inner, (wide, inner)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(SHOTS / "hex-phone.png"))
+    finally:
+        browser.set_window_size(1400, 1000)

@@ -13,6 +13,7 @@ thread plays every agent of the server, one decision at a time, game after game.
 """
 from __future__ import annotations
 
+import html
 import secrets
 import threading
 import time
@@ -52,6 +53,8 @@ class Session:
         self.tokens = {p: secrets.token_urlsafe(18) for p in range(len(seats)) if p not in self.agents}
         self.id = ""
         self.log: list[str] = []  # notations of the moves played, with their seat
+        self.states = [self.state.copy()]  # the state after each move: history and undo
+        self.lasts: list[dict | None] = [None]  # the move that led to each of them
         self.last: dict | None = None
         self.version = 0
         self.lock = threading.Lock()
@@ -88,10 +91,33 @@ class Session:
         self.log.append(f"P{seat + 1}: {text}")
         after = self.state.view(None)
         self.last = {"seat": seat, "text": text, "cells": _changed_cells(self.game, before, after)}
+        self.states.append(self.state.copy())
+        self.lasts.append(self.last)
         self.version += 1
         self.moved_at = self.touched = time.monotonic()
         self.due = self.moved_at + self.pace
         self.changed.notify_all()
+
+    def undo(self, seat: int) -> None:
+        """Take the game back to ``seat``'s last decision (the lock held): only where every
+        other seat is an agent, which has nothing to agree to."""
+        if any(p not in self.agents for p in range(len(self.seats)) if p != seat):
+            raise Refused(HTTPStatus.CONFLICT, "a move is taken back only against agents (another person "
+                                               "plays here)")
+        mine = [i for i, line in enumerate(self.log) if line.startswith(f"P{seat + 1}: ")]
+        if not mine:
+            raise Refused(HTTPStatus.CONFLICT, "you have no move to take back")
+        keep = mine[-1]
+        self.state = self.states[keep].copy()
+        del self.log[keep:], self.states[keep + 1:], self.lasts[keep + 1:]
+        self.last = self.lasts[keep]
+        self.version += 1
+        self.touched = time.monotonic()
+        self.changed.notify_all()
+
+    def can_undo(self, seat: int | None) -> bool:
+        return (seat is not None and all(p in self.agents for p in range(len(self.seats)) if p != seat)
+                and any(line.startswith(f"P{seat + 1}: ") for line in self.log))
 
     def agent_to_play(self) -> bool:
         return not self.closed and not self.state.is_over and self.state.current_player in self.agents
@@ -102,7 +128,13 @@ class Session:
             self.changed.notify_all()
 
     # -- what a seat sees ---------------------------------------------------------------------
-    def payload(self, viewer: int | None) -> dict[str, Any]:
+    def payload(self, viewer: int | None, at: int | None = None) -> dict[str, Any]:
+        """The game as ``viewer`` sees it; ``at``: as it was after that many moves (history)."""
+        if at is not None:
+            if not 0 <= at <= len(self.log):
+                raise Refused(HTTPStatus.BAD_REQUEST, f"'at' is a move number from 0 to {len(self.log)}")
+            if at < len(self.log):
+                return self._past(viewer, at)
         state = self.state
         current = state.current_player
         data = {
@@ -111,7 +143,8 @@ class Session:
             "current": current, "winners": state.winners if state.is_over else [],
             "viewer": viewer, "seats": [{"seat": p, "name": seat_name(self.game, p), "kind": s}
                                         for p, s in enumerate(self.seats)],
-            "html": table_html(state, viewer), "last": self.last, "log": self.log[-12:],
+            "html": table_html(state, viewer), "last": self.last, "log": self.log, "at": len(self.log),
+            "can_undo": self.can_undo(viewer),
             "moves": [], "step": state.step_name if not state.is_over else None,
             "agent_to_play": self.agent_to_play(), "agents_only": self.agents_only,
             "paused": self.paused, "pace": self.pace,
@@ -123,6 +156,18 @@ class Session:
             data["result"] = {"scores": state.scores,
                               "parts": [[list(part) for part in state._score_parts(p)] for p in range(state.n)]}
         return data
+
+
+    def _past(self, viewer: int | None, at: int) -> dict[str, Any]:
+        """A position of the game's history, as ``viewer`` sees it (seen as it was then: no
+        secret that was hidden then is shown)."""
+        state = self.states[at]
+        return {"id": self.id, "version": self.version, "title": self.game.title, "turn": state.turns + 1,
+                "over": self.state.is_over, "current": state.current_player, "winners": [], "viewer": viewer,
+                "seats": [{"seat": p, "name": seat_name(self.game, p), "kind": s} for p, s in enumerate(self.seats)],
+                "html": table_html(state, viewer), "last": self.lasts[at], "log": self.log, "at": at,
+                "moves": [], "step": None, "agent_to_play": False, "agents_only": self.agents_only,
+                "paused": self.paused, "pace": self.pace, "next": None, "can_undo": False, "past": True}
 
 
 def _changed_cells(game: Game, before: dict, after: dict) -> list[list]:
@@ -198,8 +243,19 @@ class Hub:
         self.max_games = MAX_GAMES
         self.max_agent_games = MAX_AGENT_GAMES
         self.stopped = False
+        self._rulebook: str | None = None
         self.worker = threading.Thread(target=self._play_agents, name="regle-agents", daemon=True)
         self.worker.start()
+
+    def rulebook(self) -> str:
+        """The HTML rulebook of the rules served (made once)."""
+        if self._rulebook is None:
+            from regle.rulebook import rulebook
+            try:
+                self._rulebook = rulebook(self.game.rules_file, "html")
+            except Exception as exc:  # noqa: BLE001 - a rules text with no file (loads): no rulebook
+                self._rulebook = f"<!doctype html><title>No rulebook</title><p>No rulebook: {html.escape(str(exc))}</p>"
+        return self._rulebook
 
     def info(self) -> dict:
         g = self.game

@@ -15,6 +15,9 @@ let data = null;
 let chosen = null;        // what was clicked first: {kind: "cell", grid, instance, cell} or {kind: "item", value}
 let target = null;        // then where to: {kind: "cell", grid, instance, cell}
 let busy = false;         // a move is on its way: one request per click
+let live = null;          // the game as it is now (data is what is drawn: live, or a past position)
+let viewing = null;       // the move number of the past position drawn (null: the game as it is)
+let focusKey = null;      // the board cell that had the keyboard's focus, kept across redraws
 let watching = 0;         // the long poll's generation (a new game starts a new one)
 const $ = (id) => document.getElementById(id);
 
@@ -46,7 +49,8 @@ async function start() {
 }
 
 async function refresh() {
-  data = await api("GET", `/api/games/${gameId}`);
+  live = data = await api("GET", `/api/games/${gameId}`);
+  viewing = null;
   draw();
 }
 
@@ -55,10 +59,14 @@ async function watch() {
   const mine = ++watching;
   while (mine === watching) {
     try {
-      const fresh = await api("GET", `/api/games/${gameId}?after=${data ? data.version : 0}`);
+      const fresh = await api("GET", `/api/games/${gameId}?after=${live ? live.version : 0}`);
       if (mine !== watching) return;
       if (fresh.next) { follow(fresh.next); return; }
-      if (!data || fresh.version !== data.version || fresh.paused !== data.paused) { data = fresh; draw(); }
+      if (!live || fresh.version !== live.version || fresh.paused !== live.paused) {
+        live = fresh;
+        if (viewing === null) data = fresh;
+        draw();
+      }
     } catch (error) {
       if (error.status === 404) { $("error").textContent = error.message; return; }
       await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -99,6 +107,7 @@ function seatLine() {
 
 function controls() {
   $("moves-title").hidden = data.viewer === null;
+  $("undo").hidden = !data.can_undo || viewing !== null;
   const agents = data.seats.some((s) => s.kind !== "human");
   const mayControl = data.agents_only || data.viewer !== null;
   $("agents").hidden = !(agents && mayControl) || data.over;
@@ -118,17 +127,101 @@ function draw() {
       ? "Game over: " + data.winners.map((w) => data.seats[w].name).join(" and ") + " won"
       : "Game over: a draw";
   } else {
+    const thinking = data.agent_to_play && !data.paused;
     $("status").textContent = `Turn ${data.turn}: ${who.name} to play` + (data.step ? ` (${data.step})` : "")
-      + (data.viewer === data.current && data.moves.length ? " — your move" : "");
+      + (data.viewer === data.current && data.moves.length ? " — your move" : "")
+      + (thinking ? ` — ${who.name} (${who.kind}) is thinking…` : "");
   }
-  $("log").innerHTML = "";
-  for (const line of data.log) { const li = document.createElement("li"); li.textContent = line; $("log").append(li); }
+  $("status").classList.toggle("thinking", !data.over && data.agent_to_play && !data.paused);
+  historyList();
   if (data.last) for (const [g, i, c] of data.last.cells) cellsAt(g, i, c).forEach((el) => el.classList.add("last"));
   bindBoard();
   markPointable();
   listMoves();
   endPanel();
+  restoreFocus();
 }
+
+function historyList() {
+  // every move of the game; the position drawn is highlighted, and any move can be looked at
+  const list = $("log");
+  list.innerHTML = "";
+  live.log.forEach((line, k) => {
+    const li = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "history";
+    button.textContent = line;
+    if (k + 1 === data.at) { button.classList.add("current"); button.setAttribute("aria-current", "step"); }
+    button.addEventListener("click", () => look(k + 1));
+    li.append(button);
+    list.append(li);
+  });
+  const current = list.querySelector(".current");
+  if (current) current.scrollIntoView({block: "nearest"});
+  $("history-bar").hidden = viewing === null;
+  $("history-where").textContent = viewing === null ? "" : `After move ${viewing} of ${live.log.length}`;
+  $("back").disabled = (viewing === null ? live.log.length : viewing) === 0;
+  $("forward").disabled = viewing === null;
+}
+
+async function look(k) {
+  // a past position (k moves in), as this seat saw it then; the last one is the game as it is
+  if (k >= live.log.length) { viewing = null; data = live; draw(); return; }
+  try {
+    data = await api("GET", `/api/games/${gameId}?at=${k}`);
+    viewing = k;
+    chosen = null;
+    target = null;
+    draw();
+  } catch (error) { $("error").textContent = error.message; }
+}
+
+function cellKey(el) { return `${el.dataset.grid}/${el.dataset.instance}/${el.dataset.cell}`; }
+
+function restoreFocus() {
+  // the keyboard: one board cell is in the tab order (the one focused last, else the first where
+  // a move starts); arrows move among cells by where they are drawn, Enter or Space clicks
+  const cells = [...document.querySelectorAll("#table .cell")];
+  if (!cells.length) return;
+  const again = focusKey && cells.find((el) => cellKey(el) === focusKey);
+  const home = again || cells.find((el) => el.classList.contains("pointable")) || cells[0];
+  cells.forEach((el) => el.setAttribute("tabindex", el === home ? "0" : "-1"));
+  if (again && document.activeElement === document.body) home.focus();
+}
+
+function moveFocus(from, dx, dy) {
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+  const [x0, y0] = box(from);
+  let best = null, bestScore = Infinity;
+  for (const el of document.querySelectorAll(`#table .cell[data-grid="${CSS.escape(from.dataset.grid)}"]`)) {
+    if (el === from) continue;
+    const [x, y] = box(el);
+    const along = (x - x0) * dx + (y - y0) * dy;
+    if (along <= 1) continue;
+    const across = Math.abs((x - x0) * dy - (y - y0) * dx);
+    const score = along + 2 * across;
+    if (score < bestScore) { best = el; bestScore = score; }
+  }
+  if (best) {
+    from.setAttribute("tabindex", "-1");
+    best.setAttribute("tabindex", "0");
+    best.focus();
+    focusKey = cellKey(best);
+  }
+}
+
+$("table").addEventListener("keydown", (event) => {
+  const el = event.target.closest && event.target.closest(".cell");
+  if (!el) return;
+  const arrows = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1]};
+  if (arrows[event.key]) { event.preventDefault(); moveFocus(el, ...arrows[event.key]); }
+  else if (event.key === "Enter" || event.key === " ") { event.preventDefault(); focusKey = cellKey(el); clickCell(el); }
+});
+$("table").addEventListener("focusin", (event) => {
+  const el = event.target.closest && event.target.closest(".cell");
+  if (el) focusKey = cellKey(el);
+});
 
 function endPanel() {
   // the game over: who won, each seat's score and the clauses that made it
@@ -280,12 +373,12 @@ async function play(move) {
   document.querySelectorAll("#moves button").forEach((b) => { b.disabled = true; });
   $("error").textContent = "";
   try {
-    data = await api("POST", `/api/games/${gameId}/play`, {move: move.id !== null ? move.id : move.text, version: data.version});
+    live = data = await api("POST", `/api/games/${gameId}/play`, {move: move.id !== null ? move.id : move.text, version: live.version});
     chosen = null;
     target = null;
   } catch (error) {
     $("error").textContent = error.status === 409 ? "The game moved on before this move arrived: here it is now." : error.message;
-    data = await api("GET", `/api/games/${gameId}`).catch(() => data);
+    live = data = await api("GET", `/api/games/${gameId}`).catch(() => data);
   } finally {
     busy = false;
     draw();
@@ -293,9 +386,17 @@ async function play(move) {
 }
 
 async function control(body) {
-  try { data = await api("POST", `/api/games/${gameId}/control`, body); draw(); }
+  try { live = data = await api("POST", `/api/games/${gameId}/control`, body); viewing = null; draw(); }
   catch (error) { $("error").textContent = error.message; }
 }
+
+$("undo").addEventListener("click", async () => {
+  try { live = data = await api("POST", `/api/games/${gameId}/undo`, {}); viewing = null; chosen = null; target = null; draw(); }
+  catch (error) { $("error").textContent = error.message; }
+});
+$("back").addEventListener("click", () => look((viewing === null ? live.log.length : viewing) - 1));
+$("forward").addEventListener("click", () => look(viewing + 1));
+$("to-live").addEventListener("click", () => look(live.log.length));
 
 $("pause").addEventListener("click", () => control({paused: !data.paused}));
 $("step-one").addEventListener("click", () => control({step: true}));
