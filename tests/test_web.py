@@ -537,3 +537,33 @@ def test_the_hex_page_fits_a_phone_without_sideways_scrolling(browser, served):
         browser.save_screenshot(str(SHOTS / "hex-phone.png"))
     finally:
         browser.set_window_size(1400, 1000)
+
+
+def test_the_end_outlines_the_winning_line_or_chain(served):
+    from regle.web.highlight import deciding_cells
+    c4 = regle.load(_path("connect4"))
+    state = c4.new_game(seed=1)
+    for column in "1 2 1 2 1 2 1".split():  # P1 drops four in the first column
+        state.play(column)
+    assert state.is_over and state.winners == [0]
+    cells = deciding_cells(c4, state)
+    names = c4.cell_names("board")
+    assert sorted(names[c] for _g, _i, c in cells) == ["a1", "a2", "a3", "a4"]
+    hexgame = regle.load(_path("hex"))
+    state = hexgame.new_game(seed=1)
+    names = hexgame.cell_names("board")
+    for row in range(1, 12):  # P1 fills column a (south to north); P2 answers on column k
+        state.play(f"a{row}")
+        if not state.is_over:
+            state.play(f"k{row}" if row != 1 else "k1")
+    assert state.winners == [0]
+    chain = sorted(names[c] for _g, _i, c in deciding_cells(hexgame, state))
+    assert chain == sorted(f"a{r}" for r in range(1, 12))
+    s = served("tictactoe", seats=["human", "human"])
+    made = s.new({"seed": 1})
+    p1, p2 = made["tokens"][0], made["tokens"][1]
+    for who, cell in ((p1, "a1"), (p2, "a2"), (p1, "b1"), (p2, "b2"), (p1, "c1")):
+        assert s.play(made["id"], who, cell)[0] == 200
+    over = s.page(made["id"])
+    ttt = s.game.cell_names("board")
+    assert over["over"] and sorted(ttt[c] for _g, _i, c in over["result"]["cells"]) == ["a1", "b1", "c1"]

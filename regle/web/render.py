@@ -34,13 +34,37 @@ def piece_colour(ns: dict, kind: str, value: int) -> str:
             word = names[value].lower()
             return COLOUR_WORDS.get(word, PALETTE[value % len(PALETTE)])
     if kind == "player":
-        return SEATS[value % len(SEATS)]
+        return seat_colour(ns, value)
     return PALETTE[value % len(PALETTE)]
 
 
+def seat_colour(ns: dict, seat: int) -> str:
+    """A seat's colour: the rules' ``colours`` (a word or #rrggbb), else a default per seat."""
+    chosen = ns.get("SEAT_COLOURS") or []
+    if 0 <= seat < len(chosen):
+        return COLOUR_WORDS.get(chosen[seat].lower(), chosen[seat])
+    return SEATS[seat % len(SEATS)]
+
+
 def _text_colour(fill: str) -> str:
-    dark = fill in ("#333333", "#3a78d8", "#8e44ad", "#d64541", "#8b5a2b", "#3fa34d")
-    return "#ffffff" if dark else "#222222"
+    """Dark or light text, whichever reads on ``fill``."""
+    if fill.startswith("#") and len(fill) in (4, 7):
+        digits = fill[1:] if len(fill) == 7 else "".join(c * 2 for c in fill[1:])
+        r, g, b = (int(digits[i:i + 2], 16) for i in (0, 2, 4))
+        return "#ffffff" if 0.299 * r + 0.587 * g + 0.114 * b < 140 else "#222222"
+    return "#ffffff" if fill in ("black", "navy", "maroon", "purple", "brown", "darkgreen") else "#222222"
+
+
+def edge_owners(ns: dict, grid: str) -> dict[int, int]:
+    """cell -> the seat whose goal its side is (a side a ``connected`` end joins for that seat)."""
+    sides = ns.get(f"G_{grid}__SIDES") or []
+    owners: dict[int, int] = {}
+    for shape in ns.get("END_SHAPES", ()):
+        if shape.get("kind") == "connected" and shape.get("grid") == grid and shape.get("seat") is not None:
+            for side in shape["sides"]:
+                for cell in sides[side] if side < len(sides) else ():
+                    owners.setdefault(cell, shape["seat"])
+    return owners
 
 
 def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: dict | None = None,
@@ -62,10 +86,14 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
            '<defs><linearGradient id="rainbow"><stop offset="0" stop-color="#d64541"/>'
            '<stop offset=".5" stop-color="#3fa34d"/><stop offset="1" stop-color="#3a78d8"/></linearGradient></defs>']
     r = UNIT * 0.5
+    owners = edge_owners(ns, name)
     for c, (cx, cy) in enumerate(centres):
         px, py = (cx - x0) * UNIT, (cy - y0) * UNIT
         attrs = (f'class="cell" data-grid="{esc(name)}" data-instance="{instance}" data-cell="{c}" '
                  f'data-name="{esc(names[c])}"')
+        if c in owners:  # a side that is a seat's goal, in that seat's colour
+            attrs += f' style="stroke:{esc(seat_colour(ns, owners[c]))};stroke-width:3"'
+
         if shape == "hex":
             pts = " ".join(f"{px + r * 1.12 * math.cos(math.radians(a)):.1f},{py + r * 1.12 * math.sin(math.radians(a)):.1f}"
                            for a in range(30, 390, 60))

@@ -25,6 +25,7 @@ from regle.runtime.engine import Game, IllegalMove
 from regle.runtime.ops import line_head
 
 from .guard import Refused
+from .highlight import deciding_cells
 from .render import seat_name, table_html
 
 MAX_GAMES = 500
@@ -154,7 +155,8 @@ class Session:
             data["moves"] = _moves(self.game, state, viewer)
         if state.is_over:  # everything is public at the end: the scores and what made them
             data["result"] = {"scores": state.scores,
-                              "parts": [[list(part) for part in state._score_parts(p)] for p in range(state.n)]}
+                              "parts": [[list(part) for part in state._score_parts(p)] for p in range(state.n)],
+                              "cells": deciding_cells(self.game, state)}
         return data
 
 

@@ -226,8 +226,9 @@ $("table").addEventListener("focusin", (event) => {
 function endPanel() {
   // the game over: who won, each seat's score and the clauses that made it
   const panel = $("result");
-  panel.hidden = !data.over;
+  panel.hidden = !data.over || !data.result;
   if (!data.over || !data.result) return;
+  for (const [g, i, c] of data.result.cells) cellsAt(g, i, c).forEach((el) => el.classList.add("won"));
   const won = data.winners.length ? data.winners.map((w) => data.seats[w].name).join(" and ") + " won" : "A draw";
   $("result-title").textContent = won;
   const table = $("result-scores");
