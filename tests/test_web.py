@@ -567,3 +567,27 @@ def test_the_end_outlines_the_winning_line_or_chain(served):
     over = s.page(made["id"])
     ttt = s.game.cell_names("board")
     assert over["over"] and sorted(ttt[c] for _g, _i, c in over["result"]["cells"]) == ["a1", "b1", "c1"]
+
+
+def test_new_game_in_one_window_moves_both_windows(served):
+    """Two windows of Lost Cities: Play again in one, and the other follows to the new game with
+    its own seat (each page asks for changes by a long poll, as the page script does)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    b1, b2 = _browser(), _browser()
+    try:
+        s = served("lostcities", seats=["human", "human"])
+        made = s.new({"seed": 1})
+        b1.get(f"{s.url}/?game={made['id']}#t={made['tokens'][0]}")
+        b2.get(f"{s.url}/?game={made['id']}#t={made['tokens'][1]}")
+        for b in (b1, b2):
+            WebDriverWait(b, 30).until(lambda x: "You are" in x.find_element(By.ID, "you").text)
+        b1.find_element(By.ID, "again").click()
+        WebDriverWait(b1, 30).until(lambda x: made["id"] not in x.current_url)
+        new_id = b1.current_url.split("game=")[1].split("#")[0]
+        WebDriverWait(b2, 30).until(lambda x: f"game={new_id}" in x.current_url)
+        assert "You are P2" in b2.find_element(By.ID, "you").text
+        assert b1.current_url.split("#t=")[1] != b2.current_url.split("#t=")[1]  # each its own seat
+    finally:
+        b1.quit()
+        b2.quit()

@@ -24,6 +24,11 @@ def esc(text) -> str:
     return html.escape(str(text), quote=True)
 
 
+def words(name: str) -> str:
+    """A rules name as people read it: ``face_up`` -> ``face up``."""
+    return str(name).replace("_", " ")
+
+
 def piece_colour(ns: dict, kind: str, value: int) -> str:
     """The fill of a piece: an enum member's colour word, a seat's colour, else the palette."""
     if kind.startswith("enum:"):
@@ -137,9 +142,27 @@ def _items(game, zone: str, kind: str, place, instance: int) -> str:
     spans = []
     for i, v in enumerate(place):
         text = ns["show_value"](kind, v) if kind != "int" else str(v)
+        colour = item_colour(ns, kind, v)
+        style = f' style="border-left:6px solid {esc(colour)}"' if colour else ""
         spans.append(f'<span class="item" data-zone="{esc(zone)}" data-instance="{instance}" data-index="{i}" '
-                     f'data-value="{v}" title="{esc(ns["show_detail"](kind, v) if kind != "int" else v)}">{esc(text)}</span>')
+                     f'data-value="{v}"{style} title="{esc(ns["show_detail"](kind, v) if kind != "int" else v)}">'
+                     f'{esc(text)}</span>')
     return "".join(spans)
+
+
+def item_colour(ns: dict, kind: str, value: int) -> str | None:
+    """The colour of a table's item whose row names a colour (a column of an enum whose members
+    are colour words, such as a card's suit), else None."""
+    if not kind.startswith("item:"):
+        return None
+    table = kind[5:]
+    for column, enum in ns.get("TABLE_ENUM_COLUMNS", {}).get(table, ()):
+        names = ns.get(f"T_{enum}__NAMES") or ()
+        if names and all(n.lower() in COLOUR_WORDS for n in names):
+            member = ns[f"C_{table}__{column}"][value]
+            if 0 <= member < len(names):
+                return COLOUR_WORDS[names[member].lower()]
+    return None
 
 
 def _places(ns: dict, name: str, per, value, n: int):
@@ -180,7 +203,7 @@ def table_html(state, viewer: int | None) -> str:
                 body = grid_svg(game, name, value, kind, f"{name} of P{seat + 1}" if seat is not None else label,
                                 instance=instance)
             (per_seat[seat] if seat is not None else shared).append(
-                f'<div class="{what}"><span class="label">{esc(label)}</span>{body}</div>')
+                f'<div class="{what}"><span class="label">{esc(words(label))}</span>{body}</div>')
     counters_shared = []
     for name, _attr, per in ns["COUNTERS"]:
         if name in quiet:
@@ -188,12 +211,12 @@ def table_html(state, viewer: int | None) -> str:
         value = view["counters"][name]
         if per == "player":
             for p in range(state.n):
-                per_seat[p].append(f'<div class="counter"><span class="label">{esc(name)}</span> {esc(value[p])}</div>')
+                per_seat[p].append(f'<div class="counter"><span class="label">{esc(words(name))}</span> {esc(value[p])}</div>')
         elif per:
-            counters_shared.append(f'<div class="counter"><span class="label">{esc(name)}</span> '
+            counters_shared.append(f'<div class="counter"><span class="label">{esc(words(name))}</span> '
                                    f'{esc(", ".join(map(str, value)))}</div>')
         else:
-            counters_shared.append(f'<div class="counter"><span class="label">{esc(name)}</span> {esc(value)}</div>')
+            counters_shared.append(f'<div class="counter"><span class="label">{esc(words(name))}</span> {esc(value)}</div>')
     scores = view["scores"]
     seats = []
     for p in range(state.n):

@@ -191,6 +191,7 @@ def _moves(game: Game, state, seat: int) -> list[dict]:
     """The legal moves of ``seat``: notation, id, what each argument points at (cells, values),
     and the cells it would change (on a copy re-dealt from seat's knowledge)."""
     kinds = game.namespace["Move"].KINDS
+    names = game.namespace["Move"].NAMES
     texts = state.notations()
     try:
         ids = state.legal_action_ids()
@@ -213,7 +214,8 @@ def _moves(game: Game, state, seat: int) -> list[dict]:
             preview = _changed_cells(game, before, after)
         except Exception:  # noqa: BLE001 - a preview is a courtesy; the move itself is checked when played
             preview = []
-        out.append({"text": text, "id": move_id, "cells": cells, "values": values, "preview": preview})
+        out.append({"text": text, "id": move_id, "action": names[move[0]], "cells": cells, "values": values,
+                    "preview": preview})
     return out
 
 

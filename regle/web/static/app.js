@@ -233,6 +233,7 @@ function endPanel() {
   $("result-title").textContent = won;
   const table = $("result-scores");
   table.innerHTML = "";
+  table.hidden = !data.result.parts.some((parts) => parts.length);  // a game with no score: the winner says it all
   const head = table.insertRow();
   for (const text of ["", "score", "made of"]) { const th = document.createElement("th"); th.textContent = text; head.append(th); }
   data.seats.forEach((seat, p) => {
@@ -352,19 +353,30 @@ function listMoves() {
       ? "Click a piece or a highlighted cell to see its moves; point at a move to see what it changes."
       : "Click where it should go (a tinted cell), or a move below.";
   }
-  for (const move of shown) {
-    const li = document.createElement("li");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = move.text;
-    button.dataset.move = move.text;
-    button.addEventListener("mouseenter", () => preview(move, true));
-    button.addEventListener("mouseleave", () => preview(move, false));
-    button.addEventListener("focus", () => preview(move, true));
-    button.addEventListener("blur", () => preview(move, false));
-    button.addEventListener("click", () => play(move));
-    li.append(button);
-    list.append(li);
+  // grouped by action (a heading for each when there are several); many moves sit side by side
+  const actions = [...new Set(shown.map((m) => m.action))];
+  list.classList.toggle("many", shown.length > 24);
+  for (const action of actions) {
+    if (actions.length > 1) {
+      const head = document.createElement("li");
+      head.className = "action";
+      head.textContent = action.replaceAll("_", " ");
+      list.append(head);
+    }
+    for (const move of shown.filter((m) => m.action === action)) {
+      const li = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = move.text;
+      button.dataset.move = move.text;
+      button.addEventListener("mouseenter", () => preview(move, true));
+      button.addEventListener("mouseleave", () => preview(move, false));
+      button.addEventListener("focus", () => preview(move, true));
+      button.addEventListener("blur", () => preview(move, false));
+      button.addEventListener("click", () => play(move));
+      li.append(button);
+      list.append(li);
+    }
   }
 }
 
