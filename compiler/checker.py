@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import keyword
+import re
 from typing import Any
 
 import attrs
@@ -31,6 +32,9 @@ OPEN_FUNCTIONS = {"number", "first", "last", "column", "cell", "neighbour", "nei
                   "opposite", "chain", "sides", "lanes"}
 
 #: Resource bounds for untrusted rules files (see docs/language.md, "Limits").
+#: a seat's colour: a colour word (letters only, as CSS names them) or #rgb / #rrggbb
+COLOUR = re.compile(r"[a-z]{3,20}|#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}")
+
 LIMITS = {
     "table_rows": 10_000,     # items in one table, copies included
     "zone_capacity": 100_000,
@@ -293,6 +297,13 @@ class Checker:
                        "write the smaller count first, e.g. players 2..4")
         if node.max_players > LIMITS["players"]:
             self.error(f"at most {LIMITS['players']} players are supported", at)
+        for colour in node.colours:
+            if not COLOUR.fullmatch(colour):
+                self.error(f"colours: {colour!r} is not a colour", node.colours_pos if node.colours_pos[0] else node.pos,
+                           "a colour word (red, blue, black, white, green, yellow, ...) or #rrggbb")
+        if len(node.colours) > node.max_players:
+            self.error(f"{len(node.colours)} colours for at most {node.max_players} players",
+                       node.colours_pos if node.colours_pos[0] else node.pos, "one colour per seat")
         if node.max_decisions is not None:
             bound = self.const(node.max_decisions)
             if isinstance(bound, int) and not 1 <= bound <= LIMITS["decisions"]:

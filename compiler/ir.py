@@ -163,6 +163,7 @@ class GameIR:
     helpers: list = attrs.Factory(list)
     #: the mark of each seat in drawn grids ("X", "O"), empty for P1, P2...
     marks: list = attrs.Factory(list)
+    colours: list = attrs.Factory(list)  # one per seat, for drawing (colour words or #rrggbb)
     #: zone -> (lo, hi): the numbers a zone of numbers is declared to hold
     zone_values: dict = attrs.Factory(dict)
     #: whether the rules use chance (shuffle, random)
@@ -171,3 +172,4 @@ class GameIR:
     max_decisions: int = 100_000
     #: notes for the author (rendered FILE:LINE:COL: note: ...), e.g. why there are no action ids
     notes: list = attrs.Factory(list)
+    end_shapes: list = attrs.Factory(list)  # for drawing an end: the lines and chains that end the game

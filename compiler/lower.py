@@ -1046,8 +1046,9 @@ class Lowerer(GridLowering):
             enums=enums, tables=tables, zones=zones, grids=grids, patterns=list(sym.patterns),
             pattern_texts=list(sym.pattern_texts),
             counters=counters, setup_lines=setup_lines,
-            steps=steps, actions=actions, end_conds=ends, end_winners=end_winners, functions=self.functions, helpers=self.helpers,
-            marks=list(game.marks) if game else [],
+            steps=steps, actions=actions, end_conds=ends, end_shapes=self.end_shapes(sym.ends),
+            end_winners=end_winners, functions=self.functions, helpers=self.helpers,
+            marks=list(game.marks) if game else [], colours=list(game.colours) if game else [],
             zone_values={z.name: z.values for z in sym.zones.values() if z.values is not None},
             notes=list(dict.fromkeys(self.notes)),
             max_decisions=self.sym_const(game.max_decisions) or LIMITS["decisions"]
@@ -1335,6 +1336,33 @@ class Lowerer(GridLowering):
                         [self.comment(node)] + gen, do_lines, after, node.pos[0],
                         long_lines=[f"return {long_body}"], clash=clash, skeleton=skeleton, domains=domains,
                         arg_kinds=[t.display_kind for _c, t in arg_types.values()])
+
+    def end_shapes(self, ends: list) -> list[dict]:
+        """What a page outlines when the game ends: for each end condition that is (or holds,
+        joined by and/or) a line of pieces (``in_a_row(G, who, k)``) or a chain between two sides
+        (``connected(G, who, a, b)``), the grid and its numbers. Data for drawing only."""
+        shapes: list[dict] = []
+
+        def visit(node) -> None:
+            if isinstance(node, ast.BinOp) and node.op in ("and", "or"):
+                visit(node.left)
+                visit(node.right)
+            elif isinstance(node, ast.Call) and node.func in ("in_a_row", "connected") and node.args \
+                    and isinstance(node.args[0], ast.Name) and node.args[0].id in self.sym.grids:
+                grid = self.sym.grids[node.args[0].id]
+                if node.func == "in_a_row" and len(node.args) == 3:
+                    k = self.sym_const(node.args[2])
+                    if k is not None:
+                        shapes.append({"kind": "in_a_row", "grid": grid.name, "length": k})
+                elif node.func == "connected" and len(node.args) == 4 and grid.edges:
+                    members = self.sym.enums[grid.edges].members
+                    names = [a.id if isinstance(a, ast.Name) else None for a in node.args[2:]]
+                    if all(n in members for n in names):
+                        shapes.append({"kind": "connected", "grid": grid.name, "seat": self.sym_const(node.args[1]),
+                                       "sides": [members.index(n) for n in names]})
+        for e in ends:
+            visit(e.cond)
+        return shapes
 
     def domain(self, action: ast.Action, name: str, b: ast.Binding, ty: T.Type) -> tuple:
         """The values a parameter can take in any state, for action ids (game.action_space):

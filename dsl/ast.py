@@ -325,9 +325,12 @@ class Game(Decl):
     first: Expr | None = None
     #: one mark per seat, drawn in the cells of grids of players (``marks "X", "O"``)
     marks: list = attrs.Factory(list)
+    #: one colour per seat for drawing its pieces (``colours "red", "blue"``): colour words or #rrggbb
+    colours: list = attrs.Factory(list)
     #: ``max decisions N``: no game of these rules takes more decisions (for game-AI tools)
     max_decisions: Expr | None = None
     players_pos: tuple = attrs.field(default=(0, 0), eq=False, repr=False)
+    colours_pos: tuple = attrs.field(default=(0, 0), eq=False, repr=False)
 
 
 @attrs.define

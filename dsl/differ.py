@@ -133,6 +133,8 @@ def _decl(key, a, b) -> list[Change]:
             out.append(Change("changed", "game max decisions", _opt(a.max_decisions), _opt(b.max_decisions)))
         if a.marks != b.marks:
             out.append(Change("changed", "game marks", ", ".join(a.marks) or "-", ", ".join(b.marks) or "-"))
+        if a.colours != b.colours:
+            out.append(Change("changed", "game colours", ", ".join(a.colours) or "-", ", ".join(b.colours) or "-"))
     elif isinstance(a, ast.Turn):
         out += _turn(a, b)
     elif isinstance(a, ast.Setup):

@@ -128,6 +128,8 @@ class ToAst(Transformer):
                 node.players_pos = at
             elif kind == "marks":
                 node.marks = value
+            elif kind == "colours":
+                node.colours, node.colours_pos = value, at
             elif kind == "max_decisions":
                 node.max_decisions = value
             else:
@@ -144,6 +146,9 @@ class ToAst(Transformer):
 
     def marks(self, meta, items):
         return ("marks", [_unquote(t) for t in items], _pos(meta))
+
+    def colours(self, meta, items):
+        return ("colours", [_unquote(t) for t in items], _pos(meta))
 
     def first_player(self, meta, items):
         return ("first", items[0], _pos(meta))

@@ -237,6 +237,8 @@ class Printer:
                 self.line(f"{INDENT}first player {expr(d.first)}")
             if d.marks:
                 self.line(f"{INDENT}marks {', '.join(quote(m) for m in d.marks)}")
+            if d.colours:
+                self.line(f"{INDENT}colours {', '.join(quote(c) for c in d.colours)}")
             if d.max_decisions is not None:
                 self.line(f"{INDENT}max decisions {expr(d.max_decisions)}")
             self.line("}")

@@ -282,3 +282,24 @@ def test_a_let_no_require_reads_is_computed_with_the_effects_only():
     assert [str(m) for m in s.legal_moves()] == ["take 1", "take 2"]
     s.play("take 2")
     assert s.to_json()["counters"]["total"] == 20
+
+
+def test_seat_colours_are_data_checked_and_drawn(tmp_path):
+    from regle.web.render import seat_colour, table_html
+    text = ('game "C" {\n  players 2\n  colours "red", "#3a78d8"\n}\ngrid board: player square 3 by 3\n'
+            'turn {\n  step s {\n    action put(c in empty_cells(board)) "{c}" {\n      put me at c on board\n'
+            '    }\n  }\n}\nend when count(empty_cells(board)) == 0\n')
+    game = regle.loads(text, name="colours", backend="python")
+    assert game.namespace["SEAT_COLOURS"] == ["red", "#3a78d8"]
+    assert seat_colour(game.namespace, 0) == "#d64541" and seat_colour(game.namespace, 1) == "#3a78d8"
+    state = game.new_game()
+    state.play("a1")
+    assert 'fill="#d64541"' in table_html(state, None)
+    for bad, what in (('"red; x"', "is not a colour"), ('"red", "blue", "green"', "3 colours for at most 2")):
+        with pytest.raises(regle.RulesError, match=what) as info:
+            regle.loads(text.replace('"red", "#3a78d8"', bad), name="bad", backend="python")
+        assert info.value.diagnostics[0].line == 3
+    from regle.dsl.parser import parse
+    from regle.dsl.printer import format_text
+    assert 'colours "red", "#3a78d8"' in format_text(text, "c.rules")
+    assert parse(format_text(text, "c.rules"), "c.rules").decls[0].colours == ["red", "#3a78d8"]

@@ -359,3 +359,235 @@ def test_two_people_play_from_two_pages(served):
     finally:
         b1.quit()
         b2.quit()
+
+
+def test_a_cibles_push_is_played_by_clicking_the_marble_then_its_target(browser, served):
+    """A click on a piece lists every move from it (named after it), its targets are tinted, and a
+    click on a target that one move reaches plays that move."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    s = served("cibles", seats=["human", "human"])
+    made = s.new({"seed": 1})
+    browser.get(f"{s.url}/?game={made['id']}#t={made['tokens'][0]}")
+    wait = WebDriverWait(browser, 30)
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
+    page = s.page(made["id"], made["tokens"][0])
+    names = s.game.cell_names("board")
+    first = page["moves"][0]["text"]  # e.g. "b1-ne": the marble at b1 pushed north-east
+    head = first.split("-")[0]
+    cell = names.index(head)
+    tinted = browser.find_elements(By.CSS_SELECTOR, ".cell.pointable")
+    starts = {int(el.get_attribute("data-cell")) for el in tinted}
+    assert cell in starts
+    # only where a move starts is tinted: no cell a push merely changes
+    assert starts == {names.index(m["text"].split("-")[0]) for m in page["moves"]}
+    browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))",
+                           browser.find_element(By.CSS_SELECTOR, f'.cell[data-cell="{cell}"]'))
+    listed = [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#moves button")]
+    expected = [m["text"] for m in page["moves"] if m["text"].split("-")[0] == head]
+    assert listed == expected and any(" x" in t for t in listed) or listed == expected
+    targets = browser.find_elements(By.CSS_SELECTOR, ".cell.target")
+    assert targets
+    # the target that exactly one of the listed moves reaches
+    one = None
+    for el in targets:
+        c = int(el.get_attribute("data-cell"))
+        reaching = [m for m in page["moves"] if m["text"] in expected
+                    and any(p[2] == c for p in m["preview"] + m["cells"])]
+        if len(reaching) == 1:
+            one, move = el, reaching[0]
+            break
+    assert one is not None
+    browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", one)
+    wait.until(lambda b: f"P1: {move['text']}" in b.find_element(By.ID, "log").text)
+
+
+def test_the_game_over_panel_shows_the_winner_and_the_scores(browser, served):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    s = served("pixies", seats=["random", "random"])
+    sid = s.call("POST", "/api/games", {"seed": 4})[1]["id"]
+    session = s.server.hub.get(sid)
+    with session.lock:
+        session.pace = 0.0
+    page = s.page(sid)
+    while not page["over"]:
+        page = s.page(sid, after=page["version"])
+    browser.get(f"{s.url}/?game={sid}")
+    WebDriverWait(browser, 30).until(lambda b: b.find_element(By.ID, "result").is_displayed())
+    panel = browser.find_element(By.ID, "result").text
+    winners = " and ".join(f"P{w + 1}" for w in page["winners"]) + " won" if page["winners"] else "A draw"
+    assert winners in panel
+    for p, score in enumerate(page["result"]["scores"]):
+        assert f"P{p + 1} {score}" in panel
+    assert page["result"]["parts"][0], "the scoring clauses' parts"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SHOTS / "pixies-over.png"))
+
+
+def test_an_all_agent_game_is_watched_to_its_end_through_the_page(browser, served):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    s = served("connect4", seats=["random", "random"])
+    browser.get(s.url + "/")
+    wait = WebDriverWait(browser, 30)
+    wait.until(lambda b: "Turn" in b.find_element(By.ID, "status").text or "Game over" in b.find_element(By.ID, "status").text)
+    sid = next(iter(s.server.hub.sessions))
+    assert s.page(sid)["agents_only"] and s.page(sid)["pace"] > 0  # at a pace people can follow
+    # pause, step one move, then let them play on
+    browser.find_element(By.ID, "pause").click()
+    wait.until(lambda b: b.find_element(By.ID, "step-one").is_displayed())
+    version = s.page(sid)["version"]
+    browser.find_element(By.ID, "step-one").click()
+    wait.until(lambda b: s.page(sid)["version"] == version + 1)
+    with s.server.hub.get(sid).lock:
+        s.server.hub.get(sid).pace = 0.05
+    browser.find_element(By.ID, "pause").click()
+    WebDriverWait(browser, 60).until(lambda b: "Game over" in b.find_element(By.ID, "status").text)
+    assert browser.find_element(By.ID, "result").is_displayed()
+    log = browser.find_element(By.ID, "log").text
+    assert log.count("P1:") + log.count("P2:") >= 1
+
+
+def test_undo_against_an_agent_and_history_of_past_positions(served):
+    s = served("tictactoe", seats=["human", "random"])
+    made = s.new({"seed": 5})
+    sid, me = made["id"], made["tokens"][0]
+    first = s.page(sid, me)
+    assert not first["can_undo"]
+    s.play(sid, me, "b2", first["version"])
+    after = s.settled(sid, me)
+    assert len(after["log"]) == 2 and after["can_undo"]
+    # the position after the first move, as it was: the agent's reply not yet there
+    past = s.call("GET", f"/api/games/{sid}?at=1", token=me)[1]
+    assert past["past"] and past["at"] == 1 and not past["moves"] and past["log"] == after["log"]
+    assert s.call("GET", f"/api/games/{sid}?at=9", token=me)[0] == 400
+    status, back = s.call("POST", f"/api/games/{sid}/undo", {}, token=me)
+    assert status == 200 and back["log"] == [] and back["current"] == 0 and back["moves"]
+    assert s.call("POST", f"/api/games/{sid}/undo", {})[0] == 403  # a spectator takes nothing back
+    # between two people, nothing is taken back unilaterally
+    t = served("tictactoe", seats=["human", "human"])
+    both = t.new({"seed": 1})
+    t.play(both["id"], both["tokens"][0], "a1")
+    assert t.call("POST", f"/api/games/{both['id']}/undo", {}, token=both["tokens"][0])[0] == 409
+
+
+def test_the_rulebook_is_served_beside_the_game(served):
+    s = served("connect4")
+    with urllib.request.urlopen(s.url + "/rules", timeout=30) as response:
+        page = response.read().decode()
+    assert "Connect Four" in page and "<svg" in page
+
+
+def test_a_whole_tictactoe_game_is_played_with_the_keyboard(browser, served):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+    s = served("tictactoe", seats=["human", "human"])
+    made = s.new({"seed": 1})
+    browser.get(f"{s.url}/?game={made['id']}#t={made['tokens'][0]}")
+    wait = WebDriverWait(browser, 30)
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
+    other = made["tokens"][1]
+    cell = browser.find_element(By.CSS_SELECTOR, '.cell[tabindex="0"]')
+    assert cell.get_attribute("data-name") == "a1"  # the first cell where a move starts
+    browser.execute_script("arguments[0].focus()", cell)
+    active = browser.switch_to.active_element
+    active.send_keys(Keys.ARROW_RIGHT)  # a1 -> b1
+    assert browser.switch_to.active_element.get_attribute("data-name") == "b1"
+    browser.switch_to.active_element.send_keys(Keys.ARROW_UP)  # b1 -> b2 (rows go up the board)
+    assert browser.switch_to.active_element.get_attribute("data-name") == "b2"
+    plays = 0
+    while "Game over" not in browser.find_element(By.ID, "status").text and plays < 5:
+        version = s.page(made["id"], other)["version"]
+        focused = browser.switch_to.active_element
+        if "cell" not in (focused.get_attribute("class") or "") or "pointable" not in focused.get_attribute("class"):
+            focused = browser.find_element(By.CSS_SELECTOR, ".cell.pointable")
+            browser.execute_script("arguments[0].focus()", focused)
+            focused = browser.switch_to.active_element
+        played = focused.get_attribute("data-name")
+        focused.send_keys(Keys.ENTER)  # chooses the cell: one move starts there, listed
+        wait.until(lambda b: [x.text for x in b.find_elements(By.CSS_SELECTOR, "#moves button")] == [played])
+        browser.find_element(By.CSS_SELECTOR, "#moves button").send_keys(Keys.ENTER)
+        wait.until(lambda b: s.page(made["id"], other)["version"] == version + 1)
+        plays += 1
+        page = s.page(made["id"], other)
+        if page["over"]:
+            break
+        s.play(made["id"], other, page["moves"][-1]["text"], page["version"])  # the other seat answers
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button")
+                   or "Game over" in b.find_element(By.ID, "status").text)
+        # the focus is back on the board, on the cell played
+        wait.until(lambda b: b.switch_to.active_element.get_attribute("data-name") == played)
+    assert plays >= 3 and s.page(made["id"])["log"]
+
+
+def test_the_hex_page_fits_a_phone_without_sideways_scrolling(browser, served):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    s = served("hex")
+    browser.set_window_size(390, 844)
+    try:
+        browser.get(s.url + "/")
+        WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "svg.board"))
+        inner = browser.execute_script("return window.innerWidth")
+        wide = browser.execute_script("return document.documentElement.scrollWidth")
+        assert wide <= inner, (wide, inner)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(SHOTS / "hex-phone.png"))
+    finally:
+        browser.set_window_size(1400, 1000)
+
+
+def test_the_end_outlines_the_winning_line_or_chain(served):
+    from regle.web.highlight import deciding_cells
+    c4 = regle.load(_path("connect4"))
+    state = c4.new_game(seed=1)
+    for column in "1 2 1 2 1 2 1".split():  # P1 drops four in the first column
+        state.play(column)
+    assert state.is_over and state.winners == [0]
+    cells = deciding_cells(c4, state)
+    names = c4.cell_names("board")
+    assert sorted(names[c] for _g, _i, c in cells) == ["a1", "a2", "a3", "a4"]
+    hexgame = regle.load(_path("hex"))
+    state = hexgame.new_game(seed=1)
+    names = hexgame.cell_names("board")
+    for row in range(1, 12):  # P1 fills column a (south to north); P2 answers on column k
+        state.play(f"a{row}")
+        if not state.is_over:
+            state.play(f"k{row}" if row != 1 else "k1")
+    assert state.winners == [0]
+    chain = sorted(names[c] for _g, _i, c in deciding_cells(hexgame, state))
+    assert chain == sorted(f"a{r}" for r in range(1, 12))
+    s = served("tictactoe", seats=["human", "human"])
+    made = s.new({"seed": 1})
+    p1, p2 = made["tokens"][0], made["tokens"][1]
+    for who, cell in ((p1, "a1"), (p2, "a2"), (p1, "b1"), (p2, "b2"), (p1, "c1")):
+        assert s.play(made["id"], who, cell)[0] == 200
+    over = s.page(made["id"])
+    ttt = s.game.cell_names("board")
+    assert over["over"] and sorted(ttt[c] for _g, _i, c in over["result"]["cells"]) == ["a1", "b1", "c1"]
+
+
+def test_new_game_in_one_window_moves_both_windows(served):
+    """Two windows of Lost Cities: Play again in one, and the other follows to the new game with
+    its own seat (each page asks for changes by a long poll, as the page script does)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    b1, b2 = _browser(), _browser()
+    try:
+        s = served("lostcities", seats=["human", "human"])
+        made = s.new({"seed": 1})
+        b1.get(f"{s.url}/?game={made['id']}#t={made['tokens'][0]}")
+        b2.get(f"{s.url}/?game={made['id']}#t={made['tokens'][1]}")
+        for b in (b1, b2):
+            WebDriverWait(b, 30).until(lambda x: "You are" in x.find_element(By.ID, "you").text)
+        b1.find_element(By.ID, "again").click()
+        WebDriverWait(b1, 30).until(lambda x: made["id"] not in x.current_url)
+        new_id = b1.current_url.split("game=")[1].split("#")[0]
+        WebDriverWait(b2, 30).until(lambda x: f"game={new_id}" in x.current_url)
+        assert "You are P2" in b2.find_element(By.ID, "you").text
+        assert b1.current_url.split("#t=")[1] != b2.current_url.split("#t=")[1]  # each its own seat
+    finally:
+        b1.quit()
+        b2.quit()

@@ -24,6 +24,11 @@ def esc(text) -> str:
     return html.escape(str(text), quote=True)
 
 
+def words(name: str) -> str:
+    """A rules name as people read it: ``face_up`` -> ``face up``."""
+    return str(name).replace("_", " ")
+
+
 def piece_colour(ns: dict, kind: str, value: int) -> str:
     """The fill of a piece: an enum member's colour word, a seat's colour, else the palette."""
     if kind.startswith("enum:"):
@@ -34,13 +39,37 @@ def piece_colour(ns: dict, kind: str, value: int) -> str:
             word = names[value].lower()
             return COLOUR_WORDS.get(word, PALETTE[value % len(PALETTE)])
     if kind == "player":
-        return SEATS[value % len(SEATS)]
+        return seat_colour(ns, value)
     return PALETTE[value % len(PALETTE)]
 
 
+def seat_colour(ns: dict, seat: int) -> str:
+    """A seat's colour: the rules' ``colours`` (a word or #rrggbb), else a default per seat."""
+    chosen = ns.get("SEAT_COLOURS") or []
+    if 0 <= seat < len(chosen):
+        return COLOUR_WORDS.get(chosen[seat].lower(), chosen[seat])
+    return SEATS[seat % len(SEATS)]
+
+
 def _text_colour(fill: str) -> str:
-    dark = fill in ("#333333", "#3a78d8", "#8e44ad", "#d64541", "#8b5a2b", "#3fa34d")
-    return "#ffffff" if dark else "#222222"
+    """Dark or light text, whichever reads on ``fill``."""
+    if fill.startswith("#") and len(fill) in (4, 7):
+        digits = fill[1:] if len(fill) == 7 else "".join(c * 2 for c in fill[1:])
+        r, g, b = (int(digits[i:i + 2], 16) for i in (0, 2, 4))
+        return "#ffffff" if 0.299 * r + 0.587 * g + 0.114 * b < 140 else "#222222"
+    return "#ffffff" if fill in ("black", "navy", "maroon", "purple", "brown", "darkgreen") else "#222222"
+
+
+def edge_owners(ns: dict, grid: str) -> dict[int, int]:
+    """cell -> the seat whose goal its side is (a side a ``connected`` end joins for that seat)."""
+    sides = ns.get(f"G_{grid}__SIDES") or []
+    owners: dict[int, int] = {}
+    for shape in ns.get("END_SHAPES", ()):
+        if shape.get("kind") == "connected" and shape.get("grid") == grid and shape.get("seat") is not None:
+            for side in shape["sides"]:
+                for cell in sides[side] if side < len(sides) else ():
+                    owners.setdefault(cell, shape["seat"])
+    return owners
 
 
 def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: dict | None = None,
@@ -62,10 +91,14 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
            '<defs><linearGradient id="rainbow"><stop offset="0" stop-color="#d64541"/>'
            '<stop offset=".5" stop-color="#3fa34d"/><stop offset="1" stop-color="#3a78d8"/></linearGradient></defs>']
     r = UNIT * 0.5
+    owners = edge_owners(ns, name)
     for c, (cx, cy) in enumerate(centres):
         px, py = (cx - x0) * UNIT, (cy - y0) * UNIT
         attrs = (f'class="cell" data-grid="{esc(name)}" data-instance="{instance}" data-cell="{c}" '
                  f'data-name="{esc(names[c])}"')
+        if c in owners:  # a side that is a seat's goal, in that seat's colour
+            attrs += f' style="stroke:{esc(seat_colour(ns, owners[c]))};stroke-width:3"'
+
         if shape == "hex":
             pts = " ".join(f"{px + r * 1.12 * math.cos(math.radians(a)):.1f},{py + r * 1.12 * math.sin(math.radians(a)):.1f}"
                            for a in range(30, 390, 60))
@@ -109,9 +142,27 @@ def _items(game, zone: str, kind: str, place, instance: int) -> str:
     spans = []
     for i, v in enumerate(place):
         text = ns["show_value"](kind, v) if kind != "int" else str(v)
+        colour = item_colour(ns, kind, v)
+        style = f' style="border-left:6px solid {esc(colour)}"' if colour else ""
         spans.append(f'<span class="item" data-zone="{esc(zone)}" data-instance="{instance}" data-index="{i}" '
-                     f'data-value="{v}" title="{esc(ns["show_detail"](kind, v) if kind != "int" else v)}">{esc(text)}</span>')
+                     f'data-value="{v}"{style} title="{esc(ns["show_detail"](kind, v) if kind != "int" else v)}">'
+                     f'{esc(text)}</span>')
     return "".join(spans)
+
+
+def item_colour(ns: dict, kind: str, value: int) -> str | None:
+    """The colour of a table's item whose row names a colour (a column of an enum whose members
+    are colour words, such as a card's suit), else None."""
+    if not kind.startswith("item:"):
+        return None
+    table = kind[5:]
+    for column, enum in ns.get("TABLE_ENUM_COLUMNS", {}).get(table, ()):
+        names = ns.get(f"T_{enum}__NAMES") or ()
+        if names and all(n.lower() in COLOUR_WORDS for n in names):
+            member = ns[f"C_{table}__{column}"][value]
+            if 0 <= member < len(names):
+                return COLOUR_WORDS[names[member].lower()]
+    return None
 
 
 def _places(ns: dict, name: str, per, value, n: int):
@@ -152,7 +203,7 @@ def table_html(state, viewer: int | None) -> str:
                 body = grid_svg(game, name, value, kind, f"{name} of P{seat + 1}" if seat is not None else label,
                                 instance=instance)
             (per_seat[seat] if seat is not None else shared).append(
-                f'<div class="{what}"><span class="label">{esc(label)}</span>{body}</div>')
+                f'<div class="{what}"><span class="label">{esc(words(label))}</span>{body}</div>')
     counters_shared = []
     for name, _attr, per in ns["COUNTERS"]:
         if name in quiet:
@@ -160,12 +211,12 @@ def table_html(state, viewer: int | None) -> str:
         value = view["counters"][name]
         if per == "player":
             for p in range(state.n):
-                per_seat[p].append(f'<div class="counter"><span class="label">{esc(name)}</span> {esc(value[p])}</div>')
+                per_seat[p].append(f'<div class="counter"><span class="label">{esc(words(name))}</span> {esc(value[p])}</div>')
         elif per:
-            counters_shared.append(f'<div class="counter"><span class="label">{esc(name)}</span> '
+            counters_shared.append(f'<div class="counter"><span class="label">{esc(words(name))}</span> '
                                    f'{esc(", ".join(map(str, value)))}</div>')
         else:
-            counters_shared.append(f'<div class="counter"><span class="label">{esc(name)}</span> {esc(value)}</div>')
+            counters_shared.append(f'<div class="counter"><span class="label">{esc(words(name))}</span> {esc(value)}</div>')
     scores = view["scores"]
     seats = []
     for p in range(state.n):

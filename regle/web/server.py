@@ -21,6 +21,9 @@ JSON API (errors are ``{"error": ...}`` with a 4xx status):
   on version V of the game (409 when the game has moved on)
 - ``POST /api/games/ID/control``  ``{paused, pace, step}``  the agents: pause, pace, one step
 - ``POST /api/games/ID/again``             the same seats again: every seat's page follows
+- ``POST /api/games/ID/undo``              take back to the seat's last decision (against agents)
+- ``GET  /api/games/ID?at=K``              the position after K moves (history)
+- ``GET  /rules``                          the game's rulebook (HTML)
 - ``POST /api/replay``  ``{record}`` or ``{state}``  replay a ``simulate --out`` record (its
   seed and agents decide the game again) or go on from a saved state
 """
@@ -69,6 +72,14 @@ def make_handler(hub: Hub, addresses: Addresses, limit: RateLimit) -> type:
 
         def do_GET(self) -> None:
             url = urlparse(self.path)
+            if url.path == "/rules":  # the rulebook, beside the game
+                try:
+                    check_host(self.headers, addresses)
+                except Refused as exc:
+                    self._json(exc.status, {"error": str(exc)})
+                    return
+                self._send(HTTPStatus.OK, hub.rulebook().encode("utf-8"), "text/html; charset=utf-8")
+                return
             if url.path in FILES:
                 try:
                     check_host(self.headers, addresses)
@@ -120,8 +131,11 @@ def make_handler(hub: Hub, addresses: Addresses, limit: RateLimit) -> type:
                         if not (after.isascii() and after.isdigit()):
                             raise Refused(HTTPStatus.BAD_REQUEST, "'after' is a version number")
                         hub.wait(session, int(after))
+                    at = query.get("at", [None])[0]
+                    if at is not None and not (at.isascii() and at.isdigit()):
+                        raise Refused(HTTPStatus.BAD_REQUEST, "'at' is a move number")
                     with session.lock:
-                        return session.payload(seat)
+                        return session.payload(seat, None if at is None else int(at))
                 if len(parts) == 3 and method == "POST":
                     if parts[2] == "again":
                         if seat is None and not session.agents_only:
@@ -132,6 +146,10 @@ def make_handler(hub: Hub, addresses: Addresses, limit: RateLimit) -> type:
                             hub.play(session, seat, body)
                         elif parts[2] == "control":
                             hub.control(session, seat, body)
+                        elif parts[2] == "undo":
+                            if seat is None:
+                                raise Refused(HTTPStatus.FORBIDDEN, "only a player takes back their move")
+                            session.undo(seat)
                         else:
                             raise Refused(HTTPStatus.NOT_FOUND, f"no {method} /api/{'/'.join(parts)}")
                         return session.payload(seat)

@@ -13,6 +13,7 @@ thread plays every agent of the server, one decision at a time, game after game.
 """
 from __future__ import annotations
 
+import html
 import secrets
 import threading
 import time
@@ -21,8 +22,10 @@ from typing import Any
 
 from regle.runtime.agents import agent_seed, make_agent, parse_spec
 from regle.runtime.engine import Game, IllegalMove
+from regle.runtime.ops import line_head
 
 from .guard import Refused
+from .highlight import deciding_cells
 from .render import seat_name, table_html
 
 MAX_GAMES = 500
@@ -51,6 +54,8 @@ class Session:
         self.tokens = {p: secrets.token_urlsafe(18) for p in range(len(seats)) if p not in self.agents}
         self.id = ""
         self.log: list[str] = []  # notations of the moves played, with their seat
+        self.states = [self.state.copy()]  # the state after each move: history and undo
+        self.lasts: list[dict | None] = [None]  # the move that led to each of them
         self.last: dict | None = None
         self.version = 0
         self.lock = threading.Lock()
@@ -87,10 +92,33 @@ class Session:
         self.log.append(f"P{seat + 1}: {text}")
         after = self.state.view(None)
         self.last = {"seat": seat, "text": text, "cells": _changed_cells(self.game, before, after)}
+        self.states.append(self.state.copy())
+        self.lasts.append(self.last)
         self.version += 1
         self.moved_at = self.touched = time.monotonic()
         self.due = self.moved_at + self.pace
         self.changed.notify_all()
+
+    def undo(self, seat: int) -> None:
+        """Take the game back to ``seat``'s last decision (the lock held): only where every
+        other seat is an agent, which has nothing to agree to."""
+        if any(p not in self.agents for p in range(len(self.seats)) if p != seat):
+            raise Refused(HTTPStatus.CONFLICT, "a move is taken back only against agents (another person "
+                                               "plays here)")
+        mine = [i for i, line in enumerate(self.log) if line.startswith(f"P{seat + 1}: ")]
+        if not mine:
+            raise Refused(HTTPStatus.CONFLICT, "you have no move to take back")
+        keep = mine[-1]
+        self.state = self.states[keep].copy()
+        del self.log[keep:], self.states[keep + 1:], self.lasts[keep + 1:]
+        self.last = self.lasts[keep]
+        self.version += 1
+        self.touched = time.monotonic()
+        self.changed.notify_all()
+
+    def can_undo(self, seat: int | None) -> bool:
+        return (seat is not None and all(p in self.agents for p in range(len(self.seats)) if p != seat)
+                and any(line.startswith(f"P{seat + 1}: ") for line in self.log))
 
     def agent_to_play(self) -> bool:
         return not self.closed and not self.state.is_over and self.state.current_player in self.agents
@@ -101,7 +129,13 @@ class Session:
             self.changed.notify_all()
 
     # -- what a seat sees ---------------------------------------------------------------------
-    def payload(self, viewer: int | None) -> dict[str, Any]:
+    def payload(self, viewer: int | None, at: int | None = None) -> dict[str, Any]:
+        """The game as ``viewer`` sees it; ``at``: as it was after that many moves (history)."""
+        if at is not None:
+            if not 0 <= at <= len(self.log):
+                raise Refused(HTTPStatus.BAD_REQUEST, f"'at' is a move number from 0 to {len(self.log)}")
+            if at < len(self.log):
+                return self._past(viewer, at)
         state = self.state
         current = state.current_player
         data = {
@@ -110,7 +144,8 @@ class Session:
             "current": current, "winners": state.winners if state.is_over else [],
             "viewer": viewer, "seats": [{"seat": p, "name": seat_name(self.game, p), "kind": s}
                                         for p, s in enumerate(self.seats)],
-            "html": table_html(state, viewer), "last": self.last, "log": self.log[-12:],
+            "html": table_html(state, viewer), "last": self.last, "log": self.log, "at": len(self.log),
+            "can_undo": self.can_undo(viewer),
             "moves": [], "step": state.step_name if not state.is_over else None,
             "agent_to_play": self.agent_to_play(), "agents_only": self.agents_only,
             "paused": self.paused, "pace": self.pace,
@@ -118,7 +153,23 @@ class Session:
         }
         if viewer is not None and not state.is_over and current == viewer:
             data["moves"] = _moves(self.game, state, viewer)
+        if state.is_over:  # everything is public at the end: the scores and what made them
+            data["result"] = {"scores": state.scores,
+                              "parts": [[list(part) for part in state._score_parts(p)] for p in range(state.n)],
+                              "cells": deciding_cells(self.game, state)}
         return data
+
+
+    def _past(self, viewer: int | None, at: int) -> dict[str, Any]:
+        """A position of the game's history, as ``viewer`` sees it (seen as it was then: no
+        secret that was hidden then is shown)."""
+        state = self.states[at]
+        return {"id": self.id, "version": self.version, "title": self.game.title, "turn": state.turns + 1,
+                "over": self.state.is_over, "current": state.current_player, "winners": [], "viewer": viewer,
+                "seats": [{"seat": p, "name": seat_name(self.game, p), "kind": s} for p, s in enumerate(self.seats)],
+                "html": table_html(state, viewer), "last": self.lasts[at], "log": self.log, "at": at,
+                "moves": [], "step": None, "agent_to_play": False, "agents_only": self.agents_only,
+                "paused": self.paused, "pace": self.pace, "next": None, "can_undo": False, "past": True}
 
 
 def _changed_cells(game: Game, before: dict, after: dict) -> list[list]:
@@ -140,6 +191,7 @@ def _moves(game: Game, state, seat: int) -> list[dict]:
     """The legal moves of ``seat``: notation, id, what each argument points at (cells, values),
     and the cells it would change (on a copy re-dealt from seat's knowledge)."""
     kinds = game.namespace["Move"].KINDS
+    names = game.namespace["Move"].NAMES
     texts = state.notations()
     try:
         ids = state.legal_action_ids()
@@ -153,6 +205,8 @@ def _moves(game: Game, state, seat: int) -> list[dict]:
         for value, kind in zip(move[1:], kinds[move[0]]):
             if kind.startswith("cell:"):
                 cells.append([kind[5:], None, value])
+            elif kind.startswith("linemove:"):  # a line of pieces pushed: it starts at its head
+                cells.append([kind[9:], None, line_head(value)])
             else:
                 values.append([kind, value])
         try:
@@ -160,7 +214,8 @@ def _moves(game: Game, state, seat: int) -> list[dict]:
             preview = _changed_cells(game, before, after)
         except Exception:  # noqa: BLE001 - a preview is a courtesy; the move itself is checked when played
             preview = []
-        out.append({"text": text, "id": move_id, "cells": cells, "values": values, "preview": preview})
+        out.append({"text": text, "id": move_id, "action": names[move[0]], "cells": cells, "values": values,
+                    "preview": preview})
     return out
 
 
@@ -192,8 +247,19 @@ class Hub:
         self.max_games = MAX_GAMES
         self.max_agent_games = MAX_AGENT_GAMES
         self.stopped = False
+        self._rulebook: str | None = None
         self.worker = threading.Thread(target=self._play_agents, name="regle-agents", daemon=True)
         self.worker.start()
+
+    def rulebook(self) -> str:
+        """The HTML rulebook of the rules served (made once)."""
+        if self._rulebook is None:
+            from regle.rulebook import rulebook
+            try:
+                self._rulebook = rulebook(self.game.rules_file, "html")
+            except Exception as exc:  # noqa: BLE001 - a rules text with no file (loads): no rulebook
+                self._rulebook = f"<!doctype html><title>No rulebook</title><p>No rulebook: {html.escape(str(exc))}</p>"
+        return self._rulebook
 
     def info(self) -> dict:
         g = self.game

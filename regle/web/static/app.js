@@ -12,8 +12,12 @@ const params = new URLSearchParams(location.search);
 let gameId = params.get("game");
 let token = new URLSearchParams(location.hash.slice(1)).get("t");
 let data = null;
-let chosen = null;        // {kind: "cell", grid, instance, cell} or {kind: "item", value}
+let chosen = null;        // what was clicked first: {kind: "cell", grid, instance, cell} or {kind: "item", value}
+let target = null;        // then where to: {kind: "cell", grid, instance, cell}
 let busy = false;         // a move is on its way: one request per click
+let live = null;          // the game as it is now (data is what is drawn: live, or a past position)
+let viewing = null;       // the move number of the past position drawn (null: the game as it is)
+let focusKey = null;      // the board cell that had the keyboard's focus, kept across redraws
 let watching = 0;         // the long poll's generation (a new game starts a new one)
 const $ = (id) => document.getElementById(id);
 
@@ -45,7 +49,8 @@ async function start() {
 }
 
 async function refresh() {
-  data = await api("GET", `/api/games/${gameId}`);
+  live = data = await api("GET", `/api/games/${gameId}`);
+  viewing = null;
   draw();
 }
 
@@ -54,10 +59,14 @@ async function watch() {
   const mine = ++watching;
   while (mine === watching) {
     try {
-      const fresh = await api("GET", `/api/games/${gameId}?after=${data ? data.version : 0}`);
+      const fresh = await api("GET", `/api/games/${gameId}?after=${live ? live.version : 0}`);
       if (mine !== watching) return;
       if (fresh.next) { follow(fresh.next); return; }
-      if (!data || fresh.version !== data.version || fresh.paused !== data.paused) { data = fresh; draw(); }
+      if (!live || fresh.version !== live.version || fresh.paused !== live.paused) {
+        live = fresh;
+        if (viewing === null) data = fresh;
+        draw();
+      }
     } catch (error) {
       if (error.status === 404) { $("error").textContent = error.message; return; }
       await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -71,6 +80,7 @@ function follow(next) {
   token = next.token;
   history.replaceState(null, "", `?game=${gameId}` + (token ? `#t=${token}` : ""));
   chosen = null;
+  target = null;
   refresh().then(watch);
 }
 
@@ -96,6 +106,8 @@ function seatLine() {
 }
 
 function controls() {
+  $("moves-title").hidden = data.viewer === null;
+  $("undo").hidden = !data.can_undo || viewing !== null;
   const agents = data.seats.some((s) => s.kind !== "human");
   const mayControl = data.agents_only || data.viewer !== null;
   $("agents").hidden = !(agents && mayControl) || data.over;
@@ -115,14 +127,122 @@ function draw() {
       ? "Game over: " + data.winners.map((w) => data.seats[w].name).join(" and ") + " won"
       : "Game over: a draw";
   } else {
+    const thinking = data.agent_to_play && !data.paused;
     $("status").textContent = `Turn ${data.turn}: ${who.name} to play` + (data.step ? ` (${data.step})` : "")
-      + (data.viewer === data.current && data.moves.length ? " — your move" : "");
+      + (data.viewer === data.current && data.moves.length ? " — your move" : "")
+      + (thinking ? ` — ${who.name} (${who.kind}) is thinking…` : "");
   }
-  $("log").innerHTML = "";
-  for (const line of data.log) { const li = document.createElement("li"); li.textContent = line; $("log").append(li); }
+  $("status").classList.toggle("thinking", !data.over && data.agent_to_play && !data.paused);
+  historyList();
   if (data.last) for (const [g, i, c] of data.last.cells) cellsAt(g, i, c).forEach((el) => el.classList.add("last"));
+  bindBoard();
   markPointable();
   listMoves();
+  endPanel();
+  restoreFocus();
+}
+
+function historyList() {
+  // every move of the game; the position drawn is highlighted, and any move can be looked at
+  const list = $("log");
+  list.innerHTML = "";
+  live.log.forEach((line, k) => {
+    const li = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "history";
+    button.textContent = line;
+    if (k + 1 === data.at) { button.classList.add("current"); button.setAttribute("aria-current", "step"); }
+    button.addEventListener("click", () => look(k + 1));
+    li.append(button);
+    list.append(li);
+  });
+  const current = list.querySelector(".current");
+  if (current) current.scrollIntoView({block: "nearest"});
+  $("history-bar").hidden = viewing === null;
+  $("history-where").textContent = viewing === null ? "" : `After move ${viewing} of ${live.log.length}`;
+  $("back").disabled = (viewing === null ? live.log.length : viewing) === 0;
+  $("forward").disabled = viewing === null;
+}
+
+async function look(k) {
+  // a past position (k moves in), as this seat saw it then; the last one is the game as it is
+  if (k >= live.log.length) { viewing = null; data = live; draw(); return; }
+  try {
+    data = await api("GET", `/api/games/${gameId}?at=${k}`);
+    viewing = k;
+    chosen = null;
+    target = null;
+    draw();
+  } catch (error) { $("error").textContent = error.message; }
+}
+
+function cellKey(el) { return `${el.dataset.grid}/${el.dataset.instance}/${el.dataset.cell}`; }
+
+function restoreFocus() {
+  // the keyboard: one board cell is in the tab order (the one focused last, else the first where
+  // a move starts); arrows move among cells by where they are drawn, Enter or Space clicks
+  const cells = [...document.querySelectorAll("#table .cell")];
+  if (!cells.length) return;
+  const again = focusKey && cells.find((el) => cellKey(el) === focusKey);
+  const home = again || cells.find((el) => el.classList.contains("pointable")) || cells[0];
+  cells.forEach((el) => el.setAttribute("tabindex", el === home ? "0" : "-1"));
+  if (again && document.activeElement === document.body) home.focus();
+}
+
+function moveFocus(from, dx, dy) {
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+  const [x0, y0] = box(from);
+  let best = null, bestScore = Infinity;
+  for (const el of document.querySelectorAll(`#table .cell[data-grid="${CSS.escape(from.dataset.grid)}"]`)) {
+    if (el === from) continue;
+    const [x, y] = box(el);
+    const along = (x - x0) * dx + (y - y0) * dy;
+    if (along <= 1) continue;
+    const across = Math.abs((x - x0) * dy - (y - y0) * dx);
+    const score = along + 2 * across;
+    if (score < bestScore) { best = el; bestScore = score; }
+  }
+  if (best) {
+    from.setAttribute("tabindex", "-1");
+    best.setAttribute("tabindex", "0");
+    best.focus();
+    focusKey = cellKey(best);
+  }
+}
+
+$("table").addEventListener("keydown", (event) => {
+  const el = event.target.closest && event.target.closest(".cell");
+  if (!el) return;
+  const arrows = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1]};
+  if (arrows[event.key]) { event.preventDefault(); moveFocus(el, ...arrows[event.key]); }
+  else if (event.key === "Enter" || event.key === " ") { event.preventDefault(); focusKey = cellKey(el); clickCell(el); }
+});
+$("table").addEventListener("focusin", (event) => {
+  const el = event.target.closest && event.target.closest(".cell");
+  if (el) focusKey = cellKey(el);
+});
+
+function endPanel() {
+  // the game over: who won, each seat's score and the clauses that made it
+  const panel = $("result");
+  panel.hidden = !data.over || !data.result;
+  if (!data.over || !data.result) return;
+  for (const [g, i, c] of data.result.cells) cellsAt(g, i, c).forEach((el) => el.classList.add("won"));
+  const won = data.winners.length ? data.winners.map((w) => data.seats[w].name).join(" and ") + " won" : "A draw";
+  $("result-title").textContent = won;
+  const table = $("result-scores");
+  table.innerHTML = "";
+  table.hidden = !data.result.parts.some((parts) => parts.length);  // a game with no score: the winner says it all
+  const head = table.insertRow();
+  for (const text of ["", "score", "made of"]) { const th = document.createElement("th"); th.textContent = text; head.append(th); }
+  data.seats.forEach((seat, p) => {
+    const row = table.insertRow();
+    if (data.winners.includes(p)) row.className = "winner";
+    row.insertCell().textContent = seat.name;
+    row.insertCell().textContent = data.result.scores[p];
+    row.insertCell().textContent = data.result.parts[p].map(([name, points]) => `${name.replaceAll("_", " ")} ${points}`).join(", ");
+  });
 }
 
 function cellsAt(grid, instance, cell) {
@@ -130,38 +250,91 @@ function cellsAt(grid, instance, cell) {
   return document.querySelectorAll(`.cell[data-grid="${CSS.escape(grid)}"]${inst}[data-cell="${cell}"]`);
 }
 
-function movePoints(move, el) {
-  // whether a move points at a clicked cell (one of its arguments, or a cell it changes) or item
+function startCells(move) {
+  // where a move starts or lands: its cell arguments (the piece it moves, the cell it takes),
+  // else, for moves named otherwise (a lane, a pit's number), the cells it changes
+  return move.cells.length ? move.cells : move.preview;
+}
+
+const sameCell = (a, b) => a[0] === b.grid && (a[1] === null || a[1] === b.instance) && a[2] === b.cell;
+
+function fromChosen(move) {
+  // whether a move starts at (or names) what was clicked first
   if (chosen === null) return true;
-  if (chosen.kind === "cell") {
-    const hit = ([g, i, c]) => g === chosen.grid && (i === null || i === chosen.instance) && c === chosen.cell;
-    return move.cells.some(hit) || move.preview.some(hit);
-  }
+  if (chosen.kind === "cell") return startCells(move).some((c) => sameCell(c, chosen));
   return move.values.some(([kind, value]) => value === chosen.value && kind !== "int");
 }
 
+function movePoints(move) {
+  if (!fromChosen(move)) return false;
+  if (target === null) return true;
+  return [...move.cells, ...move.preview].some((c) => sameCell(c, target));
+}
+
+function pick(el) {
+  return {kind: "cell", grid: el.dataset.grid, instance: Number(el.dataset.instance), cell: Number(el.dataset.cell)};
+}
+
 function markPointable() {
+  // only where a move can start is tinted as playable; once a piece is chosen, its moves'
+  // targets are tinted apart (and a click on one plays the move, when one move goes there)
+  document.querySelectorAll(".pointable, .target, .chosen").forEach((x) => x.classList.remove("pointable", "target", "chosen"));
   for (const move of data.moves) {
-    for (const [g, i, c] of [...move.cells, ...move.preview]) cellsAt(g, i, c).forEach((el) => el.classList.add("pointable"));
+    for (const [g, i, c] of startCells(move)) cellsAt(g, i, c).forEach((el) => el.classList.add("pointable"));
     for (const [kind, value] of move.values) {
       if (kind === "int") continue;
       document.querySelectorAll(`.item[data-value="${value}"]`).forEach((el) => el.classList.add("pointable"));
     }
   }
-  document.querySelectorAll(".cell.pointable").forEach((el) => el.addEventListener("click", () => {
-    chosen = {kind: "cell", grid: el.dataset.grid, instance: Number(el.dataset.instance), cell: Number(el.dataset.cell)};
-    document.querySelectorAll(".chosen").forEach((x) => x.classList.remove("chosen"));
-    el.classList.add("chosen");
-    $("filter-name").textContent = el.dataset.name;
-    listMoves();
-  }));
-  document.querySelectorAll(".item.pointable").forEach((el) => el.addEventListener("click", () => {
+  if (chosen !== null) {
+    if (chosen.kind === "cell") cellsAt(chosen.grid, chosen.instance, chosen.cell).forEach((el) => el.classList.add("chosen"));
+    for (const move of data.moves.filter(fromChosen)) {
+      for (const [g, i, c] of [...move.cells, ...move.preview]) {
+        if (chosen.kind === "cell" && sameCell([g, i, c], chosen)) continue;
+        cellsAt(g, i, c).forEach((el) => el.classList.add("target"));
+      }
+    }
+  }
+}
+
+function bindBoard() {
+  document.querySelectorAll("#table .cell").forEach((el) => {
+    el.setAttribute("tabindex", "-1");
+    el.addEventListener("click", () => clickCell(el));
+  });
+  document.querySelectorAll("#table .item").forEach((el) => el.addEventListener("click", () => {
+    if (!el.classList.contains("pointable")) return;
     chosen = {kind: "item", value: Number(el.dataset.value)};
-    document.querySelectorAll(".chosen").forEach((x) => x.classList.remove("chosen"));
-    el.classList.add("chosen");
+    target = null;
     $("filter-name").textContent = el.textContent;
+    markPointable();
     listMoves();
   }));
+}
+
+function clickCell(el) {
+  const here = pick(el);
+  if (chosen !== null && el.classList.contains("target")) {
+    target = here;
+    const going = data.moves.filter(movePoints);
+    if (going.length === 1) { play(going[0]); return; }
+    $("filter-name").textContent = `${chosenName()} to ${el.dataset.name}`;
+  } else if (el.classList.contains("pointable")) {
+    chosen = here;
+    target = null;
+    $("filter-name").textContent = el.dataset.name;
+  } else {
+    return;
+  }
+  markPointable();
+  listMoves();
+}
+
+function chosenName() {
+  if (chosen === null) return "";
+  if (chosen.kind !== "cell") return $("filter-name").textContent;
+  const el = cellsAt(chosen.grid, chosen.instance, chosen.cell)[0];
+  return el ? el.dataset.name : "";
 }
 
 function preview(move, on) {
@@ -176,21 +349,34 @@ function listMoves() {
   if (!data.moves.length) {
     $("hint").textContent = data.over ? "" : (data.viewer === data.current ? "" : "Waiting for " + data.seats[data.current].name + ".");
   } else {
-    $("hint").textContent = "Click a highlighted cell or item to narrow the moves; point at a move to see what it changes.";
+    $("hint").textContent = chosen === null
+      ? "Click a piece or a highlighted cell to see its moves; point at a move to see what it changes."
+      : "Click where it should go (a tinted cell), or a move below.";
   }
-  for (const move of shown) {
-    const li = document.createElement("li");
-    const button = document.createElement("button");
-    button.type = "button";
-    button.textContent = move.text;
-    button.dataset.move = move.text;
-    button.addEventListener("mouseenter", () => preview(move, true));
-    button.addEventListener("mouseleave", () => preview(move, false));
-    button.addEventListener("focus", () => preview(move, true));
-    button.addEventListener("blur", () => preview(move, false));
-    button.addEventListener("click", () => play(move));
-    li.append(button);
-    list.append(li);
+  // grouped by action (a heading for each when there are several); many moves sit side by side
+  const actions = [...new Set(shown.map((m) => m.action))];
+  list.classList.toggle("many", shown.length > 24);
+  for (const action of actions) {
+    if (actions.length > 1) {
+      const head = document.createElement("li");
+      head.className = "action";
+      head.textContent = action.replaceAll("_", " ");
+      list.append(head);
+    }
+    for (const move of shown.filter((m) => m.action === action)) {
+      const li = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = move.text;
+      button.dataset.move = move.text;
+      button.addEventListener("mouseenter", () => preview(move, true));
+      button.addEventListener("mouseleave", () => preview(move, false));
+      button.addEventListener("focus", () => preview(move, true));
+      button.addEventListener("blur", () => preview(move, false));
+      button.addEventListener("click", () => play(move));
+      li.append(button);
+      list.append(li);
+    }
   }
 }
 
@@ -200,11 +386,12 @@ async function play(move) {
   document.querySelectorAll("#moves button").forEach((b) => { b.disabled = true; });
   $("error").textContent = "";
   try {
-    data = await api("POST", `/api/games/${gameId}/play`, {move: move.id !== null ? move.id : move.text, version: data.version});
+    live = data = await api("POST", `/api/games/${gameId}/play`, {move: move.id !== null ? move.id : move.text, version: live.version});
     chosen = null;
+    target = null;
   } catch (error) {
     $("error").textContent = error.status === 409 ? "The game moved on before this move arrived: here it is now." : error.message;
-    data = await api("GET", `/api/games/${gameId}`).catch(() => data);
+    live = data = await api("GET", `/api/games/${gameId}`).catch(() => data);
   } finally {
     busy = false;
     draw();
@@ -212,18 +399,27 @@ async function play(move) {
 }
 
 async function control(body) {
-  try { data = await api("POST", `/api/games/${gameId}/control`, body); draw(); }
+  try { live = data = await api("POST", `/api/games/${gameId}/control`, body); viewing = null; draw(); }
   catch (error) { $("error").textContent = error.message; }
 }
 
+$("undo").addEventListener("click", async () => {
+  try { live = data = await api("POST", `/api/games/${gameId}/undo`, {}); viewing = null; chosen = null; target = null; draw(); }
+  catch (error) { $("error").textContent = error.message; }
+});
+$("back").addEventListener("click", () => look((viewing === null ? live.log.length : viewing) - 1));
+$("forward").addEventListener("click", () => look(viewing + 1));
+$("to-live").addEventListener("click", () => look(live.log.length));
+
 $("pause").addEventListener("click", () => control({paused: !data.paused}));
 $("step-one").addEventListener("click", () => control({step: true}));
-$("clear").addEventListener("click", () => { chosen = null; document.querySelectorAll(".chosen").forEach((x) => x.classList.remove("chosen")); listMoves(); });
+$("clear").addEventListener("click", () => { chosen = null; target = null; markPointable(); listMoves(); });
 $("again").addEventListener("click", async () => {
   try {
     const made = await api("POST", `/api/games/${gameId}/again`, {});
     remember(made);
     chosen = null;
+    target = null;
     await refresh();
     watch();
   } catch (error) { $("error").textContent = error.message; }
