@@ -465,11 +465,23 @@ def test_undo_against_an_agent_and_history_of_past_positions(served):
     status, back = s.call("POST", f"/api/games/{sid}/undo", {}, token=me)
     assert status == 200 and back["log"] == [] and back["current"] == 0 and back["moves"]
     assert s.call("POST", f"/api/games/{sid}/undo", {})[0] == 403  # a spectator takes nothing back
-    # between two people, nothing is taken back unilaterally
+    # between two people, a take-back is a request the other accepts or declines
     t = served("tictactoe", seats=["human", "human"])
     both = t.new({"seed": 1})
-    t.play(both["id"], both["tokens"][0], "a1")
-    assert t.call("POST", f"/api/games/{both['id']}/undo", {}, token=both["tokens"][0])[0] == 409
+    gid, a, b = both["id"], both["tokens"][0], both["tokens"][1]
+    t.play(gid, a, "a1")
+    status, asked = t.call("POST", f"/api/games/{gid}/undo", {}, token=a)
+    assert status == 200 and asked["takeback"] == {"by": 0} and asked["log"] == ["P1: a1"]
+    assert t.call("POST", f"/api/games/{gid}/takeback", {"accept": True}, token=a)[0] == 409  # not the asker
+    declined = t.call("POST", f"/api/games/{gid}/takeback", {"accept": False}, token=b)[1]
+    assert declined["takeback"] is None and declined["log"] == ["P1: a1"]
+    t.call("POST", f"/api/games/{gid}/undo", {}, token=a)
+    accepted = t.call("POST", f"/api/games/{gid}/takeback", {"accept": True}, token=b)[1]
+    assert accepted["log"] == [] and accepted["current"] == 0
+    t.play(gid, a, "b2")
+    t.call("POST", f"/api/games/{gid}/undo", {}, token=a)
+    t.play(gid, b, "a1")  # a move answers the request: it lapses
+    assert t.page(gid, a)["takeback"] is None and len(t.page(gid, a)["log"]) == 2
 
 
 def test_the_rulebook_is_served_beside_the_game(served):
@@ -591,3 +603,30 @@ def test_new_game_in_one_window_moves_both_windows(served):
     finally:
         b1.quit()
         b2.quit()
+
+
+def test_a_file_of_simulated_games_offers_each_game_to_watch_at_a_chosen_pace(browser, served, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from regle.simulate import simulate
+    s = served("tictactoe")
+    records, _ = simulate(str(_path("tictactoe")), 3, 2, ["random", "random"], seed=7, jobs=1)
+    games_file = tmp_path / "games.jsonl"
+    games_file.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    browser.get(s.url + "/")
+    wait = WebDriverWait(browser, 30)
+    wait.until(lambda b: "Turn" in b.find_element(By.ID, "status").text)
+    browser.find_element(By.ID, "replay").send_keys(str(games_file))
+    wait.until(lambda b: b.find_element(By.ID, "replay-choice").is_displayed())
+    options = [o.text for o in Select(browser.find_element(By.ID, "replay-pick")).options]
+    assert len(options) == 3 and options[2].startswith(f"seed {records[2]['seed']}")
+    Select(browser.find_element(By.ID, "replay-pick")).select_by_index(2)
+    browser.find_element(By.ID, "replay-go").click()
+    wait.until(lambda b: b.find_element(By.ID, "pause").is_displayed())
+    sid = browser.current_url.split("game=")[1].split("#")[0]
+    assert s.server.hub.get(sid).seed == records[2]["seed"] and s.server.hub.get(sid).paused
+    Select(browser.find_element(By.ID, "pace")).select_by_value("0.1")
+    wait.until(lambda b: s.server.hub.get(sid).pace == 0.1)
+    browser.find_element(By.ID, "pause").click()  # play: the recorded game, to its end
+    WebDriverWait(browser, 60).until(lambda b: "Game over" in b.find_element(By.ID, "status").text)
+    assert s.server.hub.get(sid).state.winners == records[2]["winners"]

@@ -21,7 +21,8 @@ JSON API (errors are ``{"error": ...}`` with a 4xx status):
   on version V of the game (409 when the game has moved on)
 - ``POST /api/games/ID/control``  ``{paused, pace, step}``  the agents: pause, pace, one step
 - ``POST /api/games/ID/again``             the same seats again: every seat's page follows
-- ``POST /api/games/ID/undo``              take back to the seat's last decision (against agents)
+- ``POST /api/games/ID/undo``              take back to the seat's last decision (against agents;
+  between people, a request the others answer with ``POST /api/games/ID/takeback {accept}``)
 - ``GET  /api/games/ID?at=K``              the position after K moves (history)
 - ``GET  /rules``                          the game's rulebook (HTML)
 - ``POST /api/replay``  ``{record}`` or ``{state}``  replay a ``simulate --out`` record (its
@@ -150,6 +151,12 @@ def make_handler(hub: Hub, addresses: Addresses, limit: RateLimit) -> type:
                             if seat is None:
                                 raise Refused(HTTPStatus.FORBIDDEN, "only a player takes back their move")
                             session.undo(seat)
+                        elif parts[2] == "takeback":
+                            if seat is None:
+                                raise Refused(HTTPStatus.FORBIDDEN, "only a player answers a take-back")
+                            if not isinstance(body.get("accept"), bool):
+                                raise Refused(HTTPStatus.BAD_REQUEST, "'accept' is true or false")
+                            session.answer_takeback(seat, body["accept"])
                         else:
                             raise Refused(HTTPStatus.NOT_FOUND, f"no {method} /api/{'/'.join(parts)}")
                         return session.payload(seat)

@@ -26,7 +26,7 @@ from regle.runtime.ops import line_head
 
 from .guard import Refused
 from .highlight import deciding_cells
-from .render import seat_name, table_html
+from .render import seat_colour, seat_name, table_html
 
 MAX_GAMES = 500
 MAX_AGENT_GAMES = 100
@@ -68,6 +68,7 @@ class Session:
         self.due = 0.0  # when the next agent move may be played
         self.closed = False
         self.next: dict[int | None, dict] = {}  # seat (None: spectators) -> the game played next
+        self.takeback: dict | None = None  # a seat's request to take its last move back
 
     # -- who is asking ------------------------------------------------------------------------
     def seat_of(self, token: str | None) -> int | None:
@@ -94,31 +95,64 @@ class Session:
         self.last = {"seat": seat, "text": text, "cells": _changed_cells(self.game, before, after)}
         self.states.append(self.state.copy())
         self.lasts.append(self.last)
+        self.takeback = None  # a move answers any request to take one back
         self.version += 1
         self.moved_at = self.touched = time.monotonic()
         self.due = self.moved_at + self.pace
         self.changed.notify_all()
 
     def undo(self, seat: int) -> None:
-        """Take the game back to ``seat``'s last decision (the lock held): only where every
-        other seat is an agent, which has nothing to agree to."""
-        if any(p not in self.agents for p in range(len(self.seats)) if p != seat):
-            raise Refused(HTTPStatus.CONFLICT, "a move is taken back only against agents (another person "
-                                               "plays here)")
-        mine = [i for i, line in enumerate(self.log) if line.startswith(f"P{seat + 1}: ")]
-        if not mine:
+        """Take the game back to ``seat``'s last decision (the lock held). Against agents it
+        happens at once; where other people play, it is a request they accept or decline."""
+        if not self._moves_of(seat):
             raise Refused(HTTPStatus.CONFLICT, "you have no move to take back")
-        keep = mine[-1]
-        self.state = self.states[keep].copy()
-        del self.log[keep:], self.states[keep + 1:], self.lasts[keep + 1:]
-        self.last = self.lasts[keep]
+        if any(p not in self.agents for p in range(len(self.seats)) if p != seat):
+            self.takeback = {"by": seat}
+            self._changed()
+            return
+        self._take_back(seat)
+
+    def answer_takeback(self, seat: int, accept: bool) -> None:
+        """Another player's answer to a take-back request (the lock held)."""
+        if self.takeback is None:
+            raise Refused(HTTPStatus.CONFLICT, "nobody asked to take a move back")
+        by = self.takeback["by"]
+        if seat == by:
+            raise Refused(HTTPStatus.CONFLICT, "the other players answer your request, not you")
+        self.takeback = None
+        if accept:
+            self._take_back(by)
+        else:
+            self._changed()
+
+    def _moves_of(self, seat: int) -> list[int]:
+        return [i for i, line in enumerate(self.log) if line.startswith(f"P{seat + 1}: ")]
+
+    def _changed(self) -> None:
         self.version += 1
         self.touched = time.monotonic()
         self.changed.notify_all()
 
+    def _take_back(self, seat: int) -> None:
+        keep = self._moves_of(seat)[-1]
+        self.state = self.states[keep].copy()
+        del self.log[keep:], self.states[keep + 1:], self.lasts[keep + 1:]
+        self.last = self.lasts[keep]
+        self._changed()
+
     def can_undo(self, seat: int | None) -> bool:
-        return (seat is not None and all(p in self.agents for p in range(len(self.seats)) if p != seat)
-                and any(line.startswith(f"P{seat + 1}: ") for line in self.log))
+        return seat is not None and seat not in self.agents and self.takeback is None and bool(self._moves_of(seat))
+
+    def recent(self) -> list[dict]:
+        """The cells each seat's latest move changed (the last turn of every seat, outlined)."""
+        out, seen = [], set()
+        for last in reversed(self.lasts):
+            if last is not None and last["seat"] not in seen:
+                seen.add(last["seat"])
+                out.append({"seat": last["seat"], "cells": last["cells"]})
+            if len(seen) == len(self.seats):
+                break
+        return out
 
     def agent_to_play(self) -> bool:
         return not self.closed and not self.state.is_over and self.state.current_player in self.agents
@@ -142,10 +176,11 @@ class Session:
             "id": self.id, "version": self.version,
             "title": self.game.title, "turn": state.turns + 1, "over": state.is_over,
             "current": current, "winners": state.winners if state.is_over else [],
-            "viewer": viewer, "seats": [{"seat": p, "name": seat_name(self.game, p), "kind": s}
+            "viewer": viewer, "seats": [{"seat": p, "name": seat_name(self.game, p), "kind": s,
+                                         "colour": seat_colour(self.game.namespace, p)}
                                         for p, s in enumerate(self.seats)],
             "html": table_html(state, viewer), "last": self.last, "log": self.log, "at": len(self.log),
-            "can_undo": self.can_undo(viewer),
+            "can_undo": self.can_undo(viewer), "takeback": self.takeback, "recent": self.recent(),
             "moves": [], "step": state.step_name if not state.is_over else None,
             "agent_to_play": self.agent_to_play(), "agents_only": self.agents_only,
             "paused": self.paused, "pace": self.pace,
@@ -169,7 +204,8 @@ class Session:
                 "seats": [{"seat": p, "name": seat_name(self.game, p), "kind": s} for p, s in enumerate(self.seats)],
                 "html": table_html(state, viewer), "last": self.lasts[at], "log": self.log, "at": at,
                 "moves": [], "step": None, "agent_to_play": False, "agents_only": self.agents_only,
-                "paused": self.paused, "pace": self.pace, "next": None, "can_undo": False, "past": True}
+                "paused": self.paused, "pace": self.pace, "next": None, "can_undo": False, "past": True,
+                "takeback": None, "recent": []}
 
 
 def _changed_cells(game: Game, before: dict, after: dict) -> list[list]:

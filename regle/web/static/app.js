@@ -108,6 +108,17 @@ function seatLine() {
 function controls() {
   $("moves-title").hidden = data.viewer === null;
   $("undo").hidden = !data.can_undo || viewing !== null;
+  const alone = data.seats.every((s) => s.kind !== "human" || s.seat === data.viewer);
+  $("undo").textContent = alone ? "Take back" : "Ask to take back";
+  $("pace").value = String(data.pace);
+  const asked = data.takeback;
+  $("takeback-bar").hidden = !asked || data.viewer === null || viewing !== null;
+  if (asked) {
+    const mine = asked.by === data.viewer;
+    $("takeback-text").textContent = mine ? "You asked to take your last move back: waiting for an answer."
+      : `${data.seats[asked.by].name} asks to take their last move back.`;
+    $("takeback-yes").hidden = $("takeback-no").hidden = mine;
+  }
   const agents = data.seats.some((s) => s.kind !== "human");
   const mayControl = data.agents_only || data.viewer !== null;
   $("agents").hidden = !(agents && mayControl) || data.over;
@@ -134,7 +145,10 @@ function draw() {
   }
   $("status").classList.toggle("thinking", !data.over && data.agent_to_play && !data.paused);
   historyList();
-  if (data.last) for (const [g, i, c] of data.last.cells) cellsAt(g, i, c).forEach((el) => el.classList.add("last"));
+  for (const {seat: who, cells} of data.recent || []) {  // every seat's latest move, in its colour
+    for (const [g, i, c] of cells) cellsAt(g, i, c).forEach((el) => { el.classList.add("recent"); el.style.stroke = data.seats[who].colour; });
+  }
+  if (data.last) for (const [g, i, c] of data.last.cells) cellsAt(g, i, c).forEach((el) => { el.classList.add("last"); el.style.stroke = ""; });
   bindBoard();
   markPointable();
   listMoves();
@@ -403,6 +417,13 @@ async function control(body) {
   catch (error) { $("error").textContent = error.message; }
 }
 
+$("pace").addEventListener("change", () => control({pace: Number($("pace").value)}));
+async function answer(accept) {
+  try { live = data = await api("POST", `/api/games/${gameId}/takeback`, {accept}); viewing = null; draw(); }
+  catch (error) { $("error").textContent = error.message; }
+}
+$("takeback-yes").addEventListener("click", () => answer(true));
+$("takeback-no").addEventListener("click", () => answer(false));
 $("undo").addEventListener("click", async () => {
   try { live = data = await api("POST", `/api/games/${gameId}/undo`, {}); viewing = null; chosen = null; target = null; draw(); }
   catch (error) { $("error").textContent = error.message; }
@@ -424,19 +445,36 @@ $("again").addEventListener("click", async () => {
     watch();
   } catch (error) { $("error").textContent = error.message; }
 });
+let replayLines = [];
 $("replay").addEventListener("change", async (event) => {
+  // a saved state goes on at once; a file of simulated games offers each of them to watch
   const file = event.target.files[0];
   if (!file) return;
-  const text = (await file.text()).trim();
-  let body;
-  try {
-    const first = JSON.parse(text.split("\n")[0]);
-    body = first.format === "regle-state/1" ? {state: first} : {record: first};
-  } catch (error) { $("error").textContent = "not a saved game or state: " + error.message; return; }
+  replayLines = [];
+  for (const line of (await file.text()).split("\n")) {
+    if (!line.trim()) continue;
+    try { replayLines.push(JSON.parse(line)); } catch (error) { $("error").textContent = "not a saved game or state: " + error.message; return; }
+  }
+  if (!replayLines.length) return;
+  if (replayLines[0].format === "regle-state/1") { await startReplay({state: replayLines[0]}); return; }
+  const pick = $("replay-pick");
+  pick.innerHTML = "";
+  replayLines.forEach((r, k) => {
+    const who = (r.winners || []).length ? (r.winners.map((w) => "P" + (w + 1)).join("+") + " won") : "a draw";
+    pick.add(new Option(`seed ${r.seed}: ${(r.agents || []).join(" v ")}, ${who} in ${r.decisions} moves`, String(k)));
+  });
+  $("replay-choice").hidden = replayLines.length < 2;
+  if (replayLines.length === 1) await startReplay({record: replayLines[0]});
+});
+$("replay-go").addEventListener("click", () => startReplay({record: replayLines[Number($("replay-pick").value)]}));
+
+async function startReplay(body) {
   try {
     remember(await api("POST", "/api/replay", body));
+    chosen = null;
+    target = null;
     await refresh();
     watch();
   } catch (error) { $("error").textContent = error.message; }
-});
+}
 start().catch((error) => { $("error").textContent = error.message; });
