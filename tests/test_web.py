@@ -522,6 +522,7 @@ def test_a_whole_tictactoe_game_is_played_with_the_keyboard(browser, served):
         wait.until(lambda b: [x.text for x in b.find_elements(By.CSS_SELECTOR, "#moves button")] == [played])
         browser.find_element(By.CSS_SELECTOR, "#moves button").send_keys(Keys.ENTER)
         wait.until(lambda b: s.page(made["id"], other)["version"] == version + 1)
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "svg .piece.arrive"))  # the new mark arrives
         plays += 1
         page = s.page(made["id"], other)
         if page["over"]:

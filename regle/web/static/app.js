@@ -17,6 +17,7 @@ let target = null;        // then where to: {kind: "cell", grid, instance, cell}
 let busy = false;         // a move is on its way: one request per click
 let live = null;          // the game as it is now (data is what is drawn: live, or a past position)
 let viewing = null;       // the move number of the past position drawn (null: the game as it is)
+const animated = new Set();  // the changes already animated (a redraw does not replay them)
 let focusKey = null;      // the board cell that had the keyboard's focus, kept across redraws
 let watching = 0;         // the long poll's generation (a new game starts a new one)
 const $ = (id) => document.getElementById(id);
@@ -148,7 +149,15 @@ function draw() {
   for (const {seat: who, cells} of data.recent || []) {  // every seat's latest move, in its colour
     for (const [g, i, c] of cells) cellsAt(g, i, c).forEach((el) => { el.classList.add("recent"); el.style.stroke = data.seats[who].colour; });
   }
-  if (data.last) for (const [g, i, c] of data.last.cells) cellsAt(g, i, c).forEach((el) => { el.classList.add("last"); el.style.stroke = ""; });
+  if (data.last) for (const [g, i, c] of data.last.cells) {
+    cellsAt(g, i, c).forEach((el) => { el.classList.add("last"); el.style.stroke = ""; });
+    if (!animated.has(`${data.version}/${g}/${i}/${c}`)) {  // what the last move changed arrives, once
+      animated.add(`${data.version}/${g}/${i}/${c}`);
+      const inst = i === null ? "" : `[data-instance="${i}"]`;
+      document.querySelectorAll(`svg.board[data-grid="${CSS.escape(g)}"]${inst} [data-cell="${c}"]:not(.cell)`)
+        .forEach((el) => el.classList.add("arrive"));
+    }
+  }
   bindBoard();
   markPointable();
   listMoves();
