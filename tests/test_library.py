@@ -163,3 +163,13 @@ def test_a_built_wheel_lists_and_plays_from_an_empty_folder(tmp_path):
     ran = subprocess.run([str(python), "-c", script], capture_output=True, text=True, cwd=empty, env=env,
                          timeout=300)
     assert ran.returncode == 0 and ran.stdout.strip() == "Tic-tac-toe 9", ran.stderr
+    # typed: a user's script over the public API passes mypy --strict against the installed package
+    example = empty / "example.py"
+    example.write_text((ROOT / "tests" / "typed_example.py").read_text(encoding="utf-8"), encoding="utf-8")
+    got_mypy = subprocess.run([str(python), "-m", "pip", "install", "-q", "mypy"], capture_output=True, text=True,
+                              timeout=900)
+    assert got_mypy.returncode == 0, got_mypy.stderr[-2000:]
+    checked = subprocess.run([str(python), "-m", "mypy", "--strict", "example.py"], capture_output=True, text=True,
+                             cwd=empty, env=env, timeout=600)
+    assert checked.returncode == 0, checked.stdout[-3000:]
+    assert subprocess.run([str(python), "example.py"], cwd=empty, env=env, timeout=300).returncode == 0

@@ -1,0 +1,42 @@
+"""A user's script over regle's public API, checked by mypy --strict (tests/test_library.py)."""
+from __future__ import annotations
+
+import regle
+from regle import GameOver, IllegalMove, Move, RulesError
+
+
+def best_first(state: regle.State) -> Move:
+    moves: list[Move] = state.legal_moves()
+    return moves[0]
+
+
+def main() -> int:
+    try:
+        game: regle.Game = regle.load("tictactoe", backend="python")
+    except RulesError as err:
+        print(err.render())
+        return 1
+    names: list[str] = regle.games.names()
+    state = game.new_game(players=2, seed=1)
+    ids: list[int] = state.legal_action_ids()
+    state.play_id(ids[0])
+    state.play(best_first(state))
+    scores: list[int] = state.scores
+    view = state.view(0)
+    saved = state.to_json()
+    again = game.state_from_json(saved)
+    while not again.is_over:
+        again.play(best_first(again))
+    try:
+        again.play("a1")
+    except GameOver:
+        pass
+    except IllegalMove:
+        return 2
+    winners: list[int] = again.winners
+    print(len(names), scores, winners, view["zones"].keys(), game.title, len(game.action_space(2)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
