@@ -603,12 +603,16 @@ class Game:
             raise ValueError(f"{self.title} is for {self._counts()} players, not {n!r}")
         return observation_spec(self.namespace, n)
 
-    def new_game(self, players: int | None = None, seed: int = 0) -> BaseState:
-        """A fresh game after setup, for ``players`` seats (default: the smallest count)."""
+    def new_game(self, players: int | None = None, seed: int = 0, rng: Any = None) -> BaseState:
+        """A fresh game after setup, for ``players`` seats (default: the smallest count).
+        ``rng``: a generator to draw from instead of the seed's (Python engines; see
+        ``regle.runtime.chance``)."""
         n = self.players.start if players is None else players
         if n not in self.players:
             raise ValueError(f"{self.title} is for {self._counts()} players, not {n}")
         try:
+            if rng is not None:
+                return self.State.new(n, seed, rng)
             return self.State.new(n, seed)
         except Exception as exc:  # a bug in the rules' setup, reported at its rules line
             raise _runtime_error(exc) from exc

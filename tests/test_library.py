@@ -173,3 +173,60 @@ def test_a_built_wheel_lists_and_plays_from_an_empty_folder(tmp_path):
                              cwd=empty, env=env, timeout=600)
     assert checked.returncode == 0, checked.stdout[-3000:]
     assert subprocess.run([str(python), "example.py"], cwd=empty, env=env, timeout=300).returncode == 0
+
+
+# ---- explicit chance -------------------------------------------------------------------------------
+KUHN = ROOT / "tests" / "data" / "kuhn.rules"
+
+
+def test_explicit_chance_passes_openspiels_random_simulation_on_every_packaged_game():
+    pyspiel = pytest.importorskip("pyspiel")
+    import regle.adapters.openspiel as ros
+    for name in games.names():
+        if games.kind(name) == "variant":
+            continue
+        game = ros.load(name, chance="explicit")
+        pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+        if regle.load(name, backend="python").has_chance:
+            assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+            state = game.new_initial_state()
+            assert state.is_chance_node()
+            outcomes = state.chance_outcomes()
+            assert abs(sum(p for _o, p in outcomes) - 1.0) < 1e-9 and len(outcomes) <= game.max_chance_outcomes()
+    lost = ros.load("lostcities", chance="explicit").new_initial_state()
+    sizes = []
+    while lost.is_chance_node():  # the deal: one draw per place of a 60-card shuffle
+        sizes.append(len(lost.chance_outcomes()))
+        lost.apply_action(0)
+    assert sizes == list(range(60, 1, -1))
+
+
+def test_cfr_on_kuhn_written_in_regle_matches_openspiels_kuhn_poker():
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
+    import regle.adapters.openspiel as ros
+    ours = ros.load(KUHN, chance="explicit", returns="scores")
+    theirs = pyspiel.load_game("kuhn_poker")
+    results = []
+    for game in (ours, theirs):
+        solver = cfr.CFRSolver(game)
+        for _ in range(150):
+            solver.evaluate_and_update_policy()
+        policy = solver.average_policy()
+        value = expected_game_score.policy_value(game.new_initial_state(), [policy, policy])[0]
+        results.append((exploitability.exploitability(game, policy), value))
+    (ours_exploitability, ours_value), (theirs_exploitability, theirs_value) = results
+    assert ours_exploitability < 0.01
+    assert ours_exploitability == pytest.approx(theirs_exploitability, abs=1e-9)
+    assert ours_value == pytest.approx(theirs_value, abs=1e-9) and ours_value == pytest.approx(-1 / 18, abs=0.01)
+
+
+def test_explicit_chance_is_for_the_python_engine_and_modes_are_checked():
+    pytest.importorskip("pyspiel")
+    import regle.adapters.openspiel as ros
+    with pytest.raises(ValueError, match="chance is"):
+        ros.load("tictactoe", chance="sometimes")
+    from regle import native
+    if native.available():
+        with pytest.raises(ValueError, match="Python engine"):
+            ros.load(regle.load("eclats", backend="native"), chance="explicit")

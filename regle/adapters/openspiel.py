@@ -34,35 +34,53 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
     raise ImportError("regle.adapters.openspiel needs OpenSpiel: pip install 'regle[openspiel]'") from exc
 
 import regle
+from regle.runtime import chance
 from regle.runtime.engine import Game
 
 #: how many seeds the chance node at the start of a game with chance chooses among
 SEEDS = 1024
 
 
-def load(rules: str | os.PathLike | Game, players: int | None = None, backend: str | None = None) -> "pyspiel.Game":
+def load(rules: str | os.PathLike | Game, players: int | None = None, backend: str | None = None,
+         chance: str = "seeds", returns: str = "winners") -> "pyspiel.Game":
     """Register the game (once) with OpenSpiel and load it: ``regle_<name>_<players>_<hash>``
     (``_native`` after it for the native engine). ``rules``: a rules file, a game that ships
-    with regle by its name (``"connect4"``), or a loaded game."""
+    with regle by its name (``"connect4"``), or a loaded game.
+
+    ``chance="explicit"``: every draw of the rules (each place of a shuffle, each random number)
+    is a chance node with its outcomes and their true probabilities, for exact algorithms and
+    chance-sampling ones (on the Python engine); ``"seeds"`` (the default, faster): one node
+    choosing among ``SEEDS`` seeds. ``returns="scores"``: the returns are the scores (a game
+    whose scores add up to 0, such as chips won); ``"winners"``: +1 / -1 / 0."""
+    if chance not in ("seeds", "explicit") or returns not in ("winners", "scores"):
+        raise ValueError("chance is 'seeds' or 'explicit'; returns is 'winners' or 'scores'")
+    if chance == "explicit":
+        if isinstance(rules, Game) and getattr(rules, "backend", "python") != "python":
+            raise ValueError("explicit chance plays on the Python engine: load the game with backend='python'")
+        backend = "python"
     game = rules if isinstance(rules, Game) else regle.load(rules, backend=backend)
     n = game.players.start if players is None else players
     if n not in game.players:
         raise ValueError(f"{game.title} is for {game._counts()} players, not {n}")
-    return pyspiel.load_game(register(game, n))
+    return pyspiel.load_game(register(game, n, chance=chance, returns=returns))
 
 
-def register(game: Game, players: int, short: str | None = None) -> str:
+def register(game: Game, players: int, short: str | None = None, chance: str = "seeds",
+             returns: str = "winners") -> str:
     """Register a regle game for a player count with OpenSpiel; returns its short name. The
-    name holds the rules' hash and the backend, so that the same rules on another backend, or
-    changed rules, are another game."""
+    name holds the rules' hash, the backend and the modes, so that the same rules on another
+    backend, or changed rules, are another game."""
+    explicit = chance == "explicit" and game.has_chance
     if short is None:
         short = f"regle_{game.name}_{players}_{game.rules_hash[:8]}".replace("-", "_")
         if getattr(game, "backend", "python") != "python":
             short += "_" + game.backend
+        short += ("_explicit" if explicit else "") + ("_scores" if returns == "scores" else "")
     if short in _REGISTERED:
         return short
     space = game.action_space(players)
-    zero_sum = game.utility(players) == "zero_sum"
+    zero_sum = game.utility(players) == "zero_sum" or (returns == "scores" and players == 2)
+    bound = float(max(1, score_bound(game, players))) if returns == "scores" else 1.0
     game_type = pyspiel.GameType(
         short_name=short, long_name=f"{game.title} ({players} players, regle)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
@@ -76,9 +94,10 @@ def register(game: Game, players: int, short: str | None = None) -> str:
         provides_information_state_string=True, provides_information_state_tensor=False,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification={})
+    outcomes = (max_draw(game, players) if explicit else SEEDS) if game.has_chance else 0
     info = pyspiel.GameInfo(
-        num_distinct_actions=len(space), max_chance_outcomes=SEEDS if game.has_chance else 0,
-        num_players=players, min_utility=-1.0, max_utility=1.0,
+        num_distinct_actions=len(space), max_chance_outcomes=outcomes,
+        num_players=players, min_utility=-bound, max_utility=bound,
         utility_sum=0.0 if zero_sum else None, max_game_length=game.max_decisions(players))
 
     class RegleGame(pyspiel.Game):
@@ -86,6 +105,8 @@ def register(game: Game, players: int, short: str | None = None) -> str:
             super().__init__(game_type, info, params or {})
             self.regle_game = game
             self.players = players
+            self.explicit = explicit
+            self.by_scores = returns == "scores"
 
         def new_initial_state(self):
             return RegleState(self)
@@ -100,6 +121,49 @@ def register(game: Game, players: int, short: str | None = None) -> str:
 
 
 _REGISTERED: dict[str, type] = {}
+
+
+def _sample_games(game: Game, players: int, count: int = 40):
+    """States met in random games with explicit chance (random outcomes and moves), with the
+    sizes of the draws met on the way."""
+    import random
+    rng = random.Random(0)
+    for _ in range(count):
+        state, need, draws = None, None, []
+        script: list[int] = []
+        state, need = chance.setup(game, players)
+        while state is None:
+            draws.append(need)
+            script.append(rng.randrange(need))
+            state, need = chance.attempt(lambda r: game.new_game(players, 0, rng=r), script)
+        while not state.is_over:
+            move = state.legal[rng.randrange(len(state.legal))]
+            script = []
+            after, need = chance.advance(state, move, script)
+            while after is None:
+                draws.append(need)
+                script.append(rng.randrange(need))
+                after, need = chance.advance(state, move, script)
+            state = after
+        yield state, draws
+
+
+def max_draw(game: Game, players: int) -> int:
+    """The most outcomes one draw has: the largest table's item count (a shuffle of all of them)
+    or more where random games meet a larger draw."""
+    tables = [len(v) for k, v in game.namespace.items() if k.startswith("T_") and k.endswith("__ALL")]
+    seen = [max(draws, default=0) for _state, draws in _sample_games(game, players, 10)]
+    return max([2, *tables, *seen])
+
+
+def score_bound(game: Game, players: int) -> int:
+    """The largest score (in absolute value) random games reach: the returns' bound when they
+    are the scores."""
+    if game.has_chance:
+        finals = [s for s, _draws in _sample_games(game, players, 200)]
+    else:
+        finals = [game.new_game(players, seed=i).play_random_playout(i) for i in range(200)]
+    return max(abs(v) for s in finals for v in s.scores)
 
 
 def register_packaged() -> list[str]:
@@ -124,32 +188,66 @@ class RegleState(pyspiel.State):
         super().__init__(game)
         self.regle_game: Game = game.regle_game
         self.n: int = game.players
-        self.inner = None if self.regle_game.has_chance else self.regle_game.new_game(self.n, seed=0)
+        self.explicit: bool = game.explicit
+        self.by_scores: bool = game.by_scores
+        # explicit chance: the draw pending (its number of outcomes), the state before the move
+        # that needs it (None: setup), that move, and the outcomes drawn for it so far
+        self.need: int | None = None
+        self.before = None
+        self.pending: tuple | None = None
+        self.script: list[int] = []
+        if self.explicit:
+            self.inner, self.need = chance.setup(self.regle_game, self.n)
+        else:
+            self.inner = None if self.regle_game.has_chance else self.regle_game.new_game(self.n, seed=0)
 
     def current_player(self) -> int:
-        if self.inner is None:
+        if self.need is not None or self.inner is None:
             return pyspiel.PlayerId.CHANCE
         if self.inner.is_over:
             return pyspiel.PlayerId.TERMINAL
         return self.inner.current_player
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.inner is None or self.inner.is_over or player != self.inner.current_player:
+        if self.need is not None or self.inner is None or self.inner.is_over or player != self.inner.current_player:
             return []
         return sorted(self.inner.legal_action_ids())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.explicit:
+            return [(o, 1.0 / self.need) for o in range(self.need or 0)]
         return [(seed, 1.0 / SEEDS) for seed in range(SEEDS)]
 
     def _apply_action(self, action: int) -> None:
-        if self.inner is None:
+        if self.explicit:
+            self._apply_explicit(int(action))
+        elif self.inner is None:
             self.inner = self.regle_game.new_game(self.n, seed=int(action))
         else:
             self.inner = self.inner.play_id(int(action))
 
+    def _apply_explicit(self, action: int) -> None:
+        """A draw's outcome, or a move (which may need draws): the step is played again from
+        the position before it with every outcome chosen so far (regle.runtime.chance)."""
+        if self.need is not None:
+            if not 0 <= action < self.need:
+                raise ValueError(f"chance outcome {action}: this draw has outcomes 0 to {self.need - 1}")
+            self.script.append(action)
+            if self.pending is None:  # the setup
+                game, n = self.regle_game, self.n
+                after, self.need = chance.attempt(lambda rng: game.new_game(n, 0, rng=rng), self.script)
+            else:
+                after, self.need = chance.advance(self.before, self.pending, self.script)
+        else:
+            move = self.inner._move_of_id(action)
+            self.before, self.pending, self.script = self.inner, move, []
+            after, self.need = chance.advance(self.inner, move, [])
+        if after is not None:
+            self.inner, self.before, self.pending, self.script = after, None, None, []
+
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"seed {action}"
+            return f"outcome {action} of {self.need}" if self.explicit else f"seed {action}"
         if self.inner is not None and not self.inner.is_over and player == self.inner.current_player:
             # the move's notation here: unique among the legal moves (two equal cards differ)
             for move_id, text in zip(self.inner.legal_action_ids(), self.inner.notations()):
@@ -158,17 +256,19 @@ class RegleState(pyspiel.State):
         return self.regle_game.describe_action(int(action), self.n)
 
     def is_terminal(self) -> bool:
-        return self.inner is not None and self.inner.is_over
+        return self.need is None and self.inner is not None and self.inner.is_over
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
             return [0.0] * self.n
+        if self.by_scores:
+            return [float(v) for v in self.inner.scores]
         winners = self.inner.winners
         return [0.0 if not winners else (1.0 if p in winners else -1.0) for p in range(self.n)]
 
     def __str__(self) -> str:
         if self.inner is None:
-            return "(the seed is not drawn yet)"
+            return "(the deal is not drawn yet)"
         return json.dumps(self.inner.view(None), sort_keys=True)
 
 
