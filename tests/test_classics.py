@@ -469,7 +469,7 @@ def test_lost_cities_rising_order_and_no_drawing_back_a_discard():
         assert f"play {COLOURS[c[0]]}{c[1] or '$'}" not in _texts(state)
 
 
-@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities"])
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn"])
 def test_classics_are_checked_clean_and_formatted(name):
     from regle.dsl.printer import format_text
     text = (CLASSICS / f"{name}.rules").read_text(encoding="utf-8")
@@ -477,7 +477,7 @@ def test_classics_are_checked_clean_and_formatted(name):
     regle.load(CLASSICS / f"{name}.rules")
 
 
-@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities"])
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn"])
 def test_classic_rulebooks_are_up_to_date(name):
     from regle.rulebook import rulebook
     committed = (CLASSICS.parent.parent / "docs" / "rules" / f"{name}.md").read_text(encoding="utf-8")

@@ -173,10 +173,33 @@ def test_a_built_wheel_lists_and_plays_from_an_empty_folder(tmp_path):
                              cwd=empty, env=env, timeout=600)
     assert checked.returncode == 0, checked.stdout[-3000:]
     assert subprocess.run([str(python), "example.py"], cwd=empty, env=env, timeout=300).returncode == 0
+    # the extras, and what deep learning needs: docs/ai.md's examples run from the empty folder,
+    # and Deep CFR (OpenSpiel's, on PyTorch) runs a few iterations on the information-state
+    # tensors of Kuhn poker written in regle
+    extras = subprocess.run([str(python), "-m", "pip", "install", "-q", f"{wheel}[pettingzoo,openspiel]",
+                             "torch==2.13.0", "dm-tree"], capture_output=True, text=True, timeout=1800)
+    assert extras.returncode == 0, extras.stderr[-2000:]
+    import re
+    blocks = re.findall(r"^```python\n(.*?)^```", (ROOT / "docs" / "ai.md").read_text(encoding="utf-8"), re.S | re.M)
+    for block in blocks:
+        out = subprocess.run([str(python), "-c", block], capture_output=True, text=True, cwd=empty, env=env,
+                             timeout=600)
+        assert out.returncode == 0, (block[:80], out.stderr[-1500:])
+    deep = ("import torch, regle.adapters.openspiel as ros\n"
+            "from open_spiel.python.pytorch import deep_cfr\n"
+            "torch.manual_seed(0)\n"
+            "game = ros.load('kuhn', chance='explicit', returns='scores')\n"
+            "solver = deep_cfr.DeepCFRSolver(game, policy_network_layers=(16,), advantage_network_layers=(16,),\n"
+            "    num_iterations=2, num_traversals=20, learning_rate=1e-3, batch_size_advantage=32,\n"
+            "    batch_size_strategy=32, memory_capacity=10000)\n"
+            "_, advantage_losses, policy_loss = solver.solve()\n"
+            "print(len(advantage_losses), float(policy_loss) >= 0)\n")
+    ran = subprocess.run([str(python), "-c", deep], capture_output=True, text=True, cwd=empty, env=env, timeout=900)
+    assert ran.returncode == 0 and ran.stdout.split() == ["2", "True"], ran.stderr[-2000:]
 
 
 # ---- explicit chance -------------------------------------------------------------------------------
-KUHN = ROOT / "tests" / "data" / "kuhn.rules"
+KUHN = "kuhn"  # games/classics/kuhn.rules
 
 
 def test_explicit_chance_passes_openspiels_random_simulation_on_every_packaged_game():
@@ -230,3 +253,26 @@ def test_explicit_chance_is_for_the_python_engine_and_modes_are_checked():
     if native.available():
         with pytest.raises(ValueError, match="Python engine"):
             ros.load(regle.load("eclats", backend="native"), chance="explicit")
+
+
+def test_information_state_tensors_are_consistent_with_the_strings():
+    """One tensor per information state and one information state per tensor, over every state
+    of Kuhn poker (OpenSpiel enumerates them); the history rows hold the moves so far."""
+    pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import get_all_states
+    import regle.adapters.openspiel as ros
+    game = ros.load(KUHN, chance="explicit", returns="scores")
+    assert game.get_type().provides_information_state_tensor
+    states = get_all_states.get_all_states(game, include_terminals=False, include_chance_states=False)
+    by_string: dict = {}
+    by_tensor: dict = {}
+    for state in states.values():
+        player = state.current_player()
+        text = state.information_state_string(player)
+        tensor = tuple(state.information_state_tensor(player))
+        assert len(tensor) == game.information_state_tensor_shape()[0]
+        assert by_string.setdefault(text, tensor) == tensor
+        assert by_tensor.setdefault(tensor, text) == text
+        moves = [pa.action for pa in state.full_history() if pa.player >= 0]
+        assert sum(tensor[-12:]) == len(moves)  # 3 decisions x 4 action ids: one 1 per move
+    assert len(by_string) == 12  # Kuhn poker's 12 information states

@@ -39,6 +39,15 @@ from regle.runtime.engine import Game
 
 #: how many seeds the chance node at the start of a game with chance chooses among
 SEEDS = 1024
+#: the largest history part of an information-state tensor (decisions x action ids): games
+#: whose longest play times their action ids passes it provide no such tensor
+MAX_HISTORY_TENSOR = 1 << 20
+
+
+def history_size(game: Game, players: int) -> int:
+    """Floats of the history part of the information-state tensor: one slot per action id for
+    each decision the longest game can have."""
+    return game.max_decisions(players) * len(game.action_space(players))
 
 
 def load(rules: str | os.PathLike | Game, players: int | None = None, backend: str | None = None,
@@ -91,7 +100,8 @@ def register(game: Game, players: int, short: str | None = None, chance: str = "
         utility=pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=players, min_num_players=players,
-        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_information_state_string=True,
+        provides_information_state_tensor=history_size(game, players) <= MAX_HISTORY_TENSOR,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification={})
     outcomes = (max_draw(game, players) if explicit else SEEDS) if game.has_chance else 0
@@ -283,14 +293,27 @@ class RegleObserver:
         self.n: int = game.players
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         spec = self.regle_game.observation_spec(self.n)
-        self.tensor = np.zeros(sum(length for _name, _start, length in spec), np.float32)
+        self.size = sum(length for _name, _start, length in spec)
+        self.actions = len(self.regle_game.action_space(self.n))
+        self.history = self.regle_game.max_decisions(self.n) if self.perfect_recall else 0
+        if self.history * self.actions > MAX_HISTORY_TENSOR:
+            self.history = 0  # too long a game for a tensor of its whole history: the string has it
+        self.tensor = np.zeros(self.size + self.history * self.actions, np.float32)
         self.dict = {name: self.tensor[start:start + length] for name, start, length in spec}
+        if self.history:
+            # the information state: the observation, then the moves so far (they are public),
+            # one row per decision with a 1 at the action id played
+            self.dict["history"] = self.tensor[self.size:].reshape(self.history, self.actions)
 
     def set_from(self, state: RegleState, player: int) -> None:
-        if state.inner is None:
-            self.tensor.fill(0)
-        else:
-            self.tensor[:] = state.inner.observation(player)
+        self.tensor.fill(0)
+        if state.inner is not None:
+            self.tensor[:self.size] = state.inner.observation(player)
+        if self.history:
+            rows = self.dict["history"]
+            moves = [pa.action for pa in state.full_history() if pa.player != pyspiel.PlayerId.CHANCE]
+            for t, action in enumerate(moves[:self.history]):
+                rows[t, action] = 1.0
 
     def string_from(self, state: RegleState, player: int) -> str:
         if state.inner is None:
