@@ -145,7 +145,22 @@ def _tell_apart(legal: list, texts: list[str], long_formats) -> list[str]:
 
 
 class BaseState:
-    """Shared behaviour of generated game states. Fields: see the generated ``State``."""
+    """Shared behaviour of generated game states. Fields: see the generated ``State``.
+
+    What each method costs (L: the legal moves of the decision, S: the size of the state):
+
+    - ``legal`` (the move tuples), ``current_player``, ``is_over``: made once per decision, then
+      read for free; ``legal_moves()``: L ``Move`` objects; ``notations()``: L texts, cached;
+    - ``advance(move)``: the move's effects only (the fast path; no check, no copy);
+      ``play(move)``: finds the move among ``legal`` (L) and copies the state first (S), so a
+      rules error leaves it whole; ``play("text")`` also matches the notations (L texts);
+    - ``legal_action_ids()`` / ``action_mask()``: encode the L moves; ``play_id(i)`` /
+      ``advance_id(i)``: encode the L moves to find i, then as ``play`` / ``advance``;
+    - ``copy()``: S (lists and counters copied); ``to_json()`` / ``view(p)`` / ``observation(p)``:
+      S, building new data each call; ``resample(p, seed)``: a copy and a re-deal of what p
+      cannot see;
+    - ``scores``, ``winners``: the rules' scoring clauses, evaluated at each read.
+    """
 
     #: the fields every state has; a generated State adds its zones, grids and counters and
     #: holds them all (in ``__slots__``, or as typed fields of a compiled base class)
@@ -516,7 +531,13 @@ def _masked(value: list, is_grid: bool):
 
 
 class Game:
-    """A loaded game: what ``regle.load`` returns and what a generated module exposes."""
+    """A loaded game: what ``regle.load`` returns and what a generated module exposes.
+
+    Costs: ``new_game()`` runs the rules' setup (shuffles and deals); ``action_space(n)`` is
+    built once per player count, then cached; ``observation_spec(n)`` is computed at each call
+    (a few lists); ``state_from_json`` checks every field of the saved state (its size). Loading
+    (``regle.load``) generates the engine once per rules text and caches it on disk.
+    """
 
     #: which engine plays: "python" (the generated module) or "native" (compiled by Cython)
     backend = "python"
