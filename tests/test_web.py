@@ -631,3 +631,18 @@ def test_a_file_of_simulated_games_offers_each_game_to_watch_at_a_chosen_pace(br
     browser.find_element(By.ID, "pause").click()  # play: the recorded game, to its end
     WebDriverWait(browser, 60).until(lambda b: "Game over" in b.find_element(By.ID, "status").text)
     assert s.server.hub.get(sid).state.winners == records[2]["winners"]
+
+
+def test_connect_four_page_outlines_the_winning_line_and_numbers_its_lanes(browser, served):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    s = served("connect4", seats=["human", "human"])
+    made = s.new({"seed": 1})
+    for k, column in enumerate("1 2 1 2 1 2 1".split()):
+        assert s.play(made["id"], made["tokens"][k % 2], column)[0] == 200
+    browser.get(f"{s.url}/?game={made['id']}#t={made['tokens'][0]}")
+    WebDriverWait(browser, 30).until(lambda b: b.find_element(By.ID, "result").is_displayed())
+    won = browser.find_elements(By.CSS_SELECTOR, ".cell.won")
+    assert sorted(el.get_attribute("data-name") for el in won) == ["a1", "a2", "a3", "a4"]
+    assert [t.text for t in browser.find_elements(By.CSS_SELECTOR, "svg text.lane")] == [str(i) for i in range(1, 8)]
+    assert "P1 (X) won" in browser.find_element(By.ID, "result").text

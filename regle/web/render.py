@@ -82,9 +82,10 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
     xs = [x for x, _y in centres] or [0]
     ys = [y for _x, y in centres] or [0]
     pad = 0.75
+    lanes = _lanes(game, name)  # lane grids: their lanes numbered below, as moves name them
     x0, y0 = min(xs) - pad, min(ys) - pad
     width = (max(xs) - min(xs) + 2 * pad) * UNIT
-    height = (max(ys) - min(ys) + 2 * pad) * UNIT
+    height = (max(ys) - min(ys) + 2 * pad + (0.6 if lanes else 0)) * UNIT
     show = ns["show_symbol"]
     out = [f'<svg class="board" viewBox="0 0 {width:.0f} {height:.0f}" width="{width:.0f}" height="{height:.0f}" '
            f'role="img" aria-label="{esc(label or name)}" data-grid="{esc(name)}" data-instance="{instance}">',
@@ -129,8 +130,22 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
             fill = piece_colour(ns, kind, v)
             out.append(f'<circle class="piece" data-cell="{c}" cx="{px:.1f}" cy="{py:.1f}" r="{r * 0.62:.1f}" fill="{fill}"/>'
                        f'<text class="symbol" x="{px:.1f}" y="{py + 5:.1f}" fill="{_text_colour(fill)}">{esc(text)}</text>')
+    if lanes:
+        width_cells, height_cells = lanes
+        for lane in range(width_cells):
+            cx, _cy = centres[lane * height_cells]
+            out.append(f'<text class="lane" x="{(cx - x0) * UNIT:.1f}" y="{(max(ys) - y0 + 0.9) * UNIT:.1f}">'
+                       f'{lane + 1}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def _lanes(game, name: str) -> tuple[int, int] | None:
+    """(lanes, height) of a lane grid (cells lane-major), else None."""
+    for grid in game.grids:
+        if grid[0] == name and grid[6] == "lanes":
+            return grid[7], grid[8]
+    return None
 
 
 def _items(game, zone: str, kind: str, place, instance: int) -> str:
@@ -144,7 +159,7 @@ def _items(game, zone: str, kind: str, place, instance: int) -> str:
         text = ns["show_value"](kind, v) if kind != "int" else str(v)
         colour = item_colour(ns, kind, v)
         style = f' style="border-left:6px solid {esc(colour)}"' if colour else ""
-        spans.append(f'<span class="item" data-zone="{esc(zone)}" data-instance="{instance}" data-index="{i}" '
+        spans.append(f'<span class="item{" card" if colour else ""}" data-zone="{esc(zone)}" data-instance="{instance}" data-index="{i}" '
                      f'data-value="{v}"{style} title="{esc(ns["show_detail"](kind, v) if kind != "int" else v)}">'
                      f'{esc(text)}</span>')
     return "".join(spans)
