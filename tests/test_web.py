@@ -207,7 +207,7 @@ def _click_a_move(browser, By):
         browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", pointable[0])
     buttons = browser.find_elements(By.CSS_SELECTOR, "#moves button")
     assert buttons, "a legal move to click"
-    text = buttons[0].text
+    text = buttons[0].get_attribute("data-move")  # the move's notation (a label may merge copies)
     buttons[0].click()
     return text
 
@@ -646,3 +646,26 @@ def test_connect_four_page_outlines_the_winning_line_and_numbers_its_lanes(brows
     assert sorted(el.get_attribute("data-name") for el in won) == ["a1", "a2", "a3", "a4"]
     assert [t.text for t in browser.find_elements(By.CSS_SELECTOR, "svg text.lane")] == [str(i) for i in range(1, 8)]
     assert "P1 (X) won" in browser.find_element(By.ID, "result").text
+
+
+def test_copies_alike_are_one_choice_said_so(browser, served):
+    """Lost Cities' wager cards of one colour are alike in every way the rules read: the engine
+    tells their moves apart by a count, and the page offers them as one choice."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    s = served("lostcities", seats=["human", "human"])
+    for seed in range(40):
+        made = s.new({"seed": seed})
+        moves = s.page(made["id"], made["tokens"][0])["moves"]
+        if any(m["text"].endswith(" #2") for m in moves):
+            break
+    else:
+        pytest.skip("no deal of two alike cards in 40 seeds")
+    browser.get(f"{s.url}/?game={made['id']}#t={made['tokens'][0]}")
+    WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
+    labels = [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#moves button")]
+    assert any(label.endswith("alike)") for label in labels) and not any(" #" in label for label in labels)
+    merged = next(b for b in browser.find_elements(By.CSS_SELECTOR, "#moves button") if b.text.endswith("alike)"))
+    played = merged.get_attribute("data-move")
+    merged.click()
+    WebDriverWait(browser, 30).until(lambda b: f"P1: {played}" in b.find_element(By.ID, "log").text)

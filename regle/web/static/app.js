@@ -386,11 +386,20 @@ function listMoves() {
       head.textContent = action.replaceAll("_", " ");
       list.append(head);
     }
+    // moves the engine tells apart only by a count ("play B$ #4", "play B$ #5": copies alike in
+    // every way the rules read) are one choice here, said so; the first of them is played
+    const alike = new Map();
     for (const move of shown.filter((m) => m.action === action)) {
+      const plain = move.text.replace(/ #\d+$/, "");
+      if (!alike.has(plain)) alike.set(plain, []);
+      alike.get(plain).push(move);
+    }
+    for (const [plain, group] of alike) {
+      const move = group[0];
       const li = document.createElement("li");
       const button = document.createElement("button");
       button.type = "button";
-      button.textContent = move.text;
+      button.textContent = group.length > 1 ? `${plain} (${group.length} alike)` : move.text;
       button.dataset.move = move.text;
       button.addEventListener("mouseenter", () => preview(move, true));
       button.addEventListener("mouseleave", () => preview(move, false));
