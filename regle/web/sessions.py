@@ -172,20 +172,13 @@ class Session:
                 return self._past(viewer, at)
         state = self.state
         current = state.current_player
-        data = {
-            "id": self.id, "version": self.version,
-            "title": self.game.title, "turn": state.turns + 1, "over": state.is_over,
-            "current": current, "winners": state.winners if state.is_over else [],
-            "viewer": viewer, "seats": [{"seat": p, "name": seat_name(self.game, p), "kind": s,
-                                         "colour": seat_colour(self.game.namespace, p)}
-                                        for p, s in enumerate(self.seats)],
-            "html": table_html(state, viewer), "last": self.last, "log": self.log, "at": len(self.log),
+        data = self._drawn(state, viewer, len(self.log), self.last)
+        data.update({
+            "over": state.is_over, "winners": state.winners if state.is_over else [],
             "can_undo": self.can_undo(viewer), "takeback": self.takeback, "recent": self.recent(),
-            "moves": [], "step": state.step_name if not state.is_over else None,
-            "agent_to_play": self.agent_to_play(), "agents_only": self.agents_only,
-            "paused": self.paused, "pace": self.pace,
+            "step": state.step_name if not state.is_over else None, "agent_to_play": self.agent_to_play(),
             "next": self.next.get(viewer) or (self.next.get(None) if viewer is None else None),
-        }
+        })
         if viewer is not None and not state.is_over and current == viewer:
             data["moves"] = _moves(self.game, state, viewer)
         if state.is_over:  # everything is public at the end: the scores and what made them
@@ -194,18 +187,22 @@ class Session:
                               "cells": deciding_cells(self.game, state)}
         return data
 
-
     def _past(self, viewer: int | None, at: int) -> dict[str, Any]:
         """A position of the game's history, as ``viewer`` sees it (seen as it was then: no
-        secret that was hidden then is shown)."""
-        state = self.states[at]
+        secret that was hidden then is shown); nothing can be played on it."""
+        data = self._drawn(self.states[at], viewer, at, self.lasts[at])
+        data.update({"over": self.state.is_over, "winners": [], "can_undo": False, "takeback": None,
+                     "recent": [], "step": None, "agent_to_play": False, "next": None, "past": True})
+        return data
+
+    def _drawn(self, state, viewer: int | None, at: int, last: dict | None) -> dict[str, Any]:
+        """What every page of the game shows of ``state``, the position after ``at`` moves."""
         return {"id": self.id, "version": self.version, "title": self.game.title, "turn": state.turns + 1,
-                "over": self.state.is_over, "current": state.current_player, "winners": [], "viewer": viewer,
-                "seats": [{"seat": p, "name": seat_name(self.game, p), "kind": s} for p, s in enumerate(self.seats)],
-                "html": table_html(state, viewer), "last": self.lasts[at], "log": self.log, "at": at,
-                "moves": [], "step": None, "agent_to_play": False, "agents_only": self.agents_only,
-                "paused": self.paused, "pace": self.pace, "next": None, "can_undo": False, "past": True,
-                "takeback": None, "recent": []}
+                "current": state.current_player, "viewer": viewer,
+                "seats": [{"seat": p, "name": seat_name(self.game, p), "kind": s,
+                           "colour": seat_colour(self.game.namespace, p)} for p, s in enumerate(self.seats)],
+                "html": table_html(state, viewer), "last": last, "log": self.log, "at": at, "moves": [],
+                "agents_only": self.agents_only, "paused": self.paused, "pace": self.pace}
 
 
 def _changed_cells(game: Game, before: dict, after: dict) -> list[list]:
