@@ -162,6 +162,11 @@ def ends_by_statement(rules: ast.Rules) -> bool:
     return _has_statement(rules, ast.EndGame)
 
 
+def announces(rules: ast.Rules) -> bool:
+    """Whether some effect announces something to everyone (`announce "..."`)."""
+    return _has_statement(rules, ast.Announce)
+
+
 def has_chance(rules: ast.Rules) -> bool:
     """Whether anything in the rules draws on chance: a shuffle, or random() anywhere."""
     if _has_statement(rules, ast.Shuffle):

@@ -172,4 +172,5 @@ class GameIR:
     max_decisions: int = 100_000
     #: notes for the author (rendered FILE:LINE:COL: note: ...), e.g. why there are no action ids
     notes: list = attrs.Factory(list)
-    end_shapes: list = attrs.Factory(list)  # for drawing an end: the lines and chains that end the game
+    end_shapes: list = attrs.Factory(list)
+    announces: bool = False  # some effect says `announce "..."`  # for drawing an end: the lines and chains that end the game

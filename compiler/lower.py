@@ -18,7 +18,7 @@ from .checker import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, NotConstant, fold_consta
 from .ir import ActionIR, CounterIR, EnumIR, GameIR, GridIR, StepIR, TableIR, ZoneIR
 from .lower_grids import GRID_FUNCTIONS, GridLowering, gconst
 from .safety import comment_text
-from .analysis import ends_by_statement, flows, has_chance, has_next_player, secrecy
+from .analysis import announces, ends_by_statement, flows, has_chance, has_next_player, secrecy
 
 # operator precedences of the generated Python
 P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM = range(1, 9)
@@ -939,6 +939,32 @@ class Lowerer(GridLowering):
             self.error("'next player' belongs in the turn (an action or an automatic step)", node.pos)
         return [f"s.nxt = {self.number(node.value, ctx)} % s.n"]
 
+    def s_Announce(self, node: ast.Announce, ctx: Ctx) -> list[str]:
+        """Everyone sees an announcement, so its placeholders name only what everyone sees:
+        seats, shared counters, params, the turn number and the player count."""
+        names: dict[str, tuple[str, T.Type]] = {}
+        for name, (code, ty) in ctx.scope.items():
+            if ty.kind == "player":
+                names[name] = (code, ty)
+        if ctx.has_me:
+            names["me"] = ("me", T.PLAYER)
+        for name, c in self.sym.counters.items():
+            if not c.per:
+                names[name] = (f"s.c_{name}", T.INT)
+        for name, p in self.sym.params.items():
+            if p.type.kind in ("int", "bool", "player", "enum"):
+                names[name] = (repr(p.value), p.type)
+        names["turns"] = ("(s.turns + 1)", T.INT)
+        names["player_count"] = ("s.n", T.INT)
+        for kind, value in split_template(node.text):
+            word = value.partition(":")[0].partition(".")[0].strip()
+            if kind != "text" and word not in names and word in ctx.scope:
+                self.error(f"'{{{word}}}': an announcement is seen by everyone, so it names only seats, "
+                           "shared counters, params, turns and player_count", node.pos,
+                           "keep the value in a counter if everyone may see it")
+                return []
+        return [f"s._announce({self.template_code(node.text, names, node.pos)})"]
+
     def s_EndGame(self, node: ast.EndGame, ctx: Ctx) -> list[str]:
         if ctx.where in ("effect", "auto"):
             return ["s.turns += 1  # the turn in progress counts as played", "s._finish()", "return"]
@@ -1056,7 +1082,7 @@ class Lowerer(GridLowering):
             has_chance=has_chance(self.rules),
             score_clauses=clauses, score_var=score_var,
             score_secrecy=score_secrecy, flows=flows(self.rules), ends_by_statement=ends_by_statement(self.rules),
-            has_next_player=has_next_player(self.rules),
+            has_next_player=has_next_player(self.rules), announces=announces(self.rules),
             winner_keys=keys, ties=ties, invariants=invariants, kinds=kinds,
             zone_per_enum={z.name: z.per for z in sym.zones.values() if z.per not in (None, "player")},
             quiet=sorted(n for n, d in [*((z.name, z.node) for z in sym.zones.values()),

@@ -215,6 +215,13 @@ class EndGame(Node):
 
 
 @attrs.define
+class Announce(Node):
+    """A public message from the rules (`announce "Round {round} ends"`), kept in the game's
+    history and shown to every seat."""
+    text: str = ""
+
+
+@attrs.define
 class NextPlayer(Node):
     """Who plays the next turn (instead of the next seat in order)."""
 

@@ -477,6 +477,9 @@ class ToAst(Transformer):
         (name, index, at), op, value = items
         return ast.Assign(name=name, index=index, op=str(op), value=value, pos=at)
 
+    def announce(self, meta, items):
+        return ast.Announce(text=_unquote(items[0]), pos=_pos(meta))
+
     def end_game(self, meta, items):
         return ast.EndGame(pos=_pos(meta))
 

@@ -96,6 +96,8 @@ def stmt_head(node) -> str:
         return f"{target} {node.op} {expr(node.value)}"
     if isinstance(node, ast.EndGame):
         return "end game"
+    if isinstance(node, ast.Announce):
+        return f"announce {quote(node.text)}"
     if isinstance(node, ast.EndTurn):
         return "end turn"
     if isinstance(node, ast.NextPlayer):

@@ -473,7 +473,11 @@ def cmd_play(args) -> int:
                 print("game abandoned")
                 return 0
             print(st.accent(f"P{p + 1}: {st.safe(str(move))}"))
+        heard = len(state.announcements)
         state.play(move)
+        for _at, text in state.announcements[heard:]:  # a round ending, said by the rules
+            print(st.bold(f"** {st.safe(text)} **") + " " + st.dim("scores: " + ", ".join(
+                f"P{q + 1} {'?' if v is None else v}" for q, v in enumerate(state.scores_seen_by(viewer)))))
         if args.check:
             state.require_invariants(f"decision {state.decisions}")
         if show_states or humans:

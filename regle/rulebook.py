@@ -15,7 +15,7 @@ import attrs
 from regle.dsl import ast
 from regle.dsl.files import read_source
 from regle.dsl.parser import parse
-from regle.dsl.printer import binding_text, cell_text, expr, type_text
+from regle.dsl.printer import binding_text, cell_text, expr, quote, type_text
 from regle.dsl.variants import resolve
 
 MARK = "‡"  # stand-in marker
@@ -374,6 +374,8 @@ class Writer:
             return f"As long as {code(s.cond)}:"
         if isinstance(s, ast.EndGame):
             return "The game ends at once."
+        if isinstance(s, ast.Announce):
+            return f"Everyone is told {code(quote(s.text))}."
         if isinstance(s, ast.EndTurn):
             return "The turn ends at once."
         if isinstance(s, ast.NextPlayer):

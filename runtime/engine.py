@@ -415,6 +415,24 @@ class BaseState:
         except Exception as exc:
             raise _runtime_error(exc, "while scoring") from exc
 
+    @property
+    def announcements(self) -> list[tuple[int, str]]:
+        """What the rules announced so far (``announce "..."``), in order: (the number of the
+        decision during which it was said, counted from 1, or 0 in the setup; the text).
+        Public: every seat sees them."""
+        return list(getattr(self, "announced", ()))
+
+    def score_parts_seen_by(self, viewer: int | None) -> list[list[tuple[str, int | None]]]:
+        """Per seat, each score clause's (name, points) as ``viewer`` may see them: a clause
+        reading what the viewer may not see is None until the end."""
+        secrecy = self.SCORE_SECRECY  # type: ignore[attr-defined]
+        out = []
+        for seat in range(self.n):
+            parts = self._score_parts(seat)  # type: ignore[attr-defined]
+            out.append([(name, points if self.over or level == "public" or (level == "owner" and seat == viewer)
+                         else None) for (name, points), level in zip(parts, secrecy)])
+        return out
+
     def scores_seen_by(self, viewer: int | None) -> list[int | None]:
         """The scores as seat ``viewer`` (None: a spectator) may see them: a seat's score that
         reads something the viewer may not see (face-down cards won) is None until the end."""
@@ -491,6 +509,8 @@ class BaseState:
             "step": self.STEPS[self.step][0], "turns": self.turns,  # type: ignore[attr-defined]
             "decisions": self.decisions, "over": self.over, "rng": self.rng.state,
             "zones": zones, "counters": counters,
+            **({"announced": [list(a) for a in self.announced]}  # type: ignore[attr-defined]
+               if "announced" in self.FIELDS else {}),
         }
 
     def view(self, player: int | None) -> dict[str, Any]:

@@ -28,7 +28,10 @@ def _show(value: Any) -> str:
         return f"a {type(value).__name__} too large to show"
 
 _FIELDS = {"format", "game", "rules", "players", "seed", "current", "next", "step", "turns", "decisions",
-           "over", "rng", "zones", "counters", "viewer"}
+           "over", "rng", "zones", "counters", "viewer", "announced"}
+_OPTIONAL = {"viewer", "announced"}  # announced: only in games whose rules announce things
+MAX_ANNOUNCED = 100_000  # announcements kept in a saved state, each at most MAX_TEXT characters
+MAX_TEXT = 10_000
 
 
 def _int(value: Any, field: str, lo: int | None = -MAX_NUMBER, hi: int | None = MAX_NUMBER) -> int:
@@ -110,6 +113,20 @@ def _items_once(ns: dict, zones: dict, n: int) -> None:
                 seen[(kind, v)] = where
 
 
+def _announced(value: Any, decisions: int) -> tuple:
+    """The announcements of a saved state: [[decision, text], ...] in the order they were said."""
+    if not isinstance(value, list) or len(value) > MAX_ANNOUNCED:
+        raise StateError(f"field 'announced': expected a list of at most {MAX_ANNOUNCED:,} [decision, text] pairs")
+    out, last = [], 0
+    for i, pair in enumerate(value):
+        if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[1], str) or len(pair[1]) > MAX_TEXT:
+            raise StateError(f"field 'announced[{i}]': expected [decision, text] with a text of at most {MAX_TEXT:,} characters")
+        at = _int(pair[0], f"announced[{i}][0]", last, decisions)
+        out.append((at, pair[1]))
+        last = at
+    return tuple(out)
+
+
 def load_state(game: Game, data: Any) -> BaseState:
     """Build a state from ``to_json`` data, or raise StateError naming the first bad field."""
     if not isinstance(data, dict):
@@ -120,7 +137,7 @@ def load_state(game: Game, data: Any) -> BaseState:
     unknown = sorted(set(data) - _FIELDS)
     if unknown:
         raise StateError(f"unknown field '{unknown[0]}'")
-    for field in sorted(_FIELDS - {"viewer"}):
+    for field in sorted(_FIELDS - _OPTIONAL):
         if field not in data:
             raise StateError(f"field '{field}' is missing")
     if data["format"] != STATE_FORMAT:
@@ -182,6 +199,9 @@ def load_state(game: Game, data: Any) -> BaseState:
         else:
             counters[attr] = _int(value, f"counters.{name}")
     _items_once(ns, zones, n)
+    announced = _announced(data.get("announced", []), decisions) if "announced" in game.State.FIELDS else None
+    if announced is None and "announced" in data:
+        raise StateError(f"field 'announced': {game.title} announces nothing")
     # everything checked: build
     s = game.State._blank(n, seed)
     s.cur, s.nxt, s.step, s.turns, s.decisions, s.over = cur, nxt, step, turns, decisions, data["over"]
@@ -189,6 +209,8 @@ def load_state(game: Game, data: Any) -> BaseState:
     s.rng.state = rng
     for attr, value in {**zones, **counters}.items():
         setattr(s, attr, value)
+    if announced is not None:
+        s.announced = announced
     try:
         broken = s.check_invariants()
         ended = s._end_reached() if s.over and not ns["ENDS_BY_STATEMENT"] else True

@@ -303,3 +303,68 @@ def test_seat_colours_are_data_checked_and_drawn(tmp_path):
     from regle.dsl.printer import format_text
     assert 'colours "red", "#3a78d8"' in format_text(text, "c.rules")
     assert parse(format_text(text, "c.rules"), "c.rules").decls[0].colours == ["red", "#3a78d8"]
+
+
+ANNOUNCER = '''
+game "Announcer" { players 2 }
+param rounds = 3
+counter round = 1
+counter points per player
+turn {
+  step go {
+    action add(n in 1..2) "add {n}" {
+      points[me] += n
+      if points[me] >= 2 * round {
+        announce "Round {round} of {rounds} ends: {me} reached it on turn {turns}"
+        round += 1
+      }
+    }
+  }
+}
+end when round > rounds
+score p { points: points[p] }
+winner p {
+  most score
+  ties shared
+}
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_announcements_are_kept_in_order_saved_and_public(backend):
+    game = regle.loads(ANNOUNCER, name="announcer", backend=backend)
+    state = game.new_game(seed=1)
+    assert state.announcements == []
+    for text in ["add 2", "add 1", "add 1", "add 2", "add 2"]:
+        state.play(text)
+    # P1 reached 2 on move 1 (round 1), then 5 on move 5 (round 2)
+    assert state.announcements == [(1, "Round 1 of 3 ends: P1 reached it on turn 1"),
+                                   (5, "Round 2 of 3 ends: P1 reached it on turn 5")]
+    copy = state.copy()
+    copy.play("add 2")
+    copy.play("add 2")
+    assert len(copy.announcements) == 3 and len(state.announcements) == 2  # a copy's own history
+    saved = state.to_json()
+    assert saved["announced"] == [[1, "Round 1 of 3 ends: P1 reached it on turn 1"],
+                                  [5, "Round 2 of 3 ends: P1 reached it on turn 5"]]
+    assert game.state_from_json(saved).announcements == state.announcements
+    assert state.view(1)["announced"] == saved["announced"]  # everyone sees them
+    for bad, what in (([[6, "x"]], "announced\\[0\\]\\[0\\]"), ([[1, 2]], "announced\\[0\\]"),
+                      ("x", "announced"), ([[3, "a"], [2, "b"]], "announced\\[1\\]\\[0\\]")):
+        with pytest.raises(regle.StateError, match=what):
+            game.state_from_json({**saved, "announced": bad})
+
+
+def test_an_announcement_names_only_what_everyone_sees():
+    hidden = ANNOUNCER.replace('announce "Round {round}', 'let secret = points[me]\n        announce "Round {secret}')
+    with pytest.raises(regle.RulesError, match="an announcement is seen by everyone") as info:
+        regle.loads(hidden, name="bad", backend="python")
+    assert info.value.diagnostics[0].line == 12  # the announce line (the let is line 11)
+    with pytest.raises(regle.RulesError, match="names nothing"):
+        regle.loads(ANNOUNCER.replace("{rounds}", "{roundz}"), name="bad", backend="python")
+    plain = regle.loads(ANNOUNCER.replace("announce", "# announce"), name="quiet", backend="python")
+    assert "announced" not in plain.new_game().to_json()  # a game that announces nothing saves nothing
+    with pytest.raises(regle.StateError, match="announces nothing"):
+        plain.state_from_json({**plain.new_game().to_json(), "announced": []})
+    from regle.dsl.printer import format_text
+    assert 'announce "Round {round} of {rounds} ends' in format_text(ANNOUNCER, "a.rules")

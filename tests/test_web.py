@@ -669,3 +669,37 @@ def test_copies_alike_are_one_choice_said_so(browser, served):
     played = merged.get_attribute("data-move")
     merged.click()
     WebDriverWait(browser, 30).until(lambda b: f"P1: {played}" in b.find_element(By.ID, "log").text)
+
+
+def test_a_round_ending_shows_a_summary_with_the_scores_then(browser, served):
+    """Pixies announces each round's end: the page shows what was said with the scores just
+    after it (as this seat saw them), lists it in the history, and puts it away on Continue."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    s = served("pixies")  # a human and a random agent
+    made = s.new({"seed": 5})
+    sid, token = made["id"], made["tokens"][0]
+    page = s.settled(sid, token)
+    while "announced" not in page:
+        assert not page["over"] and page["moves"], "a round ends before the game does"
+        status, page = s.play(sid, token, page["moves"][0]["id"], page["version"])
+        assert status == 200, page
+        page = s.settled(sid, token)
+    at, text = page["announced"][0]
+    assert text == "Round 1 of 3 ends" and page["standing"]["at"] == at
+    then = s.server.hub.get(sid).states[at]  # said during move number `at`
+    assert page["standing"]["scores"] == then.scores_seen_by(0)
+    assert [name for name, _ in page["standing"]["parts"][0]] == ["banked", "this_round"]
+    browser.get(f"{s.url}/?game={sid}#t={token}")
+    wait = WebDriverWait(browser, 30)
+    wait.until(lambda b: b.find_element(By.ID, "summary").is_displayed())
+    panel = browser.find_element(By.ID, "summary").text
+    assert "Round 1 of 3 ends" in panel
+    for p, score in enumerate(page["standing"]["scores"]):
+        assert f"P{p + 1} {score}" in panel
+    assert "banked" in panel
+    assert "Round 1 of 3 ends" in browser.find_element(By.ID, "log").text  # in the history too
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(SHOTS / "pixies-round.png"))
+    browser.find_element(By.ID, "summary-close").click()
+    wait.until(lambda b: not b.find_element(By.ID, "summary").is_displayed())

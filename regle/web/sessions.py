@@ -202,7 +202,21 @@ class Session:
                 "seats": [{"seat": p, "name": seat_name(self.game, p), "kind": s,
                            "colour": seat_colour(self.game.namespace, p)} for p, s in enumerate(self.seats)],
                 "html": table_html(state, viewer), "last": last, "log": self.log, "at": at, "moves": [],
-                "agents_only": self.agents_only, "paused": self.paused, "pace": self.pace}
+                "agents_only": self.agents_only, "paused": self.paused, "pace": self.pace,
+                **self._standing(state, viewer)}
+
+    def _standing(self, state, viewer: int | None) -> dict[str, Any]:
+        """What the rules announced (a round ending...), and the scores just after the latest
+        announcement as ``viewer`` saw them then: the page's summary of it. Nothing for games
+        that announce nothing."""
+        said = state.announcements
+        if not said:
+            return {}
+        at = said[-1][0]  # announced during move number at, so as it stood in states[at]
+        then = self.states[at] if at < len(self.states) else state
+        return {"announced": [[k, text] for k, text in said],
+                "standing": {"at": at, "scores": then.scores_seen_by(viewer),
+                             "parts": [[list(part) for part in parts] for parts in then.score_parts_seen_by(viewer)]}}
 
 
 def _changed_cells(game: Game, before: dict, after: dict) -> list[list]:

@@ -18,6 +18,7 @@ let busy = false;         // a move is on its way: one request per click
 let live = null;          // the game as it is now (data is what is drawn: live, or a past position)
 let viewing = null;       // the move number of the past position drawn (null: the game as it is)
 const animated = new Set();  // the changes already animated (a redraw does not replay them)
+const dismissed = new Set();  // the announcement summaries put away ("game/move")
 let focusKey = null;      // the board cell that had the keyboard's focus, kept across redraws
 let watching = 0;         // the long poll's generation (a new game starts a new one)
 const $ = (id) => document.getElementById(id);
@@ -162,6 +163,7 @@ function draw() {
   markPointable();
   listMoves();
   endPanel();
+  summaryPanel();
   restoreFocus();
 }
 
@@ -169,15 +171,23 @@ function historyList() {
   // every move of the game; the position drawn is highlighted, and any move can be looked at
   const list = $("log");
   list.innerHTML = "";
+  const said = new Map();  // what the rules announced during each move
+  for (const [at, text] of live.announced || []) { if (!said.has(at)) said.set(at, []); said.get(at).push(text); }
   live.log.forEach((line, k) => {
     const li = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
     button.className = "history";
-    button.textContent = line;
+    button.textContent = line.replace(/ #\d+$/, "");  // copies alike are one choice: no count
     if (k + 1 === data.at) { button.classList.add("current"); button.setAttribute("aria-current", "step"); }
     button.addEventListener("click", () => look(k + 1));
     li.append(button);
+    for (const text of said.get(k + 1) || []) {  // said during move k + 1
+      const note = document.createElement("div");
+      note.className = "announced";
+      note.textContent = text;
+      li.append(note);
+    }
     list.append(li);
   });
   const current = list.querySelector(".current");
@@ -246,6 +256,34 @@ $("table").addEventListener("focusin", (event) => {
   if (el) focusKey = cellKey(el);
 });
 
+function summaryPanel() {
+  // a summary when the rules announced something (a round ending): what was said and the
+  // scores just after, as this seat saw them; shown until put away or until this seat plays
+  const panel = $("summary");
+  const at = data.standing ? data.standing.at : null;
+  const said = (data.announced || []).filter(([k]) => k === at).map(([, text]) => text);
+  const key = `${gameId}/${at}`;
+  panel.hidden = data.over || !said.length || dismissed.has(key);
+  if (panel.hidden) return;
+  $("summary-title").textContent = said.join(" · ");
+  $("summary-close").onclick = () => { dismissed.add(key); panel.hidden = true; };
+  scoreTable($("summary-scores"), data.standing.scores, data.standing.parts, []);
+}
+
+function scoreTable(table, scores, parts, winners) {
+  table.innerHTML = "";
+  table.hidden = !parts.some((p) => p.length);  // a game with no score: the winner says it all
+  const head = table.insertRow();
+  for (const text of ["", "score", "made of"]) { const th = document.createElement("th"); th.textContent = text; head.append(th); }
+  data.seats.forEach((seat, p) => {
+    const row = table.insertRow();
+    if (winners.includes(p)) row.className = "winner";
+    row.insertCell().textContent = seat.name;
+    row.insertCell().textContent = scores[p] === null ? "?" : scores[p];
+    row.insertCell().textContent = parts[p].map(([name, points]) => `${name.replaceAll("_", " ")} ${points === null ? "?" : points}`).join(", ");
+  });
+}
+
 function endPanel() {
   // the game over: who won, each seat's score and the clauses that made it
   const panel = $("result");
@@ -254,18 +292,7 @@ function endPanel() {
   for (const [g, i, c] of data.result.cells) cellsAt(g, i, c).forEach((el) => el.classList.add("won"));
   const won = data.winners.length ? data.winners.map((w) => data.seats[w].name).join(" and ") + " won" : "A draw";
   $("result-title").textContent = won;
-  const table = $("result-scores");
-  table.innerHTML = "";
-  table.hidden = !data.result.parts.some((parts) => parts.length);  // a game with no score: the winner says it all
-  const head = table.insertRow();
-  for (const text of ["", "score", "made of"]) { const th = document.createElement("th"); th.textContent = text; head.append(th); }
-  data.seats.forEach((seat, p) => {
-    const row = table.insertRow();
-    if (data.winners.includes(p)) row.className = "winner";
-    row.insertCell().textContent = seat.name;
-    row.insertCell().textContent = data.result.scores[p];
-    row.insertCell().textContent = data.result.parts[p].map(([name, points]) => `${name.replaceAll("_", " ")} ${points}`).join(", ");
-  });
+  scoreTable($("result-scores"), data.result.scores, data.result.parts, data.winners);
 }
 
 function cellsAt(grid, instance, cell) {
@@ -417,6 +444,7 @@ async function play(move) {
   busy = true;
   document.querySelectorAll("#moves button").forEach((b) => { b.disabled = true; });
   $("error").textContent = "";
+  if (live.standing) dismissed.add(`${gameId}/${live.standing.at}`);  // playing on puts a summary away
   try {
     live = data = await api("POST", `/api/games/${gameId}/play`, {move: move.id !== null ? move.id : move.text, version: live.version});
     chosen = null;
