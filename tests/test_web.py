@@ -522,7 +522,7 @@ def test_a_whole_tictactoe_game_is_played_with_the_keyboard(browser, served):
         wait.until(lambda b: [x.text for x in b.find_elements(By.CSS_SELECTOR, "#moves button")] == [played])
         browser.find_element(By.CSS_SELECTOR, "#moves button").send_keys(Keys.ENTER)
         wait.until(lambda b: s.page(made["id"], other)["version"] == version + 1)
-        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "svg .piece.arrive"))  # the new mark arrives
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "svg .token.arrive"))  # the new mark arrives
         plays += 1
         page = s.page(made["id"], other)
         if page["over"]:
@@ -703,3 +703,62 @@ def test_a_round_ending_shows_a_summary_with_the_scores_then(browser, served):
     browser.save_screenshot(str(SHOTS / "pixies-round.png"))
     browser.find_element(By.ID, "summary-close").click()
     wait.until(lambda b: not b.find_element(By.ID, "summary").is_displayed())
+
+
+@pytest.mark.parametrize("name, how", [("connect4", "fall"), ("othello", "turn"), ("cibles", "slide")])
+def test_moves_are_animated_as_they_happen(browser, served, name, how):
+    """A disc falls down its lane, discs flanked turn over, a marble stepping to a free cell
+    slides there: told by what the move changed, shown once by the page."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    from regle.web.sessions import _motion
+    s = served(name, seats=["human", "human"])
+    made = s.new({"seed": 1})
+    sid, me = made["id"], made["tokens"][0]
+    state = s.server.hub.get(sid).state
+    kinds = {"fall": lambda m: m[3] == "in" and m[5], "turn": lambda m: m[3] == "turn",
+             "slide": lambda m: m[3] == "in" and m[4] is not None}
+    for move in state.legal_moves():
+        after = state.copy()
+        after.play(move)
+        motion = _motion(s.game, state.view(None), after.view(None))
+        if any(kinds[how](m) for m in motion):
+            break
+    else:
+        pytest.fail(f"no first move of {name} that shows '{how}'")
+    status, page = s.play(sid, me, state.notation(move))
+    assert status == 200 and page["last"]["motion"] == motion
+    browser.get(f"{s.url}/?game={sid}#t={me}")
+    WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, f"svg g.token.{how}"))
+
+
+def test_take_back_against_an_agent_and_step_through_the_history_in_the_page(browser, served):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    s = served("tictactoe", seats=["human", "random"])
+    made = s.new({"seed": 2})
+    sid, me = made["id"], made["tokens"][0]
+    s.play(sid, me, "b2")
+    page = s.settled(sid, me)
+    s.play(sid, me, page["moves"][0]["id"], page["version"])
+    page = s.settled(sid, me)
+    assert len(page["log"]) == 4
+    browser.get(f"{s.url}/?game={sid}#t={me}")
+    wait = WebDriverWait(browser, 30)
+    log = lambda b: [li.text for li in b.find_elements(By.CSS_SELECTOR, "#log li")]  # noqa: E731
+    wait.until(lambda b: len(log(b)) == 4)
+    # back through the history, one position at a time, and forward to the game as it is
+    browser.find_element(By.ID, "back").click()
+    wait.until(lambda b: b.find_element(By.ID, "history-bar").is_displayed())
+    assert "After move 3 of 4" in browser.find_element(By.ID, "history-where").text
+    assert browser.find_element(By.CSS_SELECTOR, "#log button.current").text == page["log"][2]
+    browser.find_element(By.ID, "back").click()
+    wait.until(lambda b: "After move 2 of 4" in b.find_element(By.ID, "history-where").text)
+    browser.find_element(By.ID, "forward").click()
+    browser.find_element(By.ID, "forward").click()
+    wait.until(lambda b: not b.find_element(By.ID, "history-bar").is_displayed())
+    # take back: to this seat's last decision, the agent's reply undone with it
+    browser.find_element(By.ID, "undo").click()
+    wait.until(lambda b: len(log(b)) == 2)
+    assert s.page(sid, me)["log"] == page["log"][:2] and s.page(sid, me)["current"] == 0
+    wait.until(lambda b: "your move" in b.find_element(By.ID, "status").text)

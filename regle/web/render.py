@@ -117,19 +117,21 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
             if v:
                 out.append(f'<text class="number" x="{px:.1f}" y="{py + 6:.1f}">{esc(v)}</text>')
             continue
+        # what stands on a cell is one group (piece and symbol, or card and value): it is what
+        # moves when the page animates a move
         if v == -2:
-            out.append(f'<circle class="piece unseen" cx="{px:.1f}" cy="{py:.1f}" r="{r * 0.62:.1f}"/>'
-                       f'<text class="symbol" x="{px:.1f}" y="{py + 5:.1f}">?</text>')
+            out.append(f'<g class="token" data-cell="{c}"><circle class="piece unseen" cx="{px:.1f}" cy="{py:.1f}" r="{r * 0.62:.1f}"/>'
+                       f'<text class="symbol" x="{px:.1f}" y="{py + 5:.1f}">?</text></g>')
         elif v >= 0:
             text = show(kind, v)
             if kind.startswith("item:"):
-                out.append(f'<rect class="card" data-cell="{c}" x="{px - r * 0.8:.1f}" y="{py - r * 0.45:.1f}" width="{r * 1.6:.1f}" '
+                out.append(f'<g class="token" data-cell="{c}"><rect class="card" x="{px - r * 0.8:.1f}" y="{py - r * 0.45:.1f}" width="{r * 1.6:.1f}" '
                            f'height="{r * 1.1:.1f}" rx="4"/><text class="cardtext" x="{px:.1f}" y="{py + 5:.1f}">'
-                           f'{esc(ns["show_value"](kind, v))}</text>')
+                           f'{esc(ns["show_value"](kind, v))}</text></g>')
                 continue
             fill = piece_colour(ns, kind, v)
-            out.append(f'<circle class="piece" data-cell="{c}" cx="{px:.1f}" cy="{py:.1f}" r="{r * 0.62:.1f}" fill="{fill}"/>'
-                       f'<text class="symbol" x="{px:.1f}" y="{py + 5:.1f}" fill="{_text_colour(fill)}">{esc(text)}</text>')
+            out.append(f'<g class="token" data-cell="{c}"><circle class="piece" cx="{px:.1f}" cy="{py:.1f}" r="{r * 0.62:.1f}" fill="{fill}"/>'
+                       f'<text class="symbol" x="{px:.1f}" y="{py + 5:.1f}" fill="{_text_colour(fill)}">{esc(text)}</text></g>')
     if lanes:
         width_cells, height_cells = lanes
         for lane in range(width_cells):

@@ -92,7 +92,8 @@ class Session:
         self.state.play(move)
         self.log.append(f"P{seat + 1}: {text}")
         after = self.state.view(None)
-        self.last = {"seat": seat, "text": text, "cells": _changed_cells(self.game, before, after)}
+        self.last = {"seat": seat, "text": text, "cells": _changed_cells(self.game, before, after),
+                     "motion": _motion(self.game, before, after)}
         self.states.append(self.state.copy())
         self.lasts.append(self.last)
         self.takeback = None  # a move answers any request to take one back
@@ -231,6 +232,29 @@ def _changed_cells(game: Game, before: dict, after: dict) -> list[list]:
             if isinstance(x, dict) or isinstance(y, dict):
                 continue
             out += [[name, i, c] for c, (u, v) in enumerate(zip(x, y)) if u != v]
+    return out
+
+
+def _motion(game: Game, before: dict, after: dict) -> list[list]:
+    """How the page animates a move: [grid, instance, cell, how, from] for each cell that got a
+    piece ("in", sliding from cell ``from`` when one piece alike left a cell of the same board,
+    else arriving or, on a lane board, falling) or had its piece changed ("turn": a disc
+    turned over, a card replaced)."""
+    out = []
+    for name, _attr, per, _hidden, _private, kind, shape, *_ in game.grids:
+        a, b = before["zones"][name], after["zones"][name]
+        if kind == "int" or isinstance(a, dict) or isinstance(b, dict):
+            continue
+        for i, (x, y) in enumerate(zip(a, b) if per else [(a, b)]):
+            if isinstance(x, dict) or isinstance(y, dict):
+                continue
+            left = [c for c, (u, v) in enumerate(zip(x, y)) if u >= 0 and v < 0]
+            came = [c for c, (u, v) in enumerate(zip(x, y)) if u < 0 and v >= 0]
+            slide = len(left) == 1 and len(came) == 1 and x[left[0]] == y[came[0]]
+            where = i if per else None
+            for c in came:
+                out.append([name, where, c, "in", left[0] if slide else None, shape == "lanes"])
+            out += [[name, where, c, "turn", None, False] for c, (u, v) in enumerate(zip(x, y)) if u >= 0 and v >= 0 and u != v]
     return out
 
 

@@ -152,19 +152,45 @@ function draw() {
   }
   if (data.last) for (const [g, i, c] of data.last.cells) {
     cellsAt(g, i, c).forEach((el) => { el.classList.add("last"); el.style.stroke = ""; });
-    if (!animated.has(`${data.version}/${g}/${i}/${c}`)) {  // what the last move changed arrives, once
-      animated.add(`${data.version}/${g}/${i}/${c}`);
-      const inst = i === null ? "" : `[data-instance="${i}"]`;
-      document.querySelectorAll(`svg.board[data-grid="${CSS.escape(g)}"]${inst} [data-cell="${c}"]:not(.cell)`)
-        .forEach((el) => el.classList.add("arrive"));
-    }
   }
+  if (data.last) animate(data.last.motion || []);
   bindBoard();
   markPointable();
   listMoves();
   endPanel();
   summaryPanel();
   restoreFocus();
+}
+
+function centre(grid, instance, cell) {
+  const el = cellsAt(grid, instance, cell)[0];
+  if (!el) return null;
+  const box = el.getBBox();
+  return [box.x + box.width / 2, box.y + box.height / 2];
+}
+
+function animate(motion) {
+  // what the last move did, shown once (a redraw does not replay it): a piece slides from where
+  // it left, falls down its lane, arrives, or turns over (a disc flipped, a card replaced)
+  for (const [g, i, c, how, from, lane] of motion) {
+    const key = `${data.version}/${g}/${i}/${c}`;
+    if (animated.has(key)) continue;
+    animated.add(key);
+    const inst = i === null ? "" : `[data-instance="${i}"]`;
+    const token = document.querySelector(`svg.board[data-grid="${CSS.escape(g)}"]${inst} g.token[data-cell="${c}"]`);
+    if (!token) continue;
+    const to = centre(g, i, c);
+    const at = from === null ? null : centre(g, i, from);
+    if (how === "turn") token.classList.add("turn");
+    else if (at && to) {
+      token.style.setProperty("--dx", `${at[0] - to[0]}px`);
+      token.style.setProperty("--dy", `${at[1] - to[1]}px`);
+      token.classList.add("slide");
+    } else if (lane && to) {
+      token.style.setProperty("--dy", `${-to[1]}px`);
+      token.classList.add("fall");
+    } else token.classList.add("arrive");
+  }
 }
 
 function historyList() {
