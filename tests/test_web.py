@@ -668,7 +668,9 @@ def test_copies_alike_are_one_choice_said_so(browser, served):
     merged = next(b for b in browser.find_elements(By.CSS_SELECTOR, "#moves button") if b.text.endswith("alike)"))
     played = merged.get_attribute("data-move")
     merged.click()
-    WebDriverWait(browser, 30).until(lambda b: f"P1: {played}" in b.find_element(By.ID, "log").text)
+    plain = played.rsplit(" #", 1)[0]  # the history names it without the count too
+    WebDriverWait(browser, 30).until(lambda b: f"P1: {plain}" in b.find_element(By.ID, "log").text)
+    assert " #" not in browser.find_element(By.ID, "log").text
 
 
 def test_a_round_ending_shows_a_summary_with_the_scores_then(browser, served):
@@ -762,3 +764,20 @@ def test_take_back_against_an_agent_and_step_through_the_history_in_the_page(bro
     wait.until(lambda b: len(log(b)) == 2)
     assert s.page(sid, me)["log"] == page["log"][:2] and s.page(sid, me)["current"] == 0
     wait.until(lambda b: "your move" in b.find_element(By.ID, "status").text)
+
+
+def test_board_sides_are_labelled_with_what_lies_beyond_them():
+    """Cibles' targets are drawn beyond the sides they belong to, with their values; Hex's
+    sides are named; the targets are not drawn again above the board."""
+    from regle.web.render import table_html
+    game = regle.load(_path("cibles"), backend="python")
+    state = game.new_game(seed=1)
+    html = table_html(state, None)
+    assert html.count('class="side"') == 6 and "north east · target value 2" in html
+    assert 'data-zone="target"' not in html and "target empty" in html
+    marble = state.copy()
+    marble.z_target[3] = [1]  # a marble of P2 lodged in the north target
+    drawn = table_html(marble, None)
+    assert drawn.count('class="side-piece"') == 1 and drawn.count("target empty") == 5
+    hexed = table_html(regle.load(_path("hex"), backend="python").new_game(), None)
+    assert hexed.count('class="side"') == 4 and ">north<" in hexed

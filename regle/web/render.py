@@ -72,20 +72,82 @@ def edge_owners(ns: dict, grid: str) -> dict[int, int]:
     return owners
 
 
+def side_labels(ns: dict, name: str, zones: dict | None) -> list[tuple[str, list[tuple[str, str]]]]:
+    """Per side of a board whose sides an enum names (``edges side``): its words ("north
+    east"), what list params say of it ("target value 1"), and per zone laid out by that enum
+    (a target beyond the side) its contents as (fill, text) tokens; [] for other boards."""
+    enum = ns.get("GRID_EDGES", {}).get(name)
+    if not enum:
+        return []
+    members = ns.get(f"T_{enum}__NAMES", ())
+    params = ns.get("ENUM_PARAMS", {}).get(enum, {})
+    out = []
+    for k, member in enumerate(members):
+        said = [words(member)] + [f"{words(param)} {values[k]}" for param, values in params.items() if k < len(values)]
+        tokens: list[tuple[str, str]] = []
+        for zone, (kind, place) in (zones or {}).items():
+            value = place[k] if k < len(place) else []
+            if isinstance(value, dict):
+                tokens.append(("", f"{words(zone)}: {value['hidden']} hidden"))
+            elif not value:
+                tokens.append(("", f"{words(zone)} empty"))
+            else:
+                tokens += [(piece_colour(ns, kind, v), ns["show_symbol"](kind, v)) for v in value]
+        out.append((" · ".join(said), tokens))
+    return out
+
+
+def _side_svg(ns: dict, name: str, centres: list, labels: list, x0: float, y0: float) -> list[str]:
+    """The labels of a board's sides, each beyond the middle of its side, with what lies there."""
+    sides = ns.get(f"G_{name}__SIDES") or []
+    mx = sum(x for x, _ in centres) / len(centres)
+    my = sum(y for _, y in centres) / len(centres)
+    out = []
+    for k, (said, tokens) in enumerate(labels):
+        cells = sides[k] if k < len(sides) else []
+        if not cells:
+            continue
+        sx = sum(centres[c][0] for c in cells) / len(cells)
+        sy = sum(centres[c][1] for c in cells) / len(cells)
+        dx, dy = sx - mx, sy - my
+        norm = math.hypot(dx, dy) or 1.0
+        dx, dy = dx / norm, dy / norm
+        px, py = (sx + dx * 1.05 - x0) * UNIT, (sy + dy * 1.05 - y0) * UNIT
+        anchor = "start" if dx > 0.35 else "end" if dx < -0.35 else "middle"
+        out.append(f'<g class="side" data-side="{k}"><text class="side-name" x="{px:.1f}" y="{py:.1f}" '
+                   f'text-anchor="{anchor}">{esc(said)}</text>')
+        step = 16
+        tx = px if anchor == "start" else px - step * len(tokens) if anchor == "end" else px - step * len(tokens) / 2
+        for i, (fill, text) in enumerate(tokens):
+            if fill:
+                out.append(f'<circle class="side-piece" cx="{tx + step * i + 8:.1f}" cy="{py + 12:.1f}" r="7" fill="{esc(fill)}"/>')
+            else:
+                out.append(f'<text class="side-empty" x="{px:.1f}" y="{py + 15:.1f}" text-anchor="{anchor}">{esc(text)}</text>')
+        out.append("</g>")
+    return out
+
+
 def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: dict | None = None,
-             instance: int = 0) -> str:
+             instance: int = 0, around: dict | None = None) -> str:
     """One grid as SVG. ``values``: per cell the element (-1 empty, -2 unseen), or the number
-    for a grid of numbers (``kind`` "int")."""
+    for a grid of numbers (``kind`` "int"). ``around``: zones laid out by the enum naming the
+    board's sides ({zone: (kind, contents per member)}), drawn beyond those sides."""
     ns = game.namespace
     shape, centres = ns["GRID_LAYOUTS"][name]
     names = game.cell_names(name)
     xs = [x for x, _y in centres] or [0]
     ys = [y for _x, y in centres] or [0]
+    labels = side_labels(ns, name, around) if centres else []
     pad = 0.75
     lanes = _lanes(game, name)  # lane grids: their lanes numbered below, as moves name them
-    x0, y0 = min(xs) - pad, min(ys) - pad
-    width = (max(xs) - min(xs) + 2 * pad) * UNIT
-    height = (max(ys) - min(ys) + 2 * pad + (0.6 if lanes else 0)) * UNIT
+    side_x = side_y = 0.0  # room for the sides' labels
+    if labels:
+        longest = max(len(said) for said, _ in labels)
+        side_x = min(4.0, 0.3 + longest * 6.2 / UNIT)
+        side_y = 1.6 if any(tokens for _, tokens in labels) else 0.9
+    x0, y0 = min(xs) - pad - side_x, min(ys) - pad - side_y
+    width = (max(xs) - min(xs) + 2 * (pad + side_x)) * UNIT
+    height = (max(ys) - min(ys) + 2 * (pad + side_y) + (0.6 if lanes else 0)) * UNIT
     show = ns["show_symbol"]
     out = [f'<svg class="board" viewBox="0 0 {width:.0f} {height:.0f}" width="{width:.0f}" height="{height:.0f}" '
            f'role="img" aria-label="{esc(label or name)}" data-grid="{esc(name)}" data-instance="{instance}">',
@@ -132,6 +194,7 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
             fill = piece_colour(ns, kind, v)
             out.append(f'<g class="token" data-cell="{c}"><circle class="piece" cx="{px:.1f}" cy="{py:.1f}" r="{r * 0.62:.1f}" fill="{fill}"/>'
                        f'<text class="symbol" x="{px:.1f}" y="{py + 5:.1f}" fill="{_text_colour(fill)}">{esc(text)}</text></g>')
+    out += _side_svg(ns, name, centres, labels, x0, y0)
     if lanes:
         width_cells, height_cells = lanes
         for lane in range(width_cells):
@@ -210,15 +273,23 @@ def table_html(state, viewer: int | None) -> str:
     quiet = set(ns.get("QUIET", ()))
     shared, per_seat = [], {p: [] for p in range(state.n)}
     spaces = [(meta, "zone") for meta in ns["ZONES"]] + [(meta, "grid") for meta in ns["GRIDS"]]
+    # zones laid out by the enum that names a board's sides (targets beyond them) are drawn there
+    edges = ns.get("GRID_EDGES", {})
+    around: dict[str, dict] = {grid: {} for grid in edges}
+    for name, _attr, per, _h, _p, kind, *_ in ns["ZONES"]:
+        for grid, enum in edges.items():
+            if per and per != "player" and ns["ZONE_PER_ENUM"].get(name) == enum and name not in quiet:
+                around[grid][name] = (kind, zones[name])
+    beyond = {z for zs in around.values() for z in zs}
     for (name, _attr, per, _h, _p, kind, *_), what in spaces:
-        if name in quiet:
+        if name in quiet or name in beyond:
             continue
         for seat, instance, label, value in _places(ns, name, per, zones[name], state.n):
             if what == "zone":
                 body = _items(game, name, kind, value, instance)
             else:
                 body = grid_svg(game, name, value, kind, f"{name} of P{seat + 1}" if seat is not None else label,
-                                instance=instance)
+                                instance=instance, around=around.get(name))
             (per_seat[seat] if seat is not None else shared).append(
                 f'<div class="{what}"><span class="label">{esc(words(label))}</span>{body}</div>')
     counters_shared = []
