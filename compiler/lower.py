@@ -106,8 +106,10 @@ class Lowerer(GridLowering):
 
     # ---- expressions ------------------------------------------------------------------
     def expr(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type]:
-        code, ty, _ = self._expr(node, ctx)
-        return code, ty
+        """The code of an expression that any place may hold: a conditional comes grouped,
+        since its callers do not know its precedence (the lowest of all)."""
+        code, ty, prec = self._expr(node, ctx)
+        return (f"({code})" if prec < P_OR else code), ty
 
     def want(self, node: ast.Node, ctx: Ctx, kinds: Iterable[str], what: str) -> str:
         code, ty = self.expr(node, ctx)
@@ -276,13 +278,17 @@ class Lowerer(GridLowering):
         return f"ops.span({lo}, {hi})", T.list_of(T.INT), P_ATOM  # bounded when played
 
     def x_Cond(self, node: ast.Cond, ctx: Ctx):
-        test = self.boolean(node.test, ctx)
+        test, tt, pt = self._expr(node.test, ctx)
+        if tt.kind not in ("bool", "any"):
+            self.error(f"expected a condition (true/false) here, but this is {tt}", node.test.pos)
         a, ta, pa = self._expr(node.then, ctx)
         b, tb, pb = self._expr(node.orelse, ctx)
         if not T.compatible(ta, tb):
             self.error(f"both values of an 'if ... then ... else' must be of one kind: {ta} and {tb}", node.pos)
         ty = tb if ta.kind == "any" else ta
-        return f"{self.wrap(a, pa, P_OR)} if {self.wrap(test, P_OR, P_OR)} else {self.wrap(b, pb, 0)}", ty, 0
+        if test in ("True", "False"):  # known when compiling: the branch taken
+            return (a, ty, pa) if test == "True" else (b, ty, pb)
+        return f"{self.wrap(a, pa, P_OR)} if {self.wrap(test, pt, P_OR)} else {self.wrap(b, pb, 0)}", ty, 0
 
     def x_ListExpr(self, node: ast.ListExpr, ctx: Ctx):
         codes, elem = [], None
@@ -304,12 +310,17 @@ class Lowerer(GridLowering):
         code, ty, prec = self._expr(operand, ctx)
         if ty.kind not in ("bool", "any"):
             self.error(f"'not' needs a condition, but this is {ty}", node.operand.pos)
+        if code in ("True", "False"):
+            return ("False" if code == "True" else "True"), T.BOOL, P_ATOM
         return "not " + self.wrap(code, prec, P_NOT), T.BOOL, P_NOT
 
     def x_Neg(self, node: ast.Neg, ctx: Ctx):
         code, ty, prec = self._expr(node.operand, ctx)
         if not ty.is_number:
             self.error(f"'-' needs a number, but this is {ty}", node.operand.pos)
+        if _is_int(code.strip("()")):  # known when compiling
+            value = -int(code.strip("()"))
+            return str(value), T.INT, P_ATOM if value >= 0 else P_UNARY
         return "-" + self.wrap(code, prec, P_UNARY), T.INT, P_UNARY
 
     def x_BinOp(self, node: ast.BinOp, ctx: Ctx):
@@ -321,6 +332,8 @@ class Lowerer(GridLowering):
                 if ty.kind not in ("bool", "any"):
                     self.error(f"'{op}' joins conditions, but this is {ty}", side.pos)
             prec = P_AND if op == "and" else P_OR
+            if a in ("True", "False"):  # known when compiling: `true and x` is x, `false and x` false
+                return (b, T.BOOL, pb) if (a == "True") == (op == "and") else (a, T.BOOL, P_ATOM)
             return f"{self.wrap(a, pa, prec)} {op} {self.wrap(b, pb, prec + 1)}", T.BOOL, prec
         if op in ("in", "not in"):
             if not tb.is_collection and tb.kind != "any":
@@ -334,10 +347,17 @@ class Lowerer(GridLowering):
             elif op not in ("==", "!=") and not (ta.is_number and tb.is_number) \
                     and not (ta.kind == tb.kind == "cell"):  # cells compare in their numbering order
                 self.error(f"'{op}' compares numbers, not {ta if not ta.is_number else tb}", node.pos)
+            if _is_int(a.strip("()")) and _is_int(b.strip("()")):  # known when compiling
+                x, y = int(a.strip("()")), int(b.strip("()"))
+                truth = {"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
+                return str(truth), T.BOOL, P_ATOM
             return f"{self.wrap(a, pa, P_CMP + 1)} {op} {self.wrap(b, pb, P_CMP + 1)}", T.BOOL, P_CMP
         for ty, side in ((ta, node.left), (tb, node.right)):
             if not ty.is_number:
                 self.error(f"'{op}' works on numbers, but this is {ty}", side.pos)
+        folded = _fold(op, a, b)
+        if folded is not None:  # numbers known when compiling: the result, as a compiler folds them
+            return str(folded), T.INT, P_ATOM if folded >= 0 else P_UNARY
         prec = P_ADD if op in ("+", "-") else P_MUL
         return f"{self.wrap(a, pa, prec)} {op} {self.wrap(b, pb, prec + 1)}", T.INT, prec
 
@@ -405,6 +425,9 @@ class Lowerer(GridLowering):
                 arity(1)
                 return "0", T.INT, P_ATOM
             codes = [self.number(a, ctx) for a in args]
+            if all(_is_int(c.strip("()")) for c in codes):  # known when compiling
+                value = (max if f == "max" else min)(int(c.strip("()")) for c in codes)
+                return str(value), T.INT, P_ATOM if value >= 0 else P_UNARY
             return f"{f}({', '.join(codes)})", T.INT, P_ATOM
         if f == "has":
             if not arity(2):
@@ -425,6 +448,8 @@ class Lowerer(GridLowering):
             if not arity(1):
                 return "0", T.INT, P_ATOM
             code, ty, prec = self._expr(args[0], ctx)
+            if code in ("True", "False"):
+                return ("1" if code == "True" else "0"), T.INT, P_ATOM
             if ty.kind == "bool":
                 return f"(1 if {self.wrap(code, prec, P_OR)} else 0)", T.INT, P_ATOM
             if ty.kind not in ("int", "player", "lane", "enum", "cell", "direction", "any"):
@@ -439,7 +464,10 @@ class Lowerer(GridLowering):
         if f == "abs":
             if not arity(1):
                 return "0", T.INT, P_ATOM
-            return f"abs({self.number(args[0], ctx)})", T.INT, P_ATOM
+            code = self.number(args[0], ctx)
+            if _is_int(code):
+                return str(abs(int(code))), T.INT, P_ATOM
+            return f"_abs({code})", T.INT, P_ATOM
         if f == "random":
             if not arity(1):
                 return "0", T.INT, P_ATOM
@@ -1592,7 +1620,19 @@ def _balanced(code: str) -> bool:
 
 
 def _is_int(code: str) -> bool:
-    return code.lstrip("-").isdigit()
+    """Whether ``code`` is a whole number written out (``7``, ``-3``)."""
+    return code[1:].isdigit() if code.startswith("-") else code.isdigit()
+
+
+def _fold(op: str, a: str, b: str) -> int | None:
+    """``a op b`` computed now when both are whole numbers written out (not a division by
+    zero, which stays to be reported when played; not a number past the engine's bounds)."""
+    a, b = a.strip("()"), b.strip("()")
+    if not (_is_int(a) and _is_int(b)) or (op in ("//", "%") and int(b) == 0):
+        return None
+    x, y = int(a), int(b)
+    value = {"+": x + y, "-": x - y, "*": x * y, "//": x // y if y else 0, "%": x % y if y else 0}[op]
+    return value if abs(value) < 2 ** 53 else None
 
 
 def _path_word(path: str) -> str:
