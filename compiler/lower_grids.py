@@ -12,7 +12,7 @@ import attrs
 from regle.dsl import ast
 
 from . import types as T
-from .checker import suggest
+from .symbols import suggest
 
 P_ATOM = 8
 GRID_FUNCTIONS = {"cells", "empty_cells", "filled_cells", "content", "is_empty", "row", "lane",

@@ -90,3 +90,12 @@ def test_the_classic_tutorial_is_the_othello_of_the_classics():
             move = rng.choice(a.notations())
             a, b = a.play(move), b.play(move)
         assert b.is_over and a.scores == b.scores and a.winners == b.winners
+
+
+def test_compiler_modules_are_rooms_with_one_job_and_the_pipeline_page_names_them():
+    modules = sorted((ROOT / "compiler").glob("*.py"))
+    long = {p.name: n for p in modules if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600}
+    assert not long, f"compiler modules over 600 lines: {long}"
+    page = (ROOT / "docs" / "compiler.md").read_text(encoding="utf-8")
+    missing = [p.name for p in modules if p.name != "__init__.py" and p.name not in page]
+    assert not missing, f"docs/compiler.md does not say what these do: {missing}"

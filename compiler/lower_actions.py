@@ -1,0 +1,392 @@
+"""Steps and actions: the moves a decision offers (generators), their effects, notations,
+domains for action ids, and the end shapes displays outline."""
+from __future__ import annotations
+
+import re
+
+from regle.dsl import ast
+from regle.dsl.errors import Diagnostic
+
+from . import types as T
+from .symbols import LIMITS, NotConstant, fold_constant
+from .texts import split_template
+from .ir import ActionIR, StepIR
+from .lower_grids import gconst
+from .lower_common import (
+    Ctx, pyname, share_with_condition, _is_int, _zone_name, _names_in, _moves_fit, joined)
+
+
+class ActionLowering:
+    """Mixed into :class:`lower.Lowerer`."""
+
+    def step_ir(self, index: int, step: ast.Step, nsteps: int, actions: list) -> StepIR:
+        ctx = Ctx("turn", has_me=True)
+        cond = self.boolean(step.cond, ctx) if step.cond is not None else None
+        after = f"s._again({index})" if step.kind == "repeat" else f"s._enter({index + 1})"
+        ir = StepIR(index, step.name, step.kind, step.pos[0], cond, [], None, [], self.comment(step))
+        if step.kind == "auto":
+            ir.body_lines = self.stmts(step.body, Ctx("auto", has_me=True, random_ok=True))
+            return ir
+        if step.kind == "decision" and step.cond is not None:
+            ir.kind = "when"
+        for choice in step.choices:
+            if isinstance(choice, ast.Action):
+                a = self.action_ir(choice, index, after)
+                ir.actions.append(a)
+                actions.append(a)
+            else:
+                text = choice.notation or "pass"
+                a = ActionIR(self.action_count, "pass", index, [f"return {text!r}"], [], [], [], after,
+                             choice.pos[0], is_pass=True, skeleton=text)
+                self.action_count += 1
+                ir.pass_action = a
+                actions.append(a)
+        if step.kind == "optional":
+            a = ActionIR(self.action_count, "skip", index, [f"return {'skip ' + step.name!r}"], [], [], [],
+                         after, step.pos[0], is_pass=True, skeleton="skip " + step.name)
+            self.action_count += 1
+            ir.pass_action = a
+            actions.append(a)
+        share_with_condition(ir)
+        return ir
+
+    def visible_choice(self, source: ast.Node) -> None:
+        """Refuse a parameter over a zone the acting player cannot see: its legal moves would
+        list the hidden elements, in order, for anyone to read."""
+        index = source.index if isinstance(source, ast.Index) else None
+        name = _zone_name(source)
+        place = self.sym.zones.get(name) or self.sym.grids.get(name)
+        if place is None:
+            return
+        if place.hidden:
+            self.error(f"the player cannot see '{name}' (it is hidden), so cannot choose among its elements",
+                       source.pos, "choose from a zone the player sees, or deal from this one")
+        elif place.private and place.per == "player" and not (isinstance(index, ast.Name) and index.id == "me"):
+            self.error(f"'{name}' is private to its owner: only {name}[me] can offer choices here",
+                       source.pos, "choose from the acting player's own zone")
+
+    def action_ir(self, node: ast.Action, step: int, after: str) -> ActionIR:
+        index = self.action_count
+        self.action_count += 1
+        ctx = Ctx("guard", has_me=True)
+        levels: dict[str, int] = {}
+        loops: list[tuple[int, str]] = []
+        hoisted: list[str] = []  # loop sources that no parameter changes, computed once
+        arg_names: list[str] = []
+        arg_types: dict[str, tuple[str, T.Type]] = {}
+        domains: list[tuple] = []
+        for level, b in enumerate(node.params):
+            for n in b.names:
+                if n in ctx.scope or n in self.sym.all_names():
+                    self.error(f"'{n}' is already a name here; choose another parameter name", b.pos)
+            free = not (_names_in(b.source) | _names_in(b.upper)) & set(levels)
+
+            def source_code(code: str) -> str:
+                if level == 0 or not free:
+                    return code
+                var = f"_src{len(hoisted)}_{index}"
+                hoisted.append(f"{var} = {code}")
+                return var
+
+            if b.kind == "range":
+                lo = self.number(b.source, ctx)
+                hi = self.number(b.upper, ctx)
+                var = pyname(b.names[0])
+                if _is_int(lo) and _is_int(hi):
+                    if int(hi) - int(lo) + 1 > LIMITS["range_values"]:
+                        self.error(f"this range has {int(hi) - int(lo) + 1:,} values (the limit is "
+                                   f"{LIMITS['range_values']:,})", b.pos, "a parameter offers at most that many choices")
+                    values = f"range({lo}, {int(hi) + 1})"
+                else:  # bounded when played: a runaway counter cannot make a runaway move list
+                    values = f"ops.span({lo}, {hi})"
+                # natively a constant range stays in the loop, where Cython makes it a C loop
+                constant = self.native and values.startswith("range(")
+                loops.append((level, f"for {var} in {values if constant else source_code(values)}:"))
+                ctx.scope[b.names[0]] = (var, T.INT)
+            elif b.kind == "pair":
+                self.visible_choice(b.source)
+                src, ty = self.collection(b.source, ctx)
+                if ty.elem is not None and ty.elem.kind not in ("int", "player", "enum", "item", "any"):
+                    self.error("pairs are drawn from a zone of numbers, enum values or items", b.source.pos)
+                va, vb = pyname(b.names[0]), pyname(b.names[1])
+                loops.append((level, f"for {va}, {vb} in {source_code(f'K.distinct_pairs({src})')}:"))
+                ctx.scope[b.names[0]] = (va, ty.elem or T.ANY)
+                ctx.scope[b.names[1]] = (vb, ty.elem or T.ANY)
+            else:
+                self.visible_choice(b.source)
+                src, ty = self.collection(b.source, ctx)
+                var = pyname(b.names[0])
+                elem = ty.elem or T.ANY
+                if ty.kind == "zone" and elem.kind in ("int", "enum", "bool", "any"):
+                    src = f"dict.fromkeys({src})"  # equal values are one choice
+                loops.append((level, f"for {var} in {source_code(src)}:"))
+                ctx.scope[b.names[0]] = (var, elem)
+            for n in b.names:
+                levels[n] = level
+                arg_names.append(n)
+                arg_types[n] = ctx.scope[n]
+                domains.append(self.domain(node, n, b, ctx.scope[n][1]))
+        # guard prefix (let/require) and effects
+        prefix, effects = [], []
+        for stmt in node.body:
+            if isinstance(stmt, (ast.Let, ast.Require)) and not effects:
+                prefix.append(stmt)
+            elif isinstance(stmt, ast.Require):
+                self.error("'require' must come before the action's effects", stmt.pos,
+                           "conditions decide whether the action is legal; put them first")
+            else:
+                effects.append(stmt)
+        # place each guard at the innermost loop it depends on
+        placed: dict[int, list[str]] = {i: [] for i in range(-1, len(node.params))}
+        guard_ctx = ctx.child()
+        needed: set[str] = set()  # the lets some require reads: the others serve the effects only
+        for stmt in reversed(prefix):
+            if isinstance(stmt, ast.Require) or stmt.name in needed:
+                needed |= _names_in(stmt)
+        for stmt in prefix:
+            deps = _names_in(stmt) & set(levels)
+            level = max((levels[d] for d in deps), default=-1)
+            lines = [self.comment(stmt)]
+            if isinstance(stmt, ast.Let):
+                let_lines = self.s_Let(stmt, guard_ctx)
+                levels[stmt.name] = level
+                if stmt.name not in needed:  # computed with the effects, not for every move
+                    continue
+                lines += let_lines
+            else:
+                lines.append(f"if {self.boolean(stmt.cond, guard_ctx)}:")
+            placed[level].extend(lines)
+        gen: list[str] = []
+        depth = 0
+
+        def emit(lines: list[str]) -> None:
+            nonlocal depth
+            for line in lines:
+                gen.append("    " * depth + line)
+                if line.startswith("if ") and line.endswith(":"):
+                    depth += 1
+
+        emit(placed[-1])
+        emit(hoisted)
+        move = f"({index}, {', '.join(pyname(n) for n in arg_names)})" if arg_names else f"({index},)"
+        # the loops from `fold` inward have no guards: one comprehension over all of them
+        fold = len(loops)
+        while fold > 0 and not placed[loops[fold - 1][0]]:
+            fold -= 1
+        # an action that could offer more moves than one decision may hold: its loops stay
+        # statements, and the list's size is checked before each innermost loop
+        risky = len(loops) >= 2 and not _moves_fit(domains)
+        product = None
+        if len(loops) == 2 and fold == 0 and len(arg_names) == 2:
+            outer = re.fullmatch(r"for (\w+) in (.*):", loops[0][1])
+            inner = re.fullmatch(r"for (\w+) in (.*):", loops[1][1])
+            if outer and inner and not re.search(rf"\b{outer.group(1)}\b", inner.group(2)):
+                # two free parameters: every pair of values, made by one kernel call (which
+                # checks the bound on moves itself)
+                product = f"_extend(K.tagged_product({index}, {outer.group(2)}, {inner.group(2)}))"
+                risky = False
+        if risky:
+            fold = len(loops)
+        if product is not None:
+            gen.append("    " * depth + product)
+            loops = []
+        elif len(loops) - fold >= 2:
+            nested = " ".join(loop[:-1] for _level, loop in loops[fold:])
+            loops = loops[:fold] + [(loops[fold][0], nested + ":")]
+        held = None if risky else self.holding_pairs_loop(loops, placed, arg_names, index)
+        if held is not None:  # the whole list in one call: nothing left to loop over
+            emit([line for line in placed[loops[0][0]] if line.startswith("#")])
+            gen.append("    " * depth + held)
+            loops = []
+        for i, (level, loop) in enumerate(loops):
+            if i == len(loops) - 1 and not placed[level]:
+                # the innermost loop has no guard of its own: one list, built in one go (a loop
+                # with guards stays a loop: on Python 3.11 a comprehension is a call of its own,
+                # dearer than the few tests of a game's small zones)
+                single = re.fullmatch(r"for (\w+) in (.*):", loop)
+                if len(loops) == 1 and single and len(arg_names) == 1:
+                    src = single.group(2)
+                    distinct = re.fullmatch(r"dict\.fromkeys\(([^()]*)\)", src)
+                    if src.startswith("K.line_move_keys(") and src.endswith(")"):  # tagged where made
+                        gen.append("    " * depth + f"_extend({src[:-1]}, {index}))")
+                    elif distinct:  # equal values are one choice: dropped as the list is made
+                        gen.append("    " * depth + f"_extend(K.tagged({index}, {distinct.group(1)}, True))")
+                    else:
+                        gen.append("    " * depth + f"_extend(K.tagged({index}, {src}))")
+                else:
+                    gen.append("    " * depth + f"_extend([{move} {loop[:-1]}])")
+                break
+            gen.append("    " * depth + loop)
+            depth += 1
+            emit(placed[level])
+            if risky and i == len(loops) - 2:
+                gen.append("    " * depth + f"if len(out) > {LIMITS['moves']}: "
+                           f"ops.too_many_moves(RULES_FILE, {node.pos[0]}, {node.name!r}, {LIMITS['moves']})")
+        else:
+            if held is None and product is None:
+                gen.append("    " * depth + f"_add({move})")
+        # effects
+        do_ctx = Ctx("effect", dict(guard_ctx.scope), has_me=True, random_ok=True)
+        do_ctx.lets = set(guard_ctx.lets)
+        do_lines = []
+        for stmt in prefix:
+            if isinstance(stmt, ast.Let):
+                do_lines += [self.comment(stmt)] + self.s_Let(stmt, do_ctx)
+        do_lines += self.stmts(effects, do_ctx)
+        say_body = (self.template_code(node.notation, arg_types, node.pos) if node.notation is not None
+                    else joined([repr(node.name)] + [self.show_code(c, t) for c, t in arg_types.values()], " "))
+        say_call = f"_say_{index}_{node.name}({', '.join(pyname(n) for n in arg_names)})"
+        long_parts = [self.long_code(c, t) for c, t in arg_types.values()]
+        long_body = joined([say_call] + long_parts, " ")
+        clash, skeleton = self.clash_of(node, arg_types)
+        return ActionIR(index, node.name, step, [f"return {say_body}"], [pyname(n) for n in arg_names],
+                        [self.comment(node)] + gen, do_lines, after, node.pos[0],
+                        long_lines=[f"return {long_body}"], clash=clash, skeleton=skeleton, domains=domains,
+                        arg_kinds=[t.display_kind for _c, t in arg_types.values()])
+
+    def end_shapes(self, ends: list) -> list[dict]:
+        """What a page outlines when the game ends: for each end condition that is (or holds,
+        joined by and/or) a line of pieces (``in_a_row(G, who, k)``) or a chain between two sides
+        (``connected(G, who, a, b)``), the grid and its numbers. Data for drawing only."""
+        shapes: list[dict] = []
+
+        def visit(node) -> None:
+            if isinstance(node, ast.BinOp) and node.op in ("and", "or"):
+                visit(node.left)
+                visit(node.right)
+            elif isinstance(node, ast.Call) and node.func in ("in_a_row", "connected") and node.args \
+                    and isinstance(node.args[0], ast.Name) and node.args[0].id in self.sym.grids:
+                grid = self.sym.grids[node.args[0].id]
+                if node.func == "in_a_row" and len(node.args) == 3:
+                    k = self.sym_const(node.args[2])
+                    if k is not None:
+                        shapes.append({"kind": "in_a_row", "grid": grid.name, "length": k})
+                elif node.func == "connected" and len(node.args) == 4 and grid.edges:
+                    members = self.sym.enums[grid.edges].members
+                    names = [a.id if isinstance(a, ast.Name) else None for a in node.args[2:]]
+                    if all(n in members for n in names):
+                        shapes.append({"kind": "connected", "grid": grid.name, "seat": self.sym_const(node.args[1]),
+                                       "sides": [members.index(n) for n in names]})
+        for e in ends:
+            visit(e.cond)
+        return shapes
+
+    def domain(self, action: ast.Action, name: str, b: ast.Binding, ty: T.Type) -> tuple:
+        """The values a parameter can take in any state, for action ids (game.action_space):
+        each move of the game gets a number from its action and its arguments' places in these."""
+        if b.kind == "range":
+            lo, hi = self.sym_const(b.source), self.sym_const(b.upper)
+            if lo is None or hi is None:
+                return self.unbounded(b.pos, f"action '{action.name}': the range of '{name}' has bounds known "
+                                      "only when played, so its moves have no action ids",
+                                      "give it constant bounds (numbers or params) and narrow it with a require "
+                                      "(action ids number every move a game can offer, for game-AI tools)")
+            return ("value", max(hi - lo + 1, 1), lo)
+        kind = ty.kind
+        if kind == "item":
+            return ("value", self.sym.tables[ty.name].count, 0)
+        if kind == "enum":
+            return ("value", len(self.sym.enums[ty.name].members), 0)
+        if kind == "player":
+            return ("players",)
+        if kind == "bool":
+            return ("value", 2, 0)
+        if kind in ("cell", "lane", "direction", "group", "linemove") and ty.space in self.sym.grids:
+            g = self.sym.grids[ty.space]
+            geo = g.geo
+            if kind == "cell":
+                return ("value", geo.cells, 0)
+            if kind == "lane":
+                return ("value", geo.width, 0)
+            if kind == "direction":
+                return ("value", geo.deg, 0)
+            if kind == "group":
+                colours = len(self.sym.enums[g.elem.name].members) if g.elem.kind == "enum" else LIMITS["players"]
+                return ("group", colours, geo.cells, g.name, g.elem.display_kind)
+            return ("line", geo.cells, geo.deg, min(2 * max(geo.width, geo.height) + 1, 64), g.name)
+        if kind == "placement":
+            return ("value", 256, 0)
+        if kind == "pattern":
+            return ("value", max(len(self.sym.patterns), 1), 0)
+        if kind == "int":
+            zone = self.sym.zones.get(_zone_name(b.source))
+            if zone is not None and zone.values is not None:
+                lo, hi = zone.values
+                return ("value", hi - lo + 1, lo)
+            where = f"'{zone.name}'" if zone is not None else "this list"
+            return self.unbounded(b.source.pos, f"action '{action.name}': '{name}' takes numbers from {where}, "
+                                  "whose values are not declared, so its moves have no action ids",
+                                  (f"declare them: zone {zone.name}: int ... values 1..9" if zone is not None else
+                                   "take them from a zone declared with 'values lo..hi', or from a range")
+                                  + " (action ids number every move a game can offer, for game-AI tools)")
+        return self.unbounded(b.pos, f"action '{action.name}': '{name}' is {ty}, which action ids cannot "
+                              "number", "action ids cover items, cells, enum members, seats, ranges and "
+                              "zones of numbers with declared values")
+
+    def unbounded(self, pos: tuple, message: str, hint: str) -> tuple:
+        """A parameter whose values are not known in advance: the game compiles and plays, but
+        has no action ids; ``regle check`` says so as a note, and game.action_space() refuses
+        with the same words."""
+        note = Diagnostic.at(message, pos, hint)
+        note = Diagnostic(note.message, note.line, note.column, note.hint, "note", note.file)
+        source = self.sources.get(note.file, self.source) if note.file else self.source
+        text = note.render(source)
+        self.notes.append(text)
+        return ("unbounded", text)
+
+    def sym_const(self, node: ast.Node) -> int | None:
+        """A constant number (a literal or + - * // % of params), else None (the checker's
+        folding: nothing of the rules text is ever run)."""
+        try:
+            value = fold_constant(node, self.sym.params)
+        except NotConstant:
+            return None
+        return value if type(value) is int else None
+
+    @staticmethod
+    def holding_pairs_loop(loops, placed, arg_names, index) -> str | None:
+        """``action a(c in Z) { require has(W, [c.x, c.y]) }``: every item of Z tested by one
+        kernel call (``K.holding_pairs``) instead of a call per item; None for other shapes."""
+        if len(loops) != 1 or len(arg_names) != 1:
+            return None
+        level, loop = loops[0]
+        single = re.fullmatch(r"for (\w+) in (.*):", loop)
+        tests = [g for g in placed[level] if not g.startswith("#")]
+        if single is None or len(tests) != 1:
+            return None
+        var, src = single.groups()
+        m = re.fullmatch(rf"if K\.contains_pair\((.+), (C_\w+)\[{var}\], (C_\w+)\[{var}\]\):", tests[0])
+        if m is None or re.search(rf"\b{var}\b", m.group(1)):
+            return None
+        return f"_extend(K.holding_pairs({m.group(1)}, {src}, {m.group(2)}, {m.group(3)}, {index}))"
+
+    def long_code(self, code: str, ty: T.Type) -> str:
+        """A longer display of a move's argument that tells apart what the notation may not:
+        an item's detail text (or its number), a group's first cell."""
+        if ty.kind == "item":
+            t = self.sym.tables[ty.name]
+            if t.node.detail is not None:
+                return f"detail__{ty.name}({code})"
+            return f"'#' + str({code} + 1)"
+        if ty.kind == "group" and ty.space in self.sym.grids:
+            return f"'at ' + {gconst(ty.space)}_NAMES[ops.group_anchor({code})]"
+        return self.show_code(code, ty)
+
+    def clash_of(self, node: ast.Action, arg_types: dict) -> tuple[str, str]:
+        """Whether two moves of this action may share a notation (a Python condition, decided
+        when the engine loads for item shows), and the notation's skeleton, which another
+        action sharing it may also clash with."""
+        if node.notation is None:
+            shown = set(arg_types)
+            skeleton = node.name + " {}" * len(arg_types)
+        else:
+            parts = split_template(node.notation)
+            shown = {v for kind, v in parts if kind != "text" and v.strip() in arg_types}
+            skeleton = "".join(v if kind == "text" else "{}" for kind, v in parts)
+        conditions = []
+        for name, (_code, ty) in arg_types.items():
+            if name not in shown or ty.kind in ("group", "any"):
+                return "True", skeleton
+            if ty.kind == "item":
+                conditions.append(f"not SHOWS_DIFFER[{ty.name!r}]")
+        return (" or ".join(dict.fromkeys(conditions)) or "False"), skeleton

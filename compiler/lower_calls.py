@@ -1,0 +1,376 @@
+"""Calls: the built-in functions, defines (compiled once per kind of arguments into functions
+of the engine) and aggregates (`sum(... for x in ... where ...)`; natively, methods that walk
+the collection once on C numbers)."""
+from __future__ import annotations
+
+import re
+
+from regle.dsl import ast
+
+from . import types as T
+from .symbols import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
+from .lower_grids import GRID_FUNCTIONS
+from .lower_common import (
+    P_OR, P_CMP, P_UNARY, P_ATOM, _AGGREGATES, Ctx, c_type, pyname, share_cell_lists,
+    _balanced, _is_int, _names_in)
+
+
+class CallLowering:
+    """Mixed into :class:`lower.Lowerer`."""
+
+    def x_Call(self, node: ast.Call, ctx: Ctx):
+        f, args = node.func, node.args
+        if f in self.sym.defines:
+            return self.call_define(node, ctx)
+        if f in GRID_FUNCTIONS:
+            return self.grid_call(node, ctx)
+        if f in self.sym.enums and f not in ctx.scope:  # colour(2): the member numbered 2
+            enum = self.sym.enums[f]
+            if len(args) != 1:
+                self.error(f"{f}(n) takes one number: the member's number, from 0", node.pos)
+                return "0", T.enum(f), P_ATOM
+            n = self.number(args[0], ctx)
+            if _is_int(n):
+                if not 0 <= int(n) < len(enum.members):
+                    self.error(f"enum '{f}' has no member number {n} (it has {len(enum.members)}, from 0)", node.pos)
+                return n, T.enum(f), P_ATOM if int(n) >= 0 else P_UNARY
+            return f"ops.member({n}, {len(enum.members)}, {f!r})", T.enum(f), P_ATOM
+        if f not in FUNCTIONS and f not in OPEN_FUNCTIONS:
+            # `at` is reserved for `put X at C on G`, not a function one can call
+            known = sorted((FUNCTIONS - {"at"}) | OPEN_FUNCTIONS | set(GRID_FUNCTIONS) | set(self.sym.defines))
+            self.error(f"unknown function '{f}'", node.pos,  # a near miss only: column is not count
+                       suggest(f, known, cutoff=0.8) or "functions: " + ", ".join(known)
+                       + " (or declare one with define)")
+            return "0", T.ANY, P_ATOM
+
+        def arity(*counts: int) -> bool:
+            if len(args) not in counts:
+                want = " or ".join(str(c) for c in counts)
+                self.error(f"{f}() takes {want} argument{'s' if counts != (1,) else ''}, not {len(args)}", node.pos)
+                return False
+            return True
+
+        if f == "count":
+            if not arity(1, 2):
+                return "0", T.INT, P_ATOM
+            gcode, gty = self.expr(args[0], ctx)
+            if gty.kind == "grid":  # filled cells, or cells holding a value
+                sym = self.sym.grids[gty.space]
+                if len(args) == 2:
+                    if sym.elem.kind == "int":
+                        return f"{gcode}.count({self.element(args[1], ctx, sym)})", T.INT, P_ATOM
+                    return f"{gcode}.count({self.element(args[1], ctx, sym)} + 1)", T.INT, P_ATOM
+                return f"({sym.geo.cells} - {gcode}.count(0))", T.INT, P_ATOM
+            coll, ty = self.collection(args[0], ctx)
+            if len(args) == 2:
+                v, tv = self.expr(args[1], ctx)
+                if ty.elem and not T.compatible(ty.elem, tv):
+                    self.error(f"{tv} cannot be in {ty}", args[1].pos)
+                return f"{coll}.count({v})", T.INT, P_ATOM
+            if coll.startswith("K.flanked(") and _balanced(coll[len("K.flanked("):-1]):
+                return f"K.flanked_count({coll[len('K.flanked('):]}", T.INT, P_ATOM  # no list made
+            return f"len({coll})", T.INT, P_ATOM
+        if f in ("sum", "max", "min"):
+            if len(args) == 1:
+                coll, ty = self.collection(args[0], ctx)
+                if ty.elem is not None and not ty.elem.is_number:
+                    self.error(f"{f}() adds up numbers, but this holds {ty.elem}", args[0].pos)
+                if f == "sum":
+                    return f"sum({coll})", T.INT, P_ATOM
+                return f"{f}({coll}, default=0)", T.INT, P_ATOM
+            if f == "sum" or not args:
+                arity(1)
+                return "0", T.INT, P_ATOM
+            codes = [self.number(a, ctx) for a in args]
+            if all(_is_int(c.strip("()")) for c in codes):  # known when compiling
+                value = (max if f == "max" else min)(int(c.strip("()")) for c in codes)
+                return str(value), T.INT, P_ATOM if value >= 0 else P_UNARY
+            return f"{f}({', '.join(codes)})", T.INT, P_ATOM
+        if f == "has":
+            if not arity(2):
+                return "False", T.BOOL, P_ATOM
+            coll, ty = self.collection(args[0], ctx)
+            v, tv = self.expr(args[1], ctx)
+            if tv.kind == "list":
+                if ty.elem and tv.elem and not T.compatible(ty.elem, tv.elem):
+                    self.error(f"{tv} cannot be in {ty}", args[1].pos)
+                if isinstance(args[1], ast.ListExpr) and len(args[1].items) == 2:
+                    a, b = (self.expr(i, ctx)[0] for i in args[1].items)
+                    return f"K.contains_pair({coll}, {a}, {b})", T.BOOL, P_ATOM
+                return f"K.contains_all({coll}, {v})", T.BOOL, P_ATOM
+            if ty.elem and not T.compatible(ty.elem, tv):
+                self.error(f"{tv} cannot be in {ty}", args[1].pos)
+            return f"{self.wrap(v, P_ATOM, P_CMP + 1)} in {coll}", T.BOOL, P_CMP
+        if f == "number":  # a truth as 1 or 0; a member as its number; a player as its seat
+            if not arity(1):
+                return "0", T.INT, P_ATOM
+            code, ty, prec = self._expr(args[0], ctx)
+            if code in ("True", "False"):
+                return ("1" if code == "True" else "0"), T.INT, P_ATOM
+            if ty.kind == "bool":
+                return f"(1 if {self.wrap(code, prec, P_OR)} else 0)", T.INT, P_ATOM
+            if ty.kind not in ("int", "player", "lane", "enum", "cell", "direction", "any"):
+                self.error(f"number() turns a condition, an enum member, a player or a cell into a number, "
+                           f"not {ty}", args[0].pos)
+            return code, T.INT, prec
+        if f in ("first", "last"):
+            if not arity(1):
+                return "0", T.ANY, P_ATOM
+            coll, ty = self.collection(args[0], ctx)
+            return f"ops.{f}({coll})", ty.elem or T.ANY, P_ATOM
+        if f == "abs":
+            if not arity(1):
+                return "0", T.INT, P_ATOM
+            code = self.number(args[0], ctx)
+            if _is_int(code):
+                return str(abs(int(code))), T.INT, P_ATOM
+            return f"_abs({code})", T.INT, P_ATOM
+        if f == "random":
+            if not arity(1):
+                return "0", T.INT, P_ATOM
+            if not ctx.random_ok:
+                self.error("random() may only be used in setup and in effects", node.pos,
+                           "conditions, scores and the winner must not depend on chance")
+            return f"s.rng.below({self.number(args[0], ctx)})", T.INT, P_ATOM
+        self.error(f"{f}() needs the form {f}(value for x in zone where condition)", node.pos)
+        return "0", T.ANY, P_ATOM
+
+    def call_define(self, node: ast.Call, ctx: Ctx):
+        """A define is compiled once (per kind of arguments) into a function of the engine,
+        ``fn__name(s, [me,] args...)``, and called; where its code is a short expression
+        (``slot_cell[n - 1]``) it is written in place, as a compiler inlines a small function."""
+        d = self.sym.defines[node.func]
+        if len(node.args) != len(d.params):
+            self.error(f"{d.name}() takes {len(d.params)} argument{'s' if len(d.params) != 1 else ''}, "
+                       f"not {len(node.args)}", node.pos)
+            return "0", T.ANY, P_ATOM
+        stack = self._defining
+        if d.name in stack:
+            self.error(f"define '{d.name}' uses itself", node.pos, "a define cannot be recursive")
+            return "0", T.ANY, P_ATOM
+        args = [self._expr(arg, ctx) for arg in node.args]
+        key = (d.name, tuple(ty for _c, ty, _p in args), ctx.has_me, ctx.random_ok, "score" in ctx.scope)
+        body = self._bodies.get(key)
+        if body is None:  # typed and lowered once per kind of arguments
+            scope = {p: (pyname(p), ty) for p, (_c, ty, _p) in zip(d.params, args)}
+            if "score" in ctx.scope:  # the winner's ranks may name the score
+                scope["score"] = ctx.scope["score"]
+            inner = Ctx(ctx.where, scope, ctx.has_me, ctx.random_ok)
+            self._defining = stack + [d.name]
+            try:
+                body = self._expr(d.body, inner)
+            finally:
+                self._defining = stack
+            self._bodies[key] = body
+        code, ty, prec = body
+        params = [pyname(p) for p in d.params]
+        # a short expression that calls no other define is written in place when no argument
+        # would be computed twice (a name or a number may be repeated freely)
+        if (len(code) <= 100 and "fn__" not in code and "ops.span" not in code and "_sc[" not in code
+                and all(len(re.findall(rf"\b{p}\b", code)) <= 1 or re.fullmatch(r"-?\w+", c)
+                        for p, (c, _t, _p) in zip(params, args))):
+            self._functions.setdefault(key, None)
+            values = {p: (c if p_ == P_ATOM else f"({c})") for p, (c, _t, p_) in zip(params, args)}
+            text = re.sub(r"\b\w+_\b", lambda m: values.get(m.group(), m.group()), code) if values else code
+            return text, ty, prec
+        fn = self._functions.get(key)
+        if fn is None:
+            uses_me = bool(re.search(r"\bme\b", code))
+            head = ["s"] + (["me"] if uses_me else []) + params + (["_sc"] if "_sc[" in code else [])
+            lines = share_cell_lists(f"return {code}")
+            mine = [f for f in self.functions if f[0] == f"fn__{d.name}" or f[0].startswith(f"fn__{d.name}__")]
+            # for Cython: the C type of each parameter and of the result
+            types = {"s": "_Core", "me": "long", "_sc": "object"}
+            types.update((pyname(p), c_type(t)) for p, (_c, t, _p) in zip(d.params, args))
+            sig = ([types[h] for h in head], c_type(ty))
+            same = next((f for f in mine if f[1] == head and f[3] == lines and f[4] == sig), None)
+            if same is not None:  # compiled alike from another place: one function
+                fname = same[0]
+            else:
+                fname = f"fn__{d.name}" + (f"__{len(mine) + 1}" if mine else "")
+                self.functions.append((fname, head, self.comment(d), lines, sig))
+                # the work of one call: its own code and that of every call it makes, so
+                # that a chain of defines each using the previous twice cannot hide 2**40 steps
+                cost = len(code) + sum(self._cost.get(c, 0) for c in re.findall(r"\bfn__\w+(?=\()", code))
+                self._cost[fname] = cost
+                if cost > LIMITS["define_work"]:
+                    self.error(f"define '{d.name}' does the work of {cost:,} characters of code per use "
+                               f"(the limit is {LIMITS['define_work']:,})", node.pos,
+                               "a define that uses another several times multiplies its work: "
+                               "compute the value once with let")
+            fn = (fname, uses_me, "_sc" in head)
+            self._functions[key] = fn
+        fname, uses_me, needs_scores = fn
+        call_args = ["s"] + (["me"] if uses_me else []) + [c for c, _t, _p in args] + (["_sc"] if needs_scores else [])
+        return f"{fname}({', '.join(call_args)})", ty, P_ATOM
+
+    def counter_bound(self, node: ast.Comp, ctx: Ctx) -> str | None:
+        """``any(c[p] > k for p in players)`` as ``max(s.c_c) > k`` (and the like for all, min,
+        < and <=): one call on the counter's list instead of a loop, the same truth."""
+        e = node.elem
+        if not (node.func in ("any", "all") and node.cond is None and isinstance(node.source, ast.Players)
+                and isinstance(e, ast.BinOp) and e.op in (">", ">=", "<", "<=")
+                and isinstance(e.left, ast.Index) and isinstance(e.left.obj, ast.Name)
+                and isinstance(e.left.index, ast.Name) and e.left.index.id == node.var
+                and node.var not in _names_in(e.right) and node.var not in ctx.scope
+                and e.left.obj.id not in ctx.scope):
+            return None
+        c = self.sym.counters.get(e.left.obj.id)
+        if c is None or c.per != "player":
+            return None
+        upward = e.op in (">", ">=")
+        pick = "max" if upward == (node.func == "any") else "min"
+        code, ty, prec = self._expr(e.right, ctx)
+        if ty.kind not in ("int", "player", "any"):
+            self.error(f"expected a number here, but this is {ty}", e.right.pos)
+        return f"{pick}(s.c_{c.name}) {e.op} {self.wrap(code, prec, P_CMP + 1)}"
+
+    def check_unused_defines(self) -> None:
+        """A define is checked where it is used; one used nowhere is checked once here, its
+        parameters taking any value, so that its mistakes are reported all the same."""
+        used = {key[0] for key in self._functions}
+        kept = len(self.functions)  # checked, not compiled: nothing of this reaches the engine
+        kept_helpers = len(self.helpers)
+        for d in self.sym.defines.values():
+            if d.name not in used:
+                scope = {p: (pyname(p), T.ANY) for p in d.params}
+                self._defining = [d.name]
+                try:
+                    self._expr(d.body, Ctx("define", scope, has_me=True))
+                finally:
+                    self._defining = []
+        del self.functions[kept:]
+        del self.helpers[kept_helpers:]
+        self._helper_names = {key: name for key, name in self._helper_names.items()
+                              if any(h[0] == name for h in self.helpers)}
+
+    def collection(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type]:
+        code, ty = self.expr(node, ctx)
+        if ty.kind == "zones":
+            self.error(f"this is {ty}", node.pos)
+            return "[]", T.list_of(T.ANY)
+        if not ty.is_collection:
+            if ty.kind != "any":
+                self.error(f"expected a zone or a list here, but this is {ty}", node.pos)
+            return "[]", T.list_of(T.ANY)
+        return code, ty
+
+    def x_Comp(self, node: ast.Comp, ctx: Ctx):
+        f = node.func
+        # sum/max/min(x[p] for p in players) over a per-player counter: the counter's own list
+        if (not self.native and f in ("sum", "max", "min") and node.cond is None and isinstance(node.source, ast.Players)
+                and isinstance(node.elem, ast.Index) and isinstance(node.elem.obj, ast.Name)
+                and isinstance(node.elem.index, ast.Name) and node.elem.index.id == node.var
+                and node.var not in ctx.scope and node.elem.obj.id not in ctx.scope):
+            c = self.sym.counters.get(node.elem.obj.id)
+            if c is not None and c.per == "player":
+                return f"{f}(s.c_{c.name})", T.INT, P_ATOM  # one per seat: never empty, no default
+        # any/all(x[p] >= k for p in players) over a per-player counter: its max or min against k
+        bound = None if self.native else self.counter_bound(node, ctx)  # natively, a loop on C numbers
+        if bound is not None:
+            return bound, T.BOOL, P_CMP
+        src, ty = self.collection(node.source, ctx)
+        var = pyname(node.var)
+        inner = ctx.child(**{node.var: (var, ty.elem or T.ANY)})
+        elem, te = self.expr(node.elem, inner)
+        cond = ""
+        if node.cond is not None:
+            cond = " if " + self.boolean(node.cond, inner)
+        gen = f"for {var} in {src}{cond}"
+        if self.native and ctx.where != "show" and f in _AGGREGATES:
+            return self.aggregate_method(node, f, var, src, elem, cond[len(" if "):], ctx, ty.elem or T.ANY, te)
+        # list comprehensions: over the small collections of games they beat generators
+        if f == "count":
+            return f"len([1 {gen}])", T.INT, P_ATOM
+        if f in ("sum", "max", "min"):
+            if not te.is_number:
+                self.error(f"{f}() needs numbers, but this is {te}", node.elem.pos)
+            if f == "sum":
+                return f"sum([{elem} {gen}])", T.INT, P_ATOM
+            return f"{f}([{elem} {gen}], default=0)", T.INT, P_ATOM
+        if f in ("any", "all"):
+            if te.kind not in ("bool", "any"):
+                self.error(f"{f}() needs a condition, but this is {te}", node.elem.pos)
+            if not ctx.random_ok:  # nothing drawn: it stops at the first element that decides
+                return f"{f}({elem} {gen})", T.BOOL, P_ATOM
+            return f"{f}([{elem} {gen}])", T.BOOL, P_ATOM
+        if f in ("argmin", "argmax"):
+            if not te.is_number:
+                self.error(f"{f}() ranks by a number, but this is {te}", node.elem.pos)
+            sign = "" if f == "argmin" else "-"
+            # the first element with the smallest (largest) key; -1 when none qualifies
+            return (f"min([({sign}({elem}), _i, {var}) for _i, {var} in enumerate({src}){cond}], "
+                    f"default=(0, 0, -1))[2]", ty.elem or T.ANY, P_ATOM)
+        self.error(f"'{f}(... for ...)' is not an aggregate; use count, sum, max, min, any, all, argmin or argmax",
+                   node.pos)
+        return "0", T.ANY, P_ATOM
+
+    def aggregate_method(self, node: ast.Comp, f: str, var: str, src: str, elem: str, cond: str, ctx: Ctx,
+                         elem_type: T.Type, value_type: T.Type):
+        """For the native engine: the aggregate as a method of the state that walks the
+        collection once (no list, no tuple, no call of a builtin per aggregate), called with
+        the names of the place it stands in, its numbers typed for Cython (``sig``). Where
+        random numbers may be drawn every element is evaluated, as the list comprehension of
+        the Python engine does (the same draws); elsewhere any/all stop at the first element
+        that decides, as the Python engine's generator does."""
+        rtype = {"count": T.INT, "sum": T.INT, "max": T.INT, "min": T.INT, "any": T.BOOL, "all": T.BOOL}
+        result_type = rtype.get(f, elem_type)
+        value = c_type(value_type)  # the C type of one element's value (max, min, argmin, argmax)
+        decls: dict[str, list[str]] = {"long": [], "bint": []}
+
+        def declare(ctype: str, *names: str) -> None:
+            if ctype != "object":
+                decls[ctype].extend(names)
+        if f == "count":
+            start, step, result = ["_n = 0"], ["_n += 1"], "_n"
+            declare("long", "_n")
+        elif f == "sum":
+            start, step, result = ["_n = 0"], [f"_n += {elem}"], "_n"
+            declare("long", "_n")
+        elif f in ("max", "min"):  # 0 when there is no element
+            start, result = ["_none = True", "_best = 0"], "_best"
+            step = [f"_v = {elem}", f"if _none or _v {'>' if f == 'max' else '<'} _best:", "    _none = False",
+                    "    _best = _v"]
+            declare("bint", "_none")
+            declare(value, "_best", "_v")
+        elif f in ("any", "all"):
+            start, result = [f"_ok = {f == 'all'}"], "_ok"
+            step = [f"if {'not ' if f == 'all' else ''}({elem}):", f"    _ok = {f != 'all'}"]
+            if not ctx.random_ok:  # nothing drawn: stop at the first element that decides, as
+                step.append("    break")  # the Python engine's any()/all() over a generator
+            declare("bint", "_ok")
+        else:  # argmin/argmax: the first element with the smallest (largest) key; -1 when none
+            sign = "" if f == "argmin" else "-"
+            start, result = ["_none = True", "_best = 0", "_found = -1"], "_found"
+            step = [f"_v = {sign}({elem})", "if _none or _v < _best:", "    _none = False", "    _best = _v",
+                    f"    _found = {var}"]
+            declare("bint", "_none")
+            declare(value, "_best", "_v")
+            declare(c_type(elem_type), "_found")
+        cells = re.fullmatch(r"K\.(filled|empty)_cells\((s\.g_\w+(?:\[\w+\])?)\)", src)
+        if cells:  # the grid's cells walked in place: no list of cells is made
+            test = f"{cells[2]}[{var}] {'!=' if cells[1] == 'filled' else '=='} 0"
+            src, cond = f"range(len({cells[2]}))", f"{test} and ({cond})" if cond else test
+        body = [f"for {var} in {src}:"]
+        if cond:
+            body += [f"    if {cond}:"] + ["        " + line for line in step]
+        else:
+            body += ["    " + line for line in step]
+        declare(c_type(elem_type), var)
+        lines = start + body + [f"return {result}"]
+        text = "\n".join(lines)
+        types = {code: ty for code, ty in ctx.scope.values()}
+        types["me"] = T.PLAYER
+        names = set(types) | {"_shared", "_sc"}
+        params = sorted(n for n in names - {var} if re.search(rf"(?<![\w.]){re.escape(n)}\b", text))
+        # for Cython: typed parameters, result and locals (whole numbers as C longs, truths as
+        # C ints), so that the loop runs on C numbers; the Python rendering ignores them
+        sig = ([c_type(types[n]) if n in types else "object" for n in params], c_type(result_type),
+               [f"cdef {t} {', '.join(dict.fromkeys(ns))}" for t, ns in decls.items() if ns])
+        key = (tuple(lines), tuple(params), repr(sig))
+        name = self._helper_names.get(key)
+        if name is None:
+            name = f"_agg_{len(self.helpers)}_{f}"
+            self._helper_names[key] = name
+            self.helpers.append((name, params, self.comment(node), lines, sig))
+        return f"s.{name}({', '.join(params)})", result_type, P_ATOM

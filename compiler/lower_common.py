@@ -1,0 +1,242 @@
+"""What every part of the lowering shares: the context of an expression, the precedences of
+the generated Python, C types of the native engine, and small helpers on generated code."""
+from __future__ import annotations
+
+import re
+
+from regle.dsl import ast
+
+from . import types as T
+from .symbols import LIMITS
+from .ir import StepIR
+
+# operator precedences of the generated Python
+P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM = range(1, 9)
+
+
+_AGGREGATES = ("count", "sum", "max", "min", "any", "all", "argmin", "argmax")
+
+
+def c_type(ty: T.Type) -> str:
+    """The C type a native engine keeps a value of this type in: a C long for the small whole
+    numbers (numbers, players, enum members, table items, cells, lanes), a C int for a truth,
+    else a Python object."""
+    if ty.kind == "bool":
+        return "bint"
+    if ty.kind in ("int", "player", "enum", "item", "cell", "lane"):
+        return "long"
+    return "object"
+
+
+def pyname(name: str) -> str:
+    """A rules name as a Python local: always with a trailing ``_``, which no name of the
+    engine's own has and no declared name may end with, so it is never a keyword, a builtin
+    or a helper of the template (``score p`` reads as ``p_``)."""
+    return name + "_"
+
+
+class Ctx:
+    """What an expression may refer to where it stands."""
+
+    def __init__(self, where: str, scope: dict | None = None, has_me: bool = False,
+                 random_ok: bool = False):
+        self.where = where
+        self.scope: dict[str, tuple[str, T.Type]] = dict(scope or {})
+        self.has_me = has_me
+        self.random_ok = random_ok
+        self.lets: set[str] = set()  # names bound by let here: assignments may change them
+
+    def child(self, **extra: tuple[str, T.Type]) -> "Ctx":
+        c = Ctx(self.where, self.scope, self.has_me, self.random_ok)
+        c.lets = set(self.lets) - set(extra)
+        c.scope.update(extra)
+        return c
+
+
+_CELL_LIST = re.compile(r"\[_c for _c in range\(\d+\) if (?:not )?[\w.]+(?:\[\w+\])?\[_c\]\]"
+                        r"|K\.(?:empty|filled)_cells\([\w.]+(?:\[\w+\])?\)")
+
+
+def share_cell_lists(line: str) -> list[str]:
+    """A line that builds the same list of a grid's filled (or empty) cells twice or more (a
+    define used several times, say) builds it once, just before: ``_cells0 = [...]``. These
+    lists read the grid and cannot fail, so building one a little earlier changes nothing;
+    not done when the grid is named by a variable the line itself binds, or on an ``elif``."""
+    stripped = line.lstrip()
+    if stripped.startswith(("#", "elif ", "else", "for ", "while ")):
+        return [line]
+    indent = line[:len(line) - len(stripped)]
+    counts: dict[str, int] = {}
+    for m in _CELL_LIST.finditer(stripped):
+        counts[m.group()] = counts.get(m.group(), 0) + 1
+    head = []
+    for i, (text, n) in enumerate(c for c in counts.items() if c[1] > 1):
+        index = re.search(r"\[(\w+)\](?:\[_c\]|\)$)", text)
+        if index and not (index.group(1) == "me" or index.group(1).isdigit() or index.group(1).endswith("_")):
+            continue  # named by something a loop binds (a deal's `it`)
+        if index and re.search(rf"for (?:\w+, )?{index.group(1)} in", stripped):
+            continue  # bound by a comprehension of this very line
+        head.append(f"{indent}_cells{i} = {text}  # built once for this line")
+        stripped = stripped.replace(text, f"_cells{i}")
+    return head + [indent + stripped]
+
+
+def share_with_condition(step: StepIR) -> None:
+    """A value the step's condition computes and its move generator computes again (the groups
+    a repeat step looks for, then offers) is computed once per decision: the turn machine passes
+    it to the generator as ``_shared``. Only whole calls that read nothing but the state are
+    shared (no rules local: those end with ``_``)."""
+    if not step.cond_code or re.search(r" (and|or|if) ", step.cond_code):
+        return  # a condition that may skip a part: computing it first could change what runs
+    body = "\n".join(line for a in step.actions for line in a.gen_lines if not line.lstrip().startswith("#"))
+    for call in sorted(_calls(step.cond_code), key=len, reverse=True):
+        if call in body and not re.search(r"\b\w+_\b", call):
+            step.shared_code = call
+            step.cond_code = step.cond_code.replace(call, "_shared")
+            for a in step.actions:
+                a.gen_lines = [line if line.lstrip().startswith("#") else line.replace(call, "_shared")
+                               for line in a.gen_lines]
+            return
+
+
+def _calls(code: str) -> list[str]:
+    """Every call expression (``name.name(...)``, parentheses balanced) written in ``code``."""
+    found = []
+    for m in re.finditer(r"[A-Za-z_][\w.]*\(", code):
+        depth, i = 0, m.end() - 1
+        for i in range(m.end() - 1, len(code)):
+            depth += {"(": 1, ")": -1}.get(code[i], 0)
+            if depth == 0:
+                break
+        if depth == 0:
+            found.append(code[m.start():i + 1])
+    return found
+
+
+def _hex_places(geo) -> list[int]:
+    """The column of each cell of a hexagon: its place in its row, from the west."""
+    out, count = [], {}
+    for row in geo.rows:
+        out.append(count.get(row, 0))
+        count[row] = out[-1] + 1
+    return out
+
+
+def _balanced(code: str) -> bool:
+    """Whether the brackets of ``code`` close in order (so that it is one argument list)."""
+    depth = 0
+    for c in code:
+        depth += c in "([{"
+        depth -= c in ")]}"
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _is_int(code: str) -> bool:
+    """Whether ``code`` is a whole number written out (``7``, ``-3``)."""
+    return code[1:].isdigit() if code.startswith("-") else code.isdigit()
+
+
+def _fold(op: str, a: str, b: str) -> int | None:
+    """``a op b`` computed now when both are whole numbers written out (not a division by
+    zero, which stays to be reported when played; not a number past the engine's bounds)."""
+    a, b = a.strip("()"), b.strip("()")
+    if not (_is_int(a) and _is_int(b)) or (op in ("//", "%") and int(b) == 0):
+        return None
+    x, y = int(a), int(b)
+    value = {"+": x + y, "-": x - y, "*": x * y, "//": x // y if y else 0, "%": x % y if y else 0}[op]
+    return value if abs(value) < 2 ** 53 else None
+
+
+def _path_word(path: str) -> str:
+    """A file path as one word of a comment (run-time errors read it back from there)."""
+    return "".join("_" if c.isspace() else c for c in path)
+
+
+def _const(name: str) -> str:
+    """Prefix of a table's or enum's constants (``T_colour__NAMES``): case kept, and the
+    ``__`` no declared name can hold keeps every rules name apart from the engine's own."""
+    return f"T_{name}_"
+
+
+def column_const(table: str, column: str) -> str:
+    """The tuple of one table column's values, one per item."""
+    return f"C_{table}__{column}"
+
+
+def cells_const(table: str, column: str) -> str:
+    """The translate table of a grid of items seen through one column."""
+    return f"CELLS_{table}__{column}"
+
+
+def _zone_name(node: ast.Node) -> str:
+    if isinstance(node, ast.Index):
+        node = node.obj
+    return node.id if isinstance(node, ast.Name) else "?"
+
+
+def _indent(lines: list[str]) -> list[str]:
+    return ["    " + line for line in lines]
+
+
+def _names_in(node) -> set[str]:
+    """Every bare name used inside an AST node."""
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Name):
+            out.add(n.id)
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, ast.Node):
+            for field in n.__attrs_attrs__:
+                v = getattr(n, field.name)
+                if isinstance(v, (ast.Node, list, tuple)):
+                    stack.append(v)
+    return out
+
+
+def _moves_fit(domains: list[tuple]) -> bool:
+    """Whether an action's parameters, by what action ids know of their values, can never offer
+    more moves than one decision may hold (unknown values: they might)."""
+    total = 1
+    for d in domains:
+        if d[0] == "value":
+            total *= max(d[1], 1)
+        elif d[0] == "players":
+            total *= LIMITS["players"]
+        elif d[0] == "group":
+            total *= d[1] * d[2]
+        elif d[0] == "line":
+            total *= d[1] * d[2] * d[3]
+        else:
+            return False
+    return total <= LIMITS["moves"]
+
+
+def joined(parts: list[str], sep: str = "") -> str:
+    """Code for the strings ``parts`` joined by ``sep``: ``a + ' ' + b`` when short, else one
+    ``join`` call, so that a text of thousands of parts is no expression thousands deep."""
+    if len(parts) <= 4:
+        return f" + {sep!r} + ".join(parts) if sep else " + ".join(parts)
+    return f"{sep!r}.join(({', '.join(parts)},))"
+
+
+def _atomic(code: str) -> bool:
+    """Whether Python code is one operand (a name, a number, a call, an index: no blank
+    outside brackets or strings), so that it can stand inside another expression as it is."""
+    depth, quote = 0, ""
+    for ch in code:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == " " and depth == 0:
+            return False
+    return not code.startswith("-")

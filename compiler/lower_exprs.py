@@ -1,0 +1,274 @@
+"""Expressions: names, attributes, indexing, operators and conditionals, each typed as it is
+lowered (errors reported at their positions) into Python code over the state ``s``."""
+from __future__ import annotations
+
+from typing import Iterable
+
+from regle.dsl import ast
+
+from . import types as T
+from .symbols import LIMITS, suggest
+from .lower_common import (
+    P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM, Ctx, _is_int, _fold, _const,
+    column_const, cells_const, _zone_name)
+
+
+class ExpressionLowering:
+    """Mixed into :class:`lower.Lowerer`."""
+
+    # ---- expressions ------------------------------------------------------------------
+    def expr(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type]:
+        """The code of an expression that any place may hold: a conditional comes grouped,
+        since its callers do not know its precedence (the lowest of all)."""
+        code, ty, prec = self._expr(node, ctx)
+        return (f"({code})" if prec < P_OR else code), ty
+
+    def want(self, node: ast.Node, ctx: Ctx, kinds: Iterable[str], what: str) -> str:
+        code, ty = self.expr(node, ctx)
+        if ty.kind != "any" and ty.kind not in kinds:
+            self.error(f"expected {what} here, but this is {ty}", node.pos)
+        return code
+
+    def number(self, node: ast.Node, ctx: Ctx) -> str:
+        return self.want(node, ctx, ("int", "player", "lane"), "a number")
+
+    def boolean(self, node: ast.Node, ctx: Ctx) -> str:
+        return self.want(node, ctx, ("bool",), "a condition (true/false)")
+
+    def zone_ref(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type, str]:
+        """A zone that effects can change: returns (code, element type, display name)."""
+        code, ty = self.expr(node, ctx)
+        name = _zone_name(node)
+        if ty.kind == "zone":
+            return code, ty.elem, name
+        if ty.kind == "zones":
+            self.error(f"'{name}' is a zone per player: say whose, e.g. {name}[me] or {name}[p]", node.pos)
+        elif ty.kind != "any":
+            self.error(f"expected a zone here, but this is {ty}", node.pos)
+        return code, T.ANY, name
+
+    @staticmethod
+    def wrap(code: str, prec: int, need: int) -> str:
+        return f"({code})" if prec < need else code
+
+    def _expr(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type, int]:
+        method = getattr(self, "x_" + type(node).__name__)
+        return method(node, ctx)
+
+    def x_Int(self, node: ast.Int, ctx: Ctx):
+        return str(node.value), T.INT, P_ATOM if node.value >= 0 else P_UNARY
+
+    def x_Bool(self, node: ast.Bool, ctx: Ctx):
+        return ("True" if node.value else "False"), T.BOOL, P_ATOM
+
+    def x_Players(self, node: ast.Players, ctx: Ctx):
+        return "range(s.n)", T.list_of(T.PLAYER), P_ATOM
+
+    def x_Name(self, node: ast.Name, ctx: Ctx):
+        name = node.id
+        if name in ctx.scope:
+            code, ty = ctx.scope[name]
+            return code, ty, P_ATOM
+        sym = self.sym
+        if name in sym.params:
+            p = sym.params[name]
+            return repr(p.value), p.type, P_ATOM if not (isinstance(p.value, int) and p.value < 0) else P_UNARY
+        if name in sym.members:
+            enum, index = sym.members[name]
+            return str(index), T.enum(enum), P_ATOM
+        if name in sym.zones:
+            z = sym.zones[name]
+            if z.per:
+                return f"s.z_{name}", T.Type("zones", elem=z.elem, per=z.per), P_ATOM
+            return f"s.z_{name}", T.zone_of(z.elem), P_ATOM
+        if name in sym.grids:
+            g = sym.grids[name]
+            kind = "grids" if g.per else "grid"
+            return f"s.g_{name}", T.Type(kind, elem=g.elem, per=g.per, space=name), P_ATOM
+        if name in sym.counters:
+            c = sym.counters[name]
+            return f"s.c_{name}", (T.Type("counters", per=c.per) if c.per else T.INT), P_ATOM
+        if name in sym.tables:
+            return f"{_const(name)}_ALL", T.list_of(T.item(name)), P_ATOM
+        if name in sym.enums:
+            return f"range({len(sym.enums[name].members)})", T.list_of(T.enum(name)), P_ATOM
+        if name == "me":
+            if ctx.has_me:
+                return "me", T.PLAYER, P_ATOM
+            self.error("'me' (the acting player) has no meaning here", node.pos,
+                       "'me' exists in the turn; in setup, scores or the winner use a player variable")
+            return "0", T.ANY, P_ATOM
+        if name == "turns":
+            return "s.turns", T.INT, P_ATOM
+        if name == "none":
+            return "-1", T.ANY, P_UNARY
+        if name == "player_count":
+            return "s.n", T.INT, P_ATOM
+        if name == "it":
+            self.error("'it' only exists in the 'where' of a deal", node.pos)
+            return "0", T.ANY, P_ATOM
+        names = [*ctx.scope, *sym.all_names()]
+        self.error(f"unknown name '{name}'", node.pos,
+                   suggest(name, names) or "declare it (param, zone, counter, ...) or bind it (let, for, action parameter)")
+        return "0", T.ANY, P_ATOM
+
+    def x_Attr(self, node: ast.Attr, ctx: Ctx):
+        if isinstance(node.obj, ast.Name) and node.obj.id in self.sym.tables and node.obj.id not in ctx.scope:
+            table = self.sym.tables[node.obj.id]
+            col = table.columns.get(node.name)
+            if col is None:
+                self.error(f"table '{table.name}' has no column '{node.name}'", node.pos,
+                           suggest(node.name, table.columns) or "columns: " + ", ".join(table.columns))
+                return "()", T.list_of(T.ANY), P_ATOM
+            return column_const(table.name, node.name), T.list_of(col.type), P_ATOM
+        code, ty, prec = self._expr(node.obj, ctx)
+        if ty.kind == "grid" and ty.elem is not None and ty.elem.kind == "item":
+            # a grid of items seen through one of their columns, e.g. up[p].colour
+            col = self.sym.tables[ty.elem.name].columns.get(node.name)
+            if col is None or col.type.kind not in ("enum", "int"):
+                self.error(f"a grid of {ty.elem.name} can be seen through an enum or number column, "
+                           f"not '{node.name}'", node.pos)
+                return "bytearray()", T.ANY, P_ATOM
+            return (f"{code}.translate({cells_const(ty.elem.name, node.name)})",
+                    T.Type("grid", elem=col.type, space=ty.space), P_ATOM)
+        special = self.special_attr(node, code, ty)
+        if special is not None:
+            return special
+        if ty.kind == "item":
+            table = self.sym.tables[ty.name]
+            col = table.columns.get(node.name)
+            if col is None:
+                self.error(f"a {ty.name} has no '{node.name}'", node.pos,
+                           suggest(node.name, table.columns) or "columns: " + ", ".join(table.columns))
+                return "0", T.ANY, P_ATOM
+            return f"{column_const(table.name, node.name)}[{code}]", col.type, P_ATOM
+        if ty.kind != "any":
+            self.error(f"'.{node.name}' needs an item of a table, but this is {ty}", node.pos)
+        return "0", T.ANY, P_ATOM
+
+    def x_Index(self, node: ast.Index, ctx: Ctx):
+        code, ty, prec = self._expr(node.obj, ctx)
+        if ty.kind == "grid":  # G[c]: what cell c holds
+            sym = self.sym.grids[ty.space]
+            cell = self.cell(node.index, ctx, sym)
+            if ty.elem is not None and ty.elem.kind == "int" and sym.elem.kind == "int":
+                return f"{code}[{cell}]", T.INT, P_ATOM
+            return f"({code}[{cell}] - 1)", ty.elem or sym.elem, P_ATOM
+        if ty.kind in ("zones", "counters", "grids"):
+            index, ity = self.expr(node.index, ctx)
+            if ty.per == "player":
+                if not ity.is_number:
+                    self.error(f"this is indexed by a player, not by {ity}", node.index.pos)
+            elif ity.kind != "any" and not (ity.kind == "enum" and ity.name == ty.per):
+                self.error(f"this is indexed by a member of '{ty.per}', not by {ity}", node.index.pos)
+            result = {"zones": T.zone_of(ty.elem), "counters": T.INT,
+                      "grids": T.Type("grid", elem=ty.elem, space=ty.space)}[ty.kind]
+            return f"{code}[{index}]", result, P_ATOM
+        index, ity = self.expr(node.index, ctx)
+        if ity.kind not in ("int", "player", "enum", "any"):
+            self.error(f"expected a position (a number or an enum member) here, but this is {ity}", node.index.pos)
+        if ity.kind == "enum" and isinstance(node.obj, ast.Name) and node.obj.id in self.sym.params:
+            # a list param read by an enum member: displays show it beside that member (e.g. by a side)
+            self.enum_params.setdefault(ity.name, {})[node.obj.id] = self.sym.params[node.obj.id].value
+        if ty.kind in ("zone", "list"):
+            return f"{code}[{index}]", ty.elem or T.ANY, P_ATOM
+        if ty.kind != "any":
+            self.error(f"only zones, lists and per-player or per-member things take [...], but this is {ty}",
+                       node.pos)
+        return "0", T.ANY, P_ATOM
+
+    def x_Str(self, node: ast.Str, ctx: Ctx):
+        self.error(f"\"{node.value}\" names a cell or a direction; it is only understood where a grid "
+                   "function or statement expects one", node.pos,
+                   'e.g. cell(board, "d4"), neighbour(board, c, "ne"), put me at "d4" on board')
+        return "0", T.ANY, P_ATOM
+
+    def x_Range(self, node: ast.Range, ctx: Ctx):
+        lo, hi = self.number(node.lo, ctx), self.number(node.hi, ctx)
+        if _is_int(lo) and _is_int(hi) and int(hi) - int(lo) < LIMITS["range_values"]:
+            return f"range({lo}, {int(hi) + 1})", T.list_of(T.INT), P_ATOM
+        return f"ops.span({lo}, {hi})", T.list_of(T.INT), P_ATOM  # bounded when played
+
+    def x_Cond(self, node: ast.Cond, ctx: Ctx):
+        test, tt, pt = self._expr(node.test, ctx)
+        if tt.kind not in ("bool", "any"):
+            self.error(f"expected a condition (true/false) here, but this is {tt}", node.test.pos)
+        a, ta, pa = self._expr(node.then, ctx)
+        b, tb, pb = self._expr(node.orelse, ctx)
+        if not T.compatible(ta, tb):
+            self.error(f"both values of an 'if ... then ... else' must be of one kind: {ta} and {tb}", node.pos)
+        ty = tb if ta.kind == "any" else ta
+        if test in ("True", "False"):  # known when compiling: the branch taken
+            return (a, ty, pa) if test == "True" else (b, ty, pb)
+        return f"{self.wrap(a, pa, P_OR)} if {self.wrap(test, pt, P_OR)} else {self.wrap(b, pb, 0)}", ty, 0
+
+    def x_ListExpr(self, node: ast.ListExpr, ctx: Ctx):
+        codes, elem = [], None
+        for item in node.items:
+            code, ty = self.expr(item, ctx)
+            if elem is None or elem.kind == "any":
+                elem = ty
+            elif not T.compatible(elem, ty):
+                self.error(f"a list holds values of one kind: {elem} and {ty} are mixed", item.pos)
+            codes.append(code)
+        return "[" + ", ".join(codes) + "]", T.list_of(elem or T.ANY), P_ATOM
+
+    def x_Not(self, node: ast.Not, ctx: Ctx):
+        operand = node.operand
+        if isinstance(operand, ast.Call) and operand.func == "is_empty" and len(operand.args) == 2:
+            code, ty, prec = self._expr(operand, ctx)
+            if code.endswith(" == 0"):  # not is_empty(G, c)  ->  G[c] != 0
+                return code[:-5] + " != 0", T.BOOL, P_CMP
+        code, ty, prec = self._expr(operand, ctx)
+        if ty.kind not in ("bool", "any"):
+            self.error(f"'not' needs a condition, but this is {ty}", node.operand.pos)
+        if code in ("True", "False"):
+            return ("False" if code == "True" else "True"), T.BOOL, P_ATOM
+        return "not " + self.wrap(code, prec, P_NOT), T.BOOL, P_NOT
+
+    def x_Neg(self, node: ast.Neg, ctx: Ctx):
+        code, ty, prec = self._expr(node.operand, ctx)
+        if not ty.is_number:
+            self.error(f"'-' needs a number, but this is {ty}", node.operand.pos)
+        if _is_int(code.strip("()")):  # known when compiling
+            value = -int(code.strip("()"))
+            return str(value), T.INT, P_ATOM if value >= 0 else P_UNARY
+        return "-" + self.wrap(code, prec, P_UNARY), T.INT, P_UNARY
+
+    def x_BinOp(self, node: ast.BinOp, ctx: Ctx):
+        op = node.op
+        a, ta, pa = self._expr(node.left, ctx)
+        b, tb, pb = self._expr(node.right, ctx)
+        if op in ("and", "or"):
+            for ty, side in ((ta, node.left), (tb, node.right)):
+                if ty.kind not in ("bool", "any"):
+                    self.error(f"'{op}' joins conditions, but this is {ty}", side.pos)
+            prec = P_AND if op == "and" else P_OR
+            if a in ("True", "False"):  # known when compiling: `true and x` is x, `false and x` false
+                return (b, T.BOOL, pb) if (a == "True") == (op == "and") else (a, T.BOOL, P_ATOM)
+            return f"{self.wrap(a, pa, prec)} {op} {self.wrap(b, pb, prec + 1)}", T.BOOL, prec
+        if op in ("in", "not in"):
+            if not tb.is_collection and tb.kind != "any":
+                self.error(f"'{op}' needs a zone or list on its right, but this is {tb}", node.right.pos)
+            elif tb.kind != "any" and not T.compatible(ta, tb.elem or T.ANY):
+                self.error(f"{ta} cannot be in {tb}", node.pos)
+            return f"{self.wrap(a, pa, P_CMP + 1)} {op} {self.wrap(b, pb, P_CMP + 1)}", T.BOOL, P_CMP
+        if op in ("==", "!=", "<", "<=", ">", ">="):
+            if not T.compatible(ta, tb):
+                self.error(f"cannot compare {ta} with {tb}", node.pos)
+            elif op not in ("==", "!=") and not (ta.is_number and tb.is_number) \
+                    and not (ta.kind == tb.kind == "cell"):  # cells compare in their numbering order
+                self.error(f"'{op}' compares numbers, not {ta if not ta.is_number else tb}", node.pos)
+            if _is_int(a.strip("()")) and _is_int(b.strip("()")):  # known when compiling
+                x, y = int(a.strip("()")), int(b.strip("()"))
+                truth = {"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
+                return str(truth), T.BOOL, P_ATOM
+            return f"{self.wrap(a, pa, P_CMP + 1)} {op} {self.wrap(b, pb, P_CMP + 1)}", T.BOOL, P_CMP
+        for ty, side in ((ta, node.left), (tb, node.right)):
+            if not ty.is_number:
+                self.error(f"'{op}' works on numbers, but this is {ty}", side.pos)
+        folded = _fold(op, a, b)
+        if folded is not None:  # numbers known when compiling: the result, as a compiler folds them
+            return str(folded), T.INT, P_ATOM if folded >= 0 else P_UNARY
+        prec = P_ADD if op in ("+", "-") else P_MUL
+        return f"{self.wrap(a, pa, prec)} {op} {self.wrap(b, pb, prec + 1)}", T.INT, prec

@@ -1,0 +1,298 @@
+"""Statements and texts: each statement of setup, effects and automatic steps becomes lines of
+Python preceded by a comment naming its rules line; notations and announcements become string
+expressions."""
+from __future__ import annotations
+
+
+from regle.dsl import ast
+
+from . import types as T
+from .symbols import LIMITS, suggest
+from .texts import split_template
+from .lower_common import (
+    Ctx, pyname, share_cell_lists, _const, column_const, _zone_name, _indent, joined,
+    _atomic)
+
+
+class StatementLowering:
+    """Mixed into :class:`lower.Lowerer`."""
+
+    # ---- display ------------------------------------------------------------------------
+    def show_code(self, code: str, ty: T.Type) -> str:
+        """Python expression displaying a value of type ``ty`` (``code`` of any precedence)."""
+        if not _atomic(code):
+            code = f"({code})"  # a conditional or an operation: grouped before it is used inside
+        special = self.special_show(code, ty)
+        if special is not None:
+            return special
+        if ty.kind == "enum":  # -1 is none (a '-' in a table)
+            return f"({_const(ty.name)}_NAMES[{code}] if {code} >= 0 else 'none')"
+        if ty.kind == "item":
+            return f"show__{ty.name}({code})"
+        if ty.kind == "pattern":
+            return f"PATTERN_TEXT[{code}]"
+        if ty.kind == "player":
+            return f"'P' + str({code} + 1)"
+        if ty.kind == "bool":
+            return f"('yes' if {code} else 'no')"
+        return f"str({code})"
+
+    def template_code(self, text: str, names: dict[str, tuple[str, T.Type]], pos) -> str:
+        parts = []
+        for kind, value in split_template(text):
+            if kind == "text":
+                parts.append(repr(value))
+                continue
+            value, _, spec = value.partition(":")
+            value, spec = value.strip(), spec.strip()
+            base, _, column = value.partition(".")
+            if column and base in names and names[base][1].kind == "item":
+                code, ty = names[base]
+                col = self.sym.tables[ty.name].columns.get(column)
+                if col is None:
+                    self.error(f"'{{{value}}}': a {ty.name} has no '{column}'", pos)
+                    continue
+                names = dict(names)
+                names[value] = (f"{column_const(ty.name, column)}[{code}]", col.type)
+            if value in names:
+                code, ty = names[value]
+                if spec == "symbol" and ty.kind == "enum":
+                    const = _const(ty.name)
+                    code = code if _atomic(code) else f"({code})"
+                    parts.append(f"({const}_SYMBOLS[{code}] or {const}_NAMES[{code}] if {code} >= 0 else '-')")
+                elif spec:
+                    self.error(f"'{{{value}:{spec}}}': the only format is ':symbol', for enum members", pos)
+                else:
+                    parts.append(self.show_code(code, ty))
+            else:
+                self.error(f"'{{{value}}}' in this text names nothing", pos,
+                           suggest(value, names) or ("known: " + ", ".join(names) if names else None))
+        return joined(parts) if parts else "''"
+
+    # ---- statements ---------------------------------------------------------------------
+    def stmts(self, body: list, ctx: Ctx) -> list[str]:
+        out: list[str] = []
+        for node in body:
+            out.extend(self.stmt(node, ctx))
+        return out
+
+    def stmt(self, node: ast.Node, ctx: Ctx) -> list[str]:
+        lines = [self.comment(node)]
+        method = getattr(self, "s_" + type(node).__name__)
+        for line in method(node, ctx):
+            lines.extend(share_cell_lists(line))
+        return lines
+
+    def s_Let(self, node: ast.Let, ctx: Ctx) -> list[str]:
+        code, ty = self.expr(node.value, ctx)
+        if ty.kind in ("zone", "zones", "counters"):
+            self.error("'let' names a value; a zone can be used by its own name", node.value.pos)
+        var = pyname(node.name)
+        if node.name in self.sym.all_names():
+            self.error(f"'{node.name}' is already declared; choose another name for this value", node.pos)
+        ctx.scope[node.name] = (var, ty)
+        ctx.lets.add(node.name)
+        return [f"{var} = {code}"]
+
+    def s_Require(self, node: ast.Require, ctx: Ctx) -> list[str]:
+        cond = self.boolean(node.cond, ctx)
+        message = node.message or "a requirement of the rules does not hold"
+        return [f"if not ({cond}):", f"    raise ValueError({message!r})"]
+
+    def s_Assign(self, node: ast.Assign, ctx: Ctx) -> list[str]:
+        if node.name in ctx.scope and node.index is None:  # a let: its value changes
+            var, ty = ctx.scope[node.name]
+            if node.name not in ctx.lets:
+                self.error(f"'{node.name}' cannot be changed here: only a value named with let can", node.pos)
+                return []
+            value, vty = self.expr(node.value, ctx)
+            if node.op != "=" and not (ty.is_number and vty.is_number):
+                self.error(f"'{node.op}' adds up numbers; '{node.name}' is {ty}", node.pos)
+            elif not T.compatible(ty, vty):
+                self.error(f"'{node.name}' holds {ty}, not {vty}", node.value.pos)
+            if vty.kind in ("int", "any") and "*" in value.replace("//", ""):  # a product: kept in range
+                value = f"ops.number({value})"
+            return [f"{var} {node.op} {value}"]
+        value = self.number(node.value, ctx)
+        if "*" in value.replace("//", ""):  # products can grow without bound: keep them in range
+            value = f"ops.number({value})"
+        grid = self.sym.grids.get(node.name)
+        if grid is not None and node.name not in ctx.scope:  # G[c] = n: a cell of a grid of numbers
+            if grid.elem.kind != "int":
+                self.error(f"'{node.name}' holds pieces: use 'put X at C on {node.name}' or 'clear C on "
+                           f"{node.name}'", node.pos)
+                return []
+            if grid.per or node.index is None:
+                self.error(f"say which cell of '{node.name}', e.g. {node.name}[c] += 1" if node.index is None else
+                           f"'{node.name}' is a grid per {grid.per}: use put ... on {node.name}[p]", node.pos)
+                return []
+            cell = self.cell(node.index, ctx, grid)
+            if node.op == "=":
+                return [f"s.g_{node.name}[{cell}] = {value}"]
+            return [f"s.g_{node.name}[{cell}] = ops.number(s.g_{node.name}[{cell}] {node.op[0]} {value})"]
+        c = self.sym.counters.get(node.name)
+        if c is None:
+            self.error(f"only counters, grids of numbers and let values can be set, and '{node.name}' is "
+                       "none of them", node.pos,
+                       suggest(node.name, [*self.sym.counters, *ctx.lets]) or "declare it: counter NAME per player")
+            return []
+        if c.per and node.index is None:
+            example = f"{node.name}[me]" if c.per_player else f"{node.name}[{self.sym.enums[c.per].members[0]}]"
+            self.error(f"'{node.name}' is a counter per {c.per}: say which, e.g. {example}", node.pos)
+            return []
+        if not c.per and node.index is not None:
+            self.error(f"'{node.name}' is one shared counter; it takes no [index]", node.index.pos)
+            return []
+        target = f"s.c_{node.name}"
+        if node.index is not None:
+            if c.per_player:
+                target += f"[{self.number(node.index, ctx)}]"
+            else:  # a counter per member of an enum: indexed by a member
+                target += f"[{self.want(node.index, ctx, ('enum',), f'a member of {c.per}')}]"
+        return [f"{target} {node.op} {value}"]
+
+    def s_While(self, node: ast.While, ctx: Ctx) -> list[str]:
+        cond = self.boolean(node.cond, ctx)
+        # each round counts against the work budget of one decision, so it cannot run forever
+        return [f"while {cond}:", "    s._spin()"] + _indent(self.stmts(node.body, ctx.child()))
+
+    def s_Shuffle(self, node: ast.Shuffle, ctx: Ctx) -> list[str]:
+        self.need_random(node, ctx)
+        code, _, _ = self.zone_ref(node.zone, ctx)
+        return [f"s.rng.shuffle({code})"]
+
+    def need_random(self, node: ast.Node, ctx: Ctx) -> None:
+        if not ctx.random_ok:
+            self.error("chance (shuffle, random) is not allowed here", node.pos)
+
+    def s_Deal(self, node: ast.Deal, ctx: Ctx) -> list[str]:
+        src, es, _ = self.zone_ref(node.src, ctx)
+        dst, ed, dname = self.zone_ref(node.dst, ctx)
+        self.same_elem(es, ed, node)
+        count = "None" if node.count is None else self.number(node.count, ctx)
+        if node.where is None:
+            lines = [f"ops.deal({src}, {dst}, {count})"]
+        else:  # the first matches, in order, as ops.deal with a condition would; written out so
+            # that no function is called per element (and the native engine needs no closure)
+            cond = self.boolean(node.where, ctx.child(it=("it", es)))
+            limit = "len(_src)" if node.count is None else count
+            lines = [f"_src = {src}", f"_dst = {dst}", f"_i, _taken, _limit = 0, 0, {limit}",
+                     "while _taken < _limit and _i < len(_src):",
+                     "    it = _src[_i]",
+                     f"    if {cond}:",
+                     "        _dst.append(_src.pop(_i))",
+                     "        _taken += 1",
+                     "    else:",
+                     "        _i += 1"]
+        cap = self.capacity_of(node.dst)
+        if cap is not None:
+            lines += [f"if len({dst}) > {cap}:", f"    ops.overflow({dname!r}, {cap})"]
+        return lines
+
+    def same_elem(self, a: T.Type, b: T.Type, node: ast.Node) -> None:
+        if not T.compatible(a, b):
+            self.error(f"cannot put {a} into a zone of {b}", node.pos)
+
+    def capacity_of(self, zone_node: ast.Node) -> int | None:
+        name = _zone_name(zone_node)
+        z = self.sym.zones.get(name)
+        return z.capacity if z is not None else None
+
+    def s_Move(self, node: ast.Move, ctx: Ctx) -> list[str]:
+        item, ti = self.expr(node.item, ctx)
+        src, es, sname = self.zone_ref(node.src, ctx)
+        dst, ed, dname = self.zone_ref(node.dst, ctx)
+        self.same_elem(ti, es, node.item)
+        self.same_elem(es, ed, node)
+        lines = []
+        if not item.isidentifier() and not item.lstrip("-").isdigit():
+            lines.append(f"_x = {item}")
+            item = "_x"
+        lines += self.capacity_check(node.dst, dst, dname)
+        lines += [f"{src}.remove({item})", f"{dst}.append({item})"]
+        return lines
+
+    def capacity_check(self, zone_node: ast.Node, code: str, name: str, created: bool = False) -> list[str]:
+        """A check before putting one element into a zone: its capacity, or, for an element
+        that did not exist before (``add``), the largest zone the engine allows."""
+        cap = self.capacity_of(zone_node)
+        if cap is None:
+            if not created:
+                return []
+            cap = LIMITS["zone_capacity"]
+        return [f"if len({code}) >= {cap}:", f"    ops.overflow({name!r}, {cap})"]
+
+    def s_Add(self, node: ast.Add, ctx: Ctx) -> list[str]:
+        item, ti = self.expr(node.item, ctx)
+        dst, ed, dname = self.zone_ref(node.dst, ctx)
+        self.same_elem(ti, ed, node.item)
+        if "*" in item.replace("//", ""):
+            item = f"ops.number({item})"
+        return self.capacity_check(node.dst, dst, dname, created=True) + [f"{dst}.append({item})"]
+
+    def s_Remove(self, node: ast.Remove, ctx: Ctx) -> list[str]:
+        item, ti = self.expr(node.item, ctx)
+        src, es, _ = self.zone_ref(node.src, ctx)
+        self.same_elem(ti, es, node.item)
+        return [f"{src}.remove({item})"]
+
+    def s_Refill(self, node: ast.Refill, ctx: Ctx) -> list[str]:
+        dst, ed, _ = self.zone_ref(node.dst, ctx)
+        src, es, _ = self.zone_ref(node.src, ctx)
+        self.same_elem(es, ed, node)
+        return [f"K.refill({dst}, {src}, {self.number(node.size, ctx)})"]
+
+    def s_If(self, node: ast.If, ctx: Ctx) -> list[str]:
+        lines = []
+        for i, (cond, body) in enumerate(node.branches):
+            code = self.boolean(cond, ctx)
+            lines.append(f"{'if' if i == 0 else 'elif'} {code}:")
+            lines.extend(_indent(self.stmts(body, ctx.child()) or ["pass"]))
+        if node.orelse is not None:
+            lines.append("else:")
+            lines.extend(_indent(self.stmts(node.orelse, ctx.child()) or ["pass"]))
+        return lines
+
+    def s_For(self, node: ast.For, ctx: Ctx) -> list[str]:
+        src, ty = self.collection(node.source, ctx)
+        var = pyname(node.var)
+        if ty.kind == "zone":
+            src = f"list({src})"  # the body may change the zone it walks
+        inner = ctx.child(**{node.var: (var, ty.elem or T.ANY)})
+        return [f"for {var} in s._loop({src}):"] + _indent(self.stmts(node.body, inner) or ["pass"])
+
+    def s_NextPlayer(self, node: ast.NextPlayer, ctx: Ctx) -> list[str]:
+        if ctx.where not in ("effect", "auto"):
+            self.error("'next player' belongs in the turn (an action or an automatic step)", node.pos)
+        return [f"s.nxt = {self.number(node.value, ctx)} % s.n"]
+
+    def s_Announce(self, node: ast.Announce, ctx: Ctx) -> list[str]:
+        """Everyone sees an announcement, so its placeholders name only what everyone sees:
+        seats, shared counters, params, the turn number and the player count."""
+        names: dict[str, tuple[str, T.Type]] = {}
+        for name, (code, ty) in ctx.scope.items():
+            if ty.kind == "player":
+                names[name] = (code, ty)
+        if ctx.has_me:
+            names["me"] = ("me", T.PLAYER)
+        for name, c in self.sym.counters.items():
+            if not c.per:
+                names[name] = (f"s.c_{name}", T.INT)
+        for name, p in self.sym.params.items():
+            if p.type.kind in ("int", "bool", "player", "enum"):
+                names[name] = (repr(p.value), p.type)
+        names["turns"] = ("(s.turns + 1)", T.INT)
+        names["player_count"] = ("s.n", T.INT)
+        for kind, value in split_template(node.text):
+            word = value.partition(":")[0].partition(".")[0].strip()
+            if kind != "text" and word not in names and word in ctx.scope:
+                self.error(f"'{{{word}}}': an announcement is seen by everyone, so it names only seats, "
+                           "shared counters, params, turns and player_count", node.pos,
+                           "keep the value in a counter if everyone may see it")
+                return []
+        return [f"s._announce({self.template_code(node.text, names, node.pos)})"]
+
+    def s_EndGame(self, node: ast.EndGame, ctx: Ctx) -> list[str]:
+        if ctx.where in ("effect", "auto"):
+            return ["s.turns += 1  # the turn in progress counts as played", "s._finish()", "return"]
+        return ["s._finish()", "return"]

@@ -1,0 +1,62 @@
+"""Texts with placeholders (notations, announcements): `"{c} to {d}"` split into its parts."""
+from __future__ import annotations
+
+from regle.dsl import ast
+
+
+def _at(node: ast.Decl) -> tuple[int, int]:
+    return node.name_pos if node.name_pos[0] else node.pos
+
+
+class _Bad:
+    def __repr__(self) -> str:
+        return "<bad>"
+
+
+_BAD = _Bad()
+
+
+def _placeholders(text: str) -> list[str]:
+    """Names inside ``{...}`` in a show or notation text (``{{`` and ``}}`` are literal braces;
+    ``{name:symbol}`` shows an enum member by its symbol)."""
+    out, i = [], 0
+    while i < len(text):
+        ch = text[i]
+        if text.startswith("{{", i) or text.startswith("}}", i):
+            i += 2
+            continue
+        if ch == "{":
+            j = text.find("}", i)
+            if j < 0:
+                break
+            out.append(text[i + 1 : j].split(":")[0].split(".")[0].strip())
+            i = j + 1
+            continue
+        i += 1
+    return out
+
+
+def split_template(text: str) -> list[tuple[str, str]]:
+    """``"take {v} now"`` -> [("text", "take "), ("name", "v"), ("text", " now")]."""
+    parts: list[tuple[str, str]] = []
+    buf, i = [], 0
+    while i < len(text):
+        if text.startswith("{{", i):
+            buf.append("{")
+            i += 2
+        elif text.startswith("}}", i):
+            buf.append("}")
+            i += 2
+        elif text[i] == "{" and text.find("}", i) > 0:
+            j = text.find("}", i)
+            if buf:
+                parts.append(("text", "".join(buf)))
+                buf = []
+            parts.append(("name", text[i + 1 : j].strip()))
+            i = j + 1
+        else:
+            buf.append(text[i])
+            i += 1
+    if buf:
+        parts.append(("text", "".join(buf)))
+    return parts
