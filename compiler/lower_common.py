@@ -11,7 +11,7 @@ from .symbols import LIMITS
 from .ir import StepIR
 
 # operator precedences of the generated Python
-P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM = range(1, 9)
+from .nodes import P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM  # noqa: F401 - shared
 
 
 _AGGREGATES = ("count", "sum", "max", "min", "any", "all", "argmin", "argmax")
@@ -136,17 +136,6 @@ def _balanced(code: str) -> bool:
 def _is_int(code: str) -> bool:
     """Whether ``code`` is a whole number written out (``7``, ``-3``)."""
     return code[1:].isdigit() if code.startswith("-") else code.isdigit()
-
-
-def _fold(op: str, a: str, b: str) -> int | None:
-    """``a op b`` computed now when both are whole numbers written out (not a division by
-    zero, which stays to be reported when played; not a number past the engine's bounds)."""
-    a, b = a.strip("()"), b.strip("()")
-    if not (_is_int(a) and _is_int(b)) or (op in ("//", "%") and int(b) == 0):
-        return None
-    x, y = int(a), int(b)
-    value = {"+": x + y, "-": x - y, "*": x * y, "//": x // y if y else 0, "%": x % y if y else 0}[op]
-    return value if abs(value) < 2 ** 53 else None
 
 
 def _path_word(path: str) -> str:

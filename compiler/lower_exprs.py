@@ -6,10 +6,11 @@ from typing import Iterable
 
 from regle.dsl import ast
 
+from . import nodes as N
 from . import types as T
 from .symbols import LIMITS, suggest
 from .lower_common import (
-    P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM, Ctx, _is_int, _fold, _const,
+    P_OR, P_CMP, P_UNARY, P_ATOM, Ctx, _is_int, _const,
     column_const, cells_const, _zone_name)
 
 
@@ -52,14 +53,26 @@ class ExpressionLowering:
         return f"({code})" if prec < need else code
 
     def _expr(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type, int]:
-        method = getattr(self, "x_" + type(node).__name__)
-        return method(node, ctx)
+        """(Python code, type, precedence) of an expression: its tree, written as Python."""
+        tree = self.tree(node, ctx)
+        code, prec = N.python(tree)
+        return code, tree.type, prec
 
-    def x_Int(self, node: ast.Int, ctx: Ctx):
-        return str(node.value), T.INT, P_ATOM if node.value >= 0 else P_UNARY
+    def tree(self, node: ast.Node, ctx: Ctx) -> N.Expr:
+        """The typed IR of an expression (compiler/nodes.py): operators, comparisons,
+        conditionals and constants are nodes; the rest is still written as code, a leaf."""
+        kind = type(node).__name__
+        build = getattr(self, "t_" + kind, None)
+        if build is not None:
+            return build(node, ctx)
+        code, ty, prec = getattr(self, "x_" + kind)(node, ctx)
+        return N.leaf(code, ty, prec, node.pos[0])
 
-    def x_Bool(self, node: ast.Bool, ctx: Ctx):
-        return ("True" if node.value else "False"), T.BOOL, P_ATOM
+    def t_Int(self, node: ast.Int, ctx: Ctx) -> N.Expr:
+        return N.Const(T.INT, node.pos[0], node.value)
+
+    def t_Bool(self, node: ast.Bool, ctx: Ctx) -> N.Expr:
+        return N.Const(T.BOOL, node.pos[0], bool(node.value))
 
     def x_Players(self, node: ast.Players, ctx: Ctx):
         return "range(s.n)", T.list_of(T.PLAYER), P_ATOM
@@ -189,18 +202,15 @@ class ExpressionLowering:
             return f"range({lo}, {int(hi) + 1})", T.list_of(T.INT), P_ATOM
         return f"ops.span({lo}, {hi})", T.list_of(T.INT), P_ATOM  # bounded when played
 
-    def x_Cond(self, node: ast.Cond, ctx: Ctx):
-        test, tt, pt = self._expr(node.test, ctx)
-        if tt.kind not in ("bool", "any"):
-            self.error(f"expected a condition (true/false) here, but this is {tt}", node.test.pos)
-        a, ta, pa = self._expr(node.then, ctx)
-        b, tb, pb = self._expr(node.orelse, ctx)
+    def t_Cond(self, node: ast.Cond, ctx: Ctx) -> N.Expr:
+        test = self.tree(node.test, ctx)
+        if test.type.kind not in ("bool", "any"):
+            self.error(f"expected a condition (true/false) here, but this is {test.type}", node.test.pos)
+        then, orelse = self.tree(node.then, ctx), self.tree(node.orelse, ctx)
+        ta, tb = then.type, orelse.type
         if not T.compatible(ta, tb):
             self.error(f"both values of an 'if ... then ... else' must be of one kind: {ta} and {tb}", node.pos)
-        ty = tb if ta.kind == "any" else ta
-        if test in ("True", "False"):  # known when compiling: the branch taken
-            return (a, ty, pa) if test == "True" else (b, ty, pb)
-        return f"{self.wrap(a, pa, P_OR)} if {self.wrap(test, pt, P_OR)} else {self.wrap(b, pb, 0)}", ty, 0
+        return N.choose(test, then, orelse, tb if ta.kind == "any" else ta, node.pos[0])
 
     def x_ListExpr(self, node: ast.ListExpr, ctx: Ctx):
         codes, elem = [], None
@@ -213,62 +223,46 @@ class ExpressionLowering:
             codes.append(code)
         return "[" + ", ".join(codes) + "]", T.list_of(elem or T.ANY), P_ATOM
 
-    def x_Not(self, node: ast.Not, ctx: Ctx):
+    def t_Not(self, node: ast.Not, ctx: Ctx) -> N.Expr:
         operand = node.operand
         if isinstance(operand, ast.Call) and operand.func == "is_empty" and len(operand.args) == 2:
             code, ty, prec = self._expr(operand, ctx)
             if code.endswith(" == 0"):  # not is_empty(G, c)  ->  G[c] != 0
-                return code[:-5] + " != 0", T.BOOL, P_CMP
-        code, ty, prec = self._expr(operand, ctx)
-        if ty.kind not in ("bool", "any"):
-            self.error(f"'not' needs a condition, but this is {ty}", node.operand.pos)
-        if code in ("True", "False"):
-            return ("False" if code == "True" else "True"), T.BOOL, P_ATOM
-        return "not " + self.wrap(code, prec, P_NOT), T.BOOL, P_NOT
+                return N.Code(T.BOOL, node.pos[0], code[:-5] + " != 0", P_CMP)
+        inner = self.tree(operand, ctx)
+        if inner.type.kind not in ("bool", "any"):
+            self.error(f"'not' needs a condition, but this is {inner.type}", node.operand.pos)
+        return N.invert(inner, node.pos[0])
 
-    def x_Neg(self, node: ast.Neg, ctx: Ctx):
-        code, ty, prec = self._expr(node.operand, ctx)
-        if not ty.is_number:
-            self.error(f"'-' needs a number, but this is {ty}", node.operand.pos)
-        if _is_int(code.strip("()")):  # known when compiling
-            value = -int(code.strip("()"))
-            return str(value), T.INT, P_ATOM if value >= 0 else P_UNARY
-        return "-" + self.wrap(code, prec, P_UNARY), T.INT, P_UNARY
+    def t_Neg(self, node: ast.Neg, ctx: Ctx) -> N.Expr:
+        inner = self.tree(node.operand, ctx)
+        if not inner.type.is_number:
+            self.error(f"'-' needs a number, but this is {inner.type}", node.operand.pos)
+        return N.negate(inner, node.pos[0])
 
-    def x_BinOp(self, node: ast.BinOp, ctx: Ctx):
-        op = node.op
-        a, ta, pa = self._expr(node.left, ctx)
-        b, tb, pb = self._expr(node.right, ctx)
+    def t_BinOp(self, node: ast.BinOp, ctx: Ctx) -> N.Expr:
+        op, line = node.op, node.pos[0]
+        left, right = self.tree(node.left, ctx), self.tree(node.right, ctx)
+        ta, tb = left.type, right.type
         if op in ("and", "or"):
             for ty, side in ((ta, node.left), (tb, node.right)):
                 if ty.kind not in ("bool", "any"):
                     self.error(f"'{op}' joins conditions, but this is {ty}", side.pos)
-            prec = P_AND if op == "and" else P_OR
-            if a in ("True", "False"):  # known when compiling: `true and x` is x, `false and x` false
-                return (b, T.BOOL, pb) if (a == "True") == (op == "and") else (a, T.BOOL, P_ATOM)
-            return f"{self.wrap(a, pa, prec)} {op} {self.wrap(b, pb, prec + 1)}", T.BOOL, prec
+            return N.binary(op, left, right, T.BOOL, line)
         if op in ("in", "not in"):
             if not tb.is_collection and tb.kind != "any":
                 self.error(f"'{op}' needs a zone or list on its right, but this is {tb}", node.right.pos)
             elif tb.kind != "any" and not T.compatible(ta, tb.elem or T.ANY):
                 self.error(f"{ta} cannot be in {tb}", node.pos)
-            return f"{self.wrap(a, pa, P_CMP + 1)} {op} {self.wrap(b, pb, P_CMP + 1)}", T.BOOL, P_CMP
-        if op in ("==", "!=", "<", "<=", ">", ">="):
+            return N.binary(op, left, right, T.BOOL, line)
+        if op in N.COMPARISONS:
             if not T.compatible(ta, tb):
                 self.error(f"cannot compare {ta} with {tb}", node.pos)
             elif op not in ("==", "!=") and not (ta.is_number and tb.is_number) \
                     and not (ta.kind == tb.kind == "cell"):  # cells compare in their numbering order
                 self.error(f"'{op}' compares numbers, not {ta if not ta.is_number else tb}", node.pos)
-            if _is_int(a.strip("()")) and _is_int(b.strip("()")):  # known when compiling
-                x, y = int(a.strip("()")), int(b.strip("()"))
-                truth = {"==": x == y, "!=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op]
-                return str(truth), T.BOOL, P_ATOM
-            return f"{self.wrap(a, pa, P_CMP + 1)} {op} {self.wrap(b, pb, P_CMP + 1)}", T.BOOL, P_CMP
+            return N.binary(op, left, right, T.BOOL, line)
         for ty, side in ((ta, node.left), (tb, node.right)):
             if not ty.is_number:
                 self.error(f"'{op}' works on numbers, but this is {ty}", side.pos)
-        folded = _fold(op, a, b)
-        if folded is not None:  # numbers known when compiling: the result, as a compiler folds them
-            return str(folded), T.INT, P_ATOM if folded >= 0 else P_UNARY
-        prec = P_ADD if op in ("+", "-") else P_MUL
-        return f"{self.wrap(a, pa, prec)} {op} {self.wrap(b, pb, prec + 1)}", T.INT, prec
+        return N.binary(op, left, right, T.INT, line)

@@ -1,0 +1,195 @@
+"""The typed IR of expressions: a tree of small nodes, each carrying its type and rules line.
+
+The lowering builds these for constants, operators, comparisons and conditionals; what it still
+writes as text (reads of the state, calls of kernels and defines, aggregates) is a :class:`Code`
+leaf, typed like the rest, until it gets node kinds of its own. Values known when compiling are
+folded as the tree is built (:func:`binary`, :func:`negate`, :func:`invert`, :func:`choose`).
+:func:`python` writes a tree as Python, each child parenthesised only where its precedence is
+below what its place needs; :func:`evaluate` computes a tree of constants, operators and
+conditionals directly, the reference the tests compare both engines with.
+"""
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable
+
+import attrs
+
+from . import types as T
+
+# precedences of the generated Python, lowest first (a conditional is 0)
+P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM = range(1, 9)
+
+#: the largest number folded when compiling (a larger one is left to the engine's checks)
+FOLD_LIMIT = 2 ** 53
+
+
+@attrs.frozen
+class Expr:
+    type: T.Type
+    line: int
+
+
+@attrs.frozen
+class Const(Expr):
+    """A number or a truth known when compiling (a literal, a param, an enum member)."""
+    value: int | bool
+
+
+@attrs.frozen
+class Code(Expr):
+    """Python written by the lowering (a read of the state, a call), with its precedence."""
+    text: str
+    prec: int
+
+
+@attrs.frozen
+class Not(Expr):
+    operand: Expr
+
+
+@attrs.frozen
+class Neg(Expr):
+    operand: Expr
+
+
+@attrs.frozen
+class Binary(Expr):
+    """Arithmetic (+ - * // %), a comparison, membership (in, not in), and/or."""
+    op: str
+    left: Expr
+    right: Expr
+
+
+@attrs.frozen
+class Cond(Expr):
+    """``if test then then else orelse``."""
+    test: Expr
+    then: Expr
+    orelse: Expr
+
+
+ARITHMETIC: dict[str, Callable[[int, int], int]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod}
+COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+# ---- building, with what is known folded ------------------------------------------------------
+def leaf(text: str, ty: T.Type, prec: int, line: int = 0) -> Expr:
+    """The node of code the lowering wrote: a constant when it is one written out."""
+    bare = text.strip("()")
+    if bare in ("True", "False"):
+        return Const(T.BOOL if ty.kind in ("bool", "any") else ty, line, bare == "True")
+    if bare[1:].isdigit() if bare.startswith("-") else bare.isdigit():
+        return Const(ty, line, int(bare))
+    return Code(ty, line, text, prec)
+
+
+def _number(e: Expr) -> int | None:
+    return e.value if isinstance(e, Const) and not isinstance(e.value, bool) else None
+
+
+def _truth(e: Expr) -> bool | None:
+    return e.value if isinstance(e, Const) and isinstance(e.value, bool) else None
+
+
+def binary(op: str, left: Expr, right: Expr, ty: T.Type, line: int = 0) -> Expr:
+    a, b = _number(left), _number(right)
+    if op in ARITHMETIC and a is not None and b is not None and not (op in ("//", "%") and b == 0):
+        value = ARITHMETIC[op](a, b)
+        if abs(value) < FOLD_LIMIT:
+            return Const(T.INT, line, value)
+    if op in COMPARISONS and a is not None and b is not None:
+        return Const(T.BOOL, line, COMPARISONS[op](a, b))
+    if op in ("and", "or"):
+        known = _truth(left)
+        if known is not None:  # `true and x` is x, `false and x` false; `true or x` true, `false or x` x
+            return attrs.evolve(right, type=T.BOOL) if known == (op == "and") else left
+    return Binary(ty, line, op, left, right)
+
+
+def negate(operand: Expr, line: int = 0) -> Expr:
+    value = _number(operand)
+    if value is not None:
+        return Const(T.INT, line, -value)
+    return Neg(T.INT, line, operand)
+
+
+def invert(operand: Expr, line: int = 0) -> Expr:
+    value = _truth(operand)
+    if value is not None:
+        return Const(T.BOOL, line, not value)
+    return Not(T.BOOL, line, operand)
+
+
+def choose(test: Expr, then: Expr, orelse: Expr, ty: T.Type, line: int = 0) -> Expr:
+    known = _truth(test)
+    if known is not None:  # the branch taken is known when compiling
+        return attrs.evolve(then if known else orelse, type=ty)
+    return Cond(ty, line, test, then, orelse)
+
+
+# ---- writing as Python ----------------------------------------------------------------------
+def _wrap(code: str, prec: int, need: int) -> str:
+    return f"({code})" if prec < need else code
+
+
+def python(e: Expr) -> tuple[str, int]:
+    """(the Python of ``e``, its precedence)."""
+    if isinstance(e, Const):
+        if isinstance(e.value, bool):
+            return ("True" if e.value else "False"), P_ATOM
+        return str(e.value), (P_ATOM if e.value >= 0 else P_UNARY)
+    if isinstance(e, Code):
+        return e.text, e.prec
+    if isinstance(e, Not):
+        code, prec = python(e.operand)
+        return "not " + _wrap(code, prec, P_NOT), P_NOT
+    if isinstance(e, Neg):
+        code, prec = python(e.operand)
+        return "-" + _wrap(code, prec, P_UNARY), P_UNARY
+    if isinstance(e, Binary):
+        (a, pa), (b, pb) = python(e.left), python(e.right)
+        if e.op in ("and", "or"):
+            prec = P_AND if e.op == "and" else P_OR
+            return f"{_wrap(a, pa, prec)} {e.op} {_wrap(b, pb, prec + 1)}", prec
+        if e.op in COMPARISONS or e.op in ("in", "not in"):
+            return f"{_wrap(a, pa, P_CMP + 1)} {e.op} {_wrap(b, pb, P_CMP + 1)}", P_CMP
+        prec = P_ADD if e.op in ("+", "-") else P_MUL
+        return f"{_wrap(a, pa, prec)} {e.op} {_wrap(b, pb, prec + 1)}", prec
+    if isinstance(e, Cond):
+        (t, pt), (a, pa), (b, pb) = python(e.test), python(e.then), python(e.orelse)
+        return f"{_wrap(a, pa, P_OR)} if {_wrap(t, pt, P_OR)} else {_wrap(b, pb, 0)}", 0
+    raise TypeError(f"not an expression node: {e!r}")
+
+
+# ---- the reference ----------------------------------------------------------------------------
+def evaluate(e: Expr, leaves: dict[str, Any] | None = None) -> Any:
+    """The value of a tree of constants, operators and conditionals; a :class:`Code` leaf is
+    looked up by its text in ``leaves``. Python's arithmetic, as the language's (``//`` and
+    ``%`` round toward minus infinity)."""
+    if isinstance(e, Const):
+        return e.value
+    if isinstance(e, Code):
+        if leaves is None or e.text not in leaves:
+            raise KeyError(f"no value for {e.text!r}")
+        return leaves[e.text]
+    if isinstance(e, Not):
+        return not evaluate(e.operand, leaves)
+    if isinstance(e, Neg):
+        return -evaluate(e.operand, leaves)
+    if isinstance(e, Cond):
+        return evaluate(e.then if evaluate(e.test, leaves) else e.orelse, leaves)
+    if isinstance(e, Binary):
+        if e.op == "and":
+            return evaluate(e.left, leaves) and evaluate(e.right, leaves)
+        if e.op == "or":
+            return evaluate(e.left, leaves) or evaluate(e.right, leaves)
+        a, b = evaluate(e.left, leaves), evaluate(e.right, leaves)
+        if e.op == "in":
+            return a in b
+        if e.op == "not in":
+            return a not in b
+        return {**ARITHMETIC, **COMPARISONS}[e.op](a, b)
+    raise TypeError(f"not an expression node: {e!r}")
