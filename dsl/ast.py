@@ -21,6 +21,9 @@ class Node:
     doc: str | None = attrs.field(default=None, kw_only=True)
     #: marked ``standin``: data or a rule the original text leaves open, chosen by the project
     standin: bool = attrs.field(default=False, kw_only=True)
+    #: written in parentheses (kept by the formatter around and/or/not and conditionals, where
+    #: they group for the reader); not part of what the node means, so not compared
+    grouped: bool = attrs.field(default=False, kw_only=True, eq=False, repr=False)
 
     @property
     def line(self) -> int:

@@ -477,6 +477,14 @@ class ToAst(Transformer):
         (name, index, at), op, value = items
         return ast.Assign(name=name, index=index, op=str(op), value=value, pos=at)
 
+    def group(self, meta, items):
+        """``(e)``: e itself, marked as written in parentheses (the formatter keeps those that
+        group and/or and conditionals)."""
+        node = items[0]
+        if isinstance(node, ast.Node):
+            node.grouped = True
+        return node
+
     def announce(self, meta, items):
         return ast.Announce(text=_unquote(items[0]), pos=_pos(meta))
 

@@ -36,14 +36,14 @@ def _expr(node) -> tuple[str, int]:
     if isinstance(node, ast.Attr):
         return f"{_wrap(node.obj, 8)}.{node.name}", 8
     if isinstance(node, ast.Index):
-        return f"{_wrap(node.obj, 8)}[{expr(node.index)}]", 8
+        return f"{_wrap(node.obj, 8)}[{_wrap(node.index, 0)}]", 8
     if isinstance(node, ast.Call):
-        return f"{node.func}({', '.join(expr(a) for a in node.args)})", 8
+        return f"{node.func}({', '.join(_wrap(a, 0) for a in node.args)})", 8
     if isinstance(node, ast.Comp):
-        where = f" where {expr(node.cond)}" if node.cond is not None else ""
-        return f"{node.func}({expr(node.elem)} for {node.var} in {expr(node.source)}{where})", 8
+        where = f" where {_wrap(node.cond, 0)}" if node.cond is not None else ""
+        return f"{node.func}({_wrap(node.elem, 0)} for {node.var} in {_wrap(node.source, 0)}{where})", 8
     if isinstance(node, ast.ListExpr):
-        return "[" + ", ".join(expr(i) for i in node.items) + "]", 8
+        return "[" + ", ".join(_wrap(i, 0) for i in node.items) + "]", 8
     if isinstance(node, ast.Not):
         return f"not {_wrap(node.operand, 3)}", 3
     if isinstance(node, ast.Neg):
@@ -53,7 +53,7 @@ def _expr(node) -> tuple[str, int]:
     if isinstance(node, ast.Range):
         return f"{_wrap(node.lo, 5)}..{_wrap(node.hi, 5)}", 4
     if isinstance(node, ast.Cond):
-        return f"if {expr(node.test)} then {expr(node.then)} else {expr(node.orelse)}", 0
+        return f"if {_wrap(node.test, 0)} then {_wrap(node.then, 0)} else {_wrap(node.orelse, 0)}", 0
     if isinstance(node, ast.BinOp):
         prec = _PREC[node.op]
         if node.op in ("in", "not in"):  # the right side may be a range
@@ -66,7 +66,107 @@ def _expr(node) -> tuple[str, int]:
 
 def _wrap(node, need: int) -> str:
     text, prec = _expr(node)
-    return f"({text})" if prec < need else text
+    return f"({text})" if _grouped(node, prec, need) else text
+
+
+def _grouped(node, prec: int, need: int) -> bool:
+    """Parenthesised: where the grammar needs it, and where the author grouped and/or, not or
+    a conditional inside another expression (``(a and b) or c`` reads better than without)."""
+    return prec < need or (need >= 0 and getattr(node, "grouped", False) and prec <= 3)
+
+
+# ---- laying out long expressions ---------------------------------------------------------------
+WIDTH = 100  # the formatter breaks a longer line where the expression allows it
+CONTINUE = "    "  # lines that continue an expression are indented this much more
+
+
+def expr_lines(node, first: int, rest: int) -> list[str]:
+    """``node`` printed in lines that fit where the expression can break (between and/or
+    operands, between terms, before a comparison, around then/else, inside brackets):
+    ``first`` characters for the first line, ``rest`` for each line after it. Lines after
+    the first carry their own extra indentation (CONTINUE per level of nesting)."""
+    return _lines(node, first, rest, -1)  # -1: a whole expression needs no parentheses
+
+
+def _lines(node, first: int, rest: int, need: int) -> list[str]:
+    text, prec = _expr(node)
+    parens = _grouped(node, prec, need)
+    flat = f"({text})" if parens else text
+    if len(flat) <= first:
+        return [flat]
+    if not parens:
+        return _broken(node, prec, first, rest)
+    # too long inside its parentheses: they open a block of their own
+    room = rest - len(CONTINUE)
+    return ["("] + [CONTINUE + line for line in _broken(node, prec, room, room)] + [")"]
+
+
+def _chain(node, ops: tuple, top: bool = True) -> list:
+    """The operands and operators of a left-leaning chain of the same precedence (an operand
+    the author grouped in parentheses stays one operand)."""
+    if isinstance(node, ast.BinOp) and node.op in ops and (top or not getattr(node, "grouped", False)):
+        return _chain(node.left, ops, False) + [node.op, node.right]
+    return [node]
+
+
+_CHAINS = {"and": ("and",), "or": ("or",), "+": ("+", "-"), "-": ("+", "-"), "*": ("*", "//", "%"),
+           "//": ("*", "//", "%"), "%": ("*", "//", "%")}
+
+
+def _broken(node, prec: int, first: int, rest: int) -> list[str]:
+    inside = rest - len(CONTINUE)
+    if isinstance(node, ast.BinOp) and node.op in ("==", "!=", "<", "<=", ">", ">=", "in", "not in"):
+        right = 4 if isinstance(node.right, ast.Range) else 5
+        sub = _lines(node.right, rest - len(node.op) - 1, rest, right)
+        return _lines(node.left, first, rest, 5) + [f"{node.op} {sub[0]}"] + sub[1:]
+    if isinstance(node, ast.BinOp) and node.op in _CHAINS:
+        parts = _chain(node, _CHAINS[node.op])
+        out = _lines(parts[0], first, rest, prec)
+        for op, operand in zip(parts[1::2], parts[2::2]):
+            sub = _lines(operand, rest - len(op) - 1, rest, prec + 1)
+            out += [f"{op} {sub[0]}"] + sub[1:]
+        return out
+    if isinstance(node, ast.Cond):  # lines after a part's first are one level deeper
+        test = _lines(node.test, first - 3, inside, 0)
+        out = ["if " + test[0]] + [CONTINUE + line for line in test[1:]]
+        for word, branch in (("then ", node.then), ("else ", node.orelse)):
+            sub = _lines(branch, rest - len(word), inside, 0)
+            out += [word + sub[0]] + [CONTINUE + line for line in sub[1:]]
+        return out
+    if isinstance(node, (ast.Call, ast.ListExpr)) and (node.args if isinstance(node, ast.Call) else node.items):
+        items = node.args if isinstance(node, ast.Call) else node.items
+        head, close = (f"{node.func}(", ")") if isinstance(node, ast.Call) else ("[", "]")
+        out = [head]
+        for i, item in enumerate(items):
+            sub = _lines(item, inside - 1, inside, 0)
+            sub[-1] += "," if i < len(items) - 1 else ""
+            out += [CONTINUE + line for line in sub]
+        return out + [close]
+    if isinstance(node, ast.Comp):
+        whole = _expr(node)[0][len(node.func) + 1:-1]
+        if len(whole) <= inside:  # all of it on one line of its own
+            return [f"{node.func}(", CONTINUE + whole, ")"]
+        out = [f"{node.func}("] + [CONTINUE + line for line in _lines(node.elem, inside, inside, 0)]
+        for word, part in ((f"for {node.var} in ", node.source), ("where ", node.cond)):
+            if part is not None:
+                sub = _lines(part, inside - len(word), inside - len(CONTINUE), 0)
+                out += [CONTINUE + word + sub[0]] + [CONTINUE * 2 + line for line in sub[1:]]
+        return out + [")"]
+    if isinstance(node, (ast.Not, ast.Neg)):
+        word, need = ("not ", 3) if isinstance(node, ast.Not) else ("-", 7)
+        sub = _lines(node.operand, first - len(word), rest, need)
+        return [word + sub[0]] + sub[1:]
+    if isinstance(node, ast.Index):
+        obj = _lines(node.obj, first, rest, 8)
+        sub = _lines(node.index, inside, inside, 0)
+        return obj[:-1] + [obj[-1] + "["] + [CONTINUE + line for line in sub] + ["]"]
+    if isinstance(node, ast.Attr):
+        obj = _lines(node.obj, first, rest, 8)
+        return obj[:-1] + [obj[-1] + "." + node.name]
+    if isinstance(node, ast.Range):
+        sub = _lines(node.hi, rest - 2, rest, 5)
+        return _lines(node.lo, first, rest, 5) + [".." + sub[0]] + sub[1:]
+    return [_expr(node)[0]]  # no place to break
 
 
 # ---- statements -----------------------------------------------------------------------------
@@ -127,6 +227,24 @@ def stmt_head(node) -> str:
     raise TypeError(f"cannot print {type(node).__name__}")
 
 
+def _expression_of(node) -> tuple[str, object, str] | None:
+    """A statement as (text before, its main expression, text after), for breaking a long one."""
+    if isinstance(node, ast.Let):
+        return f"let {node.name} = ", node.value, ""
+    if isinstance(node, ast.Require):
+        return "require ", node.cond, (f" else {quote(node.message)}" if node.message is not None else "")
+    if isinstance(node, ast.Assign):
+        target = node.name + (f"[{expr(node.index)}]" if node.index is not None else "")
+        return f"{target} {node.op} ", node.value, ""
+    if isinstance(node, ast.While):
+        return "while ", node.cond, ""
+    if isinstance(node, ast.For):
+        return f"for {node.var} in ", node.source, ""
+    if isinstance(node, ast.NextPlayer):
+        return "next player ", node.value, ""
+    return None
+
+
 def _tail(taking, overflow) -> str:
     out = ""
     if taking is not None:
@@ -146,6 +264,22 @@ class Printer:
         self.trailing = dict(trailing or {})  # line -> a comment written after code on that line
         self.pending: str | None = None  # the trailing comment of the node being printed
         self.depth = 0
+
+    def line_expr(self, prefix: str, node, suffix: str = "") -> None:
+        """A line holding an expression, broken into continuation lines (CONTINUE deeper)
+        when it is longer than WIDTH and the expression allows it."""
+        base = WIDTH - len(INDENT * self.depth) - len(suffix)
+        lines = expr_lines(node, base - len(prefix), base - len(CONTINUE))
+        if len(lines) == 1:
+            self.line(prefix + lines[0] + suffix)
+            return
+        self.line(prefix + lines[0])
+        # one bracketed block (``f(`` ... ``)``): its lines carry their indentation, the closer none
+        block = lines[0].endswith(("(", "[")) and lines[-1] in (")", "]") and \
+            all(line.startswith(CONTINUE) for line in lines[1:-1])
+        more = "" if block else CONTINUE
+        for i, line in enumerate(lines[1:], 1):
+            self.line(more + line + (suffix if i == len(lines) - 1 else ""))
 
     def line(self, text: str = "") -> None:
         if text and self.pending is not None and not text.startswith("///"):
@@ -191,8 +325,7 @@ class Printer:
         prefix = self.mark(node)
         if isinstance(node, ast.If):
             for i, (cond, body) in enumerate(node.branches):
-                opener = f"{prefix}if {expr(cond)} {{" if i == 0 else f"}} elif {expr(cond)} {{"
-                self.line(opener)
+                self.line_expr(f"{prefix}if " if i == 0 else "} elif ", cond, " {")
                 self.block(body)
             if node.orelse is not None:
                 self.line("} else {")
@@ -201,10 +334,17 @@ class Printer:
             return
         head = prefix + stmt_head(node)
         body = node.body if isinstance(node, (ast.For, ast.While, ast.Push)) else None
-        if body is None:
+        parts = _expression_of(node)
+        if parts is not None and len(INDENT * self.depth + head) + (2 if body is not None else 0) > WIDTH:
+            before, value, after = parts
+            self.line_expr(prefix + before, value, after + (" {" if body is not None else ""))
+        elif body is None:
             self.line(head)
             return
-        self.line(head + " {")
+        else:
+            self.line(head + " {")
+        if body is None:
+            return
         self.block(body)
         self.line("}")
 
@@ -268,7 +408,7 @@ class Printer:
             self.line(f"{mark}counter {d.name}{_per(d.per)}" + (" quiet" if d.quiet else "")
                       + (f" = {expr(d.init)}" if d.init is not None else ""))
         elif isinstance(d, ast.Define):
-            self.line(f"{mark}define {d.name}({', '.join(d.params)}) = {expr(d.body)}")
+            self.line_expr(f"{mark}define {d.name}({', '.join(d.params)}) = ", d.body)
         elif isinstance(d, ast.Setup):
             self.line(f"{mark}setup {{")
             self.block(d.body)
@@ -286,14 +426,14 @@ class Printer:
             self.step(d, mark)
         elif isinstance(d, ast.End):
             winner = f" then winner {expr(d.winner)}" if d.winner is not None else ""
-            self.line(f"{mark}end when {expr(d.cond)}{winner}")
+            self.line_expr(f"{mark}end when ", d.cond, winner)
         elif isinstance(d, ast.Score):
             self.line(f"{mark}score {d.var} {{")
             self.depth += 1
             for clause in d.clauses:
                 self.comments_before(clause.pos[0])
                 self.docs(clause)
-                self.line(f"{clause.name}: {expr(clause.expr)}")
+                self.line_expr(f"{clause.name}: ", clause.expr)
             self.depth -= 1
             self.line("}")
         elif isinstance(d, ast.Winner):
@@ -303,7 +443,7 @@ class Printer:
             self.line(f"{INDENT}ties {d.ties}")
             self.line("}")
         elif isinstance(d, ast.Invariant):
-            self.line(f"{mark}invariant {d.name}: {expr(d.expr)}")
+            self.line_expr(f"{mark}invariant {d.name}: ", d.expr)
         else:
             raise TypeError(type(d).__name__)
 
@@ -313,7 +453,17 @@ class Printer:
         if d.show_if is not None:
             show += f" if {expr(d.show_if)} else {quote(d.show_else)}"
         show += f" detail {quote(d.detail)}" if d.detail is not None else ""
-        self.line(f"{mark}table {d.name}({columns}){show} {{")
+        if len(INDENT * self.depth + f"{mark}table {d.name}({columns}){show} {{") <= WIDTH:
+            self.line(f"{mark}table {d.name}({columns}){show} {{")
+        else:  # its display texts on lines of their own
+            self.line(f"{mark}table {d.name}({columns})")
+            parts = [f"show {quote(d.show)}" + (f" if {expr(d.show_if)} else {quote(d.show_else)}"
+                                                if d.show_if is not None else "")] if d.show is not None else []
+            parts += [f"detail {quote(d.detail)}"] if d.detail is not None else []
+            for i, part in enumerate(parts):
+                self.line(CONTINUE + part + (" {" if i == len(parts) - 1 else ""))
+            if not parts:
+                self.line("{")
         texts = [[cell_text(c) for c in row.cells] for row in d.rows]
         widths = [max((len(t[i]) for t in texts if i < len(t)), default=0) for i in range(len(d.columns))]
         for row, cells in zip(d.rows, texts):
@@ -337,7 +487,11 @@ class Printer:
             head = f"repeat step {step.name} while {expr(step.cond)}"
         else:
             head = f"step {step.name}" + (f" when {expr(step.cond)}" if step.cond is not None else "")
-        self.line(f"{mark}{head} {{")
+        if step.cond is not None and len(INDENT * self.depth + f"{mark}{head} {{") > WIDTH:
+            word = "while" if step.kind == "repeat" else "when"
+            self.line_expr(f"{mark}{head.split(f' {word} ')[0]} {word} ", step.cond, " {")
+        else:
+            self.line(f"{mark}{head} {{")
         self.depth += 1
         for choice in step.choices:
             self.comments_before(choice.pos[0])
@@ -349,6 +503,11 @@ class Printer:
             head = f"{self.mark(choice)}action {choice.name}" + (f"({params})" if params else "")
             if choice.notation is not None:
                 head += f" {quote(choice.notation)}"
+            if len(INDENT * self.depth + head) + 2 > WIDTH and choice.params:  # a binding a line
+                self.line(f"{self.mark(choice)}action {choice.name}(")
+                for i, b in enumerate(choice.params):
+                    self.line(CONTINUE + binding_text(b) + ("," if i < len(choice.params) - 1 else ""))
+                head = ")" + (f" {quote(choice.notation)}" if choice.notation is not None else "")
             self.line(head + " {")
             self.block(choice.body)
             self.line("}")

@@ -1,6 +1,7 @@
 """regle fmt: one canonical layout, idempotent, comments kept, the same AST."""
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 
@@ -8,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import GAMES
+from test_nesting import COND, ENV, Maker  # random nested expressions of every form
 from regle.dsl import ast, parse
 from regle.dsl.printer import expr, format_text
 
@@ -97,3 +99,46 @@ def test_a_trailing_comment_stays_on_its_line_inside_its_block():
     assert "end when count(pile) == 0  # the end" in lines
     assert any(line.strip() == "# closes the action" for line in lines)  # kept, above what follows
     assert format_text(out) == out
+
+
+# ---- laying out: lines of at most 100 characters, grouping kept ---------------------------------
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10 ** 6), st.integers(3, 5))
+def test_long_expressions_are_laid_out_within_the_width_idempotently(seed, depth):
+    rng = random.Random(seed)
+    maker = Maker(rng.randrange, {})
+    body = maker.number(depth, list(ENV))
+    text = (f'game "T" {{ players 2 }}\nparam k = 5\ncounter a = 3\ncounter b = -2\ncounter c = 0\n'
+            f"define long_name_of_a_define(u) = {body.text(COND)}\n"
+            f"invariant held: {maker.truth(depth, list(ENV)).text(COND)}\n")
+    out = format_text(text)
+    assert format_text(out) == out
+    assert parse(out) == parse(text)
+    for line in out.splitlines():
+        # a line may only be longer when nothing in it can break: a name, a number, a bracket
+        if len(line) > 100:
+            assert " " not in line.strip(), line
+
+
+def test_grouping_parentheses_are_kept_and_redundant_ones_dropped():
+    text = ('game "T" { players 2 }\ncounter a\n'
+            'define f(x) = if (x > 1 and x < 5) or (x == 9) then ((x)) else (if x > 0 then 1 else 2)\n'
+            'end when (a > 3 and a < 9) or not (a == 1 or a == 2)\n')
+    out = format_text(text)
+    assert "define f(x) = if (x > 1 and x < 5) or x == 9 then x else (if x > 0 then 1 else 2)" in out
+    assert "end when (a > 3 and a < 9) or not (a == 1 or a == 2)" in out
+    assert format_text(out) == out and parse(out) == parse(text)
+
+
+def test_a_long_condition_breaks_between_its_operands():
+    clause = " or ".join(f"count(pile_{i}) == {i} and total_{i} > {i * 10}" for i in range(6))
+    text = f'game "T" {{ players 2 }}\nend when {clause}\n'
+    out = format_text(text)
+    lines = out.splitlines()
+    assert all(len(line) <= 100 for line in lines)
+    at = next(i for i, line in enumerate(lines) if line.startswith("end when "))
+    assert lines[at] == "end when count(pile_0) == 0 and total_0 > 0"
+    assert lines[at + 1:] == [f"    or count(pile_{i}) == {i} and total_{i} > {i * 10}" for i in range(1, 6)]
+    assert parse(out) == parse(text) and format_text(out) == out
