@@ -1,0 +1,21 @@
+" Vim syntax file for regle rules files (*.rules), made by python -m regle.textmate --vim
+if exists("b:current_syntax") | finish | endif
+syntax keyword regleKeyword action add all announce at bool by capacity clear colours counter deal decisions define detail diagonals do draw drop edges ejecting elif else end enum extend first for from game grid height hex hidden if in int into invariant lane lanes least let mancala marks max most move next numbered of on optional overflow override pair param pass pattern per place player players private push put quiet refill remove repeat require score settle setup shared show shuffle side square standin step table taking then ties to turn under up values when where while wild winner with zone
+syntax keyword regleOperator and or not
+syntax keyword regleConstant true false none me turns player_count it
+syntax match regleBuiltin /\<\(abs\|all\|any\|argmax\|argmin\|cell\|cells\|chain\|column\|connected\|content\|count\|directions\|distance\|edge_cells\|empty_cells\|filled_cells\|first\|flanked\|groups\|has\|houses\|in_a_row\|is_empty\|lane\|lane_count\|lanes\|largest_zone\|last\|line_moves\|max\|min\|neighbour\|neighbours\|number\|opposite\|placements\|random\|ray\|row\|sides\|store\|sum\)\ze\s*(/
+syntax match regleNumber /\<\d\+\>/
+syntax region regleString start=/"/ skip=/\\./ end=/"/ end=/$/ contains=reglePlaceholder
+syntax match reglePlaceholder /{[^{}"]*}/ contained
+syntax match regleDoc /\/\/\/.*$/
+syntax match regleComment /#.*$/
+highlight default link regleKeyword Keyword
+highlight default link regleOperator Operator
+highlight default link regleConstant Constant
+highlight default link regleBuiltin Function
+highlight default link regleNumber Number
+highlight default link regleString String
+highlight default link reglePlaceholder Special
+highlight default link regleDoc SpecialComment
+highlight default link regleComment Comment
+let b:current_syntax = "regle"
