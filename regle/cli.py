@@ -160,6 +160,14 @@ def build_parser() -> argparse.ArgumentParser:
                         "invariants after every decision; report the first one broken with its rules line")
     p.set_defaults(func=cmd_check)
 
+    p = sub.add_parser("lsp", help="a language server for editors (stdio): diagnostics, hover, completion, rename...",
+                       description="Serve the Language Server Protocol on standard input and output, for editors "
+                                   "(VS Code, Neovim, Emacs: see docs/editors.md): diagnostics as you type, hover, "
+                                   "completion (names, keywords, a grid's cells in quotes), go to definition, references, "
+                                   "rename across the files a file extends, the outline and formatting. "
+                                   "Needs the lsp extra: pip install 'regle[lsp]'.")
+    p.set_defaults(func=cmd_lsp)
+
     p = sub.add_parser("fmt", help="rewrite rules files in the canonical layout (--check: only tell)",
                        description="Rewrite rules files in one canonical layout: two-space indents, aligned "
                                    "table columns, one blank line between declarations. Comments are kept where they were: "
@@ -329,6 +337,15 @@ def _check_by_playing(name: str, games: int) -> None:
     for players in game.players:
         for seed in range(games):
             play_game(game, players, seed, ["random"] * players, check=True)
+
+
+def cmd_lsp(args) -> int:
+    try:
+        from regle.lsp import main as serve_lsp
+    except ImportError:
+        raise SystemExit("regle: the language server needs pygls: pip install 'regle[lsp]'")
+    serve_lsp()
+    return 0
 
 
 def cmd_fmt(args) -> int:
