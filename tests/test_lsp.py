@@ -145,3 +145,22 @@ def test_regle_lsp_is_a_command():
     import subprocess
     done = subprocess.run([sys.executable, "-m", "regle.cli", "lsp", "--help"], capture_output=True, text=True)
     assert done.returncode == 0 and "Language Server Protocol" in done.stdout
+
+
+@pytest.mark.asyncio
+async def test_references_from_a_shipped_variant_reach_its_base_game(client: LanguageClient):
+    variant = GAMES / "variants" / "cibles-values.rules"
+    base = (GAMES / "cibles.rules").resolve()
+    uri = _open(client, variant)
+    line = next(i for i, text in enumerate(variant.read_text(encoding="utf-8").splitlines())
+                if text.startswith("override param target_value"))
+    refs = await client.text_document_references_async(lsp.ReferenceParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=line, character=20),
+        context=lsp.ReferenceContext(include_declaration=True)))
+    in_base = [r for r in refs if r.uri == base.as_uri()]
+    base_lines = base.read_text(encoding="utf-8").splitlines()
+    assert len(in_base) >= 3 and all("target_value" in base_lines[r.range.start.line] for r in in_base)
+    assert any(r.uri == uri and r.range.start.line == line for r in refs)
+    hovered = await client.text_document_hover_async(lsp.HoverParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=line, character=20)))
+    assert "param" in hovered.contents.value and "Target values" in hovered.contents.value
