@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import re
 
+import attrs
+
 from regle.dsl import ast
 
+from . import nodes as N
 from . import types as T
 from .symbols import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
 from .lower_grids import GRID_FUNCTIONS
@@ -17,6 +20,28 @@ from .lower_common import (
 
 class CallLowering:
     """Mixed into :class:`lower.Lowerer`."""
+
+    def t_Call(self, node: ast.Call, ctx: Ctx) -> N.Expr:
+        """The built-ins of numbers as IR nodes (abs, max and min of two or more, number of
+        a truth); every other call is lowered by :meth:`x_Call` into a code leaf."""
+        f, args, line = node.func, node.args, node.pos[0]
+        builtin = f not in self.sym.defines and f not in GRID_FUNCTIONS and f not in self.sym.enums
+        if builtin and ((f == "abs" and len(args) == 1) or (f in ("max", "min") and len(args) >= 2)):
+            trees = tuple(self.tree(a, ctx) for a in args)
+            for tree, arg in zip(trees, args):
+                if tree.type.kind not in ("int", "player", "lane", "any"):
+                    self.error(f"expected a number here, but this is {tree.type}", arg.pos)
+            return N.call(f, trees, line)
+        if builtin and f == "number" and len(args) == 1:
+            inner = self.tree(args[0], ctx)
+            if inner.type.kind == "bool":
+                return N.truth_number(inner, line)
+            if inner.type.kind not in ("int", "player", "lane", "enum", "cell", "direction", "any"):
+                self.error(f"number() turns a condition, an enum member, a player or a cell into a number, "
+                           f"not {inner.type}", args[0].pos)
+            return attrs.evolve(inner, type=T.INT)
+        code, ty, prec = self.x_Call(node, ctx)
+        return N.leaf(code, ty, prec, line)
 
     def x_Call(self, node: ast.Call, ctx: Ctx):
         f, args = node.func, node.args

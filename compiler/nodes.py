@@ -69,6 +69,22 @@ class Cond(Expr):
     orelse: Expr
 
 
+@attrs.frozen
+class Call(Expr):
+    """A built-in function of numbers: ``abs(x)``, ``max(a, b, ...)``, ``min(a, b, ...)``."""
+    func: str
+    args: tuple
+
+
+@attrs.frozen
+class Number(Expr):
+    """``number(c)`` of a truth: 1 when it holds, else 0."""
+    operand: Expr
+
+
+#: the Python each built-in of numbers is written as (``_abs``: a C function natively)
+FUNCTIONS: dict[str, tuple[str, Callable[..., int]]] = {"abs": ("_abs", abs), "max": ("max", max), "min": ("min", min)}
+
 ARITHMETIC: dict[str, Callable[[int, int], int]] = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "//": operator.floordiv, "%": operator.mod}
 COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
@@ -130,6 +146,20 @@ def choose(test: Expr, then: Expr, orelse: Expr, ty: T.Type, line: int = 0) -> E
     return Cond(ty, line, test, then, orelse)
 
 
+def call(func: str, args: tuple, line: int = 0) -> Expr:
+    values = [_number(a) for a in args]
+    if all(v is not None for v in values):
+        return Const(T.INT, line, FUNCTIONS[func][1](*values))
+    return Call(T.INT, line, func, tuple(args))
+
+
+def truth_number(operand: Expr, line: int = 0) -> Expr:
+    known = _truth(operand)
+    if known is not None:
+        return Const(T.INT, line, 1 if known else 0)
+    return Number(T.INT, line, operand)
+
+
 # ---- writing as Python ----------------------------------------------------------------------
 def _wrap(code: str, prec: int, need: int) -> str:
     return f"({code})" if prec < need else code
@@ -161,6 +191,12 @@ def python(e: Expr) -> tuple[str, int]:
     if isinstance(e, Cond):
         (t, pt), (a, pa), (b, pb) = python(e.test), python(e.then), python(e.orelse)
         return f"{_wrap(a, pa, P_OR)} if {_wrap(t, pt, P_OR)} else {_wrap(b, pb, 0)}", 0
+    if isinstance(e, Call):
+        args = ", ".join(_wrap(code, prec, P_OR) for code, prec in map(python, e.args))
+        return f"{FUNCTIONS[e.func][0]}({args})", P_ATOM
+    if isinstance(e, Number):
+        code, prec = python(e.operand)
+        return f"(1 if {_wrap(code, prec, P_OR)} else 0)", P_ATOM
     raise TypeError(f"not an expression node: {e!r}")
 
 
@@ -181,6 +217,10 @@ def evaluate(e: Expr, leaves: dict[str, Any] | None = None) -> Any:
         return -evaluate(e.operand, leaves)
     if isinstance(e, Cond):
         return evaluate(e.then if evaluate(e.test, leaves) else e.orelse, leaves)
+    if isinstance(e, Call):
+        return FUNCTIONS[e.func][1](*(evaluate(a, leaves) for a in e.args))
+    if isinstance(e, Number):
+        return 1 if evaluate(e.operand, leaves) else 0
     if isinstance(e, Binary):
         if e.op == "and":
             return evaluate(e.left, leaves) and evaluate(e.right, leaves)
