@@ -156,7 +156,8 @@ class CallLowering:
             if not ctx.random_ok:
                 self.error("random() may only be used in setup and in effects", node.pos,
                            "conditions, scores and the winner must not depend on chance")
-            return f"s.rng.below({self.number(args[0], ctx)})", T.INT, P_ATOM
+            bound = self.number(args[0], ctx)  # natively the generator is driven in C
+            return (f"_rng_below(s.rng, {bound})" if self.native else f"s.rng.below({bound})"), T.INT, P_ATOM
         self.error(f"{f}() needs the form {f}(value for x in zone where condition)", node.pos)
         return "0", T.ANY, P_ATOM
 

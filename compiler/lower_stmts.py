@@ -159,6 +159,8 @@ class StatementLowering:
     def s_Shuffle(self, node: ast.Shuffle, ctx: Ctx) -> list[str]:
         self.need_random(node, ctx)
         code, _, _ = self.zone_ref(node.zone, ctx)
+        if self.native:  # the shuffle kernel on the generator's state, in C (the same numbers)
+            return [f"s.rng.state = K.shuffle({code}, s.rng.state)"]
         return [f"s.rng.shuffle({code})"]
 
     def need_random(self, node: ast.Node, ctx: Ctx) -> None:
@@ -209,7 +211,7 @@ class StatementLowering:
             lines.append(f"_x = {item}")
             item = "_x"
         lines += self.capacity_check(node.dst, dst, dname)
-        lines += [f"{src}.remove({item})", f"{dst}.append({item})"]
+        lines += [self.removal(src, item), f"{dst}.append({item})"]
         return lines
 
     def capacity_check(self, zone_node: ast.Node, code: str, name: str, created: bool = False) -> list[str]:
@@ -234,7 +236,12 @@ class StatementLowering:
         item, ti = self.expr(node.item, ctx)
         src, es, _ = self.zone_ref(node.src, ctx)
         self.same_elem(ti, es, node.item)
-        return [f"{src}.remove({item})"]
+        return [self.removal(src, item)]
+
+    def removal(self, zone: str, item: str) -> str:
+        """Take one ``item`` out of a zone (list.remove, with its ValueError): natively the
+        remove_value kernel, a C call instead of a method lookup on a list."""
+        return f"K.remove_value({zone}, {item})" if self.native else f"{zone}.remove({item})"
 
     def s_Refill(self, node: ast.Refill, ctx: Ctx) -> list[str]:
         dst, ed, _ = self.zone_ref(node.dst, ctx)

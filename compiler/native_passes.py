@@ -268,27 +268,7 @@ def grid_cells(code: str) -> str:
     return code
 
 
-_SHUFFLE = re.compile(r"^( *)s\.rng\.shuffle\((.+)\)$", re.M)
-
-
-def rng_in_c(code: str) -> str:
-    """The state's generator driven in C: ``s.rng.below(n)`` becomes ``_rng_below(s.rng, n)`` and
-    a shuffle calls the kernel on the generator's state, without Rng's Python methods (the
-    same numbers: SplitMix64 both ways)."""
-    code = _SHUFFLE.sub(lambda m: f"{m[1]}s.rng.state = K.shuffle({m[2]}, s.rng.state)", code)
-    return code.replace("s.rng.below(", "_rng_below(s.rng, ")
-
-
-_ZONE_REMOVE = re.compile(r"\b((?:s\.)?z_\w+(?:\[\w+\])?)\.remove\(")
-
-
-def zone_removes(code: str) -> str:
-    """``zone.remove(v)`` becomes the ``remove_value`` kernel: a C call instead of a method
-    lookup and call on a list."""
-    return _ZONE_REMOVE.sub(lambda m: f"K.remove_value({m[1]}, ", code)
-
-
-NATIVE_PASSES = (rng_in_c, zone_removes, shared_moves, native_idioms, typed_columns, numbered_cells, counter_arrays, grid_cells, bind_runtime_calls)
+NATIVE_PASSES = (shared_moves, native_idioms, typed_columns, numbered_cells, counter_arrays, grid_cells, bind_runtime_calls)
 
 
 def _with_array_import(code: str) -> str:
