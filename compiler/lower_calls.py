@@ -14,7 +14,7 @@ from . import types as T
 from .symbols import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
 from .lower_grids import GRID_FUNCTIONS
 from .lower_common import (
-    P_OR, P_CMP, P_UNARY, P_ATOM, _AGGREGATES, Ctx, c_type, pyname, share_cell_lists,
+    P_CMP, P_UNARY, P_ATOM, _AGGREGATES, Ctx, c_type, pyname, share_cell_lists,
     _balanced, _is_int, _names_in)
 
 
@@ -103,14 +103,8 @@ class CallLowering:
                 if f == "sum":
                     return f"sum({coll})", T.INT, P_ATOM
                 return f"{f}({coll}, default=0)", T.INT, P_ATOM
-            if f == "sum" or not args:
-                arity(1)
-                return "0", T.INT, P_ATOM
-            codes = [self.number(a, ctx) for a in args]
-            if all(_is_int(c.strip("()")) for c in codes):  # known when compiling
-                value = (max if f == "max" else min)(int(c.strip("()")) for c in codes)
-                return str(value), T.INT, P_ATOM if value >= 0 else P_UNARY
-            return f"{f}({', '.join(codes)})", T.INT, P_ATOM
+            arity(1)  # max and min of two or more numbers are IR nodes (t_Call)
+            return "0", T.INT, P_ATOM
         if f == "has":
             if not arity(2):
                 return "False", T.BOOL, P_ATOM
@@ -126,30 +120,14 @@ class CallLowering:
             if ty.elem and not T.compatible(ty.elem, tv):
                 self.error(f"{tv} cannot be in {ty}", args[1].pos)
             return f"{self.wrap(v, P_ATOM, P_CMP + 1)} in {coll}", T.BOOL, P_CMP
-        if f == "number":  # a truth as 1 or 0; a member as its number; a player as its seat
-            if not arity(1):
-                return "0", T.INT, P_ATOM
-            code, ty, prec = self._expr(args[0], ctx)
-            if code in ("True", "False"):
-                return ("1" if code == "True" else "0"), T.INT, P_ATOM
-            if ty.kind == "bool":
-                return f"(1 if {self.wrap(code, prec, P_OR)} else 0)", T.INT, P_ATOM
-            if ty.kind not in ("int", "player", "lane", "enum", "cell", "direction", "any"):
-                self.error(f"number() turns a condition, an enum member, a player or a cell into a number, "
-                           f"not {ty}", args[0].pos)
-            return code, T.INT, prec
+        if f in ("number", "abs"):  # of one argument, IR nodes (t_Call): here, the wrong count
+            arity(1)
+            return "0", T.INT, P_ATOM
         if f in ("first", "last"):
             if not arity(1):
                 return "0", T.ANY, P_ATOM
             coll, ty = self.collection(args[0], ctx)
             return f"ops.{f}({coll})", ty.elem or T.ANY, P_ATOM
-        if f == "abs":
-            if not arity(1):
-                return "0", T.INT, P_ATOM
-            code = self.number(args[0], ctx)
-            if _is_int(code):
-                return str(abs(int(code))), T.INT, P_ATOM
-            return f"_abs({code})", T.INT, P_ATOM
         if f == "random":
             if not arity(1):
                 return "0", T.INT, P_ATOM
