@@ -11,6 +11,7 @@ from .symbols import LIMITS
 from .ir import StepIR
 
 # operator precedences of the generated Python
+from .nodes import is_int as _is_int  # noqa: F401 - shared
 from .nodes import P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM  # noqa: F401 - shared
 
 
@@ -131,11 +132,6 @@ def _balanced(code: str) -> bool:
         if depth < 0:
             return False
     return depth == 0
-
-
-def _is_int(code: str) -> bool:
-    """Whether ``code`` is a whole number written out (``7``, ``-3``)."""
-    return code[1:].isdigit() if code.startswith("-") else code.isdigit()
 
 
 def _path_word(path: str) -> str:

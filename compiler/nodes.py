@@ -92,12 +92,17 @@ COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
 
 
 # ---- building, with what is known folded ------------------------------------------------------
+def is_int(code: str) -> bool:
+    """Whether ``code`` is a whole number written out (``7``, ``-3``)."""
+    return code[1:].isdigit() if code.startswith("-") else code.isdigit()
+
+
 def leaf(text: str, ty: T.Type, prec: int, line: int = 0) -> Expr:
     """The node of code the lowering wrote: a constant when it is one written out."""
     bare = text.strip("()")
     if bare in ("True", "False"):
         return Const(T.BOOL if ty.kind in ("bool", "any") else ty, line, bare == "True")
-    if bare[1:].isdigit() if bare.startswith("-") else bare.isdigit():
+    if is_int(bare):
         return Const(ty, line, int(bare))
     return Code(ty, line, text, prec)
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import regle
-from regle.native import NativeUnavailable
+from regle import native
 
 ENV = {"a": 3, "b": -2, "c": 0, "k": 5}
 HEADER = '''game "Nesting" { players 2 }
@@ -218,16 +218,13 @@ def test_nested_expressions_on_the_python_engine(data):
     check(game, values, text)
 
 
+@pytest.mark.skipif(not native.available(), reason=f"no native engines here: {native.unavailable_reason()}")
 def test_nested_expressions_on_the_native_engine():
+    """A build failure fails this test: Cython rejecting generated code is a bug of regle."""
     rng = random.Random(20261201)
     text, values = rules_text(rng.randrange, clauses=120, depth=3)
-    python = regle.loads(text, name="nesting_batch", backend="python")
-    check(python, values, text)
-    try:
-        native = regle.loads(text, name="nesting_batch", backend="native")
-    except NativeUnavailable as exc:  # pragma: no cover - no C compiler
-        pytest.skip(f"native backend unavailable: {exc}")
-    check(native, values, text)
+    check(regle.loads(text, name="nesting_batch", backend="python"), values, text)
+    check(regle.loads(text, name="nesting_batch", backend="native"), values, text)
 
 
 class Operators(Maker):
