@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("play", "simulate", "diff") and regle.KERNELS.startswith("pure (the compiled"):
         print("regle: warning: the compiled kernels are not built, so games run slower; reinstall "
               "regle where a C compiler works to build them (see regle --version)", file=sys.stderr)
-    if args.command not in ("fmt", "list"):  # fmt rewrites files: never a packaged game's
+    if args.command not in ("fmt", "list", "studio"):  # fmt and studio write files: never a packaged game's
         _games_by_name(args)
     try:
         return args.func(args)
@@ -209,7 +209,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "it), watch agents play, or replay a game saved by `simulate --out` or a "
                                    "saved state. Each seat's page shows only what that seat may see.",
                        epilog="example:\n  regle serve games/mygame.rules --seats human,mcts:iterations=200\n"
-                              "  then open the address it prints; ?seat=1 plays as P2, ?seat=-1 watches",
+                              "  then open the address it prints; the page that starts a game lists a link for\n"
+                              "  each other human seat (it shows that seat's hand); a page without one watches",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", metavar="FILE")
     p.add_argument("--seats", default=None, metavar="S1,S2,...",
@@ -223,6 +224,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-browser", action="store_true", help="do not open a browser window")
     _backend_option(p)
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("studio", help="edit a rules file in the browser beside the game it makes (a live playground)",
+                       description="Open a rules file in an editor in the browser, with its game beside it. "
+                                   "Mistakes show in the text as you type; each change that checks restarts "
+                                   "the game from the same seed on the Python engine (nothing to build); a "
+                                   "panel lists what changed since the file was saved, with a quick simulation "
+                                   "of both versions (200 games between random agents, with 95% intervals); "
+                                   "the rulebook tab previews the rulebook. Save (Ctrl-S) writes FILE, and "
+                                   "nothing else.",
+                       epilog="example:\n  regle studio games/mygame.rules\n"
+                              "  then open the address it prints (its #k=... part lets that page save)",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("file", metavar="FILE", help="the rules file to edit (it must exist)")
+    p.add_argument("--seats", default=None, metavar="S1,S2,...",
+                   help="who sits where in the game beside the text (default: you, then random agents)")
+    p.add_argument("--players", type=_positive, default=None, help="player count (default: the game's smallest)")
+    p.add_argument("--seed", type=int, default=1, help="the seed every restarted game uses (default 1)")
+    p.add_argument("--port", type=_port, default=8100, help="port to listen on (default 8100; 0: any free port)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser window")
+    p.set_defaults(func=cmd_studio)
 
     p = sub.add_parser("simulate", help="play many seeded games between agents and summarise them",
                        description="Play N seeded games between agents (game i uses seed S+i) and print a "
@@ -417,6 +439,46 @@ def cmd_serve(args) -> int:
               "can open the page, start games and watch them (each seat still needs its own link to see its "
               "hand or play)", file=sys.stderr)
     print(f"serving on {url}  (Ctrl-C to stop)", flush=True)
+    if not args.no_browser and not os.environ.get("CI"):
+        import webbrowser
+        webbrowser.open(url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("stopped")
+    finally:
+        server.server_close()
+    return 0
+
+
+def cmd_studio(args) -> int:
+    from regle.web.guard import is_loopback
+    from regle.web.studio import make_studio
+    path = Path(args.file)
+    if not path.is_file():
+        from regle import games
+        if args.file in games.names():
+            raise SystemExit(f"regle: '{args.file}' is a game that ships with regle; the studio edits a file of "
+                             f"yours: copy it first (cp {games.path(args.file)} .) and open the copy")
+        raise SystemExit(f"regle: {args.file}: no such file (the studio edits an existing rules file)")
+    seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
+    try:
+        server = make_studio(path, args.host, args.port, seats, args.players, args.seed)
+    except OSError as exc:
+        raise SystemExit(f"regle: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
+    bench = server.bench
+    host, port = server.server_address[:2]
+    shown = "localhost" if is_loopback(host) or host in ("0.0.0.0", "::") else host
+    url = f"http://{shown}:{port}/#k={bench.key}"
+    if bench.problems:
+        first = bench.problems[0]
+        print(f"{args.file}:{first['line']}:{first['column']}: error: {first['message']} "
+              f"(the studio shows it; fix it there)", file=sys.stderr)
+    if not is_loopback(args.host):
+        print(f"regle: warning: listening on {args.host}: anyone who can reach this machine on port {port} can "
+              "watch the game; only the address below saves the file", file=sys.stderr)
+    print(f"studio for {path} on {url}  (Ctrl-C to stop; this address saves the file: keep it to yourself)",
+          flush=True)
     if not args.no_browser and not os.environ.get("CI"):
         import webbrowser
         webbrowser.open(url)

@@ -13,6 +13,7 @@ from pathlib import Path
 import attrs
 
 from regle.dsl import ast
+from regle.dsl.errors import Source
 from regle.dsl.files import read_source
 from regle.dsl.parser import parse
 from regle.dsl.printer import binding_text, cell_text, expr, quote, type_text
@@ -648,26 +649,26 @@ def _html_list(items: list) -> str:
     return "".join(out)
 
 
-def rulebook(path: str | Path, fmt: str = "md") -> str:
+def rulebook(path: str | Path, fmt: str = "md", text: str | None = None) -> str:
     """The rulebook of a rules file (its extends resolved) as Markdown or HTML. The HTML one
     also shows the start position, drawn as ``regle serve`` draws it, and the rules text with
-    its syntax highlighted."""
+    its syntax highlighted. ``text``: the file's text as it is being edited (not as saved)."""
     path = Path(path)
-    source = read_source(path)
+    source = read_source(path) if text is None else Source(text, str(path))
     rules, _ = resolve(parse(source.text, str(path)), source)
     doc = Writer(rules, path.stem).write()
     if fmt != "html":
         return to_markdown(doc)
-    _pictures(doc, path, source.text)
+    _pictures(doc, path, source.text, edited=text is not None)
     return to_html(doc)
 
 
-def _pictures(doc: Doc, path: Path, text: str) -> None:
+def _pictures(doc: Doc, path: Path, text: str, edited: bool = False) -> None:
     """Add the start position (after the components) and the highlighted rules text (last)."""
     import regle
     from regle.highlight import highlight_html
     from regle.web.render import table_html
-    game = regle.load(path)
+    game = regle.loads(text, path.stem, str(path), backend="python") if edited else regle.load(path)
     n = game.players.start
     state = game.new_game(n, seed=0)
     at = next((i for i, b in enumerate(doc.blocks) if b.kind == "h" and b.level == 2 and i > 0

@@ -63,7 +63,14 @@ def _created(session: Session) -> dict:
             "invites": [{"seat": p, "token": session.tokens[p]} for p in seats[1:]]}
 
 
-def make_handler(hub: Hub, addresses: Addresses, limit: RateLimit) -> type:
+def make_handler(hub: Hub, addresses: Addresses, limit: RateLimit, files: dict | None = None,
+                 framed_by_self: bool = False) -> type:
+    """The request handler of a server for ``hub``. ``files``: the static pages it serves by path
+    (default: the game page); ``framed_by_self``: its pages may be shown in frames of its own
+    pages (the studio shows the game page beside the editor), never in anyone else's."""
+    served = FILES if files is None else files
+    frames = "'self'" if framed_by_self else "'none'"
+
     class Handler(BaseHTTPRequestHandler):
         server_version = "regle"
         protocol_version = "HTTP/1.1"
@@ -81,13 +88,13 @@ def make_handler(hub: Hub, addresses: Addresses, limit: RateLimit) -> type:
                     return
                 self._send(HTTPStatus.OK, hub.rulebook().encode("utf-8"), "text/html; charset=utf-8")
                 return
-            if url.path in FILES:
+            if url.path in served:
                 try:
                     check_host(self.headers, addresses)
                 except Refused as exc:
                     self._json(exc.status, {"error": str(exc)})
                     return
-                name, ctype = FILES[url.path]
+                name, ctype = served[url.path]
                 self._send(HTTPStatus.OK, (STATIC / name).read_bytes(), ctype)
                 return
             self._api("GET", url)
@@ -171,10 +178,10 @@ def make_handler(hub: Hub, addresses: Addresses, limit: RateLimit) -> type:
             self.send_header("Content-Length", str(len(payload)))
             self.send_header("Cache-Control", "no-store")
             self.send_header("X-Content-Type-Options", "nosniff")
-            self.send_header("X-Frame-Options", "DENY")
+            self.send_header("X-Frame-Options", "SAMEORIGIN" if framed_by_self else "DENY")
             self.send_header("Referrer-Policy", "no-referrer")
             self.send_header("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; "
-                                                        "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'")
+                                                        f"style-src 'self' 'unsafe-inline'; frame-ancestors {frames}")
             if close:  # a body left unread must not be taken for the next request
                 self.send_header("Connection", "close")
                 self.close_connection = True

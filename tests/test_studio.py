@@ -1,0 +1,233 @@
+"""``regle studio``: the rules playground. Through its API (mistakes positioned, a clean change
+restarts the game from the same seed, the changes and a simulation of both versions, a save
+that writes only the file served and only with the studio's key) and in headless Chromium as an
+author uses it: typing a mistake shows it in the text, fixing it restarts the game, changing a
+param shows the diff and the simulation, Save writes the file, another tab writes nothing."""
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from regle.web.studio import make_studio
+
+ROOT = Path(__file__).resolve().parent.parent
+CONNECT4 = ROOT / "games" / "classics" / "connect4.rules"
+
+
+class Studio:
+    def __init__(self, path: Path, **kw):
+        self.server = make_studio(path, port=0, **kw)
+        self.port = self.server.server_address[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.key = self.server.bench.key
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def call(self, method: str, path: str, body=None, key: str | None = None):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        if key:
+            headers["X-Regle-Studio"] = key
+        conn.request(method, path, None if body is None else json.dumps(body), headers)
+        response = conn.getresponse()
+        data = json.loads(response.read())
+        conn.close()
+        return response.status, data
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def studio(tmp_path):
+    made = []
+
+    def make(text: str | None = None, name: str = "connect4.rules", **kw) -> tuple[Studio, Path]:
+        path = tmp_path / name
+        path.write_text(CONNECT4.read_text() if text is None else text)
+        s = Studio(path, **kw)
+        made.append(s)
+        return s, path
+    yield make
+    for s in made:
+        s.close()
+
+
+def test_mistakes_come_back_at_their_positions_and_a_clean_change_restarts_from_the_same_seed(studio):
+    s, path = studio()
+    status, source = s.call("GET", "/api/studio/source")
+    assert status == 200 and source["text"] == path.read_text() and source["problems"] == []
+    assert "end" in source["grammar"]["keywords"] and "in_a_row" in source["grammar"]["builtins"]
+    first = source["game"]
+    broken = source["text"].replace("players 2", "players two")
+    status, result = s.call("POST", "/api/studio/check", {"text": broken})
+    line = broken.split("\n").index("  players two") + 1
+    assert status == 200
+    assert [(p["line"], p["column"]) for p in result["problems"]] == [(line, 11)]
+    assert "expected a number" in result["problems"][0]["message"]
+    assert result["game"] == first  # the game goes on with the last text that checked
+    # a clean change: a new game, on the new text, from the same seed
+    five = source["text"].replace("in_a_row(board, me, 4)", "in_a_row(board, me, 5)")
+    status, result = s.call("POST", "/api/studio/check", {"text": five})
+    assert result["problems"] == [] and result["game"]["id"] != first["id"] and result["playing"] == five
+    assert result["unsaved"] is True
+    _, game = s.call("GET", f"/api/games/{result['game']['id']}")
+    assert game["version"] == 0
+    assert s.server.bench.hub.get(result["game"]["id"]).seed == 1
+    # the same text again: the same game (nothing restarts while nothing changed)
+    _, again = s.call("POST", "/api/studio/check", {"text": five})
+    assert again["game"] == result["game"]
+
+
+def test_changes_and_a_quick_simulation_compare_the_text_with_the_saved_file(studio):
+    s, path = studio()
+    text = path.read_text()
+    _, same = s.call("POST", "/api/studio/changes", {"text": text})
+    assert same == {"changes": [], "why": None}
+    fewer = text.replace("param rows = 6", "param rows = 4")
+    _, found = s.call("POST", "/api/studio/changes", {"text": fewer})
+    assert any("rows" in c for c in found["changes"])
+    status, sim = s.call("POST", "/api/studio/simulate", {"text": fewer, "games": 100})
+    assert status == 200 and sim["games"] == 100
+    rows = {r["label"]: r for r in sim["rows"]}
+    assert rows["draw rate"]["significant"]  # 28 cells against 42: a board filled without a line
+    assert rows["draw rate"]["old"].startswith("0.0%") and not rows["draw rate"]["new"].startswith("0.0%")
+    _, broken = s.call("POST", "/api/studio/changes", {"text": "game {"})
+    assert broken["changes"] is None and "mistakes" in broken["why"]
+    status, refused = s.call("POST", "/api/studio/simulate", {"text": fewer, "games": 10 ** 6})
+    assert status == 400
+
+
+def test_save_writes_the_served_file_only_and_only_with_the_key(studio, tmp_path):
+    s, path = studio()
+    before = path.read_text()
+    changed = before.replace("param rows = 6", "param rows = 5")
+    status, refused = s.call("POST", "/api/studio/save", {"text": changed})
+    assert status == 403 and path.read_text() == before
+    status, refused = s.call("POST", "/api/studio/save", {"text": changed}, key="guessed")
+    assert status == 403 and path.read_text() == before
+    other = tmp_path / "other.rules"
+    for extra in ({"path": str(other)}, {"file": "../other.rules"}, {"name": "other"}):
+        status, refused = s.call("POST", "/api/studio/save", {"text": changed, **extra}, key=s.key)
+        assert status == 400 and "saves only connect4.rules" in refused["error"]
+    assert not other.exists() and path.read_text() == before
+    status, done = s.call("POST", "/api/studio/save", {"text": changed}, key=s.key)
+    assert status == 200 and path.read_text() == changed
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["connect4.rules"]  # no temporary file left
+    _, state = s.call("POST", "/api/studio/check", {"text": changed})
+    assert state["unsaved"] is False
+
+
+def test_a_file_that_does_not_check_opens_with_its_mistakes_and_no_game(studio):
+    s, path = studio(text="game \"Broken\" {\n  players 2\n}\nparam x = \n")
+    _, source = s.call("GET", "/api/studio/source")
+    assert source["game"] is None and (4, 10) in [(p["line"], p["column"]) for p in source["problems"]]
+    status, refused = s.call("GET", "/api/game")
+    assert status == 409 and "mistakes" in refused["error"]
+
+
+def test_the_command_refuses_a_missing_file_and_names_a_shipped_game(tmp_path, capsys):
+    from regle.cli import main
+    with pytest.raises(SystemExit) as missing:
+        main(["studio", str(tmp_path / "nothing.rules"), "--no-browser"])
+    assert "no such file" in str(missing.value)
+    with pytest.raises(SystemExit) as shipped:
+        main(["studio", "connect4", "--no-browser"])
+    assert "ships with regle" in str(shipped.value) and "copy it first" in str(shipped.value)
+
+
+# ---- in a real browser ------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def browser():
+    from test_web import _browser
+    b = _browser()
+    yield b
+    b.quit()
+
+
+def _editor(browser, script: str, *args):
+    return browser.execute_script("const cm = document.querySelector('.CodeMirror').CodeMirror; " + script, *args)
+
+
+def _open(browser, s: Studio, key: bool = True):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    browser.get(s.base + "/" + (f"#k={s.key}" if key else ""))
+    wait = WebDriverWait(browser, 30)
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, ".CodeMirror")
+               and b.find_element(By.ID, "game-frame").get_attribute("src"))
+    return wait
+
+
+def test_typing_a_mistake_shows_it_in_the_text_and_fixing_it_restarts_the_game(browser, studio):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    s, path = studio()
+    wait = _open(browser, s)
+    first = browser.find_element(By.ID, "game-frame").get_attribute("src")
+    line = path.read_text().split("\n").index("  players 2")
+    _editor(browser, "cm.focus(); cm.setCursor(arguments[0], 11);", line)  # after "players 2"
+    typing = browser.find_element(By.CSS_SELECTOR, ".CodeMirror textarea")
+    typing.send_keys("x")  # "players 2x": typed, as an author would
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#problems li"))
+    problem = browser.find_element(By.CSS_SELECTOR, "#problems li").text
+    assert problem.startswith(f"{line + 1}:"), problem
+    marked = wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, ".CodeMirror-lint-mark-error"))
+    assert marked[0].text.strip() in ("x", "2x")  # underlined where the mistake is
+    assert _editor(browser, "return cm.lineInfo(arguments[0]).gutterMarkers !== null;", line)
+    assert browser.find_element(By.ID, "game-frame").get_attribute("src") == first  # still the old game
+    typing.send_keys(Keys.BACKSPACE)
+    wait.until(lambda b: not b.find_elements(By.CSS_SELECTOR, "#problems li"))
+    wait.until(lambda b: b.find_element(By.ID, "game-frame").get_attribute("src") != first)
+    browser.switch_to.frame(browser.find_element(By.ID, "game-frame"))
+    try:
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))  # the new game plays
+    finally:
+        browser.switch_to.default_content()
+
+
+def test_changing_a_param_shows_the_changes_and_the_simulation_then_save_writes_the_file(browser, studio):
+    from selenium.webdriver.common.by import By
+    s, path = studio()
+    wait = _open(browser, s)
+    assert browser.find_element(By.ID, "save").get_attribute("disabled")  # nothing to save yet
+    _editor(browser, "cm.setValue(cm.getValue().replace('param rows = 6', 'param rows = 4'));")
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#changes li"))
+    assert "rows" in browser.find_element(By.ID, "changes").text
+    wait.until(lambda b: "decisions" in b.find_element(By.ID, "sim").text)
+    figures = browser.find_element(By.ID, "sim").text
+    assert "P1 win rate" in figures and "%" in figures and "*" in figures  # more draws: significant
+    assert "games of each" in browser.find_element(By.ID, "sim-status").text
+    assert "unsaved" in browser.find_element(By.ID, "saved-state").text
+    browser.find_element(By.ID, "save").click()
+    wait.until(lambda b: b.find_element(By.ID, "saved-state").text == "saved")
+    assert "param rows = 4" in path.read_text()
+    assert path.read_text() == _editor(browser, "return cm.getValue();")
+
+
+def test_a_second_tab_cannot_write_any_file(browser, studio, tmp_path):
+    from selenium.webdriver.common.by import By
+    s, path = studio()
+    _open(browser, s)  # the first tab, with the key
+    before = path.read_text()
+    browser.switch_to.new_window("tab")
+    try:
+        _open(browser, s, key=False)  # a second tab, opened by its address alone
+        assert browser.find_element(By.ID, "save").get_attribute("disabled")
+        other = tmp_path / "elsewhere.rules"
+        results = browser.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const send = (body, key) => fetch('/api/studio/save', {method: 'POST',
+                headers: Object.assign({'Content-Type': 'application/json'}, key ? {'X-Regle-Studio': key} : {}),
+                body: JSON.stringify(body)}).then((r) => r.status);
+            Promise.all([send({text: 'x'}), send({text: 'x', path: arguments[0]}), send({text: 'x'}, 'guess')])
+                .then(done);""", str(other))
+        assert results == [403, 400, 403]
+        assert not other.exists() and path.read_text() == before
+    finally:
+        browser.close()
+        browser.switch_to.window(browser.window_handles[0])
