@@ -29,7 +29,8 @@ import regle  # noqa: E402
 
 GAMES = {"eclats": ("games/eclats.rules", 2), "cibles": ("games/cibles.rules", 2),
          "explobilles": ("games/explobilles.rules", 2), "pixies": ("games/pixies.rules", 3),
-         "othello": ("games/classics/othello.rules", 2), "hex": ("games/classics/hex.rules", 2)}
+         "othello": ("games/classics/othello.rules", 2), "hex": ("games/classics/hex.rules", 2),
+         "kalah": ("games/classics/kalah.rules", 2)}
 
 
 def generated_playouts(game, players: int, seconds: float, seed0: int) -> tuple[float, float]:

@@ -18,6 +18,9 @@ class TableIR:
     line: int
     cell_tables: list = attrs.Factory(list)  # [(column, 256-byte translation)] for grid projections
     detail_lines: list = attrs.Factory(list)  # body of detail_<table>(i), when the table has one
+    #: columns of whole numbers (not truths) within 62 bits: natively also a typed array of C
+    #: numbers, ``_v_C_<table>__<column>``, which the native lowering reads instead
+    c_columns: list = attrs.Factory(list)
 
 
 @attrs.define
@@ -101,6 +104,8 @@ class ActionIR:
     domains: list = attrs.Factory(list)
     #: per argument, its display kind ("cell:board", "item:card", "enum:colour", "int"...)
     arg_kinds: list = attrs.Factory(list)
+    #: the effects' locals that always hold whole numbers: C numbers in the native engine
+    c_locals: list = attrs.Factory(list)
 
 
 @attrs.define
@@ -173,4 +178,7 @@ class GameIR:
     #: notes for the author (rendered FILE:LINE:COL: note: ...), e.g. why there are no action ids
     notes: list = attrs.Factory(list)
     end_shapes: list = attrs.Factory(list)
-    announces: bool = False  # some effect says `announce "..."`  # for drawing an end: the lines and chains that end the game
+    announces: bool = False  # some effect says `announce "..."`
+    #: lowered for the native engine (its code calls the C forms the native template defines;
+    #: rendered as Python only to be verified, with a Python twin of each)
+    native_lowered: bool = False  # for drawing an end: the lines and chains that end the game

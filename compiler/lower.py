@@ -18,7 +18,7 @@ from .lower_grids import GridLowering, gconst
 from .safety import comment_text
 from .analysis import announces, ends_by_statement, flows, has_chance, has_next_player, secrecy
 
-from .lower_common import Ctx, pyname, _hex_places, _path_word, _const, column_const, joined
+from .lower_common import Ctx, pyname, _hex_places, _path_word, _const, column_const, column_read, is_c_column, joined
 from .lower_exprs import ExpressionLowering
 from .lower_calls import CallLowering
 from .lower_stmts import StatementLowering
@@ -165,6 +165,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.check_unused_defines()
         return GameIR(
             name=name, title=game.title if game else name, rules_file=self.source.filename,
+            native_lowered=self.native,
             rules_hash=rules_hash,
             min_players=game.min_players if game else 2, max_players=game.max_players if game else 2,
             first_code=first, params=[(p.name, p.value) for p in sym.params.values()],
@@ -224,7 +225,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                 for i, v in enumerate(c.values):
                     table[i + 1] = v + 1
                 cells.append((c.name, bytes(table)))
-        names = {c.name: (f"{column_const(t.name, c.name)}[i]", c.type) for c in t.columns.values()}
+        names = {c.name: (column_read(t.name, c.name, c.values, "i", self.native), c.type) for c in t.columns.values()}
         if t.show is not None:
             body = self.template_code(t.show, names, t.node.pos)
             if t.node.show_if is not None:  # show A if COND else B: the text chosen by the item
@@ -234,5 +235,6 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         else:
             body = joined([self.show_code(code, ty) for code, ty in names.values()], " ") or "str(i)"
         detail = self.template_code(t.detail, names, t.node.pos) if t.detail is not None else None
+        c_columns = [c.name for c in t.columns.values() if is_c_column(c.values)] if self.native else []
         return TableIR(t.name, _const(t.name), columns, t.count, [f"return {body}"], t.node.pos[0], cells,
-                       [f"return {detail}"] if detail else [])
+                       [f"return {detail}"] if detail else [], c_columns)

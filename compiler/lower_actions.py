@@ -75,6 +75,9 @@ class ActionLowering:
         arg_names: list[str] = []
         arg_types: dict[str, tuple[str, T.Type]] = {}
         domains: list[tuple] = []
+        #: natively, a parameter over a grid's empty (filled) cells at the outer level: its grid
+        #: and whether filled, so that a loop with guards walks the grid's bytes in C (no list)
+        cell_walks: dict[int, tuple[str, bool]] = {}
         for level, b in enumerate(node.params):
             for n in b.names:
                 if n in ctx.scope or n in self.sym.all_names():
@@ -119,6 +122,11 @@ class ActionLowering:
                 elem = ty.elem or T.ANY
                 if ty.kind == "zone" and elem.kind in ("int", "enum", "bool", "any"):
                     src = f"dict.fromkeys({src})"  # equal values are one choice
+                if (self.native and level == 0 and isinstance(b.source, ast.Call) and len(b.source.args) == 1
+                        and b.source.func in ("empty_cells", "filled_cells")):
+                    grid, gsym = self.grid_ref(b.source.args[0], ctx)
+                    if gsym is not None and gsym.elem.kind != "int":  # a grid of pieces: its bytes
+                        cell_walks[level] = (grid, b.source.func == "filled_cells")
                 loops.append((level, f"for {var} in {source_code(src)}:"))
                 ctx.scope[b.names[0]] = (var, elem)
             for n in b.names:
@@ -216,7 +224,14 @@ class ActionLowering:
                 else:
                     gen.append("    " * depth + f"_extend([{move} {loop[:-1]}])")
                 break
-            gen.append("    " * depth + loop)
+            if level in cell_walks:  # the grid's cells, tested in C: no list of them is made
+                grid, filled = cell_walks[level]
+                var = pyname(node.params[level].names[0])
+                gen.append("    " * depth + f"for {var} in range(len({grid})):")
+                gen.append("    " * (depth + 1) + f"if {'' if filled else 'not '}{self.cell_read(grid, var)}:")
+                depth += 1
+            else:
+                gen.append("    " * depth + loop)
             depth += 1
             emit(placed[level])
             if risky and i == len(loops) - 2:
@@ -242,7 +257,8 @@ class ActionLowering:
         return ActionIR(index, node.name, step, [f"return {say_body}"], [pyname(n) for n in arg_names],
                         [self.comment(node)] + gen, do_lines, after, node.pos[0],
                         long_lines=[f"return {long_body}"], clash=clash, skeleton=skeleton, domains=domains,
-                        arg_kinds=[t.display_kind for _c, t in arg_types.values()])
+                        arg_kinds=[t.display_kind for _c, t in arg_types.values()],
+                        c_locals=do_ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"}))
 
     def end_shapes(self, ends: list) -> list[dict]:
         """What a page outlines when the game ends: for each end condition that is (or holds,
@@ -355,7 +371,8 @@ class ActionLowering:
         if single is None or len(tests) != 1:
             return None
         var, src = single.groups()
-        m = re.fullmatch(rf"if K\.contains_pair\((.+), (C_\w+)\[{var}\], (C_\w+)\[{var}\]\):", tests[0])
+        # (natively the columns are read through their C arrays, _v_C_...: the kernel takes the tuples)
+        m = re.fullmatch(rf"if K\.contains_pair\((.+), (?:_v_)?(C_\w+)\[{var}\], (?:_v_)?(C_\w+)\[{var}\]\):", tests[0])
         if m is None or re.search(rf"\b{var}\b", m.group(1)):
             return None
         return f"_extend(K.holding_pairs({m.group(1)}, {src}, {m.group(2)}, {m.group(3)}, {index}))"

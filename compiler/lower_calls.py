@@ -353,7 +353,7 @@ class CallLowering:
             declare(c_type(elem_type), "_found")
         cells = re.fullmatch(r"K\.(filled|empty)_cells\((s\.g_\w+(?:\[\w+\])?)\)", src)
         if cells:  # the grid's cells walked in place: no list of cells is made
-            test = f"{cells[2]}[{var}] {'!=' if cells[1] == 'filled' else '=='} 0"
+            test = f"{self.cell_read(cells[2], var)} {'!=' if cells[1] == 'filled' else '=='} 0"
             src, cond = f"range(len({cells[2]}))", f"{test} and ({cond})" if cond else test
         body = [f"for {var} in {src}:"]
         if cond:

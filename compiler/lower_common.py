@@ -36,6 +36,20 @@ def pyname(name: str) -> str:
     return name + "_"
 
 
+#: runtime helpers that have a C form in the native engine (defined by its template), so that
+#: a native engine calls them in C: the language's bound on numbers (for sums, which fit in 64
+#: bits: a product is checked on Python numbers, before it could wrap) and the mancala board
+C_FORMS = {"number": "_number", "mancala_store": "_mancala_store", "mancala_opposite": "_mancala_opposite"}
+#: the kinds of values that are whole numbers at run time, so a native local holding one is a
+#: C ``long long`` (cells and items are indexes, none is -1, members and seats are numbers)
+C_NUMBER_KINDS = frozenset({"int", "cell", "player", "lane", "enum", "item"})
+
+
+def runtime_op(name: str, native: bool) -> str:
+    """A runtime helper as the engine calls it: ``ops.NAME`` in Python, its C form natively."""
+    return C_FORMS[name] if native and name in C_FORMS else f"ops.{name}"
+
+
 class Ctx:
     """What an expression may refer to where it stands."""
 
@@ -46,12 +60,25 @@ class Ctx:
         self.has_me = has_me
         self.random_ok = random_ok
         self.lets: set[str] = set()  # names bound by let here: assignments may change them
+        #: the locals of the function being written (lets, loop variables) -> whether each
+        #: always holds a whole number (then, natively, it is a C number); shared by children
+        self.locals: dict[str, bool] = {}
 
     def child(self, **extra: tuple[str, T.Type]) -> "Ctx":
         c = Ctx(self.where, self.scope, self.has_me, self.random_ok)
         c.lets = set(self.lets) - set(extra)
         c.scope.update(extra)
+        c.locals = self.locals
         return c
+
+    def note_local(self, var: str, ty: T.Type) -> None:
+        """``var`` is bound here to a value of type ``ty`` (a local of a C number only if every
+        binding of it is a whole number)."""
+        self.locals[var] = self.locals.get(var, True) and ty.kind in C_NUMBER_KINDS
+
+    def c_numbers(self, exclude=()) -> list[str]:
+        """The locals that are C numbers in a native engine, in a stable order."""
+        return sorted(v for v, whole in self.locals.items() if whole and v not in exclude)
 
 
 _CELL_LIST = re.compile(r"\[_c for _c in range\(\d+\) if (?:not )?[\w.]+(?:\[\w+\])?\[_c\]\]"
@@ -148,6 +175,19 @@ def _const(name: str) -> str:
 def column_const(table: str, column: str) -> str:
     """The tuple of one table column's values, one per item."""
     return f"C_{table}__{column}"
+
+
+def is_c_column(values: tuple) -> bool:
+    """A column the native engine also holds as a C array of ``long long``: whole numbers (not
+    truths), at least one, each well within 64 bits."""
+    return bool(values) and all(type(v) is int and abs(v) < 2**62 for v in values)
+
+
+def column_read(table: str, column: str, values: tuple, item: str, native: bool) -> str:
+    """One item's value in a table column: an index into the column's tuple, or natively into
+    its C array when it has one (bounds checked, negative indexes from the end, as a tuple)."""
+    const = column_const(table, column)
+    return f"_v_{const}[{item}]" if native and is_c_column(values) else f"{const}[{item}]"
 
 
 def cells_const(table: str, column: str) -> str:

@@ -11,7 +11,7 @@ from . import types as T
 from .symbols import LIMITS, suggest
 from .lower_common import (
     P_OR, P_CMP, P_UNARY, P_ATOM, Ctx, _is_int, _const,
-    column_const, cells_const, _zone_name)
+    column_const, column_read, cells_const, _zone_name)
 
 
 class ExpressionLowering:
@@ -154,10 +154,20 @@ class ExpressionLowering:
                 self.error(f"a {ty.name} has no '{node.name}'", node.pos,
                            suggest(node.name, table.columns) or "columns: " + ", ".join(table.columns))
                 return "0", T.ANY, P_ATOM
-            return f"{column_const(table.name, node.name)}[{code}]", col.type, P_ATOM
+            return column_read(table.name, node.name, col.values, code, self.native), col.type, P_ATOM
         if ty.kind != "any":
             self.error(f"'.{node.name}' needs an item of a table, but this is {ty}", node.pos)
         return "0", T.ANY, P_ATOM
+
+    def counter_slot(self, name: str, index: str) -> str:
+        """One seat's (member's) value of a counter per player (per member): in Python an item
+        of the state's list; natively an element of the state's C array, its index checked
+        by a list's rule (``_ix``)."""
+        if not self.native:
+            return f"s.c_{name}[{index}]"
+        per = self.sym.counters[name].per
+        bound = "s.n" if per == "player" else len(self.sym.enums[per].members)
+        return f"s.a_{name}[_ix({index}, {bound})]"
 
     def x_Index(self, node: ast.Index, ctx: Ctx):
         code, ty, prec = self._expr(node.obj, ctx)
@@ -166,9 +176,13 @@ class ExpressionLowering:
             cell = self.cell(node.index, ctx, sym)
             if ty.elem is not None and ty.elem.kind == "int" and sym.elem.kind == "int":
                 return f"{code}[{cell}]", T.INT, P_ATOM
-            return f"({code}[{cell}] - 1)", ty.elem or sym.elem, P_ATOM
+            read = f"{code}[{cell}]" if sym.elem.kind == "int" else self.cell_read(code, cell)
+            return f"({read} - 1)", ty.elem or sym.elem, P_ATOM
         if ty.kind in ("zones", "counters", "grids"):
             index, ity = self.expr(node.index, ctx)
+            read = f"{code}[{index}]"
+            if ty.kind == "counters" and isinstance(node.obj, ast.Name) and node.obj.id in self.sym.counters:
+                read = self.counter_slot(node.obj.id, index)
             if ty.per == "player":
                 if not ity.is_number:
                     self.error(f"this is indexed by a player, not by {ity}", node.index.pos)
@@ -176,7 +190,7 @@ class ExpressionLowering:
                 self.error(f"this is indexed by a member of '{ty.per}', not by {ity}", node.index.pos)
             result = {"zones": T.zone_of(ty.elem), "counters": T.INT,
                       "grids": T.Type("grid", elem=ty.elem, space=ty.space)}[ty.kind]
-            return f"{code}[{index}]", result, P_ATOM
+            return read, result, P_ATOM
         index, ity = self.expr(node.index, ctx)
         if ity.kind not in ("int", "player", "enum", "any"):
             self.error(f"expected a position (a number or an enum member) here, but this is {ity}", node.index.pos)

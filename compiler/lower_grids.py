@@ -12,6 +12,7 @@ import attrs
 from regle.dsl import ast
 
 from . import types as T
+from .lower_common import runtime_op
 from .symbols import suggest
 
 P_ATOM = 8
@@ -40,6 +41,11 @@ class GridLowering:
     """Expression and statement forms for grids (see docs/language.md, "Grids")."""
 
     # ---- helpers ------------------------------------------------------------------------
+    def cell_read(self, grid: str, cell: str) -> str:
+        """What a cell of a grid of pieces (a bytearray) holds: natively a C read of its byte
+        (``_cell``, bounds checked as indexing is), in Python the indexing itself."""
+        return f"_cell({grid}, {cell})" if self.native else f"{grid}[{cell}]"
+
     def grid_ref(self, node: ast.Node, ctx, shape: str | None = None, what: str = "this") -> tuple[str, object]:
         """Lower an expression that must be one grid: returns (code, GridSym or None)."""
         code, ty = self.expr(node, ctx)
@@ -213,10 +219,13 @@ class GridLowering:
             p = self.number(args[1], ctx)
             n = sym.geo.width
             if f == "store":
-                return f"ops.mancala_store({p}, {n})", cell_t, P_ATOM
+                return f"{runtime_op('mancala_store', self.native)}({p}, {n})", cell_t, P_ATOM
+            if self.native and (p.isidentifier() or p.isdigit()):  # a range of C numbers, from the C form
+                return f"range(_mancala_first({p}, {n}), _mancala_first({p}, {n}) + {n})", T.list_of(cell_t), P_ATOM
             return f"ops.mancala_houses({p}, {n})", T.list_of(cell_t), P_ATOM
         if f == "opposite":
-            return f"ops.mancala_opposite({self.cell(args[1], ctx, sym)}, {sym.geo.width})", cell_t, P_ATOM
+            cell = self.cell(args[1], ctx, sym)
+            return f"{runtime_op('mancala_opposite', self.native)}({cell}, {sym.geo.width})", cell_t, P_ATOM
         if f == "cells":
             return f"range({sym.geo.cells})", T.list_of(cell_t), P_ATOM
         if f in ("empty_cells", "filled_cells"):
@@ -227,9 +236,11 @@ class GridLowering:
         if f == "content":
             if numbers:
                 return f"{grid}[{self.cell(args[1], ctx, sym)}]", sym.elem, P_ATOM
-            return f"({grid}[{self.cell(args[1], ctx, sym)}] - 1)", sym.elem, P_ATOM
+            return f"({self.cell_read(grid, self.cell(args[1], ctx, sym))} - 1)", sym.elem, P_ATOM
         if f == "is_empty":
-            return f"{grid}[{self.cell(args[1], ctx, sym)}] == 0", T.BOOL, 4
+            cell = self.cell(args[1], ctx, sym)
+            read = f"{grid}[{cell}]" if numbers else self.cell_read(grid, cell)
+            return f"{read} == 0", T.BOOL, 4
         if f == "row":
             return f"{g}_ROWS[{self.cell(args[1], ctx, sym)}]", T.INT, P_ATOM
         if f == "lane":

@@ -10,8 +10,8 @@ from . import types as T
 from .symbols import LIMITS, suggest
 from .texts import split_template
 from .lower_common import (
-    Ctx, pyname, share_cell_lists, _const, column_const, _zone_name, _indent, joined,
-    _atomic)
+    Ctx, pyname, share_cell_lists, _const, column_read, _zone_name, _indent, joined,
+    _atomic, runtime_op)
 
 
 class StatementLowering:
@@ -53,7 +53,7 @@ class StatementLowering:
                     self.error(f"'{{{value}}}': a {ty.name} has no '{column}'", pos)
                     continue
                 names = dict(names)
-                names[value] = (f"{column_const(ty.name, column)}[{code}]", col.type)
+                names[value] = (column_read(ty.name, column, col.values, code, self.native), col.type)
             if value in names:
                 code, ty = names[value]
                 if spec == "symbol" and ty.kind == "enum":
@@ -92,6 +92,7 @@ class StatementLowering:
             self.error(f"'{node.name}' is already declared; choose another name for this value", node.pos)
         ctx.scope[node.name] = (var, ty)
         ctx.lets.add(node.name)
+        ctx.note_local(var, ty)
         return [f"{var} = {code}"]
 
     def s_Require(self, node: ast.Require, ctx: Ctx) -> list[str]:
@@ -129,7 +130,8 @@ class StatementLowering:
             cell = self.cell(node.index, ctx, grid)
             if node.op == "=":
                 return [f"s.g_{node.name}[{cell}] = {value}"]
-            return [f"s.g_{node.name}[{cell}] = ops.number(s.g_{node.name}[{cell}] {node.op[0]} {value})"]
+            bound = runtime_op("number", self.native and node.op[0] in "+-" and "*" not in value)  # sums fit in C
+            return [f"s.g_{node.name}[{cell}] = {bound}(s.g_{node.name}[{cell}] {node.op[0]} {value})"]
         c = self.sym.counters.get(node.name)
         if c is None:
             self.error(f"only counters, grids of numbers and let values can be set, and '{node.name}' is "
@@ -146,9 +148,9 @@ class StatementLowering:
         target = f"s.c_{node.name}"
         if node.index is not None:
             if c.per_player:
-                target += f"[{self.number(node.index, ctx)}]"
+                target = self.counter_slot(node.name, self.number(node.index, ctx))
             else:  # a counter per member of an enum: indexed by a member
-                target += f"[{self.want(node.index, ctx, ('enum',), f'a member of {c.per}')}]"
+                target = self.counter_slot(node.name, self.want(node.index, ctx, ('enum',), f'a member of {c.per}'))
         return [f"{target} {node.op} {value}"]
 
     def s_While(self, node: ast.While, ctx: Ctx) -> list[str]:
@@ -266,6 +268,7 @@ class StatementLowering:
         if ty.kind == "zone":
             src = f"list({src})"  # the body may change the zone it walks
         inner = ctx.child(**{node.var: (var, ty.elem or T.ANY)})
+        ctx.note_local(var, ty.elem or T.ANY)
         return [f"for {var} in s._loop({src}):"] + _indent(self.stmts(node.body, inner) or ["pass"])
 
     def s_NextPlayer(self, node: ast.NextPlayer, ctx: Ctx) -> list[str]:

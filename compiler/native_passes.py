@@ -90,28 +90,6 @@ def _call_index(code: str, name: str, call: str) -> str:
         i = j
 
 
-_INT_COLUMN = re.compile(r"^(C_\w+) = \((-?\d+(?:, -?\d+)*),?\)$", re.M)
-
-
-def typed_columns(code: str) -> str:
-    """In the native engine, a table column of whole numbers (``C_card__number``) is also a
-    typed memoryview of C integers (``_v_C_card__number``), which the code indexes instead:
-    no dictionary lookup for the name, no Python object for the value. Bounds are checked and
-    negative indices wrap, as with the tuple."""
-    names = [m[1] for m in _INT_COLUMN.finditer(code)
-             if all(abs(int(v)) < 2**62 for v in m[2].split(", "))]
-    if not names:
-        return code
-    for name in names:
-        line = re.search(rf"^{name} = .*$", code, re.M)
-        code = (code[:line.end()] + f"\ncdef const long long[::1] _v_{name} = _array('q', {name})"
-                + code[line.end():])
-    uses = re.compile(r"\b(" + "|".join(names) + r")\[")
-    pieces = [uses.sub(r"_v_\1[", piece) if is_code else piece for piece, is_code in _split_strings(code)]
-    code = "".join(pieces)
-    return _with_array_import(code)
-
-
 _ALIAS_LINE = re.compile(r"^ *_(?:add|extend) = out\.(?:append|extend)\n", re.M)
 _IDIOMS = [(re.compile(r"\b_add\("), "out.append("), (re.compile(r"\b_extend\("), "out.extend("),
            (re.compile(r"\bdict\.fromkeys\("), "K.distinct(")]
@@ -203,72 +181,7 @@ def _split_strings(code: str):
 
 #: what the native source goes through after the template, in order: each pass rewrites what
 #: is fastest in Python into what is fastest in Cython, and knows nothing of any game
-_COUNTER_LIST = re.compile(r"^ +return \[s\.a_(\w+)\[i\] for i in range\(([\w.]+)\)\]$", re.M)
-
-
-def closing(code: str, at: int) -> int:
-    """The index of the bracket closing the one opened just before ``at``."""
-    depth = 1
-    for i in range(at, len(code)):
-        c = code[i]
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i
-    raise ValueError("unbalanced brackets in generated code")
-
-
-def counter_arrays(code: str) -> str:
-    """Counters per player or per member live in C arrays of the state (``a_name``, read from
-    Python as the list ``c_name``): each ``s.c_name[i]`` of the engine's code becomes a C read
-    or write ``s.a_name[_ix(i, n)]``, which checks the index as a list would."""
-    for name, bound in _COUNTER_LIST.findall(code):
-        head = f"s.c_{name}["
-        at = code.find(head)
-        while at >= 0:
-            start = at + len(head)
-            end = closing(code, start)
-            inner = code[start:end]
-            code = code[:at] + f"s.a_{name}[_ix({inner}, {bound})]" + code[end + 1:]
-            at = code.find(head, at + 1)
-    return code
-
-
-_BYTE_GRID = re.compile(r"^    cdef public \w+ (g_\w+)  # cells in a bytearray( per \w+)?$", re.M)
-_WRITTEN = re.compile(r"\s*[-+*/%]?=(?!=)")
-
-
-def grid_cells(code: str) -> str:
-    """Reads of a cell of a grid of elements (a bytearray) become ``_cell(grid, cell)``, a C
-    read of a byte; writes (``grid[cell] = ...``) stay as they are."""
-    for name, per in _BYTE_GRID.findall(code):
-        pattern = re.compile(rf"(?<![\w.])(?:s\.)?{name}(__me)?\[")
-        at = 0
-        while True:
-            m = pattern.search(code, at)
-            if m is None:
-                break
-            start, open_at = m.start(), m.end()
-            if per and not m.group(1):  # s.g_x[p]: the grid of seat p, then its cell
-                seat_end = closing(code, open_at)
-                if code[seat_end + 1:seat_end + 2] != "[":
-                    at = seat_end
-                    continue
-                open_at = seat_end + 2
-            end = closing(code, open_at)
-            if _WRITTEN.match(code, end + 1):
-                at = end
-                continue
-            grid, cell = code[start:open_at - 1], code[open_at:end]
-            replaced = f"_cell({grid}, {cell})"
-            code = code[:start] + replaced + code[end + 1:]
-            at = start + len("_cell(")  # reads inside the cell's expression are seen next
-    return code
-
-
-NATIVE_PASSES = (shared_moves, native_idioms, typed_columns, numbered_cells, counter_arrays, grid_cells, bind_runtime_calls)
+NATIVE_PASSES = (shared_moves, native_idioms, numbered_cells, bind_runtime_calls)
 
 
 def _with_array_import(code: str) -> str:

@@ -439,16 +439,7 @@ def cmd_serve(args) -> int:
               "can open the page, start games and watch them (each seat still needs its own link to see its "
               "hand or play)", file=sys.stderr)
     print(f"serving on {url}  (Ctrl-C to stop)", flush=True)
-    if not args.no_browser and not os.environ.get("CI"):
-        import webbrowser
-        webbrowser.open(url)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        print("stopped")
-    finally:
-        server.server_close()
-    return 0
+    return _serve_until_stopped(server, url, args.no_browser)
 
 
 def cmd_studio(args) -> int:
@@ -479,7 +470,12 @@ def cmd_studio(args) -> int:
               "watch the game; only the address below saves the file", file=sys.stderr)
     print(f"studio for {path} on {url}  (Ctrl-C to stop; this address saves the file: keep it to yourself)",
           flush=True)
-    if not args.no_browser and not os.environ.get("CI"):
+    return _serve_until_stopped(server, url, args.no_browser)
+
+
+def _serve_until_stopped(server, url: str, no_browser: bool) -> int:
+    """Open the page (not under CI) and serve until Ctrl-C."""
+    if not no_browser and not os.environ.get("CI"):
         import webbrowser
         webbrowser.open(url)
     try:

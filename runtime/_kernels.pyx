@@ -48,8 +48,11 @@ cdef inline unsigned char* _rw(object cells) except NULL:
     raise TypeError("cells must be a bytearray")
 
 
+cdef type _ARRAY = _array_module.array  # looked up once: _tab runs on every kernel call
+
+
 cdef inline const short* _tab(object table) except NULL:
-    if isinstance(table, _array_module.array) and (<array.array>table).ob_descr.typecode == b'h':
+    if isinstance(table, _ARRAY) and (<array.array>table).ob_descr.typecode == b'h':
         return (<array.array>table).data.as_shorts
     raise TypeError("tables must be array('h')")
 

@@ -178,6 +178,8 @@ def test_a_human_may_name_a_move_with_its_parts_in_another_order():
 
 def test_serve_explains_itself_and_refuses_unknown_seats():
     r = regle("serve", "--help")
-    assert r.returncode == 0 and "?seat=1 plays as P2" in r.stdout and "--seats" in r.stdout
+    assert r.returncode == 0 and "a link for" in r.stdout and "--seats" in r.stdout
     r = regle("serve", ECLATS, "--seats", "human,wizard", "--no-browser")
     assert r.returncode != 0 and "seat 2: unknown agent 'wizard'" in r.stderr
+    r = regle("studio", "--help")
+    assert r.returncode == 0 and "#k=" in r.stdout and "nothing else" in r.stdout
