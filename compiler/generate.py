@@ -43,6 +43,8 @@ def _environment() -> jinja2.Environment:
     env.filters["ints"] = ints_text
     env.filters["int_lists"] = int_lists_text
     env.filters["words"] = words_text
+    # a numbered grid's cells by number, as a list (-1 where no cell has the number)
+    env.filters["by_number"] = lambda cells: [cells.get(i, -1) for i in range(max(cells, default=0) + 1)]
     env.filters["points"] = points_text
     return env
 

@@ -166,6 +166,8 @@ class GridLowering:
             if len(args) == 2 and sym.geo.numbered and not isinstance(args[1], ast.Str):
                 code, ty = self.expr(args[1], ctx)
                 if ty.kind in ("int", "any"):  # the cell numbered n (1 for the first in reading order)
+                    if self.native:  # a C table of the cells by number (the dict says what is not one)
+                        return f"_cell_by_number(_n_{g}_NUMBERED, {g}_NUMBERED, {code})", cell_t, P_ATOM
                     return f"{g}_NUMBERED[{code}]", cell_t, P_ATOM
             if len(args) == 2:
                 return self.cell(args[1], ctx, sym), cell_t, P_ATOM

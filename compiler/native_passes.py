@@ -9,8 +9,6 @@ from functools import lru_cache
 
 _STRING_MASK = '"\x01'
 _COMMENT_MASK = "#\x02"
-#: template comments the native passes read (which grids are bytearrays)
-_KEPT_COMMENTS = ("# cells in a bytearray",)
 
 
 def mask_literals(code: str) -> tuple[str, list[str]]:
@@ -22,7 +20,7 @@ def mask_literals(code: str) -> tuple[str, list[str]]:
     texts: list[str] = []
     out = []
     for piece, is_code in _split_strings(code):
-        if is_code or piece.startswith(_KEPT_COMMENTS):
+        if is_code:
             out.append(piece)
         else:
             mark = f"{_COMMENT_MASK}{len(texts)}\x02" if piece.startswith("#") else f"{_STRING_MASK}{len(texts)}\x01\""
@@ -40,54 +38,6 @@ def unmask_literals(code: str, texts: list[str]) -> str:
             pieces[k] = texts[int(number)] + rest
         code = "".join(pieces)
     return code
-
-
-_NUMBERED = re.compile(r"^(G_\w+__NUMBERED) = (?:ops\.|_ops_)Numbered\(\{((?:\d+: \d+(?:, )?)*)\}\)", re.M)
-
-
-def numbered_cells(code: str) -> str:
-    """In the native engine, a numbered grid's cells by number (``G_x__NUMBERED``, a dict) are
-    also a typed memoryview read in C (``_cell_by_number``); a number that is not there still
-    goes to the dict, for its error."""
-    found = {m[1]: dict(tuple(map(int, pair.split(": "))) for pair in m[2].split(", ") if pair)
-             for m in _NUMBERED.finditer(code)}
-    if not found:
-        return code
-    for name, cells in found.items():
-        table = [cells.get(i, -1) for i in range(max(cells, default=0) + 1)]
-        line = re.search(rf"^{name} = .*$", code, re.M)
-        code = (code[:line.end()] + f"\ncdef const long long[::1] _n_{name} = _array('q', {table!r})"
-                + code[line.end():])
-    out = []
-    for piece, is_code in _split_strings(code):
-        if is_code:
-            for name in found:
-                piece = _call_index(piece, name, f"_cell_by_number(_n_{name}, {name}, ")
-        out.append(piece)
-    code = "".join(out)
-    helper = ("\n\ncdef inline long long _cell_by_number(const long long[::1] cells, object numbered, long long number) except? -1:\n"
-              "    if 0 <= number < cells.shape[0] and cells[number] >= 0:\n"
-              "        return cells[number]\n"
-              "    return numbered[number]  # not a cell's number: the dict says so\n")
-    code = _with_array_import(code)
-    first = code.index("\ncdef const long long[::1] _n_G_")
-    return code[:first] + helper + code[first:]
-
-
-def _call_index(code: str, name: str, call: str) -> str:
-    """``NAME[expr]`` -> ``call expr)``, brackets inside expr matched."""
-    out, i = [], 0
-    pattern = re.compile(rf"\b{name}\[")
-    while True:
-        m = pattern.search(code, i)
-        if m is None:
-            return "".join(out) + code[i:]
-        depth, j = 1, m.end()
-        while j < len(code) and depth:
-            depth += {"[": 1, "]": -1}.get(code[j], 0)
-            j += 1
-        out.append(code[i:m.start()] + call + _call_index(code[m.end():j - 1], name, call) + ")")
-        i = j
 
 
 _ALIAS_LINE = re.compile(r"^ *_(?:add|extend) = out\.(?:append|extend)\n", re.M)
@@ -181,12 +131,5 @@ def _split_strings(code: str):
 
 #: what the native source goes through after the template, in order: each pass rewrites what
 #: is fastest in Python into what is fastest in Cython, and knows nothing of any game
-NATIVE_PASSES = (shared_moves, native_idioms, numbered_cells, bind_runtime_calls)
+NATIVE_PASSES = (shared_moves, native_idioms, bind_runtime_calls)
 
-
-def _with_array_import(code: str) -> str:
-    """The native source with ``array`` imported once, after the runtime's imports."""
-    if "\nfrom array import array as _array\n" in code:
-        return code
-    at = code.index("\n", code.index("\nfrom regle.runtime import ") + 1) + 1
-    return code[:at] + "from array import array as _array\n" + code[at:]
