@@ -17,7 +17,7 @@ from regle.dsl.variants import resolve
 from .checker import LIMITS, Checker
 from .ir import GameIR
 from .lower import Lowerer
-from .lower_common import share_cell_lists
+from .lower_common import runtime_call, share_cell_lists
 from .safety import literal, verify
 from .move_passes import hoist_reads, keyed_moves, move_list
 from .native_passes import mask_literals, unmask_literals, NATIVE_PASSES
@@ -52,29 +52,30 @@ def _environment() -> jinja2.Environment:
 # Data whose size grows with a board is written as one string each (decoded once when the
 # engine is imported, by regle.runtime.ops), so neither the engine's source nor the C a
 # native build compiles grows with the board.
-def ints_text(values: list[int]) -> str:
-    return "ops.ints(" + literal(" ".join(str(int(v)) for v in values)) + ")"
+# (``rt`` names a runtime helper as the engine being written calls it: see runtime_call)
+def ints_text(values: list[int], rt=str) -> str:
+    return rt("ops.ints") + "(" + literal(" ".join(str(int(v)) for v in values)) + ")"
 
 
-def int_lists_text(lists: list[list[int]]) -> str:
+def int_lists_text(lists: list[list[int]], rt=str) -> str:
     if lists == [[]]:  # the one case the text cannot tell from no list at all
         return "[[]]"
-    return "ops.int_lists(" + literal(";".join(" ".join(str(int(v)) for v in one) for one in lists)) + ")"
+    return rt("ops.int_lists") + "(" + literal(";".join(" ".join(str(int(v)) for v in one) for one in lists)) + ")"
 
 
-def words_text(names: list[str]) -> str:
+def words_text(names: list[str], rt=str) -> str:
     """Names joined by a separator none of them holds (a list literal where none is free)."""
     for sep in (" ", "|", "/", ";", "\x1f"):
         if names and all(n and sep not in n for n in names):
-            return f"ops.words({literal(sep.join(names))}, {literal(sep)})"
+            return f"{rt('ops.words')}({literal(sep.join(names))}, {literal(sep)})"
     return literal(list(names))
 
 
-def points_text(layout: tuple) -> str:
+def points_text(layout: tuple, rt=str) -> str:
     """A grid's drawing: its cell shape and the centres, as ``(shape, ops.points("x y x y"))``."""
     shape, centres = layout
     text = " ".join(f"{float(x)!r} {float(y)!r}" for x, y in centres)
-    return f"({literal(shape)}, ops.points({literal(text)}))"
+    return f"({literal(shape)}, {rt('ops.points')}({literal(text)}))"
 
 
 def arg_ctype(kind: str) -> str:
@@ -152,7 +153,15 @@ def rules_hash(text: str) -> str:
 def render(ir: GameIR, native: bool = False) -> str:
     """The engine module's source: Python, or with ``native`` the same engine as Cython source."""
     from regle import __version__
-    return _environment().get_template("engine.py.j2").render(g=ir, version=__version__, native=native)
+    bound: dict[str, str] = {}  # the helpers the template's own code calls, natively
+
+    def rt(qualified: str) -> str:
+        return runtime_call(qualified, native, bound)
+
+    def bound_calls() -> dict[str, str]:  # what the module's head binds: the lowering's and the template's
+        return dict(sorted({**ir.bound_calls, **bound}.items())) if native else {}
+    return _environment().get_template("engine.py.j2").render(g=ir, version=__version__, native=native, rt=rt,
+                                                              bound_calls=bound_calls)
 
 
 def engine_source(text: str, filename: str = "<rules>", name: str | None = None) -> str:

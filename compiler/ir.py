@@ -181,4 +181,6 @@ class GameIR:
     announces: bool = False  # some effect says `announce "..."`
     #: lowered for the native engine (its code calls the C forms the native template defines;
     #: rendered as Python only to be verified, with a Python twin of each)
-    native_lowered: bool = False  # for drawing an end: the lines and chains that end the game
+    native_lowered: bool = False
+    #: natively, the C globals bound to the runtime helpers the lowered code calls
+    bound_calls: dict = attrs.Factory(dict)  # for drawing an end: the lines and chains that end the game

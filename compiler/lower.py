@@ -18,6 +18,7 @@ from .lower_grids import GridLowering, gconst
 from .safety import comment_text
 from .analysis import announces, ends_by_statement, flows, has_chance, has_next_player, secrecy
 
+from .lower_common import C_FORMS, runtime_call
 from .lower_common import Ctx, pyname, _hex_places, _path_word, _const, column_const, column_read, is_c_column, joined
 from .lower_exprs import ExpressionLowering
 from .lower_calls import CallLowering
@@ -35,6 +36,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         #: lowering for the native engine: aggregates become methods with a loop (a C loop
         #: once compiled) instead of the list comprehensions that are fastest in Python
         self.native = native
+        #: natively, the runtime helpers the code calls through C globals (see runtime_call)
+        self.bound_calls: dict[str, str] = {}
         self.helpers: list[tuple] = []  # (name, parameters, comment, body lines) of those methods
         self._helper_names: dict[tuple, str] = {}
         self.sym = sym
@@ -54,6 +57,17 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
     @staticmethod
     def local(name: str) -> str:
         return pyname(name)
+
+    def rt(self, qualified: str) -> str:
+        """The runtime helper ``K.name`` / ``ops.name`` as this engine calls it (runtime_call)."""
+        return runtime_call(qualified, self.native, self.bound_calls)
+
+    def op(self, name: str, c_form: bool = True) -> str:
+        """The runtime helper ``ops.name``, natively by its C form when it has one (C_FORMS) and
+        ``c_form`` allows it."""
+        if self.native and c_form and name in C_FORMS:
+            return C_FORMS[name]
+        return self.rt(f"ops.{name}")
 
     def error(self, message: str, pos: tuple, hint: str | None = None) -> None:
         self.diags.append(Diagnostic.at(message, pos, hint))
@@ -165,7 +179,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.check_unused_defines()
         return GameIR(
             name=name, title=game.title if game else name, rules_file=self.source.filename,
-            native_lowered=self.native,
+            native_lowered=self.native, bound_calls=dict(sorted(self.bound_calls.items())),
             rules_hash=rules_hash,
             min_players=game.min_players if game else 2, max_players=game.max_players if game else 2,
             first_code=first, params=[(p.name, p.value) for p in sym.params.values()],

@@ -101,7 +101,7 @@ class ActionLowering:
                                    f"{LIMITS['range_values']:,})", b.pos, "a parameter offers at most that many choices")
                     values = f"range({lo}, {int(hi) + 1})"
                 else:  # bounded when played: a runaway counter cannot make a runaway move list
-                    values = f"ops.span({lo}, {hi})"
+                    values = f"{self.rt('ops.span')}({lo}, {hi})"
                 # natively a constant range stays in the loop, where Cython makes it a C loop
                 constant = self.native and values.startswith("range(")
                 loops.append((level, f"for {var} in {values if constant else source_code(values)}:"))
@@ -112,7 +112,7 @@ class ActionLowering:
                 if ty.elem is not None and ty.elem.kind not in ("int", "player", "enum", "item", "any"):
                     self.error("pairs are drawn from a zone of numbers, enum values or items", b.source.pos)
                 va, vb = pyname(b.names[0]), pyname(b.names[1])
-                loops.append((level, f"for {va}, {vb} in {source_code(f'K.distinct_pairs({src})')}:"))
+                loops.append((level, f"for {va}, {vb} in {source_code(self.rt('K.distinct_pairs') + f'({src})')}:"))
                 ctx.scope[b.names[0]] = (va, ty.elem or T.ANY)
                 ctx.scope[b.names[1]] = (vb, ty.elem or T.ANY)
             else:
@@ -191,7 +191,7 @@ class ActionLowering:
             if outer and inner and not re.search(rf"\b{outer.group(1)}\b", inner.group(2)):
                 # two free parameters: every pair of values, made by one kernel call (which
                 # checks the bound on moves itself)
-                product = f"_extend(K.tagged_product({index}, {outer.group(2)}, {inner.group(2)}))"
+                product = f"_extend({self.rt('K.tagged_product')}({index}, {outer.group(2)}, {inner.group(2)}))"
                 risky = False
         if risky:
             fold = len(loops)
@@ -215,12 +215,12 @@ class ActionLowering:
                 if len(loops) == 1 and single and len(arg_names) == 1:
                     src = single.group(2)
                     distinct = re.fullmatch(r"dict\.fromkeys\(([^()]*)\)", src)
-                    if src.startswith("K.line_move_keys(") and src.endswith(")"):  # tagged where made
+                    if src.startswith(self.rt("K.line_move_keys") + "(") and src.endswith(")"):  # tagged where made
                         gen.append("    " * depth + f"_extend({src[:-1]}, {index}))")
                     elif distinct:  # equal values are one choice: dropped as the list is made
-                        gen.append("    " * depth + f"_extend(K.tagged({index}, {distinct.group(1)}, True))")
+                        gen.append("    " * depth + f"_extend({self.rt('K.tagged')}({index}, {distinct.group(1)}, True))")
                     else:
-                        gen.append("    " * depth + f"_extend(K.tagged({index}, {src}))")
+                        gen.append("    " * depth + f"_extend({self.rt('K.tagged')}({index}, {src}))")
                 else:
                     gen.append("    " * depth + f"_extend([{move} {loop[:-1]}])")
                 break
@@ -236,7 +236,7 @@ class ActionLowering:
             emit(placed[level])
             if risky and i == len(loops) - 2:
                 gen.append("    " * depth + f"if len(out) > {LIMITS['moves']}: "
-                           f"ops.too_many_moves(RULES_FILE, {node.pos[0]}, {node.name!r}, {LIMITS['moves']})")
+                           f"{self.rt('ops.too_many_moves')}(RULES_FILE, {node.pos[0]}, {node.name!r}, {LIMITS['moves']})")
         else:
             if held is None and product is None:
                 gen.append("    " * depth + f"_add({move})")
@@ -359,8 +359,7 @@ class ActionLowering:
             return None
         return value if type(value) is int else None
 
-    @staticmethod
-    def holding_pairs_loop(loops, placed, arg_names, index) -> str | None:
+    def holding_pairs_loop(self, loops, placed, arg_names, index) -> str | None:
         """``action a(c in Z) { require has(W, [c.x, c.y]) }``: every item of Z tested by one
         kernel call (``K.holding_pairs``) instead of a call per item; None for other shapes."""
         if len(loops) != 1 or len(arg_names) != 1:
@@ -372,10 +371,10 @@ class ActionLowering:
             return None
         var, src = single.groups()
         # (natively the columns are read through their C arrays, _v_C_...: the kernel takes the tuples)
-        m = re.fullmatch(rf"if K\.contains_pair\((.+), (?:_v_)?(C_\w+)\[{var}\], (?:_v_)?(C_\w+)\[{var}\]\):", tests[0])
+        m = re.fullmatch(rf"if (?:_CK|K)\.contains_pair\((.+), (?:_v_)?(C_\w+)\[{var}\], (?:_v_)?(C_\w+)\[{var}\]\):", tests[0])
         if m is None or re.search(rf"\b{var}\b", m.group(1)):
             return None
-        return f"_extend(K.holding_pairs({m.group(1)}, {src}, {m.group(2)}, {m.group(3)}, {index}))"
+        return f"_extend({self.rt('K.holding_pairs')}({m.group(1)}, {src}, {m.group(2)}, {m.group(3)}, {index}))"
 
     def long_code(self, code: str, ty: T.Type) -> str:
         """A longer display of a move's argument that tells apart what the notation may not:
@@ -386,7 +385,7 @@ class ActionLowering:
                 return f"detail__{ty.name}({code})"
             return f"'#' + str({code} + 1)"
         if ty.kind == "group" and ty.space in self.sym.grids:
-            return f"'at ' + {gconst(ty.space)}_NAMES[ops.group_anchor({code})]"
+            return f"'at ' + {gconst(ty.space)}_NAMES[{self.rt('ops.group_anchor')}({code})]"
         return self.show_code(code, ty)
 
     def clash_of(self, node: ast.Action, arg_types: dict) -> tuple[str, str]:

@@ -15,7 +15,7 @@ from .symbols import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
 from .lower_grids import GRID_FUNCTIONS
 from .lower_common import (
     P_CMP, P_UNARY, P_ATOM, _AGGREGATES, Ctx, c_type, pyname, share_cell_lists,
-    _balanced, _is_int, _names_in)
+    _balanced, _is_int, _names_in, runtime_call)
 
 
 class CallLowering:
@@ -59,7 +59,7 @@ class CallLowering:
                 if not 0 <= int(n) < len(enum.members):
                     self.error(f"enum '{f}' has no member number {n} (it has {len(enum.members)}, from 0)", node.pos)
                 return n, T.enum(f), P_ATOM if int(n) >= 0 else P_UNARY
-            return f"ops.member({n}, {len(enum.members)}, {f!r})", T.enum(f), P_ATOM
+            return f"{self.rt('ops.member')}({n}, {len(enum.members)}, {f!r})", T.enum(f), P_ATOM
         if f not in FUNCTIONS and f not in OPEN_FUNCTIONS:
             # `at` is reserved for `put X at C on G`, not a function one can call
             known = sorted((FUNCTIONS - {"at"}) | OPEN_FUNCTIONS | set(GRID_FUNCTIONS) | set(self.sym.defines))
@@ -92,8 +92,9 @@ class CallLowering:
                 if ty.elem and not T.compatible(ty.elem, tv):
                     self.error(f"{tv} cannot be in {ty}", args[1].pos)
                 return f"{coll}.count({v})", T.INT, P_ATOM
-            if coll.startswith("K.flanked(") and _balanced(coll[len("K.flanked("):-1]):
-                return f"K.flanked_count({coll[len('K.flanked('):]}", T.INT, P_ATOM  # no list made
+            flanked = self.rt("K.flanked") + "("
+            if coll.startswith(flanked) and _balanced(coll[len(flanked):-1]):
+                return f"{self.rt('K.flanked_count')}({coll[len(flanked):]}", T.INT, P_ATOM  # no list made
             return f"len({coll})", T.INT, P_ATOM
         if f in ("sum", "max", "min"):
             if len(args) == 1:
@@ -115,8 +116,8 @@ class CallLowering:
                     self.error(f"{tv} cannot be in {ty}", args[1].pos)
                 if isinstance(args[1], ast.ListExpr) and len(args[1].items) == 2:
                     a, b = (self.expr(i, ctx)[0] for i in args[1].items)
-                    return f"K.contains_pair({coll}, {a}, {b})", T.BOOL, P_ATOM
-                return f"K.contains_all({coll}, {v})", T.BOOL, P_ATOM
+                    return f"{self.rt('K.contains_pair')}({coll}, {a}, {b})", T.BOOL, P_ATOM
+                return f"{self.rt('K.contains_all')}({coll}, {v})", T.BOOL, P_ATOM
             if ty.elem and not T.compatible(ty.elem, tv):
                 self.error(f"{tv} cannot be in {ty}", args[1].pos)
             return f"{self.wrap(v, P_ATOM, P_CMP + 1)} in {coll}", T.BOOL, P_CMP
@@ -127,7 +128,7 @@ class CallLowering:
             if not arity(1):
                 return "0", T.ANY, P_ATOM
             coll, ty = self.collection(args[0], ctx)
-            return f"ops.{f}({coll})", ty.elem or T.ANY, P_ATOM
+            return f"{self.rt('ops.' + f)}({coll})", ty.elem or T.ANY, P_ATOM
         if f == "random":
             if not arity(1):
                 return "0", T.INT, P_ATOM
@@ -170,7 +171,7 @@ class CallLowering:
         params = [pyname(p) for p in d.params]
         # a short expression that calls no other define is written in place when no argument
         # would be computed twice (a name or a number may be repeated freely)
-        if (len(code) <= 100 and "fn__" not in code and "ops.span" not in code and "_sc[" not in code
+        if (len(code) <= 100 and "fn__" not in code and runtime_call("ops.span", self.native) not in code and "_sc[" not in code
                 and all(len(re.findall(rf"\b{p}\b", code)) <= 1 or re.fullmatch(r"-?\w+", c)
                         for p, (c, _t, _p) in zip(params, args))):
             self._functions.setdefault(key, None)
@@ -351,7 +352,7 @@ class CallLowering:
             declare("bint", "_none")
             declare(value, "_best", "_v")
             declare(c_type(elem_type), "_found")
-        cells = re.fullmatch(r"K\.(filled|empty)_cells\((s\.g_\w+(?:\[\w+\])?)\)", src)
+        cells = re.fullmatch(r"(?:_CK|K)\.(filled|empty)_cells\((s\.g_\w+(?:\[\w+\])?)\)", src)
         if cells:  # the grid's cells walked in place: no list of cells is made
             test = f"{self.cell_read(cells[2], var)} {'!=' if cells[1] == 'filled' else '=='} 0"
             src, cond = f"range(len({cells[2]}))", f"{test} and ({cond})" if cond else test

@@ -3,6 +3,7 @@ the generated Python, C types of the native engine, and small helpers on generat
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from regle.dsl import ast
 
@@ -45,9 +46,32 @@ C_FORMS = {"number": "_number", "mancala_store": "_mancala_store", "mancala_oppo
 C_NUMBER_KINDS = frozenset({"int", "cell", "player", "lane", "enum", "item"})
 
 
-def runtime_op(name: str, native: bool) -> str:
-    """A runtime helper as the engine calls it: ``ops.NAME`` in Python, its C form natively."""
-    return C_FORMS[name] if native and name in C_FORMS else f"ops.{name}"
+@lru_cache(maxsize=1)
+def c_kernels() -> frozenset[str]:
+    """The kernels a native engine calls at C level: the functions that
+    ``regle/runtime/_kernels.pxd`` declares (cpdef ones are Python functions too)."""
+    from importlib.resources import files
+    text = files("regle.runtime").joinpath("_kernels.pxd").read_text(encoding="utf-8")
+    return frozenset(re.findall(r"^c?p?def \w+\*? (\w+)\(", text, re.M))
+
+
+def runtime_call(qualified: str, native: bool, bound: dict | None = None) -> str:
+    """How generated code names the runtime helper ``K.name`` or ``ops.name``: as it is in a
+    Python engine. Natively, a compiled kernel is called at C level through the cimported
+    kernels (``_CK.name``: no Python call, no boxing of its numbers); any other helper through
+    a C global bound to it once (``_ops_name``: no lookup of the name at each call), which is
+    recorded in ``bound`` (C global -> helper) for the module's head to declare."""
+    if not native:
+        return qualified
+    module, name = qualified.split(".")
+    if name in c_kernels():
+        return f"_CK.{name}"
+    local = f"_{module}_{name}"
+    if bound is not None:
+        bound[local] = qualified
+    return local
+
+
 
 
 class Ctx:
@@ -82,7 +106,7 @@ class Ctx:
 
 
 _CELL_LIST = re.compile(r"\[_c for _c in range\(\d+\) if (?:not )?[\w.]+(?:\[\w+\])?\[_c\]\]"
-                        r"|K\.(?:empty|filled)_cells\([\w.]+(?:\[\w+\])?\)")
+                        r"|(?:_CK|K)\.(?:empty|filled)_cells\([\w.]+(?:\[\w+\])?\)")
 
 
 def share_cell_lists(line: str) -> list[str]:

@@ -214,7 +214,7 @@ class ExpressionLowering:
         lo, hi = self.number(node.lo, ctx), self.number(node.hi, ctx)
         if _is_int(lo) and _is_int(hi) and int(hi) - int(lo) < LIMITS["range_values"]:
             return f"range({lo}, {int(hi) + 1})", T.list_of(T.INT), P_ATOM
-        return f"ops.span({lo}, {hi})", T.list_of(T.INT), P_ATOM  # bounded when played
+        return f"{self.rt('ops.span')}({lo}, {hi})", T.list_of(T.INT), P_ATOM  # bounded when played
 
     def t_Cond(self, node: ast.Cond, ctx: Ctx) -> N.Expr:
         test = self.tree(node.test, ctx)

@@ -12,7 +12,6 @@ import attrs
 from regle.dsl import ast
 
 from . import types as T
-from .lower_common import runtime_op
 from .symbols import suggest
 
 P_ATOM = 8
@@ -146,7 +145,7 @@ class GridLowering:
             if sym is None:
                 return "[]", T.list_of(T.Type("placement")), P_ATOM
             g = gconst(sym.name)
-            return (f"ops.placement_keys({grid}, {g}_WIDTH, {g}_HEIGHT, PATTERNS[{pat}], {taking})",
+            return (f"{self.rt('ops.placement_keys')}({grid}, {g}_WIDTH, {g}_HEIGHT, PATTERNS[{pat}], {taking})",
                     T.list_of(T.Type("placement")), P_ATOM)
         grid, sym = self.grid_ref(args[0], ctx, "lanes" if f in ("lane", "lane_count", "lanes") else
                                   "board" if f == "line_moves" else
@@ -175,40 +174,40 @@ class GridLowering:
                 self.error(f"cell(G, x, y) is for square boards, lanes and hex W by H boards, not {sym.geo.kind}",
                            node.pos, 'name the cell instead: cell(G, "b3")')
             x, y = self.number(args[1], ctx), self.number(args[2], ctx)
-            return f"ops.at_xy({x}, {y}, {g}_WIDTH, {g}_HEIGHT, {int(sym.geo.kind == 'lanes')})", cell_t, P_ATOM
+            return f"{self.rt('ops.at_xy')}({x}, {y}, {g}_WIDTH, {g}_HEIGHT, {int(sym.geo.kind == 'lanes')})", cell_t, P_ATOM
         if f == "neighbour":
             c, d = self.cell(args[1], ctx, sym), self.direction(args[2], ctx, sym)
             if d.isdigit() and (c.isidentifier() or c.isdigit()):
                 return f"{g}_ADJ[{c} * {deg} + {d}]", cell_t, P_ATOM
-            return f"ops.neighbour({g}_ADJ, {deg}, {c}, {d})", cell_t, P_ATOM
+            return f"{self.rt('ops.neighbour')}({g}_ADJ, {deg}, {c}, {d})", cell_t, P_ATOM
         if f == "neighbours":
-            return f"ops.neighbours({g}_ADJ, {deg}, {self.cell(args[1], ctx, sym)})", T.list_of(cell_t), P_ATOM
+            return f"{self.rt('ops.neighbours')}({g}_ADJ, {deg}, {self.cell(args[1], ctx, sym)})", T.list_of(cell_t), P_ATOM
         if f == "directions":
             return f"range({deg})", T.list_of(T.Type("direction", space=sym.name)), P_ATOM
         if f == "ray":
             c, d = self.cell(args[1], ctx, sym), self.direction(args[2], ctx, sym)
-            return f"ops.ray({g}_ADJ, {deg}, {c}, {d})", T.list_of(cell_t), P_ATOM
+            return f"{self.rt('ops.ray')}({g}_ADJ, {deg}, {c}, {d})", T.list_of(cell_t), P_ATOM
         if f == "distance":
             a, b = self.cell(args[1], ctx, sym), self.cell(args[2], ctx, sym)
-            return f"ops.distance({g}_ADJ, {deg}, {a}, {b})", T.INT, P_ATOM
+            return f"{self.rt('ops.distance')}({g}_ADJ, {deg}, {a}, {b})", T.INT, P_ATOM
         if f == "edge_cells":
             return self.cell_list(args[1], ctx, sym), T.list_of(cell_t), P_ATOM
         if f == "in_a_row":
             who, n = self.element(args[1], ctx, sym), self.number(args[2], ctx)
-            return f"K.in_a_row({grid}, {g}_ADJ, {deg}, {who} + 1, {n})", T.BOOL, P_ATOM
+            return f"{self.rt('K.in_a_row')}({grid}, {g}_ADJ, {deg}, {who} + 1, {n})", T.BOOL, P_ATOM
         if f == "connected":
             who = self.element(args[1], ctx, sym)
             a, b = self.cell_list(args[2], ctx, sym), self.cell_list(args[3], ctx, sym)
-            return f"K.connected({grid}, {g}_ADJ, {deg}, {who} + 1, {a}, {b})", T.BOOL, P_ATOM
+            return f"{self.rt('K.connected')}({grid}, {g}_ADJ, {deg}, {who} + 1, {a}, {b})", T.BOOL, P_ATOM
         if f == "flanked":
             c, who = self.cell(args[1], ctx, sym), self.element(args[2], ctx, sym)
             d = self.direction(args[3], ctx, sym) if len(args) == 4 else "-1"
-            return f"K.flanked({grid}, {g}_ADJ, {deg}, {c}, {who} + 1, {d})", T.list_of(cell_t), P_ATOM
+            return f"{self.rt('K.flanked')}({grid}, {g}_ADJ, {deg}, {c}, {who} + 1, {d})", T.list_of(cell_t), P_ATOM
         if f == "lanes":  # the lanes as values, numbered from 1 where people read them
             return f"range({sym.geo.width})", T.list_of(T.Type("lane", space=sym.name)), P_ATOM
         if f == "chain":  # the cells joined to c through neighbours holding what c holds
             c = self.cell(args[1], ctx, sym)
-            return f"ops.chain({grid}, {g}_ADJ, {deg}, {c})", T.list_of(cell_t), P_ATOM
+            return f"{self.rt('ops.chain')}({grid}, {g}_ADJ, {deg}, {c})", T.list_of(cell_t), P_ATOM
         if f == "sides":  # the sides of the board some of these cells lie along
             if not sym.edges:
                 self.error(f"sides() needs a board whose sides are named: 'edges ENUM' on grid '{sym.name}'", node.pos)
@@ -216,25 +215,25 @@ class GridLowering:
             cells_code, cty = self.expr(args[1], ctx)
             if cty.kind not in ("list", "zone", "any"):
                 self.error(f"sides() takes a list of cells, not {cty}", args[1].pos)
-            return f"ops.sides_of({cells_code}, {g}_SIDES)", T.list_of(T.enum(sym.edges)), P_ATOM
+            return f"{self.rt('ops.sides_of')}({cells_code}, {g}_SIDES)", T.list_of(T.enum(sym.edges)), P_ATOM
         if f in ("houses", "store"):
             p = self.number(args[1], ctx)
             n = sym.geo.width
             if f == "store":
-                return f"{runtime_op('mancala_store', self.native)}({p}, {n})", cell_t, P_ATOM
+                return f"{self.op('mancala_store')}({p}, {n})", cell_t, P_ATOM
             if self.native and (p.isidentifier() or p.isdigit()):  # a range of C numbers, from the C form
                 return f"range(_mancala_first({p}, {n}), _mancala_first({p}, {n}) + {n})", T.list_of(cell_t), P_ATOM
-            return f"ops.mancala_houses({p}, {n})", T.list_of(cell_t), P_ATOM
+            return f"{self.rt('ops.mancala_houses')}({p}, {n})", T.list_of(cell_t), P_ATOM
         if f == "opposite":
             cell = self.cell(args[1], ctx, sym)
-            return f"{runtime_op('mancala_opposite', self.native)}({cell}, {sym.geo.width})", cell_t, P_ATOM
+            return f"{self.op('mancala_opposite')}({cell}, {sym.geo.width})", cell_t, P_ATOM
         if f == "cells":
             return f"range({sym.geo.cells})", T.list_of(cell_t), P_ATOM
         if f in ("empty_cells", "filled_cells"):
             if numbers:  # a list of numbers: 0 is an empty cell
                 test = "not " if f == "empty_cells" else ""
                 return f"[_c for _c in range({sym.geo.cells}) if {test}{grid}[_c]]", T.list_of(cell_t), P_ATOM
-            return f"K.{f}({grid})", T.list_of(cell_t), P_ATOM
+            return f"{self.rt('K.' + f)}({grid})", T.list_of(cell_t), P_ATOM
         if f == "content":
             if numbers:
                 return f"{grid}[{self.cell(args[1], ctx, sym)}]", sym.elem, P_ATOM
@@ -248,36 +247,37 @@ class GridLowering:
         if f == "lane":
             return f"({self.cell(args[1], ctx, sym)} // {g}_HEIGHT)", T.INT, P_ATOM
         if f == "lane_count":
-            return (f"K.lane_count({grid}, {g}_WIDTH, {g}_HEIGHT, {self.number(args[1], ctx)})",
+            return (f"{self.rt('K.lane_count')}({grid}, {g}_WIDTH, {g}_HEIGHT, {self.number(args[1], ctx)})",
                     T.INT, P_ATOM)
         if f in ("groups", "largest_zone"):
             size = self.number(args[1], ctx)
             wild = self.wild_code(args[2] if len(args) >= 3 else None, ctx, sym)
             if f == "largest_zone":
                 # a zone of wild cells alone counts too (unlike a group, which needs a real member)
-                return f"K.largest_zone({grid}, {g}_ADJ, {sym.geo.deg}, {wild}, {size}, 0)[0]", T.INT, P_ATOM
+                return f"{self.rt('K.largest_zone')}({grid}, {g}_ADJ, {sym.geo.deg}, {wild}, {size}, 0)[0]", T.INT, P_ATOM
             # a group holds at least `real` cells of its own colour (1 unless the rules say)
             real = self.number(args[3], ctx) if len(args) == 4 else "1"
-            return (f"ops.group_keys(K.connected_groups({grid}, {g}_ADJ, {sym.geo.deg}, {wild}, {size}, {real}), {wild})",
+            return (f"{self.rt('ops.group_keys')}({self.rt('K.connected_groups')}({grid}, {g}_ADJ, {sym.geo.deg}, {wild}, {size}, {real}), {wild})",
                     T.list_of(T.Type("group", elem=sym.elem, space=sym.name)), P_ATOM)
         if f == "line_moves":
             who = self.element(args[1], ctx, sym)
             limit = self.number(args[2], ctx) if len(args) == 3 else "0"
-            return (f"K.line_move_keys({grid}, {g}_ADJ, {sym.geo.deg}, {who} + 1, {limit})",
+            return (f"{self.rt('K.line_move_keys')}({grid}, {g}_ADJ, {sym.geo.deg}, {who} + 1, {limit})",
                     T.list_of(T.Type("linemove", space=sym.name)), P_ATOM)
         raise AssertionError(f)
 
     def special_attr(self, node: ast.Attr, code: str, ty: T.Type) -> tuple[str, T.Type, int] | None:
         """Attributes of groups, placements and line moves (None: not one of those)."""
+        # attribute -> (the helper that reads it, or an expression of the value; its type)
         table = {
-            "group": {"colour": (f"ops.group_colour({code})", ty.elem or T.ANY),
-                      "cell": (f"ops.group_anchor({code})", T.Type("cell", space=ty.space)),
-                      "size": (f"ops.group_size({code})", T.INT)},
+            "group": {"colour": ("ops.group_colour", ty.elem or T.ANY),
+                      "cell": ("ops.group_anchor", T.Type("cell", space=ty.space)),
+                      "size": ("ops.group_size", T.INT)},
             "placement": {"turns": (f"({code} // 64)", T.INT), "offset": (f"({code} % 64)", T.INT)},
-            "linemove": {"head": (f"ops.line_head({code})", T.Type("cell", space=ty.space)),
-                         "length": (f"ops.line_length({code})", T.INT),
-                         "pushed": (f"ops.line_pushed({code})", T.INT),
-                         "direction": (f"ops.line_dir({code})", T.INT)},
+            "linemove": {"head": ("ops.line_head", T.Type("cell", space=ty.space)),
+                         "length": ("ops.line_length", T.INT),
+                         "pushed": ("ops.line_pushed", T.INT),
+                         "direction": ("ops.line_dir", T.INT)},
         }.get(ty.kind)
         if table is None:
             return None
@@ -285,7 +285,7 @@ class GridLowering:
             self.error(f"{ty} has no '{node.name}'", node.pos, "it has: " + ", ".join(table))
             return "0", T.ANY, P_ATOM
         c, t = table[node.name]
-        return c, t, P_ATOM
+        return (f"{self.rt(c)}({code})" if c.startswith("ops.") else c), t, P_ATOM
 
     def special_show(self, code: str, ty: T.Type) -> str | None:
         if ty.kind == "direction":
@@ -296,13 +296,13 @@ class GridLowering:
             return f"{gconst(ty.space)}_NAMES[{code}]"
         if ty.kind == "linemove":
             g = gconst(ty.space)
-            return f"ops.show_line({code}, {g}_NAMES, {g}_DIRS)"
+            return f"{self.rt('ops.show_line')}({code}, {g}_NAMES, {g}_DIRS)"
         if ty.kind == "placement":
-            return f"ops.show_placement({code})"
+            return f"{self.rt('ops.show_placement')}({code})"
         if ty.kind == "group":
             elem = ty.elem or T.ANY
-            return (f"{self.show_code(f'ops.group_colour({code})', elem)} + ' group of ' + "
-                    f"str(ops.group_size({code}))")
+            return (f"{self.show_code(self.rt('ops.group_colour') + f'({code})', elem)} + ' group of ' + "
+                    f"str({self.rt('ops.group_size')}({code}))")
         return None
 
     # ---- statements -----------------------------------------------------------------------
@@ -310,7 +310,7 @@ class GridLowering:
         grid, sym = self.grid_ref(node.grid, ctx)
         value = self.element(node.value, ctx, sym)
         if sym is not None and sym.elem.kind == "int":  # a grid of numbers holds them as they are
-            return [f"{grid}[{self.cell(node.cell, ctx, sym)}] = ops.number({value})"]
+            return [f"{grid}[{self.cell(node.cell, ctx, sym)}] = {self.rt('ops.number')}({value})"]
         return [f"{grid}[{self.cell(node.cell, ctx, sym)}] = {value} + 1"]
 
     def s_Clear(self, node: ast.Clear, ctx) -> list[str]:
@@ -321,10 +321,10 @@ class GridLowering:
             if sym is not None and ty.space != sym.name:
                 self.error(f"this group is from grid '{ty.space}', not '{sym.name}'", node.what.pos)
             g = gconst(sym.name) if sym else "G"
-            return [f"ops.clear_cells({grid}, ops.group_cells({grid}, {g}_ADJ, {sym.geo.deg if sym else 4}, {code}), {to})"]
+            return [f"{self.rt('ops.clear_cells')}({grid}, {self.rt('ops.group_cells')}({grid}, {g}_ADJ, {sym.geo.deg if sym else 4}, {code}), {to})"]
         if ty.kind not in ("cell", "int", "any"):
             self.error(f"clear takes a cell or a group, not {ty}", node.what.pos)
-        return [f"ops.clear_cells({grid}, ({code},), {to})"]
+        return [f"{self.rt('ops.clear_cells')}({grid}, ({code},), {to})"]
 
     def s_Drop(self, node: ast.Drop, ctx) -> list[str]:
         grid, sym = self.grid_ref(node.grid, ctx, "lanes", "drop")
@@ -333,12 +333,12 @@ class GridLowering:
         taking = self.optional_zone(node.taking, ctx, sym)
         overflow = self.optional_zone(node.overflow, ctx, sym)
         g = gconst(sym.name) if sym else "G"
-        return [f"ops.drop_into({grid}, {g}_WIDTH, {g}_HEIGHT, {lane}, {value}, {taking}, {overflow})"]
+        return [f"{self.rt('ops.drop_into')}({grid}, {g}_WIDTH, {g}_HEIGHT, {lane}, {value}, {taking}, {overflow})"]
 
     def s_Settle(self, node: ast.Settle, ctx) -> list[str]:
         grid, sym = self.grid_ref(node.grid, ctx, "lanes", "settle")
         g = gconst(sym.name) if sym else "G"
-        return [f"K.settle({grid}, {g}_WIDTH, {g}_HEIGHT)"]
+        return [f"{self.rt('K.settle')}({grid}, {g}_WIDTH, {g}_HEIGHT)"]
 
     def s_Place(self, node: ast.Place, ctx) -> list[str]:
         key, kty = self.expr(node.placement, ctx)
@@ -351,7 +351,7 @@ class GridLowering:
         taking = self.optional_zone(node.taking, ctx, sym)
         overflow = self.optional_zone(node.overflow, ctx, sym)
         g = gconst(sym.name) if sym else "G"
-        return [f"ops.place({grid}, {g}_WIDTH, {g}_HEIGHT, {key}, PATTERNS[{pat}], {taking}, {overflow})"]
+        return [f"{self.rt('ops.place')}({grid}, {g}_WIDTH, {g}_HEIGHT, {key}, PATTERNS[{pat}], {taking}, {overflow})"]
 
     def s_Push(self, node: ast.Push, ctx) -> list[str]:
         key, kty = self.expr(node.move, ctx)
@@ -362,7 +362,7 @@ class GridLowering:
             return []
         g = gconst(sym.name)
         if node.body is None:
-            return [f"ops.push({grid}, {g}_ADJ, {sym.geo.deg}, {key}, {g}_EXITS)"]
+            return [f"{self.rt('ops.push')}({grid}, {g}_ADJ, {sym.geo.deg}, {key}, {g}_EXITS)"]
         who, sides = self.local(node.who), self.local(node.sides)
         side_t = T.enum(sym.edges) if sym.edges else T.INT
         inner = ctx.child(**{node.who: (who, sym.elem), node.sides: (sides, T.list_of(side_t))})
@@ -370,7 +370,7 @@ class GridLowering:
         deg = sym.geo.deg
         # the kernel moves the line; a piece that left the board is returned with its last cell
         # and direction, which name the sides it crossed
-        return ([f"_left, _last, _d = K.apply_line_key({grid}, {g}_ADJ, {deg}, {key})",
+        return ([f"_left, _last, _d = {self.rt('K.apply_line_key')}({grid}, {g}_ADJ, {deg}, {key})",
                  "if _left:", f"    {who}, {sides} = _left - 1, {g}_EXITS[_last * {deg} + _d]"]
                 + ["    " + line for line in body])
 

@@ -11,7 +11,7 @@ from .symbols import LIMITS, suggest
 from .texts import split_template
 from .lower_common import (
     Ctx, pyname, share_cell_lists, _const, column_read, _zone_name, _indent, joined,
-    _atomic, runtime_op)
+    _atomic)
 
 
 class StatementLowering:
@@ -112,11 +112,11 @@ class StatementLowering:
             elif not T.compatible(ty, vty):
                 self.error(f"'{node.name}' holds {ty}, not {vty}", node.value.pos)
             if vty.kind in ("int", "any") and "*" in value.replace("//", ""):  # a product: kept in range
-                value = f"ops.number({value})"
+                value = f"{self.rt('ops.number')}({value})"
             return [f"{var} {node.op} {value}"]
         value = self.number(node.value, ctx)
         if "*" in value.replace("//", ""):  # products can grow without bound: keep them in range
-            value = f"ops.number({value})"
+            value = f"{self.rt('ops.number')}({value})"
         grid = self.sym.grids.get(node.name)
         if grid is not None and node.name not in ctx.scope:  # G[c] = n: a cell of a grid of numbers
             if grid.elem.kind != "int":
@@ -130,7 +130,7 @@ class StatementLowering:
             cell = self.cell(node.index, ctx, grid)
             if node.op == "=":
                 return [f"s.g_{node.name}[{cell}] = {value}"]
-            bound = runtime_op("number", self.native and node.op[0] in "+-" and "*" not in value)  # sums fit in C
+            bound = self.op("number", c_form=node.op[0] in "+-" and "*" not in value)  # sums fit in C
             return [f"s.g_{node.name}[{cell}] = {bound}(s.g_{node.name}[{cell}] {node.op[0]} {value})"]
         c = self.sym.counters.get(node.name)
         if c is None:
@@ -162,7 +162,7 @@ class StatementLowering:
         self.need_random(node, ctx)
         code, _, _ = self.zone_ref(node.zone, ctx)
         if self.native:  # the shuffle kernel on the generator's state, in C (the same numbers)
-            return [f"s.rng.state = K.shuffle({code}, s.rng.state)"]
+            return [f"s.rng.state = {self.rt('K.shuffle')}({code}, s.rng.state)"]
         return [f"s.rng.shuffle({code})"]
 
     def need_random(self, node: ast.Node, ctx: Ctx) -> None:
@@ -175,7 +175,7 @@ class StatementLowering:
         self.same_elem(es, ed, node)
         count = "None" if node.count is None else self.number(node.count, ctx)
         if node.where is None:
-            lines = [f"ops.deal({src}, {dst}, {count})"]
+            lines = [f"{self.rt('ops.deal')}({src}, {dst}, {count})"]
         else:  # the first matches, in order, as ops.deal with a condition would; written out so
             # that no function is called per element (and the native engine needs no closure)
             cond = self.boolean(node.where, ctx.child(it=("it", es)))
@@ -190,7 +190,7 @@ class StatementLowering:
                      "        _i += 1"]
         cap = self.capacity_of(node.dst)
         if cap is not None:
-            lines += [f"if len({dst}) > {cap}:", f"    ops.overflow({dname!r}, {cap})"]
+            lines += [f"if len({dst}) > {cap}:", f"    {self.rt('ops.overflow')}({dname!r}, {cap})"]
         return lines
 
     def same_elem(self, a: T.Type, b: T.Type, node: ast.Node) -> None:
@@ -224,14 +224,14 @@ class StatementLowering:
             if not created:
                 return []
             cap = LIMITS["zone_capacity"]
-        return [f"if len({code}) >= {cap}:", f"    ops.overflow({name!r}, {cap})"]
+        return [f"if len({code}) >= {cap}:", f"    {self.rt('ops.overflow')}({name!r}, {cap})"]
 
     def s_Add(self, node: ast.Add, ctx: Ctx) -> list[str]:
         item, ti = self.expr(node.item, ctx)
         dst, ed, dname = self.zone_ref(node.dst, ctx)
         self.same_elem(ti, ed, node.item)
         if "*" in item.replace("//", ""):
-            item = f"ops.number({item})"
+            item = f"{self.rt('ops.number')}({item})"
         return self.capacity_check(node.dst, dst, dname, created=True) + [f"{dst}.append({item})"]
 
     def s_Remove(self, node: ast.Remove, ctx: Ctx) -> list[str]:
@@ -243,13 +243,13 @@ class StatementLowering:
     def removal(self, zone: str, item: str) -> str:
         """Take one ``item`` out of a zone (list.remove, with its ValueError): natively the
         remove_value kernel, a C call instead of a method lookup on a list."""
-        return f"K.remove_value({zone}, {item})" if self.native else f"{zone}.remove({item})"
+        return f"{self.rt('K.remove_value')}({zone}, {item})" if self.native else f"{zone}.remove({item})"
 
     def s_Refill(self, node: ast.Refill, ctx: Ctx) -> list[str]:
         dst, ed, _ = self.zone_ref(node.dst, ctx)
         src, es, _ = self.zone_ref(node.src, ctx)
         self.same_elem(es, ed, node)
-        return [f"K.refill({dst}, {src}, {self.number(node.size, ctx)})"]
+        return [f"{self.rt('K.refill')}({dst}, {src}, {self.number(node.size, ctx)})"]
 
     def s_If(self, node: ast.If, ctx: Ctx) -> list[str]:
         lines = []

@@ -64,11 +64,11 @@ def keyed_moves(step) -> dict | None:
     last = code[-1] if code else ""
     args = _call_args(last, "return K.line_move_keys(")
     if args is not None and len(args) == 6 and re.fullmatch(r"\d+", args[5]):
-        fill = f"return K.line_keys_into({', '.join(args[:5])}, &s._keys, &s._keys_cap)"
+        fill = f"return _CK.line_keys_into({', '.join(args[:5])}, &s._keys, &s._keys_cap)"
         return {"tag": args[5], "lines": [fill if line is last else line for line in lines]}
     args = _call_args(last, "return K.tagged(")
     if args is not None and len(args) == 2 and re.fullmatch(r"\d+", args[0]):
-        fill = f"return K.keys_into({args[1]}, &s._keys, &s._keys_cap)"
+        fill = f"return _CK.keys_into({args[1]}, &s._keys, &s._keys_cap)"
         return {"tag": args[0], "lines": [fill if line is last else line for line in lines]}
     if any(len(a.arg_names) > 2 or a.index >= KEY_TAGS or "bool" in a.arg_kinds for a in step.actions):
         return None  # a truth as an argument would come back from its key as a number
@@ -79,7 +79,7 @@ def keyed_moves(step) -> dict | None:
 #: packed keys: the action in the low 8 bits, then each argument in 27 bits (from -2**26)
 KEY_TAGS = 256
 PAIRS_ROOM, HELD_ROOM = 128, 64  # C arrays of the pairs of a zone and the items held, in _keys_N
-_PAIRS_LOOP = re.compile(r"^( *)for (\w+), (\w+) in K\.distinct_pairs\((.*)\):$")
+_PAIRS_LOOP = re.compile(r"^( *)for (\w+), (\w+) in (?:_CK|K)\.distinct_pairs\((.*)\):$")
 _ADD = re.compile(r"^( *)_add\((.*)\)$")
 _EXTEND = re.compile(r"^( *)_extend\((.*)\)$")
 _RETURN = re.compile(r"^( *)return (.*)$")
@@ -150,7 +150,7 @@ def _pairs_in_c(m: re.Match, decls: list[str]) -> list[str]:
     lines after it, indented deeper) runs on C numbers."""
     indent, a, b, values = m.groups()
     return _in_c_array(indent, decls, "pairs", 2 * PAIRS_ROOM,
-                       f"K.distinct_pairs_into({values}, {{array}}, {PAIRS_ROOM})",
+                       f"_CK.distinct_pairs_into({values}, {{array}}, {PAIRS_ROOM})",
                        [f"{a}, {b} = {{array}}[2 * {{k}}], {{array}}[2 * {{k}} + 1]"])
 
 
@@ -177,7 +177,7 @@ def _pushed_moves(indent: str, moves: str, lines: list[str], decls: list[str]) -
                 return [f"{indent}_push_cells(s, {tagged[0]}, {cells[0]}, {int(kind == 'filled')})"]
     if held and len(held) == 5 and re.fullmatch(r"\d+", held[4]):  # the items in a C array
         return _in_c_array(indent, decls, "held", HELD_ROOM,
-                           f"K.holding_into({', '.join(held[:4])}, {{array}}, {HELD_ROOM})",
+                           f"_CK.holding_into({', '.join(held[:4])}, {{array}}, {HELD_ROOM})",
                            [f"_push(s, {held[4]}, {{array}}[{{k}}], 0)"])
     if tagged and len(tagged) in (2, 3) and re.fullmatch(r"\d+", tagged[0]):
         if len(tagged) == 3 and tagged[2] not in ("True", "False"):
@@ -195,13 +195,13 @@ def _pushed_moves(indent: str, moves: str, lines: list[str], decls: list[str]) -
 def _counted_lets(out: list[str]) -> list[str]:
     """A let of flanked cells that the generator only counts (``len(x_)``) is counted in C."""
     for i, line in enumerate(out):
-        m = re.fullmatch(r"( *)(\w+_) = (K\.flanked\((.*)\))", line)
+        m = re.fullmatch(r"( *)(\w+_) = ((?:_CK|K)\.flanked\((.*)\))", line)
         if not (m and _call_args(m[3], "K.flanked(") is not None):
             continue
         counted = re.compile(rf"\blen\({m[2]}\)")
         if not any(re.search(rf"\b{m[2]}\b", counted.sub("", other)) for other in out if other is not line):
             out = [counted.sub(m[2], other) for other in out]
-            out[i] = f"{m[1]}{m[2]} = K.flanked_count({m[4]})"
+            out[i] = f"{m[1]}{m[2]} = _CK.flanked_count({m[4]})"
     return out
 
 
@@ -215,7 +215,10 @@ def _drop_unread_sources(out: list[str]) -> list[str]:
 
 
 def _call_args(line: str, head: str) -> list[str] | None:
-    """The top-level arguments of ``head...)`` when the line is exactly that call."""
+    """The top-level arguments of ``head...)`` when the line is exactly that call (a kernel
+    ``K.name(`` also as the native lowering writes it, ``_CK.name(``)."""
+    if "K." in head and not line.startswith(head):
+        head = head.replace("K.", "_CK.", 1)
     if not line.startswith(head) or not line.endswith(")"):
         return None
     args, depth, start, inner = [], 0, 0, line[len(head):-1]

@@ -4,7 +4,6 @@ passes are what the Cython emitter of the typed IR replaces, one by one."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 
 _STRING_MASK = '"\x01'
@@ -42,7 +41,7 @@ def unmask_literals(code: str, texts: list[str]) -> str:
 
 _ALIAS_LINE = re.compile(r"^ *_(?:add|extend) = out\.(?:append|extend)\n", re.M)
 _IDIOMS = [(re.compile(r"\b_add\("), "out.append("), (re.compile(r"\b_extend\("), "out.extend("),
-           (re.compile(r"\bdict\.fromkeys\("), "K.distinct(")]
+           (re.compile(r"\bdict\.fromkeys\("), "_CK.distinct(")]
 
 
 def native_idioms(code: str) -> str:
@@ -67,42 +66,8 @@ def shared_moves(code: str) -> str:
     """In the native engine, a legal move of one or two arguments (``_add((2, a_, b_))``) is
     the kernels' shared tuple (``K.triple``) instead of a new one at every decision."""
     def shared(m: re.Match) -> str:
-        return f"_add(K.triple({m[1]}, {m[2]}, {m[3]}))" if m[3] else f"_add(K.pair({m[1]}, {m[2]}))"
+        return f"_add(_CK.triple({m[1]}, {m[2]}, {m[3]}))" if m[3] else f"_add(_CK.pair({m[1]}, {m[2]}))"
     return _MOVE_ADDED.sub(shared, code)
-
-
-_RUNTIME_CALL = re.compile(r"\b(K|ops)\.(\w+)\(")
-
-
-@lru_cache(maxsize=1)
-def c_kernels() -> frozenset[str]:
-    """The kernels a native engine calls at C level: the functions that
-    ``regle/runtime/_kernels.pxd`` declares (cpdef ones are Python functions too)."""
-    from importlib.resources import files
-    text = files("regle.runtime").joinpath("_kernels.pxd").read_text(encoding="utf-8")
-    return frozenset(re.findall(r"^c?p?def \w+\*? (\w+)\(", text, re.M))
-
-
-def bind_runtime_calls(code: str) -> str:
-    """In the native engine, a compiled kernel (``K.flanked(``, or ``ops.deal(`` that re-exports
-    one) is called at C level through ``cimport`` (no Python call, no boxing of its numbers);
-    any other runtime helper is bound once to a C global (``_ops_show_line``), which skips two
-    dictionary lookups a call. Strings and comments are left alone."""
-    used: dict[str, None] = {}
-    direct = c_kernels()
-
-    def bound(m: re.Match) -> str:
-        if m[2] in direct:
-            return f"_CK.{m[2]}("
-        name = f"_{m[1]}_{m[2]}"
-        used[name] = None
-        return name + "("
-
-    code = "".join(_RUNTIME_CALL.sub(bound, piece) if is_code else piece for piece, is_code in _split_strings(code))
-    binds = "".join(f"cdef object {name} = {name[1:].replace('_', '.', 1)}\n" for name in used)
-    at = code.index("\n", code.index("\nfrom regle.runtime import ")  + 1) + 1  # after the imports
-    return (code[:at] + "from regle.runtime cimport _kernels as _CK  # the compiled kernels, called in C\n"
-            + ("# the other helpers the engine calls, bound once\n" + binds if binds else "") + code[at:])
 
 
 def _split_strings(code: str):
@@ -131,5 +96,5 @@ def _split_strings(code: str):
 
 #: what the native source goes through after the template, in order: each pass rewrites what
 #: is fastest in Python into what is fastest in Cython, and knows nothing of any game
-NATIVE_PASSES = (shared_moves, native_idioms, bind_runtime_calls)
+NATIVE_PASSES = (shared_moves, native_idioms)
 
