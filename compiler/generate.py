@@ -20,7 +20,6 @@ from .lower import Lowerer
 from .lower_common import runtime_call, share_cell_lists
 from .safety import literal, verify
 from .move_passes import hoist_reads, keyed_moves, move_list
-from .native_passes import mask_literals, unmask_literals, NATIVE_PASSES
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -199,7 +198,4 @@ def _generate(text: str, filename: str, name: str | None, native: bool) -> str:
     # the native lowering (aggregates as methods) is verified as Python too, then laid out typed
     ir = lower(text, filename, name, native=True)
     verify(render(ir))
-    code, literals = mask_literals(render(ir, native=True))
-    for finish in NATIVE_PASSES:
-        code = finish(code)
-    return unmask_literals(code, literals)
+    return render(ir, native=True)  # written natively by the lowering and the template: no pass over it

@@ -121,7 +121,7 @@ class ActionLowering:
                 var = pyname(b.names[0])
                 elem = ty.elem or T.ANY
                 if ty.kind == "zone" and elem.kind in ("int", "enum", "bool", "any"):
-                    src = f"dict.fromkeys({src})"  # equal values are one choice
+                    src = self.distinct_code(src)  # equal values are one choice
                 if (self.native and level == 0 and isinstance(b.source, ast.Call) and len(b.source.args) == 1
                         and b.source.func in ("empty_cells", "filled_cells")):
                     grid, gsym = self.grid_ref(b.source.args[0], ctx)
@@ -191,7 +191,7 @@ class ActionLowering:
             if outer and inner and not re.search(rf"\b{outer.group(1)}\b", inner.group(2)):
                 # two free parameters: every pair of values, made by one kernel call (which
                 # checks the bound on moves itself)
-                product = f"_extend({self.rt('K.tagged_product')}({index}, {outer.group(2)}, {inner.group(2)}))"
+                product = self.extend_moves(f"{self.rt('K.tagged_product')}({index}, {outer.group(2)}, {inner.group(2)})")
                 risky = False
         if risky:
             fold = len(loops)
@@ -214,15 +214,15 @@ class ActionLowering:
                 single = re.fullmatch(r"for (\w+) in (.*):", loop)
                 if len(loops) == 1 and single and len(arg_names) == 1:
                     src = single.group(2)
-                    distinct = re.fullmatch(r"dict\.fromkeys\(([^()]*)\)", src)
+                    distinct = re.fullmatch(r"(?:dict\.fromkeys|_CK\.distinct)\(([^()]*)\)", src)
                     if src.startswith(self.rt("K.line_move_keys") + "(") and src.endswith(")"):  # tagged where made
-                        gen.append("    " * depth + f"_extend({src[:-1]}, {index}))")
+                        gen.append("    " * depth + self.extend_moves(f"{src[:-1]}, {index})"))
                     elif distinct:  # equal values are one choice: dropped as the list is made
-                        gen.append("    " * depth + f"_extend({self.rt('K.tagged')}({index}, {distinct.group(1)}, True))")
+                        gen.append("    " * depth + self.extend_moves(f"{self.rt('K.tagged')}({index}, {distinct.group(1)}, True)"))
                     else:
-                        gen.append("    " * depth + f"_extend({self.rt('K.tagged')}({index}, {src}))")
+                        gen.append("    " * depth + self.extend_moves(f"{self.rt('K.tagged')}({index}, {src})"))
                 else:
-                    gen.append("    " * depth + f"_extend([{move} {loop[:-1]}])")
+                    gen.append("    " * depth + self.extend_moves(f"[{move} {loop[:-1]}]"))
                 break
             if level in cell_walks:  # the grid's cells, tested in C: no list of them is made
                 grid, filled = cell_walks[level]
@@ -239,7 +239,7 @@ class ActionLowering:
                            f"{self.rt('ops.too_many_moves')}(RULES_FILE, {node.pos[0]}, {node.name!r}, {LIMITS['moves']})")
         else:
             if held is None and product is None:
-                gen.append("    " * depth + f"_add({move})")
+                gen.append("    " * depth + self.add_move(index, [pyname(n) for n in arg_names]))
         # effects
         do_ctx = Ctx("effect", dict(guard_ctx.scope), has_me=True, random_ok=True)
         do_ctx.lets = set(guard_ctx.lets)
@@ -374,7 +374,24 @@ class ActionLowering:
         m = re.fullmatch(rf"if (?:_CK|K)\.contains_pair\((.+), (?:_v_)?(C_\w+)\[{var}\], (?:_v_)?(C_\w+)\[{var}\]\):", tests[0])
         if m is None or re.search(rf"\b{var}\b", m.group(1)):
             return None
-        return f"_extend({self.rt('K.holding_pairs')}({m.group(1)}, {src}, {m.group(2)}, {m.group(3)}, {index}))"
+        return self.extend_moves(f"{self.rt('K.holding_pairs')}({m.group(1)}, {src}, {m.group(2)}, {m.group(3)}, {index})")
+
+    # the lines that fill a move generator's list ``out`` (the Python engine calls the bound
+    # methods ``_add``/``_extend``; natively they are C calls on the typed list, and a move of one
+    # or two arguments is the kernels' shared tuple, not a new one at every decision)
+    def add_move(self, index: int, args: list[str]) -> str:
+        if not self.native:
+            return f"_add(({index}, {', '.join(args)}))" if args else f"_add(({index},))"
+        if len(args) in (1, 2):
+            return f"out.append({self.rt('K.pair' if len(args) == 1 else 'K.triple')}({index}, {', '.join(args)}))"
+        return f"out.append(({index}, {', '.join(args)}))" if args else f"out.append(({index},))"
+
+    def extend_moves(self, moves: str) -> str:
+        return f"out.extend({moves})" if self.native else f"_extend({moves})"
+
+    def distinct_code(self, values: str) -> str:
+        """The distinct values of a zone, in first-seen order, to be walked."""
+        return f"{self.rt('K.distinct')}({values})" if self.native else f"dict.fromkeys({values})"
 
     def long_code(self, code: str, ty: T.Type) -> str:
         """A longer display of a move's argument that tells apart what the notation may not:

@@ -80,20 +80,20 @@ def keyed_moves(step) -> dict | None:
 KEY_TAGS = 256
 PAIRS_ROOM, HELD_ROOM = 128, 64  # C arrays of the pairs of a zone and the items held, in _keys_N
 _PAIRS_LOOP = re.compile(r"^( *)for (\w+), (\w+) in (?:_CK|K)\.distinct_pairs\((.*)\):$")
-_ADD = re.compile(r"^( *)_add\((.*)\)$")
-_EXTEND = re.compile(r"^( *)_extend\((.*)\)$")
+_ADD = re.compile(r"^( *)(?:_add|out\.append)\((.*)\)$")
+_EXTEND = re.compile(r"^( *)(?:_extend|out\.extend)\((.*)\)$")
 _RETURN = re.compile(r"^( *)return (.*)$")
 
 
 def _distinct_of(arg: str, lines: list[str]) -> str | None:
     """The zone whose distinct values ``arg`` is: ``dict.fromkeys(Z)`` itself, or a name set to
     that once in ``lines`` (a hoisted source)."""
-    m = re.fullmatch(r"dict\.fromkeys\(([\w.\[\]]+)\)", arg)
+    m = re.fullmatch(r"(?:dict\.fromkeys|_CK\.distinct)\(([\w.\[\]]+)\)", arg)
     if m:
         return m[1]
     if re.fullmatch(r"_src\d+_\d+", arg):
         for line in lines:
-            m = re.fullmatch(rf" *{arg} = dict\.fromkeys\(([\w.\[\]]+)\)", line)
+            m = re.fullmatch(rf" *{arg} = (?:dict\.fromkeys|_CK\.distinct)\(([\w.\[\]]+)\)", line)
             if m:
                 return m[1]
     return None
@@ -155,8 +155,11 @@ def _pairs_in_c(m: re.Match, decls: list[str]) -> list[str]:
 
 
 def _pushed_move(indent: str, move: str) -> str:
-    """``_add((tag, a, b))`` as a push of its key (any other move: through its tuple)."""
-    args = _call_args(f"f({move[1:-1]})", "f(") if move.startswith("(") and move.endswith(")") else None
+    """``_add((tag, a, b))`` (natively ``out.append(_CK.triple(tag, a, b))``) as a push of its key
+    (any other move: through its tuple)."""
+    args = _call_args(move, "_CK.pair(") or _call_args(move, "_CK.triple(")
+    if args is None:
+        args = _call_args(f"f({move[1:-1]})", "f(") if move.startswith("(") and move.endswith(")") else None
     if args and args[-1] == "":
         args = args[:-1]  # (tag,)
     if args and re.fullmatch(r"\d+", args[0]) and len(args) <= 3:
@@ -242,8 +245,9 @@ def move_list(lines: list[str]) -> list[str]:
     when one unguarded list is the whole answer, that list returned as it is."""
     lines = _hoist_sizes(hoist_reads(lines))
     code = [line for line in lines if not line.lstrip().startswith("#")]
-    if len(code) == 1 and code[0].startswith("_extend("):
-        return ["return " + line[len("_extend("):-1] if line is code[0] else line for line in lines]
+    for extend in ("_extend(", "out.extend("):  # natively out.extend
+        if len(code) == 1 and code[0].startswith(extend):
+            return ["return " + line[len(extend):-1] if line is code[0] else line for line in lines]
     body = "\n".join(code)
     head = ["out = []"]
     if "_add(" in body:

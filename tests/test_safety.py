@@ -177,3 +177,22 @@ def test_a_repeat_step_that_never_ends_is_stopped_with_its_line():
     with pytest.raises(regle.RulesRuntimeError, match=r"fidget.rules:8: step fidget repeated 10,000 times"):
         while True:
             s.play("wiggle")
+
+
+def test_the_native_engine_is_the_templates_output_with_no_pass_over_its_text():
+    """Nothing rewrites a native engine's text after the template (no regular expression over
+    generated code, so text from the rules can never be read as code): the native source of
+    every file in games/ is exactly the native lowering rendered by the template, and its rules
+    text (notations, comments) is there as the Python engine has it."""
+    from pathlib import Path
+
+    from regle.compiler.generate import engine_source, lower, native_source, render
+    root = Path(__file__).resolve().parent.parent
+    for path in sorted((root / "games").rglob("*.rules")):
+        text = path.read_text(encoding="utf-8")
+        native = native_source(text, str(path), path.stem)
+        assert native == render(lower(text, str(path), path.stem, native=True), native=True), path.name
+        python = engine_source(text, str(path), path.stem)
+        for line in python.splitlines():
+            if line.strip().startswith("# line "):  # the rules lines quoted, unchanged
+                assert line.strip() in native, (path.name, line)
