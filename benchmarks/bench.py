@@ -5,6 +5,7 @@
     python benchmarks/bench.py --only eclats
     python benchmarks/bench.py --profile cibles   # where a playout's time goes
     python benchmarks/bench.py --adapters --only othello   # also the PettingZoo adapter's cost
+    python benchmarks/bench.py --openspiel --only kalah    # also the classics against OpenSpiel's
 
 Prints random playouts per second of each generated engine and of its yardstick, and their
 ratio (generated / yardstick; above 1.0 the generated engine is faster). Both sides play
@@ -187,6 +188,62 @@ def bench_adapters(quick: bool) -> None:
         print(f"{name:<14}{players:>8}{bare:>12,.0f}{wrapped:>12,.0f}{bare / wrapped - 1:>14.0%}")
 
 
+#: regle's rules file beside the OpenSpiel game with the same rules (pyspiel, in the test extra)
+OPENSPIEL = {"tictactoe": ("games/classics/tictactoe.rules", "tic_tac_toe"),
+             "connect4": ("games/classics/connect4.rules", "connect_four"),
+             "othello": ("games/classics/othello.rules", "othello"),
+             "hex": ("games/classics/hex.rules", "hex(board_size=11)"),
+             "kalah": ("games/classics/kalah.rules", "mancala")}
+
+
+def _ids_steps(game, seconds: float) -> float:
+    """Steps/s of the loop an agent or RL user drives: the legal action ids, one picked at
+    random, played by id (``legal_action_ids`` + ``advance_id``)."""
+    rng = random.Random(0)
+    steps, games, start = 0, 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        s = game.new_game(seed=games)
+        games += 1
+        while not s.over:
+            s.advance_id(rng.choice(s.legal_action_ids()))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def _openspiel_steps(game, seconds: float) -> float:
+    """The same loop on OpenSpiel's C++ game through pybind11 (``legal_actions`` +
+    ``apply_action``)."""
+    rng = random.Random(0)
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def bench_openspiel(quick: bool, native: bool) -> None:
+    """regle's classics against OpenSpiel's C++ games in the same Python loop, as ratios."""
+    try:
+        import pyspiel
+    except ImportError:
+        print("openspiel: pyspiel is not installed (the test extra has it)")
+        return
+    seconds, rounds = (0.6, 2) if quick else (1.5, 3)
+    backend = "native" if native else "python"
+    print(f"\nsteps/s of legal action ids + play by id, a random pick (best of {rounds} rounds of {seconds} s)")
+    print(f"{'game':<12}{'OpenSpiel game':<22}{'OpenSpiel':>11}{'regle ' + backend:>15}{'ratio':>8}")
+    for name, (path, spiel_name) in OPENSPIEL.items():
+        game = regle.load(ROOT / path, backend=backend)
+        spiel = pyspiel.load_game(spiel_name)
+        ours = theirs = 0.0
+        for _ in range(rounds):
+            ours = max(ours, _ids_steps(game, seconds))
+            theirs = max(theirs, _openspiel_steps(spiel, seconds))
+        print(f"{name:<12}{spiel_name:<22}{theirs:>11,.0f}{ours:>15,.0f}{ours / theirs:>8.2f}")
+
+
 def profile_game(name: str, seconds: float, top: int = 25) -> None:
     """Random playouts of one game under cProfile: the top functions by own time, so that the
     next person starts from a profile (generated functions are named after their step/action)."""
@@ -212,6 +269,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="leave out the native engines (built once per game, seconds each, when not cached)")
     parser.add_argument("--adapters", action="store_true",
                         help="also measure steps/s through the PettingZoo adapter against the engine API")
+    parser.add_argument("--openspiel", action="store_true",
+                        help="also the classics against OpenSpiel's C++ games in the same loop (pyspiel)")
     parser.add_argument("--profile", choices=sorted(GAMES), metavar="GAME",
                         help="profile random playouts of GAME and print its top functions (instead of the table)")
     args = parser.parse_args(argv)
@@ -237,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
         bench_agents(args.quick, native)
     if args.adapters:
         bench_adapters(args.quick)
+    if args.openspiel:
+        bench_openspiel(args.quick, native)
     return 0
 
 
