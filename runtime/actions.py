@@ -39,6 +39,7 @@ class ActionSpace:
             total += size
         self.size = total
         self.encoders = [self._encoder(a) for a in range(len(self.domains))]
+        self.key_plan = self._key_plan()
         self._last_moves: list | None = None
         self._last_ids: list[int] = []
 
@@ -59,6 +60,26 @@ class ActionSpace:
 
     def __repr__(self) -> str:
         return f"<action space of {self.size:,} ids for {self.players} players>"
+
+    def _key_plan(self):
+        """For native engines, which read ids off their move keys in C: 8 numbers per action,
+        (kind, offset, lowest, size, lowest, size, stride, 0), where kind is 1 for no argument,
+        2 for one plain value, 3 for two, 0 for any other shape (then ids go through tuples)."""
+        from array import array
+        rows: list[int] = []
+        for action, doms in enumerate(self.domains):
+            off = self.offsets[action]
+            if not doms:
+                rows += [1, off, 0, 0, 0, 0, 0, 0]
+            elif len(doms) <= 2 and all(d[0] == "value" for d in doms):
+                lo1, size1 = doms[0][2], doms[0][1]
+                if len(doms) == 1:
+                    rows += [2, off, lo1, size1, 0, 0, 0, 0]
+                else:
+                    rows += [3, off, lo1, size1, doms[1][2], doms[1][1], self.strides[action][0], 0]
+            else:
+                rows += [0] * 8
+        return array("q", rows or [0] * 8)
 
     # -- moves <-> ids ----------------------------------------------------------------------
     def _encoder(self, action: int):

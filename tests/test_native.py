@@ -465,3 +465,32 @@ def test_the_command_line_says_which_engine_and_why_not(engines, monkeypatch, ca
     with pytest.raises(SystemExit):
         main(["--version"])
     assert "engines: python (no native engines: no C compiler was found)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("path", GAME_FILES)
+def test_action_ids_read_off_the_keys_are_those_of_the_moves(engines, path):
+    """Natively, legal_action_ids and advance_id work on the move keys in C: the ids are those
+    of the Python engine's moves, in the same order, and playing by id gives the same game; the
+    tuple way (once ``legal`` is made) agrees too, and an illegal id is refused alike."""
+    py, nat = engines[path]
+    try:
+        py.action_space()
+    except ValueError:
+        pytest.skip("this game has no action ids")
+    for seed in range(2):
+        a, b = py.new_game(seed=seed), nat.new_game(seed=seed)
+        rng = random.Random(seed)
+        k = 0
+        while not a.over and k < 300:
+            ids = b.legal_action_ids()
+            assert ids == a.legal_action_ids()
+            if k % 2:  # through the move tuples as well
+                assert ids == b.GAME.action_space(b.n).encode_all(list(b.legal))
+            illegal = next(i for i in range(len(b.GAME.action_space(b.n)) + 1) if i not in ids)
+            with pytest.raises(regle.IllegalMove):
+                b.copy().advance_id(illegal)
+            choice = rng.choice(ids)
+            a.advance_id(choice)
+            b.advance_id(choice)
+            assert a.to_json() == b.to_json()
+            k += 1
