@@ -226,13 +226,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("studio", help="edit a rules file in the browser beside the game it makes (a live playground)",
-                       description="Open a rules file in an editor in the browser, with its game beside it. "
-                                   "Mistakes show in the text as you type; each change that checks restarts "
-                                   "the game from the same seed on the Python engine (nothing to build); a "
-                                   "panel lists what changed since the file was saved, with a quick simulation "
-                                   "of both versions (200 games between random agents, with 95% intervals); "
-                                   "the rulebook tab previews the rulebook. Save (Ctrl-S) writes FILE, and "
-                                   "nothing else.",
+                       description="Open a rules file in an editor in the browser, with its game beside it.\n"
+                                   "Mistakes show in the text as you type; each change that checks restarts the\n"
+                                   "game from the same seed on the Python engine (nothing to build); a panel lists\n"
+                                   "what changed since the file was saved, with a quick simulation of both\n"
+                                   "versions (200 games between random agents, with 95% intervals); the rulebook\n"
+                                   "tab previews the rulebook. Save (Ctrl-S) writes FILE, and nothing else.",
                        epilog="example:\n  regle studio games/mygame.rules\n"
                               "  then open the address it prints (its #k=... part lets that page save)",
                        formatter_class=argparse.RawDescriptionHelpFormatter)

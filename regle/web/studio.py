@@ -119,9 +119,7 @@ class Workbench:
 
     def load(self, text: str) -> None:
         import regle
-        from regle.compiler.generate import lower
-        try:
-            lower(text, str(self.path), self.name)
+        try:  # the same checks as `regle check`: a RulesError holds every mistake, positioned
             game = regle.loads(text, self.name, str(self.path), backend="python")
         except RulesError as err:
             self.problems = [_problem(d, self.path) for d in err.diagnostics]
