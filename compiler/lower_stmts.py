@@ -93,6 +93,8 @@ class StatementLowering:
         ctx.scope[node.name] = (var, ty)
         ctx.lets.add(node.name)
         ctx.note_local(var, ty)
+        if ty.kind in ("int", "any") and "*" in code.replace("//", ""):  # a product: kept in range
+            code = f"{self.rt('ops.number')}({code})"
         return [f"{var} = {code}"]
 
     def s_Require(self, node: ast.Require, ctx: Ctx) -> list[str]:

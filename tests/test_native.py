@@ -362,6 +362,19 @@ def test_counters_are_c_numbers_that_never_wrap_around():
         outside.new_game().play("go")
 
 
+def test_a_let_of_a_product_keeps_the_bound_on_both_backends():
+    """A let holding a product is checked against the language's bound (1e18) as it is set, in
+    both engines (natively the let is a C number: nothing past 64 bits could be held)."""
+    from test_vocabulary import HEAD, PASS_TURN
+    text = HEAD + "counter c\n" + PASS_TURN.replace("{body}", "let x = 2000000000 * K\n      c = x // 1000")
+    for backend in ("python", "native"):
+        fits = regle.loads(text.replace("K", "1000"), name="fits", backend=backend)
+        assert fits.new_game().play("go").c_c == 2_000_000_000
+        past = regle.loads(text.replace("K", "4000000000"), name="past", backend=backend)
+        with pytest.raises(regle.RulesRuntimeError, match=r"grew past 1e\+18"):
+            past.new_game().play("go")
+
+
 @pytest.mark.parametrize("top", [2**64 - 1, 2**64 - 2, 2**64 - 5, 12345])
 def test_random_draws_alike_natively_even_near_the_top(top):
     """random(n) natively is Rng.below in C: a draw above the largest multiple of n is drawn
