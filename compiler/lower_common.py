@@ -41,9 +41,6 @@ def pyname(name: str) -> str:
 #: a native engine calls them in C: the language's bound on numbers (for sums, which fit in 64
 #: bits: a product is checked on Python numbers, before it could wrap) and the mancala board
 C_FORMS = {"number": "_number", "mancala_store": "_mancala_store", "mancala_opposite": "_mancala_opposite"}
-#: the kinds of values that are whole numbers at run time, so a native local holding one is a
-#: C ``long long`` (cells and items are indexes, none is -1, members and seats are numbers)
-C_NUMBER_KINDS = frozenset({"int", "cell", "player", "lane", "enum", "item"})
 
 
 @lru_cache(maxsize=1)
@@ -97,8 +94,8 @@ class Ctx:
 
     def note_local(self, var: str, ty: T.Type) -> None:
         """``var`` is bound here to a value of type ``ty`` (a local of a C number only if every
-        binding of it is a whole number)."""
-        self.locals[var] = self.locals.get(var, True) and ty.kind in C_NUMBER_KINDS
+        binding of it is a whole number: what ``c_type`` keeps in a C long)."""
+        self.locals[var] = self.locals.get(var, True) and c_type(ty) == "long"
 
     def c_numbers(self, exclude=()) -> list[str]:
         """The locals that are C numbers in a native engine, in a stable order."""

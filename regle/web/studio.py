@@ -31,7 +31,7 @@ from regle.dsl.errors import Source
 from regle.runtime.errors import RulesRuntimeError
 
 from .guard import Addresses, RateLimit, Refused
-from .server import BURST, FILES, MAX_BODY, RATE, Server, _created, make_handler
+from .server import BURST, FILES, RATE, Server, _created, make_handler
 from .sessions import Hub
 
 STUDIO_FILES = {**FILES, "/": ("studio.html", "text/html; charset=utf-8"),
@@ -294,4 +294,4 @@ def make_studio(path: str | Path, host: str = "127.0.0.1", port: int = 8000, sea
     return server
 
 
-__all__ = ["make_studio", "Workbench", "MAX_BODY"]
+__all__ = ["make_studio", "Workbench"]
