@@ -47,7 +47,11 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.diags = diags
         self.action_count = 0
         self._functions: dict[tuple, tuple | None] = {}  # (define, argument types, ...) -> its function
-        self._bodies: dict[tuple, tuple] = {}  # the same key -> the define's code, type, precedence
+        self._bodies: dict[tuple, tuple] = {}  # the same key -> the define's (code, type, precedence), uses
+        #: code written for a grid's empty (filled) cells -> (the grid's code, filled): a loop
+        #: over that list may walk the grid's bytes instead (the grid named plainly, so that
+        #: reading it again per cell costs nothing)
+        self.cell_lists: dict[str, tuple[str, bool]] = {}
         self.functions: list[tuple] = []  # the engine's functions compiled from defines
         self._defining: list[str] = []  # the defines being compiled (a define may not use itself)
         self._cost: dict[str, int] = {}  # function -> characters of code one call runs, calls included
@@ -159,6 +163,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         if sym.winners:
             w = sym.winners[0]
             ctx = Ctx("winner", {w.var: (pyname(w.var), T.PLAYER), "score": (f"_sc[{pyname(w.var)}]", T.INT)})
+            ctx.needs["score"] = ("_sc", pyname(w.var))
             for rank in w.ranks:
                 code = self.number(rank.expr, ctx)
                 keys.append((rank.pos[0], code if rank.most else f"-({code})", pyname(w.var)))

@@ -4,6 +4,7 @@ the collection once on C numbers)."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import attrs
 
@@ -15,7 +16,7 @@ from .symbols import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
 from .lower_grids import GRID_FUNCTIONS
 from .lower_common import (
     P_CMP, P_UNARY, P_ATOM, _AGGREGATES, Ctx, c_type, pyname, share_cell_lists,
-    _balanced, _is_int, _names_in, runtime_call)
+    _balanced, _is_int, _names_in, ast_nodes, runtime_call)
 
 
 class CallLowering:
@@ -155,33 +156,43 @@ class CallLowering:
             return "0", T.ANY, P_ATOM
         args = [self._expr(arg, ctx) for arg in node.args]
         key = (d.name, tuple(ty for _c, ty, _p in args), ctx.has_me, ctx.random_ok, "score" in ctx.scope)
-        body = self._bodies.get(key)
-        if body is None:  # typed and lowered once per kind of arguments
-            scope = {p: (pyname(p), ty) for p, (_c, ty, _p) in zip(d.params, args)}
-            if "score" in ctx.scope:  # the winner's ranks may name the score
-                scope["score"] = ctx.scope["score"]
-            inner = Ctx(ctx.where, scope, ctx.has_me, ctx.random_ok)
+        entry = self._bodies.get(key)
+        if entry is None:  # typed and lowered once per kind of arguments
+            inner = self._define_ctx(d, {p: (pyname(p), ty) for p, (_c, ty, _p) in zip(d.params, args)}, ctx)
             self._defining = stack + [d.name]
             try:
-                body = self._expr(d.body, inner)
+                entry = (self._expr(d.body, inner), inner.uses)
             finally:
                 self._defining = stack
-            self._bodies[key] = body
-        code, ty, prec = body
+            self._bodies[key] = entry
+        (code, ty, prec), uses = entry
         params = [pyname(p) for p in d.params]
-        # a short expression that calls no other define is written in place when no argument
-        # would be computed twice (a name or a number may be repeated freely)
-        if (len(code) <= 100 and "fn__" not in code and runtime_call("ops.span", self.native) not in code and "_sc[" not in code
-                and all(len(re.findall(rf"\b{p}\b", code)) <= 1 or re.fullmatch(r"-?\w+", c)
-                        for p, (c, _t, _p) in zip(params, args))):
+        # a short expression that calls no other define's function is written in place when no
+        # argument would be computed twice (a name or a number may be repeated freely): the body
+        # lowered again with the arguments' code in place of its parameters
+        names = {c for c, _t in ctx.scope.values()} | {"me"}
+        if (len(code) <= 100 and not any(u.startswith("fn:") for u in uses) and "span" not in uses
+                and "score" not in uses
+                and all(uses[p] <= 1 or _is_int(c) or c in names for p, (c, _t, _p) in zip(d.params, args))
+                # natively an aggregate is a helper that takes the names it reads: in place only
+                # when the arguments are names or numbers
+                and not (self.native and any(isinstance(n, ast.Comp) for n in ast_nodes(d.body))
+                         and not all(_is_int(c) or c in names for c, _t, _p in args))):
             self._functions.setdefault(key, None)
-            values = {p: (c if p_ == P_ATOM else f"({c})") for p, (c, _t, p_) in zip(params, args)}
-            text = re.sub(r"\b\w+_\b", lambda m: values.get(m.group(), m.group()), code) if values else code
+            values = {p: (c if p_ == P_ATOM else f"({c})", t) for p, (c, t, p_) in zip(d.params, args)}
+            inner = self._define_ctx(d, values, ctx)
+            diags, self.diags = self.diags, []  # its mistakes were reported as it was typed, above
+            self._defining = stack + [d.name]
+            try:
+                text, ty, prec = self._expr(d.body, inner)
+            finally:
+                self._defining, self.diags = stack, diags
+            ctx.uses.update({u: n for u, n in inner.uses.items() if u not in d.params})
             return text, ty, prec
         fn = self._functions.get(key)
         if fn is None:
-            uses_me = bool(re.search(r"\bme\b", code))
-            head = ["s"] + (["me"] if uses_me else []) + params + (["_sc"] if "_sc[" in code else [])
+            uses_me, needs_scores = "me" in uses, "score" in uses
+            head = ["s"] + (["me"] if uses_me else []) + params + (["_sc"] if needs_scores else [])
             lines = share_cell_lists(f"return {code}")
             mine = [f for f in self.functions if f[0] == f"fn__{d.name}" or f[0].startswith(f"fn__{d.name}__")]
             # for Cython: the C type of each parameter and of the result
@@ -196,18 +207,30 @@ class CallLowering:
                 self.functions.append((fname, head, self.comment(d), lines, sig))
                 # the work of one call: its own code and that of every call it makes, so
                 # that a chain of defines each using the previous twice cannot hide 2**40 steps
-                cost = len(code) + sum(self._cost.get(c, 0) for c in re.findall(r"\bfn__\w+(?=\()", code))
+                cost = len(code) + sum(self._cost.get(u[3:], 0) * n for u, n in uses.items() if u.startswith("fn:"))
                 self._cost[fname] = cost
                 if cost > LIMITS["define_work"]:
                     self.error(f"define '{d.name}' does the work of {cost:,} characters of code per use "
                                f"(the limit is {LIMITS['define_work']:,})", node.pos,
                                "a define that uses another several times multiplies its work: "
                                "compute the value once with let")
-            fn = (fname, uses_me, "_sc" in head)
+            fn = (fname, uses_me, needs_scores)
             self._functions[key] = fn
         fname, uses_me, needs_scores = fn
+        ctx.uses["fn:" + fname] += 1
+        ctx.uses.update(["me"] * uses_me + ["score"] * needs_scores)
         call_args = ["s"] + (["me"] if uses_me else []) + [c for c, _t, _p in args] + (["_sc"] if needs_scores else [])
         return f"{fname}({', '.join(call_args)})", ty, P_ATOM
+
+    @staticmethod
+    def _define_ctx(d, scope: dict, ctx: Ctx) -> Ctx:
+        """Where a define's body is lowered: its parameters (as ``scope`` says) and, in the
+        winner's ranks, the score; ``me`` and chance as where it is used."""
+        if "score" in ctx.scope:  # the winner's ranks may name the score
+            scope["score"] = ctx.scope["score"]
+        inner = Ctx(ctx.where, scope, ctx.has_me, ctx.random_ok)
+        inner.needs = {n: v for n, v in ctx.needs.items() if n == "score"}
+        return inner
 
     def counter_bound(self, node: ast.Comp, ctx: Ctx) -> str | None:
         """``any(c[p] > k for p in players)`` as ``max(s.c_c) > k`` (and the like for all, min,
@@ -274,6 +297,7 @@ class CallLowering:
         bound = None if self.native else self.counter_bound(node, ctx)  # natively, a loop on C numbers
         if bound is not None:
             return bound, T.BOOL, P_CMP
+        before = Counter(ctx.uses)
         src, ty = self.collection(node.source, ctx)
         var = pyname(node.var)
         inner = ctx.child(**{node.var: (var, ty.elem or T.ANY)})
@@ -283,7 +307,8 @@ class CallLowering:
             cond = " if " + self.boolean(node.cond, inner)
         gen = f"for {var} in {src}{cond}"
         if self.native and ctx.where != "show" and f in _AGGREGATES:
-            return self.aggregate_method(node, f, var, src, elem, cond[len(" if "):], ctx, ty.elem or T.ANY, te)
+            return self.aggregate_method(node, f, var, src, elem, cond[len(" if "):], ctx, ty.elem or T.ANY, te,
+                                         ctx.uses - before)
         # list comprehensions: over the small collections of games they beat generators
         if f == "count":
             return f"len([1 {gen}])", T.INT, P_ATOM
@@ -311,7 +336,7 @@ class CallLowering:
         return "0", T.ANY, P_ATOM
 
     def aggregate_method(self, node: ast.Comp, f: str, var: str, src: str, elem: str, cond: str, ctx: Ctx,
-                         elem_type: T.Type, value_type: T.Type):
+                         elem_type: T.Type, value_type: T.Type, used: Counter):
         """For the native engine: the aggregate as a method of the state that walks the
         collection once (no list, no tuple, no call of a builtin per aggregate), called with
         the names of the place it stands in, its numbers typed for Cython (``sig``). Where
@@ -352,10 +377,11 @@ class CallLowering:
             declare("bint", "_none")
             declare(value, "_best", "_v")
             declare(c_type(elem_type), "_found")
-        cells = re.fullmatch(r"(?:_CK|K)\.(filled|empty)_cells\((s\.g_\w+(?:\[\w+\])?)\)", src)
+        cells = self.cell_lists.get(src)
         if cells:  # the grid's cells walked in place: no list of cells is made
-            test = f"{self.cell_read(cells[2], var)} {'!=' if cells[1] == 'filled' else '=='} 0"
-            src, cond = f"range(len({cells[2]}))", f"{test} and ({cond})" if cond else test
+            grid, filled = cells
+            test = f"{self.cell_read(grid, var)} {'!=' if filled else '=='} 0"
+            src, cond = f"range(len({grid}))", f"{test} and ({cond})" if cond else test
         body = [f"for {var} in {src}:"]
         if cond:
             body += [f"    if {cond}:"] + ["        " + line for line in step]
@@ -363,11 +389,9 @@ class CallLowering:
             body += ["    " + line for line in step]
         declare(c_type(elem_type), var)
         lines = start + body + [f"return {result}"]
-        text = "\n".join(lines)
         types = {code: ty for code, ty in ctx.scope.values()}
         types["me"] = T.PLAYER
-        names = set(types) | {"_shared", "_sc"}
-        params = sorted(n for n in names - {var} if re.search(rf"(?<![\w.]){re.escape(n)}\b", text))
+        params = sorted(ctx.engine_names(used, exclude=var))
         # for Cython: typed parameters, result and locals (whole numbers as C longs, truths as
         # C ints), so that the loop runs on C numbers; the Python rendering ignores them
         sig = ([c_type(types[n]) if n in types else "object" for n in params], c_type(result_type),

@@ -3,6 +3,7 @@ the generated Python, C types of the native engine, and small helpers on generat
 from __future__ import annotations
 
 import re
+from collections import Counter
 from functools import lru_cache
 
 from regle.dsl import ast
@@ -84,13 +85,36 @@ class Ctx:
         #: the locals of the function being written (lets, loop variables) -> whether each
         #: always holds a whole number (then, natively, it is a C number); shared by children
         self.locals: dict[str, bool] = {}
+        #: what the code written here uses, counted, shared by children: names of the scope
+        #: and ``me`` as they are read, ``fn:NAME`` for each call of a define's function,
+        #: ``span`` for a range of bounds known when played (so that helpers and defines
+        #: know their parameters from the lowering, never by searching the code it wrote)
+        self.uses: Counter[str] = Counter()
+        #: the names of the engine a scope entry's code needs besides itself (the winner's
+        #: ``score`` is ``_sc[p_]``), shared by children
+        self.needs: dict[str, tuple[str, ...]] = {}
 
     def child(self, **extra: tuple[str, T.Type]) -> "Ctx":
         c = Ctx(self.where, self.scope, self.has_me, self.random_ok)
         c.lets = set(self.lets) - set(extra)
         c.scope.update(extra)
         c.locals = self.locals
+        c.uses = self.uses
+        c.needs = self.needs
         return c
+
+    def engine_names(self, used: Counter, exclude: str = "") -> set[str]:
+        """The engine's names (locals, ``me``, ``_sc``) that code using ``used`` reads."""
+        out: set[str] = set()
+        for name in used:
+            if name == "me":
+                out.add("me")
+            elif name in self.needs:
+                out.update(self.needs[name])
+            elif name in self.scope and self.scope[name][0].isidentifier():  # not a define's argument
+                out.add(self.scope[name][0])
+        out.discard(exclude)
+        return out
 
     def note_local(self, var: str, ty: T.Type) -> None:
         """``var`` is bound here to a value of type ``ty`` (a local of a C number only if every
@@ -226,22 +250,39 @@ def _indent(lines: list[str]) -> list[str]:
     return ["    " + line for line in lines]
 
 
-def _names_in(node) -> set[str]:
-    """Every bare name used inside an AST node."""
-    out: set[str] = set()
+def ast_nodes(node):
+    """Every AST node inside ``node`` (itself included), in no particular order."""
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, ast.Name):
-            out.add(n.id)
         if isinstance(n, (list, tuple)):
             stack.extend(n)
         elif isinstance(n, ast.Node):
+            yield n
             for field in n.__attrs_attrs__:
                 v = getattr(n, field.name)
                 if isinstance(v, (ast.Node, list, tuple)):
                     stack.append(v)
-    return out
+
+
+def _names_in(node) -> set[str]:
+    """Every bare name used inside an AST node."""
+    return {n.id for n in ast_nodes(node) if isinstance(n, ast.Name)}
+
+
+def has_product(node, defines: dict) -> bool:
+    """Whether an expression multiplies, itself or through a define it uses: its value can grow
+    past the language's bound, so where it is stored it is checked (``ops.number``)."""
+    seen: set[str] = set()
+    stack = [node]
+    while stack:
+        for n in ast_nodes(stack.pop()):
+            if isinstance(n, ast.BinOp) and n.op == "*":
+                return True
+            if isinstance(n, ast.Call) and n.func in defines and n.func not in seen:
+                seen.add(n.func)
+                stack.append(defines[n.func].body)
+    return False
 
 
 def _moves_fit(domains: list[tuple]) -> bool:

@@ -81,6 +81,7 @@ class ExpressionLowering:
         name = node.id
         if name in ctx.scope:
             code, ty = ctx.scope[name]
+            ctx.uses[name] += 1
             return code, ty, P_ATOM
         sym = self.sym
         if name in sym.params:
@@ -107,6 +108,7 @@ class ExpressionLowering:
             return f"range({len(sym.enums[name].members)})", T.list_of(T.enum(name)), P_ATOM
         if name == "me":
             if ctx.has_me:
+                ctx.uses["me"] += 1
                 return "me", T.PLAYER, P_ATOM
             self.error("'me' (the acting player) has no meaning here", node.pos,
                        "'me' exists in the turn; in setup, scores or the winner use a player variable")
@@ -214,6 +216,7 @@ class ExpressionLowering:
         lo, hi = self.number(node.lo, ctx), self.number(node.hi, ctx)
         if _is_int(lo) and _is_int(hi) and int(hi) - int(lo) < LIMITS["range_values"]:
             return f"range({lo}, {int(hi) + 1})", T.list_of(T.INT), P_ATOM
+        ctx.uses["span"] += 1
         return f"{self.rt('ops.span')}({lo}, {hi})", T.list_of(T.INT), P_ATOM  # bounded when played
 
     def t_Cond(self, node: ast.Cond, ctx: Ctx) -> N.Expr:

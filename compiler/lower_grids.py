@@ -233,7 +233,11 @@ class GridLowering:
             if numbers:  # a list of numbers: 0 is an empty cell
                 test = "not " if f == "empty_cells" else ""
                 return f"[_c for _c in range({sym.geo.cells}) if {test}{grid}[_c]]", T.list_of(cell_t), P_ATOM
-            return f"{self.rt('K.' + f)}({grid})", T.list_of(cell_t), P_ATOM
+            code = f"{self.rt('K.' + f)}({grid})"
+            if isinstance(args[0], ast.Name) or (isinstance(args[0], ast.Index) and isinstance(args[0].obj, ast.Name)
+                                                 and isinstance(args[0].index, (ast.Name, ast.Int))):
+                self.cell_lists[code] = (grid, f == "filled_cells")
+            return code, T.list_of(cell_t), P_ATOM
         if f == "content":
             if numbers:
                 return f"{grid}[{self.cell(args[1], ctx, sym)}]", sym.elem, P_ATOM

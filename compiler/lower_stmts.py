@@ -10,7 +10,7 @@ from . import types as T
 from .symbols import LIMITS, suggest
 from .texts import split_template
 from .lower_common import (
-    Ctx, pyname, share_cell_lists, _const, column_read, _zone_name, _indent, joined,
+    Ctx, pyname, has_product, share_cell_lists, _const, column_read, _zone_name, _indent, joined,
     _atomic)
 
 
@@ -93,7 +93,7 @@ class StatementLowering:
         ctx.scope[node.name] = (var, ty)
         ctx.lets.add(node.name)
         ctx.note_local(var, ty)
-        if ty.kind in ("int", "any") and "*" in code.replace("//", ""):  # a product: kept in range
+        if ty.kind in ("int", "any") and has_product(node.value, self.sym.defines):  # kept in range
             code = f"{self.rt('ops.number')}({code})"
         return [f"{var} = {code}"]
 
@@ -113,11 +113,11 @@ class StatementLowering:
                 self.error(f"'{node.op}' adds up numbers; '{node.name}' is {ty}", node.pos)
             elif not T.compatible(ty, vty):
                 self.error(f"'{node.name}' holds {ty}, not {vty}", node.value.pos)
-            if vty.kind in ("int", "any") and "*" in value.replace("//", ""):  # a product: kept in range
+            if vty.kind in ("int", "any") and has_product(node.value, self.sym.defines):  # kept in range
                 value = f"{self.rt('ops.number')}({value})"
             return [f"{var} {node.op} {value}"]
         value = self.number(node.value, ctx)
-        if "*" in value.replace("//", ""):  # products can grow without bound: keep them in range
+        if has_product(node.value, self.sym.defines):  # products can grow without bound: keep them in range
             value = f"{self.rt('ops.number')}({value})"
         grid = self.sym.grids.get(node.name)
         if grid is not None and node.name not in ctx.scope:  # G[c] = n: a cell of a grid of numbers
@@ -232,7 +232,7 @@ class StatementLowering:
         item, ti = self.expr(node.item, ctx)
         dst, ed, dname = self.zone_ref(node.dst, ctx)
         self.same_elem(ti, ed, node.item)
-        if "*" in item.replace("//", ""):
+        if has_product(node.item, self.sym.defines):
             item = f"{self.rt('ops.number')}({item})"
         return self.capacity_check(node.dst, dst, dname, created=True) + [f"{dst}.append({item})"]
 
