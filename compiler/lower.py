@@ -18,7 +18,7 @@ from .lower_grids import GridLowering, gconst
 from .safety import comment_text
 from .analysis import announces, ends_by_statement, flows, has_chance, has_next_player, secrecy
 
-from .lower_common import C_FORMS, runtime_call
+from .lower_common import C_FORMS, Sharing, runtime_call
 from .lower_common import Ctx, pyname, _hex_places, _path_word, _const, column_const, column_read, is_c_column, joined
 from .lower_exprs import ExpressionLowering
 from .lower_calls import CallLowering
@@ -48,14 +48,17 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.action_count = 0
         self._functions: dict[tuple, tuple | None] = {}  # (define, argument types, ...) -> its function
         self._bodies: dict[tuple, tuple] = {}  # the same key -> the define's (code, type, precedence), uses
-        #: code written for a grid's empty (filled) cells -> (the grid's code, filled): a loop
-        #: over that list may walk the grid's bytes instead (the grid named plainly, so that
-        #: reading it again per cell costs nothing)
-        self.cell_lists: dict[str, tuple[str, bool]] = {}
+        #: what some code the lowering wrote is, by that code, for the choices made after it was
+        #: written: ("cells", grid, filled) for a grid's empty (filled) cells, the grid named
+        #: plainly (a loop may walk its bytes instead); ("column", table column, item) for a
+        #: read of a table column; ("call", kernel, args) for a call of some kernels
+        self.written: dict[str, tuple] = {}
         self.functions: list[tuple] = []  # the engine's functions compiled from defines
         self._defining: list[str] = []  # the defines being compiled (a define may not use itself)
         self._cost: dict[str, int] = {}  # function -> characters of code one call runs, calls included
         self.notes: list[str] = []  # rendered notes: what the rules leave out that tools would need
+        self.sharing: Sharing | None = None  # while a step with a condition is lowered
+        self._comp_depth = 0  # aggregates being lowered (nothing inside one is shared)
         self.nsteps = len(sym.turns[0].steps) if sym.turns else 0
 
     @staticmethod

@@ -2,7 +2,7 @@
 domains for action ids, and the end shapes displays outline."""
 from __future__ import annotations
 
-import re
+import attrs
 
 from regle.dsl import ast
 from regle.dsl.errors import Diagnostic
@@ -13,13 +13,47 @@ from .texts import split_template
 from .ir import ActionIR, StepIR
 from .lower_grids import gconst
 from .lower_common import (
-    Ctx, pyname, share_with_condition, _is_int, _zone_name, _names_in, _moves_fit, joined)
+    Ctx, Sharing, decides_in_parts, pyname, _is_int, _zone_name, _names_in, _moves_fit, joined)
+
+
+@attrs.define
+class Loop:
+    """One parameter's loop in a move generator, as the choices after it need to see it."""
+    level: int
+    names: str  # the loop variable(s): ``c_``, or ``a_, b_`` for a pair
+    src: str  # the code of what it walks (a hoisted source's name, when hoisted)
+    reads: set  # the rules names its source reads
+    single: bool = True  # one variable
+    distinct: str | None = None  # the zone whose distinct values ``src`` is (not hoisted)
+    made: tuple = ()  # what ``src`` is, when the lowering said (``Lowerer.written``)
+    clause: str = ""  # ``for c_ in src`` (several for loops folded into one comprehension)
+
+    def __attrs_post_init__(self) -> None:
+        self.clause = self.clause or f"for {self.names} in {self.src}"
 
 
 class ActionLowering:
     """Mixed into :class:`lower.Lowerer`."""
 
     def step_ir(self, index: int, step: ast.Step, nsteps: int, actions: list) -> StepIR:
+        shareable = step.cond is not None and step.kind != "auto" and not decides_in_parts(step.cond, self.sym.defines)
+        self.sharing = Sharing() if shareable else None
+        start = (self.action_count, len(actions), list(self.diags))
+        try:
+            ir = self.step_choices(index, step, actions)
+            sh = self.sharing
+            if sh is not None and sh.seen:  # lowered again, the longest call both make written `_shared`
+                sh.chosen = max((c for c in sh.candidates if c in sh.seen), key=len)
+                self.action_count, self.diags[:] = start[0], start[2]
+                del actions[start[1]:]
+                ir = self.step_choices(index, step, actions)
+                ir.shared_code = sh.chosen
+        finally:
+            self.sharing = None
+        return ir
+
+    def step_choices(self, index: int, step: ast.Step, actions: list) -> StepIR:
+        """The step's IR: its condition, and its actions (appended to ``actions`` too)."""
         ctx = Ctx("turn", has_me=True)
         cond = self.boolean(step.cond, ctx) if step.cond is not None else None
         after = f"s._again({index})" if step.kind == "repeat" else f"s._enter({index + 1})"
@@ -47,7 +81,6 @@ class ActionLowering:
             self.action_count += 1
             ir.pass_action = a
             actions.append(a)
-        share_with_condition(ir)
         return ir
 
     def visible_choice(self, source: ast.Node) -> None:
@@ -70,7 +103,7 @@ class ActionLowering:
         self.action_count += 1
         ctx = Ctx("guard", has_me=True)
         levels: dict[str, int] = {}
-        loops: list[tuple[int, str]] = []
+        loops: list[Loop] = []
         hoisted: list[str] = []  # loop sources that no parameter changes, computed once
         arg_names: list[str] = []
         arg_types: dict[str, tuple[str, T.Type]] = {}
@@ -82,7 +115,8 @@ class ActionLowering:
             for n in b.names:
                 if n in ctx.scope or n in self.sym.all_names():
                     self.error(f"'{n}' is already a name here; choose another parameter name", b.pos)
-            free = not (_names_in(b.source) | _names_in(b.upper)) & set(levels)
+            reads = _names_in(b.source) | _names_in(b.upper)
+            free = not reads & set(levels)
 
             def source_code(code: str) -> str:
                 if level == 0 or not free:
@@ -103,8 +137,8 @@ class ActionLowering:
                 else:  # bounded when played: a runaway counter cannot make a runaway move list
                     values = f"{self.rt('ops.span')}({lo}, {hi})"
                 # natively a constant range stays in the loop, where Cython makes it a C loop
-                constant = self.native and values.startswith("range(")
-                loops.append((level, f"for {var} in {values if constant else source_code(values)}:"))
+                constant = self.native and _is_int(lo) and _is_int(hi)
+                loops.append(Loop(level, var, values if constant else source_code(values), reads))
                 ctx.scope[b.names[0]] = (var, T.INT)
             elif b.kind == "pair":
                 self.visible_choice(b.source)
@@ -112,7 +146,8 @@ class ActionLowering:
                 if ty.elem is not None and ty.elem.kind not in ("int", "player", "enum", "item", "any"):
                     self.error("pairs are drawn from a zone of numbers, enum values or items", b.source.pos)
                 va, vb = pyname(b.names[0]), pyname(b.names[1])
-                loops.append((level, f"for {va}, {vb} in {source_code(self.rt('K.distinct_pairs') + f'({src})')}:"))
+                loops.append(Loop(level, f"{va}, {vb}", source_code(self.rt('K.distinct_pairs') + f'({src})'), reads,
+                                  single=False))
                 ctx.scope[b.names[0]] = (va, ty.elem or T.ANY)
                 ctx.scope[b.names[1]] = (vb, ty.elem or T.ANY)
             else:
@@ -120,14 +155,17 @@ class ActionLowering:
                 src, ty = self.collection(b.source, ctx)
                 var = pyname(b.names[0])
                 elem = ty.elem or T.ANY
+                distinct = None
                 if ty.kind == "zone" and elem.kind in ("int", "enum", "bool", "any"):
-                    src = self.distinct_code(src)  # equal values are one choice
+                    distinct, src = src, self.distinct_code(src)  # equal values are one choice
                 if (self.native and level == 0 and isinstance(b.source, ast.Call) and len(b.source.args) == 1
                         and b.source.func in ("empty_cells", "filled_cells")):
                     grid, gsym = self.grid_ref(b.source.args[0], ctx)
                     if gsym is not None and gsym.elem.kind != "int":  # a grid of pieces: its bytes
                         cell_walks[level] = (grid, b.source.func == "filled_cells")
-                loops.append((level, f"for {var} in {source_code(src)}:"))
+                code = source_code(src)
+                loops.append(Loop(level, var, code, reads, distinct=distinct if code == src else None,
+                                  made=self.written.get(code, ())))
                 ctx.scope[b.names[0]] = (var, elem)
             for n in b.names:
                 levels[n] = level
@@ -146,6 +184,7 @@ class ActionLowering:
                 effects.append(stmt)
         # place each guard at the innermost loop it depends on
         placed: dict[int, list[str]] = {i: [] for i in range(-1, len(node.params))}
+        tests: dict[int, list] = {i: [] for i in range(-1, len(node.params))}  # (the let or require, its test)
         guard_ctx = ctx.child()
         needed: set[str] = set()  # the lets some require reads: the others serve the effects only
         for stmt in reversed(prefix):
@@ -161,8 +200,11 @@ class ActionLowering:
                 if stmt.name not in needed:  # computed with the effects, not for every move
                     continue
                 lines += let_lines
+                tests[level].append((stmt, None))
             else:
-                lines.append(f"if {self.boolean(stmt.cond, guard_ctx)}:")
+                cond = self.boolean(stmt.cond, guard_ctx)
+                lines.append(f"if {cond}:")
+                tests[level].append((stmt, cond))
             placed[level].extend(lines)
         gen: list[str] = []
         depth = 0
@@ -179,19 +221,18 @@ class ActionLowering:
         move = f"({index}, {', '.join(pyname(n) for n in arg_names)})" if arg_names else f"({index},)"
         # the loops from `fold` inward have no guards: one comprehension over all of them
         fold = len(loops)
-        while fold > 0 and not placed[loops[fold - 1][0]]:
+        while fold > 0 and not placed[loops[fold - 1].level]:
             fold -= 1
         # an action that could offer more moves than one decision may hold: its loops stay
         # statements, and the list's size is checked before each innermost loop
         risky = len(loops) >= 2 and not _moves_fit(domains)
         product = None
         if len(loops) == 2 and fold == 0 and len(arg_names) == 2:
-            outer = re.fullmatch(r"for (\w+) in (.*):", loops[0][1])
-            inner = re.fullmatch(r"for (\w+) in (.*):", loops[1][1])
-            if outer and inner and not re.search(rf"\b{outer.group(1)}\b", inner.group(2)):
+            outer, inner = loops
+            if outer.single and inner.single and node.params[outer.level].names[0] not in inner.reads:
                 # two free parameters: every pair of values, made by one kernel call (which
                 # checks the bound on moves itself)
-                product = self.extend_moves(f"{self.rt('K.tagged_product')}({index}, {outer.group(2)}, {inner.group(2)})")
+                product = self.extend_moves(f"{self.rt('K.tagged_product')}({index}, {outer.src}, {inner.src})")
                 risky = False
         if risky:
             fold = len(loops)
@@ -199,30 +240,29 @@ class ActionLowering:
             gen.append("    " * depth + product)
             loops = []
         elif len(loops) - fold >= 2:
-            nested = " ".join(loop[:-1] for _level, loop in loops[fold:])
-            loops = loops[:fold] + [(loops[fold][0], nested + ":")]
-        held = None if risky else self.holding_pairs_loop(loops, placed, arg_names, index)
+            nested = " ".join(loop.clause for loop in loops[fold:])
+            loops = loops[:fold] + [Loop(loops[fold].level, "", "", set(), single=False, clause=nested)]
+        held = None if risky else self.holding_pairs_loop(node, loops, tests, arg_names, index)
         if held is not None:  # the whole list in one call: nothing left to loop over
-            emit([line for line in placed[loops[0][0]] if line.startswith("#")])
+            emit([line for line in placed[loops[0].level] if line.startswith("#")])
             gen.append("    " * depth + held)
             loops = []
-        for i, (level, loop) in enumerate(loops):
+        for i, loop in enumerate(loops):
+            level = loop.level
             if i == len(loops) - 1 and not placed[level]:
                 # the innermost loop has no guard of its own: one list, built in one go (a loop
                 # with guards stays a loop: on Python 3.11 a comprehension is a call of its own,
                 # dearer than the few tests of a game's small zones)
-                single = re.fullmatch(r"for (\w+) in (.*):", loop)
-                if len(loops) == 1 and single and len(arg_names) == 1:
-                    src = single.group(2)
-                    distinct = re.fullmatch(r"(?:dict\.fromkeys|_CK\.distinct)\(([^()]*)\)", src)
-                    if src.startswith(self.rt("K.line_move_keys") + "(") and src.endswith(")"):  # tagged where made
-                        gen.append("    " * depth + self.extend_moves(f"{src[:-1]}, {index})"))
-                    elif distinct:  # equal values are one choice: dropped as the list is made
-                        gen.append("    " * depth + self.extend_moves(f"{self.rt('K.tagged')}({index}, {distinct.group(1)}, True)"))
+                if len(loops) == 1 and loop.single and len(arg_names) == 1:
+                    if loop.made[:2] == ("call", "K.line_move_keys"):  # tagged where made
+                        keys = ", ".join(loop.made[2] + (str(index),))
+                        gen.append("    " * depth + self.extend_moves(f"{self.rt('K.line_move_keys')}({keys})"))
+                    elif loop.distinct is not None:  # equal values are one choice: dropped as the list is made
+                        gen.append("    " * depth + self.extend_moves(f"{self.rt('K.tagged')}({index}, {loop.distinct}, True)"))
                     else:
-                        gen.append("    " * depth + self.extend_moves(f"{self.rt('K.tagged')}({index}, {src})"))
+                        gen.append("    " * depth + self.extend_moves(f"{self.rt('K.tagged')}({index}, {loop.src})"))
                 else:
-                    gen.append("    " * depth + self.extend_moves(f"[{move} {loop[:-1]}]"))
+                    gen.append("    " * depth + self.extend_moves(f"[{move} {loop.clause}]"))
                 break
             if level in cell_walks:  # the grid's cells, tested in C: no list of them is made
                 grid, filled = cell_walks[level]
@@ -231,7 +271,7 @@ class ActionLowering:
                 gen.append("    " * (depth + 1) + f"if {'' if filled else 'not '}{self.cell_read(grid, var)}:")
                 depth += 1
             else:
-                gen.append("    " * depth + loop)
+                gen.append("    " * depth + loop.clause + ":")
             depth += 1
             emit(placed[level])
             if risky and i == len(loops) - 2:
@@ -359,22 +399,22 @@ class ActionLowering:
             return None
         return value if type(value) is int else None
 
-    def holding_pairs_loop(self, loops, placed, arg_names, index) -> str | None:
+    def holding_pairs_loop(self, node: ast.Action, loops: list[Loop], tests: dict, arg_names, index) -> str | None:
         """``action a(c in Z) { require has(W, [c.x, c.y]) }``: every item of Z tested by one
         kernel call (``K.holding_pairs``) instead of a call per item; None for other shapes."""
-        if len(loops) != 1 or len(arg_names) != 1:
+        if len(loops) != 1 or len(arg_names) != 1 or not loops[0].single or len(tests[loops[0].level]) != 1:
             return None
-        level, loop = loops[0]
-        single = re.fullmatch(r"for (\w+) in (.*):", loop)
-        tests = [g for g in placed[level] if not g.startswith("#")]
-        if single is None or len(tests) != 1:
+        loop = loops[0]
+        stmt, cond = tests[loop.level][0]
+        test = self.written.get(cond, ())
+        if test[:2] != ("call", "K.contains_pair") or arg_names[0] in _names_in(stmt.cond.args[0]):
             return None
-        var, src = single.groups()
+        zone, a, b = test[2]
+        a, b = self.written.get(a, ()), self.written.get(b, ())
+        if not (a[:1] == b[:1] == ("column",) and a[2] == b[2] == loop.names):
+            return None
         # (natively the columns are read through their C arrays, _v_C_...: the kernel takes the tuples)
-        m = re.fullmatch(rf"if (?:_CK|K)\.contains_pair\((.+), (?:_v_)?(C_\w+)\[{var}\], (?:_v_)?(C_\w+)\[{var}\]\):", tests[0])
-        if m is None or re.search(rf"\b{var}\b", m.group(1)):
-            return None
-        return self.extend_moves(f"{self.rt('K.holding_pairs')}({m.group(1)}, {src}, {m.group(2)}, {m.group(3)}, {index})")
+        return self.extend_moves(f"{self.rt('K.holding_pairs')}({zone}, {loop.src}, {a[1]}, {b[1]}, {index})")
 
     # the lines that fill a move generator's list ``out`` (the Python engine calls the bound
     # methods ``_add``/``_extend``; natively they are C calls on the typed list, and a move of one

@@ -3,7 +3,6 @@ of the engine) and aggregates (`sum(... for x in ... where ...)`; natively, meth
 the collection once on C numbers)."""
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 import attrs
@@ -16,7 +15,7 @@ from .symbols import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
 from .lower_grids import GRID_FUNCTIONS
 from .lower_common import (
     P_CMP, P_UNARY, P_ATOM, _AGGREGATES, Ctx, c_type, pyname, share_cell_lists,
-    _balanced, _is_int, _names_in, ast_nodes, runtime_call)
+    _balanced, _is_int, _names_in, ast_nodes)
 
 
 class CallLowering:
@@ -41,6 +40,8 @@ class CallLowering:
                 self.error(f"number() turns a condition, an enum member, a player or a cell into a number, "
                            f"not {inner.type}", args[0].pos)
             return attrs.evolve(inner, type=T.INT)
+        if self.sharing is not None and not self._defining and not self._comp_depth:
+            return self.shared_call(node, ctx)
         code, ty, prec = self.x_Call(node, ctx)
         return N.leaf(code, ty, prec, line)
 
@@ -117,7 +118,9 @@ class CallLowering:
                     self.error(f"{tv} cannot be in {ty}", args[1].pos)
                 if isinstance(args[1], ast.ListExpr) and len(args[1].items) == 2:
                     a, b = (self.expr(i, ctx)[0] for i in args[1].items)
-                    return f"{self.rt('K.contains_pair')}({coll}, {a}, {b})", T.BOOL, P_ATOM
+                    code = f"{self.rt('K.contains_pair')}({coll}, {a}, {b})"
+                    self.written[code] = ("call", "K.contains_pair", (coll, a, b))
+                    return code, T.BOOL, P_ATOM
                 return f"{self.rt('K.contains_all')}({coll}, {v})", T.BOOL, P_ATOM
             if ty.elem and not T.compatible(ty.elem, tv):
                 self.error(f"{tv} cannot be in {ty}", args[1].pos)
@@ -284,6 +287,13 @@ class CallLowering:
         return code, ty
 
     def x_Comp(self, node: ast.Comp, ctx: Ctx):
+        self._comp_depth += 1
+        try:
+            return self.comprehension(node, ctx)
+        finally:
+            self._comp_depth -= 1
+
+    def comprehension(self, node: ast.Comp, ctx: Ctx):
         f = node.func
         # sum/max/min(x[p] for p in players) over a per-player counter: the counter's own list
         if (not self.native and f in ("sum", "max", "min") and node.cond is None and isinstance(node.source, ast.Players)
@@ -377,9 +387,9 @@ class CallLowering:
             declare("bint", "_none")
             declare(value, "_best", "_v")
             declare(c_type(elem_type), "_found")
-        cells = self.cell_lists.get(src)
-        if cells:  # the grid's cells walked in place: no list of cells is made
-            grid, filled = cells
+        cells = self.written.get(src, ())
+        if cells[:1] == ("cells",):  # the grid's cells walked in place: no list of cells is made
+            _kind, grid, filled = cells
             test = f"{self.cell_read(grid, var)} {'!=' if filled else '=='} 0"
             src, cond = f"range(len({grid}))", f"{test} and ({cond})" if cond else test
         body = [f"for {var} in {src}:"]

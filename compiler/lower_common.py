@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+
+import attrs
 from functools import lru_cache
 
 from regle.dsl import ast
 
 from . import types as T
 from .symbols import LIMITS
-from .ir import StepIR
 
 # operator precedences of the generated Python
 from .nodes import is_int as _is_int  # noqa: F401 - shared
@@ -154,36 +155,31 @@ def share_cell_lists(line: str) -> list[str]:
     return head + [indent + stripped]
 
 
-def share_with_condition(step: StepIR) -> None:
-    """A value the step's condition computes and its move generator computes again (the groups
-    a repeat step looks for, then offers) is computed once per decision: the turn machine passes
-    it to the generator as ``_shared``. Only whole calls that read nothing but the state are
-    shared (no rules local: those end with ``_``)."""
-    if not step.cond_code or re.search(r" (and|or|if) ", step.cond_code):
-        return  # a condition that may skip a part: computing it first could change what runs
-    body = "\n".join(line for a in step.actions for line in a.gen_lines if not line.lstrip().startswith("#"))
-    for call in sorted(_calls(step.cond_code), key=len, reverse=True):
-        if call in body and not re.search(r"\b\w+_\b", call):
-            step.shared_code = call
-            step.cond_code = step.cond_code.replace(call, "_shared")
-            for a in step.actions:
-                a.gen_lines = [line if line.lstrip().startswith("#") else line.replace(call, "_shared")
-                               for line in a.gen_lines]
-            return
+@attrs.define
+class Sharing:
+    """A value a step's condition computes and its move generators compute again (the groups
+    a repeat step looks for, then offers), computed once per decision: the turn machine passes
+    it to the generators as ``_shared``. Only whole calls that read no rules local are shared,
+    and none inside an aggregate or a define (their code may become a function of its own)."""
+    candidates: list[str] = attrs.Factory(list)  # the condition's calls, in the order written
+    seen: set[str] = attrs.Factory(set)  # those the move generators write too
+    chosen: str | None = None  # the longest of those: written ``_shared`` in both
 
 
-def _calls(code: str) -> list[str]:
-    """Every call expression (``name.name(...)``, parentheses balanced) written in ``code``."""
-    found = []
-    for m in re.finditer(r"[A-Za-z_][\w.]*\(", code):
-        depth, i = 0, m.end() - 1
-        for i in range(m.end() - 1, len(code)):
-            depth += {"(": 1, ")": -1}.get(code[i], 0)
-            if depth == 0:
-                break
-        if depth == 0:
-            found.append(code[m.start():i + 1])
-    return found
+def decides_in_parts(node, defines: dict) -> bool:
+    """Whether a condition may skip a part of itself (and, or, if, a ``where``), itself or
+    through a define it uses: computing one of its parts first could change what runs."""
+    seen: set[str] = set()
+    stack = [node]
+    while stack:
+        for n in ast_nodes(stack.pop()):
+            if (isinstance(n, ast.BinOp) and n.op in ("and", "or")) or isinstance(n, ast.Cond) \
+                    or (isinstance(n, ast.Comp) and n.cond is not None):
+                return True
+            if isinstance(n, ast.Call) and n.func in defines and n.func not in seen:
+                seen.add(n.func)
+                stack.append(defines[n.func].body)
+    return False
 
 
 def _hex_places(geo) -> list[int]:

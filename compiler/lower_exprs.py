@@ -2,6 +2,7 @@
 lowered (errors reported at their positions) into Python code over the state ``s``."""
 from __future__ import annotations
 
+from collections import Counter
 from typing import Iterable
 
 from regle.dsl import ast
@@ -66,6 +67,19 @@ class ExpressionLowering:
         if build is not None:
             return build(node, ctx)
         code, ty, prec = getattr(self, "x_" + kind)(node, ctx)
+        return N.leaf(code, ty, prec, node.pos[0])
+
+    def shared_call(self, node: ast.Call, ctx: Ctx) -> N.Expr:
+        """A call in a step's condition or move generators (see :class:`Sharing`)."""
+        sh = self.sharing
+        before = Counter(ctx.uses)
+        code, ty, prec = self.x_Call(node, ctx)
+        if ctx.where in ("turn", "guard") and code == sh.chosen:
+            return N.Code(ty, node.pos[0], "_shared", P_ATOM)
+        if ctx.where == "turn" and not any(name in ctx.scope for name in ctx.uses - before):
+            sh.candidates.append(code)
+        elif ctx.where == "guard" and code in sh.candidates:
+            sh.seen.add(code)
         return N.leaf(code, ty, prec, node.pos[0])
 
     def t_Int(self, node: ast.Int, ctx: Ctx) -> N.Expr:
@@ -156,7 +170,9 @@ class ExpressionLowering:
                 self.error(f"a {ty.name} has no '{node.name}'", node.pos,
                            suggest(node.name, table.columns) or "columns: " + ", ".join(table.columns))
                 return "0", T.ANY, P_ATOM
-            return column_read(table.name, node.name, col.values, code, self.native), col.type, P_ATOM
+            read = column_read(table.name, node.name, col.values, code, self.native)
+            self.written[read] = ("column", column_const(table.name, node.name), code)
+            return read, col.type, P_ATOM
         if ty.kind != "any":
             self.error(f"'.{node.name}' needs an item of a table, but this is {ty}", node.pos)
         return "0", T.ANY, P_ATOM

@@ -236,7 +236,7 @@ class GridLowering:
             code = f"{self.rt('K.' + f)}({grid})"
             if isinstance(args[0], ast.Name) or (isinstance(args[0], ast.Index) and isinstance(args[0].obj, ast.Name)
                                                  and isinstance(args[0].index, (ast.Name, ast.Int))):
-                self.cell_lists[code] = (grid, f == "filled_cells")
+                self.written[code] = ("cells", grid, f == "filled_cells")
             return code, T.list_of(cell_t), P_ATOM
         if f == "content":
             if numbers:
@@ -266,8 +266,10 @@ class GridLowering:
         if f == "line_moves":
             who = self.element(args[1], ctx, sym)
             limit = self.number(args[2], ctx) if len(args) == 3 else "0"
-            return (f"{self.rt('K.line_move_keys')}({grid}, {g}_ADJ, {sym.geo.deg}, {who} + 1, {limit})",
-                    T.list_of(T.Type("linemove", space=sym.name)), P_ATOM)
+            call = ("call", "K.line_move_keys", (grid, f"{g}_ADJ", str(sym.geo.deg), f"{who} + 1", limit))
+            code = f"{self.rt(call[1])}({', '.join(call[2])})"
+            self.written[code] = call
+            return code, T.list_of(T.Type("linemove", space=sym.name)), P_ATOM
         raise AssertionError(f)
 
     def special_attr(self, node: ast.Attr, code: str, ty: T.Type) -> tuple[str, T.Type, int] | None:
