@@ -17,7 +17,7 @@ from regle.dsl.variants import resolve
 from .checker import LIMITS, Checker
 from .ir import GameIR
 from .lower import Lowerer
-from .lower_common import runtime_call, share_cell_lists
+from .lower_common import runtime_call
 from .safety import literal, verify
 from .move_passes import hoist_reads, keyed_moves, move_list
 
@@ -35,7 +35,6 @@ def _environment() -> jinja2.Environment:
     env.filters["hoist"] = hoist_reads
     env.filters["move_list"] = move_list
     env.filters["keyed_moves"] = keyed_moves
-    env.filters["share"] = share_cell_lists
     env.globals["c_def"] = c_def
     env.filters["arg_ctype"] = arg_ctype
     env.filters["arities"] = lambda counts: bytes(min(c, 255) for c in counts) + b"\0"

@@ -18,7 +18,7 @@ from .lower_grids import GridLowering, gconst
 from .safety import comment_text
 from .analysis import announces, ends_by_statement, flows, has_chance, has_next_player, secrecy
 
-from .lower_common import C_FORMS, Sharing, runtime_call
+from .lower_common import C_FORMS, CellLists, Sharing, runtime_call
 from .lower_common import Ctx, pyname, _hex_places, _path_word, _const, column_const, column_read, is_c_column, joined
 from .lower_exprs import ExpressionLowering
 from .lower_calls import CallLowering
@@ -59,6 +59,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.notes: list[str] = []  # rendered notes: what the rules leave out that tools would need
         self.sharing: Sharing | None = None  # while a step with a condition is lowered
         self._comp_depth = 0  # aggregates being lowered (nothing inside one is shared)
+        self.cell_lists: CellLists | None = None  # while a define's body is lowered
         self.nsteps = len(sym.turns[0].steps) if sym.turns else 0
 
     @staticmethod

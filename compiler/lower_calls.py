@@ -14,7 +14,7 @@ from . import types as T
 from .symbols import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
 from .lower_grids import GRID_FUNCTIONS
 from .lower_common import (
-    P_CMP, P_UNARY, P_ATOM, _AGGREGATES, Ctx, c_type, pyname, share_cell_lists,
+    P_CMP, P_UNARY, P_ATOM, _AGGREGATES, CellLists, Ctx, c_type, pyname,
     _balanced, _is_int, _names_in, ast_nodes)
 
 
@@ -161,14 +161,28 @@ class CallLowering:
         key = (d.name, tuple(ty for _c, ty, _p in args), ctx.has_me, ctx.random_ok, "score" in ctx.scope)
         entry = self._bodies.get(key)
         if entry is None:  # typed and lowered once per kind of arguments
-            inner = self._define_ctx(d, {p: (pyname(p), ty) for p, (_c, ty, _p) in zip(d.params, args)}, ctx)
-            self._defining = stack + [d.name]
+            scope = {p: (pyname(p), ty) for p, (_c, ty, _p) in zip(d.params, args)}
+            inner = self._define_ctx(d, dict(scope), ctx)
+            self._defining, lists, self.cell_lists = stack + [d.name], self.cell_lists, CellLists(inner.scope)
             try:
-                entry = (self._expr(d.body, inner), inner.uses)
+                body = self._expr(d.body, inner)
+                lines = [f"return {body[0]}"]
+                shared = self.cell_lists.shared()
+                if shared:  # lowered again, each list built twice or more read from a local
+                    again = self._define_ctx(d, dict(scope), ctx)
+                    self.cell_lists = CellLists(again.scope, names=shared)
+                    diags, self.diags = self.diags, []  # reported above
+                    try:
+                        code = self._expr(d.body, again)[0]
+                    finally:
+                        self.diags = diags
+                    lines = [f"{name} = {list_code}  # built once for this line" for list_code, name in shared.items()]
+                    lines.append(f"return {code}")
             finally:
-                self._defining = stack
+                self._defining, self.cell_lists = stack, lists
+            entry = (body, inner.uses, lines)
             self._bodies[key] = entry
-        (code, ty, prec), uses = entry
+        (code, ty, prec), uses, lines = entry
         params = [pyname(p) for p in d.params]
         # a short expression that calls no other define's function is written in place when no
         # argument would be computed twice (a name or a number may be repeated freely): the body
@@ -196,7 +210,6 @@ class CallLowering:
         if fn is None:
             uses_me, needs_scores = "me" in uses, "score" in uses
             head = ["s"] + (["me"] if uses_me else []) + params + (["_sc"] if needs_scores else [])
-            lines = share_cell_lists(f"return {code}")
             mine = [f for f in self.functions if f[0] == f"fn__{d.name}" or f[0].startswith(f"fn__{d.name}__")]
             # for Cython: the C type of each parameter and of the result
             types = {"s": "_Core", "me": "long", "_sc": "object"}

@@ -127,32 +127,16 @@ class Ctx:
         return sorted(v for v, whole in self.locals.items() if whole and v not in exclude)
 
 
-_CELL_LIST = re.compile(r"\[_c for _c in range\(\d+\) if (?:not )?[\w.]+(?:\[\w+\])?\[_c\]\]"
-                        r"|(?:_CK|K)\.(?:empty|filled)_cells\([\w.]+(?:\[\w+\])?\)")
+@attrs.define
+class CellLists:
+    """The lists of a grid's cells a define's body builds, counted as it is lowered; lowered
+    again with ``names``, each list built twice or more is read from a local built once."""
+    scope: dict  # the body's names: a grid indexed by one of these names the same grid throughout
+    counts: Counter = attrs.Factory(Counter)
+    names: dict[str, str] = attrs.Factory(dict)  # code of a list -> the local holding it
 
-
-def share_cell_lists(line: str) -> list[str]:
-    """A line that builds the same list of a grid's filled (or empty) cells twice or more (a
-    define used several times, say) builds it once, just before: ``_cells0 = [...]``. These
-    lists read the grid and cannot fail, so building one a little earlier changes nothing;
-    not done when the grid is named by a variable the line itself binds, or on an ``elif``."""
-    stripped = line.lstrip()
-    if stripped.startswith(("#", "elif ", "else", "for ", "while ")):
-        return [line]
-    indent = line[:len(line) - len(stripped)]
-    counts: dict[str, int] = {}
-    for m in _CELL_LIST.finditer(stripped):
-        counts[m.group()] = counts.get(m.group(), 0) + 1
-    head = []
-    for i, (text, n) in enumerate(c for c in counts.items() if c[1] > 1):
-        index = re.search(r"\[(\w+)\](?:\[_c\]|\)$)", text)
-        if index and not (index.group(1) == "me" or index.group(1).isdigit() or index.group(1).endswith("_")):
-            continue  # named by something a loop binds (a deal's `it`)
-        if index and re.search(rf"for (?:\w+, )?{index.group(1)} in", stripped):
-            continue  # bound by a comprehension of this very line
-        head.append(f"{indent}_cells{i} = {text}  # built once for this line")
-        stripped = stripped.replace(text, f"_cells{i}")
-    return head + [indent + stripped]
+    def shared(self) -> dict[str, str]:
+        return {code: f"_cells{i}" for i, code in enumerate(c for c, n in self.counts.items() if n > 1)}
 
 
 @attrs.define

@@ -129,6 +129,21 @@ class GridLowering:
         return code
 
     # ---- functions ----------------------------------------------------------------------
+    def shared_cells(self, code: str, grid: ast.Node, ctx) -> str:
+        """A list of a grid's empty (filled) cells in a define's body, which builds the same
+        list twice or more (nested aggregates over it, say), is built once at the top of its
+        function (``CellLists``). Natively an aggregate is a helper of its own: not inside one."""
+        lists = self.cell_lists
+        if lists is None or (self.native and self._comp_depth):
+            return code
+        if code in lists.names:
+            return lists.names[code]
+        index = grid.index if isinstance(grid, ast.Index) else None
+        if isinstance(index, ast.Name) and index.id in ctx.scope and ctx.scope[index.id] is not lists.scope.get(index.id):
+            return code  # a grid named by what an aggregate binds: a list per element
+        lists.counts[code] += 1
+        return code
+
     def grid_call(self, node: ast.Call, ctx) -> tuple[str, T.Type, int]:
         f, args = node.func, node.args
         need = ARITY[f]
@@ -232,12 +247,13 @@ class GridLowering:
         if f in ("empty_cells", "filled_cells"):
             if numbers:  # a list of numbers: 0 is an empty cell
                 test = "not " if f == "empty_cells" else ""
-                return f"[_c for _c in range({sym.geo.cells}) if {test}{grid}[_c]]", T.list_of(cell_t), P_ATOM
+                code = f"[_c for _c in range({sym.geo.cells}) if {test}{grid}[_c]]"
+                return self.shared_cells(code, args[0], ctx), T.list_of(cell_t), P_ATOM
             code = f"{self.rt('K.' + f)}({grid})"
             if isinstance(args[0], ast.Name) or (isinstance(args[0], ast.Index) and isinstance(args[0].obj, ast.Name)
                                                  and isinstance(args[0].index, (ast.Name, ast.Int))):
                 self.written[code] = ("cells", grid, f == "filled_cells")
-            return code, T.list_of(cell_t), P_ATOM
+            return self.shared_cells(code, args[0], ctx), T.list_of(cell_t), P_ATOM
         if f == "content":
             if numbers:
                 return f"{grid}[{self.cell(args[1], ctx, sym)}]", sym.elem, P_ATOM

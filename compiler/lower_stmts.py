@@ -10,7 +10,7 @@ from . import types as T
 from .symbols import LIMITS, suggest
 from .texts import split_template
 from .lower_common import (
-    Ctx, pyname, has_product, share_cell_lists, _const, column_read, _zone_name, _indent, joined,
+    Ctx, pyname, has_product, _const, column_read, _zone_name, _indent, joined,
     _atomic)
 
 
@@ -79,8 +79,7 @@ class StatementLowering:
     def stmt(self, node: ast.Node, ctx: Ctx) -> list[str]:
         lines = [self.comment(node)]
         method = getattr(self, "s_" + type(node).__name__)
-        for line in method(node, ctx):
-            lines.extend(share_cell_lists(line))
+        lines.extend(method(node, ctx))
         return lines
 
     def s_Let(self, node: ast.Let, ctx: Ctx) -> list[str]:
