@@ -19,7 +19,7 @@ from .ir import GameIR
 from .lower import Lowerer
 from .lower_common import runtime_call
 from .safety import literal, verify
-from .move_passes import hoist_reads, keyed_moves, move_list
+from .move_passes import keyed_moves, move_list
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -32,7 +32,6 @@ def _environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined, autoescape=False,
     )
     env.filters["py"] = literal
-    env.filters["hoist"] = hoist_reads
     env.filters["move_list"] = move_list
     env.filters["keyed_moves"] = keyed_moves
     env.globals["c_def"] = c_def

@@ -120,6 +120,7 @@ class StepIR:
     body_lines: list  # auto steps
     comment: str = ""  # "# line N: <rules text>"
     shared_code: str | None = None  # computed by the condition, passed to the move generator
+    read_lines: list = attrs.Factory(list)  # the move generator's first lines: reads of the state taken once
 
 
 @attrs.define

@@ -18,7 +18,7 @@ from .lower_grids import GridLowering, gconst
 from .safety import comment_text
 from .analysis import announces, ends_by_statement, flows, has_chance, has_next_player, secrecy
 
-from .lower_common import C_FORMS, CellLists, Sharing, runtime_call
+from .lower_common import C_FORMS, CellLists, Reads, Sharing, runtime_call
 from .lower_common import Ctx, pyname, _hex_places, _path_word, _const, column_const, column_read, is_c_column, joined
 from .lower_exprs import ExpressionLowering
 from .lower_calls import CallLowering
@@ -60,6 +60,9 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.sharing: Sharing | None = None  # while a step with a condition is lowered
         self._comp_depth = 0  # aggregates being lowered (nothing inside one is shared)
         self.cell_lists: CellLists | None = None  # while a define's body is lowered
+        self.reads: Reads | None = None  # while a move generator or an action's effects are lowered
+        self._in_function = 0  # > 0 while a define's body is lowered for a function of its own
+        self._uncounted = False  # while code the engine will not hold is lowered (Lowerer.unread)
         self.nsteps = len(sym.turns[0].steps) if sym.turns else 0
 
     @staticmethod

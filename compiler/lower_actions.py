@@ -13,7 +13,7 @@ from .texts import split_template
 from .ir import ActionIR, StepIR
 from .lower_grids import gconst
 from .lower_common import (
-    Ctx, Sharing, decides_in_parts, pyname, _is_int, _zone_name, _names_in, _moves_fit, joined)
+    Ctx, Reads, Sharing, decides_in_parts, pyname, _is_int, _zone_name, _names_in, _moves_fit, joined)
 
 
 @attrs.define
@@ -36,20 +36,31 @@ class ActionLowering:
     """Mixed into :class:`lower.Lowerer`."""
 
     def step_ir(self, index: int, step: ast.Step, nsteps: int, actions: list) -> StepIR:
+        """A step, lowered again while what it learns changes the code it writes: a value its
+        condition and move generators both compute (:class:`Sharing`), then the reads of the
+        state its move generators take once (:class:`Reads`)."""
         shareable = step.cond is not None and step.kind != "auto" and not decides_in_parts(step.cond, self.sym.defines)
         self.sharing = Sharing() if shareable else None
+        self.reads = Reads("guard")
         start = (self.action_count, len(actions), list(self.diags))
         try:
-            ir = self.step_choices(index, step, actions)
-            sh = self.sharing
-            if sh is not None and sh.seen:  # lowered again, the longest call both make written `_shared`
-                sh.chosen = max((c for c in sh.candidates if c in sh.seen), key=len)
+            while True:
+                ir = self.step_choices(index, step, actions)
+                sh, again = self.sharing, None
+                if sh is not None and sh.seen and sh.chosen is None:  # the longest call both make: `_shared`
+                    sh.chosen = max((c for c in sh.candidates if c in sh.seen), key=len)
+                    self.reads = Reads("guard")
+                else:
+                    again = self.reads.again()
+                    if again is None:
+                        break
+                    self.reads = again
                 self.action_count, self.diags[:] = start[0], start[2]
                 del actions[start[1]:]
-                ir = self.step_choices(index, step, actions)
-                ir.shared_code = sh.chosen
+            ir.shared_code = sh.chosen if sh is not None else None
+            ir.read_lines = self.reads.head()
         finally:
-            self.sharing = None
+            self.sharing = self.reads = None
         return ir
 
     def step_choices(self, index: int, step: ast.Step, actions: list) -> StepIR:
@@ -160,7 +171,8 @@ class ActionLowering:
                     distinct, src = src, self.distinct_code(src)  # equal values are one choice
                 if (self.native and level == 0 and isinstance(b.source, ast.Call) and len(b.source.args) == 1
                         and b.source.func in ("empty_cells", "filled_cells")):
-                    grid, gsym = self.grid_ref(b.source.args[0], ctx)
+                    with self.unread():  # read where the loop is written (below)
+                        grid, gsym = self.grid_ref(b.source.args[0], ctx)
                     if gsym is not None and gsym.elem.kind != "int":  # a grid of pieces: its bytes
                         cell_walks[level] = (grid, b.source.func == "filled_cells")
                 code = source_code(src)
@@ -195,7 +207,8 @@ class ActionLowering:
             level = max((levels[d] for d in deps), default=-1)
             lines = [self.comment(stmt)]
             if isinstance(stmt, ast.Let):
-                let_lines = self.s_Let(stmt, guard_ctx)
+                with self.unread(stmt.name not in needed):  # written with the effects only
+                    let_lines = self.s_Let(stmt, guard_ctx)
                 levels[stmt.name] = level
                 if stmt.name not in needed:  # computed with the effects, not for every move
                     continue
@@ -267,8 +280,9 @@ class ActionLowering:
             if level in cell_walks:  # the grid's cells, tested in C: no list of them is made
                 grid, filled = cell_walks[level]
                 var = pyname(node.params[level].names[0])
-                gen.append("    " * depth + f"for {var} in range(len({grid})):")
-                gen.append("    " * (depth + 1) + f"if {'' if filled else 'not '}{self.cell_read(grid, var)}:")
+                gen.append("    " * depth + f"for {var} in range({self.size_of(grid, ctx)}):")
+                cell = self.cell_read(self.read_again(grid, ctx), var)
+                gen.append("    " * (depth + 1) + f"if {'' if filled else 'not '}{cell}:")
                 depth += 1
             else:
                 gen.append("    " * depth + loop.clause + ":")
@@ -281,13 +295,7 @@ class ActionLowering:
             if held is None and product is None:
                 gen.append("    " * depth + self.add_move(index, [pyname(n) for n in arg_names]))
         # effects
-        do_ctx = Ctx("effect", dict(guard_ctx.scope), has_me=True, random_ok=True)
-        do_ctx.lets = set(guard_ctx.lets)
-        do_lines = []
-        for stmt in prefix:
-            if isinstance(stmt, ast.Let):
-                do_lines += [self.comment(stmt)] + self.s_Let(stmt, do_ctx)
-        do_lines += self.stmts(effects, do_ctx)
+        do_lines, do_ctx = self.effects(prefix, effects, guard_ctx)
         say_body = (self.template_code(node.notation, arg_types, node.pos) if node.notation is not None
                     else joined([repr(node.name)] + [self.show_code(c, t) for c, t in arg_types.values()], " "))
         say_call = f"_say_{index}_{node.name}({', '.join(pyname(n) for n in arg_names)})"
@@ -299,6 +307,27 @@ class ActionLowering:
                         long_lines=[f"return {long_body}"], clash=clash, skeleton=skeleton, domains=domains,
                         arg_kinds=[t.display_kind for _c, t in arg_types.values()],
                         c_locals=do_ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"}))
+
+    def effects(self, prefix: list, effects: list, guard_ctx: Ctx) -> tuple[list[str], Ctx]:
+        """An action's effects (the lets of its guards again, then its statements), lowered
+        again while there are reads of the state to take once (:class:`Reads`)."""
+        reads, self.reads = self.reads, Reads("effect")
+        diags = list(self.diags)
+        try:
+            while True:
+                do_ctx = Ctx("effect", dict(guard_ctx.scope), has_me=True, random_ok=True)
+                do_ctx.lets = set(guard_ctx.lets)
+                do_lines = []
+                for stmt in prefix:
+                    if isinstance(stmt, ast.Let):
+                        do_lines += [self.comment(stmt)] + self.s_Let(stmt, do_ctx)
+                do_lines += self.stmts(effects, do_ctx)
+                again = self.reads.again()
+                if again is None:
+                    return self.reads.head() + do_lines, do_ctx
+                self.reads, self.diags[:] = again, diags
+        finally:
+            self.reads = reads
 
     def end_shapes(self, ends: list) -> list[dict]:
         """What a page outlines when the game ends: for each end condition that is (or holds,

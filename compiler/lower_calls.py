@@ -15,7 +15,7 @@ from .symbols import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
 from .lower_grids import GRID_FUNCTIONS
 from .lower_common import (
     P_CMP, P_UNARY, P_ATOM, _AGGREGATES, CellLists, Ctx, c_type, pyname,
-    _balanced, _is_int, _names_in, ast_nodes)
+    _is_int, _names_in, ast_nodes)
 
 
 class CallLowering:
@@ -80,6 +80,7 @@ class CallLowering:
         if f == "count":
             if not arity(1, 2):
                 return "0", T.INT, P_ATOM
+            mark = self.mark(ctx)
             gcode, gty = self.expr(args[0], ctx)
             if gty.kind == "grid":  # filled cells, or cells holding a value
                 sym = self.sym.grids[gty.space]
@@ -88,16 +89,17 @@ class CallLowering:
                         return f"{gcode}.count({self.element(args[1], ctx, sym)})", T.INT, P_ATOM
                     return f"{gcode}.count({self.element(args[1], ctx, sym)} + 1)", T.INT, P_ATOM
                 return f"({sym.geo.cells} - {gcode}.count(0))", T.INT, P_ATOM
+            self.rewind(mark, ctx)  # lowered again, as a collection
             coll, ty = self.collection(args[0], ctx)
             if len(args) == 2:
                 v, tv = self.expr(args[1], ctx)
                 if ty.elem and not T.compatible(ty.elem, tv):
                     self.error(f"{tv} cannot be in {ty}", args[1].pos)
                 return f"{coll}.count({v})", T.INT, P_ATOM
-            flanked = self.rt("K.flanked") + "("
-            if coll.startswith(flanked) and _balanced(coll[len(flanked):-1]):
-                return f"{self.rt('K.flanked_count')}({coll[len(flanked):]}", T.INT, P_ATOM  # no list made
-            return f"len({coll})", T.INT, P_ATOM
+            made = self.written.get(coll, ())
+            if made[:2] == ("call", "K.flanked"):  # counted without a list
+                return f"{self.rt('K.flanked_count')}({', '.join(made[2])})", T.INT, P_ATOM
+            return self.size_of(coll, ctx), T.INT, P_ATOM
         if f in ("sum", "max", "min"):
             if len(args) == 1:
                 coll, ty = self.collection(args[0], ctx)
@@ -164,6 +166,7 @@ class CallLowering:
             scope = {p: (pyname(p), ty) for p, (_c, ty, _p) in zip(d.params, args)}
             inner = self._define_ctx(d, dict(scope), ctx)
             self._defining, lists, self.cell_lists = stack + [d.name], self.cell_lists, CellLists(inner.scope)
+            self._in_function += 1
             try:
                 body = self._expr(d.body, inner)
                 lines = [f"return {body[0]}"]
@@ -180,6 +183,7 @@ class CallLowering:
                     lines.append(f"return {code}")
             finally:
                 self._defining, self.cell_lists = stack, lists
+                self._in_function -= 1
             entry = (body, inner.uses, lines)
             self._bodies[key] = entry
         (code, ty, prec), uses, lines = entry

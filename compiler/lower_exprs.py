@@ -3,6 +3,7 @@ lowered (errors reported at their positions) into Python code over the state ``s
 from __future__ import annotations
 
 from collections import Counter
+from contextlib import contextmanager
 from typing import Iterable
 
 from regle.dsl import ast
@@ -11,6 +12,7 @@ from . import nodes as N
 from . import types as T
 from .symbols import LIMITS, suggest
 from .lower_common import (
+    Reads,
     P_OR, P_CMP, P_UNARY, P_ATOM, Ctx, _is_int, _const,
     column_const, column_read, cells_const, _zone_name)
 
@@ -39,7 +41,10 @@ class ExpressionLowering:
 
     def zone_ref(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type, str]:
         """A zone that effects can change: returns (code, element type, display name)."""
+        counted = Counter(self.reads.counts) if self.reads is not None else None
         code, ty = self.expr(node, ctx)
+        if counted is not None:  # the reads it holds, for writing it again (read_again)
+            self.reads.holds[code] = self.reads.counts - counted
         name = _zone_name(node)
         if ty.kind == "zone":
             return code, ty.elem, name
@@ -73,8 +78,11 @@ class ExpressionLowering:
         """A call in a step's condition or move generators (see :class:`Sharing`)."""
         sh = self.sharing
         before = Counter(ctx.uses)
+        counted = Counter(self.reads.counts) if self.reads is not None else None
         code, ty, prec = self.x_Call(node, ctx)
         if ctx.where in ("turn", "guard") and code == sh.chosen:
+            if counted is not None:  # its reads are the turn machine's
+                self.reads.counts = counted
             return N.Code(ty, node.pos[0], "_shared", P_ATOM)
         if ctx.where == "turn" and not any(name in ctx.scope for name in ctx.uses - before):
             sh.candidates.append(code)
@@ -87,6 +95,70 @@ class ExpressionLowering:
 
     def t_Bool(self, node: ast.Bool, ctx: Ctx) -> N.Expr:
         return N.Const(T.BOOL, node.pos[0], bool(node.value))
+
+    def _reading(self, ctx: Ctx) -> Reads | None:
+        """The reads counted for the method whose code is being written here, if any (not in a
+        define's function or, natively, an aggregate's helper: functions of their own)."""
+        r = self.reads
+        if r is None or ctx.where != r.where or self._in_function or (self.native and self._comp_depth):
+            return None
+        return r
+
+    @contextmanager
+    def unread(self, really: bool = True):
+        """Code lowered here that the code written does not hold (a grid whose geometry only is
+        used, say) is not counted as a read of the state (but written as one taken once is)."""
+        uncounted = self._uncounted
+        self._uncounted = uncounted or really
+        try:
+            yield
+        finally:
+            self._uncounted = uncounted
+
+    def mark(self, ctx: Ctx) -> tuple:
+        """What has been counted so far (names used, reads of the state), to rewind to when
+        the code lowered after it is dropped."""
+        r = self.reads
+        return Counter(ctx.uses), (Counter(r.counts), Counter(r.size_counts)) if r is not None else None
+
+    def rewind(self, mark: tuple, ctx: Ctx) -> None:
+        uses, reads = mark
+        ctx.uses.clear()
+        ctx.uses.update(uses)
+        if reads is not None and self.reads is not None:
+            self.reads.counts, self.reads.size_counts = reads
+
+    def state_read(self, code: str, local: str, ctx: Ctx) -> str:
+        """A zone or grid of the state written where it is read (``s.z_hand``; see :class:`Reads`)."""
+        r = self._reading(ctx)
+        if r is None:
+            return code
+        if code in r.names:
+            return r.names[code]
+        if not self._uncounted:
+            r.counts[code, local] += 1
+        return code
+
+    def read_again(self, code: str, ctx: Ctx) -> str:
+        """A zone or grid already lowered to ``code`` (by zone_ref, or a read of its own),
+        written once more."""
+        r = self._reading(ctx)
+        if r is not None and code in r.holds:
+            r.counts.update(r.holds[code])
+        elif r is not None:
+            local = next((lo for c, lo in r.counts if c == code), None)
+            if local is not None:
+                r.counts[code, local] += 1
+        return code
+
+    def size_of(self, code: str, ctx: Ctx) -> str:
+        """The size of a zone (``len(z_hand__me)``), taken once where taken twice or more."""
+        r = self._reading(ctx)
+        if r is not None and code in r.sizes:
+            return r.sizes[code]
+        if r is not None and code in r.names.values() and not self._uncounted:
+            r.size_counts[code] += 1
+        return f"len({code})"
 
     def x_Players(self, node: ast.Players, ctx: Ctx):
         return "range(s.n)", T.list_of(T.PLAYER), P_ATOM
@@ -107,12 +179,12 @@ class ExpressionLowering:
         if name in sym.zones:
             z = sym.zones[name]
             if z.per:
-                return f"s.z_{name}", T.Type("zones", elem=z.elem, per=z.per), P_ATOM
-            return f"s.z_{name}", T.zone_of(z.elem), P_ATOM
+                return self.state_read(f"s.z_{name}", f"z_{name}", ctx), T.Type("zones", elem=z.elem, per=z.per), P_ATOM
+            return self.state_read(f"s.z_{name}", f"z_{name}", ctx), T.zone_of(z.elem), P_ATOM
         if name in sym.grids:
             g = sym.grids[name]
             kind = "grids" if g.per else "grid"
-            return f"s.g_{name}", T.Type(kind, elem=g.elem, per=g.per, space=name), P_ATOM
+            return self.state_read(f"s.g_{name}", f"g_{name}", ctx), T.Type(kind, elem=g.elem, per=g.per, space=name), P_ATOM
         if name in sym.counters:
             c = sym.counters[name]
             return f"s.c_{name}", (T.Type("counters", per=c.per) if c.per else T.INT), P_ATOM
@@ -188,7 +260,16 @@ class ExpressionLowering:
         return f"s.a_{name}[_ix({index}, {bound})]"
 
     def x_Index(self, node: ast.Index, ctx: Ctx):
-        code, ty, prec = self._expr(node.obj, ctx)
+        obj = node.obj
+        mine = (isinstance(obj, ast.Name) and obj.id not in ctx.scope and (obj.id in self.sym.zones or obj.id in self.sym.grids)
+                and isinstance(node.index, ast.Name) and node.index.id == "me" and ctx.has_me)
+        reads = self.reads
+        if mine:  # Z[me]: one read of the state (the zone alone is neither counted nor taken once)
+            self.reads = None
+        try:
+            code, ty, prec = self._expr(obj, ctx)
+        finally:
+            self.reads = reads
         if ty.kind == "grid":  # G[c]: what cell c holds
             sym = self.sym.grids[ty.space]
             cell = self.cell(node.index, ctx, sym)
@@ -199,6 +280,9 @@ class ExpressionLowering:
         if ty.kind in ("zones", "counters", "grids"):
             index, ity = self.expr(node.index, ctx)
             read = f"{code}[{index}]"
+            if mine and ty.kind in ("zones", "grids"):
+                prefix = "z_" if obj.id in self.sym.zones else "g_"
+                read = self.state_read(read, f"{prefix}{obj.id}__me", ctx)
             if ty.kind == "counters" and isinstance(node.obj, ast.Name) and node.obj.id in self.sym.counters:
                 read = self.counter_slot(node.obj.id, index)
             if ty.per == "player":
@@ -260,8 +344,9 @@ class ExpressionLowering:
         operand = node.operand
         if isinstance(operand, ast.Call) and operand.func == "is_empty" and len(operand.args) == 2:
             code, ty, prec = self._expr(operand, ctx)
-            if code.endswith(" == 0"):  # not is_empty(G, c)  ->  G[c] != 0
-                return N.Code(T.BOOL, node.pos[0], code[:-5] + " != 0", P_CMP)
+            made = self.written.get(code, ())
+            if made[:1] == ("is_empty",):  # not is_empty(G, c)  ->  G[c] != 0
+                return N.Code(T.BOOL, node.pos[0], f"{made[1]} != 0", P_CMP)
         inner = self.tree(operand, ctx)
         if inner.type.kind not in ("bool", "any"):
             self.error(f"'not' needs a condition, but this is {inner.type}", node.operand.pos)

@@ -15,6 +15,9 @@ from . import types as T
 from .symbols import suggest
 
 P_ATOM = 8
+#: the grid functions that read only the board's geometry, never what its cells hold
+GEOMETRY_ONLY = frozenset({"column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
+                           "edge_cells", "lanes", "sides", "houses", "store", "opposite", "cells", "row", "lane"})
 GRID_FUNCTIONS = {"cells", "empty_cells", "filled_cells", "content", "is_empty", "row", "lane",
                   "lane_count", "groups", "largest_zone", "placements", "line_moves",
                   "column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
@@ -162,9 +165,10 @@ class GridLowering:
             g = gconst(sym.name)
             return (f"{self.rt('ops.placement_keys')}({grid}, {g}_WIDTH, {g}_HEIGHT, PATTERNS[{pat}], {taking})",
                     T.list_of(T.Type("placement")), P_ATOM)
-        grid, sym = self.grid_ref(args[0], ctx, "lanes" if f in ("lane", "lane_count", "lanes") else
-                                  "board" if f == "line_moves" else
-                                  "mancala" if f in ("houses", "store", "opposite") else None, f"{f}()")
+        with self.unread(f in GEOMETRY_ONLY):  # its code names the board's tables, not the grid
+            grid, sym = self.grid_ref(args[0], ctx, "lanes" if f in ("lane", "lane_count", "lanes") else
+                                      "board" if f == "line_moves" else
+                                      "mancala" if f in ("houses", "store", "opposite") else None, f"{f}()")
         if sym is None:
             return "0", T.ANY, P_ATOM
         g = gconst(sym.name)
@@ -217,7 +221,10 @@ class GridLowering:
         if f == "flanked":
             c, who = self.cell(args[1], ctx, sym), self.element(args[2], ctx, sym)
             d = self.direction(args[3], ctx, sym) if len(args) == 4 else "-1"
-            return f"{self.rt('K.flanked')}({grid}, {g}_ADJ, {deg}, {c}, {who} + 1, {d})", T.list_of(cell_t), P_ATOM
+            call = ("call", "K.flanked", (grid, f"{g}_ADJ", str(deg), c, f"{who} + 1", str(d)))
+            code = f"{self.rt(call[1])}({', '.join(call[2])})"
+            self.written[code] = call
+            return code, T.list_of(cell_t), P_ATOM
         if f == "lanes":  # the lanes as values, numbered from 1 where people read them
             return f"range({sym.geo.width})", T.list_of(T.Type("lane", space=sym.name)), P_ATOM
         if f == "chain":  # the cells joined to c through neighbours holding what c holds
@@ -261,6 +268,7 @@ class GridLowering:
         if f == "is_empty":
             cell = self.cell(args[1], ctx, sym)
             read = f"{grid}[{cell}]" if numbers else self.cell_read(grid, cell)
+            self.written[f"{read} == 0"] = ("is_empty", read)
             return f"{read} == 0", T.BOOL, 4
         if f == "row":
             return f"{g}_ROWS[{self.cell(args[1], ctx, sym)}]", T.INT, P_ATOM

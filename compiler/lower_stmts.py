@@ -129,10 +129,12 @@ class StatementLowering:
                            f"'{node.name}' is a grid per {grid.per}: use put ... on {node.name}[p]", node.pos)
                 return []
             cell = self.cell(node.index, ctx, grid)
+            name, local = f"s.g_{node.name}", f"g_{node.name}"
             if node.op == "=":
-                return [f"s.g_{node.name}[{cell}] = {value}"]
-            bound = self.op("number", c_form=node.op[0] in "+-" and "*" not in value)  # sums fit in C
-            return [f"s.g_{node.name}[{cell}] = {bound}(s.g_{node.name}[{cell}] {node.op[0]} {value})"]
+                return [f"{self.state_read(name, local, ctx)}[{cell}] = {value}"]
+            bound = self.op("number", c_form=node.op[0] in "+-" and not has_product(node.value, self.sym.defines))  # sums fit in C
+            target, source = self.state_read(name, local, ctx), self.state_read(name, local, ctx)
+            return [f"{target}[{cell}] = {bound}({source}[{cell}] {node.op[0]} {value})"]
         c = self.sym.counters.get(node.name)
         if c is None:
             self.error(f"only counters, grids of numbers and let values can be set, and '{node.name}' is "
@@ -191,7 +193,7 @@ class StatementLowering:
                      "        _i += 1"]
         cap = self.capacity_of(node.dst)
         if cap is not None:
-            lines += [f"if len({dst}) > {cap}:", f"    {self.rt('ops.overflow')}({dname!r}, {cap})"]
+            lines += [f"if len({self.read_again(dst, ctx)}) > {cap}:", f"    {self.rt('ops.overflow')}({dname!r}, {cap})"]
         return lines
 
     def same_elem(self, a: T.Type, b: T.Type, node: ast.Node) -> None:
@@ -213,11 +215,11 @@ class StatementLowering:
         if not item.isidentifier() and not item.lstrip("-").isdigit():
             lines.append(f"_x = {item}")
             item = "_x"
-        lines += self.capacity_check(node.dst, dst, dname)
+        lines += self.capacity_check(node.dst, dst, dname, ctx)
         lines += [self.removal(src, item), f"{dst}.append({item})"]
         return lines
 
-    def capacity_check(self, zone_node: ast.Node, code: str, name: str, created: bool = False) -> list[str]:
+    def capacity_check(self, zone_node: ast.Node, code: str, name: str, ctx: Ctx, created: bool = False) -> list[str]:
         """A check before putting one element into a zone: its capacity, or, for an element
         that did not exist before (``add``), the largest zone the engine allows."""
         cap = self.capacity_of(zone_node)
@@ -225,7 +227,7 @@ class StatementLowering:
             if not created:
                 return []
             cap = LIMITS["zone_capacity"]
-        return [f"if len({code}) >= {cap}:", f"    {self.rt('ops.overflow')}({name!r}, {cap})"]
+        return [f"if len({self.read_again(code, ctx)}) >= {cap}:", f"    {self.rt('ops.overflow')}({name!r}, {cap})"]
 
     def s_Add(self, node: ast.Add, ctx: Ctx) -> list[str]:
         item, ti = self.expr(node.item, ctx)
@@ -233,7 +235,7 @@ class StatementLowering:
         self.same_elem(ti, ed, node.item)
         if has_product(node.item, self.sym.defines):
             item = f"{self.rt('ops.number')}({item})"
-        return self.capacity_check(node.dst, dst, dname, created=True) + [f"{dst}.append({item})"]
+        return self.capacity_check(node.dst, dst, dname, ctx, created=True) + [f"{dst}.append({item})"]
 
     def s_Remove(self, node: ast.Remove, ctx: Ctx) -> list[str]:
         item, ti = self.expr(node.item, ctx)

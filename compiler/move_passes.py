@@ -5,51 +5,6 @@ from __future__ import annotations
 import re
 
 
-_STATE_READ = re.compile(r"\bs\.([zg]_\w+)(\[me\])?")
-
-
-def hoist_reads(lines: list[str]) -> list[str]:
-    """A method body with each zone or grid of the state it reads twice or more
-    (``s.z_hand[me]``) bound to a local once (``z_hand__me``), at the top: fewer lookups on
-    every move. Safe because a zone's or grid's list never changes identity after the state is
-    built (only its contents do), and ``me`` is fixed for the whole method."""
-    counts: dict[str, int] = {}
-    for line in lines:
-        if not line.lstrip().startswith("#"):
-            for m in _STATE_READ.finditer(line):
-                counts[m.group()] = counts.get(m.group(), 0) + 1
-    names = {text: m.group(1) + ("__me" if m.group(2) else "")  # "__": no zone name holds it
-             for text in counts if counts[text] > 1 for m in [_STATE_READ.fullmatch(text)]}
-    if not names:
-        return lines
-    replace = lambda m: names.get(m.group(), m.group())  # noqa: E731
-    head = [f"{local} = {text}  # read once" for text, local in names.items()]
-    return head + [line if line.lstrip().startswith("#") else _STATE_READ.sub(replace, line) for line in lines]
-
-
-_SIZE = re.compile(r"\blen\(([zg]_\w+)\)")
-
-
-def _hoist_sizes(lines: list[str]) -> list[str]:
-    """In a move generator (which changes nothing), the size of a zone read twice or more is
-    taken once, after the zones are read: ``n_z_hand__me = len(z_hand__me)``."""
-    zones = {line.split(" = ")[0] for line in lines if line.endswith("# read once")}
-    counts: dict[str, int] = {}
-    for line in lines:
-        if not line.lstrip().startswith("#"):
-            for m in _SIZE.finditer(line):
-                if m.group(1) in zones:  # a zone read once at the top, never a rules local
-                    counts[m.group(1)] = counts.get(m.group(1), 0) + 1
-    names = [name for name, n in counts.items() if n > 1]
-    if not names:
-        return lines
-    top = sum(1 for line in lines if line.endswith("# read once"))
-    body = [line if line.lstrip().startswith("#") else
-            _SIZE.sub(lambda m: f"n_{m.group(1)}" if m.group(1) in names else m.group(), line)
-            for line in lines[top:]]
-    return lines[:top] + [f"n_{name} = len({name})  # taken once" for name in names] + body
-
-
 def keyed_moves(step) -> dict | None:
     """For the native engine: how a step fills a buffer of keys (C numbers) instead of a list of
     move tuples, so that a random playout makes only the move it picks. A step whose moves are
@@ -59,7 +14,7 @@ def keyed_moves(step) -> dict | None:
     for the steps that keep their list (automatic and optional steps, shared conditions)."""
     if step.kind in ("auto", "optional") or step.shared_code:
         return None
-    lines = move_list(sum((a.gen_lines for a in step.actions), []))
+    lines = move_list(sum((a.gen_lines for a in step.actions), list(step.read_lines)))
     code = [line for line in lines if not line.lstrip().startswith("#")]
     last = code[-1] if code else ""
     args = _call_args(last, "return K.line_move_keys(")
@@ -243,7 +198,6 @@ def _call_args(line: str, head: str) -> list[str] | None:
 def move_list(lines: list[str]) -> list[str]:
     """The body of a move generator from its actions' lines: the list they fill and return, or,
     when one unguarded list is the whole answer, that list returned as it is."""
-    lines = _hoist_sizes(hoist_reads(lines))
     code = [line for line in lines if not line.lstrip().startswith("#")]
     for extend in ("_extend(", "out.extend("):  # natively out.extend
         if len(code) == 1 and code[0].startswith(extend):
