@@ -19,7 +19,6 @@ from .ir import GameIR
 from .lower import Lowerer
 from .lower_common import runtime_call
 from .safety import literal, verify
-from .move_passes import keyed_moves, move_list
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -32,8 +31,6 @@ def _environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined, autoescape=False,
     )
     env.filters["py"] = literal
-    env.filters["move_list"] = move_list
-    env.filters["keyed_moves"] = keyed_moves
     env.globals["c_def"] = c_def
     env.filters["arg_ctype"] = arg_ctype
     env.filters["arities"] = lambda counts: bytes(min(c, 255) for c in counts) + b"\0"

@@ -91,7 +91,7 @@ class ActionIR:
     step: int
     say_lines: list  # body of the notation function
     arg_names: list
-    gen_lines: list  # appends Move objects to `out`
+    gen_lines: list  # records of the move generator's lines (compiler/moves.py)
     do_lines: list   # applies the effects
     after: str       # code run after the effects (advance the turn)
     line: int
@@ -120,7 +120,8 @@ class StepIR:
     body_lines: list  # auto steps
     comment: str = ""  # "# line N: <rules text>"
     shared_code: str | None = None  # computed by the condition, passed to the move generator
-    read_lines: list = attrs.Factory(list)  # the move generator's first lines: reads of the state taken once
+    move_lines: list = attrs.Factory(list)  # the move generator's body (compiler/moves.py)
+    keyed: dict | None = None  # natively, how it fills the buffer of keys instead (moves.keyed_moves)
 
 
 @attrs.define

@@ -11,9 +11,10 @@ from . import types as T
 from .symbols import LIMITS, NotConstant, fold_constant
 from .texts import split_template
 from .ir import ActionIR, StepIR
+from .moves import Add, Extend, Line, Pairs, keyed_moves, move_lines
 from .lower_grids import gconst
 from .lower_common import (
-    Ctx, Reads, Sharing, decides_in_parts, pyname, _is_int, _zone_name, _names_in, _moves_fit, joined)
+    Ctx, Reads, Sharing, ast_nodes, decides_in_parts, pyname, _is_int, _zone_name, _names_in, _moves_fit, joined)
 
 
 @attrs.define
@@ -24,12 +25,47 @@ class Loop:
     src: str  # the code of what it walks (a hoisted source's name, when hoisted)
     reads: set  # the rules names its source reads
     single: bool = True  # one variable
-    distinct: str | None = None  # the zone whose distinct values ``src`` is (not hoisted)
+    distinct: str | None = None  # the zone whose distinct values ``src`` is
+    pairs_of: str | None = None  # a pair's loop: the values whose distinct pairs it walks (not hoisted)
+    hoisted: bool = False  # ``src`` names a source computed once, before the loops
+    pair: tuple = ()  # a pair's loop: its two variables
     made: tuple = ()  # what ``src`` is, when the lowering said (``Lowerer.written``)
     clause: str = ""  # ``for c_ in src`` (several for loops folded into one comprehension)
 
     def __attrs_post_init__(self) -> None:
         self.clause = self.clause or f"for {self.names} in {self.src}"
+
+
+def counted_lets(prefix: list, needed: set[str]) -> set[str]:
+    """The lets of an action's guards holding flanked cells that the guards only count
+    (``let t = flanked(...)`` then ``require count(t) > 0``): in the move generator each is
+    the count itself, no list made (the effects still have the list)."""
+    lets = {s.name for s in prefix if isinstance(s, ast.Let) and s.name in needed
+            and isinstance(s.value, ast.Call) and s.value.func == "flanked"}
+    for stmt in prefix:
+        counts = {id(n.args[0]) for n in ast_nodes(stmt) if isinstance(n, ast.Call) and n.func == "count"
+                  and len(n.args) == 1 and isinstance(n.args[0], ast.Name)}
+        lets -= {n.id for n in ast_nodes(stmt) if isinstance(n, ast.Name) and id(n) not in counts}
+    return lets
+
+
+def uncounted(node, lets: set[str]):
+    """``node`` with each ``count(t)`` of those lets read as ``t`` (which holds the count)."""
+    if not lets:
+        return node
+    if isinstance(node, ast.Call) and node.func == "count" and len(node.args) == 1 \
+            and isinstance(node.args[0], ast.Name) and node.args[0].id in lets:
+        return node.args[0]
+    if isinstance(node, ast.Node):
+        changes = {}
+        for field in attrs.fields(type(node)):
+            value = getattr(node, field.name)
+            if isinstance(value, ast.Node):
+                changes[field.name] = uncounted(value, lets)
+            elif isinstance(value, list):
+                changes[field.name] = [uncounted(v, lets) for v in value]
+        return attrs.evolve(node, **changes)
+    return node
 
 
 class ActionLowering:
@@ -58,7 +94,9 @@ class ActionLowering:
                 self.action_count, self.diags[:] = start[0], start[2]
                 del actions[start[1]:]
             ir.shared_code = sh.chosen if sh is not None else None
-            ir.read_lines = self.reads.head()
+            records = [Line(0, text) for text in self.reads.head()] + [r for a in ir.actions for r in a.gen_lines]
+            ir.move_lines = move_lines(records, self.native)
+            ir.keyed = keyed_moves(records, ir.actions, ir.kind, ir.shared_code is not None) if self.native else None
         finally:
             self.sharing = self.reads = None
         return ir
@@ -115,7 +153,7 @@ class ActionLowering:
         ctx = Ctx("guard", has_me=True)
         levels: dict[str, int] = {}
         loops: list[Loop] = []
-        hoisted: list[str] = []  # loop sources that no parameter changes, computed once
+        hoisted: list[Line] = []  # loop sources that no parameter changes, computed once
         arg_names: list[str] = []
         arg_types: dict[str, tuple[str, T.Type]] = {}
         domains: list[tuple] = []
@@ -133,7 +171,7 @@ class ActionLowering:
                 if level == 0 or not free:
                     return code
                 var = f"_src{len(hoisted)}_{index}"
-                hoisted.append(f"{var} = {code}")
+                hoisted.append(Line(0, f"{var} = {code}", source=var))
                 return var
 
             if b.kind == "range":
@@ -157,8 +195,9 @@ class ActionLowering:
                 if ty.elem is not None and ty.elem.kind not in ("int", "player", "enum", "item", "any"):
                     self.error("pairs are drawn from a zone of numbers, enum values or items", b.source.pos)
                 va, vb = pyname(b.names[0]), pyname(b.names[1])
-                loops.append(Loop(level, f"{va}, {vb}", source_code(self.rt('K.distinct_pairs') + f'({src})'), reads,
-                                  single=False))
+                pairs = source_code(self.rt('K.distinct_pairs') + f'({src})')
+                loops.append(Loop(level, f"{va}, {vb}", pairs, reads, single=False, pair=(va, vb),
+                                  pairs_of=src if level == 0 or not free else None))
                 ctx.scope[b.names[0]] = (va, ty.elem or T.ANY)
                 ctx.scope[b.names[1]] = (vb, ty.elem or T.ANY)
             else:
@@ -176,8 +215,8 @@ class ActionLowering:
                     if gsym is not None and gsym.elem.kind != "int":  # a grid of pieces: its bytes
                         cell_walks[level] = (grid, b.source.func == "filled_cells")
                 code = source_code(src)
-                loops.append(Loop(level, var, code, reads, distinct=distinct if code == src else None,
-                                  made=self.written.get(code, ())))
+                loops.append(Loop(level, var, code, reads, distinct=distinct, made=self.written.get(code, ()),
+                                  hoisted=code != src))
                 ctx.scope[b.names[0]] = (var, elem)
             for n in b.names:
                 levels[n] = level
@@ -202,31 +241,34 @@ class ActionLowering:
         for stmt in reversed(prefix):
             if isinstance(stmt, ast.Require) or stmt.name in needed:
                 needed |= _names_in(stmt)
+        counted = counted_lets(prefix, needed)
         for stmt in prefix:
             deps = _names_in(stmt) & set(levels)
             level = max((levels[d] for d in deps), default=-1)
-            lines = [self.comment(stmt)]
+            lines = [Line(0, self.comment(stmt))]
             if isinstance(stmt, ast.Let):
+                if stmt.name in counted:  # only counted: no list made (see counted_lets)
+                    stmt = attrs.evolve(stmt, value=ast.Call(pos=stmt.value.pos, func="count", args=[stmt.value]))
                 with self.unread(stmt.name not in needed):  # written with the effects only
                     let_lines = self.s_Let(stmt, guard_ctx)
                 levels[stmt.name] = level
                 if stmt.name not in needed:  # computed with the effects, not for every move
                     continue
-                lines += let_lines
+                lines += [Line(0, text) for text in let_lines]
                 tests[level].append((stmt, None))
             else:
-                cond = self.boolean(stmt.cond, guard_ctx)
-                lines.append(f"if {cond}:")
+                cond = self.boolean(uncounted(stmt.cond, counted), guard_ctx)
+                lines.append(Line(0, f"if {cond}:", opens=True))
                 tests[level].append((stmt, cond))
             placed[level].extend(lines)
-        gen: list[str] = []
+        gen: list = []
         depth = 0
 
-        def emit(lines: list[str]) -> None:
+        def emit(records: list) -> None:
             nonlocal depth
-            for line in lines:
-                gen.append("    " * depth + line)
-                if line.startswith("if ") and line.endswith(":"):
+            for r in records:
+                gen.append(attrs.evolve(r, depth=depth))
+                if isinstance(r, Line) and r.opens:
                     depth += 1
 
         emit(placed[-1])
@@ -245,20 +287,23 @@ class ActionLowering:
             if outer.single and inner.single and node.params[outer.level].names[0] not in inner.reads:
                 # two free parameters: every pair of values, made by one kernel call (which
                 # checks the bound on moves itself)
-                product = self.extend_moves(f"{self.rt('K.tagged_product')}({index}, {outer.src}, {inner.src})")
+                zones = (outer.distinct, inner.distinct) if outer.distinct and inner.distinct else None
+                sources = tuple(loop.src for loop in loops if loop.hoisted)
+                product = self.extend_moves("K.tagged_product", (str(index), outer.src, inner.src), zones=zones,
+                                            sources=sources)
                 risky = False
         if risky:
             fold = len(loops)
         if product is not None:
-            gen.append("    " * depth + product)
+            emit([product])
             loops = []
         elif len(loops) - fold >= 2:
             nested = " ".join(loop.clause for loop in loops[fold:])
             loops = loops[:fold] + [Loop(loops[fold].level, "", "", set(), single=False, clause=nested)]
         held = None if risky else self.holding_pairs_loop(node, loops, tests, arg_names, index)
         if held is not None:  # the whole list in one call: nothing left to loop over
-            emit([line for line in placed[loops[0].level] if line.startswith("#")])
-            gen.append("    " * depth + held)
+            emit([r for r in placed[loops[0].level] if r.comment])
+            emit([held])
             loops = []
         for i, loop in enumerate(loops):
             level = loop.level
@@ -268,32 +313,35 @@ class ActionLowering:
                 # dearer than the few tests of a game's small zones)
                 if len(loops) == 1 and loop.single and len(arg_names) == 1:
                     if loop.made[:2] == ("call", "K.line_move_keys"):  # tagged where made
-                        keys = ", ".join(loop.made[2] + (str(index),))
-                        gen.append("    " * depth + self.extend_moves(f"{self.rt('K.line_move_keys')}({keys})"))
+                        emit([self.extend_moves("K.line_move_keys", loop.made[2] + (str(index),))])
                     elif loop.distinct is not None:  # equal values are one choice: dropped as the list is made
-                        gen.append("    " * depth + self.extend_moves(f"{self.rt('K.tagged')}({index}, {loop.distinct}, True)"))
+                        emit([self.extend_moves("K.tagged", (str(index), loop.distinct, "True"))])
                     else:
-                        gen.append("    " * depth + self.extend_moves(f"{self.rt('K.tagged')}({index}, {loop.src})"))
+                        made = loop.made if loop.made[:1] == ("cells",) else None
+                        emit([self.extend_moves("K.tagged", (str(index), loop.src), cells=made and made[1:])])
                 else:
-                    gen.append("    " * depth + self.extend_moves(f"[{move} {loop.clause}]"))
+                    emit([self.extend_moves("", (), call=f"[{move} {loop.clause}]")])
                 break
             if level in cell_walks:  # the grid's cells, tested in C: no list of them is made
                 grid, filled = cell_walks[level]
                 var = pyname(node.params[level].names[0])
-                gen.append("    " * depth + f"for {var} in range({self.size_of(grid, ctx)}):")
                 cell = self.cell_read(self.read_again(grid, ctx), var)
-                gen.append("    " * (depth + 1) + f"if {'' if filled else 'not '}{cell}:")
+                emit([Line(0, f"for {var} in range({self.size_of(grid, ctx)}):")])
+                depth += 1
+                emit([Line(0, f"if {'' if filled else 'not '}{cell}:", opens=True)])
+            elif loop.pairs_of is not None:
+                emit([Pairs(0, loop.clause + ":", *loop.pair, loop.pairs_of)])
                 depth += 1
             else:
-                gen.append("    " * depth + loop.clause + ":")
-            depth += 1
+                emit([Line(0, loop.clause + ":")])
+                depth += 1
             emit(placed[level])
             if risky and i == len(loops) - 2:
-                gen.append("    " * depth + f"if len(out) > {LIMITS['moves']}: "
-                           f"{self.rt('ops.too_many_moves')}(RULES_FILE, {node.pos[0]}, {node.name!r}, {LIMITS['moves']})")
+                emit([Line(0, f"if len(out) > {LIMITS['moves']}: {self.rt('ops.too_many_moves')}(RULES_FILE, "
+                              f"{node.pos[0]}, {node.name!r}, {LIMITS['moves']})", reads_list=True)])
         else:
             if held is None and product is None:
-                gen.append("    " * depth + self.add_move(index, [pyname(n) for n in arg_names]))
+                emit([self.add_move(index, [pyname(n) for n in arg_names])])
         # effects
         do_lines, do_ctx = self.effects(prefix, effects, guard_ctx)
         say_body = (self.template_code(node.notation, arg_types, node.pos) if node.notation is not None
@@ -303,7 +351,7 @@ class ActionLowering:
         long_body = joined([say_call] + long_parts, " ")
         clash, skeleton = self.clash_of(node, arg_types)
         return ActionIR(index, node.name, step, [f"return {say_body}"], [pyname(n) for n in arg_names],
-                        [self.comment(node)] + gen, do_lines, after, node.pos[0],
+                        [Line(0, self.comment(node))] + gen, do_lines, after, node.pos[0],
                         long_lines=[f"return {long_body}"], clash=clash, skeleton=skeleton, domains=domains,
                         arg_kinds=[t.display_kind for _c, t in arg_types.values()],
                         c_locals=do_ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"}))
@@ -428,7 +476,7 @@ class ActionLowering:
             return None
         return value if type(value) is int else None
 
-    def holding_pairs_loop(self, node: ast.Action, loops: list[Loop], tests: dict, arg_names, index) -> str | None:
+    def holding_pairs_loop(self, node: ast.Action, loops: list[Loop], tests: dict, arg_names, index) -> Extend | None:
         """``action a(c in Z) { require has(W, [c.x, c.y]) }``: every item of Z tested by one
         kernel call (``K.holding_pairs``) instead of a call per item; None for other shapes."""
         if len(loops) != 1 or len(arg_names) != 1 or not loops[0].single or len(tests[loops[0].level]) != 1:
@@ -443,20 +491,26 @@ class ActionLowering:
         if not (a[:1] == b[:1] == ("column",) and a[2] == b[2] == loop.names):
             return None
         # (natively the columns are read through their C arrays, _v_C_...: the kernel takes the tuples)
-        return self.extend_moves(f"{self.rt('K.holding_pairs')}({zone}, {loop.src}, {a[1]}, {b[1]}, {index})")
+        return self.extend_moves("K.holding_pairs", (zone, loop.src, a[1], b[1], str(index)))
 
     # the lines that fill a move generator's list ``out`` (the Python engine calls the bound
     # methods ``_add``/``_extend``; natively they are C calls on the typed list, and a move of one
     # or two arguments is the kernels' shared tuple, not a new one at every decision)
-    def add_move(self, index: int, args: list[str]) -> str:
+    def add_move(self, index: int, args: list[str]) -> Add:
         if not self.native:
-            return f"_add(({index}, {', '.join(args)}))" if args else f"_add(({index},))"
-        if len(args) in (1, 2):
-            return f"out.append({self.rt('K.pair' if len(args) == 1 else 'K.triple')}({index}, {', '.join(args)}))"
-        return f"out.append(({index}, {', '.join(args)}))" if args else f"out.append(({index},))"
+            text = f"_add(({index}, {', '.join(args)}))" if args else f"_add(({index},))"
+        elif len(args) in (1, 2):
+            text = f"out.append({self.rt('K.pair' if len(args) == 1 else 'K.triple')}({index}, {', '.join(args)}))"
+        else:
+            text = f"out.append(({index}, {', '.join(args)}))" if args else f"out.append(({index},))"
+        return Add(0, text, index, tuple(args))
 
-    def extend_moves(self, moves: str) -> str:
-        return f"out.extend({moves})" if self.native else f"_extend({moves})"
+    def extend_moves(self, kernel: str, args: tuple, call: str = "", **known) -> Extend:
+        """Moves made by ``kernel`` (``K.tagged``, ...) called with ``args``, or by the list
+        comprehension ``call`` (no kernel); ``known``: what the packed keys may use instead."""
+        call = call or f"{self.rt(kernel)}({', '.join(args)})"
+        text = f"out.extend({call})" if self.native else f"_extend({call})"
+        return Extend(0, call, text, kernel, tuple(args), **known)
 
     def distinct_code(self, values: str) -> str:
         """The distinct values of a zone, in first-seen order, to be walked."""
