@@ -245,7 +245,7 @@ class ActionLowering:
         for stmt in prefix:
             deps = _names_in(stmt) & set(levels)
             level = max((levels[d] for d in deps), default=-1)
-            lines = [Line(0, self.comment(stmt))]
+            lines = [Line(0, self.comment(stmt), comment=True)]
             if isinstance(stmt, ast.Let):
                 if stmt.name in counted:  # only counted: no list made (see counted_lets)
                     stmt = attrs.evolve(stmt, value=ast.Call(pos=stmt.value.pos, func="count", args=[stmt.value]))
@@ -351,7 +351,7 @@ class ActionLowering:
         long_body = joined([say_call] + long_parts, " ")
         clash, skeleton = self.clash_of(node, arg_types)
         return ActionIR(index, node.name, step, [f"return {say_body}"], [pyname(n) for n in arg_names],
-                        [Line(0, self.comment(node))] + gen, do_lines, after, node.pos[0],
+                        [Line(0, self.comment(node), comment=True)] + gen, do_lines, after, node.pos[0],
                         long_lines=[f"return {long_body}"], clash=clash, skeleton=skeleton, domains=domains,
                         arg_kinds=[t.display_kind for _c, t in arg_types.values()],
                         c_locals=do_ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"}))

@@ -2,7 +2,6 @@
 the generated Python, C types of the native engine, and small helpers on generated code."""
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 import attrs
@@ -51,7 +50,13 @@ def c_kernels() -> frozenset[str]:
     ``regle/runtime/_kernels.pxd`` declares (cpdef ones are Python functions too)."""
     from importlib.resources import files
     text = files("regle.runtime").joinpath("_kernels.pxd").read_text(encoding="utf-8")
-    return frozenset(re.findall(r"^c?p?def \w+\*? (\w+)\(", text, re.M))
+    names = set()
+    for line in text.splitlines():  # "cpdef list tagged(...)": a return type, then the name
+        head, paren, _rest = line.partition("(")
+        words = head.split()
+        if paren and not line[:1].isspace() and len(words) == 3 and words[0] in ("def", "cdef", "cpdef"):
+            names.add(words[2])
+    return frozenset(names)
 
 
 def runtime_call(qualified: str, native: bool, bound: dict | None = None) -> str:
@@ -202,17 +207,6 @@ def _hex_places(geo) -> list[int]:
         out.append(count.get(row, 0))
         count[row] = out[-1] + 1
     return out
-
-
-def _balanced(code: str) -> bool:
-    """Whether the brackets of ``code`` close in order (so that it is one argument list)."""
-    depth = 0
-    for c in code:
-        depth += c in "([{"
-        depth -= c in ")]}"
-        if depth < 0:
-            return False
-    return depth == 0
 
 
 def _path_word(path: str) -> str:

@@ -22,10 +22,7 @@ class Line:
     opens: bool = False  # a guard (``if ...:``): the lines after it are inside
     source: str | None = None  # a hoisted loop source: the name it binds
     reads_list: bool = False  # reads the list of moves itself (the check of its size)
-
-    @property
-    def comment(self) -> bool:
-        return self.text.startswith("#")
+    comment: bool = False  # a comment (the rules line a part comes from)
 
 
 @attrs.frozen

@@ -196,3 +196,30 @@ def test_the_native_engine_is_the_templates_output_with_no_pass_over_its_text():
         for line in python.splitlines():
             if line.strip().startswith("# line "):  # the rules lines quoted, unchanged
                 assert line.strip() in native, (path.name, line)
+
+
+def test_the_compiler_never_searches_or_rewrites_the_code_it_wrote():
+    """The compiler decides from its records of what it wrote (the rules' tree, the lowering's
+    counts and records of moves, reads and calls), never by matching patterns in generated code:
+    no module of compiler/ uses regular expressions or a text replacement, except the symbol
+    table, whose one pattern checks colour words of the rules text (never generated code)."""
+    import ast as pyast
+    from pathlib import Path
+
+    compiler = Path(__file__).resolve().parent.parent / "compiler"
+    found, patterns = [], []
+    for path in sorted(compiler.glob("*.py")):
+        tree = pyast.parse(path.read_text(encoding="utf-8"))
+        for node in pyast.walk(tree):
+            if isinstance(node, (pyast.Import, pyast.ImportFrom)):
+                names = [a.name for a in node.names] if isinstance(node, pyast.Import) else [node.module or ""]
+                if "re" in names and path.name != "symbols.py":
+                    found.append(f"{path.name}:{node.lineno}: imports re")
+            if isinstance(node, pyast.Attribute) and node.attr == "replace":
+                found.append(f"{path.name}:{node.lineno}: .{node.attr}(")
+            if isinstance(node, pyast.Attribute) and isinstance(node.value, pyast.Name) and node.value.id == "re":
+                patterns.append(f"{path.name}:{node.lineno}: re.{node.attr}")
+    assert found == []
+    # the one pattern left reads the rules text: the symbol table's colour words
+    assert len(patterns) == 1 and patterns[0].startswith("symbols.py:") and patterns[0].endswith("re.compile")
+    assert "COLOUR = re.compile(" in (compiler / "symbols.py").read_text(encoding="utf-8")
