@@ -1,0 +1,142 @@
+"""What the lowering learns from its own records rather than from the code it wrote: a define
+written in place only when no argument would be computed twice, the reads of the state taken
+once, the value a step's condition shares with its moves, counted lets, and move generators
+written from records (compiler/moves.py)."""
+from __future__ import annotations
+
+import pytest
+
+import regle
+from regle.compiler.generate import engine_source, native_source
+from regle.compiler.moves import Add, Extend, Line, keyed_moves, move_lines
+
+DICE = '''
+game "Dice" { players 2 }
+counter total per player
+define twice(a) = a + a
+turn {
+  step roll {
+    action roll "roll" { total[me] += twice(random(6)) }
+  }
+}
+end when turns >= 40
+score p { total: total[p] }
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_a_define_is_not_written_in_place_when_an_argument_would_be_drawn_twice(backend):
+    """`twice(random(6))` draws once: were the body written in place as `random(6) +
+    random(6)`, odd totals would appear."""
+    game = regle.loads(DICE, name="dice", backend=backend)
+    for seed in range(5):
+        state = game.new_game(seed=seed)
+        while not state.is_over:
+            state.play("roll")
+            assert all(t % 2 == 0 for t in state.to_json()["counters"]["total"])
+
+
+def _method(source: str, head: str) -> str:
+    """The text of the method of ``source`` that starts with ``head``."""
+    start = source.index(head)
+    end = source.find("\n\n", start)
+    return source[start:end]
+
+
+HAND = '''
+game "Hand" { players 2 }
+zone pool: int = [1, 2, 3, 4, 5, 6]
+zone hand: int per player
+grid board: player square 3 by 3
+turn {
+  step pick {
+    action take(v in pool) "take {v}" {
+      require count(hand[me]) < 3
+      move v from pool to hand[me]
+    }
+    action give(v in hand[me]) "give {v}" {
+      require count(hand[me]) > 1
+      move v from hand[me] to pool
+    }
+    action mark(c in cells(board)) "mark {c}" {
+      require turns > 100
+      put me at c on board
+    }
+  }
+}
+end when turns >= 10
+'''
+
+
+def test_reads_of_the_state_written_twice_are_taken_once_and_others_are_not():
+    source = engine_source(HAND, "hand.rules", "hand")
+    moves = _method(source, "def _moves_0(s")
+    assert "z_hand__me = s.z_hand[me]  # read once" in moves
+    assert "n_z_hand__me = len(z_hand__me)  # taken once" in moves
+    assert "z_pool = " not in moves  # read once only
+    assert "g_board" not in moves  # cells(board) needs the board's size, not its cells
+    assert "s.z_hand[me]" not in moves.replace("z_hand__me = s.z_hand[me]", "")
+
+
+def test_a_value_the_condition_and_the_moves_both_compute_is_computed_once():
+    shared = '''
+game "Shared" { players 2 }
+grid board: player square 3 by 3
+turn {
+  repeat step place while count(empty_cells(board)) > 4 {
+    action place(c in empty_cells(board)) "{c}" { put me at c on board }
+  }
+}
+end when count(empty_cells(board)) <= 4
+'''
+    source = engine_source(shared, "shared.rules", "shared")
+    assert "_shared = K.empty_cells(s.g_board)  # the condition's and the moves' (computed once)" in source
+    assert "if len(_shared) > 4:" in source
+    # a condition that may skip a part of itself computes nothing ahead of it
+    skipping = shared.replace("while count(empty_cells(board)) > 4", "while turns < 3 and count(empty_cells(board)) > 4")
+    assert "_shared" not in engine_source(skipping, "skipping.rules", "skipping")
+
+
+def test_a_let_of_flanked_cells_the_guards_only_count_is_the_count():
+    flips = '''
+game "Flips" { players 2 }
+grid board: player square 4 by 4 with diagonals
+setup { put 0 at "b2" on board
+  put 1 at "c2" on board }
+turn {
+  step place {
+    action place(c in empty_cells(board)) "{c}" {
+      let turned = flanked(board, c, me)
+      require count(turned) > 0
+      put me at c on board
+      for d in turned { put me at d on board }
+    }
+  }
+}
+end when turns >= 6
+'''
+    for source in (engine_source(flips, "flips.rules", "flips"), native_source(flips, "flips.rules", "flips")):
+        moves = _method(source, "_moves_0(s")
+        assert "turned_ = " in moves and "flanked_count(" in moves and "len(turned_)" not in moves
+        effects = source[source.index("effects of action place"):]
+        assert "flanked(" in effects.split("\n\n")[0]  # the effects still have the cells
+
+
+def test_move_generators_are_written_from_their_records():
+    records = [Line(0, "# line 3: action take(v in pool)", comment=True),
+               Extend(0, "K.tagged(0, s.z_pool)", "_extend(K.tagged(0, s.z_pool))", "K.tagged", ("0", "s.z_pool"))]
+    assert move_lines(records, native=False) == ["# line 3: action take(v in pool)", "return K.tagged(0, s.z_pool)"]
+    keyed = keyed_moves(records, [], "decision", shared=False)
+    assert keyed == {"tag": "0", "lines": ["# line 3: action take(v in pool)",
+                                           "return _CK.keys_into(s.z_pool, &s._keys, &s._keys_cap)"]}
+    guarded = [Line(0, "if s.turns > 1:", opens=True), Add(1, "_add((1, 2))", 1, ("2",))] + records
+    lines = move_lines(guarded, native=False)
+    assert lines[:3] == ["out = []", "_add = out.append", "_extend = out.extend"] and lines[-1] == "return out"
+    assert "    _add((1, 2))" in lines
+    packed = keyed_moves(guarded, [], "decision", shared=False)["lines"]
+    assert "    _push(s, 1, 2, 0)" in packed and "_push_tagged(s, 0, s.z_pool, False)" in packed
+    assert packed[-1] == "return -2 if s._keys_wide else s._nkeys"
+    # a step that reads its own list as it makes it keeps the list; so do optional steps
+    checked = guarded + [Line(0, "if len(out) > 9: fail()", reads_list=True)]
+    assert keyed_moves(checked, [], "decision", shared=False) is None
+    assert keyed_moves(guarded, [], "optional", shared=False) is None
