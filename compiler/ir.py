@@ -106,6 +106,7 @@ class ActionIR:
     arg_kinds: list = attrs.Factory(list)
     #: the effects' locals that always hold whole numbers: C numbers in the native engine
     c_locals: list = attrs.Factory(list)
+    gen_locals: dict = attrs.Factory(dict)  # the move generator's locals -> whether each holds whole numbers
 
 
 @attrs.define
@@ -122,6 +123,7 @@ class StepIR:
     shared_code: str | None = None  # computed by the condition, passed to the move generator
     move_lines: list = attrs.Factory(list)  # the move generator's body (compiler/moves.py)
     keyed: dict | None = None  # natively, how it fills the buffer of keys instead (moves.keyed_moves)
+    c_locals: list = attrs.Factory(list)  # natively, the move generator's locals that are C numbers
 
 
 @attrs.define

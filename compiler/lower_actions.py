@@ -97,6 +97,11 @@ class ActionLowering:
             records = [Line(0, text) for text in self.reads.head()] + [r for a in ir.actions for r in a.gen_lines]
             ir.move_lines = move_lines(records, self.native)
             ir.keyed = keyed_moves(records, ir.actions, ir.kind, ir.shared_code is not None) if self.native else None
+            whole: dict[str, bool] = {}  # a local of several actions: a C number if it is in each
+            for a in ir.actions:
+                for var, number in a.gen_locals.items():
+                    whole[var] = whole.get(var, True) and number
+            ir.c_locals = sorted(v for v, number in whole.items() if number and v != "me")
         finally:
             self.sharing = self.reads = None
         return ir
@@ -189,6 +194,7 @@ class ActionLowering:
                 constant = self.native and _is_int(lo) and _is_int(hi)
                 loops.append(Loop(level, var, values if constant else source_code(values), reads))
                 ctx.scope[b.names[0]] = (var, T.INT)
+                ctx.note_local(var, T.INT)
             elif b.kind == "pair":
                 self.visible_choice(b.source)
                 src, ty = self.collection(b.source, ctx)
@@ -200,6 +206,8 @@ class ActionLowering:
                                   pairs_of=src if level == 0 or not free else None))
                 ctx.scope[b.names[0]] = (va, ty.elem or T.ANY)
                 ctx.scope[b.names[1]] = (vb, ty.elem or T.ANY)
+                ctx.note_local(va, ty.elem or T.ANY)
+                ctx.note_local(vb, ty.elem or T.ANY)
             else:
                 self.visible_choice(b.source)
                 src, ty = self.collection(b.source, ctx)
@@ -218,6 +226,7 @@ class ActionLowering:
                 loops.append(Loop(level, var, code, reads, distinct=distinct, made=self.written.get(code, ()),
                                   hoisted=code != src))
                 ctx.scope[b.names[0]] = (var, elem)
+                ctx.note_local(var, elem)
             for n in b.names:
                 levels[n] = level
                 arg_names.append(n)
@@ -332,6 +341,15 @@ class ActionLowering:
             elif loop.pairs_of is not None:
                 emit([Pairs(0, loop.clause + ":", *loop.pair, loop.pairs_of)])
                 depth += 1
+            elif self.native and loop.made[:1] == ("neighbours",):  # the neighbours' table read in C
+                _kind, g, deg, cell = loop.made
+                d = f"_d{level}"
+                ctx.note_local(d, T.INT)
+                emit([Line(0, f"if {cell} < 0: raise ValueError('there is no cell here (none) to look around')"),
+                      Line(0, f"for {d} in range({deg}):")])
+                depth += 1
+                emit([Line(0, f"{loop.names} = _v_{g}_ADJ[{cell} * {deg} + {d}]"),
+                      Line(0, f"if {loop.names} >= 0:", opens=True)])
             else:
                 emit([Line(0, loop.clause + ":")])
                 depth += 1
@@ -354,7 +372,8 @@ class ActionLowering:
                         [Line(0, self.comment(node), comment=True)] + gen, do_lines, after, node.pos[0],
                         long_lines=[f"return {long_body}"], clash=clash, skeleton=skeleton, domains=domains,
                         arg_kinds=[t.display_kind for _c, t in arg_types.values()],
-                        c_locals=do_ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"}))
+                        c_locals=do_ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"}),
+                        gen_locals=dict(ctx.locals))
 
     def effects(self, prefix: list, effects: list, guard_ctx: Ctx) -> tuple[list[str], Ctx]:
         """An action's effects (the lets of its guards again, then its statements), lowered

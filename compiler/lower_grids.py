@@ -147,6 +147,10 @@ class GridLowering:
         lists.counts[code] += 1
         return code
 
+    def geometry(self, g: str) -> str:
+        """The prefix of a grid's tables read by index: natively their C arrays (``_v_G_b_``)."""
+        return f"_v_{g}" if self.native else g
+
     def grid_call(self, node: ast.Call, ctx) -> tuple[str, T.Type, int]:
         f, args = node.func, node.args
         need = ARITY[f]
@@ -179,7 +183,7 @@ class GridLowering:
             return "0", T.ANY, P_ATOM
         deg = sym.geo.deg
         if f == "column":
-            return f"{g}_COLUMNS[{self.cell(args[1], ctx, sym)}]", T.INT, P_ATOM
+            return f"{self.geometry(g)}_COLUMNS[{self.cell(args[1], ctx, sym)}]", T.INT, P_ATOM
         if f == "cell":
             if len(args) == 2 and sym.geo.numbered and not isinstance(args[1], ast.Str):
                 code, ty = self.expr(args[1], ctx)
@@ -197,10 +201,13 @@ class GridLowering:
         if f == "neighbour":
             c, d = self.cell(args[1], ctx, sym), self.direction(args[2], ctx, sym)
             if d.isdigit() and (c.isidentifier() or c.isdigit()):
-                return f"{g}_ADJ[{c} * {deg} + {d}]", cell_t, P_ATOM
+                return f"{self.geometry(g)}_ADJ[{c} * {deg} + {d}]", cell_t, P_ATOM
             return f"{self.rt('ops.neighbour')}({g}_ADJ, {deg}, {c}, {d})", cell_t, P_ATOM
         if f == "neighbours":
-            return f"{self.rt('ops.neighbours')}({g}_ADJ, {deg}, {self.cell(args[1], ctx, sym)})", T.list_of(cell_t), P_ATOM
+            cell = self.cell(args[1], ctx, sym)
+            code = f"{self.rt('ops.neighbours')}({g}_ADJ, {deg}, {cell})"
+            self.written[code] = ("neighbours", g, deg, cell)
+            return code, T.list_of(cell_t), P_ATOM
         if f == "directions":
             return f"range({deg})", T.list_of(T.Type("direction", space=sym.name)), P_ATOM
         if f == "ray":
@@ -271,7 +278,7 @@ class GridLowering:
             self.written[f"{read} == 0"] = ("is_empty", read)
             return f"{read} == 0", T.BOOL, 4
         if f == "row":
-            return f"{g}_ROWS[{self.cell(args[1], ctx, sym)}]", T.INT, P_ATOM
+            return f"{self.geometry(g)}_ROWS[{self.cell(args[1], ctx, sym)}]", T.INT, P_ATOM
         if f == "lane":
             return f"({self.cell(args[1], ctx, sym)} // {g}_HEIGHT)", T.INT, P_ATOM
         if f == "lane_count":
@@ -354,6 +361,8 @@ class GridLowering:
             return [f"{self.rt('ops.clear_cells')}({grid}, {self.rt('ops.group_cells')}({grid}, {g}_ADJ, {sym.geo.deg if sym else 4}, {code}), {to})"]
         if ty.kind not in ("cell", "int", "any"):
             self.error(f"clear takes a cell or a group, not {ty}", node.what.pos)
+        if node.to is None:  # one cell emptied: what clear_cells does for it, without a call
+            return [f"{grid}[{code}] = 0"]
         return [f"{self.rt('ops.clear_cells')}({grid}, ({code},), {to})"]
 
     def s_Drop(self, node: ast.Drop, ctx) -> list[str]:
