@@ -31,7 +31,7 @@ import regle  # noqa: E402
 GAMES = {"eclats": ("games/eclats.rules", 2), "cibles": ("games/cibles.rules", 2),
          "explobilles": ("games/explobilles.rules", 2), "pixies": ("games/pixies.rules", 3),
          "othello": ("games/classics/othello.rules", 2), "hex": ("games/classics/hex.rules", 2),
-         "kalah": ("games/classics/kalah.rules", 2)}
+         "kalah": ("games/classics/kalah.rules", 2), "breakthrough": ("games/classics/breakthrough.rules", 2)}
 
 
 def generated_playouts(game, players: int, seconds: float, seed0: int) -> tuple[float, float]:
@@ -193,7 +193,8 @@ OPENSPIEL = {"tictactoe": ("games/classics/tictactoe.rules", "tic_tac_toe"),
              "connect4": ("games/classics/connect4.rules", "connect_four"),
              "othello": ("games/classics/othello.rules", "othello"),
              "hex": ("games/classics/hex.rules", "hex(board_size=11)"),
-             "kalah": ("games/classics/kalah.rules", "mancala")}
+             "kalah": ("games/classics/kalah.rules", "mancala"),
+             "breakthrough": ("games/classics/breakthrough.rules", "breakthrough")}
 
 
 def _ids_steps(game, seconds: float) -> float:

@@ -385,6 +385,26 @@ def test_lost_cities_agrees_with_its_oracle():
     _agree("lostcities", lambda s: LostCities(s.to_json()["zones"]), 60, check)
 
 
+def test_breakthrough_agrees_with_openspiel():
+    """OpenSpiel's C++ `breakthrough` is the oracle: the same legal moves (its notation, `*` for
+    a capture), the same move played, the same end and winner, over seeded random games."""
+    pyspiel = pytest.importorskip("pyspiel")
+    game = _load("breakthrough")
+    oracle_game = pyspiel.load_game("breakthrough")
+    for seed in range(30):
+        state, oracle = game.new_game(seed=seed), oracle_game.new_initial_state()
+        rng = random.Random(seed)
+        while not oracle.is_terminal():
+            assert not state.is_over and state.current_player == oracle.current_player()
+            theirs = {oracle.action_to_string(a): a for a in oracle.legal_actions()}
+            assert set(state.notations()) == set(theirs), (seed, state.turns)
+            move = rng.choice(sorted(theirs))
+            state = state.play(move)
+            oracle.apply_action(theirs[move])
+        assert state.is_over
+        assert state.winners == [0 if oracle.returns()[0] > 0 else 1], seed
+
+
 # ---- single rules ----------------------------------------------------------------------------------
 def _play(game, moves: list[str], seed: int = 0):
     state = game.new_game(seed=seed)
@@ -468,8 +488,21 @@ def test_lost_cities_rising_order_and_no_drawing_back_a_discard():
     for c in lower:
         assert f"play {COLOURS[c[0]]}{c[1] or '$'}" not in _texts(state)
 
+def test_breakthrough_moves_forward_captures_diagonally_and_wins_at_the_far_row():
+    game = _load("breakthrough")
+    state = _play(game, ["d7d6", "e2e3", "d6d5", "e3e4"])
+    assert "d5e4*" in state.notations() and "d5d4" in state.notations()
+    state = _play(game, ["d7d6", "d2d3", "d6d5", "a2a3", "d5d4", "h2h3"])  # a White piece right ahead
+    assert {"d4c3", "d4e3"} <= set(state.notations())
+    assert "d4d3" not in state.notations() and "d4d3*" not in state.notations()  # no straight capture
+    # Black runs a piece through to the first row
+    moves = ["h7h6", "a2a3", "h6h5", "a3a4", "h5h4", "a4a5", "h4h3", "a5a6", "h3g2*", "b2b3", "g2h1*"]
+    state = _play(game, moves)
+    assert state.is_over and state.winners == [0]
 
-@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn"])
+
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn",
+                                  "breakthrough"])
 def test_classics_are_checked_clean_and_formatted(name):
     from regle.dsl.printer import format_text
     text = (CLASSICS / f"{name}.rules").read_text(encoding="utf-8")
@@ -477,7 +510,8 @@ def test_classics_are_checked_clean_and_formatted(name):
     regle.load(CLASSICS / f"{name}.rules")
 
 
-@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn"])
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn",
+                                  "breakthrough"])
 def test_classic_rulebooks_are_up_to_date(name):
     from regle.rulebook import rulebook
     committed = (CLASSICS.parent.parent / "docs" / "rules" / f"{name}.md").read_text(encoding="utf-8")
