@@ -234,7 +234,7 @@ def bench_openspiel(quick: bool, native: bool) -> None:
     seconds, rounds = (0.6, 2) if quick else (1.5, 3)
     backend = "native" if native else "python"
     print(f"\nsteps/s of legal action ids + play by id, a random pick (best of {rounds} rounds of {seconds} s)")
-    print(f"{'game':<12}{'OpenSpiel game':<22}{'OpenSpiel':>11}{'regle ' + backend:>15}{'ratio':>8}")
+    print(f"{'game':<14}{'OpenSpiel game':<22}{'OpenSpiel':>11}{'regle ' + backend:>15}{'ratio':>8}")
     for name, (path, spiel_name) in OPENSPIEL.items():
         game = regle.load(ROOT / path, backend=backend)
         spiel = pyspiel.load_game(spiel_name)
@@ -242,7 +242,7 @@ def bench_openspiel(quick: bool, native: bool) -> None:
         for _ in range(rounds):
             ours = max(ours, _ids_steps(game, seconds))
             theirs = max(theirs, _openspiel_steps(spiel, seconds))
-        print(f"{name:<12}{spiel_name:<22}{theirs:>11,.0f}{ours:>15,.0f}{ours / theirs:>8.2f}")
+        print(f"{name:<14}{spiel_name:<22}{theirs:>11,.0f}{ours:>15,.0f}{ours / theirs:>8.2f}")
 
 
 def profile_game(name: str, seconds: float, top: int = 25) -> None:
