@@ -96,9 +96,13 @@ class Workbench:
 
     # -- checking and loading -----------------------------------------------------------------
     def check(self, text: str) -> dict:
-        """The text's problems; when it has none and is new, the game restarts on it."""
+        """The text's problems; when it has none and is new, the game restarts on it. The text
+        being played checks clean: asked again (a check answered late, a mistake typed then
+        removed), the game goes on; the mistakes were another text's."""
         with self.lock:
-            if text != self.text or self.problems:
+            if text == self.text:
+                self.problems = []
+            else:
                 self.load(text)
             return self.state()
 

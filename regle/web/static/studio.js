@@ -20,6 +20,7 @@ let checked = null;       // the last text the server checked clean
 let simulated = null;     // the last text simulated against the saved one
 let simTimer = null;
 let simGeneration = 0;
+let checkGeneration = 0;  // checks answered out of order: only the latest text's answer is shown
 
 async function api(method, path, body) {
   const headers = {};
@@ -68,7 +69,9 @@ function annotations(result) {
 }
 
 function lint(text, update) {
+  const generation = ++checkGeneration;
   api("POST", "/api/studio/check", {text}).then((result) => {
+    if (generation !== checkGeneration) return;  // a later text is being checked
     update(annotations(result));
     show(result, text);
   }).catch((error) => { $("status").textContent = "cannot check: " + error.message; update([]); });
