@@ -258,6 +258,8 @@ class ActionLowering:
             if isinstance(stmt, ast.Let):
                 if stmt.name in counted:  # only counted: no list made (see counted_lets)
                     stmt = attrs.evolve(stmt, value=ast.Call(pos=stmt.value.pos, func="count", args=[stmt.value]))
+                else:
+                    stmt = attrs.evolve(stmt, value=uncounted(stmt.value, counted))
                 with self.unread(stmt.name not in needed):  # written with the effects only
                     let_lines = self.s_Let(stmt, guard_ctx)
                 levels[stmt.name] = level

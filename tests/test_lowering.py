@@ -120,6 +120,14 @@ end when turns >= 6
         assert "turned_ = " in moves and "flanked_count(" in moves and "len(turned_)" not in moves
         effects = source[source.index("effects of action place"):]
         assert "flanked(" in effects.split("\n\n")[0]  # the effects still have the cells
+    # counted through another let, too; and both engines play it alike
+    through = flips.replace("require count(turned) > 0", "let n = count(turned)\n      require n > 0")
+    assert "flanked_count(" in _method(engine_source(through, "t.rules", "t"), "_moves_0(s")
+    for text in (flips, through):
+        states = [regle.loads(text, name="flips", backend=b).new_game(seed=3) for b in ("python", "native")]
+        for state in states:
+            state.play_random_playout(3)
+        assert states[0].to_json() == states[1].to_json()
 
 
 def test_move_generators_are_written_from_their_records():
