@@ -77,14 +77,12 @@ class ExpressionLowering:
     def shared_call(self, node: ast.Call, ctx: Ctx) -> N.Expr:
         """A call in a step's condition or move generators (see :class:`Sharing`)."""
         sh = self.sharing
-        before = Counter(ctx.uses)
-        counted = Counter(self.reads.counts) if self.reads is not None else None
+        mark = self.mark(ctx)
         code, ty, prec = self.x_Call(node, ctx)
         if ctx.where in ("turn", "guard") and code == sh.chosen:
-            if counted is not None:  # its reads are the turn machine's
-                self.reads.counts = counted
+            self.rewind(mark, ctx)  # what it reads is the turn machine's, not written here
             return N.Code(ty, node.pos[0], "_shared", P_ATOM)
-        if ctx.where == "turn" and not any(name in ctx.scope for name in ctx.uses - before):
+        if ctx.where == "turn" and not any(name in ctx.scope for name in ctx.uses - mark[0]):
             sh.candidates.append(code)
         elif ctx.where == "guard" and code in sh.candidates:
             sh.seen.add(code)
