@@ -24,6 +24,12 @@ def eclats():
     return regle.load(GAMES / "eclats.rules")
 
 
+def pytest_collection_modifyitems(config, items):
+    """Tests marked ``long`` (a minute or more alone) go first: run in parallel (``-n``, as the
+    README runs the suite), they then run beside the rest instead of after it."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
 def position(game, base=None, **changes):
     """A state built through the public API: ``base``'s JSON with some fields replaced.
 

@@ -133,6 +133,7 @@ def test_the_package_is_typed():
 
 
 # ---- a wheel, installed alone, from an empty folder --------------------------------------------------
+@pytest.mark.long
 @pytest.mark.skipif(not os.environ.get("CI") and not os.environ.get("REGLE_WHEEL_TEST"),
                     reason="builds a wheel and a fresh venv (about a minute): CI runs it, or REGLE_WHEEL_TEST=1")
 def test_a_built_wheel_lists_and_plays_from_an_empty_folder(tmp_path):
