@@ -6,6 +6,7 @@
     python benchmarks/bench.py --profile cibles   # where a playout's time goes
     python benchmarks/bench.py --adapters --only othello   # also the PettingZoo adapter's cost
     python benchmarks/bench.py --openspiel --only kalah    # also the classics against OpenSpiel's
+    python benchmarks/bench.py --batch --only hex          # also batched stepping (game.batch)
 
 Prints random playouts per second of each generated engine and of its yardstick, and their
 ratio (generated / yardstick; above 1.0 the generated engine is faster). Both sides play
@@ -245,6 +246,38 @@ def bench_openspiel(quick: bool, native: bool) -> None:
         print(f"{name:<14}{spiel_name:<22}{theirs:>11,.0f}{ours:>15,.0f}{ours / theirs:>8.2f}")
 
 
+def _batch_steps(game, n: int, seconds: float) -> float:
+    """Game-steps/s of ``game.batch(n)``: every game plays a random legal id each step, picked
+    from the legal masks with NumPy (as a learner's sampling would), new games included."""
+    import numpy as np
+    batch = game.batch(n, seed=0)
+    rng = np.random.default_rng(0)
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        batch.step((rng.random(batch.mask.shape) * batch.mask).argmax(axis=1))
+        steps += n
+    return steps / (time.perf_counter() - start)
+
+
+def bench_batch(quick: bool, native: bool, n: int = 1024) -> None:
+    """Batched stepping of Connect Four against OpenSpiel's ``connect_four`` in its Python loop
+    (``legal_actions`` + ``apply_action``)."""
+    try:
+        import pyspiel
+    except ImportError:
+        print("batch: pyspiel is not installed (the test extra has it)")
+        return
+    seconds, rounds = (0.6, 2) if quick else (1.5, 3)
+    spiel = pyspiel.load_game("connect_four")
+    theirs = max(_openspiel_steps(spiel, seconds) for _ in range(rounds))
+    print(f"\nsteps/s of {n:,} Connect Four games stepped together (game.batch, masks included; best of {rounds})")
+    print(f"{'backend':<14}{'OpenSpiel loop':>16}{'regle batch':>14}{'ratio':>8}")
+    for backend in (("python", "native") if native else ("python",)):
+        game = regle.load(ROOT / "games/classics/connect4.rules", backend=backend)
+        ours = max(_batch_steps(game, n, seconds) for _ in range(rounds))
+        print(f"{backend:<14}{theirs:>16,.0f}{ours:>14,.0f}{ours / theirs:>8.2f}")
+
+
 def profile_game(name: str, seconds: float, top: int = 25) -> None:
     """Random playouts of one game under cProfile: the top functions by own time, so that the
     next person starts from a profile (generated functions are named after their step/action)."""
@@ -272,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also measure steps/s through the PettingZoo adapter against the engine API")
     parser.add_argument("--openspiel", action="store_true",
                         help="also the classics against OpenSpiel's C++ games in the same loop (pyspiel)")
+    parser.add_argument("--batch", action="store_true",
+                        help="also batched Connect Four (game.batch, 1,024 games) against OpenSpiel's loop")
     parser.add_argument("--profile", choices=sorted(GAMES), metavar="GAME",
                         help="profile random playouts of GAME and print its top functions (instead of the table)")
     args = parser.parse_args(argv)
@@ -299,6 +334,8 @@ def main(argv: list[str] | None = None) -> int:
         bench_adapters(args.quick)
     if args.openspiel:
         bench_openspiel(args.quick, native)
+    if args.batch:
+        bench_batch(args.quick, native)
     return 0
 
 

@@ -89,6 +89,10 @@ def keyed_moves(records: list, actions: list, kind: str, shared: bool) -> dict |
     if only is not None and only.kernel == "K.line_move_keys" and len(only.args) == 6:
         fill = f"return _CK.line_keys_into({', '.join(only.args[:5])}, &s._keys, &s._keys_cap)"
         return {"tag": only.args[5], "lines": [fill if r is only else _indent(r) for r in records]}
+    if only is not None and only.kernel == "K.tagged" and only.cells is not None:  # from the grid's bytes
+        grid, filled = only.cells
+        fill = f"return _CK.cells_keys_into({grid}, {filled}, &s._keys, &s._keys_cap)"
+        return {"tag": only.args[0], "lines": [fill if r is only else _indent(r) for r in records]}
     if only is not None and only.kernel == "K.tagged" and len(only.args) == 2:
         fill = f"return _CK.keys_into({only.args[1]}, &s._keys, &s._keys_cap)"
         return {"tag": only.args[0], "lines": [fill if r is only else _indent(r) for r in records]}

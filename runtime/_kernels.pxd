@@ -51,6 +51,7 @@ cpdef tuple pair(object tag, object value)
 # keys there and make the chosen move only (line_move_keys, tagged(tag, numbers))
 cdef Py_ssize_t line_keys_into(object cells_obj, object step_obj, int ndirs, int me, int max_line, long** keys, Py_ssize_t* cap) except -1
 cdef Py_ssize_t keys_into(object values, long** keys, Py_ssize_t* cap) except -1
+cdef Py_ssize_t cells_keys_into(object cells_obj, bint filled, long** keys, Py_ssize_t* cap) except -1
 
 from cpython.ref cimport PyObject
 

@@ -1122,6 +1122,20 @@ cdef Py_ssize_t keys_into(object values, long** keys, Py_ssize_t* cap) except -1
     return n
 
 
+cdef Py_ssize_t cells_keys_into(object cells_obj, bint filled, long** keys, Py_ssize_t* cap) except -1:
+    """A grid's empty (or filled) cells, read from its bytes into a growable buffer of keys (no
+    list made); returns how many."""
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef Py_ssize_t c, count = 0, n = len(cells_obj)
+    if n > cap[0]:
+        _grow(keys, cap, n)
+    for c in range(n):
+        if (cells[c] != 0) == filled:
+            keys[0][count] = c
+            count += 1
+    return count
+
+
 cdef list _line_moves(object cells_obj, object step_obj, int ndirs, int me, int max_line, bint packed,
                       object tag=None):
     global _line_scratch, _line_scratch_cap

@@ -632,6 +632,15 @@ class Game:
         cache[players] = cache[n]
         return cache[n]
 
+    def batch(self, n: int, players: int | None = None, seed: int = 0, seat: int | None = None,
+              illegal: str = "raises") -> Any:
+        """``n`` games stepped together with NumPy arrays (``regle.runtime.batch.Batch``): for
+        reinforcement learning. ``seat``: the seat the caller plays, the others playing at
+        random (None: the caller plays every seat); ``illegal="loses"``: an id that is not
+        legal ends its game, -1 for that seat. Natively each step of all n runs in C."""
+        from .batch import Batch
+        return Batch(self, n, players, seed, seat, illegal)
+
     def describe_action(self, action_id: int, players: int | None = None) -> str:
         """The notation of the move numbered ``action_id``."""
         return self.action_space(players).describe(action_id)

@@ -148,7 +148,7 @@ def test_steps_whose_moves_come_from_one_kernel_keep_keys():
     cibles = native_source((ROOT / "games/cibles.rules").read_text(), "c.rules")
     assert "_CK.line_keys_into(s.g_board, G_board__ADJ, 6, me + 1, 0, &s._keys, &s._keys_cap)" in cibles
     tictactoe = native_source((ROOT / "games/classics/tictactoe.rules").read_text(), "t.rules")
-    assert "_CK.keys_into(_CK.empty_cells(s.g_board), &s._keys, &s._keys_cap)" in tictactoe
+    assert "_CK.cells_keys_into(s.g_board, False, &s._keys, &s._keys_cap)" in tictactoe  # no list made
     for path in ("games/classics/hex.rules", "games/eclats.rules"):  # several actions: packed keys
         source = native_source((ROOT / path).read_text(), "x.rules")
         assert "_keys_into" not in source and "s._keys_tag = -1" in source and "_push(s, " in source

@@ -1,0 +1,163 @@
+"""Many games of one rules text stepped together, with NumPy arrays in and out: the loop of
+reinforcement learning, where one Python call per game and step costs more than the step.
+
+    batch = game.batch(1024, seed=0)            # every seat plays through step()
+    batch = game.batch(1024, seat=0, seed=0)    # seat 0 plays; the other seats play at random
+    while training:
+        actions = policy(batch.observations(), batch.mask)   # one legal action id per game
+        rewards, done = batch.step(actions)
+
+``mask`` (games x action ids, int8) holds the legal ids of each game's acting seat and
+``current`` that seat. ``step`` plays one id in every game; a game that ends is started again
+at once (its rewards, +1 a winner, -1 a loser, 0 everyone in a draw, are in that step's
+``rewards``; the state it ended in is in ``finished``). Game i's k-th game is the game of seed
+``seed + i + k * n``, and with ``seat`` set, the other seats' picks come from ``Rng(-1 -
+that seed)``: the same games as stepping each one alone (``step_alone`` does, and the tests
+compare). An id that is not legal raises IllegalMove, or with ``illegal="loses"`` ends that game
+at once, -1 for the seat that gave it (as learning environments often want). On a native engine
+the whole step runs in C, new games included.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+try:
+    import numpy as np
+except ImportError as exc:  # pragma: no cover - NumPy is an extra
+    raise ImportError("batched stepping needs NumPy: pip install numpy") from exc
+
+from .rng import Rng
+
+
+class Batch:
+    """``n`` games of ``game`` for ``players`` seats, stepped together (see the module)."""
+
+    def __init__(self, game: Any, n: int, players: int | None = None, seed: int = 0, seat: int | None = None,
+                 illegal: str = "raises"):
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"a batch holds one game or more, not {n!r}")
+        self.game = game
+        self.players = game.players.start if players is None else players
+        if self.players not in game.players:
+            raise ValueError(f"{game.title} is for {game._counts()} players, not {self.players!r}")
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)
+                                 or not 0 <= seat < self.players):
+            raise ValueError(f"seat {seat!r}: this game's seats are 0 to {self.players - 1} (None: every seat)")
+        if illegal not in ("raises", "loses"):
+            raise ValueError(f"illegal={illegal!r}: 'raises' (IllegalMove) or 'loses' (the game ends, -1)")
+        self.size = n
+        self.seat = seat
+        self.illegal = illegal
+        self.num_actions = len(game.action_space(self.players))
+        self.mask = np.zeros((n, self.num_actions), dtype=np.int8)
+        self.current = np.zeros(n, dtype=np.int64)
+        self.rewards = np.zeros((n, self.players), dtype=np.float32)
+        self.episodes = np.zeros(n, dtype=np.int64)  # games started in each slot
+        self._done = np.zeros(n, dtype=np.uint8)
+        self._rngs = np.zeros(n, dtype=np.uint64)  # the random seats' generators (SplitMix64 states)
+        self.states: list = [None] * n
+        self.finished: list = [None] * n  # the last game each slot ended, as it ended
+        ns = game.namespace
+        self._compiled = (ns["_batch_step"], ns["_batch_start"]) if "_batch_step" in ns else None
+        self.reset(seed)
+
+    @property
+    def native(self) -> bool:
+        """Whether the steps run in C (a native engine)."""
+        return self._compiled is not None
+
+    def reset(self, seed: int = 0) -> None:
+        """Start every game again: game i's first game is the game of seed ``seed + i``."""
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise ValueError(f"a seed is a whole number, not {seed!r}")
+        self.seed = seed
+        self.episodes[:] = 0
+        self.finished = [None] * self.size
+        for i in range(self.size):
+            self._start(i)
+
+    def seed_of(self, i: int, k: int) -> int:
+        """The seed of the k-th game (from 0) of slot i."""
+        return self.seed + i + k * self.size
+
+    def _start(self, i: int) -> None:
+        seed = self.seed_of(i, int(self.episodes[i]))
+        self.episodes[i] += 1
+        seat = -1 if self.seat is None else self.seat
+        if self._compiled is not None:
+            self._compiled[1](self.states, i, self.players, seed, seat, self._rngs, self.mask, self.current)
+            return
+        s = self.game.new_game(self.players, seed=seed)
+        self._rngs[i] = Rng(-1 - seed).state
+        self._answer(s, i, seat)
+        self._mask_of(s, i)
+        if s.over:
+            raise ValueError(f"{self.game.title}: the game of seed {seed} ended before "
+                             + ("any decision" if self.seat is None else f"seat {self.seat} had a decision"))
+        self.states[i] = s
+
+    def _answer(self, s: Any, i: int, seat: int) -> None:
+        """The other seats' random moves until ``seat`` is to play (Python engines)."""
+        if seat < 0 or s.over or s.cur == seat:
+            return
+        rng = Rng(state=int(self._rngs[i]))
+        while not s.over and s.cur != seat:
+            legal = s.legal
+            s.advance(legal[rng.below(len(legal))])
+        self._rngs[i] = rng.state
+
+    def _mask_of(self, s: Any, i: int) -> None:
+        row = self.mask[i]
+        row[:] = 0
+        self.current[i] = s.cur
+        if not s.over:
+            row[s.legal_action_ids()] = 1
+
+    def step(self, actions: Any) -> tuple[Any, Any]:
+        """Play ``actions[i]`` (a legal action id of game i's acting seat) in every game. Returns
+        (rewards: games x seats, float32; done: games, bool); a game that ended is started again,
+        so ``mask`` and ``current`` are always those of games to play."""
+        ids = np.ascontiguousarray(actions, dtype=np.int64)
+        if ids.shape != (self.size,):
+            raise ValueError(f"step takes one action id per game: {self.size} of them, not shape {ids.shape}")
+        seat = -1 if self.seat is None else self.seat
+        done = self._done
+        if self._compiled is not None:  # the whole step in C, new games included
+            self._compiled[0](self.states, self.finished, ids, self.players, seat, self.seed, self._rngs,
+                              self.episodes, self.mask, self.current, done, self.rewards,
+                              self.illegal == "loses")
+            return self.rewards, done.view(bool)
+        self.rewards[:] = 0
+        for i, s in enumerate(self.states):
+            action = int(ids[i])
+            if self.illegal == "loses" and action not in s.legal_action_ids():
+                self.rewards[i, s.cur] = -1
+                done[i] = True
+                continue
+            s.advance_id(action)
+            self._answer(s, i, seat)
+            done[i] = s.over
+            self._mask_of(s, i)
+        for i in np.flatnonzero(done).tolist():
+            s = self.finished[i] = self.states[i]
+            winners = s.winners
+            if winners:
+                self.rewards[i] = -1
+                self.rewards[i, winners] = 1
+            self._start(i)
+        return self.rewards, done.view(bool)
+
+    def observations(self, seat: int | None = None) -> Any:
+        """What each game's acting seat (or ``seat``, in every game) may see, one row per game
+        (``state.observation``; float32)."""
+        rows = [s.observation(s.cur if seat is None else seat) for s in self.states]
+        return np.asarray(rows, dtype=np.float32)
+
+    def step_alone(self, actions: Any) -> tuple[Any, Any]:
+        """``step`` through each game's own public API, one call at a time: the reference the
+        compiled step is tested against."""
+        compiled, self._compiled = self._compiled, None
+        try:
+            return self.step(actions)
+        finally:
+            self._compiled = compiled
