@@ -177,7 +177,7 @@ def test_a_built_wheel_lists_and_plays_from_an_empty_folder(tmp_path):
     # the extras, and what deep learning needs: docs/ai.md's examples run from the empty folder,
     # and Deep CFR (OpenSpiel's, on PyTorch) runs a few iterations on the information-state
     # tensors of Kuhn poker written in regle
-    extras = subprocess.run([str(python), "-m", "pip", "install", "-q", f"{wheel}[pettingzoo,openspiel]",
+    extras = subprocess.run([str(python), "-m", "pip", "install", "-q", f"{wheel}[pettingzoo,openspiel,gymnasium]",
                              "torch==2.13.0", "dm-tree"], capture_output=True, text=True, timeout=1800)
     assert extras.returncode == 0, extras.stderr[-2000:]
     import re
