@@ -186,5 +186,7 @@ class GameIR:
     #: lowered for the native engine (its code calls the C forms the native template defines;
     #: rendered as Python only to be verified, with a Python twin of each)
     native_lowered: bool = False
+    #: natively, how many memos of in_a_row_since a state keeps (``s._memo(k, size)``)
+    memos: int = 0
     #: natively, the C globals bound to the runtime helpers the lowered code calls
     bound_calls: dict = attrs.Factory(dict)  # for drawing an end: the lines and chains that end the game

@@ -38,6 +38,9 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.native = native
         #: natively, the runtime helpers the code calls through C globals (see runtime_call)
         self.bound_calls: dict[str, str] = {}
+        #: natively, the memos of lines looked for at the end of turns (in_a_row_since): a key
+        #: per grid and length -> its index among the state's memos
+        self.memos: dict[tuple, int] = {}
         self.helpers: list[tuple] = []  # (name, parameters, comment, body lines) of those methods
         self._helper_names: dict[tuple, str] = {}
         self.sym = sym
@@ -192,7 +195,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         return GameIR(
             name=name, title=game.title if game else name, rules_file=self.source.filename,
             native_lowered=self.native, bound_calls=dict(sorted(self.bound_calls.items())),
-            rules_hash=rules_hash,
+            memos=len(self.memos), rules_hash=rules_hash,
             min_players=game.min_players if game else 2, max_players=game.max_players if game else 2,
             first_code=first, params=[(p.name, p.value) for p in sym.params.values()],
             enums=enums, tables=tables, zones=zones, grids=grids, patterns=list(sym.patterns),

@@ -101,7 +101,7 @@ class CallLowering:
                 return f"{self.rt('K.flanked_count')}({', '.join(made[2])})", T.INT, P_ATOM
             if made[:1] == ("cells",):  # a grid's empty (or filled) cells, counted in its bytes
                 _, grid, filled = made
-                empty = f"{grid}.count(0)"
+                empty = f"{self.rt('K.count_byte')}({grid}, 0)" if self.native else f"{grid}.count(0)"
                 return (f"(len({grid}) - {empty})" if filled else empty), T.INT, P_ATOM
             return self.size_of(coll, ctx), T.INT, P_ATOM
         if f in ("sum", "max", "min"):

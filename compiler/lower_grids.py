@@ -11,6 +11,7 @@ import attrs
 
 from regle.dsl import ast
 
+from . import nodes as N
 from . import types as T
 from .symbols import suggest
 
@@ -18,6 +19,9 @@ P_ATOM = 8
 #: the grid functions that read only the board's geometry, never what its cells hold
 GEOMETRY_ONLY = frozenset({"column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
                            "edge_cells", "lanes", "sides", "houses", "store", "opposite", "cells", "row", "lane"})
+#: the values (seats, members) whose lines an end condition's memo remembers (others: a scan)
+MEMO_VALUES = 8
+
 GRID_FUNCTIONS = {"cells", "empty_cells", "filled_cells", "content", "is_empty", "row", "lane",
                   "lane_count", "groups", "largest_zone", "placements", "line_moves",
                   "column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
@@ -151,6 +155,13 @@ class GridLowering:
         """The prefix of a grid's tables read by index: natively their C arrays (``_v_G_b_``)."""
         return f"_v_{g}" if self.native else g
 
+    def lanes_size(self, g: str, sym) -> str:
+        """A grid's ``WIDTH, HEIGHT`` for a kernel's arguments: natively the numbers, C constants
+        (a module global is looked up at every call), else the names of the module's constants."""
+        if self.native and sym is not None:
+            return f"{sym.geo.width}, {sym.geo.height}"
+        return f"{g}_WIDTH, {g}_HEIGHT"
+
     def grid_call(self, node: ast.Call, ctx) -> tuple[str, T.Type, int]:
         f, args = node.func, node.args
         need = ARITY[f]
@@ -220,6 +231,19 @@ class GridLowering:
             return self.cell_list(args[1], ctx, sym), T.list_of(cell_t), P_ATOM
         if f == "in_a_row":
             who, n = self.element(args[1], ctx, sym), self.number(args[2], ctx)
+            length = None
+            if (self.native and ctx.where == "end" and not self._in_function and not self._comp_depth
+                    and isinstance(args[0], ast.Name) and not sym.per):
+                mark, reported = self.mark(ctx), len(self.diags)
+                length = self.tree(args[2], ctx)  # known when compiling? (lowered again: uncounted)
+                self.rewind(mark, ctx)
+                del self.diags[reported:]
+            if self.native and ctx.where == "end" and isinstance(length, N.Const) and length.value > 0:
+                # an end condition, checked after every turn: only the lines through the cells
+                # that changed since it last failed are looked at (a memo per grid and length)
+                k = self.memos.setdefault((sym.name, length.value), len(self.memos))
+                memo = f"s._memo({k}, {(sym.geo.cells + 1) * MEMO_VALUES})"
+                return f"{self.rt('K.in_a_row_since')}({grid}, {memo}, {g}_ADJ, {deg}, {who} + 1, {n})", T.BOOL, P_ATOM
             return f"{self.rt('K.in_a_row')}({grid}, {g}_ADJ, {deg}, {who} + 1, {n})", T.BOOL, P_ATOM
         if f == "connected":
             who = self.element(args[1], ctx, sym)
@@ -280,9 +304,9 @@ class GridLowering:
         if f == "row":
             return f"{self.geometry(g)}_ROWS[{self.cell(args[1], ctx, sym)}]", T.INT, P_ATOM
         if f == "lane":
-            return f"({self.cell(args[1], ctx, sym)} // {g}_HEIGHT)", T.INT, P_ATOM
+            return f"({self.cell(args[1], ctx, sym)} // {sym.geo.height if self.native else g + '_HEIGHT'})", T.INT, P_ATOM
         if f == "lane_count":
-            return (f"{self.rt('K.lane_count')}({grid}, {g}_WIDTH, {g}_HEIGHT, {self.number(args[1], ctx)})",
+            return (f"{self.rt('K.lane_count')}({grid}, {self.lanes_size(g, sym)}, {self.number(args[1], ctx)})",
                     T.INT, P_ATOM)
         if f in ("groups", "largest_zone"):
             size = self.number(args[1], ctx)
@@ -372,12 +396,12 @@ class GridLowering:
         taking = self.optional_zone(node.taking, ctx, sym)
         overflow = self.optional_zone(node.overflow, ctx, sym)
         g = gconst(sym.name) if sym else "G"
-        return [f"{self.rt('ops.drop_into')}({grid}, {g}_WIDTH, {g}_HEIGHT, {lane}, {value}, {taking}, {overflow})"]
+        return [f"{self.rt('ops.drop_into')}({grid}, {self.lanes_size(g, sym)}, {lane}, {value}, {taking}, {overflow})"]
 
     def s_Settle(self, node: ast.Settle, ctx) -> list[str]:
         grid, sym = self.grid_ref(node.grid, ctx, "lanes", "settle")
         g = gconst(sym.name) if sym else "G"
-        return [f"{self.rt('K.settle')}({grid}, {g}_WIDTH, {g}_HEIGHT)"]
+        return [f"{self.rt('K.settle')}({grid}, {self.lanes_size(g, sym)})"]
 
     def s_Place(self, node: ast.Place, ctx) -> list[str]:
         key, kty = self.expr(node.placement, ctx)

@@ -20,7 +20,8 @@ cpdef object group_at(object cells_obj, object adj_obj, int deg, int cell, int c
 cpdef object largest_zone(object cells, object adj, int deg, int wild, int min_size, int min_real)
 cpdef object settle(object cells_obj, int lanes, int height)
 cpdef object drop(object cells_obj, int lanes, int height, int lane, int value)
-cpdef object lane_count(object cells_obj, int lanes, int height, int lane)
+cpdef long lane_count(object cells_obj, int lanes, int height, int lane) except? -1
+cpdef Py_ssize_t count_byte(object cells_obj, int value) except -1
 cpdef tuple rotate_pattern(int rows, int cols, object pattern)
 cpdef list placements(object cells_obj, int lanes, int height, int rows, int cols, object pattern)
 cpdef list group_keys(list groups, long wild)
@@ -37,6 +38,7 @@ cpdef list line_move_keys(object cells, object step, int ndirs, int me, int max_
 cpdef tuple apply_line_key(object cells_obj, object step_obj, int ndirs, long key)
 cpdef tuple apply_line(object cells_obj, object step_obj, int ndirs, int head, int d, int k)
 cpdef object in_a_row(object cells_obj, object adj_obj, int deg, int value, int n)
+cpdef object in_a_row_since(object cells_obj, bytearray memo, object adj_obj, int deg, int value, int n)
 cpdef list flanked(object cells_obj, object adj_obj, int deg, int cell, int value, int d)
 cpdef long flanked_count(object cells_obj, object adj_obj, int deg, int cell, int value, int d) except -1
 cpdef object connected(object cells_obj, object adj_obj, int deg, int value, object starts, object goals)

@@ -753,12 +753,23 @@ cpdef object drop(object cells_obj, int lanes, int height, int lane, int value):
     return _drop(_rw(cells_obj), height, lane, value)
 
 
-cpdef object lane_count(object cells_obj, int lanes, int height, int lane):
+cpdef long lane_count(object cells_obj, int lanes, int height, int lane) except? -1:
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef int base = lane * height, row = 0
+    if not 0 <= lane < lanes or len(cells_obj) < lanes * height:
+        raise ValueError(f"there is no lane {lane} (lanes are 0 to {lanes - 1})")
     while row < height and cells[base + row]:
         row += 1
     return row
+
+
+cpdef Py_ssize_t count_byte(object cells_obj, int value) except -1:
+    """How many cells of a grid hold ``value`` (0: the empty ones): bytearray.count in C."""
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef Py_ssize_t c, count = 0, n = len(cells_obj)
+    for c in range(n):
+        count += cells[c] == value
+    return count
 
 
 cpdef tuple rotate_pattern(int rows, int cols, object pattern):
@@ -1226,6 +1237,57 @@ cpdef object in_a_row(object cells_obj, object adj_obj, int deg, int value, int 
                 run += 1
             if run >= n:
                 return True
+    return False
+
+
+cdef bint _run_through(const unsigned char* cells, const short* adj, int deg, int c, int value, int n):
+    """Whether the run of ``value`` along some line through ``c`` (which holds it) is n long:
+    counted from the run's start, as in_a_row counts it (a closed ring has no start)."""
+    cdef int d, at, start, run
+    for d in range(0, deg - 1, 2):
+        start = c
+        while True:
+            at = adj[start * deg + d + 1]
+            if at < 0 or cells[at] != value:
+                break
+            start = at
+            if start == c:
+                break
+        if start == c and at >= 0 and cells[at] == value:
+            continue  # around a ring: in_a_row finds no start there
+        run = 1
+        at = start
+        while run < n:
+            at = adj[at * deg + d]
+            if at < 0 or cells[at] != value or at == start:
+                break
+            run += 1
+        if run >= n:
+            return True
+    return False
+
+
+cpdef object in_a_row_since(object cells_obj, bytearray memo, object adj_obj, int deg, int value, int n):
+    """in_a_row, looking only at the cells that changed since it last answered False for this
+    value: ``memo`` keeps, per value 1, 2, ..., a flag and the board as it was then (a line
+    that was not there must run through a cell that changed). The same answer as in_a_row."""
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef const short* adj = _tab(adj_obj)
+    cdef Py_ssize_t size = len(cells_obj), c
+    cdef unsigned char* m
+    if len(adj_obj) < size * deg:
+        raise ValueError("the table is smaller than the board")
+    if value < 1 or value * (size + 1) > len(memo):
+        return in_a_row(cells_obj, adj_obj, deg, value, n)
+    m = <unsigned char*>PyByteArray_AS_STRING(memo) + (value - 1) * (size + 1)
+    if m[0]:
+        for c in range(size):
+            if cells[c] == value and m[1 + c] != value and _run_through(cells, adj, deg, <int>c, value, n):
+                return True
+    elif in_a_row(cells_obj, adj_obj, deg, value, n):
+        return True
+    memcpy(m + 1, cells, size)
+    m[0] = 1
     return False
 
 

@@ -182,6 +182,11 @@ class BaseState:
         self.work = (self.decisions, walked)
         return items
 
+    def _memo(self, k: int, size: int) -> bytearray:
+        """Memo k of the end conditions (``K.in_a_row_since``): a native engine keeps it in the
+        state between turns; here a blank one each time, so the whole board is looked at."""
+        return bytearray(size)
+
     def _spin(self) -> None:
         """One round of a ``while`` of the rules, counted like one element walked."""
         decision, walked = self.work

@@ -257,11 +257,36 @@ def drop(cells: bytearray, lanes: int, height: int, lane: int, value: int) -> in
 
 def lane_count(cells, lanes: int, height: int, lane: int) -> int:
     """How many cells of a settled lane are filled."""
+    if not 0 <= lane < lanes or len(cells) < lanes * height:
+        raise ValueError(f"there is no lane {lane} (lanes are 0 to {lanes - 1})")
     base = lane * height
     row = 0
     while row < height and cells[base + row]:
         row += 1
     return row
+
+
+def in_a_row_since(cells, memo: bytearray, adj, deg: int, value: int, n: int) -> bool:
+    """in_a_row, remembering in ``memo`` (per value 1, 2, ...: a flag and the board) the board
+    it last answered False on, and then looking only at the cells that changed since."""
+    size = len(cells)
+    if value < 1 or value * (size + 1) > len(memo):
+        return in_a_row(cells, adj, deg, value, n)
+    base = (value - 1) * (size + 1)
+    if memo[base]:
+        changed = [c for c in range(size) if cells[c] == value and memo[base + 1 + c] != value]
+        if changed and in_a_row(cells, adj, deg, value, n):
+            return True
+    elif in_a_row(cells, adj, deg, value, n):
+        return True
+    memo[base + 1:base + 1 + size] = cells
+    memo[base] = 1
+    return False
+
+
+def count_byte(cells, value: int) -> int:
+    """How many cells of a grid hold ``value`` (0: the empty ones)."""
+    return cells.count(value) if 0 <= value < 256 else 0
 
 
 def rotate_pattern(rows: int, cols: int, pattern: bytes) -> tuple[int, int, bytes]:

@@ -278,7 +278,7 @@ def test_ops_reexports_the_kernels_that_native_engines_call_in_c():
     import re
     pxd = files("regle.runtime").joinpath("_kernels.pxd").read_text()
     c_only = set(re.findall(r"^cdef \w+\*? (\w+)\(", pxd, re.M))  # buffers for native engines
-    assert c_only == {"line_keys_into", "keys_into", "distinct_pairs_into", "holding_into"}
+    assert c_only == {"line_keys_into", "keys_into", "cells_keys_into", "distinct_pairs_into", "holding_into"}
     assert c_only <= c_kernels()
     for name in c_kernels() - c_only:
         assert hasattr(pure, name), name  # every kernel Python can call has its pure twin
@@ -626,6 +626,35 @@ def test_board_query_twins_agree(board, value, n, data):
         pure.connected(cells, adj, geo.deg, value, starts, goals)
     assert compiled.empty_cells(cells) == pure.empty_cells(cells)
     assert compiled.filled_cells(cells) == pure.filled_cells(cells)
+    for v in (0, value, 300):
+        assert compiled.count_byte(cells, v) == pure.count_byte(cells, v) == sum(c == v for c in cells)
+
+
+@pytest.mark.parametrize("k", IMPLS)
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_lines_looked_for_since_the_last_check_are_the_lines_there_are(k, data):
+    """in_a_row_since, asked again and again as cells change (a memo carried along, as an end
+    condition does between turns), answers as in_a_row does on the whole board."""
+    geo = data.draw(_geometries())
+    adj = geo.table()
+    cells = bytearray(geo.cells)
+    memo = bytearray((geo.cells + 1) * data.draw(st.integers(1, 3)))  # a memo is for one length
+    n = data.draw(st.integers(1, 4))
+    for _ in range(data.draw(st.integers(1, 12))):
+        for _ in range(data.draw(st.integers(0, 4))):  # some cells change: filled, emptied, taken over
+            cells[data.draw(st.integers(0, geo.cells - 1))] = data.draw(st.sampled_from([0, 1, 2, 3]))
+        value = data.draw(st.integers(0, 3))
+        assert k.in_a_row_since(cells, memo, adj, geo.deg, value, n) == pure.in_a_row(cells, adj, geo.deg, value, n)
+
+
+@pytest.mark.parametrize("k", IMPLS)
+def test_a_lane_count_of_no_such_lane_is_an_error(k):
+    cells = bytearray([1, 1, 0, 1, 0, 0])  # two lanes of three
+    assert [k.lane_count(cells, 2, 3, lane) for lane in (0, 1)] == [2, 1]
+    for lane in (-1, 2, 40):
+        with pytest.raises(ValueError, match=f"no lane {lane}"):
+            k.lane_count(cells, 2, 3, lane)
 
 
 @pytest.mark.parametrize("k", IMPLS)
