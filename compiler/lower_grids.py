@@ -155,6 +155,11 @@ class GridLowering:
         """The prefix of a grid's tables read by index: natively their C arrays (``_v_G_b_``)."""
         return f"_v_{g}" if self.native else g
 
+    def adj_table(self, g: str) -> str:
+        """A grid's table of neighbours as a kernel's argument: natively a C global bound to it
+        (``_t_G_b__ADJ``: the module's global is looked up at every call), else its name."""
+        return f"_t_{g}_ADJ" if self.native else f"{g}_ADJ"
+
     def lanes_size(self, g: str, sym) -> str:
         """A grid's ``WIDTH, HEIGHT`` for a kernel's arguments: natively the numbers, C constants
         (a module global is looked up at every call), else the names of the module's constants."""
@@ -213,20 +218,20 @@ class GridLowering:
             c, d = self.cell(args[1], ctx, sym), self.direction(args[2], ctx, sym)
             if d.isdigit() and (c.isidentifier() or c.isdigit()):
                 return f"{self.geometry(g)}_ADJ[{c} * {deg} + {d}]", cell_t, P_ATOM
-            return f"{self.rt('ops.neighbour')}({g}_ADJ, {deg}, {c}, {d})", cell_t, P_ATOM
+            return f"{self.rt('ops.neighbour')}({self.adj_table(g)}, {deg}, {c}, {d})", cell_t, P_ATOM
         if f == "neighbours":
             cell = self.cell(args[1], ctx, sym)
-            code = f"{self.rt('ops.neighbours')}({g}_ADJ, {deg}, {cell})"
+            code = f"{self.rt('ops.neighbours')}({self.adj_table(g)}, {deg}, {cell})"
             self.written[code] = ("neighbours", g, deg, cell)
             return code, T.list_of(cell_t), P_ATOM
         if f == "directions":
             return f"range({deg})", T.list_of(T.Type("direction", space=sym.name)), P_ATOM
         if f == "ray":
             c, d = self.cell(args[1], ctx, sym), self.direction(args[2], ctx, sym)
-            return f"{self.rt('ops.ray')}({g}_ADJ, {deg}, {c}, {d})", T.list_of(cell_t), P_ATOM
+            return f"{self.rt('ops.ray')}({self.adj_table(g)}, {deg}, {c}, {d})", T.list_of(cell_t), P_ATOM
         if f == "distance":
             a, b = self.cell(args[1], ctx, sym), self.cell(args[2], ctx, sym)
-            return f"{self.rt('ops.distance')}({g}_ADJ, {deg}, {a}, {b})", T.INT, P_ATOM
+            return f"{self.rt('ops.distance')}({self.adj_table(g)}, {deg}, {a}, {b})", T.INT, P_ATOM
         if f == "edge_cells":
             return self.cell_list(args[1], ctx, sym), T.list_of(cell_t), P_ATOM
         if f == "in_a_row":
@@ -243,16 +248,16 @@ class GridLowering:
                 # that changed since it last failed are looked at (a memo per grid and length)
                 k = self.memos.setdefault((sym.name, length.value), len(self.memos))
                 memo = f"s._memo({k}, {(sym.geo.cells + 1) * MEMO_VALUES})"
-                return f"{self.rt('K.in_a_row_since')}({grid}, {memo}, {g}_ADJ, {deg}, {who} + 1, {n})", T.BOOL, P_ATOM
-            return f"{self.rt('K.in_a_row')}({grid}, {g}_ADJ, {deg}, {who} + 1, {n})", T.BOOL, P_ATOM
+                return f"{self.rt('K.in_a_row_since')}({grid}, {memo}, {self.adj_table(g)}, {deg}, {who} + 1, {n})", T.BOOL, P_ATOM
+            return f"{self.rt('K.in_a_row')}({grid}, {self.adj_table(g)}, {deg}, {who} + 1, {n})", T.BOOL, P_ATOM
         if f == "connected":
             who = self.element(args[1], ctx, sym)
             a, b = self.cell_list(args[2], ctx, sym), self.cell_list(args[3], ctx, sym)
-            return f"{self.rt('K.connected')}({grid}, {g}_ADJ, {deg}, {who} + 1, {a}, {b})", T.BOOL, P_ATOM
+            return f"{self.rt('K.connected')}({grid}, {self.adj_table(g)}, {deg}, {who} + 1, {a}, {b})", T.BOOL, P_ATOM
         if f == "flanked":
             c, who = self.cell(args[1], ctx, sym), self.element(args[2], ctx, sym)
             d = self.direction(args[3], ctx, sym) if len(args) == 4 else "-1"
-            call = ("call", "K.flanked", (grid, f"{g}_ADJ", str(deg), c, f"{who} + 1", str(d)))
+            call = ("call", "K.flanked", (grid, self.adj_table(g), str(deg), c, f"{who} + 1", str(d)))
             code = f"{self.rt(call[1])}({', '.join(call[2])})"
             self.written[code] = call
             return code, T.list_of(cell_t), P_ATOM
@@ -260,7 +265,7 @@ class GridLowering:
             return f"range({sym.geo.width})", T.list_of(T.Type("lane", space=sym.name)), P_ATOM
         if f == "chain":  # the cells joined to c through neighbours holding what c holds
             c = self.cell(args[1], ctx, sym)
-            return f"{self.rt('ops.chain')}({grid}, {g}_ADJ, {deg}, {c})", T.list_of(cell_t), P_ATOM
+            return f"{self.rt('ops.chain')}({grid}, {self.adj_table(g)}, {deg}, {c})", T.list_of(cell_t), P_ATOM
         if f == "sides":  # the sides of the board some of these cells lie along
             if not sym.edges:
                 self.error(f"sides() needs a board whose sides are named: 'edges ENUM' on grid '{sym.name}'", node.pos)
@@ -313,15 +318,15 @@ class GridLowering:
             wild = self.wild_code(args[2] if len(args) >= 3 else None, ctx, sym)
             if f == "largest_zone":
                 # a zone of wild cells alone counts too (unlike a group, which needs a real member)
-                return f"{self.rt('K.largest_zone')}({grid}, {g}_ADJ, {sym.geo.deg}, {wild}, {size}, 0)[0]", T.INT, P_ATOM
+                return f"{self.rt('K.largest_zone')}({grid}, {self.adj_table(g)}, {sym.geo.deg}, {wild}, {size}, 0)[0]", T.INT, P_ATOM
             # a group holds at least `real` cells of its own colour (1 unless the rules say)
             real = self.number(args[3], ctx) if len(args) == 4 else "1"
-            return (f"{self.rt('ops.group_keys')}({self.rt('K.connected_groups')}({grid}, {g}_ADJ, {sym.geo.deg}, {wild}, {size}, {real}), {wild})",
+            return (f"{self.rt('ops.group_keys')}({self.rt('K.connected_groups')}({grid}, {self.adj_table(g)}, {sym.geo.deg}, {wild}, {size}, {real}), {wild})",
                     T.list_of(T.Type("group", elem=sym.elem, space=sym.name)), P_ATOM)
         if f == "line_moves":
             who = self.element(args[1], ctx, sym)
             limit = self.number(args[2], ctx) if len(args) == 3 else "0"
-            call = ("call", "K.line_move_keys", (grid, f"{g}_ADJ", str(sym.geo.deg), f"{who} + 1", limit))
+            call = ("call", "K.line_move_keys", (grid, self.adj_table(g), str(sym.geo.deg), f"{who} + 1", limit))
             code = f"{self.rt(call[1])}({', '.join(call[2])})"
             self.written[code] = call
             return code, T.list_of(T.Type("linemove", space=sym.name)), P_ATOM
@@ -382,7 +387,7 @@ class GridLowering:
             if sym is not None and ty.space != sym.name:
                 self.error(f"this group is from grid '{ty.space}', not '{sym.name}'", node.what.pos)
             g = gconst(sym.name) if sym else "G"
-            return [f"{self.rt('ops.clear_cells')}({grid}, {self.rt('ops.group_cells')}({grid}, {g}_ADJ, {sym.geo.deg if sym else 4}, {code}), {to})"]
+            return [f"{self.rt('ops.clear_cells')}({grid}, {self.rt('ops.group_cells')}({grid}, {self.adj_table(g)}, {sym.geo.deg if sym else 4}, {code}), {to})"]
         if ty.kind not in ("cell", "int", "any"):
             self.error(f"clear takes a cell or a group, not {ty}", node.what.pos)
         if node.to is None:  # one cell emptied: what clear_cells does for it, without a call
@@ -425,7 +430,7 @@ class GridLowering:
             return []
         g = gconst(sym.name)
         if node.body is None:
-            return [f"{self.rt('ops.push')}({grid}, {g}_ADJ, {sym.geo.deg}, {key}, {g}_EXITS)"]
+            return [f"{self.rt('ops.push')}({grid}, {self.adj_table(g)}, {sym.geo.deg}, {key}, {g}_EXITS)"]
         who, sides = self.local(node.who), self.local(node.sides)
         side_t = T.enum(sym.edges) if sym.edges else T.INT
         inner = ctx.child(**{node.who: (who, sym.elem), node.sides: (sides, T.list_of(side_t))})
@@ -433,7 +438,7 @@ class GridLowering:
         deg = sym.geo.deg
         # the kernel moves the line; a piece that left the board is returned with its last cell
         # and direction, which name the sides it crossed
-        return ([f"_left, _last, _d = {self.rt('K.apply_line_key')}({grid}, {g}_ADJ, {deg}, {key})",
+        return ([f"_left, _last, _d = {self.rt('K.apply_line_key')}({grid}, {self.adj_table(g)}, {deg}, {key})",
                  "if _left:", f"    {who}, {sides} = _left - 1, {g}_EXITS[_last * {deg} + _d]"]
                 + ["    " + line for line in body])
 

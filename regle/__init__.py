@@ -10,10 +10,10 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from regle.dsl.errors import RulesError  # noqa: E402
-from regle.runtime import KERNELS, BaseState as State, Game, GameOver, IllegalMove, Move, RulesRuntimeError, StateError  # noqa: E402
+from regle.runtime import KERNELS, BaseState as State, Game, GameOver, IllegalMove, Move, Moves, RulesRuntimeError, StateError  # noqa: E402
 
 from . import games  # noqa: E402
 from .loader import check_file, clear_cache, compile_file, load, loads  # noqa: E402
 
-__all__ = ["load", "loads", "check_file", "compile_file", "clear_cache", "Game", "State", "Move", "IllegalMove", "GameOver",
+__all__ = ["load", "loads", "check_file", "compile_file", "clear_cache", "Game", "State", "Move", "Moves", "IllegalMove", "GameOver",
            "RulesError", "RulesRuntimeError", "StateError", "KERNELS", "games", "__version__"]

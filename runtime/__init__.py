@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from . import ops
 from .kernel_select import KERNELS, K
-from .engine import MAX_DECISIONS, BaseState, Game, Move
+from .engine import MAX_DECISIONS, BaseState, Game, Move, Moves
 from .errors import GameOver, IllegalMove, RulesRuntimeError, StateError
 from .rng import Rng
 
-__all__ = ["BaseState", "Game", "Move", "Rng", "IllegalMove", "GameOver", "StateError", "RulesRuntimeError",
+__all__ = ["BaseState", "Game", "Move", "Moves", "Rng", "IllegalMove", "GameOver", "StateError", "RulesRuntimeError",
            "MAX_DECISIONS", "KERNELS", "K", "ops"]

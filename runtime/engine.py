@@ -10,7 +10,8 @@ import linecache
 import os
 import re
 import sys
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Iterator, overload
 
 from .errors import GameOver, IllegalMove, RulesRuntimeError, StateError
 from .rng import Rng
@@ -67,6 +68,62 @@ class Move(tuple):
         m = named_class(move)
         m.text = text
         return m
+
+
+class Moves(Sequence[Move]):
+    """The legal moves of a decision as ``legal_moves()`` gives them: a read-only sequence
+    (indexing, slicing, ``len``, iteration, ``in``, ``index``, ``==`` with a list) that makes
+    each :class:`Move` when it is read, so that an agent picking one of hundreds of moves makes
+    one. It is a snapshot: playing on the state does not change it. ``list(moves)`` gives a
+    list."""
+
+    __slots__ = ("_source", "_move")
+
+    def __init__(self, source: Any, move: Any = None):
+        self._source = source  # move tuples (a list, or natively the keys of a decision)
+        self._move = move  # the Move class that wraps each; None: the items are Moves already
+
+    def __len__(self) -> int:
+        return len(self._source)
+
+    @overload
+    def __getitem__(self, i: int) -> Move: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Move]: ...
+
+    def __getitem__(self, i: int | slice) -> Move | list[Move]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self._source)))]
+        m = self._source[i]
+        return m if self._move is None else self._move(m)
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self._source) if self._move is None else map(self._move, self._source)
+
+    def __contains__(self, move: object) -> bool:
+        try:
+            self._source.index(move)
+        except (ValueError, TypeError):
+            return False
+        return True
+
+    def index(self, move: Any, start: int = 0, stop: int | None = None) -> int:
+        """The position of ``move`` (a Move, or its tuple); ValueError when it is not here."""
+        i = self._source.index(move)
+        if not start <= i < (len(self._source) if stop is None else stop):
+            raise ValueError(f"{move!r} is not in the moves between {start} and {stop}")
+        return i
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Moves, list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(list(self))
 
 
 _RULES_LINE = re.compile(r"# (?:(\S+) )?line (\d+):")
@@ -209,20 +266,28 @@ class BaseState:
     def players(self) -> int:
         return self.n
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> Moves:
         """The legal choices of the acting player, in a stable order (empty when over); each
-        one's ``str()`` is its notation, different from every other one's here.
+        one's ``str()`` is its notation, different from every other one's here. A
+        :class:`Moves` sequence: each Move is made when it is read.
 
         Internally ``self.legal`` holds the same moves as plain tuples (cheaper to make in
         move generators); agents may use it directly, and ``play`` accepts either form.
         """
         move = self.MOVE  # type: ignore[attr-defined]
-        legal = self.legal
         clash = move.CLASH
+        if True not in clash:  # no action's notations can read alike: each Move made when read
+            return Moves(self._legal_source(), move)
+        legal = self.legal
         if not any(clash[m[0]] for m in legal):
-            return [move(m) for m in legal]
+            return Moves(legal, move)
         plain, texts = self._texts()
-        return [move(m) if t == p else move.named(m, t) for m, p, t in zip(legal, plain, texts)]
+        return Moves([move(m) if t == p else move.named(m, t) for m, p, t in zip(legal, plain, texts)])
+
+    def _legal_source(self) -> Any:
+        """The legal move tuples as a sequence for :class:`Moves` (natively: the decision's keys,
+        copied, each made into its tuple when read)."""
+        return self.legal
 
     def notations(self) -> list[str]:
         """The notation of each legal move, in ``legal`` order, all different: where two moves
@@ -269,7 +334,7 @@ class BaseState:
             move = self.move_from_text(move if move.__class__ is str else str.__str__(move))
         elif self.over:
             raise self._game_over(repr(str(move)) if isinstance(move, Move) else repr(move))
-        legal = self.legal
+        legal = self._legal_source()
         try:
             move = legal[legal.index(move)]  # the engine's own tuple, never the caller's 1.0 or True
         except (ValueError, TypeError):

@@ -142,3 +142,50 @@ def test_scores_are_available_during_the_game(eclats):
     s = eclats.new_game(seed=1)
     assert s.scores == [0, 0]
     assert s.winners == []
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+@pytest.mark.parametrize("path", ["classics/hex.rules", "classics/breakthrough.rules", "classics/kalah.rules",
+                                  "eclats.rules", "pixies.rules"])
+def test_legal_moves_is_a_sequence_of_moves_made_when_read(path, backend):
+    """legal_moves() reads as the list of Moves it stands for (in order, by index, slice, ``in``,
+    ``index``, ``==``), keeps its moves when the state plays on, and play() takes its moves, their
+    tuples and their notations alike."""
+    game = regle.load(GAMES / path, backend=backend)
+    s = game.new_game(seed=3)
+    for turn in range(30):
+        if s.is_over:
+            break
+        got = s.legal_moves()
+        assert isinstance(got, regle.Moves) and len(got) == len(s.legal) > 0
+        listed = list(got)
+        assert all(isinstance(m, regle.Move) for m in listed)
+        assert listed == [tuple(m) for m in s.legal] and got == listed and got != listed[:-1]
+        assert [str(m) for m in got] == s.notations()  # each notation its own
+        assert got[-1] == listed[-1] and got[1:3] == listed[1:3] and got[::-1] == listed[::-1]
+        k = (7 * turn) % len(got)
+        assert got.index(listed[k]) == k and listed[k] in got and tuple(listed[k]) in got
+        assert (99, 99) not in got and "x" not in got
+        with pytest.raises(IndexError):
+            got[len(got)]
+        before = [str(m) for m in got]
+        pick = (listed[k], tuple(listed[k]), str(listed[k]))[turn % 3]
+        s.play(pick)
+        assert [str(m) for m in got] == before  # a snapshot: playing on does not change it
+        if not s.is_over and listed[k] not in s.legal_moves():
+            with pytest.raises(regle.IllegalMove):
+                s.copy().play(listed[k])  # a move of an earlier decision
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_play_takes_a_moves_tuple_by_value(backend):
+    """A tuple equal to a legal move (1.0 for 1, True for 1) plays the engine's own move."""
+    game = regle.load(GAMES / "classics/tictactoe.rules", backend=backend)
+    s = game.new_game(seed=0)
+    first = s.legal_moves()[1]
+    s.play((first[0], float(first[1])))
+    assert s.decisions == 1 and first not in s.legal_moves()
+    with pytest.raises(regle.IllegalMove):
+        s.play((first[0], float(first[1])))
+    with pytest.raises(regle.IllegalMove):
+        s.play((0, 2 ** 40))

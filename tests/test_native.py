@@ -146,7 +146,7 @@ def test_steps_whose_moves_come_from_one_kernel_keep_keys():
     them in a C buffer natively; a step with other moves besides builds its list."""
     from regle.compiler.generate import native_source
     cibles = native_source((ROOT / "games/cibles.rules").read_text(), "c.rules")
-    assert "_CK.line_keys_into(s.g_board, G_board__ADJ, 6, me + 1, 0, &s._keys, &s._keys_cap)" in cibles
+    assert "_CK.line_keys_into(s.g_board, _t_G_board__ADJ, 6, me + 1, 0, &s._keys, &s._keys_cap)" in cibles
     tictactoe = native_source((ROOT / "games/classics/tictactoe.rules").read_text(), "t.rules")
     assert "_CK.cells_keys_into(s.g_board, False, &s._keys, &s._keys_cap)" in tictactoe  # no list made
     for path in ("games/classics/hex.rules", "games/eclats.rules"):  # several actions: packed keys

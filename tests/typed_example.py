@@ -1,13 +1,17 @@
 """A user's script over regle's public API, checked by mypy --strict (tests/test_library.py)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import regle
-from regle import GameOver, IllegalMove, Move, RulesError
+from regle import GameOver, IllegalMove, Move, Moves, RulesError
 
 
 def best_first(state: regle.State) -> Move:
-    moves: list[Move] = state.legal_moves()
-    return moves[0]
+    moves: Moves = state.legal_moves()  # a Sequence[Move], each made when read
+    ordered: Sequence[Move] = moves
+    listed: list[Move] = list(moves)
+    return ordered[0] if listed[0] == moves[0] else listed[0]
 
 
 def main() -> int:
