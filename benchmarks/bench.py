@@ -7,6 +7,7 @@
     python benchmarks/bench.py --adapters --only othello   # also the PettingZoo adapter's cost
     python benchmarks/bench.py --openspiel --only kalah    # also the classics against OpenSpiel's
     python benchmarks/bench.py --batch --only hex          # also batched stepping (game.batch)
+    python benchmarks/bench.py --play                      # also legal_moves + play against ids
 
 Prints random playouts per second of each generated engine and of its yardstick, and their
 ratio (generated / yardstick; above 1.0 the generated engine is faster). Both sides play
@@ -246,6 +247,51 @@ def bench_openspiel(quick: bool, native: bool) -> None:
         print(f"{name:<14}{spiel_name:<22}{theirs:>11,.0f}{ours:>15,.0f}{ours / theirs:>8.2f}")
 
 
+def _moves_steps(game, players: int, seconds: float) -> float:
+    """Steps/s of the documented loop: ``legal_moves()``, one picked at random, ``play()``."""
+    rng = random.Random(0)
+    steps, games, start = 0, 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        s = game.new_game(players, seed=games)
+        games += 1
+        while not s.over:
+            s.play(rng.choice(s.legal_moves()))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def _ids_steps_of(game, players: int, seconds: float) -> float:
+    rng = random.Random(0)
+    steps, games, start = 0, 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        s = game.new_game(players, seed=games)
+        games += 1
+        while not s.over:
+            s.advance_id(rng.choice(s.legal_action_ids()))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def bench_play(quick: bool, native: bool, only: str | None = None) -> None:
+    """The documented loop (``legal_moves`` + ``play``, checked, each Move made when read)
+    against the loop by ids (``legal_action_ids`` + ``advance_id``) on each game and engine;
+    rounds alternate so that noise hits both."""
+    seconds, rounds = (0.4, 2) if quick else (1.0, 3)
+    games = dict(GAMES, tictactoe=("games/classics/tictactoe.rules", 2),
+                 connect4=("games/classics/connect4.rules", 2))
+    print(f"\nsteps/s of legal_moves + play against legal_action_ids + advance_id (best of {rounds})")
+    print(f"{'game':<14}{'backend':<9}{'ids':>11}{'moves+play':>12}{'ids / moves':>13}")
+    for name in ([only] if only else games):
+        path, players = games[name]
+        for backend in (("python", "native") if native else ("python",)):
+            game = regle.load(ROOT / path, backend=backend)
+            ids = moves = 0.0
+            for _ in range(rounds):
+                ids = max(ids, _ids_steps_of(game, players, seconds))
+                moves = max(moves, _moves_steps(game, players, seconds))
+            print(f"{name:<14}{backend:<9}{ids:>11,.0f}{moves:>12,.0f}{ids / moves:>13.2f}")
+
+
 def _batch_steps(game, n: int, seconds: float) -> float:
     """Game-steps/s of ``game.batch(n)``: every game plays a random legal id each step, picked
     from the legal masks with NumPy (as a learner's sampling would), new games included."""
@@ -305,6 +351,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also measure steps/s through the PettingZoo adapter against the engine API")
     parser.add_argument("--openspiel", action="store_true",
                         help="also the classics against OpenSpiel's C++ games in the same loop (pyspiel)")
+    parser.add_argument("--play", action="store_true",
+                        help="also the documented loop (legal_moves + play) against the loop by ids, per game")
     parser.add_argument("--batch", action="store_true",
                         help="also batched Connect Four (game.batch, 1,024 games) against OpenSpiel's loop")
     parser.add_argument("--profile", choices=sorted(GAMES), metavar="GAME",
@@ -334,6 +382,8 @@ def main(argv: list[str] | None = None) -> int:
         bench_adapters(args.quick)
     if args.openspiel:
         bench_openspiel(args.quick, native)
+    if args.play:
+        bench_play(args.quick, native, args.only)
     if args.batch:
         bench_batch(args.quick, native)
     return 0
