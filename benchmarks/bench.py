@@ -199,13 +199,13 @@ OPENSPIEL = {"tictactoe": ("games/classics/tictactoe.rules", "tic_tac_toe"),
              "breakthrough": ("games/classics/breakthrough.rules", "breakthrough")}
 
 
-def _ids_steps(game, seconds: float) -> float:
+def _ids_steps(game, seconds: float, players: int | None = None) -> float:
     """Steps/s of the loop an agent or RL user drives: the legal action ids, one picked at
     random, played by id (``legal_action_ids`` + ``advance_id``)."""
     rng = random.Random(0)
     steps, games, start = 0, 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        s = game.new_game(seed=games)
+        s = game.new_game(players, seed=games)
         games += 1
         while not s.over:
             s.advance_id(rng.choice(s.legal_action_ids()))
@@ -260,18 +260,6 @@ def _moves_steps(game, players: int, seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def _ids_steps_of(game, players: int, seconds: float) -> float:
-    rng = random.Random(0)
-    steps, games, start = 0, 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        s = game.new_game(players, seed=games)
-        games += 1
-        while not s.over:
-            s.advance_id(rng.choice(s.legal_action_ids()))
-            steps += 1
-    return steps / (time.perf_counter() - start)
-
-
 def bench_play(quick: bool, native: bool, only: str | None = None) -> None:
     """The documented loop (``legal_moves`` + ``play``, checked, each Move made when read)
     against the loop by ids (``legal_action_ids`` + ``advance_id``) on each game and engine;
@@ -287,7 +275,7 @@ def bench_play(quick: bool, native: bool, only: str | None = None) -> None:
             game = regle.load(ROOT / path, backend=backend)
             ids = moves = 0.0
             for _ in range(rounds):
-                ids = max(ids, _ids_steps_of(game, players, seconds))
+                ids = max(ids, _ids_steps(game, seconds, players))
                 moves = max(moves, _moves_steps(game, players, seconds))
             print(f"{name:<14}{backend:<9}{ids:>11,.0f}{moves:>12,.0f}{ids / moves:>13.2f}")
 

@@ -36,6 +36,7 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
     raise ImportError("regle.adapters.gymnasium needs Gymnasium: pip install 'regle[gymnasium]'") from exc
 
 import regle
+from regle.adapters import render_table
 from regle.runtime.engine import Game
 from regle.runtime.rng import Rng
 
@@ -133,12 +134,7 @@ class RegleEnv(gymnasium.Env):
         return self._observe(), reward, self._ended, False, self._info()
 
     def render(self) -> str | None:
-        from regle.display import Style, render
-        text = render(self.state, None, Style(False))
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_table(self.state, self.render_mode)
 
 
 class RegleVectorEnv(VectorEnv):

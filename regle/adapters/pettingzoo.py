@@ -28,6 +28,7 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
     raise ImportError("regle.adapters.pettingzoo needs PettingZoo: pip install 'regle[pettingzoo]'") from exc
 
 import regle
+from regle.adapters import render_table
 from regle.runtime.engine import Game
 
 
@@ -109,12 +110,7 @@ class RegleEnv(AECEnv):
             self.render()
 
     def render(self) -> str | None:
-        from regle.display import Style, render
-        text = render(self.state, None, Style(False))
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_table(self.state, self.render_mode)
 
     def close(self) -> None:
         pass
