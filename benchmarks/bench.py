@@ -199,16 +199,20 @@ OPENSPIEL = {"tictactoe": ("games/classics/tictactoe.rules", "tic_tac_toe"),
              "breakthrough": ("games/classics/breakthrough.rules", "breakthrough")}
 
 
-def _ids_steps(game, seconds: float, players: int | None = None) -> float:
+def _ids_steps(game, seconds: float, players: int | None = None, by_moves: bool = False) -> float:
     """Steps/s of the loop an agent or RL user drives: the legal action ids, one picked at
-    random, played by id (``legal_action_ids`` + ``advance_id``)."""
+    random, played by id (``legal_action_ids`` + ``advance_id``); with ``by_moves``, the
+    documented loop instead (``legal_moves``, one picked at random, ``play``)."""
     rng = random.Random(0)
     steps, games, start = 0, 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         s = game.new_game(players, seed=games)
         games += 1
         while not s.over:
-            s.advance_id(rng.choice(s.legal_action_ids()))
+            if by_moves:
+                s.play(rng.choice(s.legal_moves()))
+            else:
+                s.advance_id(rng.choice(s.legal_action_ids()))
             steps += 1
     return steps / (time.perf_counter() - start)
 
@@ -247,19 +251,6 @@ def bench_openspiel(quick: bool, native: bool) -> None:
         print(f"{name:<14}{spiel_name:<22}{theirs:>11,.0f}{ours:>15,.0f}{ours / theirs:>8.2f}")
 
 
-def _moves_steps(game, players: int, seconds: float) -> float:
-    """Steps/s of the documented loop: ``legal_moves()``, one picked at random, ``play()``."""
-    rng = random.Random(0)
-    steps, games, start = 0, 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        s = game.new_game(players, seed=games)
-        games += 1
-        while not s.over:
-            s.play(rng.choice(s.legal_moves()))
-            steps += 1
-    return steps / (time.perf_counter() - start)
-
-
 def bench_play(quick: bool, native: bool, only: str | None = None) -> None:
     """The documented loop (``legal_moves`` + ``play``, checked, each Move made when read)
     against the loop by ids (``legal_action_ids`` + ``advance_id``) on each game and engine;
@@ -276,7 +267,7 @@ def bench_play(quick: bool, native: bool, only: str | None = None) -> None:
             ids = moves = 0.0
             for _ in range(rounds):
                 ids = max(ids, _ids_steps(game, seconds, players))
-                moves = max(moves, _moves_steps(game, players, seconds))
+                moves = max(moves, _ids_steps(game, seconds, players, by_moves=True))
             print(f"{name:<14}{backend:<9}{ids:>11,.0f}{moves:>12,.0f}{ids / moves:>13.2f}")
 
 
