@@ -111,7 +111,8 @@ class Moves(Sequence[Move]):
     def index(self, move: Any, start: int = 0, stop: int | None = None) -> int:
         """The position of ``move`` (a Move, or its tuple); ValueError when it is not here."""
         i = self._source.index(move)
-        if not start <= i < (len(self._source) if stop is None else stop):
+        lo, hi, _ = slice(start, stop).indices(len(self._source))  # as list.index reads them
+        if not lo <= i < hi:
             raise ValueError(f"{move!r} is not in the moves between {start} and {stop}")
         return i
 

@@ -165,6 +165,9 @@ def test_legal_moves_is_a_sequence_of_moves_made_when_read(path, backend):
         assert got[-1] == listed[-1] and got[1:3] == listed[1:3] and got[::-1] == listed[::-1]
         k = (7 * turn) % len(got)
         assert got.index(listed[k]) == k and listed[k] in got and tuple(listed[k]) in got
+        assert got.index(listed[-1], -1) == len(got) - 1
+        with pytest.raises(ValueError):
+            got.index(listed[0], -1 if len(got) > 1 else 1)  # not among the last one
         assert (99, 99) not in got and "x" not in got
         with pytest.raises(IndexError):
             got[len(got)]
