@@ -1,7 +1,9 @@
 """The public API of DESIGN.md: determinism, saving, illegal moves, views."""
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 
 import pytest
 
@@ -163,6 +165,7 @@ def test_legal_moves_is_a_sequence_of_moves_made_when_read(path, backend):
         assert listed == [tuple(m) for m in s.legal] and got == listed and got != listed[:-1]
         assert [str(m) for m in got] == s.notations()  # each notation its own
         assert got[-1] == listed[-1] and got[1:3] == listed[1:3] and got[::-1] == listed[::-1]
+        assert pickle.loads(pickle.dumps(got)) == listed and copy.copy(got) == listed
         k = (7 * turn) % len(got)
         assert got.index(listed[k]) == k and listed[k] in got and tuple(listed[k]) in got
         assert got.index(listed[-1], -1) == len(got) - 1
