@@ -1218,7 +1218,7 @@ cpdef object in_a_row(object cells_obj, object adj_obj, int deg, int value, int 
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
     cdef Py_ssize_t size = len(cells_obj)
-    cdef int c, d, back, run, at
+    cdef int c, d, back
     if len(adj_obj) < size * deg:
         raise ValueError("the table is smaller than the board")
     for c in range(size):
@@ -1228,22 +1228,28 @@ cpdef object in_a_row(object cells_obj, object adj_obj, int deg, int value, int 
             back = adj[c * deg + d + 1]
             if back >= 0 and cells[back] == value:
                 continue
-            run = 1
-            at = c
-            while run < n:
-                at = adj[at * deg + d]
-                if at < 0 or cells[at] != value or at == c:
-                    break
-                run += 1
-            if run >= n:
+            if _run_from(cells, adj, deg, c, d, value, n) >= n:
                 return True
     return False
+
+
+cdef inline int _run_from(const unsigned char* cells, const short* adj, int deg, int start, int d, int value,
+                          int n) noexcept:
+    """How long the run of ``value`` from ``start`` (its first cell) along direction d is, counted
+    up to n (a ring stops where it began)."""
+    cdef int run = 1, at = start
+    while run < n:
+        at = adj[at * deg + d]
+        if at < 0 or cells[at] != value or at == start:
+            break
+        run += 1
+    return run
 
 
 cdef bint _run_through(const unsigned char* cells, const short* adj, int deg, int c, int value, int n):
     """Whether the run of ``value`` along some line through ``c`` (which holds it) is n long:
     counted from the run's start, as in_a_row counts it (a closed ring has no start)."""
-    cdef int d, at, start, run
+    cdef int d, at, start
     for d in range(0, deg - 1, 2):
         start = c
         while True:
@@ -1255,14 +1261,7 @@ cdef bint _run_through(const unsigned char* cells, const short* adj, int deg, in
                 break
         if start == c and at >= 0 and cells[at] == value:
             continue  # around a ring: in_a_row finds no start there
-        run = 1
-        at = start
-        while run < n:
-            at = adj[at * deg + d]
-            if at < 0 or cells[at] != value or at == start:
-                break
-            run += 1
-        if run >= n:
+        if _run_from(cells, adj, deg, start, d, value, n) >= n:
             return True
     return False
 
