@@ -745,8 +745,11 @@ def test_take_back_against_an_agent_and_step_through_the_history_in_the_page(bro
     s.play(sid, me, page["moves"][0]["id"], page["version"])
     page = s.settled(sid, me)
     assert len(page["log"]) == 4
+    from selenium.common.exceptions import StaleElementReferenceException
     browser.get(f"{s.url}/?game={sid}#t={me}")
-    wait = WebDriverWait(browser, 30)
+    # the page draws its log again on each answer: a read that meets an element just replaced
+    # is tried again
+    wait = WebDriverWait(browser, 30, ignored_exceptions=(StaleElementReferenceException,))
     log = lambda b: [li.text for li in b.find_elements(By.CSS_SELECTOR, "#log li")]  # noqa: E731
     wait.until(lambda b: len(log(b)) == 4)
     # back through the history, one position at a time, and forward to the game as it is
