@@ -198,6 +198,12 @@ class Checker:
                            f'give each member a one-letter symbol: enum {ref.name} {{ red = "R", ... }}')
                 return None
             return T.Type("pattern", ref.name)
+        if ref.cell:
+            if ref.name not in self.sym.grids:
+                self.error(f"'cell of {ref.name}': '{ref.name}' is not a grid declared above", ref.pos,
+                           suggest(ref.name, self.sym.grids) or "declare the grid first")
+                return None
+            return T.Type("cell", space=ref.name)
         if ref.name == "int":
             return T.INT
         if ref.name == "bool":
@@ -231,9 +237,10 @@ class Checker:
                 continue
             seen.add(c.name)
             ty = self.resolve_type(c.type)
-            if ty is None or ty.kind == "item":
+            if ty is None or ty.kind in ("item", "cell"):
                 if ty is not None:
-                    self.error("a table column cannot hold items of another table", c.type.pos)
+                    self.error(f"a table column cannot hold {'items of another table' if ty.kind == 'item' else 'cells'}",
+                               c.type.pos)
                 ok = False
                 continue
             cols.append((c.name, ty, c))
@@ -474,7 +481,12 @@ class Checker:
     def decl_counter(self, node: ast.Counter) -> None:
         if not self.declare(node.name, _at(node), "counter"):
             return
-        self.sym.counters[node.name] = CounterSym(node.name, self.resolve_per(node.per, node.pos), node)
+        kind = T.INT if node.type is None else self.resolve_type(node.type) or T.ANY
+        if kind.kind == "pattern":
+            self.error("a counter holds one value: a number, true/false, a player, a cell, an enum member or "
+                       "an item, not a pattern", node.type.pos)
+            kind = T.ANY
+        self.sym.counters[node.name] = CounterSym(node.name, self.resolve_per(node.per, node.pos), node, kind)
 
     def decl_setup(self, node: ast.Setup) -> None:
         self.sym.setup.append(node)

@@ -82,6 +82,7 @@ class CounterIR:
     per: str | int | None
     init_code: str
     line: int
+    kind: str = "int"  # what it holds, for displays: int, player, bool, cell:GRID, enum:E, item:T
 
 
 @attrs.define

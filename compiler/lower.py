@@ -121,8 +121,14 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                                 values=self.value_count(z.elem, z.values)))
         counters = []
         for c in sym.counters.values():
-            init = "0" if c.node.init is None else self.number(c.node.init, setup_ctx)
-            counters.append(CounterIR(c.name, f"c_{c.name}", self.per_count(c.per), init, c.node.pos[0]))
+            if c.node.init is None:
+                init = "0" if c.type.kind in ("int", "bool", "any") else "-1"  # none until set
+            elif c.type.is_number:
+                init = self.number(c.node.init, setup_ctx)
+            else:
+                init = self.counter_value(c, c.node.init, setup_ctx)
+            counters.append(CounterIR(c.name, f"c_{c.name}", self.per_count(c.per), init, c.node.pos[0],
+                                      c.type.display_kind))
         grids = []
         for g in sym.grids.values():
             geo = g.geo

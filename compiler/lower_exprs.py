@@ -185,7 +185,7 @@ class ExpressionLowering:
             return self.state_read(f"s.g_{name}", f"g_{name}", ctx), T.Type(kind, elem=g.elem, per=g.per, space=name), P_ATOM
         if name in sym.counters:
             c = sym.counters[name]
-            return f"s.c_{name}", (T.Type("counters", per=c.per) if c.per else T.INT), P_ATOM
+            return f"s.c_{name}", (T.Type("counters", elem=c.type, per=c.per) if c.per else c.type), P_ATOM
         if name in sym.tables:
             return f"{_const(name)}_ALL", T.list_of(T.item(name)), P_ATOM
         if name in sym.enums:
@@ -288,7 +288,7 @@ class ExpressionLowering:
                     self.error(f"this is indexed by a player, not by {ity}", node.index.pos)
             elif ity.kind != "any" and not (ity.kind == "enum" and ity.name == ty.per):
                 self.error(f"this is indexed by a member of '{ty.per}', not by {ity}", node.index.pos)
-            result = {"zones": T.zone_of(ty.elem), "counters": T.INT,
+            result = {"zones": T.zone_of(ty.elem), "counters": ty.elem or T.INT,
                       "grids": T.Type("grid", elem=ty.elem, space=ty.space)}[ty.kind]
             return read, result, P_ATOM
         index, ity = self.expr(node.index, ctx)

@@ -115,7 +115,20 @@ class StatementLowering:
             if vty.kind in ("int", "any") and has_product(node.value, self.sym.defines):  # kept in range
                 value = f"{self.rt('ops.number')}({value})"
             return [f"{var} {node.op} {value}"]
-        value = self.number(node.value, ctx)
+        c = self.sym.counters.get(node.name)
+        if c is not None and not c.type.is_number and node.name not in ctx.scope:  # a counter of cells, seats...
+            if node.op != "=":
+                self.error(f"'{node.op}' adds up numbers; '{node.name}' holds {c.type}", node.pos)
+                return []
+            value = self.counter_value(c, node.value, ctx)
+        elif c is not None and c.node.type is None and node.name not in ctx.scope:  # a number, unless declared
+            value, ty = self.expr(node.value, ctx)
+            if ty.kind not in ("int", "player", "lane", "any"):
+                spelt = type_spelling(ty)
+                self.error(f"'{node.name}' is a counter of numbers, and this is {ty}", node.value.pos,
+                           f"declare what it holds: counter {node.name}: {spelt}" if spelt else None)
+        else:
+            value = self.number(node.value, ctx)
         if has_product(node.value, self.sym.defines):  # products can grow without bound: keep them in range
             value = f"{self.rt('ops.number')}({value})"
         grid = self.sym.grids.get(node.name)
@@ -135,7 +148,6 @@ class StatementLowering:
             bound = self.op("number", c_form=node.op[0] in "+-" and not has_product(node.value, self.sym.defines))  # sums fit in C
             target, source = self.state_read(name, local, ctx), self.state_read(name, local, ctx)
             return [f"{target}[{cell}] = {bound}({source}[{cell}] {node.op[0]} {value})"]
-        c = self.sym.counters.get(node.name)
         if c is None:
             self.error(f"only counters, grids of numbers and let values can be set, and '{node.name}' is "
                        "none of them", node.pos,
@@ -155,6 +167,25 @@ class StatementLowering:
             else:  # a counter per member of an enum: indexed by a member
                 target = self.counter_slot(node.name, self.want(node.index, ctx, ('enum',), f'a member of {c.per}'))
         return [f"{target} {node.op} {value}"]
+
+    def counter_value(self, c, node: ast.Expr, ctx: Ctx) -> str:
+        """The code of a value stored in counter c, checked against what c holds."""
+        code, ty = self.expr(node, ctx)
+        if not T.compatible(c.type, ty) or (c.type.kind == "cell" and ty.kind == "cell" and ty.space
+                                             and not self.same_cells(c.type.space, ty.space)):
+            self.error(f"'{c.name}' holds {c.type}{self.cell_grid(c.type)}, not {ty}{self.cell_grid(ty)}", node.pos)
+        if c.type.kind == "bool":  # stored as 1 or 0, as in a counter's C slot
+            return f"(1 if {code} else 0)"
+        return code
+
+    def same_cells(self, a: str, b: str) -> bool:
+        """Whether cells of grids a and b are the same values (the same shape and size)."""
+        ga, gb = self.sym.grids[a].geo, self.sym.grids[b].geo
+        return (ga.kind, ga.width, ga.height, ga.cells) == (gb.kind, gb.width, gb.height, gb.cells)
+
+    @staticmethod
+    def cell_grid(ty: T.Type) -> str:
+        return f" of '{ty.space}'" if ty.kind == "cell" and ty.space else ""
 
     def s_While(self, node: ast.While, ctx: Ctx) -> list[str]:
         cond = self.boolean(node.cond, ctx)
@@ -309,3 +340,12 @@ class StatementLowering:
         if ctx.where in ("effect", "auto"):
             return ["s.turns += 1  # the turn in progress counts as played", "s._finish()", "return"]
         return ["s._finish()", "return"]
+
+
+def type_spelling(ty: T.Type) -> str | None:
+    """How a counter's declaration names a type (None: no counter can hold it)."""
+    if ty.kind == "cell" and ty.space:
+        return f"cell of {ty.space}"
+    if ty.kind in ("enum", "item"):
+        return ty.name
+    return {"bool": "bool", "player": "player"}.get(ty.kind)

@@ -115,6 +115,7 @@ class CounterSym:
     name: str
     per: str | None
     node: ast.Counter
+    type: T.Type = T.INT  # what it holds: a number unless declared (counter ko: cell of board)
 
     @property
     def per_player(self) -> bool:

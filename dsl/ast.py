@@ -371,6 +371,7 @@ class Enum(Decl):
 class TypeRef(Node):
     name: str = "int"
     pattern: bool = False  # "pattern of NAME": a small grid of NAME's members
+    cell: bool = False  # "cell of NAME": a cell of grid NAME
 
 
 @attrs.define
@@ -442,6 +443,7 @@ class Grid(Decl):
 @attrs.define
 class Counter(Decl):
     name: str = ""
+    type: TypeRef | None = None  # None: a number
     per: str | None = None
     init: Expr | None = None
     quiet: bool = False

@@ -246,6 +246,9 @@ class ToAst(Transformer):
     def type_pattern(self, meta, items):
         return ast.TypeRef(name=str(items[0]), pattern=True, pos=_pos(meta))
 
+    def type_cell(self, meta, items):
+        return ast.TypeRef(name=str(items[0]), cell=True, pos=_pos(meta))
+
     def per_player(self, meta, items):
         return ("per", "player")
 
@@ -316,9 +319,9 @@ class ToAst(Transformer):
         return node
 
     def counter(self, meta, items):
-        name, per, quiet, init = items
+        name, type_, per, quiet, init = items
         return ast.Counter(name=str(name), pos=_pos(meta), name_pos=_pos(name), per=per[1] if per else None,
-                           quiet=quiet is not None, init=init)
+                           quiet=quiet is not None, init=init, type=type_)
 
     def setup(self, meta, items):
         return ast.Setup(body=items[0], pos=_pos(meta))

@@ -405,7 +405,8 @@ class Printer:
                      + (f" edges {d.edges}" if d.edges else "")) + (f" under {d.under}" if d.under else "")
             self.line(f"{mark}grid {d.name}: {type_text(d.elem)}{_per(d.per)} {shape}{edges}{_opts(d)}")
         elif isinstance(d, ast.Counter):
-            self.line(f"{mark}counter {d.name}{_per(d.per)}" + (" quiet" if d.quiet else "")
+            kind = f": {type_text(d.type)}" if d.type is not None else ""
+            self.line(f"{mark}counter {d.name}{kind}{_per(d.per)}" + (" quiet" if d.quiet else "")
                       + (f" = {expr(d.init)}" if d.init is not None else ""))
         elif isinstance(d, ast.Define):
             self.line_expr(f"{mark}define {d.name}({', '.join(d.params)}) = ", d.body)
@@ -516,7 +517,7 @@ class Printer:
 
 
 def type_text(t: ast.TypeRef) -> str:
-    return f"pattern of {t.name}" if t.pattern else t.name
+    return f"pattern of {t.name}" if t.pattern else f"cell of {t.name}" if t.cell else t.name
 
 
 def binding_text(b: ast.Binding) -> str:

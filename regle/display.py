@@ -220,9 +220,10 @@ def render(state: BaseState, viewer: int | None = None, st: Style | None = None)
         if name in quiet:
             continue
         if per is None:
-            lines.append("  " + _pad(_label(name), width) + str(view["counters"][name]))
+            lines.append("  " + _pad(_label(name), width) + game.show_counter(name, view["counters"][name]))
         elif per != "player":
-            lines.append("  " + _pad(_label(name), width) + " ".join(map(str, view["counters"][name])))
+            lines.append("  " + _pad(_label(name), width)
+                         + " ".join(game.show_counter(name, v) for v in view["counters"][name]))
     for meta in game.grids:
         if meta[2] is None and meta[0] not in quiet:
             lines.append("  " + _label(meta[0]))
@@ -241,7 +242,7 @@ def render(state: BaseState, viewer: int | None = None, st: Style | None = None)
             rows.append([_label(name)] + [show_zone(state, kind, v, st, limit=10) for v in zones[name]])
     for name, _attr, per in game.counters:
         if per == "player" and name not in quiet:
-            rows.append([_label(name)] + [str(v) for v in view["counters"][name]])
+            rows.append([_label(name)] + [game.show_counter(name, v) for v in view["counters"][name]])
     rows.append(["score"] + ["?" if v is None else str(v) for v in state.scores_seen_by(viewer)])
     under = ns.get("GRID_UNDER", {})  # lower grid -> upper grid
     lower_of = {top: low for low, top in under.items()}

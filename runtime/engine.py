@@ -770,6 +770,11 @@ class Game:
         ``detail`` adds a table's detail text, for listings."""
         return self.namespace["show_detail" if detail else "show_value"](kind, value)
 
+    def show_counter(self, name: str, value: Any) -> str:
+        """Display a counter's value as what it holds (a cell by its name, a seat as P1, ...)."""
+        kind = self.namespace.get("COUNTER_KINDS", {}).get(name)
+        return str(value) if kind is None else self.show(kind, value)
+
 
 
 __all__ = ["Move", "BaseState", "Game", "IllegalMove", "StateError", "RulesRuntimeError", "Rng",

@@ -299,12 +299,14 @@ def table_html(state, viewer: int | None) -> str:
         value = view["counters"][name]
         if per == "player":
             for p in range(state.n):
-                per_seat[p].append(f'<div class="counter"><span class="label">{esc(words(name))}</span> {esc(value[p])}</div>')
+                per_seat[p].append(f'<div class="counter"><span class="label">{esc(words(name))}</span> '
+                                   f'{esc(game.show_counter(name, value[p]))}</div>')
         elif per:
             counters_shared.append(f'<div class="counter"><span class="label">{esc(words(name))}</span> '
-                                   f'{esc(", ".join(map(str, value)))}</div>')
+                                   f'{esc(", ".join(game.show_counter(name, v) for v in value))}</div>')
         else:
-            counters_shared.append(f'<div class="counter"><span class="label">{esc(words(name))}</span> {esc(value)}</div>')
+            counters_shared.append(f'<div class="counter"><span class="label">{esc(words(name))}</span> '
+                                   f'{esc(game.show_counter(name, value))}</div>')
     scores = view["scores"]
     seats = []
     for p in range(state.n):

@@ -1,0 +1,66 @@
+"""Which values a move's notation may show besides its parameters.
+
+A notation names the move itself: ``str(move)`` is computed from the move's values alone, with
+no state at hand, so that a move reads the same in every copy of a game and can be parsed back.
+A guard's ``let`` may therefore appear in a notation (``"{c}x{land}"``) when its value follows
+from the parameters, constants and the board's geometry, never from what the board holds.
+"""
+from __future__ import annotations
+
+from regle.dsl import ast
+
+from .lower_grids import GEOMETRY_ONLY
+
+#: functions of numbers that read nothing else
+_PURE_CALLS = frozenset({"abs", "min", "max", "number"})
+
+
+def beyond_move(node: ast.Node, names: set[str], sym, _defines: frozenset = frozenset()) -> ast.Node | None:
+    """The first part of ``node`` that reads more than ``names`` (parameters and lets known
+    from the move), constants and geometry: None when there is none."""
+    if isinstance(node, (ast.Int, ast.Bool, ast.Str)):
+        return None
+    if isinstance(node, ast.Name):
+        if node.id in names or node.id in sym.params or node.id in sym.members or node.id == "none":
+            return None
+        return node
+    if isinstance(node, ast.Call):
+        if node.func in GEOMETRY_ONLY and node.args and isinstance(node.args[0], ast.Name) \
+                and node.args[0].id in sym.grids and not sym.grids[node.args[0].id].per:
+            return _first(node.args[1:], names, sym)
+        if node.func in _PURE_CALLS:
+            return _first(node.args, names, sym)
+        define = sym.defines.get(node.func)
+        if define is not None and len(define.params) == len(node.args) and node.func not in _defines:
+            inner = beyond_move(define.body, set(define.params), sym, _defines | {node.func})
+            return node if inner is not None else _first(node.args, names, sym)
+        return node
+    if isinstance(node, ast.Comp):
+        return _first([node.source], names, sym) or _first(
+            [x for x in (node.elem, node.cond) if x is not None], names | {node.var}, sym)
+    if isinstance(node, ast.Attr):
+        return beyond_move(node.obj, names, sym)
+    if isinstance(node, ast.Index):
+        obj = node.obj
+        if isinstance(obj, ast.Name) and obj.id in sym.params:
+            return beyond_move(node.index, names, sym)
+        return _first([obj, node.index], names, sym)
+    if isinstance(node, ast.BinOp):
+        return _first([node.left, node.right], names, sym)
+    if isinstance(node, (ast.Not, ast.Neg)):
+        return beyond_move(node.operand, names, sym)
+    if isinstance(node, ast.Cond):
+        return _first([node.test, node.then, node.orelse], names, sym)
+    if isinstance(node, ast.Range):
+        return _first([node.lo, node.hi], names, sym)
+    if isinstance(node, ast.ListExpr):
+        return _first(node.items, names, sym)
+    return node
+
+
+def _first(nodes: list, names: set[str], sym) -> ast.Node | None:
+    for n in nodes:
+        found = beyond_move(n, names, sym)
+        if found is not None:
+            return found
+    return None
