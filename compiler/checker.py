@@ -198,6 +198,12 @@ class Checker:
                            f'give each member a one-letter symbol: enum {ref.name} {{ red = "R", ... }}')
                 return None
             return T.Type("pattern", ref.name)
+        if ref.piece:
+            if ref.name not in self.sym.enums:
+                self.error(f"'{ref.name} of player': '{ref.name}' is not an enum declared above", ref.pos,
+                           suggest(ref.name, self.sym.enums) or "declare the kinds of piece: enum piece { man, king }")
+                return None
+            return T.Type("piece", ref.name)
         if ref.cell:
             if ref.name not in self.sym.grids:
                 self.error(f"'cell of {ref.name}': '{ref.name}' is not a grid declared above", ref.pos,
@@ -237,10 +243,10 @@ class Checker:
                 continue
             seen.add(c.name)
             ty = self.resolve_type(c.type)
-            if ty is None or ty.kind in ("item", "cell"):
+            if ty is None or ty.kind in ("item", "cell", "piece"):
                 if ty is not None:
-                    self.error(f"a table column cannot hold {'items of another table' if ty.kind == 'item' else 'cells'}",
-                               c.type.pos)
+                    what = {"item": "items of another table", "cell": "cells", "piece": "pieces"}[ty.kind]
+                    self.error(f"a table column cannot hold {what}", c.type.pos)
                 ok = False
                 continue
             cols.append((c.name, ty, c))
@@ -372,9 +378,10 @@ class Checker:
         if not self.declare(node.name, _at(node), "grid"):
             return
         elem = self.resolve_type(node.elem) or T.ANY
-        if elem.kind not in ("enum", "player", "item", "int", "any"):
-            self.error(f"a grid holds numbers, enum members, players or items, not {elem}", node.elem.pos)
+        if elem.kind not in ("enum", "player", "item", "int", "piece", "any"):
+            self.error(f"a grid holds numbers, enum members, players, pieces or items, not {elem}", node.elem.pos)
             elem = T.ANY
+
         if node.diagonals and node.shape not in ("square", "lanes"):
             self.error(f"'with diagonals' is for square boards and lanes; a {node.shape} board has its own "
                        "neighbours", node.pos)

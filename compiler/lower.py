@@ -130,8 +130,13 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             counters.append(CounterIR(c.name, f"c_{c.name}", self.per_count(c.per), init, c.node.pos[0],
                                       c.type.display_kind))
         grids = []
+        seats = sym.game.max_players if sym.game else 2
         for g in sym.grids.values():
             geo = g.geo
+            if g.elem.kind == "piece" and len(sym.enums[g.elem.name].members) * seats > 254:
+                kinds = len(sym.enums[g.elem.name].members)  # a cell holds owner * kinds + kind + 1 in a byte
+                self.error(f"{kinds} kinds of piece for {seats} players do not fit a cell ({kinds * seats} pieces; "
+                           "at most 254)", g.node.elem.pos, "fewer kinds, or fewer players")
             grids.append(GridIR(g.name, f"g_{g.name}", gconst(g.name), self.per_count(g.per), g.hidden,
                                 g.private, g.elem.display_kind, geo.kind, geo.width, geo.height, geo.cells,
                                 list(geo.adj), list(geo.rows), list(geo.cell_names()), list(geo.dirs),
@@ -197,6 +202,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                 invariants.append((f"{z.name} values", z.node.pos[0], code))
         kinds = {f"enum:{e.name}": len(e.members) for e in sym.enums.values()}
         kinds.update({f"item:{t.name}": t.count for t in sym.tables.values()})
+        held = [x.elem for x in [*sym.grids.values(), *sym.zones.values()]] + [c.type for c in sym.counters.values()]
+        kinds.update({t.display_kind: len(sym.enums[t.name].members) * seats for t in held if t.kind == "piece"})
         self.check_unused_defines()
         return GameIR(
             name=name, title=game.title if game else name, rules_file=self.source.filename,
@@ -238,6 +245,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             return (0, len(self.sym.enums[elem.name].members))
         if elem.kind == "player":
             return (0, "n")
+        if elem.kind == "piece":  # owner * kinds + kind, for every seat the game may have
+            return (0, len(self.sym.enums[elem.name].members) * (self.sym.game.max_players if self.sym.game else 2))
         if elem.kind == "bool":
             return (0, 2)
         if values is not None:

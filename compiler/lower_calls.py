@@ -15,7 +15,7 @@ from .symbols import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
 from .lower_grids import GRID_FUNCTIONS
 from .lower_common import (
     P_CMP, P_UNARY, P_ATOM, _AGGREGATES, CellLists, Ctx, c_type, pyname,
-    _is_int, _names_in, ast_nodes)
+    _atomic, _is_int, _names_in, ast_nodes)
 
 
 class CallLowering:
@@ -53,8 +53,16 @@ class CallLowering:
             return self.grid_call(node, ctx)
         if f in self.sym.enums and f not in ctx.scope:  # colour(2): the member numbered 2
             enum = self.sym.enums[f]
+            if len(args) == 2:  # piece(king, me): a piece of that kind owned by that seat
+                kind, kty = self.expr(args[0], ctx)
+                if kty.kind != "any" and not (kty.kind == "enum" and kty.name == f):
+                    self.error(f"expected a member of '{f}' here (a kind of piece), but this is {kty}", args[0].pos)
+                owner = self.want(args[1], ctx, ("player", "int"), "a player")
+                kind, owner = (c if _atomic(c) else f"({c})" for c in (kind, owner))
+                return f"({owner} * {len(enum.members)} + {kind})", T.Type("piece", f), P_ATOM
             if len(args) != 1:
-                self.error(f"{f}(n) takes one number: the member's number, from 0", node.pos)
+                self.error(f"{f}(n) takes one number: the member's number, from 0; {f}(member, seat) makes a "
+                           "piece of that kind for that seat", node.pos)
                 return "0", T.enum(f), P_ATOM
             n = self.number(args[0], ctx)
             if _is_int(n):
@@ -85,6 +93,12 @@ class CallLowering:
             if gty.kind == "grid":  # filled cells, or cells holding a value
                 sym = self.sym.grids[gty.space]
                 if len(args) == 2:
+                    if sym.elem.kind == "piece":
+                        probe = self.mark(ctx)
+                        what = self.expr(args[1], ctx)[1].kind
+                        self.rewind(probe, ctx)  # lowered again below
+                        if what != "piece":  # a kind or an owner: counted among the pieces
+                            return f"len({self.cells_holding(gcode, sym, args[1:], ctx)})", T.INT, P_ATOM
                     if sym.elem.kind == "int":
                         return f"{gcode}.count({self.element(args[1], ctx, sym)})", T.INT, P_ATOM
                     return f"{gcode}.count({self.element(args[1], ctx, sym)} + 1)", T.INT, P_ATOM

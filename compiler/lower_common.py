@@ -41,7 +41,8 @@ def pyname(name: str) -> str:
 #: runtime helpers that have a C form in the native engine (defined by its template), so that
 #: a native engine calls them in C: the language's bound on numbers (for sums, which fit in 64
 #: bits: a product is checked on Python numbers, before it could wrap) and the mancala board
-C_FORMS = {"number": "_number", "mancala_store": "_mancala_store", "mancala_opposite": "_mancala_opposite"}
+C_FORMS = {"number": "_number", "mancala_store": "_mancala_store", "mancala_opposite": "_mancala_opposite",
+           "piece_kind": "_piece_kind", "piece_owner": "_piece_owner"}
 
 
 @lru_cache(maxsize=1)

@@ -233,6 +233,14 @@ class ExpressionLowering:
         special = self.special_attr(node, code, ty)
         if special is not None:
             return special
+        if ty.kind == "piece":  # a piece's kind and owner (none for none)
+            kinds = len(self.sym.enums[ty.name].members)
+            if node.name == "kind":
+                return f"{self.op('piece_kind')}({code}, {kinds})", T.enum(ty.name), P_ATOM
+            if node.name == "owner":
+                return f"{self.op('piece_owner')}({code}, {kinds})", T.PLAYER, P_ATOM
+            self.error(f"a piece has a '.kind' and an '.owner', not '.{node.name}'", node.pos)
+            return "0", T.ANY, P_ATOM
         if ty.kind == "item":
             table = self.sym.tables[ty.name]
             col = table.columns.get(node.name)

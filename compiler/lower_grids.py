@@ -28,7 +28,7 @@ GRID_FUNCTIONS = {"cells", "empty_cells", "filled_cells", "content", "is_empty",
                   "edge_cells", "in_a_row", "connected", "flanked", "houses", "store", "opposite", "chain",
                   "sides", "lanes"}
 #: how many arguments each grid function takes
-ARITY = {"cells": (1,), "empty_cells": (1,), "filled_cells": (1,), "content": (2,), "is_empty": (2,),
+ARITY = {"cells": (1,), "empty_cells": (1,), "filled_cells": (1, 2, 3), "content": (2,), "is_empty": (2,),
          "row": (2,), "lane": (2,), "lane_count": (2,), "groups": (2, 3, 4), "largest_zone": (2, 3),
          "placements": (2, 3), "line_moves": (2, 3), "column": (2,), "cell": (2, 3),
          "neighbour": (3,), "neighbours": (2,), "directions": (1,), "ray": (3,), "distance": (3,),
@@ -287,6 +287,11 @@ class GridLowering:
             return f"{self.op('mancala_opposite')}({cell}, {sym.geo.width})", cell_t, P_ATOM
         if f == "cells":
             return f"range({sym.geo.cells})", T.list_of(cell_t), P_ATOM
+        if f == "filled_cells" and len(args) > 1:  # the cells holding a value (a kind, an owner)
+            if numbers:
+                self.error("filled_cells(G, v) finds pieces, and '{sym.name}' is a grid of numbers", node.pos)
+                return "[]", T.list_of(cell_t), P_ATOM
+            return self.cells_holding(grid, sym, args[1:], ctx), T.list_of(cell_t), P_ATOM
         if f in ("empty_cells", "filled_cells"):
             if numbers:  # a list of numbers: 0 is an empty cell
                 test = "not " if f == "empty_cells" else ""
@@ -372,6 +377,38 @@ class GridLowering:
         return None
 
     # ---- statements -----------------------------------------------------------------------
+    def cells_holding(self, grid: str, sym, args: list, ctx) -> str:
+        """The cells of a grid of elements holding a value: on a grid of pieces, a piece, a kind
+        (any owner), an owner (any kind), or a kind and an owner (``K.cells_holding``)."""
+        codes = [self.expr(a, ctx) for a in args]
+        any_ = "-2"
+        if sym.elem.kind != "piece":
+            if len(args) == 2 or not T.compatible(codes[0][1], sym.elem):
+                self.error(f"grid '{sym.name}' holds {sym.elem}: filled_cells({sym.name}, v) takes one of them",
+                           args[-1].pos)
+            return f"{self.rt('K.cells_holding')}({grid}, 256, {codes[0][0]}, {any_})"
+        kinds = len(self.sym.enums[sym.elem.name].members)
+        kind, owner = any_, any_
+        if len(args) == 2:
+            (kind, kty), (owner, oty) = codes
+            if not (kty.kind == "any" or (kty.kind == "enum" and kty.name == sym.elem.name)):
+                self.error(f"expected a kind of piece (a member of '{sym.name}''s enum '{sym.elem.name}'), "
+                           f"but this is {kty}", args[0].pos)
+            if oty.kind not in ("player", "int", "any"):
+                self.error(f"expected a player here, but this is {oty}", args[1].pos)
+        else:
+            code, ty = codes[0]
+            if ty.kind == "piece" and ty.name == sym.elem.name:  # one piece: any owner and kind of it
+                return f"{self.rt('K.cells_holding')}({grid}, 256, {code}, {any_})"
+            if ty.kind == "enum" and ty.name == sym.elem.name:
+                kind = code
+            elif ty.kind in ("player", "int"):
+                owner = code
+            elif ty.kind != "any":
+                self.error(f"grid '{sym.name}' holds pieces of '{sym.elem.name}': filled_cells({sym.name}, v) takes a "
+                           f"piece, a kind or a player, not {ty}", args[0].pos)
+        return f"{self.rt('K.cells_holding')}({grid}, {kinds}, {kind}, {owner})"
+
     def s_Put(self, node: ast.Put, ctx) -> list[str]:
         grid, sym = self.grid_ref(node.grid, ctx)
         value = self.element(node.value, ctx, sym)

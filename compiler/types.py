@@ -34,6 +34,8 @@ class Type:
                     "linemove": "a line move", "lane": "a lane", "direction": "a direction"}[self.kind]
         if self.kind == "pattern":
             return f"a pattern of {self.name}"
+        if self.kind == "piece":
+            return f"a piece ({self.name} of a player)"
         return {"int": "a number", "bool": "true/false", "player": "a player", "any": "a value"}.get(
             self.kind, self.kind)
 
@@ -49,7 +51,7 @@ class Type:
     @property
     def display_kind(self) -> str:
         """How runtime displays an element of this type: ``int``, ``enum:name``, ``item:name``."""
-        if self.kind in ("enum", "item", "pattern"):
+        if self.kind in ("enum", "item", "pattern", "piece"):
             return f"{self.kind}:{self.name}"
         if self.kind in ("cell", "linemove", "group"):
             return f"{self.kind}:{self.space}"

@@ -372,6 +372,7 @@ class TypeRef(Node):
     name: str = "int"
     pattern: bool = False  # "pattern of NAME": a small grid of NAME's members
     cell: bool = False  # "cell of NAME": a cell of grid NAME
+    piece: bool = False  # "NAME of player": a piece of a kind (a member of enum NAME) and an owner
 
 
 @attrs.define

@@ -246,6 +246,9 @@ class ToAst(Transformer):
     def type_pattern(self, meta, items):
         return ast.TypeRef(name=str(items[0]), pattern=True, pos=_pos(meta))
 
+    def type_piece(self, meta, items):
+        return ast.TypeRef(name=str(items[0]), piece=True, pos=_pos(meta))
+
     def type_cell(self, meta, items):
         return ast.TypeRef(name=str(items[0]), cell=True, pos=_pos(meta))
 

@@ -517,6 +517,8 @@ class Printer:
 
 
 def type_text(t: ast.TypeRef) -> str:
+    if t.piece:
+        return f"{t.name} of player"
     return f"pattern of {t.name}" if t.pattern else f"cell of {t.name}" if t.cell else t.name
 
 

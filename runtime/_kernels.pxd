@@ -44,6 +44,7 @@ cpdef long flanked_count(object cells_obj, object adj_obj, int deg, int cell, in
 cpdef object connected(object cells_obj, object adj_obj, int deg, int value, object starts, object goals)
 cpdef list empty_cells(object cells_obj)
 cpdef list filled_cells(object cells_obj)
+cpdef list cells_holding(object cells_obj, int kinds, int kind, int owner)
 cpdef object observe_counts(list out, list values, long lo, Py_ssize_t size)
 cpdef object observe_planes(list out, object cells_obj, Py_ssize_t size, bint shown)
 cpdef tuple triple(object tag, object a, object b)

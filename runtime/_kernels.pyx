@@ -1406,6 +1406,20 @@ cpdef list filled_cells(object cells_obj):
     return out
 
 
+cpdef list cells_holding(object cells_obj, int kinds, int kind, int owner):
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef Py_ssize_t c, n = len(cells_obj)
+    cdef int e
+    cdef list out = []
+    if kinds <= 0:
+        raise ValueError("kinds must be positive")
+    for c in range(n):
+        e = cells[c] - 1
+        if e >= 0 and (kind == -2 or e % kinds == kind) and (owner == -2 or e // kinds == owner):
+            out.append(c)
+    return out
+
+
 # ---- observations ------------------------------------------------------------------------------
 cpdef object observe_counts(list out, list values, long lo, Py_ssize_t size):
     cdef Py_ssize_t i, n = PyList_GET_SIZE(values), place

@@ -617,6 +617,21 @@ def filled_cells(cells) -> list[int]:
     return [c for c in range(len(cells)) if cells[c]]
 
 
+def cells_holding(cells, kinds: int, kind: int, owner: int) -> list[int]:
+    """The cells whose element e (the byte - 1) has ``e % kinds == kind`` and ``e // kinds ==
+    owner``, in cell order; -2 for either matches any (and none, -1, matches nothing). On a grid
+    of pieces (e = owner * kinds + kind) that is the pieces of a kind, of an owner or both;
+    ``kinds`` 256 and owner -2 finds one value on any grid."""
+    if kinds <= 0:
+        raise ValueError("kinds must be positive")
+    out = []
+    for c in range(len(cells)):
+        e = cells[c] - 1
+        if e >= 0 and (kind == -2 or e % kinds == kind) and (owner == -2 or e // kinds == owner):
+            out.append(c)
+    return out
+
+
 # ---- observations ------------------------------------------------------------------------------
 def observe_counts(out: list, values, lo: int, size: int) -> None:
     """Append to ``out`` how many of ``values`` equal lo, lo + 1, ... lo + size - 1 (others are

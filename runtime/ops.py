@@ -220,6 +220,24 @@ def mancala_store(seat: int, n: int) -> int:
     return seat * (n + 1) + n
 
 
+def piece_mark(symbol: str, seat: int) -> str:
+    """How a grid draws a piece: its kind's symbol, upper case for the first seat and lower case
+    for the second (as chess diagrams do); other seats, and symbols without case, add the seat."""
+    if symbol.upper() != symbol.lower() and seat < 2:
+        return symbol.upper() if seat == 0 else symbol.lower()
+    return symbol + str(seat + 1)
+
+
+def piece_kind(piece: int, kinds: int) -> int:
+    """A piece's kind (a member's number) on a grid of pieces, none (-1) for none."""
+    return piece % kinds if piece >= 0 else -1
+
+
+def piece_owner(piece: int, kinds: int) -> int:
+    """A piece's owner (a seat), none (-1) for none."""
+    return piece // kinds if piece >= 0 else -1
+
+
 def mancala_opposite(cell: int, n: int) -> int:
     """The house across the board (none for a store)."""
     if cell < 0 or cell == n or cell >= 2 * n + 1:

@@ -184,3 +184,130 @@ def test_a_notation_cannot_show_what_the_board_holds():
         "      let far =", "      let free = is_empty(board, t)\n      let n = number(free)\n      let far =")
     errors = _errors(text)
     assert len(errors) == 1 and errors[0].startswith("25:22 '{n}'")
+
+
+PIECES = '''game "Promote" {
+  players 2
+  colours "white", "black"
+}
+enum piece { man = "m", king = "k" }
+grid board: piece of player square 4 by 4 with diagonals
+counter crowned: piece of player
+zone taken: piece of player per player
+setup {
+  for c in cells(board) {
+    if row(board, c) == 0 {
+      put piece(man, 0) at c on board
+    }
+    if row(board, c) == 3 {
+      put piece(man, 1) at c on board
+    }
+  }
+}
+turn {
+  step move {
+    /// Men go forward, kings any way; a man reaching the far row is crowned.
+    action advance(c in filled_cells(board, me), d in directions(board)) "{c}-{t}" {
+      let t = neighbour(board, c, d)
+      require t != none and (is_empty(board, t) or board[t].owner != me)
+      require board[c].kind == king or row(board, t) == row(board, c) + 1 - 2 * me
+      if not is_empty(board, t) {
+        add board[t] to taken[me]
+      }
+      put board[c] at t on board
+      clear c on board
+      if row(board, t) == 3 - 3 * me and board[t].kind == man {
+        put piece(king, me) at t on board
+        crowned = board[t]
+      }
+    }
+  }
+}
+end when count(board, king) >= 3 or count(board, 1 - me) == 0 or turns >= 60
+score p {
+  kings: 10 * count(filled_cells(board, king, p))
+  men: count(board, piece(man, p))
+}
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_pieces_have_a_kind_and_an_owner(backend):
+    if backend == "native" and not native.available():
+        pytest.skip(native.unavailable_reason())
+    game = regle.loads(PIECES, name="promote", backend=backend)
+    names = game.cell_names("board")
+    s = game.new_game(seed=0)
+    board = s.to_json()["zones"]["board"]
+    assert board[:4] == [0, 0, 0, 0] and board[12:] == [2, 2, 2, 2]  # owner * 2 + kind: men of P1, of P2
+    shown = sorted(str(m) for m in s.legal_moves())
+    assert len(shown) == 10 and all(m[1] == "1" and m[-1] == "2" for m in shown)  # only P1's, forward
+    assert s.scores == [4, 4]
+    # a man of P1 on c3 beside a man of P2 on b3; P2's men on the top row
+    data = s.to_json()
+    data["zones"]["board"] = [-1] * 16
+    data["zones"]["board"][names.index("c3")] = 0
+    data["zones"]["board"][names.index("b3")] = 2
+    data["zones"]["board"][names.index("d4")] = 2
+    s = game.state_from_json(data)
+    assert sorted(str(m) for m in s.legal_moves()) == ["c3-b4", "c3-c4", "c3-d4"]  # forward: steps, a capture
+    s = s.play("c3-d4")  # takes P2's man and is crowned at once
+    data = s.to_json()
+    assert data["zones"]["board"][names.index("d4")] == 1  # a king (1) of P1 (0)
+    assert data["zones"]["taken"] == [[2], []] and data["counters"]["crowned"] == 1
+    assert s.scores == [10, 1]
+    assert game.show_counter("crowned", 1) == "king of P1" and game.show("piece:piece", 3) == "king of P2"
+    shown = render(s)
+    assert " K " in shown or " K\n" in shown or "K " in shown  # the king drawn by its symbol, P1 upper case
+    assert "m" in shown  # P2's man in lower case
+    s = s.play("b3-b2")  # P2's man goes south
+    kings = sorted(str(m) for m in s.legal_moves())
+    assert "d4-c3" in kings and "d4-d3" in kings  # a king goes any way
+
+
+def test_pieces_are_drawn_in_their_owners_colours_on_the_page():
+    from regle.web.render import piece_colour, seat_colour
+    game = regle.loads(PIECES, name="promote", backend="python")
+    ns = game.namespace
+    assert piece_colour(ns, "piece:piece", 1) == seat_colour(ns, 0)  # a king of P1
+    assert piece_colour(ns, "piece:piece", 2) == seat_colour(ns, 1)  # a man of P2
+    assert ns["show_symbol"]("piece:piece", 0) == "M" and ns["show_symbol"]("piece:piece", 3) == "k"
+
+
+def test_pieces_are_checked():
+    bad = PIECES.replace("put piece(man, 0) at c on board", "put 0 at c on board").replace(
+        "put piece(king, me) at t on board", "put piece(2, me) at t on board").replace(
+        "board[c].kind == king", "board[c].colour == king").replace(
+        "men: count(board, piece(man, p))", "men: count(filled_cells(board, true))")
+    errors = _errors(bad)
+    assert any("grid 'board' holds a piece (piece of a player), not a number" in e for e in errors)
+    assert any("expected a member of 'piece' here (a kind of piece), but this is a number" in e for e in errors)
+    assert any("a piece has a '.kind' and an '.owner', not '.colour'" in e for e in errors)
+    assert any("takes a piece, a kind or a player, not true/false" in e for e in errors)
+    assert len(errors) == 4
+    many = PIECES.replace("players 2", "players 2..64")
+    assert any("4 kinds of piece for 64 players do not fit a cell (256 pieces" in e for e in _errors(
+        many.replace('enum piece { man = "m", king = "k" }', 'enum piece { man = "m", king = "k", queen, rook }')))
+    once = format_text(PIECES)
+    assert "grid board: piece of player square 4 by 4 with diagonals\n" in once and format_text(once) == once
+
+
+def test_cells_holding_kernel_twins_agree():
+    from hypothesis import given, strategies as st
+    from regle.runtime import kernels as pure
+    try:
+        from regle.runtime import _kernels as compiled
+    except ImportError:
+        pytest.skip("the compiled kernels are not built")
+
+    @given(st.binary(max_size=40), st.integers(1, 255), st.integers(-2, 10), st.integers(-2, 5))
+    def agree(cells, kinds, kind, owner):
+        grid = bytearray(cells)
+        assert compiled.cells_holding(grid, kinds, kind, owner) == pure.cells_holding(grid, kinds, kind, owner)
+        got = pure.cells_holding(grid, kinds, kind, owner)
+        assert all(grid[c] and (kind == -2 or (grid[c] - 1) % kinds == kind)
+                   and (owner == -2 or (grid[c] - 1) // kinds == owner) for c in got)
+        assert len(got) == sum(1 for b in grid if b and (kind == -2 or (b - 1) % kinds == kind)
+                               and (owner == -2 or (b - 1) // kinds == owner))
+
+    agree()

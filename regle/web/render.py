@@ -40,6 +40,9 @@ def piece_colour(ns: dict, kind: str, value: int) -> str:
             return COLOUR_WORDS.get(word, PALETTE[value % len(PALETTE)])
     if kind == "player":
         return seat_colour(ns, value)
+    if kind.startswith("piece:") and kind in ns["KIND_SIZES"]:  # a piece: its owner's colour
+        kinds = ns["KIND_SIZES"][kind] // ns["MAX_PLAYERS"]
+        return seat_colour(ns, value // kinds)
     return PALETTE[value % len(PALETTE)]
 
 
