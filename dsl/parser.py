@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import ast
 from .errors import Diagnostic, RulesError, Source
@@ -785,6 +785,25 @@ def _decode(data: bytes | str, filename: str) -> Source:
     return Source(data, filename)
 
 
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _as_name(err: UnexpectedInput) -> bool:
+    """A word of the language (``quiet``, ``hidden``...) where the parser expects a name is a
+    name: LALR merges states, so the lexer may offer a keyword where only a name fits."""
+    if not isinstance(err, UnexpectedToken) or err.token.type == "NAME" or not _WORD.fullmatch(str(err.token)):
+        return False
+    parser = err.interactive_parser
+    if "NAME" not in parser.accepts():
+        return False
+    parser.feed_token(Token.new_borrow_pos("NAME", str(err.token), err.token))
+    return True
+
+
+def _parse_tree(lark: Lark, text: str):
+    return lark.parse(text, on_error=_as_name)
+
+
 def parse(text: str | bytes, filename: str = "<rules>") -> ast.Rules:
     """Parse rules text into an AST; raise :class:`RulesError` listing every syntax error.
 
@@ -796,12 +815,12 @@ def parse(text: str | bytes, filename: str = "<rules>") -> ast.Rules:
     lark = _lark()
     diagnostics: list[Diagnostic] = []
     try:
-        tree = lark.parse(source.text)
+        tree = _parse_tree(lark, source.text)
     except UnexpectedInput as first:
         decls, failed = [], set()
         for chunk in _chunks(source.text):
             try:
-                decls.extend(ToAst(diagnostics).transform(lark.parse(chunk)).decls)
+                decls.extend(ToAst(diagnostics).transform(_parse_tree(lark, chunk)).decls)
             except UnexpectedInput as err:
                 diagnostics.append(_diagnose(lark, err, Source(chunk, filename), chunk=True))
                 failed.update(re.findall(r"^(?:standin\s+)?(?:override\s+)?(?:param|enum|table|zone|grid|counter|define)\s+(\w+)",

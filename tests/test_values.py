@@ -311,3 +311,16 @@ def test_cells_holding_kernel_twins_agree():
                                and (owner == -2 or (b - 1) // kinds == owner))
 
     agree()
+
+
+def test_words_of_the_language_are_names_where_only_a_name_fits():
+    """LALR merges states, so after `clear c on board` the lexer once read `quiet` as the zone
+    option and refused `quiet = 0`; a word is now a name wherever only a name fits."""
+    text = ('game "t" {\n  players 2\n}\ngrid board: player square 2 by 2\ncounter quiet\ncounter hidden\n'
+            'turn {\n  step s {\n    action go(c in empty_cells(board)) "{c}" {\n      put me at c on board\n'
+            '      clear c on board\n      quiet = 0\n      hidden += 1\n    }\n  }\n}\nend when hidden >= 3\n')
+    s = regle.loads(text, name="t", backend="python").new_game(seed=0)
+    s = s.play("a1")
+    assert s.to_json()["counters"] == {"quiet": 0, "hidden": 1}
+    errors = _errors(text.replace("      quiet = 0\n", "      quiet quiet = 0\n"))
+    assert len(errors) == 1 and errors[0].startswith("12:13 unexpected")  # a real mistake is still one
