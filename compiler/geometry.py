@@ -140,13 +140,21 @@ def _planar(kind: str, width: int, height: int, steps: tuple, dirs: tuple, index
                     tuple(c[1] for c in coords), tuple(exits))
 
 
-def square(width: int, height: int, diagonals: bool = False) -> Geometry:
-    steps, dirs = (_EIGHT_STEPS, EIGHT_DIRS) if diagonals else (_EIGHT_STEPS[:4], SQUARE_DIRS)
+def _steps(diagonals: bool | str) -> tuple[tuple, tuple]:
+    """The steps and direction names: orthogonal, all eight, or the diagonal ones only
+    (draughts moves on the diagonals of the dark squares)."""
+    if diagonals == "only":
+        return _EIGHT_STEPS[4:], EIGHT_DIRS[4:]
+    return (_EIGHT_STEPS, EIGHT_DIRS) if diagonals else (_EIGHT_STEPS[:4], SQUARE_DIRS)
+
+
+def square(width: int, height: int, diagonals: bool | str = False) -> Geometry:
+    steps, dirs = _steps(diagonals)
     return _planar("square", width, height, steps, dirs, lambda x, y: y * width + x)
 
 
-def lanes(count: int, height: int, diagonals: bool = False) -> Geometry:
-    steps, dirs = (_EIGHT_STEPS, EIGHT_DIRS) if diagonals else (_EIGHT_STEPS[:4], SQUARE_DIRS)
+def lanes(count: int, height: int, diagonals: bool | str = False) -> Geometry:
+    steps, dirs = _steps(diagonals)
     return _planar("lanes", count, height, steps, dirs, lambda x, y: x * height + y)
 
 

@@ -46,6 +46,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.sym = sym
         self.source = source
         self.sources = sources or {}
+        self.reads_stuck = False  # an end condition reads `stuck`
         self.enum_params: dict[str, dict] = {}  # enum -> {list param read by its members: values}
         self.diags = diags
         self.action_count = 0
@@ -224,7 +225,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             has_chance=has_chance(self.rules),
             score_clauses=clauses, score_var=score_var,
             score_secrecy=score_secrecy, flows=flows(self.rules), ends_by_statement=ends_by_statement(self.rules),
-            has_next_player=has_next_player(self.rules), announces=announces(self.rules),
+            reads_stuck=self.reads_stuck, has_next_player=has_next_player(self.rules), announces=announces(self.rules),
             winner_keys=keys, ties=ties, invariants=invariants, kinds=kinds,
             zone_per_enum={z.name: z.per for z in sym.zones.values() if z.per not in (None, "player")},
             quiet=sorted(n for n, d in [*((z.name, z.node) for z in sym.zones.values()),

@@ -199,6 +199,13 @@ class ExpressionLowering:
             return "0", T.ANY, P_ATOM
         if name == "turns":
             return "s.turns", T.INT, P_ATOM
+        if name == "stuck":  # the turn just ended had no decision: its player could not move
+            if ctx.where == "end":
+                self.reads_stuck = True
+                return "s.stuck", T.BOOL, P_ATOM
+            self.error("'stuck' (the player whose turn just ended had no move) is known in end conditions only",
+                       node.pos, "end when stuck then winner 1 - me")
+            return "False", T.BOOL, P_ATOM
         if name == "none":
             return "-1", T.ANY, P_UNARY
         if name == "player_count":

@@ -431,7 +431,7 @@ class Grid(Decl):
     per: str | None = None
     shape: str = "square"
     size: list = attrs.Factory(list)  # the shape's numbers, as expressions
-    diagonals: bool = False  # square and lanes: the diagonal neighbours too ("with diagonals")
+    diagonals: bool | str = False  # square and lanes: the diagonal neighbours too ("with diagonals"), or alone ("only")
     numbered: bool = False  # cells named 1, 2, 3... in reading order (the north row first)
     edges: str | None = None  # an enum naming the board's sides, in the documented order
     under: str | None = None  # a grid whose cells lie on top of this one's (face up over face down)

@@ -274,7 +274,7 @@ class ToAst(Transformer):
         return ("shape", ("mancala", list(items)))
 
     def diagonals(self, meta, items):
-        return ("diagonals", True)
+        return ("diagonals", "only" if items[0] is not None else True)
 
     def numbered(self, meta, items):
         return ("numbered", True)

@@ -401,7 +401,7 @@ class Printer:
             size = {"square": "square {} by {}", "lanes": "lanes {} height {}", "hex": "hex side {}",
                     "rhombus": "hex {} by {}", "mancala": "mancala {}"}[d.shape]
             shape = size.format(*(expr(e) for e in d.size))
-            edges = ((" with diagonals" if d.diagonals else "") + (" numbered" if d.numbered else "")
+            edges = ((" with diagonals" + (" only" if d.diagonals == "only" else "") if d.diagonals else "") + (" numbered" if d.numbered else "")
                      + (f" edges {d.edges}" if d.edges else "")) + (f" under {d.under}" if d.under else "")
             self.line(f"{mark}grid {d.name}: {type_text(d.elem)}{_per(d.per)} {shape}{edges}{_opts(d)}")
         elif isinstance(d, ast.Counter):

@@ -194,8 +194,12 @@ class Writer:
                     size = {"square": "a {} by {} grid", "lanes": "{} lanes of {}", "hex": "a hexagonal board of side {}",
                             "rhombus": "a {} by {} rhombus of hexagons",
                             "mancala": "a mancala board of two rows of {} houses and a store at each end"}[z.shape]
-                    what = size.format(*(expr(e) for e in z.size)) + f" of {type_text(z.elem)}"
-                    if z.diagonals:
+                    held = (f"pieces ({_name(z.elem.name)}, each with an owner)" if z.elem.piece
+                            else type_text(z.elem))
+                    what = size.format(*(expr(e) for e in z.size)) + f" of {held}"
+                    if z.diagonals == "only":
+                        what += ", joined by their diagonals only"
+                    elif z.diagonals:
                         what += ", diagonal neighbours included"
                 else:
                     what = f"{type_text(z.elem)}" + (f", at most {expr(z.capacity)}" if z.capacity is not None else "")
@@ -208,6 +212,7 @@ class Writer:
         counters = self.of(ast.Counter)
         if counters:
             doc.ul([f"counter **{_name(c.name)}**" + (" (one per player)" if c.per == "player" else "")
+                    + (f", holding {_counter_kind(c.type)}" if c.type is not None else "")
                     + (f", starting at {code(c.init)}" if c.init is not None else "")
                     + (f": {prose(c.doc)}" if c.doc else "") for c in counters])
         defines = self.of(ast.Define)
@@ -680,3 +685,12 @@ def _pictures(doc: Doc, path: Path, text: str, edited: bool = False) -> None:
     doc.blocks[at:at] = picture
     doc.blocks.append(Block("h", "The rules text", 2))
     doc.blocks.append(Block("raw", highlight_html(text)))
+
+
+def _counter_kind(ref) -> str:
+    """What a counter declared with a type holds, in words."""
+    if ref.cell:
+        return f"a cell of {_name(ref.name)} (or none)"
+    if ref.piece:
+        return f"a piece ({_name(ref.name)} and owner, or none)"
+    return {"bool": "yes or no", "player": "a player (or none)"}.get(ref.name, f"a {_name(ref.name)} (or none)")

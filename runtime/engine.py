@@ -582,6 +582,7 @@ class BaseState:
             "zones": zones, "counters": counters,
             **({"announced": [list(a) for a in self.announced]}  # type: ignore[attr-defined]
                if "announced" in self.FIELDS else {}),
+            **({"stuck": bool(self.stuck)} if "stuck" in self.FIELDS else {}),  # type: ignore[attr-defined]
         }
 
     def view(self, player: int | None) -> dict[str, Any]:

@@ -28,8 +28,9 @@ def _show(value: Any) -> str:
         return f"a {type(value).__name__} too large to show"
 
 _FIELDS = {"format", "game", "rules", "players", "seed", "current", "next", "step", "turns", "decisions",
-           "over", "rng", "zones", "counters", "viewer", "announced"}
-_OPTIONAL = {"viewer", "announced"}  # announced: only in games whose rules announce things
+           "over", "rng", "zones", "counters", "viewer", "announced", "stuck"}
+#: announced: only in games whose rules announce things; stuck: in games whose end reads it
+_OPTIONAL = {"viewer", "announced", "stuck"}
 MAX_ANNOUNCED = 100_000  # announcements kept in a saved state, each at most MAX_TEXT characters
 MAX_TEXT = 10_000
 
@@ -202,6 +203,10 @@ def load_state(game: Game, data: Any) -> BaseState:
     announced = _announced(data.get("announced", []), decisions) if "announced" in game.State.FIELDS else None
     if announced is None and "announced" in data:
         raise StateError(f"field 'announced': {game.title} announces nothing")
+    stuck = data.get("stuck", False)
+    if "stuck" in data and ("stuck" not in game.State.FIELDS or not isinstance(stuck, bool)):
+        raise StateError("field 'stuck': expected true or false" if "stuck" in game.State.FIELDS
+                         else f"field 'stuck': {game.title}'s end conditions do not read it")
     # everything checked: build
     s = game.State._blank(n, seed)
     s.cur, s.nxt, s.step, s.turns, s.decisions, s.over = cur, nxt, step, turns, decisions, data["over"]
@@ -211,6 +216,8 @@ def load_state(game: Game, data: Any) -> BaseState:
         setattr(s, attr, value)
     if announced is not None:
         s.announced = announced
+    if "stuck" in game.State.FIELDS:
+        s.stuck = stuck
     try:
         broken = s.check_invariants()
         ended = s._end_reached() if s.over and not ns["ENDS_BY_STATEMENT"] else True

@@ -405,6 +405,53 @@ def test_breakthrough_agrees_with_openspiel():
         assert state.winners == [0 if oracle.returns()[0] > 0 else 1], seed
 
 
+#: OpenSpiel's checkers board text: White (P1) men and kings, Black men and kings, empty
+_CHECKERS_CELLS = {"o": 0, "8": 1, "+": 2, "*": 3, ".": -1}
+
+
+def _checkers_board(oracle) -> list[int]:
+    """OpenSpiel's checkers position as regle's board: a piece is owner * 2 + kind (man, king),
+    cell = 8 * (row from the south) + column."""
+    board = [-1] * 64
+    for line in str(oracle).split("\n")[:8]:
+        row = int(line[:-8]) - 1
+        for column, mark in enumerate(line[-8:]):
+            board[8 * row + column] = _CHECKERS_CELLS[mark]
+    return board
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_draughts_agrees_with_openspiel(backend):
+    """OpenSpiel's C++ `checkers` is the oracle: at every position the same player, the same
+    legal moves (its notation: from and to, each step of a multiple jump a move of its own), the
+    same board after each move, and the same end and result, over seeded random games."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from regle import native
+    if backend == "native" and not native.available():
+        pytest.skip(native.unavailable_reason())
+    game = regle.load(CLASSICS / "draughts.rules", backend=backend)
+    oracle_game = pyspiel.load_game("checkers")
+    jumps_on = draws = 0
+    for seed in range(30 if backend == "python" else 12):
+        state, oracle = game.new_game(seed=seed), oracle_game.new_initial_state()
+        rng = random.Random(seed)
+        while not oracle.is_terminal():
+            assert _board(state) == _checkers_board(oracle), (seed, state.decisions)
+            assert not state.is_over and state.current_player == oracle.current_player()
+            theirs = {oracle.action_to_string(a): a for a in oracle.legal_actions()}
+            assert set(state.notations()) == set(theirs), (seed, state.decisions)
+            before = oracle.current_player()
+            move = rng.choice(sorted(theirs))
+            state = state.play(move)
+            oracle.apply_action(theirs[move])
+            jumps_on += not oracle.is_terminal() and oracle.current_player() == before
+        assert state.is_over and _board(state) == _checkers_board(oracle)
+        returns = oracle.returns()
+        assert state.winners == [p for p in range(2) if returns[p] > 0], seed
+        draws += returns[0] == 0
+    assert jumps_on > 0 and draws > 0  # multiple jumps and the forty-move draw were met
+
+
 # ---- single rules ----------------------------------------------------------------------------------
 def _play(game, moves: list[str], seed: int = 0):
     state = game.new_game(seed=seed)
@@ -501,8 +548,49 @@ def test_breakthrough_moves_forward_captures_diagonally_and_wins_at_the_far_row(
     assert state.is_over and state.winners == [0]
 
 
+def _draughts_at(game, pieces: dict, player: int = 0, quiet: int = 0):
+    """A draughts position: {cell name: piece (owner * 2 + kind)}, the player to move."""
+    names = game.cell_names("board")
+    data = game.new_game(seed=0).to_json()
+    data["zones"]["board"] = [-1] * 64
+    for name, piece in pieces.items():
+        data["zones"]["board"][names.index(name)] = piece
+    data["current"], data["counters"]["quiet"] = player, quiet
+    return game.state_from_json(data)
+
+
+def test_draughts_forced_jumps_chains_crowning_and_the_ends():
+    game = _load("draughts")
+    names = game.cell_names("board")
+    man, king, black_man = 0, 1, 2
+    # a capture is forced: the man on c3 must take d4, though g3 could step
+    state = _draughts_at(game, {"c3": man, "g3": man, "d4": black_man, "h8": black_man})
+    assert sorted(state.notations()) == ["c3e5"]
+    # a chain: after c3e5 the same piece jumps on (f6), and only it, before Black plays
+    state = _draughts_at(game, {"c3": man, "a1": man, "d4": black_man, "f6": black_man, "h8": black_man})
+    state = state.play("c3e5")
+    assert state.current_player == 0 and state.notations() == ["e5g7"]
+    state = state.play("e5g7")
+    assert state.current_player == 1 and _board(state)[names.index("g7")] == man
+    # crowning ends the move: the man reaching the far row by a jump is a king and stops there
+    state = _draughts_at(game, {"e6": man, "f7": black_man, "e7": black_man, "a1": black_man})
+    state = state.play("e6g8")
+    assert _board(state)[names.index("g8")] == king and state.current_player == 1
+    # men go forward only; kings both ways
+    state = _draughts_at(game, {"d4": man, "f4": king, "a7": black_man})
+    assert sorted(state.notations()) == ["d4c5", "d4e5", "f4e3", "f4e5", "f4g3", "f4g5"]
+    # a player who cannot move loses: Black's only man is blocked
+    state = _draughts_at(game, {"a7": black_man, "b6": man, "c5": man, "h2": man})
+    state = state.play("h2g3")
+    assert state.is_over and state.winners == [0]
+    # the fortieth move in a row without a capture ends the game in a draw
+    state = _draughts_at(game, {"a1": king, "h8": 3}, quiet=39)
+    state = state.play("a1b2")
+    assert state.is_over and state.winners == []
+
+
 @pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn",
-                                  "breakthrough"])
+                                  "breakthrough", "draughts"])
 def test_classics_are_checked_clean_and_formatted(name):
     from regle.dsl.printer import format_text
     text = (CLASSICS / f"{name}.rules").read_text(encoding="utf-8")
@@ -511,7 +599,7 @@ def test_classics_are_checked_clean_and_formatted(name):
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn",
-                                  "breakthrough"])
+                                  "breakthrough", "draughts"])
 def test_classic_rulebooks_are_up_to_date(name):
     from regle.rulebook import rulebook
     committed = (CLASSICS.parent.parent / "docs" / "rules" / f"{name}.md").read_text(encoding="utf-8")
