@@ -26,7 +26,7 @@ def c_type(ty: T.Type) -> str:
     else a Python object."""
     if ty.kind == "bool":
         return "bint"
-    if ty.kind in ("int", "player", "enum", "item", "cell", "lane"):
+    if ty.kind in ("int", "player", "enum", "item", "cell", "lane", "direction"):
         return "long"
     return "object"
 

@@ -218,6 +218,8 @@ class GridLowering:
             c, d = self.cell(args[1], ctx, sym), self.direction(args[2], ctx, sym)
             if d.isdigit() and (c.isidentifier() or c.isdigit()):
                 return f"{self.geometry(g)}_ADJ[{c} * {deg} + {d}]", cell_t, P_ATOM
+            if self.native:  # read in the C array of neighbours
+                return f"_neighbour(_v_{g}_ADJ, {deg}, {c}, {d})", cell_t, P_ATOM
             return f"{self.rt('ops.neighbour')}({self.adj_table(g)}, {deg}, {c}, {d})", cell_t, P_ATOM
         if f == "neighbours":
             cell = self.cell(args[1], ctx, sym)
