@@ -10,7 +10,7 @@ from regle.dsl.errors import Diagnostic
 from . import types as T
 from .symbols import LIMITS, NotConstant, fold_constant
 from .texts import split_template
-from .notation import beyond_move
+from .notation import notation_names
 from .ir import ActionIR, StepIR
 from .moves import Add, Extend, Line, Pairs, keyed_moves, move_lines
 from .lower_grids import gconst
@@ -365,7 +365,7 @@ class ActionLowering:
                 emit([self.add_move(index, [pyname(n) for n in arg_names])])
         # effects
         do_lines, do_ctx = self.effects(prefix, effects, guard_ctx)
-        say_body = (self.template_code(node.notation, self.notation_names(node, prefix, arg_types), node.pos)
+        say_body = (self.template_code(node.notation, notation_names(self, node, prefix, arg_types), node.pos)
                     if node.notation is not None
                     else joined([repr(node.name)] + [self.show_code(c, t) for c, t in arg_types.values()], " "))
         say_call = f"_say_{index}_{node.name}({', '.join(pyname(n) for n in arg_names)})"
@@ -378,36 +378,6 @@ class ActionLowering:
                         arg_kinds=[t.display_kind for _c, t in arg_types.values()],
                         c_locals=do_ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"}),
                         gen_locals=dict(ctx.locals))
-
-    def notation_names(self, node: ast.Action, prefix: list, arg_types: dict) -> dict:
-        """What a notation may show: the parameters, and the guards' lets it names whose values
-        follow from the move alone (see :mod:`compiler.notation`), each as its code over the
-        parameters."""
-        wanted = {v.partition(":")[0].partition(".")[0].strip()
-                  for kind, v in split_template(node.notation) if kind != "text"}
-        lets = [stmt for stmt in prefix if isinstance(stmt, ast.Let) and stmt.name not in arg_types]
-        needed = wanted - set(arg_types)
-        for stmt in reversed(lets):  # and the lets those read
-            if stmt.name in needed:
-                needed |= _names_in(stmt.value)
-        names = dict(arg_types)
-        ctx = Ctx("notation", scope=arg_types)
-        for stmt in lets:
-            if stmt.name not in needed:
-                continue
-            beyond = beyond_move(stmt.value, set(names), self.sym)
-            if beyond is not None and stmt.name not in wanted:  # reported where a wanted let reads it
-                continue
-            if beyond is not None:
-                self.error(f"'{{{stmt.name}}}': a notation names the move alone, so it shows parameters, and "
-                           f"lets computed from them and the board's geometry; '{stmt.name}' also reads this",
-                           beyond.pos, "show a parameter instead, or compute the value from the parameters only")
-                names[stmt.name] = ("''", T.ANY)
-                continue
-            with self.unread():
-                code, ty = self.expr(stmt.value, ctx)
-            names[stmt.name] = ctx.scope[stmt.name] = (f"({code})", ty)
-        return names
 
     def effects(self, prefix: list, effects: list, guard_ctx: Ctx) -> tuple[list[str], Ctx]:
         """An action's effects (the lets of its guards again, then its statements), lowered

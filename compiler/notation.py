@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from regle.dsl import ast
 
+from . import types as T
+from .lower_common import Ctx, _names_in
 from .lower_grids import GEOMETRY_ONLY
+from .texts import split_template
 
 #: functions of numbers that read nothing else
 _PURE_CALLS = frozenset({"abs", "min", "max", "number"})
@@ -64,3 +67,34 @@ def _first(nodes: list, names: set[str], sym) -> ast.Node | None:
         if found is not None:
             return found
     return None
+
+
+def notation_names(low, node: ast.Action, prefix: list, arg_types: dict) -> dict:
+    """What a notation may show: the parameters, and the guards' lets it names whose values
+    follow from the move alone (see :func:`beyond_move`), each as its code over the
+    parameters."""
+    wanted = {v.partition(":")[0].partition(".")[0].strip()
+              for kind, v in split_template(node.notation) if kind != "text"}
+    lets = [stmt for stmt in prefix if isinstance(stmt, ast.Let) and stmt.name not in arg_types]
+    needed = wanted - set(arg_types)
+    for stmt in reversed(lets):  # and the lets those read
+        if stmt.name in needed:
+            needed |= _names_in(stmt.value)
+    names = dict(arg_types)
+    ctx = Ctx("notation", scope=arg_types)
+    for stmt in lets:
+        if stmt.name not in needed:
+            continue
+        beyond = beyond_move(stmt.value, set(names), low.sym)
+        if beyond is not None and stmt.name not in wanted:  # reported where a wanted let reads it
+            continue
+        if beyond is not None:
+            low.error(f"'{{{stmt.name}}}': a notation names the move alone, so it shows parameters, and "
+                       f"lets computed from them and the board's geometry; '{stmt.name}' also reads this",
+                       beyond.pos, "show a parameter instead, or compute the value from the parameters only")
+            names[stmt.name] = ("''", T.ANY)
+            continue
+        with low.unread():
+            code, ty = low.expr(stmt.value, ctx)
+        names[stmt.name] = ctx.scope[stmt.name] = (f"({code})", ty)
+    return names
