@@ -47,6 +47,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.source = source
         self.sources = sources or {}
         self.reads_stuck = False  # an end condition reads `stuck`
+        #: while the left side of `count(X) CMP k` is lowered: k + 1, as far as counting must go
+        self.count_limit: int | None = None
         self.enum_params: dict[str, dict] = {}  # enum -> {list param read by its members: values}
         self.diags = diags
         self.action_count = 0

@@ -86,6 +86,7 @@ class CallLowering:
             return True
 
         if f == "count":
+            limit, self.count_limit = self.count_limit, None  # for this count only, not those inside
             if not arity(1, 2):
                 return "0", T.INT, P_ATOM
             mark = self.mark(ctx)
@@ -111,6 +112,9 @@ class CallLowering:
                     self.error(f"{tv} cannot be in {ty}", args[1].pos)
                 return f"{coll}.count({v})", T.INT, P_ATOM
             made = self.written.get(coll, ())
+            if made[:2] == ("call", "K.liberties"):  # counted without a list, as far as a comparison needs
+                return f"{self.rt('K.liberty_count')}({', '.join(made[2])}, {-1 if limit is None else limit})", \
+                    T.INT, P_ATOM
             if made[:2] == ("call", "K.flanked"):  # counted without a list
                 return f"{self.rt('K.flanked_count')}({', '.join(made[2])})", T.INT, P_ATOM
             if made[:1] == ("cells",):  # a grid's empty (or filled) cells, counted in its bytes
@@ -428,6 +432,12 @@ class CallLowering:
             test = f"{self.cell_read(grid, var)} {'!=' if filled else '=='} 0"
             src, cond = f"range(len({grid}))", f"{test} and ({cond})" if cond else test
         body = [f"for {var} in {src}:"]
+        if cells[:1] == ("neighbours",):  # the neighbours' table read in C: no list either
+            _kind, g, deg, cell = cells
+            declare("long", "_d")
+            start = start + [f"if {cell} < 0: raise ValueError('there is no cell here (none) to look around')"]
+            body = [f"for _d in range({deg}):", f"    {var} = _v_{g}_ADJ[{cell} * {deg} + _d]"]
+            cond = f"{var} >= 0 and ({cond})" if cond else f"{var} >= 0"
         if cond:
             body += [f"    if {cond}:"] + ["        " + line for line in step]
         else:

@@ -373,7 +373,15 @@ class ExpressionLowering:
 
     def t_BinOp(self, node: ast.BinOp, ctx: Ctx) -> N.Expr:
         op, line = node.op, node.pos[0]
-        left, right = self.tree(node.left, ctx), self.tree(node.right, ctx)
+        limit, self.count_limit = self.count_limit, None
+        if op in N.COMPARISONS and isinstance(node.right, ast.Int) and isinstance(node.left, ast.Call) \
+                and node.left.func == "count":  # count(X) > 1: counting as far as 2 decides it
+            self.count_limit = node.right.value + 1
+        try:
+            left = self.tree(node.left, ctx)
+        finally:
+            self.count_limit = limit
+        right = self.tree(node.right, ctx)
         ta, tb = left.type, right.type
         if op in ("and", "or"):
             for ty, side in ((ta, node.left), (tb, node.right)):

@@ -18,7 +18,8 @@ from .symbols import suggest
 P_ATOM = 8
 #: the grid functions that read only the board's geometry, never what its cells hold
 GEOMETRY_ONLY = frozenset({"column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
-                           "edge_cells", "lanes", "sides", "houses", "store", "opposite", "cells", "row", "lane"})
+                           "edge_cells", "lanes", "sides", "houses", "store", "opposite", "cells", "row", "lane",
+                           "around"})
 #: the values (seats, members) whose lines an end condition's memo remembers (others: a scan)
 MEMO_VALUES = 8
 
@@ -26,17 +27,18 @@ GRID_FUNCTIONS = {"cells", "empty_cells", "filled_cells", "content", "is_empty",
                   "lane_count", "groups", "largest_zone", "placements", "line_moves",
                   "column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
                   "edge_cells", "in_a_row", "connected", "flanked", "houses", "store", "opposite", "chain",
-                  "sides", "lanes"}
+                  "sides", "lanes", "around", "liberties"}
 #: how many arguments each grid function takes
 ARITY = {"cells": (1,), "empty_cells": (1,), "filled_cells": (1, 2, 3), "content": (2,), "is_empty": (2,),
          "row": (2,), "lane": (2,), "lane_count": (2,), "groups": (2, 3, 4), "largest_zone": (2, 3),
          "placements": (2, 3), "line_moves": (2, 3), "column": (2,), "cell": (2, 3),
          "neighbour": (3,), "neighbours": (2,), "directions": (1,), "ray": (3,), "distance": (3,),
          "edge_cells": (2,), "in_a_row": (3,), "connected": (4,), "flanked": (3, 4), "houses": (2,),
-         "store": (2,), "opposite": (2,), "chain": (2,), "sides": (2,), "lanes": (1,)}
+         "store": (2,), "opposite": (2,), "chain": (2,), "sides": (2,), "lanes": (1,),
+         "around": (2,), "liberties": (2,)}
 #: functions that read pieces through the compiled kernels: not for grids of numbers
 _PIECE_FUNCTIONS = {"groups", "largest_zone", "placements", "line_moves", "in_a_row", "connected",
-                    "flanked", "lane_count", "chain"}
+                    "flanked", "lane_count", "chain", "liberties"}
 
 
 def gconst(name: str) -> str:
@@ -268,6 +270,18 @@ class GridLowering:
         if f == "chain":  # the cells joined to c through neighbours holding what c holds
             c = self.cell(args[1], ctx, sym)
             return f"{self.rt('ops.chain')}({grid}, {self.adj_table(g)}, {deg}, {c})", T.list_of(cell_t), P_ATOM
+        if f == "liberties":  # the empty cells next to c's chain
+            c = self.cell(args[1], ctx, sym)
+            code = f"{self.rt('K.liberties')}({grid}, {self.adj_table(g)}, {deg}, {c})"
+            self.written[code] = ("call", "K.liberties", (grid, self.adj_table(g), str(deg), c))
+            return code, T.list_of(cell_t), P_ATOM
+        if f == "around":  # the cells next to some of these cells, and not among them
+            cells_code, cty = self.expr(args[1], ctx)
+            if cty.kind not in ("list", "zone", "any") or (cty.elem is not None and cty.elem.kind not in
+                                                             ("cell", "int", "any")):
+                self.error(f"around() takes a list of cells, not {cty}", args[1].pos)
+            return (f"{self.rt('K.around')}({cells_code}, {self.adj_table(g)}, {deg}, {sym.geo.cells})",
+                    T.list_of(cell_t), P_ATOM)
         if f == "sides":  # the sides of the board some of these cells lie along
             if not sym.edges:
                 self.error(f"sides() needs a board whose sides are named: 'edges ENUM' on grid '{sym.name}'", node.pos)
@@ -427,8 +441,11 @@ class GridLowering:
                 self.error(f"this group is from grid '{ty.space}', not '{sym.name}'", node.what.pos)
             g = gconst(sym.name) if sym else "G"
             return [f"{self.rt('ops.clear_cells')}({grid}, {self.rt('ops.group_cells')}({grid}, {self.adj_table(g)}, {sym.geo.deg if sym else 4}, {code}), {to})"]
+        if ty.kind in ("list", "zone") and (ty.elem is None or ty.elem.kind in ("cell", "any")):
+            # a list of cells (a chain, a region): each emptied, its element to Z when given
+            return [f"{self.rt('ops.clear_cells')}({grid}, {code}, {to})"]
         if ty.kind not in ("cell", "int", "any"):
-            self.error(f"clear takes a cell or a group, not {ty}", node.what.pos)
+            self.error(f"clear takes a cell, a list of cells or a group, not {ty}", node.what.pos)
         if node.to is None:  # one cell emptied: what clear_cells does for it, without a call
             return [f"{grid}[{code}] = 0"]
         return [f"{self.rt('ops.clear_cells')}({grid}, ({code},), {to})"]

@@ -27,6 +27,7 @@ cdef inline int _cut(list items, Py_ssize_t low, Py_ssize_t high) except -1:
 
 
 cdef int GHOST = 255
+DEF MAX_BOARD = 4096  # the cells of one grid at most (the language's limit)
 #: the pairs one call may list: the legal moves one decision may hold (LIMITS["moves"])
 cdef Py_ssize_t MAX_PAIRS = 1_000_000
 TOO_MANY_PAIRS = "more than 1,000,000 moves (or pairs), the limit of legal moves in one decision"
@@ -1402,6 +1403,85 @@ cpdef list filled_cells(object cells_obj):
     cdef list out = []
     for c in range(n):
         if cells[c]:
+            out.append(c)
+    return out
+
+
+cdef int _liberties(const unsigned char* cells, const short* adj, Py_ssize_t n, int deg, int cell,
+                    unsigned char* mark, int* stack, int limit) except -1:
+    """Marks the chain of `cell` 1 and its liberties 2 in `mark` (n cells); how many liberties,
+    stopping at `limit` of them when it is not negative."""
+    cdef int top, c, d, x, colour, count = 0
+    if n > MAX_BOARD:
+        raise ValueError("a board of more than 4,096 cells")
+    if cell < 0 or cell >= n:
+        raise IndexError("no such cell")
+    memset(mark, 0, n)
+    colour = cells[cell]
+    if colour == 0:
+        return 0
+    mark[cell] = 1
+    stack[0] = cell
+    top = 1
+    while top > 0:
+        top -= 1
+        c = stack[top]
+        for d in range(deg):
+            x = adj[c * deg + d]
+            if x < 0 or mark[x]:
+                continue
+            if cells[x] == colour:
+                mark[x] = 1
+                stack[top] = x
+                top += 1
+            elif cells[x] == 0:
+                mark[x] = 2
+                count += 1
+                if count == limit:
+                    return count
+    return count
+
+
+cpdef list liberties(object cells_obj, object adj_obj, int deg, int cell):
+    cdef unsigned char mark[MAX_BOARD]  # 1: in the chain, 2: a liberty
+    cdef int stack[MAX_BOARD]
+    cdef Py_ssize_t n = len(cells_obj), c
+    cdef list out = []
+    if _liberties(_ro(cells_obj), _tab(adj_obj), n, deg, cell, mark, stack, -1) > 0:
+        for c in range(n):
+            if mark[c] == 2:
+                out.append(c)
+    return out
+
+
+cpdef long liberty_count(object cells_obj, object adj_obj, int deg, int cell, int limit=-1) except -1:
+    cdef unsigned char mark[MAX_BOARD]
+    cdef int stack[MAX_BOARD]
+    return _liberties(_ro(cells_obj), _tab(adj_obj), len(cells_obj), deg, cell, mark, stack, limit)
+
+
+cpdef list around(object members, object adj_obj, int deg, int n):
+    cdef const short* adj = _tab(adj_obj)
+    cdef unsigned char mark[MAX_BOARD]
+    cdef long c
+    cdef int d, x
+    cdef list out = []
+    if n > MAX_BOARD or n < 0:
+        raise ValueError("a board of more than 4,096 cells")
+    memset(mark, 0, n)
+    for item in members:
+        c = item
+        if c < 0 or c >= n:
+            raise IndexError("no such cell")
+        mark[c] = 1
+    for item in members:
+        c = item
+        for d in range(deg):
+            x = adj[c * deg + d]
+            if x >= 0 and not mark[x]:
+                mark[x] = 2
+    for c in range(n):
+        if mark[c] == 2:
             out.append(c)
     return out
 

@@ -617,6 +617,54 @@ def filled_cells(cells) -> list[int]:
     return [c for c in range(len(cells)) if cells[c]]
 
 
+def liberties(cells, adj, deg: int, cell: int) -> list[int]:
+    """The empty cells next to the chain of ``cell`` (the cells joined to it through neighbours
+    holding what it holds), in cell order; none for an empty cell."""
+    if not 0 <= cell < len(cells):
+        raise IndexError("no such cell")
+    colour = cells[cell]
+    if not colour:
+        return []
+    mark = bytearray(len(cells))  # 1: in the chain, 2: a liberty
+    mark[cell] = 1
+    stack = [cell]
+    while stack:
+        c = stack.pop()
+        for d in range(deg):
+            x = adj[c * deg + d]
+            if x < 0 or mark[x]:
+                continue
+            if cells[x] == colour:
+                mark[x] = 1
+                stack.append(x)
+            elif not cells[x]:
+                mark[x] = 2
+    return [c for c in range(len(cells)) if mark[c] == 2]
+
+
+def liberty_count(cells, adj, deg: int, cell: int, limit: int = -1) -> int:
+    """How many empty cells are next to the chain of ``cell`` (0 for an empty cell), counting
+    no further than ``limit`` when it is not negative (``> 1`` is decided at 2)."""
+    found = len(liberties(cells, adj, deg, cell))
+    return found if limit < 0 else min(found, limit)
+
+
+def around(members, adj, deg: int, n: int) -> list[int]:
+    """The cells next to any of ``members`` (cells of a board of n cells) and not among them,
+    in cell order."""
+    mark = bytearray(n)
+    for c in members:
+        if not 0 <= c < n:
+            raise IndexError("no such cell")
+        mark[c] = 1
+    for c in members:
+        for d in range(deg):
+            x = adj[c * deg + d]
+            if x >= 0 and not mark[x]:
+                mark[x] = 2
+    return [c for c in range(n) if mark[c] == 2]
+
+
 def cells_holding(cells, kinds: int, kind: int, owner: int) -> list[int]:
     """The cells whose element e (the byte - 1) has ``e % kinds == kind`` and ``e // kinds ==
     owner``, in cell order; -2 for either matches any (and none, -1, matches nothing). On a grid

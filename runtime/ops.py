@@ -247,13 +247,10 @@ def mancala_opposite(cell: int, n: int) -> int:
 
 def chain(cells, adj, deg: int, cell: int) -> list[int]:
     """The cells joined to ``cell`` through neighbours holding what it holds (itself included),
-    in cell order; none for an empty cell."""
+    in cell order; for an empty cell, the empty cells joined to it (a region of the board)."""
     if cell < 0:
         raise ValueError("there is no cell here (none) to start a chain from")
-    v = cells[cell]
-    if not v:
-        return []
-    return list(K.group_at(cells, adj, deg, cell, v, 0))
+    return list(K.group_at(cells, adj, deg, cell, cells[cell], 0))
 
 
 def sides_of(cells, sides) -> list[int]:
