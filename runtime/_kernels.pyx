@@ -1410,7 +1410,7 @@ cpdef list filled_cells(object cells_obj):
 cdef int _liberties(const unsigned char* cells, const short* adj, Py_ssize_t n, int deg, int cell,
                     unsigned char* mark, int* stack, int limit) except -1:
     """Marks the chain of `cell` 1 and its liberties 2 in `mark` (n cells); how many liberties,
-    stopping at `limit` of them when it is not negative."""
+    stopping at `limit` of them when it is positive."""
     cdef int top, c, d, x, colour, count = 0
     if n > MAX_BOARD:
         raise ValueError("a board of more than 4,096 cells")

@@ -644,9 +644,9 @@ def liberties(cells, adj, deg: int, cell: int) -> list[int]:
 
 def liberty_count(cells, adj, deg: int, cell: int, limit: int = -1) -> int:
     """How many empty cells are next to the chain of ``cell`` (0 for an empty cell), counting
-    no further than ``limit`` when it is not negative (``> 1`` is decided at 2)."""
+    no further than ``limit`` when it is positive (``> 1`` is decided at 2)."""
     found = len(liberties(cells, adj, deg, cell))
-    return found if limit < 0 else min(found, limit)
+    return found if limit <= 0 else min(found, limit)
 
 
 def around(members, adj, deg: int, n: int) -> list[int]:

@@ -452,6 +452,127 @@ def test_draughts_agrees_with_openspiel(backend):
     assert jumps_on > 0 and draws > 0  # multiple jumps and the forty-move draw were met
 
 
+def _go_board(oracle) -> list[int]:
+    """OpenSpiel's go position as regle's board: Black (X) is P1, White (O) P2."""
+    board = [-1] * 81
+    for line in str(oracle).split("\n"):
+        if line[:2].strip().isdigit():
+            row = int(line[:2]) - 1
+            for column, mark in enumerate(line[3:12]):
+                board[9 * row + column] = {"X": 0, "O": 1, "+": -1}[mark]
+    return board
+
+
+def _go_move(text: str) -> str:
+    """OpenSpiel's `B d4` / `W PASS` as regle's notation (its columns skip the letter i)."""
+    point = text.split(" ", 1)[1]
+    return "pass" if point == "PASS" else ("i" if point[0] == "j" else point[0]) + point[1:]
+
+
+def _tromp_taylor(board: list[int]) -> list[int]:
+    """Area score of each colour, written from the rules: stones, and each empty region whose
+    border holds one colour only (a flood fill over the whole region)."""
+    score, seen = [board.count(0), board.count(1)], set()
+    for start in range(81):
+        if board[start] != -1 or start in seen:
+            continue
+        region, border, stack = 0, set(), [start]
+        seen.add(start)
+        while stack:
+            p = stack.pop()
+            region += 1
+            x, y = p % 9, p // 9
+            for nx, ny in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if 0 <= nx < 9 and 0 <= ny < 9:
+                    q = 9 * ny + nx
+                    if board[q] == -1 and q not in seen:
+                        seen.add(q)
+                        stack.append(q)
+                    elif board[q] != -1:
+                        border.add(board[q])
+        if len(border) == 1:
+            score[border.pop()] += region
+    return score
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_go_agrees_with_openspiel(backend):
+    """OpenSpiel's C++ `go` (9x9, komi 7.5) is the oracle for the moves: at every position the
+    same player, the same legal points and pass, the same board after each move (captures, no
+    suicide, ko). Where its rules differ, the test says so: a position repeated after a move
+    (positional superko) ends OpenSpiel's game in a draw, and regle's rules have no superko (a
+    game there stops being compared); and the result is checked against Tromp-Taylor scoring
+    written here as well as against OpenSpiel's returns."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from regle import native
+    if backend == "native" and not native.available():
+        pytest.skip(native.unavailable_reason())
+    game = regle.load(CLASSICS / "go.rules", backend=backend)
+    oracle_game = pyspiel.load_game("go(board_size=9)")
+    captures = kos = 0
+    for seed in range(30 if backend == "python" else 60):
+        state, oracle = game.new_game(seed=seed), oracle_game.new_initial_state()
+        rng = random.Random(seed)
+        while not oracle.is_terminal():
+            board = _board(state)
+            assert board == _go_board(oracle), (seed, state.decisions)
+            assert not state.is_over and state.current_player == oracle.current_player()
+            theirs = {_go_move(oracle.action_to_string(a)): a for a in oracle.legal_actions()}
+            assert set(state.notations()) == set(theirs), (seed, state.decisions)
+            kos += state.to_json()["counters"]["ko"] >= 0
+            move = rng.choice(sorted(theirs))
+            state = state.play(move)
+            oracle.apply_action(theirs[move])
+            captures += _board(state).count(-1) > board.count(-1) + (move != "pass")
+        if not state.is_over:  # a superko: OpenSpiel's draw, not a rule of regle's Go
+            continue
+        board = _board(state)
+        assert board == _go_board(oracle)
+        black, white = _tromp_taylor(board)
+        assert state.scores == [black, white + 7]
+        expected = [0] if black > white + 7 else [1]  # komi 7.5: no ties
+        assert state.winners == expected == [p for p in range(2) if oracle.returns()[p] > 0], seed
+    assert captures > 0 and kos > 0
+
+
+def _go_at(game, black: list[str], white: list[str], player: int = 0):
+    names = game.cell_names("board")
+    data = game.new_game(seed=0).to_json()
+    data["zones"]["board"] = [-1] * 81
+    for stones, colour in ((black, 0), (white, 1)):
+        for name in stones:
+            data["zones"]["board"][names.index(name)] = colour
+    data["current"] = player
+    return game.state_from_json(data)
+
+
+def test_go_captures_suicide_ko_passes_and_area_scoring():
+    game = _load("go")
+    names = game.cell_names("board")
+    # a white stone on b1 with its last liberty at c1: Black's c1 takes it
+    state = _go_at(game, ["a1", "b2"], ["b1"])
+    state = state.play("c1")
+    assert _board(state)[names.index("b1")] == -1
+    # a point surrounded by White is no move for Black (it would have no liberty, taking nothing)
+    state = _go_at(game, [], ["b1", "a2"])
+    assert "a1" not in state.notations() and "b2" in state.notations()
+    # ko: Black takes at b2 by playing c2... White may not take back at once, but may later
+    state = _go_at(game, ["b1", "a2", "b3", "c2"], ["c1", "d2", "c3", "b2"])
+    assert "b2" not in state.notations()  # occupied
+    state = _go_at(game, ["b1", "a2", "b3"], ["c1", "d2", "c3", "b2"])
+    state = state.play("c2")  # takes the white stone on b2 with one stone: a ko
+    assert _board(state)[names.index("b2")] == -1 and "b2" not in state.notations()
+    state = state.play("h8").play("h2")  # a move elsewhere each: the ko may be taken back now
+    assert "b2" in state.notations()
+    # two passes end the game; area scoring with komi 7 and ties to White (komi 7.5)
+    state = _go_at(game, ["a1", "b2"], [])
+    state = state.play("pass").play("pass")
+    assert state.is_over and state.scores == [81, 7] and state.winners == [0]
+    state = _go_at(game, ["e5"], ["e6"])  # the empty region touches both: nobody's
+    state = state.play("pass").play("pass")
+    assert state.scores == [1, 8] and state.winners == [1]
+
+
 # ---- single rules ----------------------------------------------------------------------------------
 def _play(game, moves: list[str], seed: int = 0):
     state = game.new_game(seed=seed)
@@ -590,7 +711,7 @@ def test_draughts_forced_jumps_chains_crowning_and_the_ends():
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn",
-                                  "breakthrough", "draughts"])
+                                  "breakthrough", "draughts", "go"])
 def test_classics_are_checked_clean_and_formatted(name):
     from regle.dsl.printer import format_text
     text = (CLASSICS / f"{name}.rules").read_text(encoding="utf-8")
@@ -599,7 +720,7 @@ def test_classics_are_checked_clean_and_formatted(name):
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn",
-                                  "breakthrough", "draughts"])
+                                  "breakthrough", "draughts", "go"])
 def test_classic_rulebooks_are_up_to_date(name):
     from regle.rulebook import rulebook
     committed = (CLASSICS.parent.parent / "docs" / "rules" / f"{name}.md").read_text(encoding="utf-8")

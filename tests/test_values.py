@@ -324,3 +324,52 @@ def test_words_of_the_language_are_names_where_only_a_name_fits():
     assert s.to_json()["counters"] == {"quiet": 0, "hidden": 1}
     errors = _errors(text.replace("      quiet = 0\n", "      quiet quiet = 0\n"))
     assert len(errors) == 1 and errors[0].startswith("12:13 unexpected")  # a real mistake is still one
+
+
+def test_region_kernels_twins_agree():
+    """liberties, liberty_count (with a limit) and around: compiled and pure kernels, on random
+    boards, and against a flood fill written here."""
+    from hypothesis import given, strategies as st
+    from regle.compiler import geometry
+    from regle.runtime import kernels as pure
+    try:
+        from regle.runtime import _kernels as compiled
+    except ImportError:
+        pytest.skip("the compiled kernels are not built")
+    geo = geometry.square(5, 4)
+    adj = geo.table()
+
+    def flood(cells, start):
+        seen, stack = {start}, [start]
+        while stack:
+            c = stack.pop()
+            for d in range(4):
+                x = adj[c * 4 + d]
+                if x >= 0 and x not in seen and cells[x] == cells[start]:
+                    seen.add(x)
+                    stack.append(x)
+        return seen
+
+    @given(st.lists(st.integers(0, 2), min_size=20, max_size=20), st.integers(0, 19), st.integers(-1, 4))
+    def agree(values, cell, limit):
+        cells = bytearray(values)
+        libs = pure.liberties(cells, adj, 4, cell)
+        assert compiled.liberties(cells, adj, 4, cell) == libs
+        chain = flood(cells, cell)
+        expected = sorted({adj[c * 4 + d] for c in chain for d in range(4)} - {-1} - chain)
+        assert libs == ([] if not cells[cell] else [x for x in expected if not cells[x]])
+        count = len(libs) if limit <= 0 else min(len(libs), limit)
+        assert compiled.liberty_count(cells, adj, 4, cell, limit) == pure.liberty_count(cells, adj, 4, cell, limit)
+        assert pure.liberty_count(cells, adj, 4, cell, limit) == count
+        assert compiled.around(sorted(chain), adj, 4, 20) == pure.around(sorted(chain), adj, 4, 20) == expected
+
+    agree()
+
+
+def test_chain_of_an_empty_point_is_its_region():
+    text = ('game "t" {\n  players 2\n}\ngrid board: player square 3 by 3\ncounter n\ncounter m\n'
+            'turn {\n  step s {\n    action go "go" {\n      put 0 at "b1" on board\n      put 0 at "b2" on board\n'
+            '      put 1 at "b3" on board\n      n = count(chain(board, "a1"))\n'
+            '      m = count(around(board, chain(board, "c1")))\n    }\n  }\n}\nend when turns >= 1\n')
+    s = regle.loads(text, name="t", backend="python").new_game(seed=0).play("go")
+    assert s.to_json()["counters"] == {"n": 3, "m": 3}  # a1 a2 a3; the border of c1 c2 c3: b1 b2 b3

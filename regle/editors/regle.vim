@@ -3,7 +3,7 @@ if exists("b:current_syntax") | finish | endif
 syntax keyword regleKeyword action add all announce at bool by capacity cell clear colours counter deal decisions define detail diagonals do draw drop edges ejecting elif else end enum extend first for from game grid height hex hidden if in int into invariant lane lanes least let mancala marks max most move next numbered of on only optional overflow override pair param pass pattern per place player players private push put quiet refill remove repeat require score settle setup shared show shuffle side square standin step table taking then ties to turn under up values when where while wild winner with zone
 syntax keyword regleOperator and or not
 syntax keyword regleConstant true false none me turns player_count it
-syntax match regleBuiltin /\<\(abs\|all\|any\|argmax\|argmin\|cell\|cells\|chain\|column\|connected\|content\|count\|directions\|distance\|edge_cells\|empty_cells\|filled_cells\|first\|flanked\|groups\|has\|houses\|in_a_row\|is_empty\|lane\|lane_count\|lanes\|largest_zone\|last\|line_moves\|max\|min\|neighbour\|neighbours\|number\|opposite\|placements\|random\|ray\|row\|sides\|store\|sum\)\ze\s*(/
+syntax match regleBuiltin /\<\(abs\|all\|any\|argmax\|argmin\|around\|cell\|cells\|chain\|column\|connected\|content\|count\|directions\|distance\|edge_cells\|empty_cells\|filled_cells\|first\|flanked\|groups\|has\|houses\|in_a_row\|is_empty\|lane\|lane_count\|lanes\|largest_zone\|last\|liberties\|line_moves\|max\|min\|neighbour\|neighbours\|number\|opposite\|placements\|random\|ray\|row\|sides\|store\|sum\)\ze\s*(/
 syntax match regleNumber /\<\d\+\>/
 syntax region regleString start=/"/ skip=/\\./ end=/"/ end=/$/ contains=reglePlaceholder
 syntax match reglePlaceholder /{[^{}"]*}/ contained
