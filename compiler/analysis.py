@@ -126,6 +126,8 @@ def flows(rules: ast.Rules) -> list[tuple[str, str]]:
     for decl in rules.decls:
         if isinstance(decl, ast.Setup):
             blocks.append(decl.body)
+        elif isinstance(decl, ast.Define) and decl.block is not None:  # a procedure's statements
+            blocks.append(decl.block)
         elif isinstance(decl, ast.Turn):
             for step in decl.steps:
                 blocks.append(step.body)
@@ -188,6 +190,8 @@ def has_next_player(rules: ast.Rules) -> bool:
 def _has_statement(rules: ast.Rules, kind: type) -> bool:
     for decl in rules.decls:
         bodies = [decl.body] if isinstance(decl, ast.Setup) else []
+        if isinstance(decl, ast.Define) and decl.block is not None:  # a procedure's statements
+            bodies.append(decl.block)
         if isinstance(decl, ast.Turn):
             for step in decl.steps:
                 bodies.append(step.body)

@@ -47,6 +47,9 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.source = source
         self.sources = sources or {}
         self.reads_stuck = False  # an end condition reads `stuck`
+        self._running: list[str] = []  # the procedures being written in place, innermost last
+        self._runs = 0  # procedures written in place so far (each gets locals of its own)
+        self._ran: set[str] = set()  # the procedures some statement runs
         #: while the left side of `count(X) CMP k` is lowered: k + 1, as far as counting must go
         self.count_limit: int | None = None
         self.enum_params: dict[str, dict] = {}  # enum -> {list param read by its members: values}

@@ -47,6 +47,9 @@ class CallLowering:
 
     def x_Call(self, node: ast.Call, ctx: Ctx):
         f, args = node.func, node.args
+        if f in self.sym.defines and self.sym.defines[f].block is not None:
+            self.error(f"'{f}' is a procedure (statements): run it as a statement of its own, {f}(...)", node.pos)
+            return "0", T.ANY, P_ATOM
         if f in self.sym.defines:
             return self.call_define(node, ctx)
         if f in GRID_FUNCTIONS:
@@ -302,7 +305,10 @@ class CallLowering:
         kept = len(self.functions)  # checked, not compiled: nothing of this reaches the engine
         kept_helpers = len(self.helpers)
         for d in self.sym.defines.values():
-            if d.name not in used:
+            if d.name not in used and d.block is not None and d.name not in self._ran:
+                self.s_Run(ast.Run(name=d.name, args=[ast.Name(id="none", pos=d.pos) for _ in d.params], pos=d.pos),
+                           Ctx("effect", has_me=True, random_ok=True))
+            elif d.name not in used and d.block is None:
                 scope = {p: (pyname(p), T.ANY) for p in d.params}
                 self._defining = [d.name]
                 try:

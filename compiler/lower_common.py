@@ -100,9 +100,17 @@ class Ctx:
         #: the names of the engine a scope entry's code needs besides itself (the winner's
         #: ``score`` is ``_sc[p_]``), shared by children
         self.needs: dict[str, tuple[str, ...]] = {}
+        #: inside a procedure's statements: the prefix of the locals they bind (lets, loop
+        #: variables), so that they never meet the names of the block that runs it
+        self.prefix = ""
+
+    def local(self, name: str) -> str:
+        """The engine's local for a name bound here by ``let`` or ``for``."""
+        return f"_{self.prefix}{name}" if self.prefix else pyname(name)
 
     def child(self, **extra: tuple[str, T.Type]) -> "Ctx":
         c = Ctx(self.where, self.scope, self.has_me, self.random_ok)
+        c.prefix = self.prefix
         c.lets = set(self.lets) - set(extra)
         c.scope.update(extra)
         c.locals = self.locals

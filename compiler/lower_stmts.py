@@ -86,7 +86,7 @@ class StatementLowering:
         code, ty = self.expr(node.value, ctx)
         if ty.kind in ("zone", "zones", "counters"):
             self.error("'let' names a value; a zone can be used by its own name", node.value.pos)
-        var = pyname(node.name)
+        var = ctx.local(node.name)
         if node.name in self.sym.all_names():
             self.error(f"'{node.name}' is already declared; choose another name for this value", node.pos)
         ctx.scope[node.name] = (var, ty)
@@ -298,12 +298,52 @@ class StatementLowering:
 
     def s_For(self, node: ast.For, ctx: Ctx) -> list[str]:
         src, ty = self.collection(node.source, ctx)
-        var = pyname(node.var)
+        var = ctx.local(node.var)
         if ty.kind == "zone":
             src = f"list({src})"  # the body may change the zone it walks
         inner = ctx.child(**{node.var: (var, ty.elem or T.ANY)})
         ctx.note_local(var, ty.elem or T.ANY)
         return [f"for {var} in s._loop({src}):"] + _indent(self.stmts(node.body, inner) or ["pass"])
+
+    def s_Run(self, node: ast.Run, ctx: Ctx) -> list[str]:
+        """A procedure's statements, written in place: each argument computed once into a local
+        of its own, the statements lowered with the parameters bound to those locals (and the
+        declarations, not the lets of the block that runs it)."""
+        proc = self.sym.defines.get(node.name)
+        if proc is None or proc.block is None:
+            procedures = [d.name for d in self.sym.defines.values() if d.block is not None]
+            self.error(f"'{node.name}' is a define of a value: use it in an expression" if proc is not None else
+                       f"unknown procedure '{node.name}'", node.pos,
+                       suggest(node.name, procedures) or "declare one: define NAME(a, b) { statements }")
+            return []
+        if len(node.args) != len(proc.params):
+            self.error(f"{node.name}() takes {len(proc.params)} argument{'s' if len(proc.params) != 1 else ''}, "
+                       f"not {len(node.args)}", node.pos)
+            return []
+        if node.name in self._running:
+            self.error(f"procedure '{node.name}' runs itself (through {' -> '.join(self._running)}): "
+                       "a procedure is written in place, so it may not", node.pos)
+            return []
+        self._runs += 1
+        prefix = f"r{self._runs}_"
+        lines, scope = [], {}
+        for param, arg in zip(proc.params, node.args):
+            code, ty = self.expr(arg, ctx)
+            if ty.kind in ("zone", "zones", "grid", "grids", "counters"):
+                self.error(f"a procedure takes values, and this is {ty}: name the place in its statements",
+                           arg.pos)
+            var = f"_{prefix}{param}"
+            lines.append(f"{var} = {code}")
+            scope[param] = (var, ty)
+            ctx.note_local(var, ty)
+        inner = Ctx(ctx.where, scope, ctx.has_me, ctx.random_ok)
+        inner.prefix, inner.locals, inner.uses, inner.needs = prefix, ctx.locals, ctx.uses, ctx.needs
+        self._running.append(node.name)
+        self._ran.add(node.name)
+        try:
+            return lines + self.stmts(proc.block, inner)
+        finally:
+            self._running.pop()
 
     def s_NextPlayer(self, node: ast.NextPlayer, ctx: Ctx) -> list[str]:
         if ctx.where not in ("effect", "auto"):

@@ -237,6 +237,14 @@ class EndTurn(Node):
 
 
 @attrs.define
+class Run(Node):
+    """``name(a, b)`` as a statement: runs the procedure ``define name(x, y) { ... }``."""
+
+    name: str = ""
+    args: list = attrs.Factory(list)
+
+
+@attrs.define
 class Put(Node):
     value: Expr = None
     cell: Expr = None
@@ -500,11 +508,13 @@ class Invariant(Decl):
 
 @attrs.define
 class Define(Decl):
-    """``define name(a, b) = expr``: a named expression, written once and used like a function."""
+    """``define name(a, b) = expr``: a named expression, written once and used like a function;
+    or ``define name(a, b) { statements }``: a procedure, run as a statement (``name(x, y)``)."""
 
     name: str = ""
     params: list = attrs.Factory(list)
     body: Expr = None
+    block: list | None = None  # a procedure's statements (then body is None)
 
 
 @attrs.define

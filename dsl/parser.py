@@ -360,6 +360,15 @@ class ToAst(Transformer):
         return ast.Define(name=str(name), params=[str(p) for p in params if p is not None], body=body,
                           pos=_pos(meta), name_pos=_pos(name))
 
+    def procedure(self, meta, items):
+        name, *params, block = items
+        return ast.Define(name=str(name), params=[str(p) for p in params if p is not None], block=block,
+                          pos=_pos(meta), name_pos=_pos(name))
+
+    def run(self, meta, items):
+        name, *args = items
+        return ast.Run(name=str(name), args=[a for a in args if a is not None], pos=_pos(name))
+
     def invariant(self, meta, items):
         return ast.Invariant(name=str(items[0]), expr=items[1], pos=_pos(meta))
 

@@ -204,6 +204,8 @@ def stmt_head(node) -> str:
         return f"next player {expr(node.value)}"
     if isinstance(node, ast.Put):
         return f"put {expr(node.value)} at {expr(node.cell)} on {expr(node.grid)}"
+    if isinstance(node, ast.Run):
+        return f"{node.name}({', '.join(expr(a) for a in node.args)})"
     if isinstance(node, ast.Clear):
         to = f" to {expr(node.to)}" if node.to is not None else ""
         return f"clear {expr(node.what)} on {expr(node.grid)}{to}"
@@ -353,7 +355,8 @@ class Printer:
         previous = ""  # the kind of the previous one-line declaration, None after a block
         for i, decl in enumerate(rules.decls):
             kind = type(decl).__name__
-            one_line = kind in ("Param", "Zone", "Grid", "Counter", "End", "Invariant", "Define", "Extend")
+            one_line = kind in ("Param", "Zone", "Grid", "Counter", "End", "Invariant", "Define", "Extend") \
+                and not (kind == "Define" and decl.block is not None)  # a procedure is a block
             if i and not (one_line and previous == kind and not decl.doc):
                 self.line()
             doc_lines = decl.doc.count("\n") + 1 if decl.doc else 0
@@ -408,6 +411,10 @@ class Printer:
             kind = f": {type_text(d.type)}" if d.type is not None else ""
             self.line(f"{mark}counter {d.name}{kind}{_per(d.per)}" + (" quiet" if d.quiet else "")
                       + (f" = {expr(d.init)}" if d.init is not None else ""))
+        elif isinstance(d, ast.Define) and d.block is not None:
+            self.line(f"{mark}define {d.name}({', '.join(d.params)}) {{")
+            self.block(d.block)
+            self.line("}")
         elif isinstance(d, ast.Define):
             self.line_expr(f"{mark}define {d.name}({', '.join(d.params)}) = ", d.body)
         elif isinstance(d, ast.Setup):

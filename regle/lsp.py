@@ -109,7 +109,9 @@ def _declared(node, kind: str, uri: str, lines: list[str], summary: str | None =
         column = found.start()
     if summary is None:
         summary = text.strip()
-        if kind == "Define":
+        if kind == "Define" and node.block is not None:
+            summary = f"define {node.name}({', '.join(node.params)}) {{ ... }}"
+        elif kind == "Define":
             summary = f"define {node.name}({', '.join(node.params)}) = {expr(node.body)}"
         elif kind == "Action":
             summary = f"action {node.name}(" + ", ".join(binding_text(b) for b in node.params) + ")"

@@ -218,8 +218,14 @@ class Writer:
         defines = self.of(ast.Define)
         if defines:
             doc.h("Definitions", 3)
-            doc.ul([f"**{_name(d.name)}**({', '.join(d.params)}) = {code(d.body)}" + self.standin(d, f"define {d.name}")
-                    + (f" — {prose(d.doc)}" if d.doc else "") for d in defines])
+            items: list = []
+            for d in defines:
+                said = f" = {code(d.body)}" if d.block is None else ", a procedure"
+                items.append(f"**{_name(d.name)}**({', '.join(d.params)}){said}" + self.standin(d, f"define {d.name}")
+                             + (f" — {prose(d.doc)}" if d.doc else ""))
+                if d.block is not None:  # its statements, as an action's
+                    items.append(self.statements(d.block))
+            doc.ul(items)
 
     def table(self, t: ast.Table) -> None:
         doc = self.doc
@@ -386,6 +392,8 @@ class Writer:
             return "The turn ends at once."
         if isinstance(s, ast.NextPlayer):
             return f"The next turn is played by {_seat(s.value) or code(s.value)}."
+        if isinstance(s, ast.Run):
+            return f"Do {code(s.name + '(' + ', '.join(expr(a) for a in s.args) + ')')} (see its definition)."
         if isinstance(s, ast.Put):
             return f"Put {self.seat_or_code(s.value, s.grid)} at cell {code(s.cell)} of {code(s.grid)}."
         if isinstance(s, ast.Clear):

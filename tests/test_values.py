@@ -373,3 +373,71 @@ def test_chain_of_an_empty_point_is_its_region():
             '      m = count(around(board, chain(board, "c1")))\n    }\n  }\n}\nend when turns >= 1\n')
     s = regle.loads(text, name="t", backend="python").new_game(seed=0).play("go")
     assert s.to_json()["counters"] == {"n": 3, "m": 3}  # a1 a2 a3; the border of c1 c2 c3: b1 b2 b3
+
+
+PROCEDURES = '''game "Steps" {
+  players 2
+}
+grid board: player square 4 by 1
+counter moved per player
+counter total
+/// A piece goes from c to t; the seat that moved counts it.
+define go(c, t) {
+  let i = 0
+  put board[c] at t on board
+  if c != t {
+    clear c on board
+  }
+  for k in 1..2 {
+    i += k
+  }
+  moved[board[t]] += i
+}
+setup {
+  put 0 at "a1" on board
+  put 1 at "d1" on board
+}
+turn {
+  step move {
+    action step_on(c in filled_cells(board, me), t in neighbours(board, c)) "{c}{t}" {
+      require is_empty(board, t)
+      let i = 7
+      go(c, t)
+      i += 1
+      total = i
+      go(t, t)
+    }
+  }
+}
+end when turns >= 4
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_a_procedure_runs_in_place_with_locals_of_its_own(backend):
+    if backend == "native" and not native.available():
+        pytest.skip(native.unavailable_reason())
+    text = PROCEDURES.replace("action step_on", "action walk")
+    game = regle.loads(text, name="steps", backend=backend)
+    s = game.new_game(seed=0).play("a1b1")
+    data = s.to_json()
+    assert data["zones"]["board"] == [-1, 0, -1, 1]
+    # each run: its own `let i` (0, then 1 + 2) and loop, not the action's `i` (7, then 8)
+    assert data["counters"]["moved"] == [6, 0] and data["counters"]["total"] == 8
+    once = format_text(text)
+    assert "define go(c, t) {\n  let i = 0\n" in once and format_text(once) == once
+
+
+def test_procedures_are_checked():
+    text = PROCEDURES.replace("action step_on", "action walk")
+    errors = _errors(text.replace("      go(t, t)\n", "      go(t)\n      gone(t, t)\n      i = go(t, t)\n"))
+    assert errors[0].startswith("31:7 go() takes 2 arguments, not 1")
+    assert errors[1].startswith("32:7 unknown procedure 'gone' | declare one: define NAME(a, b) { statements }")
+    assert "'go' is a procedure (statements): run it as a statement of its own" in errors[2]
+    looping = text.replace("  moved[board[t]] += i\n}", "  moved[board[t]] += i\n  go(t, c)\n}")
+    assert any("procedure 'go' runs itself" in e for e in _errors(looping))
+    zone = text.replace("      go(t, t)\n", "      go(board, t)\n")
+    assert any("a procedure takes values, and this is grid 'board'" in e for e in _errors(zone))
+    unused = text.replace("      go(c, t)\n", "").replace("      go(t, t)\n", "put me at c on board\n").replace(
+        "  clear c on board\n", "  clear c on nowhere\n")
+    assert any("nowhere" in e for e in _errors(unused))  # checked though nothing runs it
