@@ -27,7 +27,7 @@ GRID_FUNCTIONS = {"cells", "empty_cells", "filled_cells", "content", "is_empty",
                   "lane_count", "groups", "largest_zone", "placements", "line_moves",
                   "column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
                   "edge_cells", "in_a_row", "connected", "flanked", "houses", "store", "opposite", "chain",
-                  "sides", "lanes", "around", "liberties"}
+                  "sides", "lanes", "around", "liberties", "slide", "blocker"}
 #: how many arguments each grid function takes
 ARITY = {"cells": (1,), "empty_cells": (1,), "filled_cells": (1, 2, 3), "content": (2,), "is_empty": (2,),
          "row": (2,), "lane": (2,), "lane_count": (2,), "groups": (2, 3, 4), "largest_zone": (2, 3),
@@ -35,7 +35,7 @@ ARITY = {"cells": (1,), "empty_cells": (1,), "filled_cells": (1, 2, 3), "content
          "neighbour": (3,), "neighbours": (2,), "directions": (1,), "ray": (3,), "distance": (3,),
          "edge_cells": (2,), "in_a_row": (3,), "connected": (4,), "flanked": (3, 4), "houses": (2,),
          "store": (2,), "opposite": (2,), "chain": (2,), "sides": (2,), "lanes": (1,),
-         "around": (2,), "liberties": (2,)}
+         "around": (2,), "liberties": (2,), "slide": (3,), "blocker": (3,)}
 #: functions that read pieces through the compiled kernels: not for grids of numbers
 _PIECE_FUNCTIONS = {"groups", "largest_zone", "placements", "line_moves", "in_a_row", "connected",
                     "flanked", "lane_count", "chain", "liberties"}
@@ -270,6 +270,10 @@ class GridLowering:
         if f == "chain":  # the cells joined to c through neighbours holding what c holds
             c = self.cell(args[1], ctx, sym)
             return f"{self.rt('ops.chain')}({grid}, {self.adj_table(g)}, {deg}, {c})", T.list_of(cell_t), P_ATOM
+        if f in ("slide", "blocker"):  # the empty cells a slide crosses; the piece it meets
+            c, d = self.cell(args[1], ctx, sym), self.direction(args[2], ctx, sym)
+            code = f"{self.rt('K.' + f)}({grid}, {self.adj_table(g)}, {deg}, {c}, {d})"
+            return code, (T.list_of(cell_t) if f == "slide" else cell_t), P_ATOM
         if f == "liberties":  # the empty cells next to c's chain
             c = self.cell(args[1], ctx, sym)
             code = f"{self.rt('K.liberties')}({grid}, {self.adj_table(g)}, {deg}, {c})"

@@ -46,6 +46,8 @@ cpdef list empty_cells(object cells_obj)
 cpdef list filled_cells(object cells_obj)
 cpdef list cells_holding(object cells_obj, int kinds, int kind, int owner)
 cpdef list liberties(object cells_obj, object adj_obj, int deg, int cell)
+cpdef list slide(object cells_obj, object adj_obj, int deg, int cell, int d)
+cpdef long blocker(object cells_obj, object adj_obj, int deg, int cell, int d) except -2
 cpdef long liberty_count(object cells_obj, object adj_obj, int deg, int cell, int limit=*) except -1
 cpdef list around(object members, object adj_obj, int deg, int n)
 cpdef object observe_counts(list out, list values, long lo, Py_ssize_t size)

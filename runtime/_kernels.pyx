@@ -1407,6 +1407,42 @@ cpdef list filled_cells(object cells_obj):
     return out
 
 
+cpdef list slide(object cells_obj, object adj_obj, int deg, int cell, int d):
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef const short* adj = _tab(adj_obj)
+    cdef Py_ssize_t n = len(cells_obj), steps = 0
+    cdef int at
+    cdef list out = []
+    if cell < 0 or cell >= n:
+        raise ValueError("there is no cell here (none) to slide from")
+    if d < 0 or d >= deg:
+        raise IndexError("no such direction")
+    at = adj[cell * deg + d]
+    while at >= 0 and at != cell and not cells[at] and steps < n:
+        out.append(at)
+        steps += 1
+        at = adj[at * deg + d]
+    return out
+
+
+cpdef long blocker(object cells_obj, object adj_obj, int deg, int cell, int d) except -2:
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef const short* adj = _tab(adj_obj)
+    cdef Py_ssize_t n = len(cells_obj), steps = 0
+    cdef int at
+    if cell < 0 or cell >= n:
+        raise ValueError("there is no cell here (none) to look from")
+    if d < 0 or d >= deg:
+        raise IndexError("no such direction")
+    at = adj[cell * deg + d]
+    while at >= 0 and at != cell and steps < n:
+        if cells[at]:
+            return at
+        at = adj[at * deg + d]
+        steps += 1
+    return -1
+
+
 cdef int _liberties(const unsigned char* cells, const short* adj, Py_ssize_t n, int deg, int cell,
                     unsigned char* mark, int* stack, int limit) except -1:
     """Marks the chain of `cell` 1 and its liberties 2 in `mark` (n cells); how many liberties,

@@ -617,6 +617,36 @@ def filled_cells(cells) -> list[int]:
     return [c for c in range(len(cells)) if cells[c]]
 
 
+def slide(cells, adj, deg: int, cell: int, d: int) -> list[int]:
+    """The empty cells from ``cell`` (not included) in direction d, up to the first filled cell
+    or the edge of the board: where a piece sliding that way may stop."""
+    if not 0 <= cell < len(cells):
+        raise ValueError("there is no cell here (none) to slide from")
+    if not 0 <= d < deg:
+        raise IndexError("no such direction")
+    out = []
+    at = adj[cell * deg + d]
+    while at >= 0 and at != cell and not cells[at] and len(out) < len(cells):
+        out.append(at)
+        at = adj[at * deg + d]
+    return out
+
+
+def blocker(cells, adj, deg: int, cell: int, d: int) -> int:
+    """The first filled cell from ``cell`` (not included) in direction d: the piece a slide that
+    way meets; -1 (none) when it reaches the edge of the board."""
+    if not 0 <= cell < len(cells):
+        raise ValueError("there is no cell here (none) to look from")
+    if not 0 <= d < deg:
+        raise IndexError("no such direction")
+    at, steps = adj[cell * deg + d], 0
+    while at >= 0 and at != cell and steps < len(cells):
+        if cells[at]:
+            return at
+        at, steps = adj[at * deg + d], steps + 1
+    return -1
+
+
 def liberties(cells, adj, deg: int, cell: int) -> list[int]:
     """The empty cells next to the chain of ``cell`` (the cells joined to it through neighbours
     holding what it holds), in cell order; none for an empty cell."""

@@ -441,3 +441,74 @@ def test_procedures_are_checked():
     unused = text.replace("      go(c, t)\n", "").replace("      go(t, t)\n", "put me at c on board\n").replace(
         "  clear c on board\n", "  clear c on nowhere\n")
     assert any("nowhere" in e for e in _errors(unused))  # checked though nothing runs it
+
+
+ROOKS = '''game "Rooks" {
+  players 2
+}
+grid board: player square 5 by 5
+setup {
+  put 0 at "a1" on board
+  put 0 at "c1" on board
+  put 1 at "a4" on board
+}
+turn {
+  step move {
+    /// A rook slides any number of empty squares in a line.
+    action slide_to(c in filled_cells(board, me), d in directions(board), t in slide(board, c, d)) "{c}-{t}" {
+      put me at t on board
+      clear c on board
+    }
+    /// Or takes the first enemy piece in its way.
+    action take(c in filled_cells(board, me), d in directions(board), t in [blocker(board, c, d)]) "{c}x{t}" {
+      require t != none and board[t] != me
+      put me at t on board
+      clear c on board
+    }
+  }
+}
+end when count(board, 1 - me) == 0 then winner me
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_slides_stop_before_the_first_piece_met(backend):
+    if backend == "native" and not native.available():
+        pytest.skip(native.unavailable_reason())
+    game = regle.loads(ROOKS, name="rooks", backend=backend)
+    s = game.new_game(seed=0)
+    assert sorted(str(m) for m in s.legal_moves()) == [
+        "a1-a2", "a1-a3", "a1-b1", "a1xa4",  # north up to a4 (taken), east up to c1 (own)
+        "c1-b1", "c1-c2", "c1-c3", "c1-c4", "c1-c5", "c1-d1", "c1-e1"]
+    s = s.play("a1xa4")
+    assert s.is_over and s.winners == [0]
+
+
+def test_slide_and_blocker_kernel_twins_agree():
+    from hypothesis import given, strategies as st
+    from regle.compiler import geometry
+    from regle.runtime import kernels as pure
+    try:
+        from regle.runtime import _kernels as compiled
+    except ImportError:
+        pytest.skip("the compiled kernels are not built")
+    geo = geometry.square(4, 4, diagonals=True)
+    adj = geo.table()
+
+    @given(st.lists(st.integers(0, 2), min_size=16, max_size=16), st.integers(0, 15), st.integers(0, 7))
+    def agree(values, cell, d):
+        cells = bytearray(values)
+        path = pure.slide(cells, adj, 8, cell, d)
+        assert compiled.slide(cells, adj, 8, cell, d) == path
+        hit = pure.blocker(cells, adj, 8, cell, d)
+        assert compiled.blocker(cells, adj, 8, cell, d) == hit
+        ray = []  # the same walk, written here
+        at = adj[cell * 8 + d]
+        while at >= 0:
+            ray.append(at)
+            at = adj[at * 8 + d]
+        filled = [x for x in ray if cells[x]]
+        assert hit == (filled[0] if filled else -1)
+        assert path == (ray[:ray.index(hit)] if filled else ray)
+
+    agree()
