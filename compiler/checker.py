@@ -281,7 +281,8 @@ class Checker:
                 for i, v in enumerate(combo):
                     values[i].extend([v] * row.copies)
             count += made
-        for what, text in (("show", node.show), ("show", node.show_else), ("detail", node.detail)):
+        for what, text in (("show", node.show), ("show", node.show_else), ("detail", node.detail),
+                           *(("show", t) for _c, t in node.show_elifs)):
             for name in _placeholders(text or ""):
                 if name not in seen:
                     self.error(f"the {what} text names '{{{name}}}', which is not a column of '{node.name}'",

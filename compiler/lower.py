@@ -278,9 +278,12 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         names = {c.name: (column_read(t.name, c.name, c.values, "i", self.native), c.type) for c in t.columns.values()}
         if t.show is not None:
             body = self.template_code(t.show, names, t.node.pos)
-            if t.node.show_if is not None:  # show A if COND else B: the text chosen by the item
-                cond = self.boolean(t.node.show_if, Ctx("show", names))
+            if t.node.show_if is not None:  # show A if C1 else B if C2 else C: the text chosen by the item
                 other = self.template_code(t.node.show_else, names, t.node.pos)
+                for cond_node, text in reversed(t.node.show_elifs):
+                    cond = self.boolean(cond_node, Ctx("show", names))
+                    other = f"({self.template_code(text, names, t.node.pos)}) if {cond} else ({other})"
+                cond = self.boolean(t.node.show_if, Ctx("show", names))
                 body = f"({body}) if {cond} else ({other})"
         else:
             body = joined([self.show_code(code, ty) for code, ty in names.values()], " ") or "str(i)"

@@ -412,6 +412,7 @@ class Table(Decl):
     #: ``show A if COND else B``: the condition over an item's columns, and the other text
     show_if: Expr | None = None
     show_else: str | None = None
+    show_elifs: list = attrs.Factory(list)  # show A if c1 else B if c2 else C: [(c2, B)]
 
 
 @attrs.define

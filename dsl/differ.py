@@ -194,9 +194,12 @@ def _table(label: str, a: ast.Table, b: ast.Table) -> list[Change]:
         return out
     if a.show != b.show:
         out.append(Change("changed", f"{label} show", repr(a.show), repr(b.show)))
-    if (a.show_if, a.show_else) != (b.show_if, b.show_else):
+    if (a.show_if, a.show_else, a.show_elifs) != (b.show_if, b.show_else, b.show_elifs):
         def other(t):
-            return f"if {expr(t.show_if)} else {t.show_else!r}" if t.show_if is not None else "-"
+            if t.show_if is None:
+                return "-"
+            middle = "".join(f" {text!r} if {expr(cond)} else" for cond, text in t.show_elifs)
+            return f"if {expr(t.show_if)} else{middle} {t.show_else!r}"
         out.append(Change("changed", f"{label} show condition", other(a), other(b)))
     names = [c.name for c in a.columns]
     rows_a = [(_row(r), r.copies) for r in a.rows]

@@ -177,7 +177,7 @@ class ToAst(Transformer):
         cells = [i for i in items[1:] if isinstance(i, ast.Cell)]
         node = ast.Table(name=str(name), columns=columns, show=show[1] if show else None, pos=_pos(meta),
                          name_pos=_pos(name), detail=detail[1] if detail else None,
-                         show_if=show_if, show_else=show_else)
+                         show_if=show_if, show_else=show_else, show_elifs=show[4] if show else [])
         node.rows = self._rows(cells, len(columns))
         return node
 
@@ -207,8 +207,11 @@ class ToAst(Transformer):
         return ast.Column(name=str(items[0]), type=items[1], pos=_pos(meta))
 
     def show(self, meta, items):
-        text, cond, other = items
-        return ("show", _unquote(text), cond, _unquote(other) if other is not None else None)
+        """``show A if c1 else B if c2 else C``: A, c1, C and the middle branches [(c2, B)]."""
+        text, rest = items[0], items[1:]
+        conds, texts = rest[0::2], [_unquote(t) for t in rest[1::2]]
+        elifs = [(conds[i + 1], texts[i]) for i in range(len(conds) - 1)]
+        return ("show", _unquote(text), conds[0] if conds else None, texts[-1] if texts else None, elifs)
 
     def detail(self, meta, items):
         return ("detail", _unquote(items[0]))

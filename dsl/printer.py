@@ -457,16 +457,13 @@ class Printer:
 
     def table(self, d: ast.Table, mark: str) -> None:
         columns = ", ".join(f"{c.name}: {type_text(c.type)}" for c in d.columns)
-        show = f" show {quote(d.show)}" if d.show is not None else ""
-        if d.show_if is not None:
-            show += f" if {expr(d.show_if)} else {quote(d.show_else)}"
+        show = f" {_show_text(d)}" if d.show is not None else ""
         show += f" detail {quote(d.detail)}" if d.detail is not None else ""
         if len(INDENT * self.depth + f"{mark}table {d.name}({columns}){show} {{") <= WIDTH:
             self.line(f"{mark}table {d.name}({columns}){show} {{")
         else:  # its display texts on lines of their own
             self.line(f"{mark}table {d.name}({columns})")
-            parts = [f"show {quote(d.show)}" + (f" if {expr(d.show_if)} else {quote(d.show_else)}"
-                                                if d.show_if is not None else "")] if d.show is not None else []
+            parts = [_show_text(d)] if d.show is not None else []
             parts += [f"detail {quote(d.detail)}"] if d.detail is not None else []
             for i, part in enumerate(parts):
                 self.line(CONTINUE + part + (" {" if i == len(parts) - 1 else ""))
@@ -521,6 +518,17 @@ class Printer:
             self.line("}")
         self.depth -= 1
         self.line("}")
+
+
+def _show_text(d: ast.Table) -> str:
+    """``show A if c1 else B if c2 else C``."""
+    out = f"show {quote(d.show)}"
+    if d.show_if is not None:
+        out += f" if {expr(d.show_if)} else"
+        for cond, text in d.show_elifs:
+            out += f" {quote(text)} if {expr(cond)} else"
+        out += f" {quote(d.show_else)}"
+    return out
 
 
 def type_text(t: ast.TypeRef) -> str:

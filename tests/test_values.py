@@ -512,3 +512,19 @@ def test_slide_and_blocker_kernel_twins_agree():
         assert path == (ray[:ray.index(hit)] if filled else ray)
 
     agree()
+
+
+def test_a_show_text_chosen_among_several():
+    text = ('game "t" {\n  players 2\n}\nenum suit { hearts = "H", spades = "S" }\n'
+            'table card(suit: suit, rank: int) show "J{suit:symbol}" if rank == 11 else "Q{suit:symbol}" if rank == 12 '
+            'else "K{suit:symbol}" if rank == 13 else "{rank}{suit:symbol}" {\n  suit 9..13\n}\n'
+            'zone hand: card = card\nturn {\n  step s {\n    action play(c in hand) "{c}" {\n'
+            '      remove c from hand\n    }\n  }\n}\nend when count(hand) == 0\n')
+    game = regle.loads(text, name="t", backend="python")
+    assert sorted(str(m) for m in game.new_game(seed=0).legal_moves()) == sorted(
+        ["9H", "10H", "JH", "QH", "KH", "9S", "10S", "JS", "QS", "KS"])
+    once = format_text(text)
+    assert 'show "J{suit:symbol}" if rank == 11 else "Q{suit:symbol}" if rank == 12 else' in once
+    assert format_text(once) == once
+    errors = _errors(text.replace('"K{suit:symbol}"', '"K{colour}"'))
+    assert any("names '{colour}', which is not a column" in e for e in errors)
