@@ -343,6 +343,12 @@ class ExpressionLowering:
         return N.choose(test, then, orelse, tb if ta.kind == "any" else ta, node.pos[0])
 
     def x_ListExpr(self, node: ast.ListExpr, ctx: Ctx):
+        if node.items and all(isinstance(i, ast.Str) for i in node.items):  # ["d1", "e1"]: names of cells
+            grid = next(iter(self.sym.grids), "board")
+            names = ", ".join(f'"{i.value}"' for i in node.items)
+            self.error("a list of names: cells are named where a grid says which", node.pos,
+                       f"write cells({grid}, {names})")
+            return "[]", T.list_of(T.ANY), P_ATOM
         codes, elem = [], None
         for item in node.items:
             code, ty = self.expr(item, ctx)

@@ -29,7 +29,7 @@ GRID_FUNCTIONS = {"cells", "empty_cells", "filled_cells", "content", "is_empty",
                   "edge_cells", "in_a_row", "connected", "flanked", "houses", "store", "opposite", "chain",
                   "sides", "lanes", "around", "liberties", "slide", "blocker"}
 #: how many arguments each grid function takes
-ARITY = {"cells": (1,), "empty_cells": (1,), "filled_cells": (1, 2, 3), "content": (2,), "is_empty": (2,),
+ARITY = {"cells": tuple(range(1, 257)), "empty_cells": (1,), "filled_cells": (1, 2, 3), "content": (2,), "is_empty": (2,),
          "row": (2,), "lane": (2,), "lane_count": (2,), "groups": (2, 3, 4), "largest_zone": (2, 3),
          "placements": (2, 3), "line_moves": (2, 3), "column": (2,), "cell": (2, 3),
          "neighbour": (3,), "neighbours": (2,), "directions": (1,), "ray": (3,), "distance": (3,),
@@ -173,7 +173,7 @@ class GridLowering:
         f, args = node.func, node.args
         need = ARITY[f]
         if len(args) not in need:
-            want = " or ".join(map(str, need))
+            want = " or ".join(map(str, need)) if f != "cells" else "a grid, then the cells to list if any, as"
             self.error(f"{f}() takes {want} arguments, not {len(args)}", node.pos)
             return "0", T.ANY, P_ATOM
         if f == "placements":
@@ -305,6 +305,8 @@ class GridLowering:
         if f == "opposite":
             cell = self.cell(args[1], ctx, sym)
             return f"{self.op('mancala_opposite')}({cell}, {sym.geo.width})", cell_t, P_ATOM
+        if f == "cells" and len(args) > 1:  # cells(G, "a1", "d1", c): a list of cells, named or not
+            return f"[{', '.join(self.cell(a, ctx, sym) for a in args[1:])}]", T.list_of(cell_t), P_ATOM
         if f == "cells":
             return f"range({sym.geo.cells})", T.list_of(cell_t), P_ATOM
         if f == "filled_cells" and len(args) > 1:  # the cells holding a value (a kind, an owner)

@@ -528,3 +528,18 @@ def test_a_show_text_chosen_among_several():
     assert format_text(once) == once
     errors = _errors(text.replace('"K{suit:symbol}"', '"K{colour}"'))
     assert any("names '{colour}', which is not a column" in e for e in errors)
+
+
+def test_cells_listed_by_name():
+    text = ('game "t" {\n  players 2\n}\ngrid board: player square 3 by 3\ncounter n\n'
+            'setup {\n  for c in cells(board, "a1", "b2", "c3") {\n    put 0 at c on board\n  }\n'
+            '  n = count(x for x in cells(board, "a1", "a2") where is_empty(board, x))\n}\n'
+            'turn {\n  step s {\n    action go(c in empty_cells(board)) "{c}" {\n      put me at c on board\n'
+            '    }\n  }\n}\nend when count(board, 0) >= 4\n')
+    s = regle.loads(text, name="t", backend="python").new_game(seed=0)
+    assert s.to_json()["zones"]["board"] == [0, -1, -1, -1, 0, -1, -1, -1, 0] and s.to_json()["counters"]["n"] == 1
+    errors = _errors(text.replace('cells(board, "a1", "b2", "c3")', '["a1", "b2"]').replace(
+        'cells(board, "a1", "a2")', 'cells(board, "a1", "z9")'))
+    assert errors[0] == '7:12 a list of names: cells are named where a grid says which | write cells(board, "a1", "b2")'
+    assert errors[1].startswith("10:43 grid 'board' has no cell \"z9\"")
+    assert len(errors) == 2
