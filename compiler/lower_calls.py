@@ -54,6 +54,8 @@ class CallLowering:
             return self.call_define(node, ctx)
         if f in GRID_FUNCTIONS:
             return self.grid_call(node, ctx)
+        if f == "repeated" and f not in self.sym.defines:
+            return self.repeated(node, ctx)
         if f in self.sym.enums and f not in ctx.scope:  # colour(2): the member numbered 2
             enum = self.sym.enums[f]
             if len(args) == 2:  # piece(king, me): a piece of that kind owned by that seat
@@ -297,6 +299,33 @@ class CallLowering:
         if ty.kind not in ("int", "player", "any"):
             self.error(f"expected a number here, but this is {ty}", e.right.pos)
         return f"{pick}(s.c_{c.name}) {e.op} {self.wrap(code, prec, P_CMP + 1)}"
+
+    def repeated(self, node: ast.Call, ctx: Ctx) -> tuple[str, T.Type, int]:
+        """repeated(board, ..., [me]): how many times before the position of these places (and
+        the player who just moved, with `me`) was reached at the end of a turn or the start."""
+        if ctx.where != "end":
+            self.error("repeated(...) counts the positions reached at the ends of turns: it belongs in an end "
+                       "condition", node.pos, "end when repeated(board, me) >= 2")
+            return "0", T.INT, P_ATOM
+        parts, mover = [], False
+        for a in node.args:
+            name = a.id if isinstance(a, ast.Name) and a.id not in ctx.scope else None
+            if name == "me":
+                mover = True
+            elif name in self.sym.grids or name in self.sym.zones or name in self.sym.counters:
+                prefix = "g_" if name in self.sym.grids else "z_" if name in self.sym.zones else "c_"
+                parts.append(f"s.{prefix}{name}")
+            else:
+                self.error("repeated() takes the places that make a position (grids, zones, counters by name) "
+                           "and `me` for the player who moved", a.pos)
+        if not parts:
+            self.error("say which places make the position: repeated(board), or repeated(board, me) when who "
+                       "moved counts too", node.pos)
+            return "0", T.INT, P_ATOM
+        spec = (tuple(parts), mover)
+        self.histories.setdefault(spec, self.source.line_text(node.pos[0]).strip()[:80])
+        k = list(self.histories).index(spec)
+        return f"{self.rt('K.repeats')}(s.hist_{k})", T.INT, P_ATOM
 
     def check_unused_defines(self) -> None:
         """A define is checked where it is used; one used nowhere is checked once here, its

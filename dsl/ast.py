@@ -474,6 +474,8 @@ class End(Decl):
     cond: Expr = None
     #: ``then winner E``: when this condition ends the game, seat E wins
     winner: Expr | None = None
+    #: ``then draw``: when this condition ends the game, nobody wins
+    draw: bool = False
 
 
 @attrs.define

@@ -338,6 +338,9 @@ class ToAst(Transformer):
     def end(self, meta, items):
         return ast.End(cond=items[0], winner=items[1], pos=_pos(meta))
 
+    def end_draw(self, meta, items):
+        return ast.End(cond=items[0], draw=True, pos=_pos(meta))
+
     def score(self, meta, items):
         return ast.Score(var=str(items[0]), clauses=list(items[1:]), pos=_pos(meta))
 

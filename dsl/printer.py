@@ -433,7 +433,7 @@ class Printer:
         elif isinstance(d, ast.Step):
             self.step(d, mark)
         elif isinstance(d, ast.End):
-            winner = f" then winner {expr(d.winner)}" if d.winner is not None else ""
+            winner = f" then winner {expr(d.winner)}" if d.winner is not None else " then draw" if d.draw else ""
             self.line_expr(f"{mark}end when ", d.cond, winner)
         elif isinstance(d, ast.Score):
             self.line(f"{mark}score {d.var} {{")

@@ -430,10 +430,11 @@ class Writer:
         doc.h("End of the game and winner")
         ends = self.of(ast.End)
         doc.ul([f"The game ends at the end of a turn when {said(e.cond)}"
-                + (f", and {_seat(e.winner) or code(e.winner)} wins." if e.winner is not None else ".")
+                + (f", and {_seat(e.winner) or code(e.winner)} wins." if e.winner is not None
+                   else ", in a draw." if e.draw else ".")
                 + self.standin(e, "an end condition") + (f" {prose(e.doc)}" if e.doc else "") for e in ends])
         winners = self.of(ast.Winner)
-        named = any(e.winner is not None for e in ends)
+        named = any(e.winner is not None or e.draw for e in ends)
         if named and not winners:
             doc.p("When an end without a named winner ends the game, the winner has the highest score; "
                   "a tie is a draw.")

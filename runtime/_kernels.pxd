@@ -47,6 +47,9 @@ cpdef list filled_cells(object cells_obj)
 cpdef list cells_holding(object cells_obj, int kinds, int kind, int owner)
 cpdef list liberties(object cells_obj, object adj_obj, int deg, int cell)
 cpdef list slide(object cells_obj, object adj_obj, int deg, int cell, int d)
+cpdef long long position_key(object parts, long long mover) except -1
+cpdef bytes remember(bytes keys, long long key)
+cpdef long repeats(bytes keys) except -1
 cpdef long blocker(object cells_obj, object adj_obj, int deg, int cell, int d) except -2
 cpdef long liberty_count(object cells_obj, object adj_obj, int deg, int cell, int limit=*) except -1
 cpdef list around(object members, object adj_obj, int deg, int n)

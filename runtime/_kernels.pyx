@@ -1407,6 +1407,66 @@ cpdef list filled_cells(object cells_obj):
     return out
 
 
+cdef uint64_t _FNV_PRIME = 0x100000001B3ULL
+
+
+cdef uint64_t _fnv(uint64_t h, object value, int depth) except? 0:
+    cdef const unsigned char* data
+    cdef Py_ssize_t i, n
+    cdef uint64_t v
+    cdef int k
+    if PyByteArray_Check(value) or PyBytes_Check(value):
+        data = _ro(value)
+        n = len(value)
+        for i in range(n):
+            h = (h ^ data[i]) * _FNV_PRIME
+        return (h ^ 0xFF) * _FNV_PRIME
+    if isinstance(value, (list, tuple)):
+        if depth > 4:
+            raise ValueError("a position nested too deeply")
+        h = _fnv(h, len(value), depth + 1)
+        for item in value:
+            h = _fnv(h, item, depth + 1)
+        return h
+    v = <uint64_t>(<long long>value)
+    for k in range(8):
+        h = (h ^ (v & 0xFF)) * _FNV_PRIME
+        v >>= 8
+    return h
+
+
+cpdef long long position_key(object parts, long long mover) except -1:
+    cdef uint64_t h = 0xCBF29CE484222325ULL
+    for part in parts:
+        h = _fnv(h, part, 0)
+    return <long long>(_fnv(h, mover, 0) >> 1)
+
+
+cpdef bytes remember(bytes keys, long long key):
+    cdef Py_ssize_t n = len(keys)
+    cdef bytes out = PyBytes_FromStringAndSize(NULL, n + 8)
+    cdef char* o = PyBytes_AS_STRING(out)
+    cdef uint64_t v = <uint64_t>key
+    cdef int k
+    memcpy(o, PyBytes_AS_STRING(keys), n)
+    for k in range(8):  # little-endian, as the pure twin writes it
+        o[n + k] = <char>(v & 0xFF)
+        v >>= 8
+    return out
+
+
+cpdef long repeats(bytes keys) except -1:
+    cdef Py_ssize_t n = len(keys), i
+    cdef const unsigned char* p = <const unsigned char*>PyBytes_AS_STRING(keys)
+    cdef long count = 0
+    if n < 8:
+        return 0
+    for i in range(0, n - 8, 8):
+        if memcmp(p + i, p + n - 8, 8) == 0:
+            count += 1
+    return count
+
+
 cpdef list slide(object cells_obj, object adj_obj, int deg, int cell, int d):
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)

@@ -397,6 +397,10 @@ class BaseState:
             self.advance(legal[rngs[self.cur].below(len(legal))])
         return self
 
+    def _histories(self) -> int:
+        """How many sets of places the rules' repeated(...) compares (their keys are kept)."""
+        return int(self.GAME.namespace.get("HISTORIES", 0))
+
     def _restore(self, other: "BaseState") -> None:
         """Take every field back from ``other`` (a copy made before a failed move)."""
         for attr in self.FIELDS:
@@ -583,6 +587,8 @@ class BaseState:
             **({"announced": [list(a) for a in self.announced]}  # type: ignore[attr-defined]
                if "announced" in self.FIELDS else {}),
             **({"stuck": bool(self.stuck)} if "stuck" in self.FIELDS else {}),  # type: ignore[attr-defined]
+            **({"history": [_keys(getattr(self, f"hist_{k}")) for k in range(self._histories())]}
+               if self._histories() else {}),
         }
 
     def view(self, player: int | None) -> dict[str, Any]:
@@ -776,6 +782,11 @@ class Game:
         kind = self.namespace.get("COUNTER_KINDS", {}).get(name)
         return str(value) if kind is None else self.show(kind, value)
 
+
+
+def _keys(kept: bytes) -> list[int]:
+    """The position keys a state keeps (8 bytes each, little-endian), as numbers."""
+    return [int.from_bytes(kept[i:i + 8], "little") for i in range(0, len(kept), 8)]
 
 
 __all__ = ["Move", "BaseState", "Game", "IllegalMove", "StateError", "RulesRuntimeError", "Rng",

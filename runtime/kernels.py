@@ -617,6 +617,54 @@ def filled_cells(cells) -> list[int]:
     return [c for c in range(len(cells)) if cells[c]]
 
 
+_FNV_START, _FNV_PRIME, _MASK64 = 0xCBF29CE484222325, 0x100000001B3, (1 << 64) - 1
+
+
+def _fnv(h: int, value, depth: int = 0) -> int:
+    """FNV-1a over a place's contents: the bytes of a grid, the numbers (8 bytes each) of a
+    zone or counter, a list of those (per player) led by its length."""
+    if isinstance(value, (bytes, bytearray)):
+        for b in value:
+            h = ((h ^ b) * _FNV_PRIME) & _MASK64
+        return ((h ^ 0xFF) * _FNV_PRIME) & _MASK64  # where the bytes end
+    if isinstance(value, (list, tuple)):
+        if depth > 4:
+            raise ValueError("a position nested too deeply")
+        h = _fnv(h, len(value), depth + 1)
+        for item in value:
+            h = _fnv(h, item, depth + 1)
+        return h
+    v = int(value) & _MASK64
+    for _ in range(8):
+        h = ((h ^ (v & 0xFF)) * _FNV_PRIME) & _MASK64
+        v >>= 8
+    return h
+
+
+def position_key(parts, mover: int) -> int:
+    """A key of a position (63 bits): the contents of the places in ``parts``, and the player
+    who just moved (-1 when the position leaves the mover out). Equal positions have equal keys,
+    on any machine; the engine keeps them to tell repetitions (ko, superko, threefold)."""
+    h = _FNV_START
+    for part in parts:
+        h = _fnv(h, part)
+    return _fnv(h, mover) >> 1
+
+
+def remember(keys: bytes, key: int) -> bytes:
+    """``keys`` (8 bytes a position key, little-endian) with ``key`` added at the end: bytes, so
+    that copies of a state share them and adding one is a copy of bytes, not of objects."""
+    return keys + key.to_bytes(8, "little")
+
+
+def repeats(keys: bytes) -> int:
+    """How many times before the last key of ``keys`` was kept (0: never; 0 when none)."""
+    if len(keys) < 8:
+        return 0
+    last = keys[-8:]
+    return sum(1 for i in range(0, len(keys) - 8, 8) if keys[i:i + 8] == last)
+
+
 def slide(cells, adj, deg: int, cell: int, d: int) -> list[int]:
     """The empty cells from ``cell`` (not included) in direction d, up to the first filled cell
     or the edge of the board: where a piece sliding that way may stop."""

@@ -28,9 +28,11 @@ def _show(value: Any) -> str:
         return f"a {type(value).__name__} too large to show"
 
 _FIELDS = {"format", "game", "rules", "players", "seed", "current", "next", "step", "turns", "decisions",
-           "over", "rng", "zones", "counters", "viewer", "announced", "stuck"}
-#: announced: only in games whose rules announce things; stuck: in games whose end reads it
-_OPTIONAL = {"viewer", "announced", "stuck"}
+           "over", "rng", "zones", "counters", "viewer", "announced", "stuck", "history"}
+#: announced: only in games whose rules announce things; stuck: in games whose end reads it;
+#: history: in games whose end conditions read repeated(...)
+_OPTIONAL = {"viewer", "announced", "stuck", "history"}
+MAX_HISTORY = 1_000_000  # position keys kept per set of places
 MAX_ANNOUNCED = 100_000  # announcements kept in a saved state, each at most MAX_TEXT characters
 MAX_TEXT = 10_000
 
@@ -203,6 +205,15 @@ def load_state(game: Game, data: Any) -> BaseState:
     announced = _announced(data.get("announced", []), decisions) if "announced" in game.State.FIELDS else None
     if announced is None and "announced" in data:
         raise StateError(f"field 'announced': {game.title} announces nothing")
+    histories = int(ns.get("HISTORIES", 0))
+    history = data.get("history", [[] for _ in range(histories)])
+    if "history" in data and not histories:
+        raise StateError(f"field 'history': {game.title}'s end conditions read no repeated positions")
+    if not isinstance(history, list) or len(history) != histories or not all(
+            isinstance(keys, list) and len(keys) <= MAX_HISTORY for keys in history):
+        raise StateError(f"field 'history': expected {histories} lists of position keys")
+    history = [b"".join(_int(k, f"history[{i}][{j}]", 0, 2 ** 63 - 1).to_bytes(8, "little")
+                        for j, k in enumerate(keys)) for i, keys in enumerate(history)]
     stuck = data.get("stuck", False)
     if "stuck" in data and ("stuck" not in game.State.FIELDS or not isinstance(stuck, bool)):
         raise StateError("field 'stuck': expected true or false" if "stuck" in game.State.FIELDS
@@ -218,6 +229,8 @@ def load_state(game: Game, data: Any) -> BaseState:
         s.announced = announced
     if "stuck" in game.State.FIELDS:
         s.stuck = stuck
+    for k, keys in enumerate(history):
+        setattr(s, f"hist_{k}", keys)
     try:
         broken = s.check_invariants()
         ended = s._end_reached() if s.over and not ns["ENDS_BY_STATEMENT"] else True

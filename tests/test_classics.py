@@ -499,10 +499,9 @@ def _tromp_taylor(board: list[int]) -> list[int]:
 def test_go_agrees_with_openspiel(backend):
     """OpenSpiel's C++ `go` (9x9, komi 7.5) is the oracle for the moves: at every position the
     same player, the same legal points and pass, the same board after each move (captures, no
-    suicide, ko). Where its rules differ, the test says so: a position repeated after a move
-    (positional superko) ends OpenSpiel's game in a draw, and regle's rules have no superko (a
-    game there stops being compared); and the result is checked against Tromp-Taylor scoring
-    written here as well as against OpenSpiel's returns."""
+    suicide, ko), a position repeated after a move (positional superko) ending the game in a
+    draw; and the result, against OpenSpiel's returns and against Tromp-Taylor scoring written
+    here."""
     pyspiel = pytest.importorskip("pyspiel")
     from regle import native
     if backend == "native" and not native.available():
@@ -524,10 +523,11 @@ def test_go_agrees_with_openspiel(backend):
             state = state.play(move)
             oracle.apply_action(theirs[move])
             captures += _board(state).count(-1) > board.count(-1) + (move != "pass")
-        if not state.is_over:  # a superko: OpenSpiel's draw, not a rule of regle's Go
-            continue
         board = _board(state)
-        assert board == _go_board(oracle)
+        assert state.is_over and board == _go_board(oracle)
+        if oracle.returns()[0] == 0:  # a superko: a draw
+            assert state.winners == [] and state.to_json()["counters"]["passes"] == 0
+            continue
         black, white = _tromp_taylor(board)
         assert state.scores == [black, white + 7]
         expected = [0] if black > white + 7 else [1]  # komi 7.5: no ties

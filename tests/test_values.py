@@ -543,3 +543,57 @@ def test_cells_listed_by_name():
     assert errors[0] == '7:12 a list of names: cells are named where a grid says which | write cells(board, "a1", "b2")'
     assert errors[1].startswith("10:43 grid 'board' has no cell \"z9\"")
     assert len(errors) == 2
+
+
+SHUFFLE = '''game "Shuffle" {
+  players 2
+}
+grid board: player square 3 by 1
+setup {
+  put 0 at "a1" on board
+  put 1 at "c1" on board
+}
+turn {
+  step move {
+    action go(c in filled_cells(board, me), t in neighbours(board, c)) "{c}{t}" {
+      require is_empty(board, t)
+      put me at t on board
+      clear c on board
+    }
+  }
+}
+/// The same position, with the same player having moved, for the third time: a draw.
+end when repeated(board, me) >= 2 then draw
+end when turns >= 50 then winner 0
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_repeated_positions_are_kept_by_the_engine(backend):
+    if backend == "native" and not native.available():
+        pytest.skip(native.unavailable_reason())
+    game = regle.loads(SHUFFLE, name="shuffle", backend=backend)
+    s = game.new_game(seed=0)
+    while not s.over:  # the pieces shuffle between a1, b1 and c1: positions come back
+        s = s.play(s.legal_moves()[0])
+    assert s.winners == [] and s.turns < 50  # ended by the third repetition, in a draw
+    keys = s.to_json()["history"][0]
+    assert len(keys) == s.turns + 1 and keys.count(keys[-1]) == 3  # the start, then each turn
+    again = game.state_from_json(s.to_json())
+    assert again.to_json() == s.to_json() and again.winners == []
+
+
+def test_repeated_is_checked_and_saved_histories_are_checked():
+    errors = _errors(SHUFFLE.replace("end when repeated(board, me) >= 2 then draw",
+                                     "end when repeated(3) >= 2 then draw").replace(
+        "      require is_empty(board, t)\n", "      require is_empty(board, t) and repeated(board) == 0\n"))
+    assert any("repeated(...) counts the positions reached at the ends of turns" in e for e in errors)
+    assert any("repeated() takes the places that make a position" in e for e in errors)
+    game = regle.loads(SHUFFLE, name="shuffle", backend="python")
+    data = game.new_game(seed=0).to_json()
+    data["history"] = [[-5]]
+    with pytest.raises(regle.StateError, match="history"):
+        game.state_from_json(data)
+    data["history"] = [[1], [2]]
+    with pytest.raises(regle.StateError, match="expected 1 lists of position keys"):
+        game.state_from_json(data)
