@@ -597,3 +597,33 @@ def test_repeated_is_checked_and_saved_histories_are_checked():
     data["history"] = [[1], [2]]
     with pytest.raises(regle.StateError, match="expected 1 lists of position keys"):
         game.state_from_json(data)
+
+
+def test_position_key_remember_and_repeats_twins_agree():
+    from hypothesis import given, strategies as st
+    from regle.runtime import kernels as pure
+    try:
+        from regle.runtime import _kernels as compiled
+    except ImportError:
+        pytest.skip("the compiled kernels are not built")
+    numbers = st.integers(-10 ** 18, 10 ** 18)
+    place = st.one_of(st.binary(max_size=12).map(bytearray), st.lists(numbers, max_size=5),
+                      st.lists(st.lists(numbers, max_size=3), max_size=3), numbers)
+
+    @given(st.lists(place, max_size=4), st.integers(-1, 5), st.lists(st.integers(0, 3), max_size=12))
+    def agree(parts, mover, picks):
+        key = pure.position_key(parts, mover)
+        assert compiled.position_key(parts, mover) == key and 0 <= key < 2 ** 63
+        assert pure.position_key(parts, mover) == pure.position_key([p[:] if hasattr(p, "copy") else p
+                                                                      for p in parts], mover)
+        kept_pure = kept_compiled = b""
+        seen = []
+        for k in picks:  # a few keys, kept in order
+            kept_pure, kept_compiled = pure.remember(kept_pure, k), compiled.remember(kept_compiled, k)
+            seen.append(k)
+            assert kept_pure == kept_compiled
+            assert pure.repeats(kept_pure) == compiled.repeats(kept_compiled) == seen[:-1].count(k)
+
+    agree()
+    assert pure.position_key([bytearray(b"\x01")], -1) != pure.position_key([bytearray(b"\x02")], -1)
+    assert pure.position_key([bytearray(b"\x01")], 0) != pure.position_key([bytearray(b"\x01")], 1)
