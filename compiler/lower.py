@@ -47,8 +47,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.source = source
         self.sources = sources or {}
         self.reads_stuck = False  # an end condition reads `stuck`
-        #: the sets of places repeated(...) compares, (attributes, mover counts) -> rules text
-        self.histories: dict[tuple, str] = {}
+        #: the sets of places repeated(...) compares: (their attributes, whether the mover counts)
+        self.histories: list[tuple] = []
         self._running: list[str] = []  # the procedures being written in place, innermost last
         self._runs = 0  # procedures written in place so far (each gets locals of its own)
         self._ran: set[str] = set()  # the procedures some statement runs
@@ -232,8 +232,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             has_chance=has_chance(self.rules),
             score_clauses=clauses, score_var=score_var,
             score_secrecy=score_secrecy, flows=flows(self.rules), ends_by_statement=ends_by_statement(self.rules),
-            reads_stuck=self.reads_stuck, histories=[(", ".join(parts), mover, text) for (parts, mover), text
-                                                     in self.histories.items()], has_next_player=has_next_player(self.rules), announces=announces(self.rules),
+            reads_stuck=self.reads_stuck, histories=[(", ".join(parts), mover) for parts, mover in self.histories],
+            has_next_player=has_next_player(self.rules), announces=announces(self.rules),
             winner_keys=keys, ties=ties, invariants=invariants, kinds=kinds,
             zone_per_enum={z.name: z.per for z in sym.zones.values() if z.per not in (None, "player")},
             quiet=sorted(n for n, d in [*((z.name, z.node) for z in sym.zones.values()),

@@ -323,8 +323,9 @@ class CallLowering:
                        "moved counts too", node.pos)
             return "0", T.INT, P_ATOM
         spec = (tuple(parts), mover)
-        self.histories.setdefault(spec, self.source.line_text(node.pos[0]).strip()[:80])
-        k = list(self.histories).index(spec)
+        if spec not in self.histories:
+            self.histories.append(spec)
+        k = self.histories.index(spec)
         return f"{self.rt('K.repeats')}(s.hist_{k})", T.INT, P_ATOM
 
     def check_unused_defines(self) -> None:

@@ -311,7 +311,7 @@ class GridLowering:
             return f"range({sym.geo.cells})", T.list_of(cell_t), P_ATOM
         if f == "filled_cells" and len(args) > 1:  # the cells holding a value (a kind, an owner)
             if numbers:
-                self.error("filled_cells(G, v) finds pieces, and '{sym.name}' is a grid of numbers", node.pos)
+                self.error(f"filled_cells(G, v) finds pieces, and '{sym.name}' is a grid of numbers", node.pos)
                 return "[]", T.list_of(cell_t), P_ATOM
             return self.cells_holding(grid, sym, args[1:], ctx), T.list_of(cell_t), P_ATOM
         if f in ("empty_cells", "filled_cells"):

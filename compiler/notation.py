@@ -30,40 +30,41 @@ def beyond_move(node: ast.Node, names: set[str], sym, _defines: frozenset = froz
     if isinstance(node, ast.Call):
         if node.func in GEOMETRY_ONLY and node.args and isinstance(node.args[0], ast.Name) \
                 and node.args[0].id in sym.grids and not sym.grids[node.args[0].id].per:
-            return _first(node.args[1:], names, sym)
+            return _first(node.args[1:], names, sym, _defines)
         if node.func in _PURE_CALLS:
-            return _first(node.args, names, sym)
+            return _first(node.args, names, sym, _defines)
         define = sym.defines.get(node.func)
-        if define is not None and len(define.params) == len(node.args) and node.func not in _defines:
+        if define is not None and define.block is None and len(define.params) == len(node.args) \
+                and node.func not in _defines:  # a define made of the same (not one using itself)
             inner = beyond_move(define.body, set(define.params), sym, _defines | {node.func})
-            return node if inner is not None else _first(node.args, names, sym)
+            return node if inner is not None else _first(node.args, names, sym, _defines)
         return node
     if isinstance(node, ast.Comp):
-        return _first([node.source], names, sym) or _first(
-            [x for x in (node.elem, node.cond) if x is not None], names | {node.var}, sym)
+        return _first([node.source], names, sym, _defines) or _first(
+            [x for x in (node.elem, node.cond) if x is not None], names | {node.var}, sym, _defines)
     if isinstance(node, ast.Attr):
-        return beyond_move(node.obj, names, sym)
+        return beyond_move(node.obj, names, sym, _defines)
     if isinstance(node, ast.Index):
         obj = node.obj
         if isinstance(obj, ast.Name) and obj.id in sym.params:
-            return beyond_move(node.index, names, sym)
-        return _first([obj, node.index], names, sym)
+            return beyond_move(node.index, names, sym, _defines)
+        return _first([obj, node.index], names, sym, _defines)
     if isinstance(node, ast.BinOp):
-        return _first([node.left, node.right], names, sym)
+        return _first([node.left, node.right], names, sym, _defines)
     if isinstance(node, (ast.Not, ast.Neg)):
-        return beyond_move(node.operand, names, sym)
+        return beyond_move(node.operand, names, sym, _defines)
     if isinstance(node, ast.Cond):
-        return _first([node.test, node.then, node.orelse], names, sym)
+        return _first([node.test, node.then, node.orelse], names, sym, _defines)
     if isinstance(node, ast.Range):
-        return _first([node.lo, node.hi], names, sym)
+        return _first([node.lo, node.hi], names, sym, _defines)
     if isinstance(node, ast.ListExpr):
-        return _first(node.items, names, sym)
+        return _first(node.items, names, sym, _defines)
     return node
 
 
-def _first(nodes: list, names: set[str], sym) -> ast.Node | None:
+def _first(nodes: list, names: set[str], sym, _defines: frozenset) -> ast.Node | None:
     for n in nodes:
-        found = beyond_move(n, names, sym)
+        found = beyond_move(n, names, sym, _defines)
         if found is not None:
             return found
     return None

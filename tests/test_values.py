@@ -627,3 +627,10 @@ def test_position_key_remember_and_repeats_twins_agree():
     agree()
     assert pure.position_key([bytearray(b"\x01")], -1) != pure.position_key([bytearray(b"\x02")], -1)
     assert pure.position_key([bytearray(b"\x01")], 0) != pure.position_key([bytearray(b"\x01")], 1)
+
+
+def test_a_notation_through_defines_that_use_each_other_is_an_error_not_a_hang():
+    text = JUMPS.replace("define beyond(c, d) = neighbour(board, neighbour(board, c, d), d)",
+                         "define beyond(c, d) = helper(beyond(c, d), d)\n"
+                         "define helper(c, d) = neighbour(board, c, helper(c, d))")
+    assert _errors(text)  # reported, without recursing without end
