@@ -405,6 +405,15 @@ def test_breakthrough_agrees_with_openspiel():
         assert state.winners == [0 if oracle.returns()[0] > 0 else 1], seed
 
 
+def _with_openspiel(name: str, spiel_name: str, backend: str):
+    """A classic on one engine, and OpenSpiel's game of the same rules (skipped without them)."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from regle import native
+    if backend == "native" and not native.available():
+        pytest.skip(native.unavailable_reason())
+    return regle.load(CLASSICS / f"{name}.rules", backend=backend), pyspiel.load_game(spiel_name)
+
+
 #: OpenSpiel's checkers board text: White (P1) men and kings, Black men and kings, empty
 _CHECKERS_CELLS = {"o": 0, "8": 1, "+": 2, "*": 3, ".": -1}
 
@@ -425,12 +434,7 @@ def test_draughts_agrees_with_openspiel(backend):
     """OpenSpiel's C++ `checkers` is the oracle: at every position the same player, the same
     legal moves (its notation: from and to, each step of a multiple jump a move of its own), the
     same board after each move, and the same end and result, over seeded random games."""
-    pyspiel = pytest.importorskip("pyspiel")
-    from regle import native
-    if backend == "native" and not native.available():
-        pytest.skip(native.unavailable_reason())
-    game = regle.load(CLASSICS / "draughts.rules", backend=backend)
-    oracle_game = pyspiel.load_game("checkers")
+    game, oracle_game = _with_openspiel("draughts", "checkers", backend)
     jumps_on = draws = 0
     for seed in range(30 if backend == "python" else 12):
         state, oracle = game.new_game(seed=seed), oracle_game.new_initial_state()
@@ -502,12 +506,7 @@ def test_go_agrees_with_openspiel(backend):
     suicide, ko), a position repeated after a move (positional superko) ending the game in a
     draw; and the result, against OpenSpiel's returns and against Tromp-Taylor scoring written
     here."""
-    pyspiel = pytest.importorskip("pyspiel")
-    from regle import native
-    if backend == "native" and not native.available():
-        pytest.skip(native.unavailable_reason())
-    game = regle.load(CLASSICS / "go.rules", backend=backend)
-    oracle_game = pyspiel.load_game("go(board_size=9)")
+    game, oracle_game = _with_openspiel("go", "go(board_size=9)", backend)
     captures = kos = 0
     for seed in range(30 if backend == "python" else 60):
         state, oracle = game.new_game(seed=seed), oracle_game.new_initial_state()
