@@ -108,6 +108,9 @@ class ActionIR:
     #: the effects' locals that always hold whole numbers: C numbers in the native engine
     c_locals: list = attrs.Factory(list)
     gen_locals: dict = attrs.Factory(dict)  # the move generator's locals -> whether each holds whole numbers
+    #: ``ensure``: the effects before it on a copy of the state, then its condition (returned)
+    ensure_lines: list = attrs.Factory(list)
+    ensure_locals: list = attrs.Factory(list)
 
 
 @attrs.define

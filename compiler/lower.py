@@ -47,6 +47,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.source = source
         self.sources = sources or {}
         self.reads_stuck = False  # an end condition reads `stuck`
+        self.ensuring = False  # while an action's _ensure_ method is lowered (its ensure returns)
         #: the sets of places repeated(...) compares: (their attributes, whether the mover counts)
         self.histories: list[tuple] = []
         self._running: list[str] = []  # the procedures being written in place, innermost last

@@ -273,6 +273,11 @@ class ActionLowering:
                 lines.append(Line(0, f"if {cond}:", opens=True))
                 tests[level].append((stmt, cond))
             placed[level].extend(lines)
+        ensure = self.ensure_test(node, effects, index, arg_names)
+        if ensure is not None:  # tested last, where every parameter is known: on a copy, per move
+            level = len(node.params) - 1
+            placed[level].append(Line(0, ensure, opens=True))
+            tests[level].append((None, ensure))
         gen: list = []
         depth = 0
 
@@ -365,6 +370,7 @@ class ActionLowering:
                 emit([self.add_move(index, [pyname(n) for n in arg_names])])
         # effects
         do_lines, do_ctx = self.effects(prefix, effects, guard_ctx)
+        ensure_lines, ensure_locals = self.ensure_method(prefix, effects, guard_ctx, arg_names)
         say_body = (self.template_code(node.notation, notation_names(self, node, prefix, arg_types), node.pos)
                     if node.notation is not None
                     else joined([repr(node.name)] + [self.show_code(c, t) for c, t in arg_types.values()], " "))
@@ -377,12 +383,43 @@ class ActionLowering:
                         long_lines=[f"return {long_body}"], clash=clash, skeleton=skeleton, domains=domains,
                         arg_kinds=[t.display_kind for _c, t in arg_types.values()],
                         c_locals=do_ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"}),
-                        gen_locals=dict(ctx.locals))
+                        gen_locals=dict(ctx.locals), ensure_lines=ensure_lines, ensure_locals=ensure_locals)
 
-    def effects(self, prefix: list, effects: list, guard_ctx: Ctx) -> tuple[list[str], Ctx]:
+    def ensure_test(self, node: ast.Action, effects: list, index: int, arg_names: list) -> str | None:
+        """The test of an action's ``ensure`` (the call of its ``_ensure_`` method), or None."""
+        ensures = [s for s in effects if isinstance(s, ast.Ensure)]
+        for stmt in ast_nodes(effects):
+            if isinstance(stmt, ast.Ensure) and stmt not in ensures:
+                self.error("'ensure' stands among the action's own statements, not inside if, for or while",
+                           stmt.pos, "the move is tested once its effects before the ensure are done")
+        if len(ensures) > 1:
+            self.error("an action has one 'ensure'; join the conditions with 'and'", ensures[1].pos)
+        if not ensures:
+            return None
+        before = effects[:effects.index(ensures[0])]
+        for stmt in ast_nodes(before):
+            if isinstance(stmt, (ast.EndTurn, ast.EndGame, ast.NextPlayer, ast.Shuffle, ast.Announce)) or (
+                    isinstance(stmt, ast.Call) and stmt.func == "random"):
+                self.error("'ensure' tests the position the move leads to: the effects before it may not end the "
+                           "turn or the game, choose the next player, announce or draw on chance", stmt.pos,
+                           "put the ensure before this statement")
+        return f"if s._ensure_{index}({', '.join(pyname(n) for n in arg_names)}):"
+
+    def ensure_method(self, prefix: list, effects: list, guard_ctx: Ctx, arg_names: list) -> tuple[list, list]:
+        """The lines of ``_ensure_N``: on a copy of the state (``s`` rebound to it), the guards'
+        lets and the effects before ``ensure``, then its condition returned."""
+        ensure = next((s for s in effects if isinstance(s, ast.Ensure)), None)
+        if ensure is None:
+            return [], []
+        lines, ctx = self.effects(prefix, effects[:effects.index(ensure)] + [ensure], guard_ctx, ensure=True)
+        return lines, ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"})
+
+    def effects(self, prefix: list, effects: list, guard_ctx: Ctx, ensure: bool = False) -> tuple[list[str], Ctx]:
         """An action's effects (the lets of its guards again, then its statements), lowered
-        again while there are reads of the state to take once (:class:`Reads`)."""
+        again while there are reads of the state to take once (:class:`Reads`). With ``ensure``,
+        the method that tests the move: its ``ensure`` returns the condition."""
         reads, self.reads = self.reads, Reads("effect")
+        ensuring, self.ensuring = self.ensuring, ensure
         diags = list(self.diags)
         try:
             while True:
@@ -398,7 +435,7 @@ class ActionLowering:
                     return self.reads.head() + do_lines, do_ctx
                 self.reads, self.diags[:] = again, diags
         finally:
-            self.reads = reads
+            self.reads, self.ensuring = reads, ensuring
 
     def end_shapes(self, ends: list) -> list[dict]:
         """What a page outlines when the game ends: for each end condition that is (or holds,

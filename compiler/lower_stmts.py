@@ -305,6 +305,14 @@ class StatementLowering:
         ctx.note_local(var, ty.elem or T.ANY)
         return [f"for {var} in s._loop({src}):"] + _indent(self.stmts(node.body, inner) or ["pass"])
 
+    def s_Ensure(self, node: ast.Ensure, ctx: Ctx) -> list[str]:
+        """In the action's effects, nothing (the move was tested); in its _ensure_ method, the test."""
+        if ctx.where != "effect":
+            self.error("'ensure' tests the position a move leads to: it belongs among an action's effects", node.pos)
+            return []
+        cond = self.boolean(node.cond, ctx)
+        return [f"return {cond}"] if self.ensuring else []
+
     def s_Run(self, node: ast.Run, ctx: Ctx) -> list[str]:
         """A procedure's statements, written in place: each argument computed once into a local
         of its own, the statements lowered with the parameters bound to those locals (and the

@@ -237,6 +237,14 @@ class EndTurn(Node):
 
 
 @attrs.define
+class Ensure(Node):
+    """``ensure COND`` among an action's effects: the move is legal only if COND holds once the
+    effects before it are done (the position the move leads to)."""
+
+    cond: Expr = None
+
+
+@attrs.define
 class Run(Node):
     """``name(a, b)`` as a statement: runs the procedure ``define name(x, y) { ... }``."""
 

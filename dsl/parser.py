@@ -371,6 +371,9 @@ class ToAst(Transformer):
         return ast.Define(name=str(name), params=[str(p) for p in params if p is not None], block=block,
                           pos=_pos(meta), name_pos=_pos(name))
 
+    def ensure(self, meta, items):
+        return ast.Ensure(cond=items[0], pos=_pos(meta))
+
     def run(self, meta, items):
         name, *args = items
         return ast.Run(name=str(name), args=[a for a in args if a is not None], pos=_pos(name))

@@ -206,6 +206,8 @@ def stmt_head(node) -> str:
         return f"put {expr(node.value)} at {expr(node.cell)} on {expr(node.grid)}"
     if isinstance(node, ast.Run):
         return f"{node.name}({', '.join(expr(a) for a in node.args)})"
+    if isinstance(node, ast.Ensure):
+        return f"ensure {expr(node.cond)}"
     if isinstance(node, ast.Clear):
         to = f" to {expr(node.to)}" if node.to is not None else ""
         return f"clear {expr(node.what)} on {expr(node.grid)}{to}"
@@ -235,6 +237,8 @@ def _expression_of(node) -> tuple[str, object, str] | None:
         return f"let {node.name} = ", node.value, ""
     if isinstance(node, ast.Require):
         return "require ", node.cond, (f" else {quote(node.message)}" if node.message is not None else "")
+    if isinstance(node, ast.Ensure):
+        return "ensure ", node.cond, ""
     if isinstance(node, ast.Assign):
         target = node.name + (f"[{expr(node.index)}]" if node.index is not None else "")
         return f"{target} {node.op} ", node.value, ""

@@ -392,6 +392,8 @@ class Writer:
             return "The turn ends at once."
         if isinstance(s, ast.NextPlayer):
             return f"The next turn is played by {_seat(s.value) or code(s.value)}."
+        if isinstance(s, ast.Ensure):
+            return f"The move is allowed only if, once this is done, {said(s.cond)}."
         if isinstance(s, ast.Run):
             return f"Do {code(s.name + '(' + ', '.join(expr(a) for a in s.args) + ')')} (see its definition)."
         if isinstance(s, ast.Put):

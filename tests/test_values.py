@@ -634,3 +634,59 @@ def test_a_notation_through_defines_that_use_each_other_is_an_error_not_a_hang()
                          "define beyond(c, d) = helper(beyond(c, d), d)\n"
                          "define helper(c, d) = neighbour(board, c, helper(c, d))")
     assert _errors(text)  # reported, without recursing without end
+
+
+def test_ensure_tests_the_position_a_move_leads_to():
+    """Go's suicide rule said after the move (the stone's chain keeps a liberty once captures
+    are taken) gives OpenSpiel's legal moves, as the rule said before the move does."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import random
+    from pathlib import Path
+    text = (Path(__file__).resolve().parent.parent / "games" / "classics" / "go.rules").read_text(encoding="utf-8")
+    before = """      require any(
+              is_empty(board, n) or (board[n] == me and count(liberties(board, n)) > 1)
+              for n in neighbours(board, c)
+          )
+          or takes(c, me)
+"""
+    assert before in text
+    text = text.replace(before, "").replace("      if not eye or taken != 1 {",
+                                            "      ensure count(liberties(board, c)) > 0\n      if not eye or taken != 1 {")
+    game = regle.loads(text, name="go_after", backend="python")
+    oracle_game = pyspiel.load_game("go(board_size=9)")
+    for seed in range(4):
+        state, oracle = game.new_game(seed=seed), oracle_game.new_initial_state()
+        rng = random.Random(seed)
+        while not oracle.is_terminal():
+            theirs = {}
+            for a in oracle.legal_actions():
+                point = oracle.action_to_string(a).split(" ", 1)[1]
+                theirs["pass" if point == "PASS" else ("i" if point[0] == "j" else point[0]) + point[1:]] = a
+            assert set(str(m) for m in state.legal_moves()) == set(theirs), (seed, state.decisions)
+            move = rng.choice(sorted(theirs))
+            state.play(move)
+            oracle.apply_action(theirs[move])
+
+
+def test_ensure_is_checked():
+    base = ('game "t" {\n  players 2\n}\ngrid board: player square 3 by 3\ncounter n\n'
+            'turn {\n  step s {\n    action go(c in empty_cells(board)) "{c}" {\n      put me at c on board\n'
+            '      ENSURE\n    }\n  }\n}\nend when turns >= 3\n')
+    errors = _errors(base.replace("ENSURE", "ensure n > 0\n      ensure n > 1"))
+    assert any("an action has one 'ensure'" in e for e in errors)
+    errors = _errors(base.replace("ENSURE", "if n > 0 {\n        ensure n > 1\n      }"))
+    assert any("'ensure' stands among the action's own statements" in e for e in errors)
+    errors = _errors(base.replace("ENSURE", "n = random(3)\n      ensure n > 0"))
+    assert any("the effects before it may not end the turn or the game" in e for e in errors)
+    errors = _errors(base.replace("      ENSURE\n", "").replace("turn {", "setup {\n  ensure n > 0\n}\nturn {"))
+    assert any("it belongs among an action's effects" in e for e in errors)
+    ok = regle.loads(base.replace("ENSURE", "ensure count(filled_cells(board, me)) <= 2").replace(
+        "turns >= 3", "turns >= 9"), name="t", backend="python")
+    # a seat may have two marks at most, so after two each nobody can move: the turns go by empty
+    s = ok.new_game(seed=0)
+    for move in ["a1", "b1", "c1"]:
+        assert len(s.legal_moves()) == 9 - ["a1", "b1", "c1"].index(move)
+        s.play(move)
+    assert s.current_player == 1 and len(s.legal_moves()) == 6
+    s.play("a2")
+    assert s.over and s.decisions == 4 and s.turns == 9
