@@ -10,6 +10,7 @@ from regle.dsl.errors import Diagnostic
 from . import types as T
 from .symbols import LIMITS, NotConstant, fold_constant
 from .texts import split_template
+from .ensure import ensure_method, ensure_test
 from .notation import notation_names
 from .ir import ActionIR, StepIR
 from .moves import Add, Extend, Line, Pairs, keyed_moves, move_lines
@@ -273,7 +274,7 @@ class ActionLowering:
                 lines.append(Line(0, f"if {cond}:", opens=True))
                 tests[level].append((stmt, cond))
             placed[level].extend(lines)
-        ensure = self.ensure_test(node, effects, index, arg_names)
+        ensure = ensure_test(self, effects, index, arg_names)
         if ensure is not None:  # tested last, where every parameter is known: on a copy, per move
             level = len(node.params) - 1
             placed[level].append(Line(0, ensure, opens=True))
@@ -370,7 +371,7 @@ class ActionLowering:
                 emit([self.add_move(index, [pyname(n) for n in arg_names])])
         # effects
         do_lines, do_ctx = self.effects(prefix, effects, guard_ctx)
-        ensure_lines, ensure_locals = self.ensure_method(prefix, effects, guard_ctx, arg_names)
+        ensure_lines, ensure_locals = ensure_method(self, prefix, effects, guard_ctx, arg_names)
         say_body = (self.template_code(node.notation, notation_names(self, node, prefix, arg_types), node.pos)
                     if node.notation is not None
                     else joined([repr(node.name)] + [self.show_code(c, t) for c, t in arg_types.values()], " "))
@@ -384,35 +385,6 @@ class ActionLowering:
                         arg_kinds=[t.display_kind for _c, t in arg_types.values()],
                         c_locals=do_ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"}),
                         gen_locals=dict(ctx.locals), ensure_lines=ensure_lines, ensure_locals=ensure_locals)
-
-    def ensure_test(self, node: ast.Action, effects: list, index: int, arg_names: list) -> str | None:
-        """The test of an action's ``ensure`` (the call of its ``_ensure_`` method), or None."""
-        ensures = [s for s in effects if isinstance(s, ast.Ensure)]
-        for stmt in ast_nodes(effects):
-            if isinstance(stmt, ast.Ensure) and stmt not in ensures:
-                self.error("'ensure' stands among the action's own statements, not inside if, for or while",
-                           stmt.pos, "the move is tested once its effects before the ensure are done")
-        if len(ensures) > 1:
-            self.error("an action has one 'ensure'; join the conditions with 'and'", ensures[1].pos)
-        if not ensures:
-            return None
-        before = effects[:effects.index(ensures[0])]
-        for stmt in ast_nodes(before):
-            if isinstance(stmt, (ast.EndTurn, ast.EndGame, ast.NextPlayer, ast.Shuffle, ast.Announce)) or (
-                    isinstance(stmt, ast.Call) and stmt.func == "random"):
-                self.error("'ensure' tests the position the move leads to: the effects before it may not end the "
-                           "turn or the game, choose the next player, announce or draw on chance", stmt.pos,
-                           "put the ensure before this statement")
-        return f"if s._ensure_{index}({', '.join(pyname(n) for n in arg_names)}):"
-
-    def ensure_method(self, prefix: list, effects: list, guard_ctx: Ctx, arg_names: list) -> tuple[list, list]:
-        """The lines of ``_ensure_N``: on a copy of the state (``s`` rebound to it), the guards'
-        lets and the effects before ``ensure``, then its condition returned."""
-        ensure = next((s for s in effects if isinstance(s, ast.Ensure)), None)
-        if ensure is None:
-            return [], []
-        lines, ctx = self.effects(prefix, effects[:effects.index(ensure)] + [ensure], guard_ctx, ensure=True)
-        return lines, ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"})
 
     def effects(self, prefix: list, effects: list, guard_ctx: Ctx, ensure: bool = False) -> tuple[list[str], Ctx]:
         """An action's effects (the lets of its guards again, then its statements), lowered

@@ -91,8 +91,8 @@ def notation_names(low, node: ast.Action, prefix: list, arg_types: dict) -> dict
             continue
         if beyond is not None:
             low.error(f"'{{{stmt.name}}}': a notation names the move alone, so it shows parameters, and "
-                       f"lets computed from them and the board's geometry; '{stmt.name}' also reads this",
-                       beyond.pos, "show a parameter instead, or compute the value from the parameters only")
+                      f"lets computed from them and the board's geometry; '{stmt.name}' also reads this",
+                      beyond.pos, "show a parameter instead, or compute the value from the parameters only")
             names[stmt.name] = ("''", T.ANY)
             continue
         with low.unread():
