@@ -269,7 +269,7 @@ class GridLowering:
             return f"range({sym.geo.width})", T.list_of(T.Type("lane", space=sym.name)), P_ATOM
         if f == "chain":  # the cells joined to c through neighbours holding what c holds
             c = self.cell(args[1], ctx, sym)
-            return f"{self.rt('ops.chain')}({grid}, {self.adj_table(g)}, {deg}, {c})", T.list_of(cell_t), P_ATOM
+            return f"{self.rt('K.chain')}({grid}, {self.adj_table(g)}, {deg}, {c})", T.list_of(cell_t), P_ATOM
         if f in ("slide", "blocker"):  # the empty cells a slide crosses; the piece it meets
             c, d = self.cell(args[1], ctx, sym), self.direction(args[2], ctx, sym)
             code = f"{self.rt('K.' + f)}({grid}, {self.adj_table(g)}, {deg}, {c}, {d})"

@@ -1503,6 +1503,13 @@ cpdef long blocker(object cells_obj, object adj_obj, int deg, int cell, int d) e
     return -1
 
 
+cpdef list chain(object cells_obj, object adj_obj, int deg, int cell):
+    cdef const unsigned char* cells = _ro(cells_obj)
+    if cell < 0 or cell >= len(cells_obj):
+        raise ValueError("there is no cell here (none) to start a chain from")
+    return list(_group_at(cells_obj, adj_obj, deg, cell, cells[cell], 0))
+
+
 cdef int _liberties(const unsigned char* cells, const short* adj, Py_ssize_t n, int deg, int cell,
                     unsigned char* mark, int* stack, int limit) except -1:
     """Marks the chain of `cell` 1 and its liberties 2 in `mark` (n cells); how many liberties,

@@ -695,6 +695,14 @@ def blocker(cells, adj, deg: int, cell: int, d: int) -> int:
     return -1
 
 
+def chain(cells, adj, deg: int, cell: int) -> list[int]:
+    """The cells joined to ``cell`` through neighbours holding what it holds (itself included),
+    in cell order; for an empty cell, the empty cells joined to it (a region of the board)."""
+    if not 0 <= cell < len(cells):
+        raise ValueError("there is no cell here (none) to start a chain from")
+    return list(group_at(cells, adj, deg, cell, cells[cell], 0))
+
+
 def liberties(cells, adj, deg: int, cell: int) -> list[int]:
     """The empty cells next to the chain of ``cell`` (the cells joined to it through neighbours
     holding what it holds), in cell order; none for an empty cell."""

@@ -245,12 +245,7 @@ def mancala_opposite(cell: int, n: int) -> int:
     return 2 * n - cell
 
 
-def chain(cells, adj, deg: int, cell: int) -> list[int]:
-    """The cells joined to ``cell`` through neighbours holding what it holds (itself included),
-    in cell order; for an empty cell, the empty cells joined to it (a region of the board)."""
-    if cell < 0:
-        raise ValueError("there is no cell here (none) to start a chain from")
-    return list(K.group_at(cells, adj, deg, cell, cells[cell], 0))
+chain = K.chain
 
 
 def sides_of(cells, sides) -> list[int]:

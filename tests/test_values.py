@@ -356,6 +356,7 @@ def test_region_kernels_twins_agree():
         libs = pure.liberties(cells, adj, 4, cell)
         assert compiled.liberties(cells, adj, 4, cell) == libs
         chain = flood(cells, cell)
+        assert compiled.chain(cells, adj, 4, cell) == pure.chain(cells, adj, 4, cell) == sorted(chain)
         expected = sorted({adj[c * 4 + d] for c in chain for d in range(4)} - {-1} - chain)
         assert libs == ([] if not cells[cell] else [x for x in expected if not cells[x]])
         count = len(libs) if limit <= 0 else min(len(libs), limit)
@@ -643,10 +644,8 @@ def test_ensure_tests_the_position_a_move_leads_to():
     import random
     from pathlib import Path
     text = (Path(__file__).resolve().parent.parent / "games" / "classics" / "go.rules").read_text(encoding="utf-8")
-    before = """      require any(
-              is_empty(board, n) or (board[n] == me and count(liberties(board, n)) > 1)
-              for n in neighbours(board, c)
-          )
+    before = """      require any(is_empty(board, n) for n in neighbours(board, c))
+          or any(board[n] == me and count(liberties(board, n)) > 1 for n in neighbours(board, c))
           or takes(c, me)
 """
     assert before in text
