@@ -299,6 +299,20 @@ class StatementLowering:
     def s_For(self, node: ast.For, ctx: Ctx) -> list[str]:
         src, ty = self.collection(node.source, ctx)
         var = ctx.local(node.var)
+        made = self.written.get(src, ())
+        if self.native and made[:1] == ("neighbours",):  # the neighbours' table walked in C: no list
+            _kind, g, deg, cell = made
+            around, d = f"_at{var}", f"_d{var}"
+            for local in (around, d, var):
+                ctx.note_local(local, T.INT)
+            inner = ctx.child(**{node.var: (var, ty.elem or T.ANY)})
+            return ([f"{around} = {cell}",
+                     f"if {around} < 0: raise ValueError('there is no cell here (none) to look around')",
+                     f"for {d} in range({deg}):",
+                     f"    {var} = _v_{g}_ADJ[{around} * {deg} + {d}]",
+                     f"    if {var} < 0:",
+                     "        continue",
+                     "    s._walk(1)"] + _indent(self.stmts(node.body, inner) or ["pass"]))
         if ty.kind == "zone":
             src = f"list({src})"  # the body may change the zone it walks
         inner = ctx.child(**{node.var: (var, ty.elem or T.ANY)})

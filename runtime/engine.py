@@ -229,6 +229,10 @@ class BaseState:
     MAX_DECISIONS = MAX_DECISIONS  # a generated State may lower it (max decisions in the game block)
     GAME: "Game"
 
+    def _walk(self, n: int) -> None:
+        """n elements walked by a ``for`` statement that makes no list (counted as ``_loop``)."""
+        self._loop(range(n))
+
     def _loop(self, items):
         """What a ``for`` statement of the rules walks, counted against the work one decision
         may do (MAX_WORK elements walked), so nested loops cannot run away. ``work`` holds

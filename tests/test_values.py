@@ -689,3 +689,26 @@ def test_ensure_is_checked():
     assert s.current_player == 1 and len(s.legal_moves()) == 6
     s.play("a2")
     assert s.over and s.decisions == 4 and s.turns == 9
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_a_loop_over_neighbours_in_effects(backend):
+    """Natively the loop walks the grid's table in C (no list); both engines count the same
+    neighbours and refuse `none` alike."""
+    if backend == "native" and not native.available():
+        pytest.skip(native.unavailable_reason())
+    text = ('game "t" {\n  players 2\n}\ngrid board: player square 3 by 3 with diagonals\ncounter k\n'
+            'counter far: cell of board\n'
+            'turn {\n  step s {\n    action go(c in empty_cells(board)) "{c}" {\n      put me at c on board\n'
+            '      for n in neighbours(board, c) {\n        k += 1\n        for m in neighbours(board, n) {\n'
+            '          far = m\n        }\n      }\n      for n in neighbours(board, far) {\n        k += 0\n      }\n'
+            '    }\n  }\n}\nend when turns >= 3\n')
+    game = regle.loads(text, name="t", backend=backend)
+    s = game.new_game(seed=0).play("a1")  # a corner: 3 neighbours
+    assert s.to_json()["counters"]["k"] == 3
+    s = s.play("b2")  # the centre: 8 more
+    assert s.to_json()["counters"]["k"] == 11
+    broken = regle.loads(text.replace("for n in neighbours(board, far)", "for n in neighbours(board, none)"),
+                         name="t2", backend=backend)
+    with pytest.raises(regle.RulesRuntimeError, match="there is no cell here"):
+        broken.new_game(seed=0).play("a1")
