@@ -215,6 +215,41 @@ def _statements(body: list):
             yield from _statements(node.body)
 
 
+#: per statement kind, the fields naming the places it changes
+_WRITES = {ast.Put: ("grid",), ast.Clear: ("grid", "to"), ast.Drop: ("grid", "taking", "overflow"),
+           ast.Settle: ("grid",), ast.Place: ("grid", "taking", "overflow"), ast.Push: ("grid",),
+           ast.Deal: ("src", "dst"), ast.Move: ("src", "dst"), ast.Add: ("dst",), ast.Remove: ("src",),
+           ast.Refill: ("dst", "src"), ast.Shuffle: ("zone",)}
+#: statements that change nothing of the state (tests, names, the flow of a block)
+_NO_WRITES = (ast.Let, ast.Require, ast.Ensure, ast.If, ast.For, ast.While)
+
+
+def written_places(body: list, procedures: dict) -> set[str] | None:
+    """The places (zones, grids, counters, by name) the statements may change, procedures run
+    included; None when some statement's writes are not known (then a caller keeps everything)."""
+    found: set[str] = set()
+    seen: set[str] = set()
+    stack = list(body)
+    while stack:
+        node = stack.pop()
+        for inner in _statements([node]):
+            kind = type(inner)
+            if kind in _WRITES:
+                found.update(_place_name(getattr(inner, f)) for f in _WRITES[kind] if getattr(inner, f) is not None)
+            elif isinstance(inner, ast.Assign):
+                found.add(inner.name)  # a counter, a grid of numbers, or a let (not a place: harmless)
+            elif isinstance(inner, ast.Run):
+                proc = procedures.get(inner.name)
+                if proc is None or proc.block is None:
+                    return None
+                if inner.name not in seen:
+                    seen.add(inner.name)
+                    stack.extend(proc.block)
+            elif not isinstance(inner, _NO_WRITES):
+                return None
+    return None if "?" in found else found
+
+
 def _place_name(node) -> str:
     while isinstance(node, (ast.Index, ast.Attr)):
         node = node.obj

@@ -1,14 +1,17 @@
 """Legality after the move: an action's ``ensure COND``.
 
 A move is legal only if COND holds once the effects before the ``ensure`` are done. The move
-generator tests each candidate by calling the action's ``_ensure_N`` method, which copies the
-state, runs those effects on the copy and returns the condition; the action's own effects skip
-the ``ensure`` (the move was tested).
+generator tests each candidate by calling the action's ``_ensure_N`` method, which keeps a copy
+of the places those effects may change (and the work count), runs the effects on the state
+itself, reads the condition and puts the places back: no copy of the whole state per candidate.
+Where the places changed cannot be told, it runs them on a copy of the state instead. The
+action's own effects skip the ``ensure`` (the move was tested).
 """
 from __future__ import annotations
 
 from regle.dsl import ast
 
+from .analysis import written_places
 from .lower_common import Ctx, ast_nodes, pyname
 
 
@@ -34,10 +37,49 @@ def ensure_test(low, effects: list, index: int, arg_names: list) -> str | None:
 
 
 def ensure_method(low, prefix: list, effects: list, guard_ctx: Ctx, arg_names: list) -> tuple[list, list]:
-    """The lines of ``_ensure_N``: on a copy of the state (``s`` rebound to it), the guards'
-    lets and the effects before ``ensure``, then its condition returned."""
+    """The lines of ``_ensure_N`` (after ``me``): the places the effects before ``ensure`` may
+    change kept, those effects and the condition returned, the places put back; or, when the
+    places are not known, the same on a copy of the state (``s`` rebound to it)."""
     ensure = next((s for s in effects if isinstance(s, ast.Ensure)), None)
     if ensure is None:
         return [], []
-    lines, ctx = low.effects(prefix, effects[:effects.index(ensure)] + [ensure], guard_ctx, ensure=True)
-    return lines, ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"})
+    before = effects[:effects.index(ensure)]
+    lines, ctx = low.effects(prefix, before + [ensure], guard_ctx, ensure=True)
+    c_locals = ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"})
+    places = written_places(before, low.sym.defines)
+    if places is None:
+        return ["s = s._copy()" if low.native else "s = s.copy()", *lines], c_locals
+    keep, put_back = _keep(low, sorted(places))
+    return keep + ["try:"] + ["    " + line for line in lines] + ["finally:"] + ["    " + line for line in put_back], \
+        c_locals
+
+
+def _keep(low, places: list[str]) -> tuple[list[str], list[str]]:
+    """Lines keeping the places (and the count of work done in this decision), and lines
+    putting them back in place (the same objects, which the move generator may hold)."""
+    keep, put_back = ["_keep_work = s._work_done()"], ["s._work_back(_keep_work)"]
+    for name in places:
+        counter = low.sym.counters.get(name)
+        if counter is not None:
+            attr = f"s.c_{name}"
+            if counter.per and not low.native:  # a list: put back in place
+                keep.append(f"_keep_c_{name} = {attr}[:]")
+                put_back.append(f"{attr}[:] = _keep_c_{name}")
+            else:  # a number, or natively a C array seen as a list (its setter copies it back)
+                keep.append(f"_keep_c_{name} = {attr}")
+                put_back.append(f"{attr} = _keep_c_{name}")
+            continue
+        if name in low.sym.grids:
+            attr, per = f"s.g_{name}", low.sym.grids[name].per
+        elif name in low.sym.zones:
+            attr, per = f"s.z_{name}", low.sym.zones[name].per
+        else:  # a let changed by the effects: a local of the method, not the state
+            continue
+        local = f"_keep_{attr[2:]}"
+        if per:
+            keep.append(f"{local} = [_p[:] for _p in {attr}]")
+            put_back.append(f"for _p, _k in zip({attr}, {local}): _p[:] = _k")
+        else:
+            keep.append(f"{local} = {attr}[:]")
+            put_back.append(f"{attr}[:] = {local}")
+    return keep, put_back

@@ -229,6 +229,13 @@ class BaseState:
     MAX_DECISIONS = MAX_DECISIONS  # a generated State may lower it (max decisions in the game block)
     GAME: "Game"
 
+    def _work_done(self) -> tuple:
+        """The work counted in this decision, to put back after a trial (``ensure``)."""
+        return self.work
+
+    def _work_back(self, work: tuple) -> None:
+        self.work = work
+
     def _walk(self, n: int) -> None:
         """n elements walked by a ``for`` statement that makes no list (counted as ``_loop``)."""
         self._loop(range(n))

@@ -712,3 +712,28 @@ def test_a_loop_over_neighbours_in_effects(backend):
                          name="t2", backend=backend)
     with pytest.raises(regle.RulesRuntimeError, match="there is no cell here"):
         broken.new_game(seed=0).play("a1")
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_ensure_puts_back_what_its_trial_changed(backend):
+    """The trial of each candidate changes the state itself and puts back the places it
+    changed: zones, grids per player and counters per player included."""
+    if backend == "native" and not native.available():
+        pytest.skip(native.unavailable_reason())
+    text = ('game "t" {\n  players 2\n}\ngrid board: player per player square 2 by 2\nzone pile: int = [1, 2, 3]\n'
+            'zone hand: int per player\ncounter got per player\ncounter last\n'
+            'turn {\n  step s {\n    action take(v in pile, c in empty_cells(board[me])) "{v}{c}" {\n'
+            '      move v from pile to hand[me]\n      put me at c on board[me]\n      got[me] += v\n      last = v\n'
+            '      ensure got[me] <= 3 and count(pile) >= 1\n    }\n  }\n}\nend when turns >= 4\n')
+    game = regle.loads(text, name="t", backend=backend)
+    s = game.new_game(seed=0)
+    before = s.to_json()
+    moves = sorted(str(m) for m in s.legal_moves())
+    assert moves == sorted(f"{v}{c}" for v in (1, 2, 3) for c in ("a1", "a2", "b1", "b2"))
+    assert s.to_json() == before  # every trial put back
+    s = s.play("3a1")  # P1 holds 3: any more would pass 3
+    assert sorted(str(m) for m in s.legal_moves()) == sorted(f"{v}{c}" for v in (1, 2) for c in ("a1", "a2", "b1", "b2"))
+    s = s.play("2b2")  # then P1 would pass 3 and P2 would empty the pile: nobody moves again
+    assert s.over and s.decisions == 2
+    data = s.to_json()
+    assert data["zones"]["pile"] == [1] and data["zones"]["hand"] == [[3], [2]] and data["counters"]["got"] == [3, 2]
