@@ -313,11 +313,41 @@ class ExpressionLowering:
             # a list param read by an enum member: displays show it beside that member (e.g. by a side)
             self.enum_params.setdefault(ity.name, {})[node.obj.id] = self.sym.params[node.obj.id].value
         if ty.kind in ("zone", "list"):
+            length = self.known_length(node.obj)
+            if length is not None and _is_int(index) and not -length <= int(index) < length:
+                self.error(f"position {index} of a list of {length} (positions count from 0)", node.index.pos,
+                           f"the last is [{length - 1}]" if length else "this list is empty")
             return f"{code}[{index}]", ty.elem or T.ANY, P_ATOM
         if ty.kind != "any":
             self.error(f"only zones, lists and per-player or per-member things take [...], but this is {ty}",
                        node.pos)
         return "0", T.ANY, P_ATOM
+
+    def known_length(self, node: ast.Node) -> int | None:
+        """How many elements a list has when the rules fix it: a list written out, a list param,
+        the cells, directions or listed cells of a grid, a ray from a named cell in a named
+        direction. None when only play can tell."""
+        if isinstance(node, ast.ListExpr):
+            return len(node.items)
+        if isinstance(node, ast.Name) and node.id in self.sym.params and isinstance(self.sym.params[node.id].value, (list, tuple)):
+            return len(self.sym.params[node.id].value)
+        if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name)
+                and node.args[0].id in self.sym.grids and node.func not in self.sym.defines):
+            return None
+        geo = self.sym.grids[node.args[0].id].geo
+        if node.func == "cells":
+            return geo.cells if len(node.args) == 1 else len(node.args) - 1
+        if node.func == "directions" and len(node.args) == 1:
+            return geo.deg
+        if node.func == "ray" and len(node.args) == 3 and all(isinstance(a, ast.Str) for a in node.args[1:]):
+            names = geo.cell_names()
+            if node.args[1].value not in names or node.args[2].value not in geo.dirs:
+                return None  # reported where the names are read
+            at, d, steps = names.index(node.args[1].value), geo.dirs.index(node.args[2].value), 0
+            while geo.adj[at * geo.deg + d] >= 0 and steps < geo.cells:
+                at, steps = geo.adj[at * geo.deg + d], steps + 1
+            return steps
+        return None
 
     def x_Str(self, node: ast.Str, ctx: Ctx):
         self.error(f"\"{node.value}\" names a cell or a direction; it is only understood where a grid "

@@ -178,6 +178,9 @@ def _runtime_error(exc: BaseException, doing: str = "while playing") -> RulesRun
     what = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
     if isinstance(exc, ValueError) and "not in list" in str(exc):
         what = "the item to take is not there (" + str(exc) + ")"
+    elif isinstance(exc, IndexError) and "out of range" in str(exc):  # Z[i], ray(...)[i] past the end
+        what = ("a position past the end of a list or zone (positions count from 0; count(Z) says how "
+                f"many there are) ({exc})")
     if where:
         return RulesRuntimeError(f"{where[0]}:{where[1]}: error {doing}: {what}")
     return RulesRuntimeError(f"error {doing}: {what}")

@@ -737,3 +737,19 @@ def test_ensure_puts_back_what_its_trial_changed(backend):
     assert s.over and s.decisions == 2
     data = s.to_json()
     assert data["zones"]["pile"] == [1] and data["zones"]["hand"] == [[3], [2]] and data["counters"]["got"] == [3, 2]
+
+
+def test_positions_past_the_end_are_reported():
+    text = ('game "t" {\n  players 2\n}\nparam sizes = [3, 4]\ngrid board: player square 3 by 3\n'
+            'counter n: cell of board\ncounter k\nturn {\n  step s {\n    action go(c in empty_cells(board)) "{c}" {\n'
+            '      put me at c on board\n      n = ray(board, c, "n")[1]\n    }\n  }\n}\nend when turns >= 3\n')
+    errors = _errors(text.replace('ray(board, c, "n")[1]', 'ray(board, "a1", "n")[2]').replace(
+        "      put me at c on board\n", "      put me at c on board\n      k = sizes[2] + [1, 2, 3][3]\n"))
+    assert errors[0] == "12:17 position 2 of a list of 2 (positions count from 0) | the last is [1]"
+    assert errors[1] == "12:32 position 3 of a list of 3 (positions count from 0) | the last is [2]"
+    assert errors[2] == "13:33 position 2 of a list of 2 (positions count from 0) | the last is [1]"
+    assert len(errors) == 3
+    s = regle.loads(text, name="t", backend="python").new_game(seed=0)
+    s.play("a1")  # a1: two cells north of it, [1] is a3
+    with pytest.raises(regle.RulesRuntimeError, match=r":12: .*a position past the end of a list or zone"):
+        s.play("a3")  # a3: no cell north of it
