@@ -77,6 +77,10 @@ class GridLowering:
             self.error(f"grid '{sym.name}' holds {sym.elem}, not {ty}", node.pos)
         return code
 
+    def same_cells(self, a: str, b: str) -> bool:
+        """Whether a cell of grid a may stand for a cell of grid b (grids shaped alike)."""
+        return a == b or self.sym.grids[a].geo.cells == self.sym.grids[b].geo.cells
+
     def cell(self, node: ast.Node, ctx, sym) -> str:
         if isinstance(node, ast.Str):  # a cell by its name: "d4"
             if sym is None:
@@ -90,8 +94,7 @@ class GridLowering:
         code, ty = self.expr(node, ctx)
         if ty.kind not in ("cell", "int", "any"):
             self.error(f"expected a cell here, but this is {ty}", node.pos)
-        elif sym is not None and ty.kind == "cell" and ty.space and ty.space != sym.name \
-                and self.sym.grids[ty.space].geo.cells != sym.geo.cells:
+        elif sym is not None and ty.kind == "cell" and ty.space and not self.same_cells(ty.space, sym.name):
             self.error(f"this is a cell of grid '{ty.space}', which is not shaped like '{sym.name}'", node.pos)
         return code
 

@@ -178,11 +178,6 @@ class StatementLowering:
             return f"(1 if {code} else 0)"
         return code
 
-    def same_cells(self, a: str, b: str) -> bool:
-        """Whether cells of grids a and b are the same values (the same shape and size)."""
-        ga, gb = self.sym.grids[a].geo, self.sym.grids[b].geo
-        return (ga.kind, ga.width, ga.height, ga.cells) == (gb.kind, gb.width, gb.height, gb.cells)
-
     @staticmethod
     def cell_grid(ty: T.Type) -> str:
         return f" of '{ty.space}'" if ty.kind == "cell" and ty.space else ""
