@@ -100,11 +100,12 @@ class CallLowering:
                 sym = self.sym.grids[gty.space]
                 if len(args) == 2:
                     if sym.elem.kind == "piece":
-                        probe = self.mark(ctx)
-                        what = self.expr(args[1], ctx)[1].kind
-                        self.rewind(probe, ctx)  # lowered again below
-                        if what != "piece":  # a kind or an owner: counted among the pieces
-                            return f"len({self.cells_holding(gcode, sym, args[1:], ctx)})", T.INT, P_ATOM
+                        value, vty = self.expr(args[1], ctx)
+                        if vty.kind != "piece":  # a kind or an owner: counted among the pieces
+                            return f"len({self.cells_holding(gcode, sym, args[1:], [(value, vty)])})", T.INT, P_ATOM
+                        if not T.compatible(vty, sym.elem):
+                            self.error(f"grid '{sym.name}' holds {sym.elem}, not {vty}", args[1].pos)
+                        return f"{gcode}.count({value} + 1)", T.INT, P_ATOM
                     if sym.elem.kind == "int":
                         return f"{gcode}.count({self.element(args[1], ctx, sym)})", T.INT, P_ATOM
                     return f"{gcode}.count({self.element(args[1], ctx, sym)} + 1)", T.INT, P_ATOM

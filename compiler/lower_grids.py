@@ -29,7 +29,7 @@ GRID_FUNCTIONS = {"cells", "empty_cells", "filled_cells", "content", "is_empty",
                   "edge_cells", "in_a_row", "connected", "flanked", "houses", "store", "opposite", "chain",
                   "sides", "lanes", "around", "liberties", "slide", "blocker"}
 #: how many arguments each grid function takes
-ARITY = {"cells": tuple(range(1, 257)), "empty_cells": (1,), "filled_cells": (1, 2, 3), "content": (2,), "is_empty": (2,),
+ARITY = {"cells": range(1, 257), "empty_cells": (1,), "filled_cells": (1, 2, 3), "content": (2,), "is_empty": (2,),
          "row": (2,), "lane": (2,), "lane_count": (2,), "groups": (2, 3, 4), "largest_zone": (2, 3),
          "placements": (2, 3), "line_moves": (2, 3), "column": (2,), "cell": (2, 3),
          "neighbour": (3,), "neighbours": (2,), "directions": (1,), "ray": (3,), "distance": (3,),
@@ -176,7 +176,7 @@ class GridLowering:
         f, args = node.func, node.args
         need = ARITY[f]
         if len(args) not in need:
-            want = " or ".join(map(str, need)) if f != "cells" else "a grid, then the cells to list if any, as"
+            want = f"at least {need.start}" if isinstance(need, range) else " or ".join(map(str, need))
             self.error(f"{f}() takes {want} arguments, not {len(args)}", node.pos)
             return "0", T.ANY, P_ATOM
         if f == "placements":
@@ -316,7 +316,8 @@ class GridLowering:
             if numbers:
                 self.error(f"filled_cells(G, v) finds pieces, and '{sym.name}' is a grid of numbers", node.pos)
                 return "[]", T.list_of(cell_t), P_ATOM
-            return self.cells_holding(grid, sym, args[1:], ctx), T.list_of(cell_t), P_ATOM
+            codes = [self.expr(a, ctx) for a in args[1:]]
+            return self.cells_holding(grid, sym, args[1:], codes), T.list_of(cell_t), P_ATOM
         if f in ("empty_cells", "filled_cells"):
             if numbers:  # a list of numbers: 0 is an empty cell
                 test = "not " if f == "empty_cells" else ""
@@ -402,10 +403,10 @@ class GridLowering:
         return None
 
     # ---- statements -----------------------------------------------------------------------
-    def cells_holding(self, grid: str, sym, args: list, ctx) -> str:
+    def cells_holding(self, grid: str, sym, args: list, codes: list) -> str:
         """The cells of a grid of elements holding a value: on a grid of pieces, a piece, a kind
-        (any owner), an owner (any kind), or a kind and an owner (``K.cells_holding``)."""
-        codes = [self.expr(a, ctx) for a in args]
+        (any owner), an owner (any kind), or a kind and an owner (``K.cells_holding``). ``codes``:
+        the arguments lowered, (code, type) each."""
         any_ = "-2"
         if sym.elem.kind != "piece":
             if len(args) == 2 or not T.compatible(codes[0][1], sym.elem):
