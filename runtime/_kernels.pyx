@@ -27,7 +27,8 @@ cdef inline int _cut(list items, Py_ssize_t low, Py_ssize_t high) except -1:
 
 
 cdef int GHOST = 255
-DEF MAX_BOARD = 4096  # the cells of one grid at most (the language's limit)
+cdef enum:
+    MAX_BOARD = 4096  # the cells of one grid at most (the language's limit)
 #: the pairs one call may list: the legal moves one decision may hold (LIMITS["moves"])
 cdef Py_ssize_t MAX_PAIRS = 1_000_000
 TOO_MANY_PAIRS = "more than 1,000,000 moves (or pairs), the limit of legal moves in one decision"
