@@ -3,6 +3,7 @@
 - :func:`secrecy`: who may see a scoring clause (public, its owner only, or nobody).
 - :func:`flows`: between which places effects move elements (for determinisation).
 - :func:`ends_by_statement`: whether an effect can end the game (for loading saved states).
+- :func:`conjuncts`: an action's guards split at their ``and`` (to test each part early).
 
 Secrecy: who may see the value of an expression: public, its owner only, or nobody (until the end).
 
@@ -259,3 +260,27 @@ def _place_name(node) -> str:
 def _text(node) -> str:
     from regle.dsl.printer import expr
     return expr(node)
+
+
+def conjuncts(prefix: list) -> list[tuple]:
+    """The guards, each ``require a and b and c`` as one require per conjunct in order, so that
+    a conjunct that needs fewer parameters is tested in an outer loop: (guard, later) pairs.
+    ``later`` marks the second and later conjuncts: each is placed no further out than the one
+    before it, so a conjunct is only evaluated where the original ``and`` would evaluate it."""
+    out = []
+    for stmt in prefix:
+        if not (isinstance(stmt, ast.Require) and stmt.message is None):
+            out.append((stmt, False))
+            continue
+        parts, stack = [], [stmt.cond]
+        while stack:
+            e = stack.pop()
+            if isinstance(e, ast.BinOp) and e.op == "and":
+                stack += [e.right, e.left]
+            else:
+                parts.append(e)
+        if len(parts) == 1:
+            out.append((stmt, False))
+            continue
+        out += [(ast.Require(cond=e, pos=stmt.pos), i > 0) for i, e in enumerate(parts)]
+    return out

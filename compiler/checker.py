@@ -375,6 +375,19 @@ class Checker:
                    suggest(per, self.sym.enums) or "write 'per player' or 'per' an enum declared above")
         return None
 
+    def lines_board(self, node: ast.Grid) -> geometry.Geometry | None:
+        """A board of points and lines, or None after saying why it cannot be laid."""
+        try:
+            geo = geometry.points([s.value for s in node.size])
+        except geometry.BadLines as why:
+            self.error(why.message, node.size[why.line].pos, why.hint)
+            return None
+        if geo.cells > LIMITS["grid_cells"] or self.grid_cells + geo.cells > LIMITS["all_grid_cells"]:
+            self.error(f"grid '{node.name}' has too many points ({geo.cells:,})", node.pos)
+            return None
+        self.grid_cells += geo.cells
+        return attrs.evolve(geo, numbered=True) if node.numbered else geo
+
     def decl_grid(self, node: ast.Grid) -> None:
         if not self.declare(node.name, _at(node), "grid"):
             return
@@ -390,9 +403,11 @@ class Checker:
             self.error(f"a grid holds at most 254 different items; table '{elem.name}' has more", node.elem.pos)
         if node.capacity is not None:
             self.error("a grid's capacity is its number of cells; remove 'capacity'", node.capacity.pos)
-        sizes = [self.const(e) for e in node.size]
+        sizes = [self.const(e) for e in node.size] if node.shape != "lines" else []
         geo = None
-        if all(isinstance(v, int) and not isinstance(v, bool) for v in sizes):
+        if node.shape == "lines":
+            geo = self.lines_board(node)
+        elif all(isinstance(v, int) and not isinstance(v, bool) for v in sizes):
             if any(v < 1 for v in sizes):
                 self.error(f"a grid's sizes must be at least 1, not {', '.join(map(str, sizes))}", node.pos)
             elif _cell_count(node.shape, sizes) > LIMITS["grid_cells"]:  # before building the geometry
@@ -432,9 +447,10 @@ class Checker:
             if enum is None:
                 self.error(f"'edges {node.edges}': '{node.edges}' is not an enum", node.pos,
                            suggest(node.edges, self.sym.enums))
-            elif node.shape in ("lanes", "mancala"):
-                self.error(f"{node.shape} have no edges to leave by" if node.shape == "lanes"
-                           else "a mancala board has no edges to leave by", node.pos)
+            elif node.shape in ("lanes", "mancala", "lines"):
+                self.error({"lanes": "lanes have no edges to leave by",
+                            "mancala": "a mancala board has no edges to leave by",
+                            "lines": "a board of points and lines has no edges to leave by"}[node.shape], node.pos)
             elif len(enum.members) != len(geo.sides):
                 shape = "hex W by H" if node.shape == "rhombus" else node.shape
                 self.error(f"a {shape} board has {len(geo.sides)} sides ({', '.join(geo.sides)}, clockwise "

@@ -8,9 +8,13 @@ Layouts (shared with the runtime kernels):
   the floor; neighbours are orthogonal;
 - hex board of side s: 3s(s-1)+1 cells in rows of s, s+1, ..., 2s-1, ..., s cells, numbered
   row by row from the south, west to east; directions E, W, NE, SW, NW, SE.
+- points and lines: the points named in the lines (a1: column letter, row number), numbered row
+  by row from the south, west to east; two points next to each other on a line are neighbours,
+  in the direction of the step between them (E, W, N, S, and the diagonals if a line has one).
 """
 from __future__ import annotations
 
+import re
 from array import array
 
 import attrs
@@ -30,7 +34,7 @@ HEX_SIDES = ("s", "sw", "nw", "n", "ne", "se")
 
 @attrs.frozen
 class Geometry:
-    kind: str  # square | lanes | hex | rhombus | mancala
+    kind: str  # square | lanes | hex | rhombus | mancala | points
     cells: int
     width: int  # columns (square), lanes, or the hex side
     height: int
@@ -40,6 +44,8 @@ class Geometry:
     rows: tuple  # per cell: its row counted from the south / floor (0-based)
     exits: tuple = ()  # per (cell * deg + d) the sides crossed leaving the board, () if it stays
     numbered: bool = False  # cells named 1, 2, 3... in reading order (north row first, west to east)
+    lines: tuple = ()  # a board of points and lines: per line, its points in order
+
 
     @property
     def deg(self) -> int:
@@ -47,7 +53,9 @@ class Geometry:
 
     @property
     def sides(self) -> tuple:
-        return HEX_SIDES if self.kind == "hex" else () if self.kind == "mancala" else SQUARE_SIDES
+        if self.kind in ("mancala", "points"):
+            return ()
+        return HEX_SIDES if self.kind == "hex" else SQUARE_SIDES
 
     def side_cells(self) -> tuple:
         """Per side (in ``sides`` order): the cells along it, those a step can leave the board
@@ -96,6 +104,8 @@ class Geometry:
             stores = (self.width, 2 * self.width + 1)  # the stores sit between the rows, at the ends
             return "pit", tuple((float(x), 0.5 if c in stores else float(1 - y))
                                 for c, (x, y) in enumerate(self.coords))
+        if self.kind == "points":
+            return "point", tuple((float(x), float(self.height - 1 - y)) for x, y in self.coords)
         return "square", tuple((float(x), float(self.height - 1 - y)) for x, y in self.coords)
 
     def table(self) -> array:
@@ -109,6 +119,72 @@ def _letters(i: int) -> str:
         i, r = divmod(i - 1, 26)
         out = chr(97 + r) + out
     return out
+
+
+def column_number(letters: str) -> int:
+    """The column a name's letters give, from 0: a 0, z 25, aa 26 (the inverse of _letters)."""
+    n = 0
+    for ch in letters:
+        n = n * 26 + ord(ch) - 96
+    return n - 1
+
+
+_POINT = re.compile(r"([a-z]+)([1-9][0-9]*)")
+
+
+class BadLines(ValueError):
+    """Why a board's lines cannot be laid: the message, and which line (from 0) says it."""
+
+    def __init__(self, message: str, line: int, hint: str | None = None):
+        super().__init__(message)
+        self.message, self.line, self.hint = message, line, hint
+
+
+def _sign(v: int) -> int:
+    return (v > 0) - (v < 0)
+
+
+def points(lines: list[str]) -> Geometry:
+    """``lines "a7 d7 g7", ...``: a board of points and the lines through them (a mill board, an
+    alquerque board). Each text is one line, its points in order; the points are those the
+    lines name. Consecutive points of a line are neighbours; the direction between them is that
+    of the step on the lattice (d1 to d2 north, a1 to b2 north-east)."""
+    walks = []
+    for i, text in enumerate(lines):
+        names = text.split()
+        if not names:
+            raise BadLines("this line names no point", i, 'write its points in order: "a1 d1 g1"')
+        for name in names:
+            if not _POINT.fullmatch(name):
+                raise BadLines(f"'{name}' is not a point's name", i,
+                               "name a point by its column letter and row number, as a1 or d7")
+        if len(set(names)) < len(names):
+            twice = next(n for n in names if names.count(n) > 1)
+            raise BadLines(f"'{twice}' is twice on this line", i)
+        walks.append([(column_number(m.group(1)), int(m.group(2)) - 1)
+                      for m in map(_POINT.fullmatch, names)])
+    places = sorted({p for walk in walks for p in walk}, key=lambda p: (p[1], p[0]))
+    index = {p: i for i, p in enumerate(places)}
+    diagonal = any(dx and dy for walk in walks for (ax, ay), (bx, by) in zip(walk, walk[1:])
+                   for dx, dy in [(bx - ax, by - ay)])
+    steps, dirs = (_EIGHT_STEPS, EIGHT_DIRS) if diagonal else (_EIGHT_STEPS[:4], SQUARE_DIRS)
+    deg = len(dirs)
+    adj = [-1] * (len(places) * deg)
+    for i, walk in enumerate(walks):
+        for a, b in zip(walk, walk[1:]):
+            d = steps.index((_sign(b[0] - a[0]), _sign(b[1] - a[1])))
+            for here, there, way in ((a, b, d), (b, a, d ^ 1)):
+                slot = index[here] * deg + way
+                if adj[slot] not in (-1, index[there]):
+                    name = f"{_letters(here[0])}{here[1] + 1}"
+                    raise BadLines(f"two lines leave {name} towards the {dirs[way].upper()}", i,
+                                   "a point has one neighbour in each direction; join them by one line")
+                adj[slot] = index[there]
+    width = max(x for x, _y in places) + 1
+    height = max(y for _x, y in places) + 1
+    return Geometry("points", len(places), width, height, dirs, tuple(adj), tuple(places),
+                    tuple(y for _x, y in places), tuple(() for _ in adj),
+                    lines=tuple(tuple(index[p] for p in walk) for walk in walks))
 
 
 def _exits(nx: int, ny: int, width: int, height: int) -> tuple:

@@ -73,6 +73,7 @@ class GridIR:
     values: object = 0  # for observations: how many values a cell may hold (a number, or "n")
     layout: tuple = ("square", ())  # for drawing: cell shape and centres (geometry.layout)
     numbered: dict = attrs.Factory(dict)  # a numbered grid: number (from 1) -> cell
+    lines: list = attrs.Factory(list)  # a board of points and lines: per line, its cells in order
 
 
 @attrs.define

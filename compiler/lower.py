@@ -154,7 +154,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                                 _hex_places(geo), sides=[list(c) for c in geo.side_cells()],
                                 numbers=g.elem.kind == "int", values=self.value_count(g.elem, None)[1],
                                 layout=geo.layout(),
-                                numbered={n: c for n, c in enumerate(geo.reading_order(), 1)} if geo.numbered else {}))
+                                numbered={n: c for n, c in enumerate(geo.reading_order(), 1)} if geo.numbered else {},
+                                lines=[list(line) for line in geo.lines]))
         first = "0"
         if game is not None and game.first is not None:
             first = self.number(game.first, setup_ctx)

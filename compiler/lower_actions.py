@@ -12,6 +12,7 @@ from .symbols import LIMITS, NotConstant, fold_constant
 from .texts import split_template
 from .ensure import ensure_method, ensure_test
 from .notation import notation_names
+from .analysis import conjuncts
 from .ir import ActionIR, StepIR
 from .moves import Add, Extend, Line, Pairs, keyed_moves, move_lines
 from .lower_grids import gconst
@@ -253,9 +254,13 @@ class ActionLowering:
             if isinstance(stmt, ast.Require) or stmt.name in needed:
                 needed |= _names_in(stmt)
         counted = counted_lets(prefix, needed)
-        for stmt in prefix:
+        floor = -1  # a conjunct is tested no further out than those before it in its require
+        for stmt, later in conjuncts(prefix):
             deps = _names_in(stmt) & set(levels)
             level = max((levels[d] for d in deps), default=-1)
+            if later:
+                level = max(level, floor)
+            floor = level
             lines = [Line(0, self.comment(stmt), comment=True)]
             if isinstance(stmt, ast.Let):
                 if stmt.name in counted:  # only counted: no list made (see counted_lets)

@@ -3,6 +3,7 @@ of the engine) and aggregates (`sum(... for x in ... where ...)`; natively, meth
 the collection once on C numbers)."""
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import attrs
@@ -16,6 +17,19 @@ from .lower_grids import GRID_FUNCTIONS
 from .lower_common import (
     P_CMP, P_UNARY, P_ATOM, _AGGREGATES, CellLists, Ctx, c_type, pyname,
     _atomic, _is_int, _names_in, ast_nodes)
+
+
+def fresh_local(name: str, ctx: Ctx) -> str:
+    """The Python local of a loop variable: its own name, unless the code of another name in
+    scope reads a local of that name (a define written in place, ``mill(x)``, whose body has
+    its own ``for x``): then a name no rules name can have (rules names never hold ``__``)."""
+    var = pyname(name)
+    taken = {w for other, (code, _t) in ctx.scope.items() if other != name
+             for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", str(code))}
+    k = 1
+    while var in taken:
+        var, k = f"{name}__{k}_", k + 1
+    return var
 
 
 class CallLowering:
@@ -105,11 +119,11 @@ class CallLowering:
                             return f"len({self.cells_holding(gcode, sym, args[1:], [(value, vty)])})", T.INT, P_ATOM
                         if not T.compatible(vty, sym.elem):
                             self.error(f"grid '{sym.name}' holds {sym.elem}, not {vty}", args[1].pos)
-                        return f"{gcode}.count({value} + 1)", T.INT, P_ATOM
+                        return self.count_cells(gcode, f"{value} + 1"), T.INT, P_ATOM
                     if sym.elem.kind == "int":
                         return f"{gcode}.count({self.element(args[1], ctx, sym)})", T.INT, P_ATOM
-                    return f"{gcode}.count({self.element(args[1], ctx, sym)} + 1)", T.INT, P_ATOM
-                return f"({sym.geo.cells} - {gcode}.count(0))", T.INT, P_ATOM
+                    return self.count_cells(gcode, f"{self.element(args[1], ctx, sym)} + 1"), T.INT, P_ATOM
+                return f"({sym.geo.cells} - {self.count_cells(gcode, '0')})", T.INT, P_ATOM
             self.rewind(mark, ctx)  # lowered again, as a collection
             coll, ty = self.collection(args[0], ctx)
             if len(args) == 2:
@@ -173,6 +187,11 @@ class CallLowering:
             return (f"_rng_below(s.rng, {bound})" if self.native else f"s.rng.below({bound})"), T.INT, P_ATOM
         self.error(f"{f}() needs the form {f}(value for x in zone where condition)", node.pos)
         return "0", T.ANY, P_ATOM
+
+    def count_cells(self, grid: str, code: str) -> str:
+        """How many cells of a grid of elements (bytes) hold the code ``code``: natively a C
+        loop over the bytes (a kernel), in Python the bytearray's own count."""
+        return f"{self.rt('K.count_byte')}({grid}, {code})" if self.native else f"{grid}.count({code})"
 
     def call_define(self, node: ast.Call, ctx: Ctx):
         """A define is compiled once (per kind of arguments) into a function of the engine,
@@ -385,7 +404,7 @@ class CallLowering:
             return bound, T.BOOL, P_CMP
         before = Counter(ctx.uses)
         src, ty = self.collection(node.source, ctx)
-        var = pyname(node.var)
+        var = fresh_local(node.var, ctx)
         inner = ctx.child(**{node.var: (var, ty.elem or T.ANY)})
         elem, te = self.expr(node.elem, inner)
         cond = ""

@@ -429,6 +429,13 @@ class ExpressionLowering:
                 self.error(f"'{op}' needs a zone or list on its right, but this is {tb}", node.right.pos)
             elif tb.kind != "any" and not T.compatible(ta, tb.elem or T.ANY):
                 self.error(f"{ta} cannot be in {tb}", node.pos)
+            near = self.written.get(right.text) if isinstance(right, N.Code) else None
+            if self.native and near is not None and near[0] == "neighbours":
+                # t in neighbours(G, c): a look at c's row of the C table, no list made
+                _kind, g, deg, cell = near
+                test = f"_is_neighbour(_v_{g}_ADJ, {deg}, {cell}, {N.python(left)[0]})"
+                return N.Code(T.BOOL, line, ("not " + test) if op == "not in" else test,
+                              N.P_NOT if op == "not in" else N.P_ATOM)
             return N.binary(op, left, right, T.BOOL, line)
         if op in N.COMPARISONS:
             if not T.compatible(ta, tb):

@@ -19,7 +19,7 @@ P_ATOM = 8
 #: the grid functions that read only the board's geometry, never what its cells hold
 GEOMETRY_ONLY = frozenset({"column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
                            "edge_cells", "lanes", "sides", "houses", "store", "opposite", "cells", "row", "lane",
-                           "around"})
+                           "around", "lines"})
 #: the values (seats, members) whose lines an end condition's memo remembers (others: a scan)
 MEMO_VALUES = 8
 
@@ -27,7 +27,7 @@ GRID_FUNCTIONS = {"cells", "empty_cells", "filled_cells", "content", "is_empty",
                   "lane_count", "groups", "largest_zone", "placements", "line_moves",
                   "column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
                   "edge_cells", "in_a_row", "connected", "flanked", "houses", "store", "opposite", "chain",
-                  "sides", "lanes", "around", "liberties", "slide", "blocker"}
+                  "sides", "lanes", "around", "liberties", "slide", "blocker", "lines"}
 #: how many arguments each grid function takes
 ARITY = {"cells": range(1, 257), "empty_cells": (1,), "filled_cells": (1, 2, 3), "content": (2,), "is_empty": (2,),
          "row": (2,), "lane": (2,), "lane_count": (2,), "groups": (2, 3, 4), "largest_zone": (2, 3),
@@ -35,7 +35,7 @@ ARITY = {"cells": range(1, 257), "empty_cells": (1,), "filled_cells": (1, 2, 3),
          "neighbour": (3,), "neighbours": (2,), "directions": (1,), "ray": (3,), "distance": (3,),
          "edge_cells": (2,), "in_a_row": (3,), "connected": (4,), "flanked": (3, 4), "houses": (2,),
          "store": (2,), "opposite": (2,), "chain": (2,), "sides": (2,), "lanes": (1,),
-         "around": (2,), "liberties": (2,), "slide": (3,), "blocker": (3,)}
+         "around": (2,), "liberties": (2,), "slide": (3,), "blocker": (3,), "lines": (1, 2)}
 #: functions that read pieces through the compiled kernels: not for grids of numbers
 _PIECE_FUNCTIONS = {"groups", "largest_zone", "placements", "line_moves", "in_a_row", "connected",
                     "flanked", "lane_count", "chain", "liberties"}
@@ -214,7 +214,7 @@ class GridLowering:
                     return f"{g}_NUMBERED[{code}]", cell_t, P_ATOM
             if len(args) == 2:
                 return self.cell(args[1], ctx, sym), cell_t, P_ATOM
-            if sym.geo.kind in ("hex", "mancala"):
+            if sym.geo.kind in ("hex", "mancala", "points"):
                 self.error(f"cell(G, x, y) is for square boards, lanes and hex W by H boards, not {sym.geo.kind}",
                            node.pos, 'name the cell instead: cell(G, "b3")')
             x, y = self.number(args[1], ctx), self.number(args[2], ctx)
@@ -268,6 +268,14 @@ class GridLowering:
             code = f"{self.rt(call[1])}({', '.join(call[2])})"
             self.written[code] = call
             return code, T.list_of(cell_t), P_ATOM
+        if f == "lines":  # a board of points and lines: its lines (through c), each a list of cells
+            if sym.geo.kind != "points":
+                self.error(f"lines() is for a board declared by its lines; '{sym.name}' is a {sym.geo.kind} board",
+                           node.pos, "declare it as: grid board: player lines \"a1 d1 g1\", ...")
+                return "()", T.ANY, P_ATOM
+            if len(args) == 1:
+                return f"{g}_LINES", T.list_of(T.list_of(cell_t)), P_ATOM
+            return f"{g}_LINES_AT[{self.cell(args[1], ctx, sym)}]", T.list_of(T.list_of(cell_t)), P_ATOM
         if f == "lanes":  # the lanes as values, numbered from 1 where people read them
             return f"range({sym.geo.width})", T.list_of(T.Type("lane", space=sym.name)), P_ATOM
         if f == "chain":  # the cells joined to c through neighbours holding what c holds

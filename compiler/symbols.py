@@ -24,7 +24,8 @@ FUNCTIONS = {"count", "sum", "max", "min", "any", "all", "has", "abs", "random",
 #: (a call ``cell(...)`` is the function; a define of the same name takes precedence).
 OPEN_FUNCTIONS = {"number", "first", "last", "column", "cell", "neighbour", "neighbours", "directions",
                   "ray", "distance", "edge_cells", "in_a_row", "connected", "flanked", "houses", "store",
-                  "opposite", "chain", "sides", "lanes", "around", "liberties", "slide", "blocker", "repeated"}
+                  "opposite", "chain", "sides", "lanes", "around", "liberties", "slide", "blocker", "repeated",
+                  "lines"}
 
 #: Resource bounds for untrusted rules files (see docs/language.md, "Limits").
 #: a seat's colour: a colour word (letters only, as CSS names them) or #rgb / #rrggbb

@@ -447,7 +447,7 @@ class Grid(Decl):
     elem: TypeRef = None
     per: str | None = None
     shape: str = "square"
-    size: list = attrs.Factory(list)  # the shape's numbers, as expressions
+    size: list = attrs.Factory(list)  # the shape's numbers, as expressions (``lines``: its strings)
     diagonals: bool | str = False  # square and lanes: the diagonal neighbours too ("with diagonals"), or alone ("only")
     numbered: bool = False  # cells named 1, 2, 3... in reading order (the north row first)
     edges: str | None = None  # an enum naming the board's sides, in the documented order

@@ -276,6 +276,9 @@ class ToAst(Transformer):
     def shape_mancala(self, meta, items):
         return ("shape", ("mancala", list(items)))
 
+    def shape_lines(self, meta, items):
+        return ("shape", ("lines", [ast.Str(value=_unquote(t), pos=_pos(t)) for t in items]))
+
     def diagonals(self, meta, items):
         return ("diagonals", "only" if items[0] is not None else True)
 

@@ -405,12 +405,15 @@ class Printer:
             self.line(f"{mark}zone {d.name}: {type_text(d.elem)}{_per(d.per)}{_opts(d)}"
                       + (f" = {expr(d.init)}" if d.init is not None else ""))
         elif isinstance(d, ast.Grid):
-            size = {"square": "square {} by {}", "lanes": "lanes {} height {}", "hex": "hex side {}",
-                    "rhombus": "hex {} by {}", "mancala": "mancala {}"}[d.shape]
-            shape = size.format(*(expr(e) for e in d.size))
             edges = ((" with diagonals" + (" only" if d.diagonals == "only" else "") if d.diagonals else "") + (" numbered" if d.numbered else "")
                      + (f" edges {d.edges}" if d.edges else "")) + (f" under {d.under}" if d.under else "")
-            self.line(f"{mark}grid {d.name}: {type_text(d.elem)}{_per(d.per)} {shape}{edges}{_opts(d)}")
+            head = f"{mark}grid {d.name}: {type_text(d.elem)}{_per(d.per)}"
+            if d.shape == "lines":
+                self.lines_grid(head, [quote(s.value) for s in d.size], f"{edges}{_opts(d)}")
+            else:
+                size = {"square": "square {} by {}", "lanes": "lanes {} height {}", "hex": "hex side {}",
+                        "rhombus": "hex {} by {}", "mancala": "mancala {}"}[d.shape]
+                self.line(f"{head} {size.format(*(expr(e) for e in d.size))}{edges}{_opts(d)}")
         elif isinstance(d, ast.Counter):
             kind = f": {type_text(d.type)}" if d.type is not None else ""
             self.line(f"{mark}counter {d.name}{kind}{_per(d.per)}" + (" quiet" if d.quiet else "")
@@ -458,6 +461,26 @@ class Printer:
             self.line_expr(f"{mark}invariant {d.name}: ", d.expr)
         else:
             raise TypeError(type(d).__name__)
+
+    def lines_grid(self, head: str, lines: list[str], tail: str) -> None:
+        """A board of points and lines: on one line if it fits, else its lines follow the head,
+        as many to a line as fit."""
+        one = f"{head} lines {', '.join(lines)}{tail}"
+        if len(INDENT * self.depth + one) <= WIDTH:
+            self.line(one)
+            return
+        self.line(f"{head} lines")
+        self.depth += 2
+        row: list[str] = []
+        for i, text in enumerate(lines):
+            last = i == len(lines) - 1
+            piece = text + ("" if last else ",")
+            if row and len(INDENT * self.depth + " ".join(row + [piece])) > WIDTH:
+                self.line(" ".join(row))
+                row = []
+            row.append(piece)
+        self.line(" ".join(row) + tail)
+        self.depth -= 2
 
     def table(self, d: ast.Table, mark: str) -> None:
         columns = ", ".join(f"{c.name}: {type_text(c.type)}" for c in d.columns)

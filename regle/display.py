@@ -126,6 +126,8 @@ def draw_grid(state: BaseState, meta: tuple, value: Any, st: Style, below=None) 
         return _pad(marks[i], w)
 
     lines = []
+    if shape == "points":
+        return draw_points(state, name, [_pad(m, w) for m in marks], w, st)
     if shape == "lanes":
         for row in range(height - 1, -1, -1):
             lines.append(" ".join(cell(lane * height + row) for lane in range(width)).rstrip())
@@ -174,6 +176,40 @@ def draw_grid(state: BaseState, meta: tuple, value: Any, st: Style, below=None) 
             indent = " " * ((longest - len(cells_)) * (wide + 1) // 2)
             lines.append(f"{letter:>2} {indent}" + " ".join(hex_cell(c) for c in cells_).rstrip())
     return lines
+
+
+def draw_points(state: BaseState, name: str, marks: list[str], w: int, st: Style) -> list[str]:
+    """A board of points and lines as a diagram: each point where its name puts it (columns a, b,
+    c... from the west, rows from the south), the lines between neighbours drawn with box
+    characters (as a mill board is printed)."""
+    layout = state.GAME.namespace["GRID_LAYOUTS"][name][1]
+    lines_of = state.GAME.namespace.get("GRID_LINES", {}).get(name, ())
+    height = int(max(y for _x, y in layout)) + 1 if layout else 1
+    width = int(max(x for x, _y in layout)) + 1 if layout else 1
+    gap = w + 2  # text columns from one lattice column to the next
+    canvas = [[" "] * (width * gap) for _ in range(2 * height - 1)]
+    where = {c: (int(y) * 2, int(x) * gap) for c, (x, y) in enumerate(layout)}
+    for line in lines_of:
+        for a, b in zip(line, line[1:]):
+            (ra, ca), (rb, cb) = sorted((where[a], where[b]))
+            mid_a, mid_b = ca + (w - 1) // 2, cb + (w - 1) // 2
+            if ra == rb:  # along a row
+                for col in range(min(ca, cb) + w, max(ca, cb)):
+                    canvas[ra][col] = "─"
+            else:  # down the rows: straight, or slanting one way
+                for row in range(ra + 1, rb):
+                    col = round(mid_a + (mid_b - mid_a) * (row - ra) / (rb - ra))
+                    canvas[row][col] = "│" if mid_a == mid_b else ("\\" if mid_b > mid_a else "/")
+    out = []
+    for r, row in enumerate(canvas):
+        text = "".join(row)
+        points = sorted((col, c) for c, (pr, col) in where.items() if pr == r)
+        for col, c in reversed(points):  # the marks last: they may carry colour codes
+            text = text[:col] + marks[c] + text[col + w:]
+        label = f"{height - r // 2:>2} " if r % 2 == 0 else "   "
+        out.append((label + text).rstrip())
+    out.append("   " + "".join(_pad(chr(97 + x), gap) for x in range(width)).rstrip())
+    return out
 
 
 def render(state: BaseState, viewer: int | None = None, st: Style | None = None) -> str:

@@ -132,6 +132,20 @@ def points(text: str) -> tuple[tuple[float, float], ...]:
     return tuple(zip(v[0::2], v[1::2]))
 
 
+def lines(text: str) -> tuple[tuple[int, ...], ...]:
+    """``"21 22 23/0 9 21"`` -> ((21, 22, 23), (0, 9, 21)): a board's lines, each its cells."""
+    return tuple(tuple(int(v) for v in line.split()) for line in text.split("/"))
+
+
+def lines_at(lines: tuple, cells: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Per cell, the lines through it (in the order they were declared)."""
+    through: list[list] = [[] for _ in range(cells)]
+    for line in lines:
+        for c in line:
+            through[c].append(line)
+    return tuple(tuple(t) for t in through)
+
+
 # ---- geometry: the tables are the grid's, computed when the engine was generated ---------------
 def neighbour(adj, deg: int, cell: int, d: int) -> int:
     """The next cell from ``cell`` in direction d, or -1 (none) off the board."""

@@ -158,6 +158,9 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
            '<stop offset=".5" stop-color="#3fa34d"/><stop offset="1" stop-color="#3a78d8"/></linearGradient></defs>']
     r = UNIT * 0.5
     owners = edge_owners(ns, name)
+    for line in ns.get("GRID_LINES", {}).get(name, ()):  # a board of points: its lines, under the points
+        ends = " ".join(f"{(centres[c][0] - x0) * UNIT:.1f},{(centres[c][1] - y0) * UNIT:.1f}" for c in line)
+        out.append(f'<polyline class="track" points="{ends}"/>')
     for c, (cx, cy) in enumerate(centres):
         px, py = (cx - x0) * UNIT, (cy - y0) * UNIT
         attrs = (f'class="cell" data-grid="{esc(name)}" data-instance="{instance}" data-cell="{c}" '
@@ -169,6 +172,9 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
             pts = " ".join(f"{px + r * 1.12 * math.cos(math.radians(a)):.1f},{py + r * 1.12 * math.sin(math.radians(a)):.1f}"
                            for a in range(30, 390, 60))
             out.append(f'<polygon {attrs} points="{pts}"><title>{esc(names[c])}</title></polygon>')
+        elif shape == "point":  # a point of a board of lines: a dot where pieces stand
+            out.append(f'<circle {attrs} cx="{px:.1f}" cy="{py:.1f}" r="{r * 0.7:.1f}">'
+                       f'<title>{esc(names[c])}</title></circle>')
         elif shape == "pit":
             big = names[c].startswith("store")
             out.append(f'<ellipse {attrs} cx="{px:.1f}" cy="{py:.1f}" rx="{r * 0.9:.1f}" ry="{r * (1.6 if big else 0.9):.1f}">'
