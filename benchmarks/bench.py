@@ -34,7 +34,8 @@ GAMES = {"eclats": ("games/eclats.rules", 2), "cibles": ("games/cibles.rules", 2
          "explobilles": ("games/explobilles.rules", 2), "pixies": ("games/pixies.rules", 3),
          "othello": ("games/classics/othello.rules", 2), "hex": ("games/classics/hex.rules", 2),
          "kalah": ("games/classics/kalah.rules", 2), "breakthrough": ("games/classics/breakthrough.rules", 2),
-         "draughts": ("games/classics/draughts.rules", 2), "go": ("games/classics/go.rules", 2)}
+         "draughts": ("games/classics/draughts.rules", 2), "go": ("games/classics/go.rules", 2),
+         "morris": ("games/classics/morris.rules", 2)}
 
 
 def generated_playouts(game, players: int, seconds: float, seed0: int) -> tuple[float, float]:
@@ -199,7 +200,8 @@ OPENSPIEL = {"tictactoe": ("games/classics/tictactoe.rules", "tic_tac_toe"),
              "kalah": ("games/classics/kalah.rules", "mancala"),
              "breakthrough": ("games/classics/breakthrough.rules", "breakthrough"),
              "draughts": ("games/classics/draughts.rules", "checkers"),
-             "go": ("games/classics/go.rules", "go(board_size=9)")}
+             "go": ("games/classics/go.rules", "go(board_size=9)"),
+             "morris": ("games/classics/morris.rules", "nine_mens_morris")}
 
 
 def _ids_steps(game, seconds: float, players: int | None = None, by_moves: bool = False) -> float:

@@ -14,7 +14,6 @@ Layouts (shared with the runtime kernels):
 """
 from __future__ import annotations
 
-import re
 from array import array
 
 import attrs
@@ -129,7 +128,19 @@ def column_number(letters: str) -> int:
     return n - 1
 
 
-_POINT = re.compile(r"([a-z]+)([1-9][0-9]*)")
+#: the lattice a board of points and lines is laid on: at most this many columns and rows
+LATTICE = 64
+
+
+def _point(name: str) -> tuple[int, int] | None:
+    """A point's (column, row) from its name (``d7``: column 3, row 6), or None if it is not
+    a column letter and a row number."""
+    letters = name.rstrip("0123456789")
+    digits = name[len(letters):]
+    if not (letters.isascii() and letters.isalpha() and letters.islower() and digits.isdigit()
+            and digits[0] != "0"):
+        return None
+    return column_number(letters), int(digits) - 1
 
 
 class BadLines(ValueError):
@@ -155,14 +166,17 @@ def points(lines: list[str]) -> Geometry:
         if not names:
             raise BadLines("this line names no point", i, 'write its points in order: "a1 d1 g1"')
         for name in names:
-            if not _POINT.fullmatch(name):
+            if _point(name) is None:
                 raise BadLines(f"'{name}' is not a point's name", i,
                                "name a point by its column letter and row number, as a1 or d7")
         if len(set(names)) < len(names):
             twice = next(n for n in names if names.count(n) > 1)
             raise BadLines(f"'{twice}' is twice on this line", i)
-        walks.append([(column_number(m.group(1)), int(m.group(2)) - 1)
-                      for m in map(_POINT.fullmatch, names)])
+        walks.append([_point(name) for name in names])
+        far = next((n for n, (x, y) in zip(names, walks[-1]) if x >= LATTICE or y >= LATTICE), None)
+        if far is not None:
+            raise BadLines(f"'{far}' lies beyond the board's lattice (columns a to {_letters(LATTICE - 1)}, "
+                           f"rows 1 to {LATTICE})", i)
     places = sorted({p for walk in walks for p in walk}, key=lambda p: (p[1], p[0]))
     index = {p: i for i, p in enumerate(places)}
     diagonal = any(dx and dy for walk in walks for (ax, ay), (bx, by) in zip(walk, walk[1:])

@@ -3,7 +3,6 @@ of the engine) and aggregates (`sum(... for x in ... where ...)`; natively, meth
 the collection once on C numbers)."""
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 import attrs
@@ -25,7 +24,7 @@ def fresh_local(name: str, ctx: Ctx) -> str:
     its own ``for x``): then a name no rules name can have (rules names never hold ``__``)."""
     var = pyname(name)
     taken = {w for other, (code, _t) in ctx.scope.items() if other != name
-             for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", str(code))}
+             for w in "".join(ch if ch.isalnum() or ch == "_" else " " for ch in str(code)).split()}
     k = 1
     while var in taken:
         var, k = f"{name}__{k}_", k + 1

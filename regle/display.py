@@ -208,7 +208,9 @@ def draw_points(state: BaseState, name: str, marks: list[str], w: int, st: Style
             text = text[:col] + marks[c] + text[col + w:]
         label = f"{height - r // 2:>2} " if r % 2 == 0 else "   "
         out.append((label + text).rstrip())
-    out.append("   " + "".join(_pad(chr(97 + x), gap) for x in range(width)).rstrip())
+    names = state.GAME.cell_names(name)
+    letters = {int(layout[c][0]): names[c].rstrip("0123456789") for c in range(len(layout))}
+    out.append("   " + "".join(_pad(letters.get(x, ""), gap) for x in range(width)).rstrip())
     return out
 
 

@@ -193,10 +193,16 @@ class Writer:
                 if isinstance(z, ast.Grid):
                     size = {"square": "a {} by {} grid", "lanes": "{} lanes of {}", "hex": "a hexagonal board of side {}",
                             "rhombus": "a {} by {} rhombus of hexagons",
-                            "mancala": "a mancala board of two rows of {} houses and a store at each end"}[z.shape]
+                            "mancala": "a mancala board of two rows of {} houses and a store at each end",
+                            "lines": "a board of {} points joined by {} lines"}[z.shape]
                     held = (f"pieces ({_name(z.elem.name)}, each with an owner)" if z.elem.piece
                             else type_text(z.elem))
-                    what = size.format(*(expr(e) for e in z.size)) + f" of {held}"
+                    if z.shape == "lines":
+                        named = {p for s in z.size for p in s.value.split()}
+                        lines = ", ".join(s.value.replace(" ", "-") for s in z.size)
+                        what = size.format(len(named), len(z.size)) + f", of {held}; the lines: {lines}"
+                    else:
+                        what = size.format(*(expr(e) for e in z.size)) + f" of {held}"
                     if z.diagonals == "only":
                         what += ", joined by their diagonals only"
                     elif z.diagonals:

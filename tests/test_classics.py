@@ -534,6 +534,124 @@ def test_go_agrees_with_openspiel(backend):
     assert captures > 0 and kos > 0
 
 
+#: where OpenSpiel's nine_mens_morris prints its 24 points (row, column of its board text), in
+#: its numbering: the north row first, each row from the west
+_MORRIS_TEXT = ((0, 0), (0, 7), (0, 14), (2, 2), (2, 7), (2, 12), (4, 4), (4, 7), (4, 10), (6, 0), (6, 2),
+                (6, 4), (6, 10), (6, 12), (6, 14), (8, 4), (8, 7), (8, 10), (10, 2), (10, 7), (10, 12),
+                (12, 0), (12, 7), (12, 14))
+
+
+def _morris_points(game) -> list[str]:
+    """Our point names in OpenSpiel's numbering (north row first, west to east)."""
+    return sorted(game.cell_names("board"), key=lambda n: (-int(n[1:]), n[0]))
+
+
+#: the points next to each along the lines, from the published board
+_MORRIS_NEAR = {p: set() for p in "a1 d1 g1 b2 d2 f2 c3 d3 e3 a4 b4 c4 e4 f4 g4 c5 d5 e5 b6 d6 f6 a7 d7 g7".split()}
+for _line in ("a7 d7 g7", "b6 d6 f6", "c5 d5 e5", "a4 b4 c4", "e4 f4 g4", "c3 d3 e3", "b2 d2 f2", "a1 d1 g1",
+              "a1 a4 a7", "b2 b4 b6", "c3 c4 c5", "d7 d6 d5", "d3 d2 d1", "e3 e4 e5", "f2 f4 f6", "g1 g4 g7"):
+    for _a, _b in zip(_line.split(), _line.split()[1:]):
+        _MORRIS_NEAR[_a].add(_b)
+        _MORRIS_NEAR[_b].add(_a)
+
+
+def _morris_board(oracle, game) -> list[int]:
+    """OpenSpiel's position as regle's board: White (W) is P1, Black (B) P2."""
+    names, rows = game.cell_names("board"), str(oracle).split("\n")
+    board = [-1] * 24
+    for point, (row, column) in zip(_morris_points(game), _MORRIS_TEXT):
+        board[names.index(point)] = {"W": 0, "B": 1, ".": -1}[rows[row][column]]
+    return board
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_morris_agrees_with_openspiel(backend):
+    """OpenSpiel's C++ `nine_mens_morris` is the oracle: at every position the same player, the
+    same legal moves (placements, moves along the lines, flights with three men left, and after
+    a mill the removal as a decision of its own), the same board after each move, and the same
+    end and result (two men left or no move loses, 200 turns draw), over seeded random games."""
+    game, oracle_game = _with_openspiel("morris", "nine_mens_morris", backend)
+    points = _morris_points(game)
+    removals = flights = draws = 0
+    for seed in range(25 if backend == "python" else 60):
+        state, oracle = game.new_game(seed=seed), oracle_game.new_initial_state()
+        rng = random.Random(seed)
+        while not oracle.is_terminal():
+            assert _board(state) == _morris_board(oracle, game), (seed, state.decisions)
+            assert not state.is_over and state.current_player == oracle.current_player()
+            removing = state.step_name == "take"
+            theirs = {}
+            for a in oracle.legal_actions():  # a point (place or remove), or 24 + 24 * from + to
+                c, t = divmod(a - 24, 24)
+                theirs[("x" if removing else "") + points[a] if a < 24 else f"{points[c]}-{points[t]}"] = a
+            assert set(state.notations()) == set(theirs), (seed, state.decisions)
+            removals += removing
+            flights += any(m.split("-")[1] not in _MORRIS_NEAR[m.split("-")[0]] for m in theirs if "-" in m)
+            move = rng.choice(sorted(theirs))
+            state = state.play(move)
+            oracle.apply_action(theirs[move])
+        assert state.is_over and _board(state) == _morris_board(oracle, game)
+        returns = oracle.returns()
+        assert state.winners == [p for p in range(2) if returns[p] > 0], seed
+        draws += returns[0] == 0
+    assert removals > 0 and flights > 0 and draws > 0
+
+
+def _morris_at(game, white: list[str], black: list[str], hand=(0, 0), player: int = 0):
+    names = game.cell_names("board")
+    data = game.new_game(seed=0).to_json()
+    data["zones"]["board"] = [-1] * 24
+    for seat, points in enumerate((white, black)):
+        for p in points:
+            data["zones"]["board"][names.index(p)] = seat
+    data["current"], data["counters"]["hand"] = player, list(hand)
+    return game.state_from_json(data)
+
+
+def test_morris_mills_removals_flying_and_the_ends():
+    game = _load("morris")
+    names = game.cell_names("board")
+    # a mill (d7 d6 d5) removes a man of the other player, as a decision of the same player; the
+    # men in a mill (a1 d1 g1) are safe while another is not
+    state = _morris_at(game, ["d7", "d6", "b4"], ["a1", "d1", "g1", "f4"], hand=(1, 1))
+    state = state.play("d5")
+    assert state.current_player == 0 and state.step_name == "take" and state.notations() == ["xf4"]
+    state = state.play("xf4")
+    taken = {"d7", "d6", "d5", "b4", "a1", "d1", "g1"}
+    assert state.current_player == 1 and sorted(state.notations()) == sorted(set(names) - taken)
+    # when every man of the other player is in a mill, any of them may go
+    state = _morris_at(game, ["b6", "f6", "d5", "a1"], ["a7", "d7", "g7"])
+    state = state.play("d5-d6")
+    assert sorted(state.notations()) == ["xa7", "xd7", "xg7"]
+    state = _morris_at(game, ["b6", "f6", "d5", "a1"], ["a7", "d7", "g7", "c3"])
+    assert sorted(state.play("d5-d6").notations()) == ["xc3"]
+    # no mill, no removal: the turn passes
+    state = _morris_at(game, ["b6", "f6", "d5", "a1"], ["a7", "d7", "g7", "c3"])
+    assert state.play("d5-e5").current_player == 1
+    # men move along the lines to a free neighbour; with three left they fly to any free point
+    state = _morris_at(game, ["a1", "d7", "g4", "c3"], ["b2", "f6", "e5"])
+    assert sorted(state.notations()) == ["a1-a4", "a1-d1", "c3-c4", "c3-d3", "d7-a7", "d7-d6", "d7-g7",
+                                         "g4-f4", "g4-g1", "g4-g7"]
+    state = _morris_at(game, ["a1", "d7", "c3"], ["b2", "f6", "e5", "g4"])
+    assert len(state.notations()) == 3 * (24 - 7) and "a1-g7" in state.notations()
+    # while men are still in hand they are placed, not moved
+    state = _morris_at(game, ["a1", "d7", "c3"], ["b2", "f6", "e5", "g4"], hand=(1, 0))
+    assert sorted(state.notations()) == sorted(set(names) - {"a1", "d7", "c3", "b2", "f6", "e5", "g4"})
+    # a player reduced to two men loses at once
+    state = _morris_at(game, ["d7", "d6", "c5"], ["b2", "f6", "e5"])
+    state = state.play("c5-d5").play("xb2")
+    assert state.is_over and state.winners == [0]
+    # a player who cannot move loses: Black's men in the corners are all shut in
+    state = _morris_at(game, ["d7", "a4", "d1", "g4", "c5"], ["a7", "a1", "g1", "g7"])
+    state = state.play("c5-c4")
+    assert state.is_over and state.winners == [0]
+    # the 200th turn ends the game in a draw
+    data = _morris_at(game, ["d7", "a4", "d1", "c5"], ["a7", "a1", "g1", "b2"]).to_json()
+    data["turns"] = 199
+    state = game.state_from_json(data).play("c5-c4")
+    assert state.is_over and state.winners == []
+
+
 def _go_at(game, black: list[str], white: list[str], player: int = 0):
     names = game.cell_names("board")
     data = game.new_game(seed=0).to_json()
@@ -710,7 +828,7 @@ def test_draughts_forced_jumps_chains_crowning_and_the_ends():
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn",
-                                  "breakthrough", "draughts", "go"])
+                                  "breakthrough", "draughts", "go", "morris"])
 def test_classics_are_checked_clean_and_formatted(name):
     from regle.dsl.printer import format_text
     text = (CLASSICS / f"{name}.rules").read_text(encoding="utf-8")
@@ -719,7 +837,7 @@ def test_classics_are_checked_clean_and_formatted(name):
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn",
-                                  "breakthrough", "draughts", "go"])
+                                  "breakthrough", "draughts", "go", "morris"])
 def test_classic_rulebooks_are_up_to_date(name):
     from regle.rulebook import rulebook
     committed = (CLASSICS.parent.parent / "docs" / "rules" / f"{name}.md").read_text(encoding="utf-8")
