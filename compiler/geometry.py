@@ -201,6 +201,16 @@ def points(lines: list[str]) -> Geometry:
                     lines=tuple(tuple(index[p] for p in walk) for walk in walks))
 
 
+def leap_table(geo: Geometry, m: int, n: int) -> tuple[int, tuple]:
+    """The cells an (m, n) leaper reaches from each cell (a knight is a (1, 2) leaper): the
+    offsets (m, n) and (n, m) with either sign, fewer when m == n or one is 0; per cell, a row of
+    that many cells, -1 off the board. Returns (offsets per cell, the table)."""
+    offsets = sorted({(sx * a, sy * b) for a, b in ((m, n), (n, m)) for sx in (1, -1) for sy in (1, -1)})
+    where = {xy: c for c, xy in enumerate(geo.coords)}
+    table = [where.get((x + dx, y + dy), -1) for x, y in geo.coords for dx, dy in offsets]
+    return len(offsets), tuple(table)
+
+
 def _exits(nx: int, ny: int, width: int, height: int) -> tuple:
     """The sides (0 south, 1 west, 2 north, 3 east) a step to (nx, ny) leaves a w x h board by:
     two for a diagonal step out of a corner."""

@@ -74,6 +74,7 @@ class GridIR:
     layout: tuple = ("square", ())  # for drawing: cell shape and centres (geometry.layout)
     numbered: dict = attrs.Factory(dict)  # a numbered grid: number (from 1) -> cell
     lines: list = attrs.Factory(list)  # a board of points and lines: per line, its cells in order
+    leaps: list = attrs.Factory(list)  # (name, offsets, table) of each leap the rules use (LEAP_1_2)
 
 
 @attrs.define

@@ -41,6 +41,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         #: natively, the memos of lines looked for at the end of turns (in_a_row_since): a key
         #: per grid and length -> its index among the state's memos
         self.memos: dict[tuple, int] = {}
+        #: the leap tables the rules use: (grid, m, n) -> (offsets per cell, the table)
+        self.leap_tables: dict[tuple, tuple] = {}
         self.helpers: list[tuple] = []  # (name, parameters, comment, body lines) of those methods
         self._helper_names: dict[tuple, str] = {}
         self.sym = sym
@@ -215,6 +217,9 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         held = [x.elem for x in [*sym.grids.values(), *sym.zones.values()]] + [c.type for c in sym.counters.values()]
         kinds.update({t.display_kind: len(sym.enums[t.name].members) * seats for t in held if t.kind == "piece"})
         self.check_unused_defines()
+        for gr in grids:  # the leaps the rules used, each a table of its own
+            gr.leaps = [(f"LEAP_{m}_{n}", deg, list(table))
+                        for (g, m, n), (deg, table) in sorted(self.leap_tables.items()) if g == gr.name]
         return GameIR(
             name=name, title=game.title if game else name, rules_file=self.source.filename,
             native_lowered=self.native, bound_calls=dict(sorted(self.bound_calls.items())),

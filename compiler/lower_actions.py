@@ -362,7 +362,7 @@ class ActionLowering:
                 emit([Line(0, f"if {cell} < 0: raise ValueError('there is no cell here (none) to look around')"),
                       Line(0, f"for {d} in range({deg}):")])
                 depth += 1
-                emit([Line(0, f"{loop.names} = _v_{g}_ADJ[{cell} * {deg} + {d}]"),
+                emit([Line(0, f"{loop.names} = {g}[{cell} * {deg} + {d}]"),
                       Line(0, f"if {loop.names} >= 0:", opens=True)])
             else:
                 emit([Line(0, loop.clause + ":")])

@@ -175,6 +175,9 @@ class CallLowering:
             if not arity(1):
                 return "0", T.ANY, P_ATOM
             coll, ty = self.collection(args[0], ctx)
+            made = self.written.get(coll, ())
+            if f == "first" and made[:2] == ("call", "K.cells_holding"):  # the first one found, no list
+                return f"{self.rt('K.first_holding')}({', '.join(made[2])})", ty.elem or T.ANY, P_ATOM
             return f"{self.rt('ops.' + f)}({coll})", ty.elem or T.ANY, P_ATOM
         if f == "random":
             if not arity(1):
@@ -491,7 +494,7 @@ class CallLowering:
             _kind, g, deg, cell = cells
             declare("long", "_d")
             start = start + [f"if {cell} < 0: raise ValueError('there is no cell here (none) to look around')"]
-            body = [f"for _d in range({deg}):", f"    {var} = _v_{g}_ADJ[{cell} * {deg} + _d]"]
+            body = [f"for _d in range({deg}):", f"    {var} = {g}[{cell} * {deg} + _d]"]
             cond = f"{var} >= 0 and ({cond})" if cond else f"{var} >= 0"
         if cond:
             body += [f"    if {cond}:"] + ["        " + line for line in step]

@@ -42,7 +42,7 @@ def pyname(name: str) -> str:
 #: a native engine calls them in C: the language's bound on numbers (for sums, which fit in 64
 #: bits: a product is checked on Python numbers, before it could wrap) and the mancala board
 C_FORMS = {"number": "_number", "mancala_store": "_mancala_store", "mancala_opposite": "_mancala_opposite",
-           "piece_kind": "_piece_kind", "piece_owner": "_piece_owner"}
+           "piece_kind": "_piece_kind", "piece_owner": "_piece_owner", "at_xy": "_at_xy"}
 
 
 @lru_cache(maxsize=1)

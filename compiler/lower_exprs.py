@@ -433,7 +433,7 @@ class ExpressionLowering:
             if self.native and near is not None and near[0] == "neighbours":
                 # t in neighbours(G, c): a look at c's row of the C table, no list made
                 _kind, g, deg, cell = near
-                test = f"_is_neighbour(_v_{g}_ADJ, {deg}, {cell}, {N.python(left)[0]})"
+                test = f"_is_neighbour({g}, {deg}, {cell}, {N.python(left)[0]})"
                 return N.Code(T.BOOL, line, ("not " + test) if op == "not in" else test,
                               N.P_NOT if op == "not in" else N.P_ATOM)
             return N.binary(op, left, right, T.BOOL, line)
@@ -444,7 +444,15 @@ class ExpressionLowering:
                     and not (ta.kind == tb.kind == "cell"):  # cells compare in their numbering order
                 self.error(f"'{op}' compares numbers, not {ta if not ta.is_number else tb}", node.pos)
             return N.binary(op, left, right, T.BOOL, line)
+        if op == "+" and ta.is_collection and tb.is_collection:  # two lists joined, in order
+            if not T.compatible(ta, tb):
+                self.error(f"cannot join {ta} and {tb}", node.pos)
+            elem = ta.elem if ta.elem is not None and ta.elem.kind != "any" else tb.elem
+            return N.Code(T.list_of(elem or T.ANY), line,
+                          f"[*{N.python(left)[0]}, *{N.python(right)[0]}]", N.P_ATOM)
         for ty, side in ((ta, node.left), (tb, node.right)):
             if not ty.is_number:
-                self.error(f"'{op}' works on numbers, but this is {ty}", side.pos)
+                self.error(f"'{op}' works on numbers, but this is {ty}" + (
+                    " (two lists are joined by +, a list and a value are not: write [value])"
+                    if ty.is_collection else ""), side.pos)
         return N.binary(op, left, right, T.INT, line)

@@ -13,13 +13,14 @@ from regle.dsl import ast
 
 from . import nodes as N
 from . import types as T
-from .symbols import suggest
+from . import geometry
+from .symbols import NotConstant, fold_constant, suggest
 
 P_ATOM = 8
 #: the grid functions that read only the board's geometry, never what its cells hold
 GEOMETRY_ONLY = frozenset({"column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
                            "edge_cells", "lanes", "sides", "houses", "store", "opposite", "cells", "row", "lane",
-                           "around", "lines"})
+                           "around", "lines", "leaps"})
 #: the values (seats, members) whose lines an end condition's memo remembers (others: a scan)
 MEMO_VALUES = 8
 
@@ -27,7 +28,7 @@ GRID_FUNCTIONS = {"cells", "empty_cells", "filled_cells", "content", "is_empty",
                   "lane_count", "groups", "largest_zone", "placements", "line_moves",
                   "column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
                   "edge_cells", "in_a_row", "connected", "flanked", "houses", "store", "opposite", "chain",
-                  "sides", "lanes", "around", "liberties", "slide", "blocker", "lines"}
+                  "sides", "lanes", "around", "liberties", "slide", "blocker", "lines", "leaps", "reach"}
 #: how many arguments each grid function takes
 ARITY = {"cells": range(1, 257), "empty_cells": (1,), "filled_cells": (1, 2, 3), "content": (2,), "is_empty": (2,),
          "row": (2,), "lane": (2,), "lane_count": (2,), "groups": (2, 3, 4), "largest_zone": (2, 3),
@@ -35,7 +36,8 @@ ARITY = {"cells": range(1, 257), "empty_cells": (1,), "filled_cells": (1, 2, 3),
          "neighbour": (3,), "neighbours": (2,), "directions": (1,), "ray": (3,), "distance": (3,),
          "edge_cells": (2,), "in_a_row": (3,), "connected": (4,), "flanked": (3, 4), "houses": (2,),
          "store": (2,), "opposite": (2,), "chain": (2,), "sides": (2,), "lanes": (1,),
-         "around": (2,), "liberties": (2,), "slide": (3,), "blocker": (3,), "lines": (1, 2)}
+         "around": (2,), "liberties": (2,), "slide": (3,), "blocker": (3,), "reach": (3,), "lines": (1, 2),
+         "leaps": (4,)}
 #: functions that read pieces through the compiled kernels: not for grids of numbers
 _PIECE_FUNCTIONS = {"groups", "largest_zone", "placements", "line_moves", "in_a_row", "connected",
                     "flanked", "lane_count", "chain", "liberties"}
@@ -218,7 +220,7 @@ class GridLowering:
                 self.error(f"cell(G, x, y) is for square boards, lanes and hex W by H boards, not {sym.geo.kind}",
                            node.pos, 'name the cell instead: cell(G, "b3")')
             x, y = self.number(args[1], ctx), self.number(args[2], ctx)
-            return f"{self.rt('ops.at_xy')}({x}, {y}, {g}_WIDTH, {g}_HEIGHT, {int(sym.geo.kind == 'lanes')})", cell_t, P_ATOM
+            return f"{self.op('at_xy')}({x}, {y}, {g}_WIDTH, {g}_HEIGHT, {int(sym.geo.kind == 'lanes')})", cell_t, P_ATOM
         if f == "neighbour":
             c, d = self.cell(args[1], ctx, sym), self.direction(args[2], ctx, sym)
             if d.isdigit() and (c.isidentifier() or c.isdigit()):
@@ -229,7 +231,7 @@ class GridLowering:
         if f == "neighbours":
             cell = self.cell(args[1], ctx, sym)
             code = f"{self.rt('ops.neighbours')}({self.adj_table(g)}, {deg}, {cell})"
-            self.written[code] = ("neighbours", g, deg, cell)
+            self.written[code] = ("neighbours", f"_v_{g}_ADJ", deg, cell)
             return code, T.list_of(cell_t), P_ATOM
         if f == "directions":
             return f"range({deg})", T.list_of(T.Type("direction", space=sym.name)), P_ATOM
@@ -268,6 +270,32 @@ class GridLowering:
             code = f"{self.rt(call[1])}({', '.join(call[2])})"
             self.written[code] = call
             return code, T.list_of(cell_t), P_ATOM
+        if f == "leaps":  # the cells an (m, n) leaper reaches from c: a table made when generating
+            if sym.geo.kind not in ("square", "lanes", "points"):
+                self.error(f"leaps() is for boards of rows and columns, not a {sym.geo.kind} board", node.pos)
+                return "[]", T.ANY, P_ATOM
+            sizes = []
+            for a in args[2:]:
+                try:
+                    sizes.append(fold_constant(a, self.sym.params))
+                except NotConstant:
+                    self.error("leaps(G, c, m, n) takes the leap's two lengths as constants (a knight: 1, 2)",
+                               a.pos)
+                    return "[]", T.ANY, P_ATOM
+            m, n = sorted(abs(v) for v in sizes)
+            if n == 0 or n > 16:
+                self.error(f"a leap of ({m}, {n}) goes nowhere or off any board: the lengths are 0 to 16, "
+                           "one at least 1", node.pos)
+                return "[]", T.ANY, P_ATOM
+            key = (sym.name, m, n)
+            if key not in self.leap_tables:
+                self.leap_tables[key] = geometry.leap_table(sym.geo, m, n)
+            deg = self.leap_tables[key][0]
+            cell = self.cell(args[1], ctx, sym)
+            table = f"{g}_LEAP_{m}_{n}"
+            code = f"{self.rt('ops.neighbours')}({table}, {deg}, {cell})"
+            self.written[code] = ("neighbours", f"_v_{table}", deg, cell)
+            return code, T.list_of(cell_t), P_ATOM
         if f == "lines":  # a board of points and lines: its lines (through c), each a list of cells
             if sym.geo.kind != "points":
                 self.error(f"lines() is for a board declared by its lines; '{sym.name}' is a {sym.geo.kind} board",
@@ -281,10 +309,10 @@ class GridLowering:
         if f == "chain":  # the cells joined to c through neighbours holding what c holds
             c = self.cell(args[1], ctx, sym)
             return f"{self.rt('K.chain')}({grid}, {self.adj_table(g)}, {deg}, {c})", T.list_of(cell_t), P_ATOM
-        if f in ("slide", "blocker"):  # the empty cells a slide crosses; the piece it meets
+        if f in ("slide", "blocker", "reach"):  # the empty cells a slide crosses; the piece it meets
             c, d = self.cell(args[1], ctx, sym), self.direction(args[2], ctx, sym)
             code = f"{self.rt('K.' + f)}({grid}, {self.adj_table(g)}, {deg}, {c}, {d})"
-            return code, (T.list_of(cell_t) if f == "slide" else cell_t), P_ATOM
+            return code, (cell_t if f == "blocker" else T.list_of(cell_t)), P_ATOM
         if f == "liberties":  # the empty cells next to c's chain
             c = self.cell(args[1], ctx, sym)
             code = f"{self.rt('K.liberties')}({grid}, {self.adj_table(g)}, {deg}, {c})"
@@ -420,7 +448,7 @@ class GridLowering:
             if len(args) == 2 or not T.compatible(codes[0][1], sym.elem):
                 self.error(f"grid '{sym.name}' holds {sym.elem}: filled_cells({sym.name}, v) takes one of them",
                            args[-1].pos)
-            return f"{self.rt('K.cells_holding')}({grid}, 256, {codes[0][0]}, {any_})"
+            return self.holding_call(grid, "256", codes[0][0], any_)
         kinds = len(self.sym.enums[sym.elem.name].members)
         kind, owner = any_, any_
         if len(args) == 2:
@@ -433,7 +461,7 @@ class GridLowering:
         else:
             code, ty = codes[0]
             if ty.kind == "piece" and ty.name == sym.elem.name:  # one piece: any owner and kind of it
-                return f"{self.rt('K.cells_holding')}({grid}, 256, {code}, {any_})"
+                return self.holding_call(grid, "256", code, any_)
             if ty.kind == "enum" and ty.name == sym.elem.name:
                 kind = code
             elif ty.kind in ("player", "int"):
@@ -441,7 +469,14 @@ class GridLowering:
             elif ty.kind != "any":
                 self.error(f"grid '{sym.name}' holds pieces of '{sym.elem.name}': filled_cells({sym.name}, v) takes a "
                            f"piece, a kind or a player, not {ty}", args[0].pos)
-        return f"{self.rt('K.cells_holding')}({grid}, {kinds}, {kind}, {owner})"
+        return self.holding_call(grid, str(kinds), kind, owner)
+
+    def holding_call(self, grid: str, kinds: str, kind: str, owner: str) -> str:
+        """``K.cells_holding(...)``, recorded so that ``first()`` of it can ask the kernel for
+        the first such cell alone (``K.first_holding``: no list made)."""
+        code = f"{self.rt('K.cells_holding')}({grid}, {kinds}, {kind}, {owner})"
+        self.written[code] = ("call", "K.cells_holding", (grid, kinds, kind, owner))
+        return code
 
     def s_Put(self, node: ast.Put, ctx) -> list[str]:
         grid, sym = self.grid_ref(node.grid, ctx)

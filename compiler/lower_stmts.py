@@ -304,7 +304,7 @@ class StatementLowering:
             return ([f"{around} = {cell}",
                      f"if {around} < 0: raise ValueError('there is no cell here (none) to look around')",
                      f"for {d} in range({deg}):",
-                     f"    {var} = _v_{g}_ADJ[{around} * {deg} + {d}]",
+                     f"    {var} = {g}[{around} * {deg} + {d}]",
                      f"    if {var} < 0:",
                      "        continue",
                      "    s._walk(1)"] + _indent(self.stmts(node.body, inner) or ["pass"]))

@@ -45,9 +45,11 @@ cpdef object connected(object cells_obj, object adj_obj, int deg, int value, obj
 cpdef list empty_cells(object cells_obj)
 cpdef list filled_cells(object cells_obj)
 cpdef list cells_holding(object cells_obj, int kinds, int kind, int owner)
+cpdef Py_ssize_t first_holding(object cells_obj, int kinds, int kind, int owner) except -2
 cpdef list liberties(object cells_obj, object adj_obj, int deg, int cell)
 cpdef list chain(object cells_obj, object adj_obj, int deg, int cell)
 cpdef list slide(object cells_obj, object adj_obj, int deg, int cell, int d)
+cpdef list reach(object cells_obj, object adj_obj, int deg, int cell, int d)
 cpdef long long position_key(object parts, long long mover) except -1
 cpdef bytes remember(bytes keys, long long key)
 cpdef long repeats(bytes keys) except -1

@@ -1486,6 +1486,26 @@ cpdef list slide(object cells_obj, object adj_obj, int deg, int cell, int d):
     return out
 
 
+cpdef list reach(object cells_obj, object adj_obj, int deg, int cell, int d):
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef const short* adj = _tab(adj_obj)
+    cdef Py_ssize_t n = len(cells_obj), steps = 0
+    cdef int at
+    cdef list out = []
+    if cell < 0 or cell >= n:
+        raise ValueError("there is no cell here (none) to slide from")
+    if d < 0 or d >= deg:
+        raise IndexError("no such direction")
+    at = adj[cell * deg + d]
+    while at >= 0 and at != cell and not cells[at] and steps < n:
+        out.append(at)
+        steps += 1
+        at = adj[at * deg + d]
+    if at >= 0 and at != cell and cells[at]:
+        out.append(at)
+    return out
+
+
 cpdef long blocker(object cells_obj, object adj_obj, int deg, int cell, int d) except -2:
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
@@ -1588,6 +1608,19 @@ cpdef list around(object members, object adj_obj, int deg, int n):
         if mark[c] == 2:
             out.append(c)
     return out
+
+
+cpdef Py_ssize_t first_holding(object cells_obj, int kinds, int kind, int owner) except -2:
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef Py_ssize_t c, n = len(cells_obj)
+    cdef int e
+    if kinds <= 0:
+        raise ValueError("kinds must be positive")
+    for c in range(n):
+        e = cells[c] - 1
+        if e >= 0 and (kind == -2 or e % kinds == kind) and (owner == -2 or e // kinds == owner):
+            return c
+    return -1
 
 
 cpdef list cells_holding(object cells_obj, int kinds, int kind, int owner):

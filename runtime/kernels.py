@@ -665,6 +665,16 @@ def repeats(keys: bytes) -> int:
     return sum(1 for i in range(0, len(keys) - 8, 8) if keys[i:i + 8] == last)
 
 
+def reach(cells, adj, deg: int, cell: int, d: int) -> list[int]:
+    """``slide`` and then the first filled cell met, if any: where a sliding piece may stop or
+    take (a rook's moves are those not holding its own side's pieces)."""
+    out = slide(cells, adj, deg, cell, d)
+    at = adj[(out[-1] if out else cell) * deg + d]
+    if at >= 0 and at != cell and cells[at]:
+        out.append(at)
+    return out
+
+
 def slide(cells, adj, deg: int, cell: int, d: int) -> list[int]:
     """The empty cells from ``cell`` (not included) in direction d, up to the first filled cell
     or the edge of the board: where a piece sliding that way may stop."""
@@ -749,6 +759,18 @@ def around(members, adj, deg: int, n: int) -> list[int]:
             if x >= 0 and not mark[x]:
                 mark[x] = 2
     return [c for c in range(n) if mark[c] == 2]
+
+
+def first_holding(cells, kinds: int, kind: int, owner: int) -> int:
+    """The first of ``cells_holding(cells, kinds, kind, owner)``, or -1 (none): where the king
+    stands, without a list of every cell."""
+    if kinds <= 0:
+        raise ValueError("kinds must be positive")
+    for c in range(len(cells)):
+        e = cells[c] - 1
+        if e >= 0 and (kind == -2 or e % kinds == kind) and (owner == -2 or e // kinds == owner):
+            return c
+    return -1
 
 
 def cells_holding(cells, kinds: int, kind: int, owner: int) -> list[int]:
