@@ -18,6 +18,11 @@ from .lower_common import (
     _atomic, _is_int, _names_in, ast_nodes)
 
 
+def _walk_checks(cell: str, d: str, deg: int, cells: int) -> list[str]:
+    return [f"if {cell} < 0 or {cell} >= {cells}: raise ValueError('there is no cell here (none) to slide from')",
+            f"if {d} < 0 or {d} >= {deg}: raise IndexError('no such direction')"]
+
+
 def fresh_local(name: str, ctx: Ctx) -> str:
     """The Python local of a loop variable: its own name, unless the code of another name in
     scope reads a local of that name (a define written in place, ``mill(x)``, whose body has
@@ -194,6 +199,27 @@ class CallLowering:
         """How many cells of a grid of elements (bytes) hold the code ``code``: natively a C
         loop over the bytes (a kernel), in Python the bytearray's own count."""
         return f"{self.rt('K.count_byte')}({grid}, {code})" if self.native else f"{grid}.count({code})"
+
+    def walk_head(self, walk: tuple, var: str, declare) -> list[str]:
+        """The start of a walk along a slide (``slide``: the empty cells from c in direction d;
+        ``reach``: and the first filled cell met), natively: the first cell, no list."""
+        _kind, _f, _grid, table, deg, cell, d, cells = walk
+        declare("long", "_from", "_steps")
+        return [f"_from = {cell}", *_walk_checks("_from", d, deg, cells), "_steps = 0",
+                f"{var} = {table}[_from * {deg} + {d}]"]
+
+    def walk_body(self, walk: tuple, var: str, body: list[str]) -> list[str]:
+        """The loop of a walk: ``body`` (the step, indented once) for each cell met, then the
+        next cell; a slide stops before a filled cell, a reach after it, both at the edge."""
+        _kind, f, grid, table, deg, _cell, d, cells = walk
+        filled = f"{self.cell_read(grid, var)} != 0"
+        out = [f"while {var} >= 0 and {var} != _from and _steps < {cells}:"]
+        if f == "slide":
+            out.append(f"    if {filled}: break")
+        out += ["    _steps += 1"] + body
+        if f == "reach":
+            out.append(f"    if {filled}: break")
+        return out + [f"    {var} = {table}[{var} * {deg} + {d}]"]
 
     def call_define(self, node: ast.Call, ctx: Ctx):
         """A define is compiled once (per kind of arguments) into a function of the engine,
@@ -496,10 +522,14 @@ class CallLowering:
             start = start + [f"if {cell} < 0: raise ValueError('there is no cell here (none) to look around')"]
             body = [f"for _d in range({deg}):", f"    {var} = {g}[{cell} * {deg} + _d]"]
             cond = f"{var} >= 0 and ({cond})" if cond else f"{var} >= 0"
+        if cells[:1] == ("walk",):  # a slide (or reach) followed in C along its direction
+            start, body = start + self.walk_head(cells, var, declare), []
         if cond:
             body += [f"    if {cond}:"] + ["        " + line for line in step]
         else:
             body += ["    " + line for line in step]
+        if cells[:1] == ("walk",):
+            body = self.walk_body(cells, var, body)
         declare(c_type(elem_type), var)
         lines = start + body + [f"return {result}"]
         types = {code: ty for code, ty in ctx.scope.values()}

@@ -282,19 +282,47 @@ def _names_in(node) -> set[str]:
     return {n.id for n in ast_nodes(node) if isinstance(n, ast.Name)}
 
 
+#: built-in functions whose value is small whatever their arguments (a cell, a count, a truth)
+_BOUNDED = frozenset({"count", "number", "first", "last", "has", "any", "all", "row", "column", "cell", "lane",
+                      "distance", "neighbour", "blocker", "store", "opposite", "lane_count", "in_a_row",
+                      "connected", "is_empty", "content", "repeated"})
+
+
 def has_product(node, defines: dict) -> bool:
-    """Whether an expression multiplies, itself or through a define it uses: its value can grow
-    past the language's bound, so where it is stored it is checked (``ops.number``)."""
+    """Whether the value of an expression comes from a multiplication, itself or through a
+    define it uses: it can grow past the language's bound, so where it is stored it is checked
+    (``ops.number``). A product that only picks a cell or decides a condition
+    (``cell(board, x, 7 * p)``, ``if 2 * a > b then 1 else 0``) does not make the value large."""
     seen: set[str] = set()
-    stack = [node]
-    while stack:
-        for n in ast_nodes(stack.pop()):
-            if isinstance(n, ast.BinOp) and n.op == "*":
+
+    def value(n) -> bool:
+        if isinstance(n, (ast.Int, ast.Bool, ast.Name, ast.Str, ast.Not)):
+            return False
+        if isinstance(n, ast.BinOp):
+            if n.op == "*":
                 return True
-            if isinstance(n, ast.Call) and n.func in defines and n.func not in seen:
-                seen.add(n.func)
-                stack.append(defines[n.func].body)
-    return False
+            return n.op in ("+", "-", "//", "%") and (value(n.left) or value(n.right))  # else a truth
+        if isinstance(n, ast.Neg):
+            return value(n.operand)
+        if isinstance(n, ast.Cond):
+            return value(n.then) or value(n.orelse)
+        if isinstance(n, ast.Call) and n.func in defines:
+            if n.func in seen or defines[n.func].body is None:
+                return False
+            seen.add(n.func)
+            return value(defines[n.func].body)
+        if isinstance(n, ast.Call) and n.func in _BOUNDED:
+            return False
+        # anything else (sums, lists, indexes...): any product inside, as far as defines go
+        for inner in ast_nodes(n):
+            if isinstance(inner, ast.BinOp) and inner.op == "*":
+                return True
+            if isinstance(inner, ast.Call) and inner.func in defines and inner.func not in seen:
+                seen.add(inner.func)
+                if defines[inner.func].body is not None and value(defines[inner.func].body):
+                    return True
+        return False
+    return value(node)
 
 
 def _moves_fit(domains: list[tuple]) -> bool:

@@ -162,6 +162,13 @@ class GridLowering:
         """The prefix of a grid's tables read by index: natively their C arrays (``_v_G_b_``)."""
         return f"_v_{g}" if self.native else g
 
+    def neighbour_list(self, table: str, deg: int, cell: str) -> str:
+        """The list of the cells a table gives for ``cell`` (its neighbours, its leaps): natively
+        made in C from the table's C array, in Python by ``ops.neighbours``."""
+        if self.native:
+            return f"_neighbour_list({table}, {deg}, {cell})"
+        return f"{self.rt('ops.neighbours')}({table}, {deg}, {cell})"
+
     def adj_table(self, g: str) -> str:
         """A grid's table of neighbours as a kernel's argument: natively a C global bound to it
         (``_t_G_b__ADJ``: the module's global is looked up at every call), else its name."""
@@ -230,7 +237,7 @@ class GridLowering:
             return f"{self.rt('ops.neighbour')}({self.adj_table(g)}, {deg}, {c}, {d})", cell_t, P_ATOM
         if f == "neighbours":
             cell = self.cell(args[1], ctx, sym)
-            code = f"{self.rt('ops.neighbours')}({self.adj_table(g)}, {deg}, {cell})"
+            code = self.neighbour_list(f"_v_{g}_ADJ" if self.native else self.adj_table(g), deg, cell)
             self.written[code] = ("neighbours", f"_v_{g}_ADJ", deg, cell)
             return code, T.list_of(cell_t), P_ATOM
         if f == "directions":
@@ -293,7 +300,7 @@ class GridLowering:
             deg = self.leap_tables[key][0]
             cell = self.cell(args[1], ctx, sym)
             table = f"{g}_LEAP_{m}_{n}"
-            code = f"{self.rt('ops.neighbours')}({table}, {deg}, {cell})"
+            code = self.neighbour_list(f"_v_{table}" if self.native else table, deg, cell)
             self.written[code] = ("neighbours", f"_v_{table}", deg, cell)
             return code, T.list_of(cell_t), P_ATOM
         if f == "lines":  # a board of points and lines: its lines (through c), each a list of cells
@@ -312,6 +319,8 @@ class GridLowering:
         if f in ("slide", "blocker", "reach"):  # the empty cells a slide crosses; the piece it meets
             c, d = self.cell(args[1], ctx, sym), self.direction(args[2], ctx, sym)
             code = f"{self.rt('K.' + f)}({grid}, {self.adj_table(g)}, {deg}, {c}, {d})"
+            if f != "blocker":  # an aggregate over it walks the line in C (lower_calls.walk_lines)
+                self.written[code] = ("walk", f, grid, f"_v_{g}_ADJ", deg, c, d, sym.geo.cells)
             return code, (cell_t if f == "blocker" else T.list_of(cell_t)), P_ATOM
         if f == "liberties":  # the empty cells next to c's chain
             c = self.cell(args[1], ctx, sym)

@@ -129,8 +129,8 @@ class StatementLowering:
                            f"declare what it holds: counter {node.name}: {spelt}" if spelt else None)
         else:
             value = self.number(node.value, ctx)
-        if has_product(node.value, self.sym.defines):  # products can grow without bound: keep them in range
-            value = f"{self.rt('ops.number')}({value})"
+        if has_product(node.value, self.sym.defines) and (c is None or c.type.is_number):
+            value = f"{self.rt('ops.number')}({value})"  # products can grow without bound: kept in range
         grid = self.sym.grids.get(node.name)
         if grid is not None and node.name not in ctx.scope:  # G[c] = n: a cell of a grid of numbers
             if grid.elem.kind != "int":
