@@ -652,6 +652,164 @@ def test_morris_mills_removals_flying_and_the_ends():
     assert state.is_over and state.winners == []
 
 
+# ---- chess: perft, and python-chess as the oracle of random games -----------------------------
+_KINDS = "pnbrqk"  # the order of games/classics/chess.rules' enum piece
+
+
+def _from_fen(game, fen: str):
+    """A chess position from its FEN: pieces (owner * 6 + kind), side to move, castling rights,
+    the en passant square, the moves since a capture or pawn move."""
+    board_text, side, rights, passant, quiet = fen.split()[:5]
+    data = game.new_game(seed=0).to_json()
+    board = [-1] * 64
+    for i, rank in enumerate(board_text.split("/")):
+        x = 0
+        for ch in rank:
+            if ch.isdigit():
+                x += int(ch)
+                continue
+            board[8 * (7 - i) + x] = (0 if ch.isupper() else 1) * 6 + _KINDS.index(ch.lower())
+            x += 1
+    data["zones"]["board"], data["current"] = board, 0 if side == "w" else 1
+    data["counters"].update(short=[int("K" in rights), int("k" in rights)],
+                            long=[int("Q" in rights), int("q" in rights)], quiet=int(quiet),
+                            passant=-1 if passant == "-" else 8 * (int(passant[1]) - 1) + "abcdefgh".index(passant[0]))
+    return game.state_from_json(data)
+
+
+def _perft(state, depth: int) -> int:
+    ids = state.legal_action_ids()
+    if depth == 1:
+        return len(ids)
+    total = 0
+    for a in ids:
+        after = state.copy()
+        after.advance_id(a)
+        total += _perft(after, depth - 1)
+    return total
+
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_chess_perft_from_the_start_and_from_kiwipete(backend):
+    """The number of move sequences of each length (perft): 20 / 400 / 8,902 / 197,281 /
+    4,865,609 from the start, 48 / 2,039 / 97,862 from the published "Kiwipete" position (castling
+    both ways, en passant, promotions, pins, checks). The Python engine goes to depth 3."""
+    if backend == "native":
+        from regle import native
+        if not native.available():
+            pytest.skip(native.unavailable_reason())
+    game = regle.load(CLASSICS / "chess.rules", backend=backend)
+    start = [20, 400, 8902, 197281, 4865609][:5 if backend == "native" else 3]
+    assert [_perft(game.new_game(seed=0), d) for d in range(1, len(start) + 1)] == start
+    kiwipete = _from_fen(game, KIWIPETE)
+    assert [_perft(kiwipete, d) for d in (1, 2, 3)] == [48, 2039, 97862]
+
+
+def _chess_result(board) -> list[int] | None:
+    """How a python-chess position ends under the rules of games/classics/chess.rules, or None:
+    checkmate (the other side wins), stalemate, a hundred moves without a capture or pawn move,
+    a position on the board for the third time, or no material left to mate with (kings alone,
+    or one knight or bishop besides) are draws."""
+    chess = pytest.importorskip("chess")
+    if not any(True for _ in board.legal_moves):
+        return [0 if board.turn == chess.BLACK else 1] if board.is_check() else []
+    pieces = board.piece_map().values()
+    if board.halfmove_clock >= 100 or board.is_repetition(3) or len(pieces) == 2 or (
+            len(pieces) == 3 and any(p.piece_type in (chess.KNIGHT, chess.BISHOP) for p in pieces)):
+        return []
+    return None
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_chess_agrees_with_python_chess(backend):
+    """python-chess is the oracle: at every position the same player, the same legal moves (in
+    UCI, a promotion naming its piece), the same board after each move, and the same end and
+    result, over seeded random games."""
+    chess = pytest.importorskip("chess")
+    if backend == "native":
+        from regle import native
+        if not native.available():
+            pytest.skip(native.unavailable_reason())
+    game = regle.load(CLASSICS / "chess.rules", backend=backend)
+    promoted = {"q": "queen", "r": "rook", "b": "bishop", "n": "knight"}
+    seen = {"castle": 0, "en passant": 0, "promotion": 0, "mate": 0, "draw": 0}
+    for seed in range(12 if backend == "python" else 80):
+        state, board, rng = game.new_game(seed=seed), chess.Board(), random.Random(seed)
+        while (result := _chess_result(board)) is None:
+            expected = [-1] * 64
+            for square, p in board.piece_map().items():
+                expected[square] = (0 if p.color == chess.WHITE else 1) * 6 + _KINDS.index(p.symbol().lower())
+            assert _board(state) == expected, (seed, state.decisions)
+            assert not state.is_over and state.current_player == (0 if board.turn == chess.WHITE else 1)
+            theirs = {m.uci()[:4] + promoted.get(m.uci()[4:], ""): m for m in board.legal_moves}
+            assert set(state.notations()) == set(theirs), (seed, state.decisions)
+            move = rng.choice(sorted(theirs))
+            seen["castle"] += board.is_castling(theirs[move])
+            seen["en passant"] += board.is_en_passant(theirs[move])
+            seen["promotion"] += theirs[move].promotion is not None
+            state = state.play(move)
+            board.push(theirs[move])
+        assert state.is_over and state.winners == result, seed
+        seen["mate" if result else "draw"] += 1
+    assert all(seen.values()) or backend == "python", seen
+
+
+def test_chess_special_moves_and_the_ends():
+    game = _load("chess")
+    # castling: both ways with the rights, not out of, through or into check
+    state = _from_fen(game, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    assert {"e1g1", "e1c1"} <= set(state.notations())
+    state = state.play("e1g1")
+    assert _board(state)[6] == 5 and _board(state)[5] == 3 and _board(state)[7] == -1  # king g1, rook f1
+    assert "e8c8" in state.notations() and "e8g8" not in state.notations()  # the f1 rook sees f8
+    assert "e1c1" not in _from_fen(game, "r3k2r/8/8/8/8/8/8/R3K2R w Kkq - 0 1").notations()
+    assert "e1g1" not in _from_fen(game, "r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1").notations()  # f1 attacked
+    assert "e1g1" not in _from_fen(game, "r3k2r/8/8/8/8/8/4r3/R3K2R w KQkq - 0 1").notations()  # in check
+    assert "e1c1" in _from_fen(game, "r3k2r/8/8/8/8/8/1r6/R3K2R w KQkq - 0 1").notations()  # b1 may be attacked
+    # en passant: only right after the double step, taking the pawn that passed
+    state = _from_fen(game, "4k3/8/8/8/1p6/8/P7/4K3 w - - 0 1").play("a2a4")
+    assert "b4a3" in state.notations()
+    state = state.play("b4a3")
+    assert _board(state)[24] == -1 and _board(state)[16] == 6  # the a4 pawn is gone; Black's pawn on a3
+    assert "b4a3" not in _from_fen(game, "4k3/8/8/8/Pp6/8/8/4K3 b - - 0 1").notations()
+    # promotion: a choice of four pieces, by a step or a capture
+    state = _from_fen(game, "1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1")
+    assert sorted(n for n in state.notations() if n.startswith("a7")) == sorted(
+        f"a7{t}{k}" for t in ("a8", "b8") for k in ("queen", "rook", "bishop", "knight"))
+    assert _board(state.play("a7b8knight"))[57] == 1
+    # a pinned piece may not move off the line; the king may not step into check
+    state = _from_fen(game, "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1")
+    assert not any(n.startswith("e2") for n in state.notations()) and "e1d1" in state.notations()
+    # checkmate wins, stalemate draws
+    state = _from_fen(game, "7k/8/6K1/8/8/8/8/Q7 w - - 0 1").play("a1a8")
+    assert state.is_over and state.winners == [0]
+    state = _from_fen(game, "7k/8/5K2/8/8/8/8/6Q1 w - - 0 1").play("g1g6")
+    assert state.is_over and state.winners == []
+    # the hundredth move without a capture or pawn move draws; so does a bare king against king
+    # and knight
+    state = _from_fen(game, "4k3/8/8/8/8/8/8/R3K3 w - - 99 1").play("a1a2")
+    assert state.is_over and state.winners == []
+    state = _from_fen(game, "4k3/8/8/8/8/8/3n4/4K3 w - - 0 1").play("e1d2")
+    assert state.is_over and state.winners == []
+    state = _from_fen(game, "4k3/8/8/8/8/8/3n4/R3K3 w - - 0 1").play("e1d2")
+    assert not state.is_over
+    # the third time a position stands on the board (same side to move, same rights) draws: the
+    # start, after four knight moves, after eight
+    state = game.new_game(seed=0)
+    for move in ["g1f3", "g8f6", "f3g1", "f6g8"] * 2:
+        assert not state.is_over
+        state = state.play(move)
+    assert state.is_over and state.winners == []
+    # ... but not when the rights differ: a rook that went and came back has lost its castling
+    state = game.new_game(seed=0)
+    for move in ["g1f3", "g8f6", "h1g1", "f6g8", "g1h1", "g8f6", "f3g1", "f6g8"]:
+        state = state.play(move)
+    assert not state.is_over
+
+
 def _go_at(game, black: list[str], white: list[str], player: int = 0):
     names = game.cell_names("board")
     data = game.new_game(seed=0).to_json()
@@ -828,7 +986,7 @@ def test_draughts_forced_jumps_chains_crowning_and_the_ends():
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn",
-                                  "breakthrough", "draughts", "go", "morris"])
+                                  "breakthrough", "draughts", "go", "morris", "chess"])
 def test_classics_are_checked_clean_and_formatted(name):
     from regle.dsl.printer import format_text
     text = (CLASSICS / f"{name}.rules").read_text(encoding="utf-8")
@@ -837,7 +995,7 @@ def test_classics_are_checked_clean_and_formatted(name):
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn",
-                                  "breakthrough", "draughts", "go", "morris"])
+                                  "breakthrough", "draughts", "go", "morris", "chess"])
 def test_classic_rulebooks_are_up_to_date(name):
     from regle.rulebook import rulebook
     committed = (CLASSICS.parent.parent / "docs" / "rules" / f"{name}.md").read_text(encoding="utf-8")
