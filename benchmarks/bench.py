@@ -201,7 +201,8 @@ OPENSPIEL = {"tictactoe": ("games/classics/tictactoe.rules", "tic_tac_toe"),
              "breakthrough": ("games/classics/breakthrough.rules", "breakthrough"),
              "draughts": ("games/classics/draughts.rules", "checkers"),
              "go": ("games/classics/go.rules", "go(board_size=9)"),
-             "morris": ("games/classics/morris.rules", "nine_mens_morris")}
+             "morris": ("games/classics/morris.rules", "nine_mens_morris"),
+             "chess": ("games/classics/chess.rules", "chess")}
 
 
 def _ids_steps(game, seconds: float, players: int | None = None, by_moves: bool = False) -> float:

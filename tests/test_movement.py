@@ -1,0 +1,120 @@
+"""Movement queries of any board game with sliding and leaping pieces: `leaps(G, c, m, n)` (the
+cells an (m, n) leaper reaches), `reach(G, c, d)` (a slide and the piece it meets), lists
+joined with `+`, `first(filled_cells(G, v))`; their kernels' twins agree, both engines agree,
+and a product that only picks a cell is not bounded as a number."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import regle
+from regle import native
+from regle.compiler import geometry
+from regle.compiler.generate import engine_source
+from regle.runtime import kernels as pure
+
+try:
+    from regle.runtime import _kernels as compiled
+except ImportError:  # pragma: no cover - the kernels are built in CI
+    compiled = None
+
+
+def _backends():
+    return ["python", "native"] if native.available() else ["python"]
+
+
+def _errors(text: str) -> list[str]:
+    with pytest.raises(regle.RulesError) as info:
+        engine_source(text, "t.rules")
+    return [f"{d.line}:{d.column} {d.message}" for d in info.value.diagnostics]
+
+
+def test_a_leap_table_lists_each_leap_once_and_stays_on_the_board():
+    geo = geometry.square(8, 8)
+    deg, table = geometry.leap_table(geo, 1, 2)
+    names = geo.cell_names()
+    assert deg == 8
+
+    def landing(name: str) -> set[str]:
+        c = names.index(name)
+        return {names[t] for t in table[c * deg:(c + 1) * deg] if t >= 0}
+    assert landing("a1") == {"b3", "c2"}
+    assert landing("d4") == {"b3", "b5", "c2", "c6", "e2", "e6", "f3", "f5"}
+    assert geometry.leap_table(geo, 1, 1)[0] == 4 and geometry.leap_table(geo, 0, 2)[0] == 4
+
+
+MOVES = '''game "t" {
+  players 2
+}
+grid board: player square 5 by 5
+counter jumps
+counter rays
+counter joined
+counter found: cell of board
+turn {
+  step s {
+    action put_at(c in empty_cells(board)) "{c}" {
+      put me at c on board
+      jumps = count(leaps(board, c, 1, 2))
+      rays = count(reach(board, c, "e")) * 10 + count(slide(board, c, "e"))
+      joined = count(leaps(board, c, 2, 2) + neighbours(board, c))
+      found = first(filled_cells(board, 1 - me))
+    }
+  }
+}
+end when turns >= 6
+'''
+
+
+@pytest.mark.parametrize("backend", _backends())
+def test_leaps_reach_joined_lists_and_first_on_both_engines(backend):
+    game = regle.loads(MOVES, name="moves", backend=backend)
+    names = game.cell_names("board")
+    state = game.new_game(seed=0).play("c3")
+    counters = state.to_json()["counters"]
+    # from c3: 8 knight leaps; east to the edge (d3, e3) with nothing met; 4 (2, 2) leaps + 4
+    assert [counters[k] for k in ("jumps", "rays", "joined")] == [8, 22, 8] and counters["found"] == -1
+    state = state.play("a3")  # P2 west of c3: eastwards c3 is met after b3
+    counters = state.to_json()["counters"]
+    assert counters["rays"] == 2 * 10 + 1 and names[counters["found"]] == "c3"
+    state = state.play("a1")  # a corner: two leaps
+    assert state.to_json()["counters"]["jumps"] == 2
+
+
+def test_movement_queries_are_checked():
+    base = MOVES.replace("jumps = count(leaps(board, c, 1, 2))", "jumps = count(leaps(board, c, %s))")
+    assert "leaps(G, c, m, n) takes the leap's two lengths as constants" in _errors(base % "jumps, 2")[0]
+    assert "goes nowhere" in _errors(base % "0, 0")[0]
+    joined = MOVES.replace("joined = count(leaps(board, c, 2, 2) + neighbours(board, c))",
+                           "joined = count(neighbours(board, c) + c)")
+    assert "two lists are joined by +" in " ".join(_errors(joined))
+    hexes = MOVES.replace("square 5 by 5", "hex side 3").replace('"e"', '"ne"')
+    assert "leaps() is for boards of rows and columns" in " ".join(_errors(hexes))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=25, max_size=25), st.integers(0, 24), st.integers(0, 7))
+def test_reach_and_first_holding_twins_agree(cells, start, d):
+    """The compiled reach and first_holding give what their pure twins give."""
+    if compiled is None:
+        pytest.skip("the compiled kernels are not built")
+    geo = geometry.square(5, 5, diagonals=True)
+    grid, adj = bytearray(cells), geo.table()
+    assert compiled.reach(grid, adj, 8, start, d) == pure.reach(grid, adj, 8, start, d)
+    want = pure.reach(grid, adj, 8, start, d)
+    assert want[:-1] == pure.slide(grid, adj, 8, start, d)[:len(want) - 1]
+    for kinds, kind, owner in ((256, 1, -2), (3, 0, -2), (3, -2, 0), (3, 2, 0)):
+        assert compiled.first_holding(grid, kinds, kind, owner) == pure.first_holding(grid, kinds, kind, owner) \
+            == (pure.cells_holding(grid, kinds, kind, owner) or [-1])[0]
+
+
+def test_a_product_that_only_picks_a_cell_leaves_the_value_unbounded():
+    """`rank = if c == cell(board, 0, 2 * k) then 1 else 0` multiplies only to find a cell: the
+    engine stores it as it is; `big = k * k` is kept within the language's bound."""
+    text = MOVES.replace("counter found: cell of board\n", "counter found: cell of board\ncounter big\n").replace(
+        "      found = first(filled_cells(board, 1 - me))\n",
+        "      found = first(filled_cells(board, 1 - me))\n      joined = if c == cell(board, 0, 2 * jumps) then 1 else 0\n"
+        "      big = jumps * jumps\n")
+    source = engine_source(text, "t.rules")
+    stored = {line.split(" = ", 1)[0].strip(): line for line in source.split("\n") if " = " in line}
+    assert "ops.number(" not in stored["s.c_joined"] and "ops.number(s.c_jumps * s.c_jumps)" in stored["s.c_big"]
