@@ -109,6 +109,12 @@ class Checker:
             if not COLOUR.fullmatch(colour):
                 self.error(f"colours: {colour!r} is not a colour", node.colours_pos if node.colours_pos[0] else node.pos,
                            "a colour word (red, blue, black, white, green, yellow, ...) or #rrggbb")
+        if len(node.seats) > node.max_players:
+            self.error(f"{len(node.seats)} seat names for at most {node.max_players} players", node.seats_pos[-1],
+                       "one name per seat, in order")
+        for i, (name, where) in enumerate(zip(node.seats, node.seats_pos)):
+            if self.declare(name, where, "seat"):
+                self.sym.seats[name] = i
         if len(node.colours) > node.max_players:
             self.error(f"{len(node.colours)} colours for at most {node.max_players} players",
                        node.colours_pos if node.colours_pos[0] else node.pos, "one colour per seat")

@@ -174,6 +174,8 @@ class ExpressionLowering:
         if name in sym.members:
             enum, index = sym.members[name]
             return str(index), T.enum(enum), P_ATOM
+        if name in sym.seats:  # a seat by the name the game gives it
+            return str(sym.seats[name]), T.PLAYER, P_ATOM
         if name in sym.zones:
             z = sym.zones[name]
             if z.per:

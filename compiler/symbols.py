@@ -129,6 +129,7 @@ class Symbols:
     params: dict = attrs.Factory(dict)
     enums: dict = attrs.Factory(dict)
     members: dict = attrs.Factory(dict)  # member name -> (enum name, index)
+    seats: dict = attrs.Factory(dict)  # a seat's name (game seats ...) -> its number from 0
     tables: dict = attrs.Factory(dict)
     zones: dict = attrs.Factory(dict)
     grids: dict = attrs.Factory(dict)
@@ -144,7 +145,7 @@ class Symbols:
     invariants: list = attrs.Factory(list)
 
     def all_names(self) -> list[str]:
-        return [*self.params, *self.enums, *self.members, *self.tables, *self.zones, *self.grids,
+        return [*self.params, *self.enums, *self.members, *self.seats, *self.tables, *self.zones, *self.grids,
                 *self.counters, *self.defines, *BUILTIN_NAMES]
 
 

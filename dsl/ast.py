@@ -353,6 +353,9 @@ class Game(Decl):
     marks: list = attrs.Factory(list)
     #: one colour per seat for drawing its pieces (``colours "red", "blue"``): colour words or #rrggbb
     colours: list = attrs.Factory(list)
+    #: names for the seats, in order (``seats black, white``): constants of the rules, 0, 1...
+    seats: list = attrs.Factory(list)
+    seats_pos: list = attrs.field(factory=list, eq=False, repr=False)
     #: ``max decisions N``: no game of these rules takes more decisions (for game-AI tools)
     max_decisions: Expr | None = None
     players_pos: tuple = attrs.field(default=(0, 0), eq=False, repr=False)

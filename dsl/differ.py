@@ -135,6 +135,8 @@ def _decl(key, a, b) -> list[Change]:
             out.append(Change("changed", "game marks", ", ".join(a.marks) or "-", ", ".join(b.marks) or "-"))
         if a.colours != b.colours:
             out.append(Change("changed", "game colours", ", ".join(a.colours) or "-", ", ".join(b.colours) or "-"))
+        if a.seats != b.seats:
+            out.append(Change("changed", "game seats", ", ".join(a.seats) or "-", ", ".join(b.seats) or "-"))
     elif isinstance(a, ast.Turn):
         out += _turn(a, b)
     elif isinstance(a, ast.Setup):

@@ -130,6 +130,9 @@ class ToAst(Transformer):
                 node.marks = value
             elif kind == "colours":
                 node.colours, node.colours_pos = value, at
+            elif kind == "seats":
+                node.seats = [name for name, _pos_ in value]
+                node.seats_pos = [where for _name, where in value]
             elif kind == "max_decisions":
                 node.max_decisions = value
             else:
@@ -149,6 +152,9 @@ class ToAst(Transformer):
 
     def colours(self, meta, items):
         return ("colours", [_unquote(t) for t in items], _pos(meta))
+
+    def seats(self, meta, items):
+        return ("seats", [(str(t), _pos(t)) for t in items], _pos(meta))
 
     def first_player(self, meta, items):
         return ("first", items[0], _pos(meta))

@@ -388,6 +388,8 @@ class Printer:
                 self.line(f"{INDENT}marks {', '.join(quote(m) for m in d.marks)}")
             if d.colours:
                 self.line(f"{INDENT}colours {', '.join(quote(c) for c in d.colours)}")
+            if d.seats:
+                self.line(f"{INDENT}seats {', '.join(d.seats)}")
             if d.max_decisions is not None:
                 self.line(f"{INDENT}max decisions {expr(d.max_decisions)}")
             self.line("}")

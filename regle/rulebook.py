@@ -150,7 +150,9 @@ class Writer:
             players = (f"{g.min_players} players" if g.min_players == g.max_players
                        else f"{g.min_players} to {g.max_players} players")
             first = f"; {self.first_player(g.first)} starts" if g.first is not None else ""
-            doc.p(f"**{players}**{first}.{mark}")
+            seats = ("; the seats are " + ", ".join(f"**{_name(n)}** (P{i + 1})" for i, n in enumerate(g.seats))
+                     if g and g.seats else "")
+            doc.p(f"**{players}**{first}{seats}.{mark}")
         self.components()
         self.setup()
         self.turn()
@@ -327,6 +329,9 @@ class Writer:
         if decl is not None and decl.elem.name == "player":
             if isinstance(value, ast.Name) and value.id == "me":
                 return "a piece of the player's colour"
+            seats = self.game.seats if self.game else []
+            if isinstance(value, ast.Name) and value.id in seats:
+                return f"a piece of **{_name(value.id)}** (P{seats.index(value.id) + 1})"
             seat = _seat(value)
             if seat:
                 return f"a piece of {seat}"

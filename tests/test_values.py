@@ -753,3 +753,51 @@ def test_positions_past_the_end_are_reported():
     s.play("a1")  # a1: two cells north of it, [1] is a3
     with pytest.raises(regle.RulesRuntimeError, match=r":12: .*a position past the end of a list or zone"):
         s.play("a3")  # a3: no cell north of it
+
+
+SEATS = '''game "Seats" {
+  players 2
+  seats north, south
+}
+grid board: player square 3 by 3
+setup {
+  put south at "a1" on board
+}
+turn {
+  step place {
+    action put_at(c in empty_cells(board)) "{c}" {
+      put me at c on board
+    }
+  }
+}
+end when count(board, north) == 2 then winner north
+score p {
+  first_seat: number(p == north)
+}
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_seats_have_names(backend):
+    """`seats north, south` names seat 0 and seat 1 wherever a player is meant."""
+    if backend == "native" and not native.available():
+        pytest.skip(native.unavailable_reason())
+    game = regle.loads(SEATS, name="seats", backend=backend)
+    state = game.new_game(seed=0)
+    assert state.to_json()["zones"]["board"][0] == 1 and state.scores == [1, 0]
+    state = state.play("b1").play("c1").play("a2")
+    assert state.is_over and state.winners == [0]
+    once = format_text(SEATS)
+    assert "\n  seats north, south\n" in once and format_text(once) == once
+
+
+def test_seat_names_are_checked():
+    assert any("3 seat names for at most 2 players" in e for e in _errors(SEATS.replace(
+        "seats north, south", "seats north, south, east")))
+    clash = SEATS.replace("grid board:", "counter south\ngrid board:")
+    assert any("'south' is already declared" in e for e in _errors(clash))
+    from regle.dsl.differ import diff
+    from regle.dsl.parser import parse
+    renamed = SEATS.replace("north", "top").replace("south", "bottom")
+    changes = diff(parse(SEATS, "a.rules"), parse(renamed, "b.rules"))
+    assert any("game seats" in str(c) and "north, south" in str(c) for c in changes)
