@@ -218,7 +218,7 @@ def _statements(body: list):
 
 #: per statement kind, the fields naming the places it changes
 _WRITES = {ast.Put: ("grid",), ast.Clear: ("grid", "to"), ast.Drop: ("grid", "taking", "overflow"),
-           ast.Settle: ("grid",), ast.Place: ("grid", "taking", "overflow"), ast.Push: ("grid",),
+           ast.Settle: ("grid",), ast.Rotate: ("grid",), ast.Place: ("grid", "taking", "overflow"), ast.Push: ("grid",),
            ast.Deal: ("src", "dst"), ast.Move: ("src", "dst"), ast.Add: ("dst",), ast.Remove: ("src",),
            ast.Refill: ("dst", "src"), ast.Shuffle: ("zone",)}
 #: statements that change nothing of the state (tests, names, the flow of a block)

@@ -283,6 +283,18 @@ class Settle(Node):
 
 
 @attrs.define
+class Rotate(Node):
+    """``rotate G at C size N by Q``: the N x N block of cells whose south-west corner is C turns
+    by Q quarter turns clockwise (negative: anticlockwise); ``reflect G at C size N`` (``turns``
+    None) mirrors it west to east."""
+
+    grid: Expr = None
+    corner: Expr = None
+    size: Expr = None
+    turns: Expr | None = None
+
+
+@attrs.define
 class Place(Node):
     placement: Expr = None
     pattern: Expr = None

@@ -552,6 +552,14 @@ class ToAst(Transformer):
     def settle(self, meta, items):
         return ast.Settle(grid=items[0], pos=_pos(meta))
 
+    def rotate(self, meta, items):
+        grid, corner, size, turns = items
+        return ast.Rotate(grid=grid, corner=corner, size=size, turns=turns, pos=_pos(meta))
+
+    def reflect(self, meta, items):
+        grid, corner, size = items
+        return ast.Rotate(grid=grid, corner=corner, size=size, turns=None, pos=_pos(meta))
+
     def place(self, meta, items):
         placement, pattern, grid, taking, overflow = items
         return ast.Place(placement=placement, pattern=pattern, grid=grid, taking=taking,

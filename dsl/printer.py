@@ -216,6 +216,10 @@ def stmt_head(node) -> str:
                 + _tail(node.taking, node.overflow))
     if isinstance(node, ast.Settle):
         return f"settle {expr(node.grid)}"
+    if isinstance(node, ast.Rotate):
+        head = "reflect" if node.turns is None else "rotate"
+        tail = "" if node.turns is None else f" by {expr(node.turns)}"
+        return f"{head} {expr(node.grid)} at {expr(node.corner)} size {expr(node.size)}{tail}"
     if isinstance(node, ast.Place):
         return (f"place {expr(node.placement)} of {expr(node.pattern)} into {expr(node.grid)}"
                 + _tail(node.taking, node.overflow))

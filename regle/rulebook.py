@@ -418,6 +418,11 @@ class Writer:
                     + (f"; if the lane is full it goes to {code(s.overflow)}" if s.overflow is not None else "") + ".")
         if isinstance(s, ast.Settle):
             return f"Everything in {code(s.grid)} falls as far as it can."
+        if isinstance(s, ast.Rotate):
+            block = f"the {code(s.size)} by {code(s.size)} block of {code(s.grid)} from {code(s.corner)} (its south-west corner)"
+            if s.turns is None:
+                return f"Mirror {block}, west to east."
+            return f"Turn {block} by {code(s.turns)} quarter turns clockwise (negative: anticlockwise)."
         if isinstance(s, ast.Place):
             return (f"Drop pattern {code(s.pattern)} into {code(s.grid)} as placement {code(s.placement)} says"
                     + (f", taking its elements from {code(s.taking)}" if s.taking is not None else "")

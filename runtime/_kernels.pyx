@@ -725,6 +725,39 @@ cpdef object largest_zone(object cells, object adj, int deg, int wild, int min_s
 
 
 # ---- lanes with gravity ------------------------------------------------------------------------
+cpdef int turn_cells(object cells_obj, int width, int height, int lane_major, int corner, int size,
+                     int quarters, int mirror) except -1:
+    cdef unsigned char* cells = _rw(cells_obj)
+    cdef unsigned char before[256]
+    cdef int x0, y0, dx, dy, nx, ny, k, q, t
+    if corner < 0 or corner >= width * height:
+        raise ValueError("there is no cell here (none) for the block's corner")
+    if lane_major:
+        x0, y0 = corner // height, corner % height
+    else:
+        x0, y0 = corner % width, corner // width
+    if size < 1 or size > 16 or x0 + size > width or y0 + size > height:
+        raise ValueError(f"a block of {size} x {size} cells from that corner does not fit on the board")
+    for dx in range(size):
+        for dy in range(size):
+            before[dx * size + dy] = cells[(x0 + dx) * height + y0 + dy if lane_major else (y0 + dy) * width + x0 + dx]
+    q = quarters % 4
+    if q < 0:
+        q += 4
+    for dx in range(size):
+        for dy in range(size):
+            nx, ny = dx, dy
+            if mirror:
+                nx = size - 1 - dx
+            else:
+                for k in range(q):
+                    t = nx
+                    nx = ny
+                    ny = size - 1 - t
+            cells[(x0 + nx) * height + y0 + ny if lane_major else (y0 + ny) * width + x0 + nx] = before[dx * size + dy]
+    return 0
+
+
 cpdef object settle(object cells_obj, int lanes, int height):
     cdef unsigned char* cells = _rw(cells_obj)
     cdef int moved = 0, lane, row, base, write, v

@@ -665,6 +665,18 @@ def repeats(keys: bytes) -> int:
     return sum(1 for i in range(0, len(keys) - 8, 8) if keys[i:i + 8] == last)
 
 
+def turn_cells(cells, width: int, height: int, lane_major: int, corner: int, size: int, quarters: int,
+               mirror: int) -> int:
+    """Turn (or mirror) a square block of a grid's cells in place: see ``ops.turn_block``, which
+    does the same for any grid (numbers too); blocks of at most 16 x 16 cells, as the compiled
+    kernel keeps them."""
+    if size > 16:
+        raise ValueError(f"a block of {size} x {size} cells from that corner does not fit on the board")
+    from .ops import turn_block as turn
+    turn(cells, width, height, lane_major, corner, size, quarters, mirror)
+    return 0
+
+
 def reach(cells, adj, deg: int, cell: int, d: int) -> list[int]:
     """``slide`` and then the first filled cell met, if any: where a sliding piece may stop or
     take (a rook's moves are those not holding its own side's pieces)."""

@@ -214,6 +214,30 @@ def last(values) -> int:
     return values[-1] if values else -1
 
 
+def turn_block(grid, width: int, height: int, lane_major: int, corner: int, size: int, quarters: int,
+               mirror: int) -> None:
+    """Turn the size x size block of cells whose south-west corner is ``corner`` by ``quarters``
+    quarter turns clockwise (negative: anticlockwise), or mirror it west to east: what stood at
+    column dx, row dy of the block goes to (dy, size - 1 - dx) for each quarter turn."""
+    if corner < 0:
+        raise ValueError("there is no cell here (none) for the block's corner")
+    x0, y0 = (corner // height, corner % height) if lane_major else (corner % width, corner // width)
+    if size < 1 or x0 + size > width or y0 + size > height:
+        raise ValueError(f"a block of {size} x {size} cells from that corner does not fit on the board")
+
+    def at(dx: int, dy: int) -> int:
+        x, y = x0 + dx, y0 + dy
+        return x * height + y if lane_major else y * width + x
+    before = {(dx, dy): grid[at(dx, dy)] for dx in range(size) for dy in range(size)}
+    for (dx, dy), value in before.items():
+        if mirror:
+            dx = size - 1 - dx
+        else:
+            for _ in range(quarters % 4):
+                dx, dy = dy, size - 1 - dx
+        grid[at(dx, dy)] = value
+
+
 def at_xy(x: int, y: int, width: int, height: int, lane_major: int) -> int:
     """The cell at column x, row y (from 0, the south-west corner), or -1 (none) off the board."""
     if 0 <= x < width and 0 <= y < height:

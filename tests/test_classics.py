@@ -652,6 +652,72 @@ def test_morris_mills_removals_flying_and_the_ends():
     assert state.is_over and state.winners == []
 
 
+#: OpenSpiel's pentago turns: quarter (top-left, top-right, bottom-right, bottom-left), then
+#: anticlockwise or clockwise, as actions name them (s..z)
+_TWISTS = ["nw_ccw", "nw_cw", "ne_ccw", "ne_cw", "se_ccw", "se_cw", "sw_ccw", "sw_cw"]
+
+
+def _pentago_board(oracle) -> list[int]:
+    """OpenSpiel's pentago position (row 1 on top; O the first player, @ the second) as regle's."""
+    board = [-1] * 36
+    for y, line in enumerate(str(oracle).split("\n")[2:8]):
+        for x, mark in enumerate(line[4:15].split(" ")):
+            board[6 * (5 - y) + x] = {"O": 0, "@": 1, ".": -1}[mark]
+    return board
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_pentago_agrees_with_openspiel(backend):
+    """OpenSpiel's C++ `pentago` is the oracle: the same legal moves (a point and a quarter
+    turn), the same board after each move (the marble placed, then the quarter turned), the
+    same end (five in a row after the turn; both five, or a full board, draw)."""
+    game, oracle_game = _with_openspiel("pentago", "pentago", backend)
+    draws = 0
+    for seed in range(40 if backend == "python" else 150):
+        state, oracle = game.new_game(seed=seed), oracle_game.new_initial_state()
+        rng = random.Random(seed)
+        while not oracle.is_terminal():
+            assert _board(state) == _pentago_board(oracle), (seed, state.decisions)
+            assert not state.is_over and state.current_player == oracle.current_player()
+            theirs = {f"{'abcdef'[a // 8 % 6]}{6 - a // 48} {_TWISTS[a % 8]}": a for a in oracle.legal_actions()}
+            assert set(state.notations()) == set(theirs), (seed, state.decisions)
+            move = rng.choice(sorted(theirs))
+            state = state.play(move)
+            oracle.apply_action(theirs[move])
+        assert state.is_over and _board(state) == _pentago_board(oracle)
+        returns = oracle.returns()
+        assert state.winners == [p for p in range(2) if returns[p] > 0], seed
+        draws += returns[0] == 0
+    assert draws > 0
+
+
+def test_pentago_turns_a_quarter_after_the_marble_and_five_of_each_draw():
+    game = _load("pentago")
+    names = game.cell_names("board")
+    # a clockwise turn of the north-west quarter takes its north-west corner (a6) to c6
+    state = game.new_game(seed=0).play("a6 nw_cw")
+    assert _board(state)[names.index("c6")] == 0 and _board(state)[names.index("a6")] == -1
+    state = game.new_game(seed=0).play("a6 nw_ccw")  # anticlockwise: to a4
+    assert _board(state)[names.index("a4")] == 0
+    state = game.new_game(seed=0).play("f1 ne_cw")  # another quarter turns: f1 stays
+    assert _board(state)[names.index("f1")] == 0
+    # five of each after a move: a draw (White's row 6 stands; Black completes row 5 and turns an
+    # empty quarter), where five of Black's alone wins
+    data = game.new_game(seed=0).to_json()
+    board = [-1] * 36
+    for x in "abcde":
+        board[names.index(f"{x}6")] = 0
+    for x in "abcd":
+        board[names.index(f"{x}5")] = 1
+    data["zones"]["board"], data["current"] = board, 1
+    state = game.state_from_json(data).play("e5 sw_cw")
+    assert state.is_over and state.winners == []
+    board[names.index("e6")] = -1
+    data["zones"]["board"] = board
+    state = game.state_from_json(data).play("e5 sw_cw")
+    assert state.is_over and state.winners == [1]
+
+
 # ---- chess: perft, and python-chess as the oracle of random games -----------------------------
 _KINDS = "pnbrqk"  # the order of games/classics/chess.rules' enum piece
 
@@ -986,7 +1052,7 @@ def test_draughts_forced_jumps_chains_crowning_and_the_ends():
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn",
-                                  "breakthrough", "draughts", "go", "morris", "chess"])
+                                  "breakthrough", "draughts", "go", "morris", "chess", "pentago"])
 def test_classics_are_checked_clean_and_formatted(name):
     from regle.dsl.printer import format_text
     text = (CLASSICS / f"{name}.rules").read_text(encoding="utf-8")
@@ -995,7 +1061,7 @@ def test_classics_are_checked_clean_and_formatted(name):
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn",
-                                  "breakthrough", "draughts", "go", "morris", "chess"])
+                                  "breakthrough", "draughts", "go", "morris", "chess", "pentago"])
 def test_classic_rulebooks_are_up_to_date(name):
     from regle.rulebook import rulebook
     committed = (CLASSICS.parent.parent / "docs" / "rules" / f"{name}.md").read_text(encoding="utf-8")

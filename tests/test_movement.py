@@ -118,3 +118,82 @@ def test_a_product_that_only_picks_a_cell_leaves_the_value_unbounded():
     source = engine_source(text, "t.rules")
     stored = {line.split(" = ", 1)[0].strip(): line for line in source.split("\n") if " = " in line}
     assert "ops.number(" not in stored["s.c_joined"] and "ops.number(s.c_jumps * s.c_jumps)" in stored["s.c_big"]
+
+
+TURNS = '''game "t" {
+  players 2
+}
+grid board: player square 4 by 3
+grid marks: int square 4 by 3
+setup {
+  put 0 at "a1" on board
+  put 1 at "b1" on board
+  marks[cell(board, 0, 0)] = 7
+}
+turn {
+  step s {
+    action spin(q in -1..2) "spin {q}" {
+      rotate board at "a1" size 2 by q
+      rotate marks at "a1" size 2 by q
+    }
+    action flip "flip" {
+      reflect board at "b1" size 3
+    }
+  }
+}
+end when turns >= 4
+'''
+
+
+@pytest.mark.parametrize("backend", _backends())
+def test_rotate_and_reflect_turn_a_block_of_cells(backend):
+    """A quarter turn clockwise takes a block's south-west corner to its north-west corner; -1
+    turns the other way, 2 is a half turn; reflect mirrors west to east. Grids of numbers turn
+    the same way."""
+    game = regle.loads(TURNS, name="turns", backend=backend)
+    names = game.cell_names("board")
+
+    def where(state, grid="board"):
+        return {names[c]: v for c, v in enumerate(state.to_json()["zones"][grid]) if v not in (-1, 0) or
+                (grid == "board" and v == 0)}
+    start = game.new_game(seed=0)
+    assert where(start) == {"a1": 0, "b1": 1}
+    assert where(start.copy().play("spin 1")) == {"a2": 0, "a1": 1}
+    assert where(start.copy().play("spin -1")) == {"b1": 0, "b2": 1}
+    assert where(start.copy().play("spin 2")) == {"b2": 0, "a2": 1}
+    assert where(start.copy().play("spin 0")) == {"a1": 0, "b1": 1}
+    assert where(start.copy().play("spin 1"), "marks") == {"a2": 7}
+    assert where(start.copy().play("flip")) == {"a1": 0, "d1": 1}  # b1..d1 mirrored
+
+
+def test_rotate_is_checked_where_it_is_written_and_when_it_runs():
+    hexes = TURNS.replace("square 4 by 3\ngrid marks: int square 4 by 3", "hex side 2\ngrid marks: int hex side 2")
+    assert any("a square board or lanes" in e for e in _errors(hexes))
+    game = regle.loads(TURNS.replace('reflect board at "b1" size 3', 'reflect board at "c1" size 3'),
+                       name="far", backend="python")
+    with pytest.raises(regle.RulesRuntimeError, match="does not fit on the board"):
+        game.new_game(seed=0).play("flip")
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=30, max_size=30), st.integers(0, 29), st.integers(1, 4),
+       st.integers(-5, 5), st.booleans(), st.booleans())
+def test_turn_block_twins_agree(cells, corner, size, quarters, mirror, lane_major):
+    """The compiled turn_block does what the pure one does, refusals included; four quarter
+    turns are none."""
+    if compiled is None:
+        pytest.skip("the compiled kernels are not built")
+    width, height = (5, 6) if lane_major else (6, 5)
+    a, b = bytearray(cells), bytearray(cells)
+    try:
+        pure.turn_cells(a, width, height, int(lane_major), corner, size, quarters, int(mirror))
+    except ValueError:
+        with pytest.raises(ValueError):
+            compiled.turn_cells(b, width, height, int(lane_major), corner, size, quarters, int(mirror))
+        return
+    compiled.turn_cells(b, width, height, int(lane_major), corner, size, quarters, int(mirror))
+    assert a == b and sorted(a) == sorted(cells)
+    if not mirror:
+        for _ in range(3):
+            compiled.turn_cells(b, width, height, int(lane_major), corner, size, quarters, 0)
+        assert b == bytearray(cells)
