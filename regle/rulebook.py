@@ -329,10 +329,7 @@ class Writer:
         if decl is not None and decl.elem.name == "player":
             if isinstance(value, ast.Name) and value.id == "me":
                 return "a piece of the player's colour"
-            seats = self.game.seats if self.game else []
-            if isinstance(value, ast.Name) and value.id in seats:
-                return f"a piece of **{_name(value.id)}** (P{seats.index(value.id) + 1})"
-            seat = _seat(value)
+            seat = _seat(value, self.game.seats if self.game else ())
             if seat:
                 return f"a piece of {seat}"
         return code(value)
@@ -448,7 +445,7 @@ class Writer:
         doc.h("End of the game and winner")
         ends = self.of(ast.End)
         doc.ul([f"The game ends at the end of a turn when {said(e.cond)}"
-                + (f", and {_seat(e.winner) or code(e.winner)} wins." if e.winner is not None
+                + (f", and {_seat(e.winner, self.game.seats if self.game else ()) or code(e.winner)} wins." if e.winner is not None
                    else ", in a draw." if e.draw else ".")
                 + self.standin(e, "an end condition") + (f" {prose(e.doc)}" if e.doc else "") for e in ends])
         winners = self.of(ast.Winner)
@@ -482,10 +479,13 @@ class Writer:
         doc.ul([f"{what}" + (f": {why}" if why else "") for what, why in doc.standins])
 
 
-def _seat(node) -> str | None:
-    """A seat written as a number in the rules (0, 1...), as people name it: P1, P2..."""
+def _seat(node, seats: list | tuple = ()) -> str | None:
+    """A seat written as a number in the rules (0, 1...) or by its name (``seats``), as people
+    name it: P1, P2..., or its name with its number."""
     if isinstance(node, ast.Int) and node.value >= 0:
         return f"**P{node.value + 1}**"
+    if isinstance(node, ast.Name) and node.id in seats:
+        return f"**{_name(node.id)}** (P{list(seats).index(node.id) + 1})"
     if isinstance(node, ast.Name) and node.id == "me":
         return "the player"
     return None

@@ -47,7 +47,7 @@ def test_action_ids_agree_with_the_legal_moves(path, players):
                 by_move = state.copy().play(state.legal_moves()[pick])  # play changes the state it is given
                 assert state.copy().play_id(ids[pick]).to_json() == by_move.to_json()
                 mask = state.action_mask()
-                assert sum(mask) == len(ids) and all(mask[i] for i in ids)
+                assert sum(int(m) for m in mask) == len(ids) and all(mask[i] for i in ids)
             state.advance_id(ids[pick])
 
 

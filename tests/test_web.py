@@ -299,9 +299,11 @@ def test_the_rules_lexer_knows_every_game_and_the_html_rulebook_shows_board_and_
 
 def test_the_rulebook_reads_seats_as_people_name_them_and_lets_first():
     text = (ROOT / "docs" / "rules" / "othello.md").read_text(encoding="utf-8")
-    assert "a piece of **P2**" in text and "Put `1`" not in text
+    assert "a piece of **white** (P2)" in text and "Put `white`" not in text
     hex_text = (ROOT / "docs" / "rules" / "hex.md").read_text(encoding="utf-8")
-    assert "and **P1** wins" in hex_text
+    assert "and **red** (P1) wins" in hex_text
+    tictactoe = (ROOT / "docs" / "rules" / "tictactoe.md").read_text(encoding="utf-8")
+    assert "and the player wins" in tictactoe
     pixies = (ROOT / "docs" / "rules" / "pixies.md").read_text(encoding="utf-8")
     assert pixies.index("Let `spot` be") < pixies.index("Allowed only if cell `spot` of `face_up[me]` is empty")
 
