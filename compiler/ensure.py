@@ -43,15 +43,73 @@ def ensure_method(low, prefix: list, effects: list, guard_ctx: Ctx, arg_names: l
     ensure = next((s for s in effects if isinstance(s, ast.Ensure)), None)
     if ensure is None:
         return [], []
-    before = effects[:effects.index(ensure)]
-    lines, ctx = low.effects(prefix, before + [ensure], guard_ctx, ensure=True)
+    before, blocks = trial_statements(effects[:effects.index(ensure)], ensure.cond, low.sym.defines)
+    low.trial_blocks = blocks  # the procedures the trial runs, pruned alike
+    try:
+        lines, ctx = low.effects(prefix, before + [ensure], guard_ctx, ensure=True)
+    finally:
+        low.trial_blocks = None
     c_locals = ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"})
-    places = written_places(before, low.sym.defines)
+    places = written_places(before, {**low.sym.defines, **{n: _with_block(low.sym.defines[n], b)
+                                                            for n, b in blocks.items()}})
     if places is None:
         return ["s = s._copy()" if low.native else "s = s.copy()", *lines], c_locals
     keep, put_back = _keep(low, sorted(places))
     return keep + ["try:"] + ["    " + line for line in lines] + ["finally:"] + ["    " + line for line in put_back], \
         c_locals
+
+
+def trial_statements(before: list, cond, defines: dict) -> tuple[list, dict]:
+    """The effects a trial of ``ensure COND`` needs: those that change what COND reads, directly
+    or through other statements kept. Returns them and, per procedure, its statements kept (a
+    procedure is pruned alike wherever it runs). A statement whose writes are not known is
+    kept, and so is an if, for or while any of whose statements is. The move itself, once
+    chosen, runs every effect."""
+    relevant = _reads(cond, defines)
+    while True:
+        size, blocks = len(relevant), {}
+        kept = _prune(before, relevant, defines, blocks)
+        if len(relevant) == size:
+            return kept, blocks
+
+
+def _prune(stmts: list, relevant: set, defines: dict, blocks: dict) -> list:
+    kept = []
+    for s in stmts:
+        if isinstance(s, ast.Run) and defines.get(s.name) is not None and defines[s.name].block is not None:
+            if s.name not in blocks:
+                blocks[s.name] = []  # while pruned (a procedure may not run itself)
+                blocks[s.name] = _prune(defines[s.name].block, relevant, defines, blocks)
+            if blocks[s.name]:
+                kept.append(s)
+                relevant |= _reads(s.args, defines)
+            continue
+        writes = {s.name} if isinstance(s, ast.Let) else written_places([s], defines)
+        if writes is None or writes & relevant:
+            kept.append(s)
+            relevant |= _reads(s, defines)
+    return kept
+
+
+def _reads(node, defines: dict, seen: set | None = None) -> set:
+    """The names an expression or statement reads, through the defines it calls."""
+    seen = set() if seen is None else seen
+    names = set()
+    for inner in ast_nodes(node):
+        if isinstance(inner, ast.Name):
+            names.add(inner.id)
+        elif isinstance(inner, (ast.Call, ast.Run)):
+            name = inner.func if isinstance(inner, ast.Call) else inner.name
+            d = defines.get(name)
+            if d is not None and name not in seen:
+                seen.add(name)
+                names |= _reads(d.block if d.block is not None else d.body, defines, seen)
+    return names
+
+
+def _with_block(define, block: list):
+    import attrs
+    return attrs.evolve(define, block=block)
 
 
 def _keep(low, places: list[str]) -> tuple[list[str], list[str]]:

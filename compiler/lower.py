@@ -43,6 +43,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.memos: dict[tuple, int] = {}
         #: the leap tables the rules use: (grid, m, n) -> (offsets per cell, the table)
         self.leap_tables: dict[tuple, tuple] = {}
+        #: while an ensure's trial is written: per procedure, the statements it keeps (ensure.py)
+        self.trial_blocks: dict | None = None
         self.helpers: list[tuple] = []  # (name, parameters, comment, body lines) of those methods
         self._helper_names: dict[tuple, str] = {}
         self.sym = sym

@@ -357,8 +357,9 @@ class StatementLowering:
         inner.prefix, inner.locals, inner.uses, inner.needs = prefix, ctx.locals, ctx.uses, ctx.needs
         self._running.append(node.name)
         self._ran.add(node.name)
+        block = proc.block if self.trial_blocks is None else self.trial_blocks.get(node.name, proc.block)
         try:
-            return lines + self.stmts(proc.block, inner)
+            return lines + self.stmts(block, inner)
         finally:
             self._running.pop()
 

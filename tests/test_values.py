@@ -801,3 +801,51 @@ def test_seat_names_are_checked():
     renamed = SEATS.replace("north", "top").replace("south", "bottom")
     changes = diff(parse(SEATS, "a.rules"), parse(renamed, "b.rules"))
     assert any("game seats" in str(c) and "north, south" in str(c) for c in changes)
+
+
+TRIAL = '''game "t" {
+  players 2
+}
+grid board: player square 3 by 3
+counter moves
+counter last: cell of board
+define place_at(c) {
+  moves += 1
+  put me at c on board
+  last = c
+}
+turn {
+  step s {
+    action go(c in empty_cells(board)) "{c}" {
+      let far = neighbour(board, c, "e")
+      place_at(c)
+      if far != none {
+        put me at far on board
+      }
+      moves += 1
+      ensure count(board, me) < 4
+    }
+  }
+}
+end when turns >= 4
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_an_ensure_trial_runs_only_the_effects_its_condition_needs(backend):
+    """The trial of `ensure count(board, me) < 4` runs what changes the board (the procedure's
+    put, the let it reads, the if), not the counters; the move itself runs everything."""
+    if backend == "native" and not native.available():
+        pytest.skip(native.unavailable_reason())
+    source = engine_source(TRIAL, "t.rules")
+    trial = source[source.index("def _ensure_0"):]
+    trial = trial[:trial.index("\n    def ", 10)]
+    assert "s.c_moves" not in trial and "s.c_last" not in trial and "s.g_board[" in trial
+    game = regle.loads(TRIAL, name="trial", backend=backend)
+    state = game.new_game(seed=0).play("a1")  # a1 and b1
+    assert state.to_json()["counters"] == {"moves": 2, "last": 0}
+    state = state.play("a3")  # P2: a3 and b3
+    # P1 has two: a2 (and b2) or b2 (and c2) would make four; the east column adds one
+    assert sorted(state.notations()) == ["c1", "c2", "c3"]
+    state = state.play("c1")
+    assert state.to_json()["counters"] == {"moves": 6, "last": 2}
