@@ -28,7 +28,8 @@ GRID_FUNCTIONS = {"cells", "empty_cells", "filled_cells", "content", "is_empty",
                   "lane_count", "groups", "largest_zone", "placements", "line_moves",
                   "column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
                   "edge_cells", "in_a_row", "connected", "flanked", "houses", "store", "opposite", "chain",
-                  "sides", "lanes", "around", "liberties", "slide", "blocker", "lines", "leaps", "reach"}
+                  "sides", "lanes", "around", "liberties", "slide", "blocker", "lines", "leaps", "reach",
+                  "in_a_row_exactly"}
 #: how many arguments each grid function takes
 ARITY = {"cells": range(1, 257), "empty_cells": (1,), "filled_cells": (1, 2, 3), "content": (2,), "is_empty": (2,),
          "row": (2,), "lane": (2,), "lane_count": (2,), "groups": (2, 3, 4), "largest_zone": (2, 3),
@@ -36,10 +37,10 @@ ARITY = {"cells": range(1, 257), "empty_cells": (1,), "filled_cells": (1, 2, 3),
          "neighbour": (3,), "neighbours": (2,), "directions": (1,), "ray": (3,), "distance": (3,),
          "edge_cells": (2,), "in_a_row": (3,), "connected": (4,), "flanked": (3, 4), "houses": (2,),
          "store": (2,), "opposite": (2,), "chain": (2,), "sides": (2,), "lanes": (1,),
-         "around": (2,), "liberties": (2,), "slide": (3,), "blocker": (3,), "reach": (3,), "lines": (1, 2),
+         "around": (2,), "liberties": (2,), "slide": (3,), "blocker": (3,), "reach": (3,), "lines": (1, 2), "in_a_row_exactly": (3,),
          "leaps": (4,)}
 #: functions that read pieces through the compiled kernels: not for grids of numbers
-_PIECE_FUNCTIONS = {"groups", "largest_zone", "placements", "line_moves", "in_a_row", "connected",
+_PIECE_FUNCTIONS = {"groups", "largest_zone", "placements", "line_moves", "in_a_row", "in_a_row_exactly", "connected",
                     "flanked", "lane_count", "chain", "liberties"}
 
 
@@ -266,6 +267,9 @@ class GridLowering:
                 memo = f"s._memo({k}, {(sym.geo.cells + 1) * MEMO_VALUES})"
                 return f"{self.rt('K.in_a_row_since')}({grid}, {memo}, {self.adj_table(g)}, {deg}, {who} + 1, {n})", T.BOOL, P_ATOM
             return f"{self.rt('K.in_a_row')}({grid}, {self.adj_table(g)}, {deg}, {who} + 1, {n})", T.BOOL, P_ATOM
+        if f == "in_a_row_exactly":  # a run of n and no more (an overline does not count)
+            who, n = self.element(args[1], ctx, sym), self.number(args[2], ctx)
+            return f"{self.rt('K.in_a_row_exactly')}({grid}, {self.adj_table(g)}, {deg}, {who} + 1, {n})", T.BOOL, P_ATOM
         if f == "connected":
             who = self.element(args[1], ctx, sym)
             a, b = self.cell_list(args[2], ctx, sym), self.cell_list(args[3], ctx, sym)

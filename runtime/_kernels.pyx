@@ -1268,6 +1268,25 @@ cpdef object in_a_row(object cells_obj, object adj_obj, int deg, int value, int 
     return False
 
 
+cpdef object in_a_row_exactly(object cells_obj, object adj_obj, int deg, int value, int n):
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef const short* adj = _tab(adj_obj)
+    cdef Py_ssize_t size = len(cells_obj)
+    cdef int c, d, back
+    if len(adj_obj) < size * deg:
+        raise ValueError("the table is smaller than the board")
+    for c in range(size):
+        if cells[c] != value:
+            continue
+        for d in range(0, deg - 1, 2):
+            back = adj[c * deg + d + 1]
+            if back >= 0 and cells[back] == value:
+                continue
+            if _run_from(cells, adj, deg, c, d, value, n + 1) == n:
+                return True
+    return False
+
+
 cdef inline int _run_from(const unsigned char* cells, const short* adj, int deg, int start, int d, int value,
                           int n) noexcept:
     """How long the run of ``value`` from ``start`` (its first cell) along direction d is, counted

@@ -567,6 +567,29 @@ def in_a_row(cells, adj, deg: int, value: int, n: int) -> bool:
     return False
 
 
+def in_a_row_exactly(cells, adj, deg: int, value: int, n: int) -> bool:
+    """Whether some line holds a run of exactly ``n`` cells of ``value``: a run that starts
+    there (the cell before it holds something else) and stops after n (a longer run, an
+    overline, does not count)."""
+    size = len(cells)
+    for c in range(size):
+        if cells[c] != value:
+            continue
+        for d in range(0, deg - 1, 2):
+            back = adj[c * deg + d + 1]
+            if back >= 0 and cells[back] == value:
+                continue
+            run, at = 1, c
+            while run <= n:
+                at = adj[at * deg + d]
+                if at < 0 or cells[at] != value or at == c:
+                    break
+                run += 1
+            if run == n:
+                return True
+    return False
+
+
 def flanked(cells, adj, deg: int, cell: int, value: int, d: int) -> list[int]:
     """The cells a piece of ``value`` at ``cell`` would outflank: in each direction (only d
     when d >= 0), the unbroken run of other pieces next to it that one of ``value`` ends."""

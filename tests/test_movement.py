@@ -197,3 +197,46 @@ def test_turn_block_twins_agree(cells, corner, size, quarters, mirror, lane_majo
         for _ in range(3):
             compiled.turn_cells(b, width, height, int(lane_major), corner, size, quarters, 0)
         assert b == bytearray(cells)
+
+
+EXACT = '''game "t" {
+  players 2
+}
+grid board: player square 7 by 1
+end when in_a_row_exactly(board, me, 3) then winner me
+turn {
+  step s {
+    action put_at(c in empty_cells(board)) "{c}" {
+      put me at c on board
+    }
+  }
+}
+'''
+
+
+@pytest.mark.parametrize("backend", _backends())
+def test_exactly_n_in_a_row_does_not_count_an_overline(backend):
+    game = regle.loads(EXACT, name="exact", backend=backend)
+    data = game.new_game(seed=0).to_json()
+    data["zones"]["board"] = [0, 0, -1, 0, 0, -1, -1]  # P1: a1 b1, d1 e1
+    state = game.state_from_json(data).play("c1")  # five in a row: not exactly three
+    assert not state.is_over
+    state = game.state_from_json(data).play("f1")  # d1 e1 f1: exactly three
+    assert state.is_over and state.winners == [0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 2), min_size=30, max_size=30), st.integers(1, 2), st.integers(1, 6))
+def test_in_a_row_exactly_twins_agree(cells, value, n):
+    """The compiled kernel agrees with its twin; an exact run of n is a run of n, and a run
+    of n is an exact run of some length n or more."""
+    if compiled is None:
+        pytest.skip("the compiled kernels are not built")
+    geo = geometry.square(6, 5, diagonals=True)
+    grid, adj = bytearray(cells), geo.table()
+    exact = pure.in_a_row_exactly(grid, adj, 8, value, n)
+    assert compiled.in_a_row_exactly(grid, adj, 8, value, n) == exact
+    if exact:
+        assert pure.in_a_row(grid, adj, 8, value, n)
+    if pure.in_a_row(grid, adj, 8, value, n):
+        assert any(pure.in_a_row_exactly(grid, adj, 8, value, k) for k in range(n, 8))
