@@ -23,6 +23,23 @@ def _walk_checks(cell: str, d: str, deg: int, cells: int) -> list[str]:
             f"if {d} < 0 or {d} >= {deg}: raise IndexError('no such direction')"]
 
 
+def draws(node, defines: dict) -> bool:
+    """Whether evaluating an expression may draw a random number (``random()``, itself or in a
+    define it uses): then an aggregate evaluates every element, so that both engines draw alike;
+    otherwise it stops at the first element that decides."""
+    seen: set[str] = set()
+    stack = [node]
+    while stack:
+        for inner in ast_nodes(stack.pop()):
+            if isinstance(inner, ast.Call) and inner.func == "random" and "random" not in defines:
+                return True
+            if isinstance(inner, ast.Call) and inner.func in defines and inner.func not in seen:
+                seen.add(inner.func)
+                d = defines[inner.func]
+                stack.append(d.block if d.block is not None else d.body)
+    return False
+
+
 def fresh_local(name: str, ctx: Ctx) -> str:
     """The Python local of a loop variable: its own name, unless the code of another name in
     scope reads a local of that name (a define written in place, ``mill(x)``, whose body has
@@ -454,8 +471,8 @@ class CallLowering:
         if f in ("any", "all"):
             if te.kind not in ("bool", "any"):
                 self.error(f"{f}() needs a condition, but this is {te}", node.elem.pos)
-            if not ctx.random_ok:  # nothing drawn: it stops at the first element that decides
-                return f"{f}({elem} {gen})", T.BOOL, P_ATOM
+            if not (ctx.random_ok and draws(node, self.sym.defines)):  # nothing drawn: it stops
+                return f"{f}({elem} {gen})", T.BOOL, P_ATOM  # at the first element that decides
             return f"{f}([{elem} {gen}])", T.BOOL, P_ATOM
         if f in ("argmin", "argmax"):
             if not te.is_number:
@@ -499,8 +516,8 @@ class CallLowering:
         elif f in ("any", "all"):
             start, result = [f"_ok = {f == 'all'}"], "_ok"
             step = [f"if {'not ' if f == 'all' else ''}({elem}):", f"    _ok = {f != 'all'}"]
-            if not ctx.random_ok:  # nothing drawn: stop at the first element that decides, as
-                step.append("    break")  # the Python engine's any()/all() over a generator
+            if not (ctx.random_ok and draws(node, self.sym.defines)):  # nothing drawn: stop at the
+                step.append("    break")  # first element that decides, as the Python engine's any()
             declare("bint", "_ok")
         else:  # argmin/argmax: the first element with the smallest (largest) key; -1 when none
             sign = "" if f == "argmin" else "-"

@@ -1662,12 +1662,28 @@ cpdef list around(object members, object adj_obj, int deg, int n):
     return out
 
 
+cdef inline int _holding_byte(int kinds, int kind, int owner) noexcept:
+    """The one byte a search for (kind, owner) looks for, or -1 when it matches several: both
+    given on a grid of pieces, or a value on any grid (kinds 256, any owner)."""
+    if kind >= 0 and owner >= 0 and kind < kinds:
+        return owner * kinds + kind + 1 if owner * kinds + kind + 1 < 256 else 256
+    if kinds == 256 and kind >= 0 and owner == -2:
+        return kind + 1 if kind < 255 else 256
+    return -1
+
+
 cpdef Py_ssize_t first_holding(object cells_obj, int kinds, int kind, int owner) except -2:
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef Py_ssize_t c, n = len(cells_obj)
-    cdef int e
+    cdef int e, byte
     if kinds <= 0:
         raise ValueError("kinds must be positive")
+    byte = _holding_byte(kinds, kind, owner)
+    if byte >= 0:  # one value: compare bytes, no division per cell
+        for c in range(n):
+            if cells[c] == byte:
+                return c
+        return -1
     for c in range(n):
         e = cells[c] - 1
         if e >= 0 and (kind == -2 or e % kinds == kind) and (owner == -2 or e // kinds == owner):
@@ -1680,8 +1696,21 @@ cpdef list cells_holding(object cells_obj, int kinds, int kind, int owner):
     cdef Py_ssize_t c, n = len(cells_obj)
     cdef int e
     cdef list out = []
+    cdef int byte, low, high
     if kinds <= 0:
         raise ValueError("kinds must be positive")
+    byte = _holding_byte(kinds, kind, owner)
+    if byte >= 0:  # one value
+        for c in range(n):
+            if cells[c] == byte:
+                out.append(c)
+        return out
+    if kind == -2 and owner >= 0:  # one owner's pieces: a range of bytes
+        low, high = owner * kinds + 1, owner * kinds + kinds
+        for c in range(n):
+            if low <= cells[c] <= high:
+                out.append(c)
+        return out
     for c in range(n):
         e = cells[c] - 1
         if e >= 0 and (kind == -2 or e % kinds == kind) and (owner == -2 or e // kinds == owner):
