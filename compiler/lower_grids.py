@@ -531,21 +531,23 @@ class GridLowering:
         return [f"{self.rt('K.settle')}({grid}, {self.lanes_size(g, sym)})"]
 
     def s_Rotate(self, node: ast.Rotate, ctx) -> list[str]:
-        """``rotate``/``reflect`` a square block of a board's cells (``ops.turn_block``)."""
-        what = "reflect" if node.turns is None else "rotate"
+        """``rotate``/``reflect``/``copy`` a square block of a board's cells (``ops.turn_block``)."""
+        what = "copy" if node.to is not None else "reflect" if node.turns is None else "rotate"
         grid, sym = self.grid_ref(node.grid, ctx, None, what)
         if sym is None:
             return []
         if sym.geo.kind not in ("square", "lanes"):
-            self.error(f"{what} turns a block of rows and columns: a square board or lanes, not a "
+            self.error(f"{what} works on a block of rows and columns: a square board or lanes, not a "
                        f"{sym.geo.kind} board", node.pos)
             return []
         g = gconst(sym.name)
         corner, size = self.cell(node.corner, ctx, sym), self.number(node.size, ctx)
-        turns = "0" if node.turns is None else self.number(node.turns, ctx)
+        turns = self.number(node.turns, ctx) if node.turns is not None else "0"
+        to = self.cell(node.to, ctx, sym) if node.to is not None else "-1"
+        mirror = int(node.turns is None and node.to is None)
         helper = "ops.turn_block" if sym.elem.kind == "int" else "K.turn_cells"  # bytes: the kernel
         return [f"{self.rt(helper)}({grid}, {g}_WIDTH, {g}_HEIGHT, {int(sym.geo.kind == 'lanes')}, "
-                f"{corner}, {size}, {turns}, {int(node.turns is None)})"]
+                f"{corner}, {size}, {turns}, {mirror}, {to})"]
 
     def s_Place(self, node: ast.Place, ctx) -> list[str]:
         key, kty = self.expr(node.placement, ctx)

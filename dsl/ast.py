@@ -286,12 +286,14 @@ class Settle(Node):
 class Rotate(Node):
     """``rotate G at C size N by Q``: the N x N block of cells whose south-west corner is C turns
     by Q quarter turns clockwise (negative: anticlockwise); ``reflect G at C size N`` (``turns``
-    None) mirrors it west to east."""
+    None) mirrors it west to east; ``copy G at C size N to D`` (``to``) copies it to the block
+    whose south-west corner is D."""
 
     grid: Expr = None
     corner: Expr = None
     size: Expr = None
     turns: Expr | None = None
+    to: Expr | None = None
 
 
 @attrs.define

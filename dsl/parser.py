@@ -560,6 +560,10 @@ class ToAst(Transformer):
         grid, corner, size = items
         return ast.Rotate(grid=grid, corner=corner, size=size, turns=None, pos=_pos(meta))
 
+    def copy_block(self, meta, items):
+        grid, corner, size, to = items
+        return ast.Rotate(grid=grid, corner=corner, size=size, turns=None, to=to, pos=_pos(meta))
+
     def place(self, meta, items):
         placement, pattern, grid, taking, overflow = items
         return ast.Place(placement=placement, pattern=pattern, grid=grid, taking=taking,

@@ -216,6 +216,8 @@ def stmt_head(node) -> str:
                 + _tail(node.taking, node.overflow))
     if isinstance(node, ast.Settle):
         return f"settle {expr(node.grid)}"
+    if isinstance(node, ast.Rotate) and node.to is not None:
+        return f"copy {expr(node.grid)} at {expr(node.corner)} size {expr(node.size)} to {expr(node.to)}"
     if isinstance(node, ast.Rotate):
         head = "reflect" if node.turns is None else "rotate"
         tail = "" if node.turns is None else f" by {expr(node.turns)}"

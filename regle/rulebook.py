@@ -417,6 +417,8 @@ class Writer:
             return f"Everything in {code(s.grid)} falls as far as it can."
         if isinstance(s, ast.Rotate):
             block = f"the {code(s.size)} by {code(s.size)} block of {code(s.grid)} from {code(s.corner)} (its south-west corner)"
+            if s.to is not None:
+                return f"Copy {block} to the block whose south-west corner is {code(s.to)}."
             if s.turns is None:
                 return f"Mirror {block}, west to east."
             return f"Turn {block} by {code(s.turns)} quarter turns clockwise (negative: anticlockwise)."

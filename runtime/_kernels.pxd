@@ -19,7 +19,7 @@ cpdef list connected_groups(object cells, object adj, int deg, int wild, int min
 cpdef object group_at(object cells_obj, object adj_obj, int deg, int cell, int colour, int wild)
 cpdef object largest_zone(object cells, object adj, int deg, int wild, int min_size, int min_real)
 cpdef object settle(object cells_obj, int lanes, int height)
-cpdef int turn_cells(object cells_obj, int width, int height, int lane_major, int corner, int size, int quarters, int mirror) except -1
+cpdef int turn_cells(object cells_obj, int width, int height, int lane_major, int corner, int size, int quarters, int mirror, int to=*) except -1
 cpdef object drop(object cells_obj, int lanes, int height, int lane, int value)
 cpdef long lane_count(object cells_obj, int lanes, int height, int lane) except? -1
 cpdef Py_ssize_t count_byte(object cells_obj, int value) except -1

@@ -725,19 +725,28 @@ cpdef object largest_zone(object cells, object adj, int deg, int wild, int min_s
 
 
 # ---- lanes with gravity ------------------------------------------------------------------------
-cpdef int turn_cells(object cells_obj, int width, int height, int lane_major, int corner, int size,
-                     int quarters, int mirror) except -1:
-    cdef unsigned char* cells = _rw(cells_obj)
-    cdef unsigned char before[256]
-    cdef int x0, y0, dx, dy, nx, ny, k, q, t
-    if corner < 0 or corner >= width * height:
+cdef int _block_origin(int cell, int width, int height, int lane_major, int size, int* x, int* y) except -1:
+    if cell < 0 or cell >= width * height:
         raise ValueError("there is no cell here (none) for the block's corner")
     if lane_major:
-        x0, y0 = corner // height, corner % height
+        x[0], y[0] = cell // height, cell % height
     else:
-        x0, y0 = corner % width, corner // width
-    if size < 1 or size > 16 or x0 + size > width or y0 + size > height:
+        x[0], y[0] = cell % width, cell // width
+    if size < 1 or size > 16 or x[0] + size > width or y[0] + size > height:
         raise ValueError(f"a block of {size} x {size} cells from that corner does not fit on the board")
+    return 0
+
+
+cpdef int turn_cells(object cells_obj, int width, int height, int lane_major, int corner, int size,
+                     int quarters, int mirror, int to=-1) except -1:
+    cdef unsigned char* cells = _rw(cells_obj)
+    cdef unsigned char before[256]
+    cdef int x0, y0, dx, dy, nx, ny, k, q, t, x1, y1
+    _block_origin(corner, width, height, lane_major, size, &x0, &y0)
+    if to >= 0:
+        _block_origin(to, width, height, lane_major, size, &x1, &y1)
+    else:
+        x1, y1 = x0, y0
     for dx in range(size):
         for dy in range(size):
             before[dx * size + dy] = cells[(x0 + dx) * height + y0 + dy if lane_major else (y0 + dy) * width + x0 + dx]
@@ -754,7 +763,7 @@ cpdef int turn_cells(object cells_obj, int width, int height, int lane_major, in
                     t = nx
                     nx = ny
                     ny = size - 1 - t
-            cells[(x0 + nx) * height + y0 + ny if lane_major else (y0 + ny) * width + x0 + nx] = before[dx * size + dy]
+            cells[(x1 + nx) * height + y1 + ny if lane_major else (y1 + ny) * width + x1 + nx] = before[dx * size + dy]
     return 0
 
 

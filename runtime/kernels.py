@@ -689,14 +689,14 @@ def repeats(keys: bytes) -> int:
 
 
 def turn_cells(cells, width: int, height: int, lane_major: int, corner: int, size: int, quarters: int,
-               mirror: int) -> int:
+               mirror: int, to: int = -1) -> int:
     """Turn (or mirror) a square block of a grid's cells in place: see ``ops.turn_block``, which
     does the same for any grid (numbers too); blocks of at most 16 x 16 cells, as the compiled
     kernel keeps them."""
     if size > 16:
         raise ValueError(f"a block of {size} x {size} cells from that corner does not fit on the board")
     from .ops import turn_block as turn
-    turn(cells, width, height, lane_major, corner, size, quarters, mirror)
+    turn(cells, width, height, lane_major, corner, size, quarters, mirror, to)
     return 0
 
 

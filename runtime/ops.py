@@ -215,27 +215,33 @@ def last(values) -> int:
 
 
 def turn_block(grid, width: int, height: int, lane_major: int, corner: int, size: int, quarters: int,
-               mirror: int) -> None:
+               mirror: int, to: int = -1) -> None:
     """Turn the size x size block of cells whose south-west corner is ``corner`` by ``quarters``
     quarter turns clockwise (negative: anticlockwise), or mirror it west to east: what stood at
-    column dx, row dy of the block goes to (dy, size - 1 - dx) for each quarter turn."""
-    if corner < 0:
-        raise ValueError("there is no cell here (none) for the block's corner")
-    x0, y0 = (corner // height, corner % height) if lane_major else (corner % width, corner // width)
-    if size < 1 or x0 + size > width or y0 + size > height:
-        raise ValueError(f"a block of {size} x {size} cells from that corner does not fit on the board")
+    column dx, row dy of the block goes to (dy, size - 1 - dx) for each quarter turn. With
+    ``to`` (a cell), the block is written there instead (a copy; the block read stays)."""
 
-    def at(dx: int, dy: int) -> int:
-        x, y = x0 + dx, y0 + dy
+    def origin(cell: int) -> tuple[int, int]:
+        if cell < 0:
+            raise ValueError("there is no cell here (none) for the block's corner")
+        x, y = (cell // height, cell % height) if lane_major else (cell % width, cell // width)
+        if size < 1 or x + size > width or y + size > height:
+            raise ValueError(f"a block of {size} x {size} cells from that corner does not fit on the board")
+        return x, y
+
+    def at(xy: tuple[int, int], dx: int, dy: int) -> int:
+        x, y = xy[0] + dx, xy[1] + dy
         return x * height + y if lane_major else y * width + x
-    before = {(dx, dy): grid[at(dx, dy)] for dx in range(size) for dy in range(size)}
+    source = origin(corner)
+    target = origin(to) if to >= 0 else source
+    before = {(dx, dy): grid[at(source, dx, dy)] for dx in range(size) for dy in range(size)}
     for (dx, dy), value in before.items():
         if mirror:
             dx = size - 1 - dx
         else:
             for _ in range(quarters % 4):
                 dx, dy = dy, size - 1 - dx
-        grid[at(dx, dy)] = value
+        grid[at(target, dx, dy)] = value
 
 
 def at_xy(x: int, y: int, width: int, height: int, lane_major: int) -> int:

@@ -11,6 +11,7 @@ import regle
 from regle import native
 from regle.compiler import geometry
 from regle.compiler.generate import engine_source
+from regle.dsl.printer import format_text
 from regle.runtime import kernels as pure
 
 try:
@@ -139,6 +140,9 @@ turn {
     action flip "flip" {
       reflect board at "b1" size 3
     }
+    action twin "twin" {
+      copy board at "a1" size 2 to "c2"
+    }
   }
 }
 end when turns >= 4
@@ -164,6 +168,7 @@ def test_rotate_and_reflect_turn_a_block_of_cells(backend):
     assert where(start.copy().play("spin 0")) == {"a1": 0, "b1": 1}
     assert where(start.copy().play("spin 1"), "marks") == {"a2": 7}
     assert where(start.copy().play("flip")) == {"a1": 0, "d1": 1}  # b1..d1 mirrored
+    assert where(start.copy().play("twin")) == {"a1": 0, "b1": 1, "c2": 0, "d2": 1}  # the block stays
 
 
 def test_rotate_is_checked_where_it_is_written_and_when_it_runs():
@@ -173,18 +178,30 @@ def test_rotate_is_checked_where_it_is_written_and_when_it_runs():
                        name="far", backend="python")
     with pytest.raises(regle.RulesRuntimeError, match="does not fit on the board"):
         game.new_game(seed=0).play("flip")
+    once = format_text(TURNS)
+    assert 'copy board at "a1" size 2 to "c2"' in once and format_text(once) == once
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.integers(0, 3), min_size=30, max_size=30), st.integers(0, 29), st.integers(1, 4),
-       st.integers(-5, 5), st.booleans(), st.booleans())
-def test_turn_block_twins_agree(cells, corner, size, quarters, mirror, lane_major):
+       st.integers(-5, 5), st.booleans(), st.booleans(), st.integers(-1, 29))
+def test_turn_block_twins_agree(cells, corner, size, quarters, mirror, lane_major, to):
     """The compiled turn_block does what the pure one does, refusals included; four quarter
     turns are none."""
     if compiled is None:
         pytest.skip("the compiled kernels are not built")
     width, height = (5, 6) if lane_major else (6, 5)
     a, b = bytearray(cells), bytearray(cells)
+    if to >= 0:  # a copy elsewhere: both agree, the block read stays
+        try:
+            pure.turn_cells(a, width, height, int(lane_major), corner, size, quarters, int(mirror), to)
+        except ValueError:
+            with pytest.raises(ValueError):
+                compiled.turn_cells(b, width, height, int(lane_major), corner, size, quarters, int(mirror), to)
+            return
+        compiled.turn_cells(b, width, height, int(lane_major), corner, size, quarters, int(mirror), to)
+        assert a == b
+        return
     try:
         pure.turn_cells(a, width, height, int(lane_major), corner, size, quarters, int(mirror))
     except ValueError:
