@@ -163,6 +163,7 @@ class GameIR:
     flows: list = attrs.Factory(list)
     ends_by_statement: bool = False  # some effect says `end game`
     reads_stuck: bool = False  # an end condition reads `stuck` (a turn ended with no decision)
+    rolls: bool = False  # random() draws during play: the state keeps their log (``rolls``)
     #: per repeated(...) set of places: (their code, whether the mover counts)
     histories: list = attrs.Factory(list)
     has_next_player: bool = False  # some effect says `next player` (else seats go in order)  # (place, place) pairs elements move between  # per clause: "public", "owner" or "nobody"

@@ -51,6 +51,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.source = source
         self.sources = sources or {}
         self.reads_stuck = False  # an end condition reads `stuck`
+        self.rolls = False  # random() draws during play: the state keeps a log of them
         self.ensuring = False  # while an action's _ensure_ method is lowered (its ensure returns)
         #: the sets of places repeated(...) compares: (their attributes, whether the mover counts)
         self.histories: list[tuple] = []
@@ -241,7 +242,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             has_chance=has_chance(self.rules),
             score_clauses=clauses, score_var=score_var,
             score_secrecy=score_secrecy, flows=flows(self.rules), ends_by_statement=ends_by_statement(self.rules),
-            reads_stuck=self.reads_stuck, histories=[(", ".join(parts), mover) for parts, mover in self.histories],
+            reads_stuck=self.reads_stuck, rolls=self.rolls, histories=[(", ".join(parts), mover) for parts, mover in self.histories],
             has_next_player=has_next_player(self.rules), announces=announces(self.rules),
             winner_keys=keys, ties=ties, invariants=invariants, kinds=kinds,
             zone_per_enum={z.name: z.per for z in sym.zones.values() if z.per not in (None, "player")},

@@ -208,7 +208,11 @@ class CallLowering:
                 self.error("random() may only be used in setup and in effects", node.pos,
                            "conditions, scores and the winner must not depend on chance")
             bound = self.number(args[0], ctx)  # natively the generator is driven in C
-            return (f"_rng_below(s.rng, {bound})" if self.native else f"s.rng.below({bound})"), T.INT, P_ATOM
+            draw = f"_rng_below(s.rng, {bound})" if self.native else f"s.rng.below({bound})"
+            if ctx.where == "setup":
+                return draw, T.INT, P_ATOM
+            self.rolls = True  # during play: kept in the state's log, so a game can be replayed
+            return f"_rolled(s.rolls, {draw})", T.INT, P_ATOM
         self.error(f"{f}() needs the form {f}(value for x in zone where condition)", node.pos)
         return "0", T.ANY, P_ATOM
 

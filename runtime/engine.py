@@ -601,6 +601,7 @@ class BaseState:
             **({"announced": [list(a) for a in self.announced]}  # type: ignore[attr-defined]
                if "announced" in self.FIELDS else {}),
             **({"stuck": bool(self.stuck)} if "stuck" in self.FIELDS else {}),  # type: ignore[attr-defined]
+            **({"rolls": list(self.rolls)} if "rolls" in self.FIELDS else {}),  # type: ignore[attr-defined]
             **({"history": [_keys(getattr(self, f"hist_{k}")) for k in range(histories)]}
                if (histories := self._histories()) else {}),
         }

@@ -28,10 +28,10 @@ def _show(value: Any) -> str:
         return f"a {type(value).__name__} too large to show"
 
 _FIELDS = {"format", "game", "rules", "players", "seed", "current", "next", "step", "turns", "decisions",
-           "over", "rng", "zones", "counters", "viewer", "announced", "stuck", "history"}
+           "over", "rng", "zones", "counters", "viewer", "announced", "stuck", "history", "rolls"}
 #: announced: only in games whose rules announce things; stuck: in games whose end reads it;
 #: history: in games whose end conditions read repeated(...)
-_OPTIONAL = {"viewer", "announced", "stuck", "history"}
+_OPTIONAL = {"viewer", "announced", "stuck", "history", "rolls"}
 MAX_HISTORY = 1_000_000  # position keys kept per set of places
 MAX_ANNOUNCED = 100_000  # announcements kept in a saved state, each at most MAX_TEXT characters
 MAX_TEXT = 10_000
@@ -218,6 +218,12 @@ def load_state(game: Game, data: Any) -> BaseState:
     if "stuck" in data and ("stuck" not in game.State.FIELDS or not isinstance(stuck, bool)):
         raise StateError("field 'stuck': expected true or false" if "stuck" in game.State.FIELDS
                          else f"field 'stuck': {game.title}'s end conditions do not read it")
+    rolls = data.get("rolls", [])
+    if "rolls" in data and "rolls" not in game.State.FIELDS:
+        raise StateError(f"field 'rolls': {game.title} draws no random numbers during play")
+    if not isinstance(rolls, list) or len(rolls) > MAX_HISTORY:
+        raise StateError("field 'rolls': expected a list of the numbers drawn")
+    rolls = [_int(v, f"rolls[{i}]", 0, 2 ** 63 - 1) for i, v in enumerate(rolls)]
     # everything checked: build
     s = game.State._blank(n, seed)
     s.cur, s.nxt, s.step, s.turns, s.decisions, s.over = cur, nxt, step, turns, decisions, data["over"]
@@ -229,6 +235,8 @@ def load_state(game: Game, data: Any) -> BaseState:
         s.announced = announced
     if "stuck" in game.State.FIELDS:
         s.stuck = stuck
+    if "rolls" in game.State.FIELDS:
+        s.rolls = rolls
     for k, keys in enumerate(history):
         setattr(s, f"hist_{k}", keys)
     try:

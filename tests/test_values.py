@@ -849,3 +849,52 @@ def test_an_ensure_trial_runs_only_the_effects_its_condition_needs(backend):
     assert sorted(state.notations()) == ["c1", "c2", "c3"]
     state = state.play("c1")
     assert state.to_json()["counters"] == {"moves": 6, "last": 2}
+
+
+DICE = '''game "Dice" {
+  players 2
+}
+counter total per player
+counter die
+turn {
+  do roll {
+    die = 1 + random(6)
+  }
+  step add {
+    action add(n in 1..2) "add {n}" {
+      require die != 6
+      total[me] += n * die
+    }
+  }
+}
+end when turns >= 12
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_every_roll_is_kept_in_the_state_also_on_turns_with_no_decision(backend):
+    """A six leaves no move: the turn passes with no decision, and its roll is still in the
+    state's log; an outside replay from the rolls and the moves gives the same game."""
+    if backend == "native" and not native.available():
+        pytest.skip(native.unavailable_reason())
+    game = regle.loads(DICE, name="dice", backend=backend)
+    state = game.new_game(seed=3)
+    seen_moves = []
+    while not state.is_over:
+        move = state.notations()[0]
+        seen_moves.append((state.turns, move))
+        state = state.play(move)
+    data = state.to_json()
+    rolls = data["rolls"]
+    assert len(rolls) == 12 and all(0 <= r < 6 for r in rolls) and 5 in rolls  # a six was rolled
+    assert len(seen_moves) == 12 - rolls.count(5)  # no decision on those turns
+    totals = [0, 0]  # the replay: each roll, and the move if there was one
+    for turn, r in enumerate(rolls):
+        if r != 5:
+            totals[turn % 2] += 1 * (r + 1)
+    assert data["counters"]["total"] == totals
+    assert game.state_from_json(data).to_json()["rolls"] == rolls
+    assert game.new_game(seed=3).to_json()["rolls"] == rolls[:1]  # the first turn has rolled
+    assert "rolls" in game.new_game(seed=3).view(0)
+    pixies = regle.load("pixies", backend="python")  # a roll in setup is not a roll during play
+    assert "rolls" not in pixies.new_game(seed=0).to_json()
