@@ -37,11 +37,11 @@ ARITY = {"cells": range(1, 257), "empty_cells": (1,), "filled_cells": (1, 2, 3),
          "neighbour": (3,), "neighbours": (2,), "directions": (1,), "ray": (3,), "distance": (3,),
          "edge_cells": (2,), "in_a_row": (3,), "connected": (4,), "flanked": (3, 4), "houses": (2,),
          "store": (2,), "opposite": (2,), "chain": (2,), "sides": (2,), "lanes": (1,),
-         "around": (2,), "liberties": (2,), "slide": (3,), "blocker": (3,), "reach": (3,), "lines": (1, 2), "in_a_row_exactly": (3,),
-         "leaps": (4,)}
+         "around": (2,), "liberties": (2,), "slide": (3,), "blocker": (3,), "reach": (3,), "lines": (1, 2),
+         "in_a_row_exactly": (3,), "leaps": (4,)}
 #: functions that read pieces through the compiled kernels: not for grids of numbers
-_PIECE_FUNCTIONS = {"groups", "largest_zone", "placements", "line_moves", "in_a_row", "in_a_row_exactly", "connected",
-                    "flanked", "lane_count", "chain", "liberties"}
+_PIECE_FUNCTIONS = {"groups", "largest_zone", "placements", "line_moves", "in_a_row", "in_a_row_exactly",
+                    "connected", "flanked", "lane_count", "chain", "liberties"}
 
 
 def gconst(name: str) -> str:
@@ -314,7 +314,8 @@ class GridLowering:
                 return "()", T.ANY, P_ATOM
             if len(args) == 1:
                 return f"{g}_LINES", T.list_of(T.list_of(cell_t)), P_ATOM
-            return f"{g}_LINES_AT[{self.cell(args[1], ctx, sym)}]", T.list_of(T.list_of(cell_t)), P_ATOM
+            return (f"{self.rt('ops.lines_through')}({g}_LINES_AT, {self.cell(args[1], ctx, sym)})",
+                    T.list_of(T.list_of(cell_t)), P_ATOM)
         if f == "lanes":  # the lanes as values, numbered from 1 where people read them
             return f"range({sym.geo.width})", T.list_of(T.Type("lane", space=sym.name)), P_ATOM
         if f == "chain":  # the cells joined to c through neighbours holding what c holds
@@ -323,7 +324,7 @@ class GridLowering:
         if f in ("slide", "blocker", "reach"):  # the empty cells a slide crosses; the piece it meets
             c, d = self.cell(args[1], ctx, sym), self.direction(args[2], ctx, sym)
             code = f"{self.rt('K.' + f)}({grid}, {self.adj_table(g)}, {deg}, {c}, {d})"
-            if f != "blocker":  # an aggregate over it walks the line in C (lower_calls.walk_lines)
+            if f != "blocker":  # an aggregate over it walks the line in C (CallLowering.walk_head)
                 self.written[code] = ("walk", f, grid, f"_v_{g}_ADJ", deg, c, d, sym.geo.cells)
             return code, (cell_t if f == "blocker" else T.list_of(cell_t)), P_ATOM
         if f == "liberties":  # the empty cells next to c's chain

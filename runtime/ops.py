@@ -146,6 +146,13 @@ def lines_at(lines: tuple, cells: int) -> tuple[tuple[tuple[int, ...], ...], ...
     return tuple(tuple(t) for t in through)
 
 
+def lines_through(table: tuple, cell: int) -> tuple:
+    """The lines through ``cell`` (``lines(G, c)``); none is no point."""
+    if cell < 0:
+        raise ValueError("there is no point here (none) to find lines through")
+    return table[cell]
+
+
 # ---- geometry: the tables are the grid's, computed when the engine was generated ---------------
 def neighbour(adj, deg: int, cell: int, d: int) -> int:
     """The next cell from ``cell`` in direction d, or -1 (none) off the board."""

@@ -121,6 +121,10 @@ def test_lines_of_the_board_as_values(backend):
     assert state.to_json()["counters"]["longest"] == 3 and state.to_json()["counters"]["through"] == 2
     state = state.play("a1")
     assert state.to_json()["counters"]["through"] == 2
+    nowhere = regle.loads(text.replace("count(lines(board, c))", "count(lines(board, none))"), name="lines3",
+                          backend=backend)
+    with pytest.raises(regle.RulesRuntimeError, match="no point here"):
+        nowhere.new_game(seed=0).play("b2")
 
 
 def test_a_board_of_lines_is_drawn_as_a_diagram():
