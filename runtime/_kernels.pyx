@@ -1529,12 +1529,13 @@ cpdef long repeats(bytes keys) except -1:
     return count
 
 
-cpdef list slide(object cells_obj, object adj_obj, int deg, int cell, int d):
+cdef int _slide_into(object cells_obj, object adj_obj, int deg, int cell, int d, list out) except -3:
+    """The empty cells from ``cell`` in direction d appended to ``out``; returns the first filled
+    cell met, or -1 at the edge (or back at the start, around a ring)."""
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
     cdef Py_ssize_t n = len(cells_obj), steps = 0
     cdef int at
-    cdef list out = []
     if cell < 0 or cell >= n:
         raise ValueError("there is no cell here (none) to slide from")
     if d < 0 or d >= deg:
@@ -1544,26 +1545,20 @@ cpdef list slide(object cells_obj, object adj_obj, int deg, int cell, int d):
         out.append(at)
         steps += 1
         at = adj[at * deg + d]
+    return at if at >= 0 and at != cell and cells[at] else -1
+
+
+cpdef list slide(object cells_obj, object adj_obj, int deg, int cell, int d):
+    cdef list out = []
+    _slide_into(cells_obj, adj_obj, deg, cell, d, out)
     return out
 
 
 cpdef list reach(object cells_obj, object adj_obj, int deg, int cell, int d):
-    cdef const unsigned char* cells = _ro(cells_obj)
-    cdef const short* adj = _tab(adj_obj)
-    cdef Py_ssize_t n = len(cells_obj), steps = 0
-    cdef int at
     cdef list out = []
-    if cell < 0 or cell >= n:
-        raise ValueError("there is no cell here (none) to slide from")
-    if d < 0 or d >= deg:
-        raise IndexError("no such direction")
-    at = adj[cell * deg + d]
-    while at >= 0 and at != cell and not cells[at] and steps < n:
-        out.append(at)
-        steps += 1
-        at = adj[at * deg + d]
-    if at >= 0 and at != cell and cells[at]:
-        out.append(at)
+    cdef int met = _slide_into(cells_obj, adj_obj, deg, cell, d, out)
+    if met >= 0:
+        out.append(met)
     return out
 
 
