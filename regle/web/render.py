@@ -160,7 +160,8 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
     owners = edge_owners(ns, name)
     for line in ns.get("GRID_LINES", {}).get(name, ()):  # a board of points: its lines, under the points
         ends = " ".join(f"{(centres[c][0] - x0) * UNIT:.1f},{(centres[c][1] - y0) * UNIT:.1f}" for c in line)
-        out.append(f'<polyline class="track" points="{ends}"/>')
+        out.append(f'<polyline class="track" points="{ends}" fill="none" stroke="#5b4a32" stroke-width="4" '
+                   'stroke-linecap="round"/>')  # drawn alike on the page and in a rulebook
     for c, (cx, cy) in enumerate(centres):
         px, py = (cx - x0) * UNIT, (cy - y0) * UNIT
         attrs = (f'class="cell" data-grid="{esc(name)}" data-instance="{instance}" data-cell="{c}" '
