@@ -230,6 +230,10 @@ class ActionLowering:
                                   hoisted=code != src))
                 ctx.scope[b.names[0]] = (var, elem)
                 ctx.note_local(var, elem)
+                if elem.is_collection:
+                    self.error(f"a parameter takes one value at a time, and '{b.names[0]}' would range over "
+                               f"lists ({elem})", b.pos, "number the choices instead: i in 0..N, then "
+                               "use the list's [i]")
             for n in b.names:
                 levels[n] = level
                 arg_names.append(n)

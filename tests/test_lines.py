@@ -90,6 +90,9 @@ def test_a_board_of_lines_is_checked_at_the_string_that_is_wrong():
     square = ('game "t" {\n  players 2\n}\ngrid board: player square 3 by 3\n' + turn
               + 'end when count(lines(board)) > 0\n')
     assert "lines() is for a board declared by its lines" in _errors(square)[0]
+    as_param = GAME.replace('action put_at(c in empty_cells(board)) "{c}" {\n      put me at c on board',
+                            'action put_at(l in lines(board)) "{l}" {\n      put me at l[0] on board')
+    assert any("a parameter takes one value at a time" in e for e in _errors(as_param))
     xy = GAME.replace("end when made > 0", "end when cell(board, 0, 0) != none")
     assert "cell(G, x, y) is for square boards" in _errors(xy)[0]
 
