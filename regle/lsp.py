@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
@@ -89,6 +90,10 @@ def declarations(uri: str, text: str) -> dict[str, Declared]:
         kind = type(decl).__name__
         if kind in KIND_WORDS and getattr(decl, "name", ""):
             out[decl.name] = _declared(decl, kind, uri, lines)
+        if isinstance(decl, ast.Game):  # seat names: what hover and go-to-definition find
+            for i, (name, where) in enumerate(zip(decl.seats, decl.seats_pos)):
+                seat = SimpleNamespace(name=name, pos=where, doc=None)
+                out.setdefault(name, _declared(seat, "Seat", uri, lines, f"seat {name} (P{i + 1})"))
         if isinstance(decl, ast.Enum):
             for member in decl.members:
                 out.setdefault(member.name, _declared(member, "Member", uri, lines, f"member of enum {decl.name}"))

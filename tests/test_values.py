@@ -801,6 +801,9 @@ def test_seat_names_are_checked():
     renamed = SEATS.replace("north", "top").replace("south", "bottom")
     changes = diff(parse(SEATS, "a.rules"), parse(renamed, "b.rules"))
     assert any("game seats" in str(c) and "north, south" in str(c) for c in changes)
+    from regle import lsp  # hover and go-to-definition know the seats
+    found = lsp.declarations("file:///t.rules", SEATS)["south"]
+    assert (found.kind, found.line, found.summary) == ("Seat", 3, "seat south (P2)")
 
 
 TRIAL = '''game "t" {
