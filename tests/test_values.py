@@ -803,7 +803,7 @@ def test_seat_names_are_checked():
     assert any("game seats" in str(c) and "north, south" in str(c) for c in changes)
     from regle import lsp  # hover and go-to-definition know the seats
     found = lsp.declarations("file:///t.rules", SEATS)["south"]
-    assert (found.kind, found.line, found.summary) == ("Seat", 3, "seat south (P2)")
+    assert (found.kind, found.line, found.summary) == ("Seat", 2, "seat south (P2)")  # lines from 0
 
 
 TRIAL = '''game "t" {
