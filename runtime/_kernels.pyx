@@ -1258,7 +1258,9 @@ cpdef tuple apply_line(object cells_obj, object step_obj, int ndirs, int head, i
 
 
 # ---- board queries: lines, outflanking, connection ---------------------------------------------
-cpdef object in_a_row(object cells_obj, object adj_obj, int deg, int value, int n):
+cdef bint _some_run(object cells_obj, object adj_obj, int deg, int value, int n, bint exact) except -1:
+    """Whether some line holds a run of ``value`` of n or more cells (of exactly n with
+    ``exact``: an overline does not count); each line is walked once, from its first cell."""
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
     cdef Py_ssize_t size = len(cells_obj)
@@ -1272,28 +1274,20 @@ cpdef object in_a_row(object cells_obj, object adj_obj, int deg, int value, int 
             back = adj[c * deg + d + 1]
             if back >= 0 and cells[back] == value:
                 continue
-            if _run_from(cells, adj, deg, c, d, value, n) >= n:
+            if exact:
+                if _run_from(cells, adj, deg, c, d, value, n + 1) == n:
+                    return True
+            elif _run_from(cells, adj, deg, c, d, value, n) >= n:
                 return True
     return False
+
+
+cpdef object in_a_row(object cells_obj, object adj_obj, int deg, int value, int n):
+    return _some_run(cells_obj, adj_obj, deg, value, n, False)
 
 
 cpdef object in_a_row_exactly(object cells_obj, object adj_obj, int deg, int value, int n):
-    cdef const unsigned char* cells = _ro(cells_obj)
-    cdef const short* adj = _tab(adj_obj)
-    cdef Py_ssize_t size = len(cells_obj)
-    cdef int c, d, back
-    if len(adj_obj) < size * deg:
-        raise ValueError("the table is smaller than the board")
-    for c in range(size):
-        if cells[c] != value:
-            continue
-        for d in range(0, deg - 1, 2):
-            back = adj[c * deg + d + 1]
-            if back >= 0 and cells[back] == value:
-                continue
-            if _run_from(cells, adj, deg, c, d, value, n + 1) == n:
-                return True
-    return False
+    return _some_run(cells_obj, adj_obj, deg, value, n, True)
 
 
 cdef inline int _run_from(const unsigned char* cells, const short* adj, int deg, int start, int d, int value,

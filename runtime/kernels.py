@@ -544,50 +544,38 @@ def line_move_keys(cells, step, ndirs: int, me: int, max_line: int, tag: int | N
 
 
 # ---- board queries: lines, outflanking, connection ---------------------------------------------
-def in_a_row(cells, adj, deg: int, value: int, n: int) -> bool:
-    """Whether ``n`` cells in a row along one direction hold ``value`` (directions d and d ^ 1
-    are opposite, so each line is walked once, from its first cell)."""
-    size = len(cells)
-    for c in range(size):
-        if cells[c] != value:
-            continue
-        base = c * deg
-        for d in range(0, deg - 1, 2):
-            back = adj[base + d + 1]
-            if back >= 0 and cells[back] == value:
-                continue  # not where this line starts
-            run, at = 1, c
-            while run < n:
-                at = adj[at * deg + d]
-                if at < 0 or cells[at] != value or at == c:
-                    break
-                run += 1
-            if run >= n:
-                return True
-    return False
-
-
-def in_a_row_exactly(cells, adj, deg: int, value: int, n: int) -> bool:
-    """Whether some line holds a run of exactly ``n`` cells of ``value``: a run that starts
-    there (the cell before it holds something else) and stops after n (a longer run, an
-    overline, does not count)."""
-    size = len(cells)
-    for c in range(size):
+def _some_run(cells, adj, deg: int, value: int, n: int, exact: bool) -> bool:
+    """Whether some line holds a run of ``value`` of n or more cells (of exactly n with
+    ``exact``: a longer run, an overline, does not count). Directions d and d ^ 1 are
+    opposite, so each line is walked once, from its first cell."""
+    longest = n + 1 if exact else n  # how far a run is counted
+    for c in range(len(cells)):
         if cells[c] != value:
             continue
         for d in range(0, deg - 1, 2):
             back = adj[c * deg + d + 1]
             if back >= 0 and cells[back] == value:
-                continue
+                continue  # not where this line starts
             run, at = 1, c
-            while run <= n:
+            while run < longest:
                 at = adj[at * deg + d]
                 if at < 0 or cells[at] != value or at == c:
                     break
                 run += 1
-            if run == n:
+            if run == n if exact else run >= n:
                 return True
     return False
+
+
+def in_a_row(cells, adj, deg: int, value: int, n: int) -> bool:
+    """Whether ``n`` cells in a row along one direction hold ``value``."""
+    return _some_run(cells, adj, deg, value, n, False)
+
+
+def in_a_row_exactly(cells, adj, deg: int, value: int, n: int) -> bool:
+    """Whether some line holds a run of exactly ``n`` cells of ``value`` (an overline does not
+    count)."""
+    return _some_run(cells, adj, deg, value, n, True)
 
 
 def flanked(cells, adj, deg: int, cell: int, value: int, d: int) -> list[int]:
