@@ -9,10 +9,12 @@ action's own effects skip the ``ensure`` (the move was tested).
 """
 from __future__ import annotations
 
+import attrs
+
 from regle.dsl import ast
 
 from .analysis import written_places
-from .lower_common import Ctx, ast_nodes, pyname
+from .lower_common import Ctx, ast_nodes, nodes_through_defines, pyname
 
 
 def ensure_test(low, effects: list, index: int, arg_names: list) -> str | None:
@@ -91,24 +93,12 @@ def _prune(stmts: list, relevant: set, defines: dict, blocks: dict) -> list:
     return kept
 
 
-def _reads(node, defines: dict, seen: set | None = None) -> set:
+def _reads(node, defines: dict) -> set:
     """The names an expression or statement reads, through the defines it calls."""
-    seen = set() if seen is None else seen
-    names = set()
-    for inner in ast_nodes(node):
-        if isinstance(inner, ast.Name):
-            names.add(inner.id)
-        elif isinstance(inner, (ast.Call, ast.Run)):
-            name = inner.func if isinstance(inner, ast.Call) else inner.name
-            d = defines.get(name)
-            if d is not None and name not in seen:
-                seen.add(name)
-                names |= _reads(d.block if d.block is not None else d.body, defines, seen)
-    return names
+    return {inner.id for inner in nodes_through_defines(node, defines) if isinstance(inner, ast.Name)}
 
 
 def _with_block(define, block: list):
-    import attrs
     return attrs.evolve(define, block=block)
 
 

@@ -15,7 +15,7 @@ from .symbols import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
 from .lower_grids import GRID_FUNCTIONS
 from .lower_common import (
     P_CMP, P_UNARY, P_ATOM, _AGGREGATES, CellLists, Ctx, c_type, pyname,
-    _atomic, _is_int, _names_in, ast_nodes)
+    _atomic, _is_int, _names_in, ast_nodes, nodes_through_defines)
 
 
 def _walk_checks(cell: str, d: str, deg: int, cells: int) -> list[str]:
@@ -27,17 +27,8 @@ def draws(node, defines: dict) -> bool:
     """Whether evaluating an expression may draw a random number (``random()``, itself or in a
     define it uses): then an aggregate evaluates every element, so that both engines draw alike;
     otherwise it stops at the first element that decides."""
-    seen: set[str] = set()
-    stack = [node]
-    while stack:
-        for inner in ast_nodes(stack.pop()):
-            if isinstance(inner, ast.Call) and inner.func == "random" and "random" not in defines:
-                return True
-            if isinstance(inner, ast.Call) and inner.func in defines and inner.func not in seen:
-                seen.add(inner.func)
-                d = defines[inner.func]
-                stack.append(d.block if d.block is not None else d.body)
-    return False
+    return any(isinstance(inner, ast.Call) and inner.func == "random"
+               for inner in nodes_through_defines(node, defines))
 
 
 def fresh_local(name: str, ctx: Ctx) -> str:

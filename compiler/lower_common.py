@@ -277,6 +277,21 @@ def ast_nodes(node):
                     stack.append(v)
 
 
+def nodes_through_defines(node, defines: dict):
+    """Every AST node inside ``node``, and inside the body (or block) of each define it calls,
+    each define once: what evaluating it may read or do."""
+    seen: set[str] = set()
+    stack = [node]
+    while stack:
+        for inner in ast_nodes(stack.pop()):
+            yield inner
+            name = inner.func if isinstance(inner, ast.Call) else inner.name if isinstance(inner, ast.Run) else None
+            d = defines.get(name) if name is not None else None
+            if d is not None and name not in seen:
+                seen.add(name)
+                stack.append(d.block if d.block is not None else d.body)
+
+
 def _names_in(node) -> set[str]:
     """Every bare name used inside an AST node."""
     return {n.id for n in ast_nodes(node) if isinstance(n, ast.Name)}
