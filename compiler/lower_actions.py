@@ -284,7 +284,7 @@ class ActionLowering:
                 tests[level].append((stmt, cond))
             placed[level].extend(lines)
         ensure = ensure_test(self, effects, index, arg_names)
-        if ensure is not None:  # tested last, where every parameter is known: on a copy, per move
+        if ensure is not None:  # tested last, where every parameter is known: a trial per move (ensure.py)
             level = len(node.params) - 1
             placed[level].append(Line(0, ensure, opens=True))
             tests[level].append((None, ensure))
