@@ -1523,20 +1523,21 @@ cpdef long repeats(bytes keys) except -1:
     return count
 
 
-cdef int _slide_into(object cells_obj, object adj_obj, int deg, int cell, int d, list out) except -3:
-    """The empty cells from ``cell`` in direction d appended to ``out``; returns the first filled
-    cell met, or -1 at the edge (or back at the start, around a ring)."""
+cdef int _slide_into(object cells_obj, object adj_obj, int deg, int cell, int d, list out, str what) except -3:
+    """The empty cells from ``cell`` in direction d appended to ``out`` (when given); returns the
+    first filled cell met, or -1 at the edge (or back at the start, around a ring)."""
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
     cdef Py_ssize_t n = len(cells_obj), steps = 0
     cdef int at
     if cell < 0 or cell >= n:
-        raise ValueError("there is no cell here (none) to slide from")
+        raise ValueError(f"there is no cell here (none) to {what} from")
     if d < 0 or d >= deg:
         raise IndexError("no such direction")
     at = adj[cell * deg + d]
     while at >= 0 and at != cell and not cells[at] and steps < n:
-        out.append(at)
+        if out is not None:
+            out.append(at)
         steps += 1
         at = adj[at * deg + d]
     return at if at >= 0 and at != cell and cells[at] else -1
@@ -1544,34 +1545,20 @@ cdef int _slide_into(object cells_obj, object adj_obj, int deg, int cell, int d,
 
 cpdef list slide(object cells_obj, object adj_obj, int deg, int cell, int d):
     cdef list out = []
-    _slide_into(cells_obj, adj_obj, deg, cell, d, out)
+    _slide_into(cells_obj, adj_obj, deg, cell, d, out, "slide")
     return out
 
 
 cpdef list reach(object cells_obj, object adj_obj, int deg, int cell, int d):
     cdef list out = []
-    cdef int met = _slide_into(cells_obj, adj_obj, deg, cell, d, out)
+    cdef int met = _slide_into(cells_obj, adj_obj, deg, cell, d, out, "slide")
     if met >= 0:
         out.append(met)
     return out
 
 
 cpdef long blocker(object cells_obj, object adj_obj, int deg, int cell, int d) except -2:
-    cdef const unsigned char* cells = _ro(cells_obj)
-    cdef const short* adj = _tab(adj_obj)
-    cdef Py_ssize_t n = len(cells_obj), steps = 0
-    cdef int at
-    if cell < 0 or cell >= n:
-        raise ValueError("there is no cell here (none) to look from")
-    if d < 0 or d >= deg:
-        raise IndexError("no such direction")
-    at = adj[cell * deg + d]
-    while at >= 0 and at != cell and steps < n:
-        if cells[at]:
-            return at
-        at = adj[at * deg + d]
-        steps += 1
-    return -1
+    return _slide_into(cells_obj, adj_obj, deg, cell, d, None, "look")
 
 
 cpdef list chain(object cells_obj, object adj_obj, int deg, int cell):

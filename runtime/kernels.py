@@ -688,44 +688,42 @@ def turn_cells(cells, width: int, height: int, lane_major: int, corner: int, siz
     return 0
 
 
+def _slide_into(cells, adj, deg: int, cell: int, d: int, out: list | None, what: str) -> int:
+    """The empty cells from ``cell`` (not included) in direction d appended to ``out`` (when
+    given); returns the first filled cell met, or -1 at the edge (or back at the start, around
+    a ring)."""
+    if not 0 <= cell < len(cells):
+        raise ValueError(f"there is no cell here (none) to {what} from")
+    if not 0 <= d < deg:
+        raise IndexError("no such direction")
+    at, steps = adj[cell * deg + d], 0
+    while at >= 0 and at != cell and not cells[at] and steps < len(cells):
+        if out is not None:
+            out.append(at)
+        at, steps = adj[at * deg + d], steps + 1
+    return at if at >= 0 and at != cell and cells[at] else -1
+
+
 def reach(cells, adj, deg: int, cell: int, d: int) -> list[int]:
     """``slide`` and then the first filled cell met, if any: where a sliding piece may stop or
     take (a rook's moves are those not holding its own side's pieces)."""
-    out = slide(cells, adj, deg, cell, d)
-    at = adj[(out[-1] if out else cell) * deg + d]
-    if at >= 0 and at != cell and cells[at]:
-        out.append(at)
-    return out
+    out: list[int] = []
+    met = _slide_into(cells, adj, deg, cell, d, out, "slide")
+    return out + [met] if met >= 0 else out
 
 
 def slide(cells, adj, deg: int, cell: int, d: int) -> list[int]:
     """The empty cells from ``cell`` (not included) in direction d, up to the first filled cell
     or the edge of the board: where a piece sliding that way may stop."""
-    if not 0 <= cell < len(cells):
-        raise ValueError("there is no cell here (none) to slide from")
-    if not 0 <= d < deg:
-        raise IndexError("no such direction")
-    out = []
-    at = adj[cell * deg + d]
-    while at >= 0 and at != cell and not cells[at] and len(out) < len(cells):
-        out.append(at)
-        at = adj[at * deg + d]
+    out: list[int] = []
+    _slide_into(cells, adj, deg, cell, d, out, "slide")
     return out
 
 
 def blocker(cells, adj, deg: int, cell: int, d: int) -> int:
     """The first filled cell from ``cell`` (not included) in direction d: the piece a slide that
     way meets; -1 (none) when it reaches the edge of the board."""
-    if not 0 <= cell < len(cells):
-        raise ValueError("there is no cell here (none) to look from")
-    if not 0 <= d < deg:
-        raise IndexError("no such direction")
-    at, steps = adj[cell * deg + d], 0
-    while at >= 0 and at != cell and steps < len(cells):
-        if cells[at]:
-            return at
-        at, steps = adj[at * deg + d], steps + 1
-    return -1
+    return _slide_into(cells, adj, deg, cell, d, None, "look")
 
 
 def chain(cells, adj, deg: int, cell: int) -> list[int]:
