@@ -18,8 +18,10 @@ from .lower_grids import GridLowering, gconst
 from .safety import comment_text
 from .analysis import announces, ends_by_statement, flows, has_chance, has_next_player, secrecy
 
-from .lower_common import C_FORMS, CellLists, Reads, Sharing, runtime_call
-from .lower_common import Ctx, pyname, _hex_places, _path_word, _const, column_const, column_read, is_c_column, joined
+from . import nodes as N
+from .emit import CythonWriter, PythonWriter
+from .lower_common import CellLists, Reads, Sharing
+from .lower_common import Ctx, pyname, _hex_places, _path_word, _const, column_const, is_c_column, joined
 from .lower_exprs import ExpressionLowering
 from .lower_calls import CallLowering
 from .lower_stmts import StatementLowering
@@ -38,6 +40,9 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.native = native
         #: natively, the runtime helpers the code calls through C globals (see runtime_call)
         self.bound_calls: dict[str, str] = {}
+        #: the emitter of this engine's expressions (compiler/emit.py): the typed IR is the same
+        #: for both engines, and each writes its own forms
+        self.writer = CythonWriter(self.bound_calls) if native else PythonWriter()
         #: natively, the memos of lines looked for at the end of turns (in_a_row_since): a key
         #: per grid and length -> its index among the state's memos
         self.memos: dict[tuple, int] = {}
@@ -88,14 +93,23 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
 
     def rt(self, qualified: str) -> str:
         """The runtime helper ``K.name`` / ``ops.name`` as this engine calls it (runtime_call)."""
-        return runtime_call(qualified, self.native, self.bound_calls)
+        return self.writer.name(qualified)
 
-    def op(self, name: str, c_form: bool = True) -> str:
-        """The runtime helper ``ops.name``, natively by its C form when it has one (C_FORMS) and
-        ``c_form`` allows it."""
-        if self.native and c_form and name in C_FORMS:
-            return C_FORMS[name]
-        return self.rt(f"ops.{name}")
+    def write(self, e: N.Expr, need: int = N.P_OR) -> str:
+        """The code of a tree in this engine, for a place that needs precedence ``need``."""
+        return self.writer.code(e, need)
+
+    def helper(self, qualified: str, ty: T.Type, *args, c_form: bool = True) -> N.Helper:
+        """A call of the runtime helper ``ops.name`` / ``K.name`` (natively by its C form when
+        it has one and ``c_form`` allows it); each argument a tree or code already written."""
+        return N.Helper(ty, 0, qualified, tuple(self.node(a) for a in args), c_form)
+
+    @staticmethod
+    def node(value, ty: T.Type = T.ANY) -> N.Expr:
+        """A tree as it is, or code already written as a leaf of one (kept as written)."""
+        if isinstance(value, N.Expr):
+            return value
+        return N.Code(ty, 0, str(value), N.P_ATOM)  # written in place, as the code around it was
 
     def error(self, message: str, pos: tuple, hint: str | None = None) -> None:
         self.diags.append(Diagnostic.at(message, pos, hint))
@@ -288,7 +302,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                 for i, v in enumerate(c.values):
                     table[i + 1] = v + 1
                 cells.append((c.name, bytes(table)))
-        names = {c.name: (column_read(t.name, c.name, c.values, "i", self.native), c.type) for c in t.columns.values()}
+        names = {c.name: (self.write(self.column(t.name, c.name, c, "i")), c.type) for c in t.columns.values()}
         if t.show is not None:
             body = self.template_code(t.show, names, t.node.pos)
             if t.node.show_if is not None:  # show A if C1 else B if C2 else C: the text chosen by the item

@@ -352,7 +352,7 @@ class ActionLowering:
             if level in cell_walks:  # the grid's cells, tested in C: no list of them is made
                 grid, filled = cell_walks[level]
                 var = pyname(node.params[level].names[0])
-                cell = self.cell_read(self.read_again(grid, ctx), var)
+                cell = self.write(self.cell_read(self.read_again(grid, ctx), var))
                 emit([Line(0, f"for {var} in range({self.size_of(grid, ctx)}):")])
                 depth += 1
                 emit([Line(0, f"if {'' if filled else 'not '}{cell}:", opens=True)])

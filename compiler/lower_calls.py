@@ -68,8 +68,7 @@ class CallLowering:
             return attrs.evolve(inner, type=T.INT)
         if self.sharing is not None and not self._defining and not self._comp_depth:
             return self.shared_call(node, ctx)
-        code, ty, prec = self.x_Call(node, ctx)
-        return N.leaf(code, ty, prec, line)
+        return self.as_tree(self.x_Call(node, ctx), line)
 
     def x_Call(self, node: ast.Call, ctx: Ctx):
         f, args = node.func, node.args
@@ -100,7 +99,7 @@ class CallLowering:
                 if not 0 <= int(n) < len(enum.members):
                     self.error(f"enum '{f}' has no member number {n} (it has {len(enum.members)}, from 0)", node.pos)
                 return n, T.enum(f), P_ATOM if int(n) >= 0 else P_UNARY
-            return f"{self.rt('ops.member')}({n}, {len(enum.members)}, {f!r})", T.enum(f), P_ATOM
+            return self.helper("ops.member", T.enum(f), n, len(enum.members), repr(f))
         if f not in FUNCTIONS and f not in OPEN_FUNCTIONS:
             # `at` is reserved for `put X at C on G`, not a function one can call
             known = sorted((FUNCTIONS - {"at"}) | OPEN_FUNCTIONS | set(GRID_FUNCTIONS) | set(self.sym.defines))
@@ -131,11 +130,11 @@ class CallLowering:
                             return f"len({self.cells_holding(gcode, sym, args[1:], [(value, vty)])})", T.INT, P_ATOM
                         if not T.compatible(vty, sym.elem):
                             self.error(f"grid '{sym.name}' holds {sym.elem}, not {vty}", args[1].pos)
-                        return self.count_cells(gcode, f"{value} + 1"), T.INT, P_ATOM
+                        return self.count_cells(gcode, f"{value} + 1")
                     if sym.elem.kind == "int":
                         return f"{gcode}.count({self.element(args[1], ctx, sym)})", T.INT, P_ATOM
-                    return self.count_cells(gcode, f"{self.element(args[1], ctx, sym)} + 1"), T.INT, P_ATOM
-                return f"({sym.geo.cells} - {self.count_cells(gcode, '0')})", T.INT, P_ATOM
+                    return self.count_cells(gcode, f"{self.element(args[1], ctx, sym)} + 1")
+                return f"({sym.geo.cells} - {self.write(self.count_cells(gcode, 0))})", T.INT, P_ATOM
             self.rewind(mark, ctx)  # lowered again, as a collection
             coll, ty = self.collection(args[0], ctx)
             if len(args) == 2:
@@ -145,13 +144,12 @@ class CallLowering:
                 return f"{coll}.count({v})", T.INT, P_ATOM
             made = self.written.get(coll, ())
             if made[:2] == ("call", "K.liberties"):  # counted without a list, as far as a comparison needs
-                return f"{self.rt('K.liberty_count')}({', '.join(made[2])}, {-1 if limit is None else limit})", \
-                    T.INT, P_ATOM
+                return self.helper("K.liberty_count", T.INT, *made[2], -1 if limit is None else limit)
             if made[:2] == ("call", "K.flanked"):  # counted without a list
-                return f"{self.rt('K.flanked_count')}({', '.join(made[2])})", T.INT, P_ATOM
+                return self.helper("K.flanked_count", T.INT, *made[2])
             if made[:1] == ("cells",):  # a grid's empty (or filled) cells, counted in its bytes
                 _, grid, filled = made
-                empty = f"{self.rt('K.count_byte')}({grid}, 0)" if self.native else f"{grid}.count(0)"
+                empty = self.write(self.count_cells(grid, 0))
                 return (f"(len({grid}) - {empty})" if filled else empty), T.INT, P_ATOM
             return self.size_of(coll, ctx), T.INT, P_ATOM
         if f in ("sum", "max", "min"):
@@ -174,10 +172,10 @@ class CallLowering:
                     self.error(f"{tv} cannot be in {ty}", args[1].pos)
                 if isinstance(args[1], ast.ListExpr) and len(args[1].items) == 2:
                     a, b = (self.expr(i, ctx)[0] for i in args[1].items)
-                    code = f"{self.rt('K.contains_pair')}({coll}, {a}, {b})"
+                    code = self.write(self.helper("K.contains_pair", T.BOOL, coll, a, b))
                     self.written[code] = ("call", "K.contains_pair", (coll, a, b))
                     return code, T.BOOL, P_ATOM
-                return f"{self.rt('K.contains_all')}({coll}, {v})", T.BOOL, P_ATOM
+                return self.helper("K.contains_all", T.BOOL, coll, v)
             if ty.elem and not T.compatible(ty.elem, tv):
                 self.error(f"{tv} cannot be in {ty}", args[1].pos)
             return f"{self.wrap(v, P_ATOM, P_CMP + 1)} in {coll}", T.BOOL, P_CMP
@@ -190,27 +188,24 @@ class CallLowering:
             coll, ty = self.collection(args[0], ctx)
             made = self.written.get(coll, ())
             if f == "first" and made[:2] == ("call", "K.cells_holding"):  # the first one found, no list
-                return f"{self.rt('K.first_holding')}({', '.join(made[2])})", ty.elem or T.ANY, P_ATOM
-            return f"{self.rt('ops.' + f)}({coll})", ty.elem or T.ANY, P_ATOM
+                return self.helper("K.first_holding", ty.elem or T.ANY, *made[2])
+            return self.helper("ops." + f, ty.elem or T.ANY, coll)
         if f == "random":
             if not arity(1):
                 return "0", T.INT, P_ATOM
             if not ctx.random_ok:
                 self.error("random() may only be used in setup and in effects", node.pos,
                            "conditions, scores and the winner must not depend on chance")
-            bound = self.number(args[0], ctx)  # natively the generator is driven in C
-            draw = f"_rng_below(s.rng, {bound})" if self.native else f"s.rng.below({bound})"
-            if ctx.where == "setup":
-                return draw, T.INT, P_ATOM
-            self.rolls = True  # during play: kept in the state's log, so a game can be replayed
-            return f"_rolled(s.rolls, {draw})", T.INT, P_ATOM
+            bound = self.number(args[0], ctx)
+            logged = ctx.where != "setup"  # during play: kept in the state's log, so a game can be replayed
+            self.rolls = self.rolls or logged
+            return N.Draw(T.INT, 0, self.node(bound), logged)
         self.error(f"{f}() needs the form {f}(value for x in zone where condition)", node.pos)
         return "0", T.ANY, P_ATOM
 
-    def count_cells(self, grid: str, code: str) -> str:
-        """How many cells of a grid of elements (bytes) hold the code ``code``: natively a C
-        loop over the bytes (a kernel), in Python the bytearray's own count."""
-        return f"{self.rt('K.count_byte')}({grid}, {code})" if self.native else f"{grid}.count({code})"
+    def count_cells(self, grid, code) -> N.CountValue:
+        """How many cells of a grid of elements (bytes) hold the code ``code``."""
+        return N.CountValue(T.INT, 0, self.node(grid), self.node(code))
 
     def walk_head(self, walk: tuple, var: str, declare) -> list[str]:
         """The start of a walk along a slide (``slide``: the empty cells from c in direction d;
@@ -224,7 +219,7 @@ class CallLowering:
         """The loop of a walk: ``body`` (the step, indented once) for each cell met, then the
         next cell; a slide stops before a filled cell, a reach after it, both at the edge."""
         _kind, f, grid, table, deg, _cell, d, cells = walk
-        filled = f"{self.cell_read(grid, var)} != 0"
+        filled = f"{self.write(self.cell_read(grid, var))} != 0"
         out = [f"while {var} >= 0 and {var} != _from and _steps < {cells}:"]
         if f == "slide":
             out.append(f"    if {filled}: break")
@@ -386,7 +381,7 @@ class CallLowering:
         if spec not in self.histories:
             self.histories.append(spec)
         k = self.histories.index(spec)
-        return f"{self.rt('K.repeats')}(s.hist_{k})", T.INT, P_ATOM
+        return self.helper("K.repeats", T.INT, f"s.hist_{k}")
 
     def check_unused_defines(self) -> None:
         """A define is checked where it is used; one used nowhere is checked once here, its
@@ -525,7 +520,7 @@ class CallLowering:
         cells = self.written.get(src, ())
         if cells[:1] == ("cells",):  # the grid's cells walked in place: no list of cells is made
             _kind, grid, filled = cells
-            test = f"{self.cell_read(grid, var)} {'!=' if filled else '=='} 0"
+            test = f"{self.write(self.cell_read(grid, var))} {'!=' if filled else '=='} 0"
             src, cond = f"range(len({grid}))", f"{test} and ({cond})" if cond else test
         body = [f"for {var} in {src}:"]
         if cells[:1] == ("neighbours",):  # the neighbours' table read in C: no list either

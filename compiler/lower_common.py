@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 
 import attrs
-from functools import lru_cache
 
 from regle.dsl import ast
 
@@ -15,6 +14,8 @@ from .symbols import LIMITS
 # operator precedences of the generated Python
 from .nodes import is_int as _is_int  # noqa: F401 - shared
 from .nodes import P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM  # noqa: F401 - shared
+# how generated code names the runtime's helpers: the emitters' (shared with the lowering)
+from .emit import C_FORMS, c_kernels, runtime_call  # noqa: F401 - shared
 
 
 _AGGREGATES = ("count", "sum", "max", "min", "any", "all", "argmin", "argmax")
@@ -36,47 +37,6 @@ def pyname(name: str) -> str:
     engine's own has and no declared name may end with, so it is never a keyword, a builtin
     or a helper of the template (``score p`` reads as ``p_``)."""
     return name + "_"
-
-
-#: runtime helpers that have a C form in the native engine (defined by its template), so that
-#: a native engine calls them in C: the language's bound on numbers (for sums, which fit in 64
-#: bits: a product is checked on Python numbers, before it could wrap) and the mancala board
-C_FORMS = {"number": "_number", "mancala_store": "_mancala_store", "mancala_opposite": "_mancala_opposite",
-           "piece_kind": "_piece_kind", "piece_owner": "_piece_owner", "at_xy": "_at_xy"}
-
-
-@lru_cache(maxsize=1)
-def c_kernels() -> frozenset[str]:
-    """The kernels a native engine calls at C level: the functions that
-    ``regle/runtime/_kernels.pxd`` declares (cpdef ones are Python functions too)."""
-    from importlib.resources import files
-    text = files("regle.runtime").joinpath("_kernels.pxd").read_text(encoding="utf-8")
-    names = set()
-    for line in text.splitlines():  # "cpdef list tagged(...)": a return type, then the name
-        head, paren, _rest = line.partition("(")
-        words = head.split()
-        if paren and not line[:1].isspace() and len(words) == 3 and words[0] in ("def", "cdef", "cpdef"):
-            names.add(words[2])
-    return frozenset(names)
-
-
-def runtime_call(qualified: str, native: bool, bound: dict | None = None) -> str:
-    """How generated code names the runtime helper ``K.name`` or ``ops.name``: as it is in a
-    Python engine. Natively, a compiled kernel is called at C level through the cimported
-    kernels (``_CK.name``: no Python call, no boxing of its numbers); any other helper through
-    a C global bound to it once (``_ops_name``: no lookup of the name at each call), which is
-    recorded in ``bound`` (C global -> helper) for the module's head to declare."""
-    if not native:
-        return qualified
-    module, name = qualified.split(".")
-    if name in c_kernels():
-        return f"_CK.{name}"
-    local = f"_{module}_{name}"
-    if bound is not None:
-        bound[local] = qualified
-    return local
-
-
 
 
 class Ctx:
@@ -238,13 +198,6 @@ def is_c_column(values: tuple) -> bool:
     """A column the native engine also holds as a C array of ``long long``: whole numbers (not
     truths), at least one, each well within 64 bits."""
     return bool(values) and all(type(v) is int and abs(v) < 2**62 for v in values)
-
-
-def column_read(table: str, column: str, values: tuple, item: str, native: bool) -> str:
-    """One item's value in a table column: an index into the column's tuple, or natively into
-    its C array when it has one (bounds checked, negative indexes from the end, as a tuple)."""
-    const = column_const(table, column)
-    return f"_v_{const}[{item}]" if native and is_c_column(values) else f"{const}[{item}]"
 
 
 def cells_const(table: str, column: str) -> str:

@@ -6,6 +6,7 @@ from collections import Counter
 from contextlib import contextmanager
 from typing import Iterable
 
+import attrs
 from regle.dsl import ast
 
 from . import nodes as N
@@ -14,7 +15,7 @@ from .symbols import LIMITS, suggest
 from .lower_common import (
     Reads,
     P_OR, P_CMP, P_UNARY, P_ATOM, Ctx, _is_int, _const,
-    column_const, column_read, cells_const, _zone_name)
+    column_const, cells_const, is_c_column, _zone_name)
 
 
 class ExpressionLowering:
@@ -59,26 +60,42 @@ class ExpressionLowering:
         return f"({code})" if prec < need else code
 
     def _expr(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type, int]:
-        """(Python code, type, precedence) of an expression: its tree, written as Python."""
+        """(code, type, precedence) of an expression: its tree, written by this engine's emitter."""
         tree = self.tree(node, ctx)
-        code, prec = N.python(tree)
+        code, prec = self.writer.write(tree)
         return code, tree.type, prec
 
     def tree(self, node: ast.Node, ctx: Ctx) -> N.Expr:
         """The typed IR of an expression (compiler/nodes.py): operators, comparisons,
-        conditionals and constants are nodes; the rest is still written as code, a leaf."""
+        conditionals, constants, reads of the state and calls of the runtime are nodes; the
+        rest is still written as code, a leaf."""
         kind = type(node).__name__
         build = getattr(self, "t_" + kind, None)
         if build is not None:
             return build(node, ctx)
-        code, ty, prec = getattr(self, "x_" + kind)(node, ctx)
-        return N.leaf(code, ty, prec, node.pos[0])
+        return self.as_tree(getattr(self, "x_" + kind)(node, ctx), node.pos[0])
+
+    def as_tree(self, made, line: int) -> N.Expr:
+        """What an ``x_`` method made (a tree, or code with its type and precedence) as a tree
+        of its rules line."""
+        if isinstance(made, N.Expr):
+            return attrs.evolve(made, line=line) if made.line == 0 else made
+        code, ty, prec = made
+        return N.leaf(code, ty, prec, line)
+
+    def made_code(self, made) -> tuple[str, T.Type, int]:
+        """What an ``x_`` method made, as (code, type, precedence)."""
+        if isinstance(made, N.Expr):
+            code, prec = self.writer.write(made)
+            return code, made.type, prec
+        return made
 
     def shared_call(self, node: ast.Call, ctx: Ctx) -> N.Expr:
         """A call in a step's condition or move generators (see :class:`Sharing`)."""
         sh = self.sharing
         mark = self.mark(ctx)
-        code, ty, prec = self.x_Call(node, ctx)
+        made = self.x_Call(node, ctx)
+        code, ty, prec = self.made_code(made)
         if ctx.where in ("turn", "guard") and code == sh.chosen:
             self.rewind(mark, ctx)  # what it reads is the turn machine's, not written here
             return N.Code(ty, node.pos[0], "_shared", P_ATOM)
@@ -86,7 +103,7 @@ class ExpressionLowering:
             sh.candidates.append(code)
         elif ctx.where == "guard" and code in sh.candidates:
             sh.seen.add(code)
-        return N.leaf(code, ty, prec, node.pos[0])
+        return self.as_tree(made, node.pos[0])
 
     def t_Int(self, node: ast.Int, ctx: Ctx) -> N.Expr:
         return N.Const(T.INT, node.pos[0], node.value)
@@ -245,9 +262,9 @@ class ExpressionLowering:
         if ty.kind == "piece":  # a piece's kind and owner (none for none)
             kinds = len(self.sym.enums[ty.name].members)
             if node.name == "kind":
-                return f"{self.op('piece_kind')}({code}, {kinds})", T.enum(ty.name), P_ATOM
+                return self.helper("ops.piece_kind", T.enum(ty.name), code, kinds)
             if node.name == "owner":
-                return f"{self.op('piece_owner')}({code}, {kinds})", T.PLAYER, P_ATOM
+                return self.helper("ops.piece_owner", T.PLAYER, code, kinds)
             self.error(f"a piece has a '.kind' and an '.owner', not '.{node.name}'", node.pos)
             return "0", T.ANY, P_ATOM
         if ty.kind == "item":
@@ -257,22 +274,22 @@ class ExpressionLowering:
                 self.error(f"a {ty.name} has no '{node.name}'", node.pos,
                            suggest(node.name, table.columns) or "columns: " + ", ".join(table.columns))
                 return "0", T.ANY, P_ATOM
-            read = column_read(table.name, node.name, col.values, code, self.native)
-            self.written[read] = ("column", column_const(table.name, node.name), code)
-            return read, col.type, P_ATOM
+            read = self.column(table.name, node.name, col, code)
+            self.written[self.write(read)] = ("column", column_const(table.name, node.name), code)
+            return read
         if ty.kind != "any":
             self.error(f"'.{node.name}' needs an item of a table, but this is {ty}", node.pos)
         return "0", T.ANY, P_ATOM
 
-    def counter_slot(self, name: str, index: str) -> str:
-        """One seat's (member's) value of a counter per player (per member): in Python an item
-        of the state's list; natively an element of the state's C array, its index checked
-        by a list's rule (``_ix``)."""
-        if not self.native:
-            return f"s.c_{name}[{index}]"
+    def counter_slot(self, name: str, index, ty: T.Type = T.ANY) -> N.Slot:
+        """One seat's (member's) value of a counter per player (per member)."""
         per = self.sym.counters[name].per
-        bound = "s.n" if per == "player" else len(self.sym.enums[per].members)
-        return f"s.a_{name}[_ix({index}, {bound})]"
+        bound = N.Code(T.INT, 0, "s.n", P_ATOM) if per == "player" else N.Const(T.INT, 0, len(self.sym.enums[per].members))
+        return N.Slot(ty, 0, name, self.node(index), bound)
+
+    def column(self, table: str, column: str, col, item) -> N.Column:
+        """One item's value in a table column (natively from its C array: is_c_column)."""
+        return N.Column(col.type, 0, column_const(table, column), self.node(item), is_c_column(col.values))
 
     def x_Index(self, node: ast.Index, ctx: Ctx):
         obj = node.obj
@@ -290,8 +307,8 @@ class ExpressionLowering:
             cell = self.cell(node.index, ctx, sym)
             if ty.elem is not None and ty.elem.kind == "int" and sym.elem.kind == "int":
                 return f"{code}[{cell}]", T.INT, P_ATOM
-            read = f"{code}[{cell}]" if sym.elem.kind == "int" else self.cell_read(code, cell)
-            return f"({read} - 1)", ty.elem or sym.elem, P_ATOM
+            read = self.node(f"{code}[{cell}]") if sym.elem.kind == "int" else self.cell_read(code, cell)
+            return N.Element(ty.elem or sym.elem, 0, read)
         if ty.kind in ("zones", "counters", "grids"):
             index, ity = self.expr(node.index, ctx)
             read = f"{code}[{index}]"
@@ -299,7 +316,7 @@ class ExpressionLowering:
                 prefix = "z_" if obj.id in self.sym.zones else "g_"
                 read = self.state_read(read, f"{prefix}{obj.id}__me", ctx)
             if ty.kind == "counters" and isinstance(node.obj, ast.Name) and node.obj.id in self.sym.counters:
-                read = self.counter_slot(node.obj.id, index)
+                read = self.counter_slot(node.obj.id, index, ty.elem or T.INT)
             if ty.per == "player":
                 if not ity.is_number:
                     self.error(f"this is indexed by a player, not by {ity}", node.index.pos)
@@ -307,7 +324,7 @@ class ExpressionLowering:
                 self.error(f"this is indexed by a member of '{ty.per}', not by {ity}", node.index.pos)
             result = {"zones": T.zone_of(ty.elem), "counters": ty.elem or T.INT,
                       "grids": T.Type("grid", elem=ty.elem, space=ty.space)}[ty.kind]
-            return read, result, P_ATOM
+            return (read, result, P_ATOM) if isinstance(read, str) else read
         index, ity = self.expr(node.index, ctx)
         if ity.kind not in ("int", "player", "enum", "any"):
             self.error(f"expected a position (a number or an enum member) here, but this is {ity}", node.index.pos)
@@ -431,13 +448,6 @@ class ExpressionLowering:
                 self.error(f"'{op}' needs a zone or list on its right, but this is {tb}", node.right.pos)
             elif tb.kind != "any" and not T.compatible(ta, tb.elem or T.ANY):
                 self.error(f"{ta} cannot be in {tb}", node.pos)
-            near = self.written.get(right.text) if isinstance(right, N.Code) else None
-            if self.native and near is not None and near[0] == "neighbours":
-                # t in neighbours(G, c): a look at c's row of the C table, no list made
-                _kind, g, deg, cell = near
-                test = f"_is_neighbour({g}, {deg}, {cell}, {N.python(left)[0]})"
-                return N.Code(T.BOOL, line, ("not " + test) if op == "not in" else test,
-                              N.P_NOT if op == "not in" else N.P_ATOM)
             return N.binary(op, left, right, T.BOOL, line)
         if op in N.COMPARISONS:
             if not T.compatible(ta, tb):
@@ -451,7 +461,7 @@ class ExpressionLowering:
                 self.error(f"cannot join {ta} and {tb}", node.pos)
             elem = ta.elem if ta.elem is not None and ta.elem.kind != "any" else tb.elem
             return N.Code(T.list_of(elem or T.ANY), line,
-                          f"[*{N.python(left)[0]}, *{N.python(right)[0]}]", N.P_ATOM)
+                          f"[*{self.write(left)}, *{self.write(right)}]", N.P_ATOM)
         for ty, side in ((ta, node.left), (tb, node.right)):
             if not ty.is_number:
                 self.error(f"'{op}' works on numbers, but this is {ty}" + (

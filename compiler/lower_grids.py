@@ -52,10 +52,9 @@ class GridLowering:
     """Expression and statement forms for grids (see docs/language.md, "Grids")."""
 
     # ---- helpers ------------------------------------------------------------------------
-    def cell_read(self, grid: str, cell: str) -> str:
-        """What a cell of a grid of pieces (a bytearray) holds: natively a C read of its byte
-        (``_cell``, bounds checked as indexing is), in Python the indexing itself."""
-        return f"_cell({grid}, {cell})" if self.native else f"{grid}[{cell}]"
+    def cell_read(self, grid, cell) -> N.CellRead:
+        """What a cell of a grid of pieces (a bytearray) holds (N.CellRead)."""
+        return N.CellRead(T.INT, 0, self.node(grid), self.node(cell))
 
     def grid_ref(self, node: ast.Node, ctx, shape: str | None = None, what: str = "this") -> tuple[str, object]:
         """Lower an expression that must be one grid: returns (code, GridSym or None)."""
@@ -159,28 +158,29 @@ class GridLowering:
         lists.counts[code] += 1
         return code
 
-    def geometry(self, g: str) -> str:
-        """The prefix of a grid's tables read by index: natively their C arrays (``_v_G_b_``)."""
-        return f"_v_{g}" if self.native else g
+    def geometry(self, g: str, table: str, index, ty: T.Type = T.INT) -> N.Geometry:
+        """An entry of one of a grid's tables (``ROWS``, ``COLUMNS``, ``ADJ``) by index."""
+        return N.Geometry(ty, 0, f"{g}_{table}", self.node(index))
 
-    def neighbour_list(self, table: str, deg: int, cell: str) -> str:
-        """The list of the cells a table gives for ``cell`` (its neighbours, its leaps): natively
-        made in C from the table's C array, in Python by ``ops.neighbours``."""
-        if self.native:
-            return f"_neighbour_list({table}, {deg}, {cell})"
-        return f"{self.rt('ops.neighbours')}({table}, {deg}, {cell})"
+    def neighbour_list(self, table: str, deg: int, cell, ty: T.Type = T.ANY) -> N.NeighbourList:
+        """The list of the cells a table gives for ``cell`` (its neighbours, its leaps)."""
+        return N.NeighbourList(ty, 0, table, deg, self.node(cell))
 
-    def adj_table(self, g: str) -> str:
-        """A grid's table of neighbours as a kernel's argument: natively a C global bound to it
-        (``_t_G_b__ADJ``: the module's global is looked up at every call), else its name."""
-        return f"_t_{g}_ADJ" if self.native else f"{g}_ADJ"
+    def adj_table(self, g: str) -> N.Table:
+        """A grid's table of neighbours as a kernel's argument."""
+        return N.Table(T.ANY, 0, f"{g}_ADJ")
 
-    def lanes_size(self, g: str, sym) -> str:
-        """A grid's ``WIDTH, HEIGHT`` for a kernel's arguments: natively the numbers, C constants
-        (a module global is looked up at every call), else the names of the module's constants."""
-        if self.native and sym is not None:
-            return f"{sym.geo.width}, {sym.geo.height}"
-        return f"{g}_WIDTH, {g}_HEIGHT"
+    def adj_code(self, g: str) -> str:
+        return self.write(self.adj_table(g))
+
+    def lanes_size(self, g: str, sym) -> tuple[N.Expr, N.Expr]:
+        """A grid's width and height for a kernel's arguments (natively the numbers themselves)."""
+        if sym is None:
+            return self.node(f"{g}_WIDTH"), self.node(f"{g}_HEIGHT")
+        return N.Dimension(T.INT, 0, f"{g}_WIDTH", sym.geo.width), N.Dimension(T.INT, 0, f"{g}_HEIGHT", sym.geo.height)
+
+    def lanes_code(self, g: str, sym) -> str:
+        return ", ".join(self.write(d) for d in self.lanes_size(g, sym))
 
     def grid_call(self, node: ast.Call, ctx) -> tuple[str, T.Type, int]:
         f, args = node.func, node.args
@@ -198,8 +198,8 @@ class GridLowering:
             if sym is None:
                 return "[]", T.list_of(T.Type("placement")), P_ATOM
             g = gconst(sym.name)
-            return (f"{self.rt('ops.placement_keys')}({grid}, {g}_WIDTH, {g}_HEIGHT, PATTERNS[{pat}], {taking})",
-                    T.list_of(T.Type("placement")), P_ATOM)
+            return self.helper("ops.placement_keys", T.list_of(T.Type("placement")), grid, f"{g}_WIDTH", f"{g}_HEIGHT",
+                               f"PATTERNS[{pat}]", taking)
         with self.unread(f in GEOMETRY_ONLY):  # its code names the board's tables, not the grid
             grid, sym = self.grid_ref(args[0], ctx, "lanes" if f in ("lane", "lane_count", "lanes") else
                                       "board" if f == "line_moves" else
@@ -214,41 +214,37 @@ class GridLowering:
             return "0", T.ANY, P_ATOM
         deg = sym.geo.deg
         if f == "column":
-            return f"{self.geometry(g)}_COLUMNS[{self.cell(args[1], ctx, sym)}]", T.INT, P_ATOM
+            return self.geometry(g, "COLUMNS", self.cell(args[1], ctx, sym))
         if f == "cell":
             if len(args) == 2 and sym.geo.numbered and not isinstance(args[1], ast.Str):
                 code, ty = self.expr(args[1], ctx)
                 if ty.kind in ("int", "any"):  # the cell numbered n (1 for the first in reading order)
-                    if self.native:  # a C table of the cells by number (the dict says what is not one)
-                        return f"_cell_by_number(_n_{g}_NUMBERED, {g}_NUMBERED, {code})", cell_t, P_ATOM
-                    return f"{g}_NUMBERED[{code}]", cell_t, P_ATOM
+                    return N.Numbered(cell_t, 0, f"{g}_NUMBERED", self.node(code))
             if len(args) == 2:
                 return self.cell(args[1], ctx, sym), cell_t, P_ATOM
             if sym.geo.kind in ("hex", "mancala", "points"):
                 self.error(f"cell(G, x, y) is for square boards, lanes and hex W by H boards, not {sym.geo.kind}",
                            node.pos, 'name the cell instead: cell(G, "b3")')
             x, y = self.number(args[1], ctx), self.number(args[2], ctx)
-            return f"{self.op('at_xy')}({x}, {y}, {g}_WIDTH, {g}_HEIGHT, {int(sym.geo.kind == 'lanes')})", cell_t, P_ATOM
+            return self.helper("ops.at_xy", cell_t, x, y, f"{g}_WIDTH", f"{g}_HEIGHT", int(sym.geo.kind == 'lanes'))
         if f == "neighbour":
             c, d = self.cell(args[1], ctx, sym), self.direction(args[2], ctx, sym)
             if d.isdigit() and (c.isidentifier() or c.isdigit()):
-                return f"{self.geometry(g)}_ADJ[{c} * {deg} + {d}]", cell_t, P_ATOM
-            if self.native:  # read in the C array of neighbours
-                return f"_neighbour(_v_{g}_ADJ, {deg}, {c}, {d})", cell_t, P_ATOM
-            return f"{self.rt('ops.neighbour')}({self.adj_table(g)}, {deg}, {c}, {d})", cell_t, P_ATOM
+                return self.geometry(g, "ADJ", f"{c} * {deg} + {d}", cell_t)
+            return N.Neighbour(cell_t, 0, f"{g}_ADJ", deg, self.node(c), self.node(d))
         if f == "neighbours":
             cell = self.cell(args[1], ctx, sym)
-            code = self.neighbour_list(f"_v_{g}_ADJ" if self.native else self.adj_table(g), deg, cell)
-            self.written[code] = ("neighbours", f"_v_{g}_ADJ", deg, cell)
-            return code, T.list_of(cell_t), P_ATOM
+            made = self.neighbour_list(f"{g}_ADJ", deg, cell, T.list_of(cell_t))
+            self.written[self.write(made)] = ("neighbours", f"_v_{g}_ADJ", deg, cell)
+            return made
         if f == "directions":
             return f"range({deg})", T.list_of(T.Type("direction", space=sym.name)), P_ATOM
         if f == "ray":
             c, d = self.cell(args[1], ctx, sym), self.direction(args[2], ctx, sym)
-            return f"{self.rt('ops.ray')}({self.adj_table(g)}, {deg}, {c}, {d})", T.list_of(cell_t), P_ATOM
+            return self.helper("ops.ray", T.list_of(cell_t), self.adj_table(g), deg, c, d)
         if f == "distance":
             a, b = self.cell(args[1], ctx, sym), self.cell(args[2], ctx, sym)
-            return f"{self.rt('ops.distance')}({self.adj_table(g)}, {deg}, {a}, {b})", T.INT, P_ATOM
+            return self.helper("ops.distance", T.INT, self.adj_table(g), deg, a, b)
         if f == "edge_cells":
             return self.cell_list(args[1], ctx, sym), T.list_of(cell_t), P_ATOM
         if f == "in_a_row":
@@ -265,22 +261,20 @@ class GridLowering:
                 # that changed since it last failed are looked at (a memo per grid and length)
                 k = self.memos.setdefault((sym.name, length.value), len(self.memos))
                 memo = f"s._memo({k}, {(sym.geo.cells + 1) * MEMO_VALUES})"
-                return f"{self.rt('K.in_a_row_since')}({grid}, {memo}, {self.adj_table(g)}, {deg}, {who} + 1, {n})", T.BOOL, P_ATOM
-            return f"{self.rt('K.in_a_row')}({grid}, {self.adj_table(g)}, {deg}, {who} + 1, {n})", T.BOOL, P_ATOM
+                return self.helper("K.in_a_row_since", T.BOOL, grid, memo, self.adj_table(g), deg, f"{who} + 1", n)
+            return self.helper("K.in_a_row", T.BOOL, grid, self.adj_table(g), deg, f"{who} + 1", n)
         if f == "in_a_row_exactly":  # a run of n and no more (an overline does not count)
             who, n = self.element(args[1], ctx, sym), self.number(args[2], ctx)
-            return f"{self.rt('K.in_a_row_exactly')}({grid}, {self.adj_table(g)}, {deg}, {who} + 1, {n})", T.BOOL, P_ATOM
+            return self.helper("K.in_a_row_exactly", T.BOOL, grid, self.adj_table(g), deg, f"{who} + 1", n)
         if f == "connected":
             who = self.element(args[1], ctx, sym)
             a, b = self.cell_list(args[2], ctx, sym), self.cell_list(args[3], ctx, sym)
-            return f"{self.rt('K.connected')}({grid}, {self.adj_table(g)}, {deg}, {who} + 1, {a}, {b})", T.BOOL, P_ATOM
+            return self.helper("K.connected", T.BOOL, grid, self.adj_table(g), deg, f"{who} + 1", a, b)
         if f == "flanked":
             c, who = self.cell(args[1], ctx, sym), self.element(args[2], ctx, sym)
             d = self.direction(args[3], ctx, sym) if len(args) == 4 else "-1"
-            call = ("call", "K.flanked", (grid, self.adj_table(g), str(deg), c, f"{who} + 1", str(d)))
-            code = f"{self.rt(call[1])}({', '.join(call[2])})"
-            self.written[code] = call
-            return code, T.list_of(cell_t), P_ATOM
+            call = ("call", "K.flanked", (grid, self.adj_code(g), str(deg), c, f"{who} + 1", str(d)))
+            return self.recorded(call, T.list_of(cell_t))
         if f == "leaps":  # the cells an (m, n) leaper reaches from c: a table made when generating
             if sym.geo.kind not in ("square", "lanes", "points"):
                 self.error(f"leaps() is for boards of rows and columns, not a {sym.geo.kind} board", node.pos)
@@ -304,9 +298,9 @@ class GridLowering:
             deg = self.leap_tables[key][0]
             cell = self.cell(args[1], ctx, sym)
             table = f"{g}_LEAP_{m}_{n}"
-            code = self.neighbour_list(f"_v_{table}" if self.native else table, deg, cell)
-            self.written[code] = ("neighbours", f"_v_{table}", deg, cell)
-            return code, T.list_of(cell_t), P_ATOM
+            made = self.neighbour_list(table, deg, cell, T.list_of(cell_t))
+            self.written[self.write(made)] = ("neighbours", f"_v_{table}", deg, cell)
+            return made
         if f == "lines":  # a board of points and lines: its lines (through c), each a list of cells
             if sym.geo.kind != "points":
                 self.error(f"lines() is for a board declared by its lines; '{sym.name}' is a {sym.geo.kind} board",
@@ -314,31 +308,28 @@ class GridLowering:
                 return "()", T.ANY, P_ATOM
             if len(args) == 1:
                 return f"{g}_LINES", T.list_of(T.list_of(cell_t)), P_ATOM
-            return (f"{self.rt('ops.lines_through')}({g}_LINES_AT, {self.cell(args[1], ctx, sym)})",
-                    T.list_of(T.list_of(cell_t)), P_ATOM)
+            return self.helper("ops.lines_through", T.list_of(T.list_of(cell_t)), f"{g}_LINES_AT",
+                               self.cell(args[1], ctx, sym))
         if f == "lanes":  # the lanes as values, numbered from 1 where people read them
             return f"range({sym.geo.width})", T.list_of(T.Type("lane", space=sym.name)), P_ATOM
         if f == "chain":  # the cells joined to c through neighbours holding what c holds
             c = self.cell(args[1], ctx, sym)
-            return f"{self.rt('K.chain')}({grid}, {self.adj_table(g)}, {deg}, {c})", T.list_of(cell_t), P_ATOM
+            return self.helper("K.chain", T.list_of(cell_t), grid, self.adj_table(g), deg, c)
         if f in ("slide", "blocker", "reach"):  # the empty cells a slide crosses; the piece it meets
             c, d = self.cell(args[1], ctx, sym), self.direction(args[2], ctx, sym)
-            code = f"{self.rt('K.' + f)}({grid}, {self.adj_table(g)}, {deg}, {c}, {d})"
+            made = self.helper("K." + f, (cell_t if f == "blocker" else T.list_of(cell_t)), grid, self.adj_table(g), deg, c, d)
             if f != "blocker":  # an aggregate over it walks the line in C (CallLowering.walk_head)
-                self.written[code] = ("walk", f, grid, f"_v_{g}_ADJ", deg, c, d, sym.geo.cells)
-            return code, (cell_t if f == "blocker" else T.list_of(cell_t)), P_ATOM
+                self.written[self.write(made)] = ("walk", f, grid, f"_v_{g}_ADJ", deg, c, d, sym.geo.cells)
+            return made
         if f == "liberties":  # the empty cells next to c's chain
             c = self.cell(args[1], ctx, sym)
-            code = f"{self.rt('K.liberties')}({grid}, {self.adj_table(g)}, {deg}, {c})"
-            self.written[code] = ("call", "K.liberties", (grid, self.adj_table(g), str(deg), c))
-            return code, T.list_of(cell_t), P_ATOM
+            return self.recorded(("call", "K.liberties", (grid, self.adj_code(g), str(deg), c)), T.list_of(cell_t))
         if f == "around":  # the cells next to some of these cells, and not among them
             cells_code, cty = self.expr(args[1], ctx)
             if cty.kind not in ("list", "zone", "any") or (cty.elem is not None and cty.elem.kind not in
                                                              ("cell", "int", "any")):
                 self.error(f"around() takes a list of cells, not {cty}", args[1].pos)
-            return (f"{self.rt('K.around')}({cells_code}, {self.adj_table(g)}, {deg}, {sym.geo.cells})",
-                    T.list_of(cell_t), P_ATOM)
+            return self.helper("K.around", T.list_of(cell_t), cells_code, self.adj_table(g), deg, sym.geo.cells)
         if f == "sides":  # the sides of the board some of these cells lie along
             if not sym.edges:
                 self.error(f"sides() needs a board whose sides are named: 'edges ENUM' on grid '{sym.name}'", node.pos)
@@ -346,18 +337,16 @@ class GridLowering:
             cells_code, cty = self.expr(args[1], ctx)
             if cty.kind not in ("list", "zone", "any"):
                 self.error(f"sides() takes a list of cells, not {cty}", args[1].pos)
-            return f"{self.rt('ops.sides_of')}({cells_code}, {g}_SIDES)", T.list_of(T.enum(sym.edges)), P_ATOM
+            return self.helper("ops.sides_of", T.list_of(T.enum(sym.edges)), cells_code, f"{g}_SIDES")
         if f in ("houses", "store"):
             p = self.number(args[1], ctx)
             n = sym.geo.width
             if f == "store":
-                return f"{self.op('mancala_store')}({p}, {n})", cell_t, P_ATOM
-            if self.native and (p.isidentifier() or p.isdigit()):  # a range of C numbers, from the C form
-                return f"range(_mancala_first({p}, {n}), _mancala_first({p}, {n}) + {n})", T.list_of(cell_t), P_ATOM
-            return f"{self.rt('ops.mancala_houses')}({p}, {n})", T.list_of(cell_t), P_ATOM
+                return self.helper("ops.mancala_store", cell_t, p, n)
+            return N.Houses(T.list_of(cell_t), 0, self.node(p), n)
         if f == "opposite":
             cell = self.cell(args[1], ctx, sym)
-            return f"{self.op('mancala_opposite')}({cell}, {sym.geo.width})", cell_t, P_ATOM
+            return self.helper("ops.mancala_opposite", cell_t, cell, sym.geo.width)
         if f == "cells" and len(args) > 1:  # cells(G, "a1", "d1", c): a list of cells, named or not
             return f"[{', '.join(self.cell(a, ctx, sym) for a in args[1:])}]", T.list_of(cell_t), P_ATOM
         if f == "cells":
@@ -373,7 +362,7 @@ class GridLowering:
                 test = "not " if f == "empty_cells" else ""
                 code = f"[_c for _c in range({sym.geo.cells}) if {test}{grid}[_c]]"
                 return self.shared_cells(code, args[0], ctx), T.list_of(cell_t), P_ATOM
-            code = f"{self.rt('K.' + f)}({grid})"
+            code = self.write(self.helper("K." + f, T.list_of(cell_t), grid))
             if isinstance(args[0], ast.Name) or (isinstance(args[0], ast.Index) and isinstance(args[0].obj, ast.Name)
                                                  and isinstance(args[0].index, (ast.Name, ast.Int))):
                 self.written[code] = ("cells", grid, f == "filled_cells")
@@ -381,36 +370,34 @@ class GridLowering:
         if f == "content":
             if numbers:
                 return f"{grid}[{self.cell(args[1], ctx, sym)}]", sym.elem, P_ATOM
-            return f"({self.cell_read(grid, self.cell(args[1], ctx, sym))} - 1)", sym.elem, P_ATOM
+            return N.Element(sym.elem, 0, self.cell_read(grid, self.cell(args[1], ctx, sym)))
         if f == "is_empty":
             cell = self.cell(args[1], ctx, sym)
-            read = f"{grid}[{cell}]" if numbers else self.cell_read(grid, cell)
+            read = f"{grid}[{cell}]" if numbers else self.write(self.cell_read(grid, cell))
             self.written[f"{read} == 0"] = ("is_empty", read)
             return f"{read} == 0", T.BOOL, 4
         if f == "row":
-            return f"{self.geometry(g)}_ROWS[{self.cell(args[1], ctx, sym)}]", T.INT, P_ATOM
+            return self.geometry(g, "ROWS", self.cell(args[1], ctx, sym))
         if f == "lane":
-            return f"({self.cell(args[1], ctx, sym)} // {sym.geo.height if self.native else g + '_HEIGHT'})", T.INT, P_ATOM
+            return f"({self.cell(args[1], ctx, sym)} // {self.write(self.lanes_size(g, sym)[1])})", T.INT, P_ATOM
         if f == "lane_count":
-            return (f"{self.rt('K.lane_count')}({grid}, {self.lanes_size(g, sym)}, {self.number(args[1], ctx)})",
-                    T.INT, P_ATOM)
+            return self.helper("K.lane_count", T.INT, grid, *self.lanes_size(g, sym), self.number(args[1], ctx))
         if f in ("groups", "largest_zone"):
             size = self.number(args[1], ctx)
             wild = self.wild_code(args[2] if len(args) >= 3 else None, ctx, sym)
             if f == "largest_zone":
                 # a zone of wild cells alone counts too (unlike a group, which needs a real member)
-                return f"{self.rt('K.largest_zone')}({grid}, {self.adj_table(g)}, {sym.geo.deg}, {wild}, {size}, 0)[0]", T.INT, P_ATOM
+                zone = self.helper("K.largest_zone", T.ANY, grid, self.adj_table(g), sym.geo.deg, wild, size, 0)
+                return f"{self.write(zone)}[0]", T.INT, P_ATOM
             # a group holds at least `real` cells of its own colour (1 unless the rules say)
             real = self.number(args[3], ctx) if len(args) == 4 else "1"
-            return (f"{self.rt('ops.group_keys')}({self.rt('K.connected_groups')}({grid}, {self.adj_table(g)}, {sym.geo.deg}, {wild}, {size}, {real}), {wild})",
-                    T.list_of(T.Type("group", elem=sym.elem, space=sym.name)), P_ATOM)
+            groups = self.helper("K.connected_groups", T.ANY, grid, self.adj_table(g), sym.geo.deg, wild, size, real)
+            return self.helper("ops.group_keys", T.list_of(T.Type("group", elem=sym.elem, space=sym.name)), groups, wild)
         if f == "line_moves":
             who = self.element(args[1], ctx, sym)
             limit = self.number(args[2], ctx) if len(args) == 3 else "0"
-            call = ("call", "K.line_move_keys", (grid, self.adj_table(g), str(sym.geo.deg), f"{who} + 1", limit))
-            code = f"{self.rt(call[1])}({', '.join(call[2])})"
-            self.written[code] = call
-            return code, T.list_of(T.Type("linemove", space=sym.name)), P_ATOM
+            call = ("call", "K.line_move_keys", (grid, self.adj_code(g), str(sym.geo.deg), f"{who} + 1", limit))
+            return self.recorded(call, T.list_of(T.Type("linemove", space=sym.name)))
         raise AssertionError(f)
 
     def special_attr(self, node: ast.Attr, code: str, ty: T.Type) -> tuple[str, T.Type, int] | None:
@@ -432,7 +419,7 @@ class GridLowering:
             self.error(f"{ty} has no '{node.name}'", node.pos, "it has: " + ", ".join(table))
             return "0", T.ANY, P_ATOM
         c, t = table[node.name]
-        return (f"{self.rt(c)}({code})" if c.startswith("ops.") else c), t, P_ATOM
+        return self.helper(c, t, code) if c.startswith("ops.") else (c, t, P_ATOM)
 
     def special_show(self, code: str, ty: T.Type) -> str | None:
         if ty.kind == "direction":
@@ -488,9 +475,14 @@ class GridLowering:
     def holding_call(self, grid: str, kinds: str, kind: str, owner: str) -> str:
         """``K.cells_holding(...)``, recorded so that ``first()`` of it can ask the kernel for
         the first such cell alone (``K.first_holding``: no list made)."""
-        code = f"{self.rt('K.cells_holding')}({grid}, {kinds}, {kind}, {owner})"
-        self.written[code] = ("call", "K.cells_holding", (grid, kinds, kind, owner))
-        return code
+        return self.write(self.recorded(("call", "K.cells_holding", (grid, kinds, kind, owner)), T.ANY))
+
+    def recorded(self, call: tuple, ty: T.Type) -> N.Helper:
+        """A call of a kernel, recorded by its code (``Lowerer.written``) with its arguments, for
+        the choices made after it is written (count it without a list, take its first, ...)."""
+        made = self.helper(call[1], ty, *call[2])
+        self.written[self.write(made)] = call
+        return made
 
     def s_Put(self, node: ast.Put, ctx) -> list[str]:
         grid, sym = self.grid_ref(node.grid, ctx)
@@ -507,7 +499,7 @@ class GridLowering:
             if sym is not None and ty.space != sym.name:
                 self.error(f"this group is from grid '{ty.space}', not '{sym.name}'", node.what.pos)
             g = gconst(sym.name) if sym else "G"
-            return [f"{self.rt('ops.clear_cells')}({grid}, {self.rt('ops.group_cells')}({grid}, {self.adj_table(g)}, {sym.geo.deg if sym else 4}, {code}), {to})"]
+            return [f"{self.rt('ops.clear_cells')}({grid}, {self.rt('ops.group_cells')}({grid}, {self.adj_code(g)}, {sym.geo.deg if sym else 4}, {code}), {to})"]
         if ty.kind in ("list", "zone") and (ty.elem is None or ty.elem.kind in ("cell", "any")):
             # a list of cells (a chain, a region): each emptied, its element to Z when given
             return [f"{self.rt('ops.clear_cells')}({grid}, {code}, {to})"]
@@ -524,12 +516,12 @@ class GridLowering:
         taking = self.optional_zone(node.taking, ctx, sym)
         overflow = self.optional_zone(node.overflow, ctx, sym)
         g = gconst(sym.name) if sym else "G"
-        return [f"{self.rt('ops.drop_into')}({grid}, {self.lanes_size(g, sym)}, {lane}, {value}, {taking}, {overflow})"]
+        return [f"{self.rt('ops.drop_into')}({grid}, {self.lanes_code(g, sym)}, {lane}, {value}, {taking}, {overflow})"]
 
     def s_Settle(self, node: ast.Settle, ctx) -> list[str]:
         grid, sym = self.grid_ref(node.grid, ctx, "lanes", "settle")
         g = gconst(sym.name) if sym else "G"
-        return [f"{self.rt('K.settle')}({grid}, {self.lanes_size(g, sym)})"]
+        return [f"{self.rt('K.settle')}({grid}, {self.lanes_code(g, sym)})"]
 
     def s_Rotate(self, node: ast.Rotate, ctx) -> list[str]:
         """``rotate``/``reflect``/``copy`` a square block of a board's cells (``ops.turn_block``)."""
@@ -572,7 +564,7 @@ class GridLowering:
             return []
         g = gconst(sym.name)
         if node.body is None:
-            return [f"{self.rt('ops.push')}({grid}, {self.adj_table(g)}, {sym.geo.deg}, {key}, {g}_EXITS)"]
+            return [f"{self.rt('ops.push')}({grid}, {self.adj_code(g)}, {sym.geo.deg}, {key}, {g}_EXITS)"]
         who, sides = self.local(node.who), self.local(node.sides)
         side_t = T.enum(sym.edges) if sym.edges else T.INT
         inner = ctx.child(**{node.who: (who, sym.elem), node.sides: (sides, T.list_of(side_t))})
@@ -580,7 +572,7 @@ class GridLowering:
         deg = sym.geo.deg
         # the kernel moves the line; a piece that left the board is returned with its last cell
         # and direction, which name the sides it crossed
-        return ([f"_left, _last, _d = {self.rt('K.apply_line_key')}({grid}, {self.adj_table(g)}, {deg}, {key})",
+        return ([f"_left, _last, _d = {self.rt('K.apply_line_key')}({grid}, {self.adj_code(g)}, {deg}, {key})",
                  "if _left:", f"    {who}, {sides} = _left - 1, {g}_EXITS[_last * {deg} + _d]"]
                 + ["    " + line for line in body])
 

@@ -10,7 +10,7 @@ from . import types as T
 from .symbols import LIMITS, suggest
 from .texts import split_template
 from .lower_common import (
-    Ctx, pyname, has_product, _const, column_read, _zone_name, _indent, joined,
+    Ctx, pyname, has_product, _const, _zone_name, _indent, joined,
     _atomic)
 
 
@@ -53,7 +53,7 @@ class StatementLowering:
                     self.error(f"'{{{value}}}': a {ty.name} has no '{column}'", pos)
                     continue
                 names = dict(names)
-                names[value] = (column_read(ty.name, column, col.values, code, self.native), col.type)
+                names[value] = (self.write(self.column(ty.name, column, col, code)), col.type)
             if value in names:
                 code, ty = names[value]
                 if spec == "symbol" and ty.kind == "enum":
@@ -145,9 +145,10 @@ class StatementLowering:
             name, local = f"s.g_{node.name}", f"g_{node.name}"
             if node.op == "=":
                 return [f"{self.state_read(name, local, ctx)}[{cell}] = {value}"]
-            bound = self.op("number", c_form=node.op[0] in "+-" and not has_product(node.value, self.sym.defines))  # sums fit in C
+            sums = node.op[0] in "+-" and not has_product(node.value, self.sym.defines)  # sums fit in C
             target, source = self.state_read(name, local, ctx), self.state_read(name, local, ctx)
-            return [f"{target}[{cell}] = {bound}({source}[{cell}] {node.op[0]} {value})"]
+            bound = self.helper("ops.number", T.INT, f"{source}[{cell}] {node.op[0]} {value}", c_form=sums)
+            return [f"{target}[{cell}] = {self.write(bound)}"]
         if c is None:
             self.error(f"only counters, grids of numbers and let values can be set, and '{node.name}' is "
                        "none of them", node.pos,
@@ -163,9 +164,9 @@ class StatementLowering:
         target = f"s.c_{node.name}"
         if node.index is not None:
             if c.per_player:
-                target = self.counter_slot(node.name, self.number(node.index, ctx))
+                target = self.write(self.counter_slot(node.name, self.number(node.index, ctx)))
             else:  # a counter per member of an enum: indexed by a member
-                target = self.counter_slot(node.name, self.want(node.index, ctx, ('enum',), f'a member of {c.per}'))
+                target = self.write(self.counter_slot(node.name, self.want(node.index, ctx, ('enum',), f'a member of {c.per}')))
         return [f"{target} {node.op} {value}"]
 
     def counter_value(self, c, node: ast.Expr, ctx: Ctx) -> str:

@@ -1,12 +1,13 @@
 """The typed IR of expressions: a tree of small nodes, each carrying its type and rules line.
 
-The lowering builds these for constants, operators, comparisons and conditionals; what it still
-writes as text (reads of the state, calls of kernels and defines, aggregates) is a :class:`Code`
-leaf, typed like the rest, until it gets node kinds of its own. Values known when compiling are
-folded as the tree is built (:func:`binary`, :func:`negate`, :func:`invert`, :func:`choose`).
-:func:`python` writes a tree as Python, each child parenthesised only where its precedence is
-below what its place needs; :func:`evaluate` computes a tree of constants, operators and
-conditionals directly, the reference the tests compare both engines with.
+The lowering builds these for constants, operators, comparisons, conditionals, reads of the
+state (a grid's cell, a counter's slot, a table's column, a grid's geometry) and calls of the
+runtime's helpers and kernels; what it still writes as text (defines, aggregates, some forms
+of grids) is a :class:`Code` leaf, typed like the rest, until it gets node kinds of its own.
+Values known when compiling are folded as the tree is built (:func:`binary`, :func:`negate`,
+:func:`invert`, :func:`choose`). The emitters (compiler/emit.py) write a tree as the Python
+engine's code or the native engine's; :func:`evaluate` computes a tree of constants, operators
+and conditionals directly, the reference the tests compare both engines with.
 """
 from __future__ import annotations
 
@@ -80,6 +81,120 @@ class Call(Expr):
 class Number(Expr):
     """``number(c)`` of a truth: 1 when it holds, else 0."""
     operand: Expr
+
+
+@attrs.frozen
+class Helper(Expr):
+    """A call of a runtime helper, ``ops.name`` or the kernel ``K.name``: each emitter names it
+    its own way (natively a C call of the compiled kernel, a C form, or a C global bound once)."""
+    name: str  # qualified: "ops.ray", "K.chain"
+    args: tuple
+    c_form: bool = True  # natively its C form (lower_common.C_FORMS) when it has one
+
+
+@attrs.frozen
+class CellRead(Expr):
+    """The code a cell of a grid of elements (a bytearray) holds: 0 when empty, else 1 + the
+    element (natively a C read of the byte, bounds checked as indexing is)."""
+    grid: Expr
+    cell: Expr
+
+
+@attrs.frozen
+class Element(Expr):
+    """The element a cell's code stands for (the code less one: -1, none, for an empty cell)."""
+    code: Expr
+
+
+@attrs.frozen
+class Slot(Expr):
+    """One seat's (member's) value of a counter kept per seat (per member): in Python an item of
+    the state's list, natively an element of its C array with the index checked (``_ix``)."""
+    counter: str
+    index: Expr
+    bound: Expr  # how many slots: the seats (``s.n``) or the enum's members
+
+
+@attrs.frozen
+class Column(Expr):
+    """One item's value in a table's column: natively from the column's C array when it holds
+    whole numbers (``c_array``)."""
+    column: str  # the column's constant, e.g. T_CARD__rank
+    item: Expr
+    c_array: bool
+
+
+@attrs.frozen
+class Geometry(Expr):
+    """An entry of a grid's table made when generating (``G_BOARD_ROWS[c]``): natively read
+    in the table's C array (``_v_G_BOARD_ROWS[c]``)."""
+    table: str
+    index: Expr
+
+
+@attrs.frozen
+class Table(Expr):
+    """A whole table made when generating, as a kernel's argument: natively through a C
+    global bound to it (a module global is looked up at every call)."""
+    name: str
+
+
+@attrs.frozen
+class Dimension(Expr):
+    """A grid's width or height: its constant's name in Python, the number natively."""
+    name: str
+    value: int
+
+
+@attrs.frozen
+class NeighbourList(Expr):
+    """The cells a grid's table gives for a cell (its neighbours, its leaps), as a list."""
+    table: str
+    degree: int
+    cell: Expr
+
+
+@attrs.frozen
+class Neighbour(Expr):
+    """The neighbour of a cell in one direction (none at the edge)."""
+    table: str
+    degree: int
+    cell: Expr
+    direction: Expr
+
+
+@attrs.frozen
+class Numbered(Expr):
+    """The cell numbered n of a numbered grid (none when no cell has that number)."""
+    table: str
+    number: Expr
+
+
+@attrs.frozen
+class Houses(Expr):
+    """A seat's houses on a mancala board of ``width`` houses a side, in sowing order."""
+    seat: Expr
+    width: int
+
+
+@attrs.frozen
+class Draw(Expr):
+    """A random whole number from 0 below ``bound``, from the state's generator; ``logged``: kept
+    in the state's log of rolls (during play)."""
+    bound: Expr
+    logged: bool = False
+
+
+@attrs.frozen
+class CountValue(Expr):
+    """How many cells of a grid of elements (bytes) hold one code."""
+    grid: Expr
+    value: Expr
+
+
+#: the node kinds whose writing differs between the engines (compiler/emit.py)
+BACKEND_KINDS = (Helper, CellRead, Slot, Column, Geometry, Table, Dimension, NeighbourList, Neighbour, Numbered,
+                 Houses, Draw, CountValue)
 
 
 #: the Python each built-in of numbers is written as (``_abs``: a C function natively)
@@ -165,46 +280,6 @@ def truth_number(operand: Expr, line: int = 0) -> Expr:
     return Number(T.INT, line, operand)
 
 
-# ---- writing as Python ----------------------------------------------------------------------
-def _wrap(code: str, prec: int, need: int) -> str:
-    return f"({code})" if prec < need else code
-
-
-def python(e: Expr) -> tuple[str, int]:
-    """(the Python of ``e``, its precedence)."""
-    if isinstance(e, Const):
-        if isinstance(e.value, bool):
-            return ("True" if e.value else "False"), P_ATOM
-        return str(e.value), (P_ATOM if e.value >= 0 else P_UNARY)
-    if isinstance(e, Code):
-        return e.text, e.prec
-    if isinstance(e, Not):
-        code, prec = python(e.operand)
-        return "not " + _wrap(code, prec, P_NOT), P_NOT
-    if isinstance(e, Neg):
-        code, prec = python(e.operand)
-        return "-" + _wrap(code, prec, P_UNARY), P_UNARY
-    if isinstance(e, Binary):
-        (a, pa), (b, pb) = python(e.left), python(e.right)
-        if e.op in ("and", "or"):
-            prec = P_AND if e.op == "and" else P_OR
-            return f"{_wrap(a, pa, prec)} {e.op} {_wrap(b, pb, prec + 1)}", prec
-        if e.op in COMPARISONS or e.op in ("in", "not in"):
-            return f"{_wrap(a, pa, P_CMP + 1)} {e.op} {_wrap(b, pb, P_CMP + 1)}", P_CMP
-        prec = P_ADD if e.op in ("+", "-") else P_MUL
-        return f"{_wrap(a, pa, prec)} {e.op} {_wrap(b, pb, prec + 1)}", prec
-    if isinstance(e, Cond):
-        (t, pt), (a, pa), (b, pb) = python(e.test), python(e.then), python(e.orelse)
-        return f"{_wrap(a, pa, P_OR)} if {_wrap(t, pt, P_OR)} else {_wrap(b, pb, 0)}", 0
-    if isinstance(e, Call):
-        args = ", ".join(_wrap(code, prec, P_OR) for code, prec in map(python, e.args))
-        return f"{FUNCTIONS[e.func][0]}({args})", P_ATOM
-    if isinstance(e, Number):
-        code, prec = python(e.operand)
-        return f"(1 if {_wrap(code, prec, P_OR)} else 0)", P_ATOM
-    raise TypeError(f"not an expression node: {e!r}")
-
-
 # ---- the reference ----------------------------------------------------------------------------
 def evaluate(e: Expr, leaves: dict[str, Any] | None = None) -> Any:
     """The value of a tree of constants, operators and conditionals; a :class:`Code` leaf is
@@ -226,6 +301,8 @@ def evaluate(e: Expr, leaves: dict[str, Any] | None = None) -> Any:
         return FUNCTIONS[e.func][1](*(evaluate(a, leaves) for a in e.args))
     if isinstance(e, Number):
         return 1 if evaluate(e.operand, leaves) else 0
+    if isinstance(e, Element):
+        return evaluate(e.code, leaves) - 1
     if isinstance(e, Binary):
         if e.op == "and":
             return evaluate(e.left, leaves) and evaluate(e.right, leaves)

@@ -264,7 +264,7 @@ class Operators(Maker):
 def test_the_ir_of_operators_is_what_the_text_means(data):
     """Lowered to the typed IR (compiler/nodes.py), an expression evaluates (nodes.evaluate) to
     the value of the tree it was written from, and the Python written from the IR too."""
-    from regle.compiler import nodes
+    from regle.compiler import emit, nodes
     from regle.compiler.lower import Lowerer
     from regle.compiler.lower_common import Ctx
     from regle.compiler.checker import Checker
@@ -286,7 +286,7 @@ def test_the_ir_of_operators_is_what_the_text_means(data):
     leaves = {"s.c_a": ENV["a"], "s.c_b": ENV["b"], "s.c_c": ENV["c"]}
     want = node.value(dict(ENV))
     assert nodes.evaluate(tree, leaves) == want
-    code, _prec = nodes.python(tree)
+    code, _prec = emit.python(tree)
 
     class S:
         c_a, c_b, c_c = ENV["a"], ENV["b"], ENV["c"]

@@ -1,0 +1,241 @@
+"""The two emitters: the typed IR of an expression (compiler/nodes.py) written as the Python
+engine's code or as the native engine's Cython.
+
+Both walk the same tree. What the two engines write alike (constants, operators, comparisons,
+conditionals, the built-ins of numbers) is :class:`PythonWriter`'s; :class:`CythonWriter`
+overrides the node kinds whose native form differs (``nodes.BACKEND_KINDS``): a runtime helper
+called at C level, a byte of a grid read in C, a counter per seat in the state's C array, a
+table's column or a grid's geometry read in its C array, a random draw from the generator's
+state in C. Each node is written with the precedence of the code it becomes, and a child is
+parenthesised only where its precedence is below what its place needs.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from . import nodes as N
+from .nodes import P_OR, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM
+
+#: runtime helpers that have a C form in the native engine (defined by its template), so that
+#: a native engine calls them in C: the language's bound on numbers (for sums, which fit in 64
+#: bits: a product is checked on Python numbers, before it could wrap) and the mancala board
+C_FORMS = {"number": "_number", "mancala_store": "_mancala_store", "mancala_opposite": "_mancala_opposite",
+           "piece_kind": "_piece_kind", "piece_owner": "_piece_owner", "at_xy": "_at_xy"}
+
+
+@lru_cache(maxsize=1)
+def c_kernels() -> frozenset[str]:
+    """The kernels a native engine calls at C level: the functions that
+    ``regle/runtime/_kernels.pxd`` declares (cpdef ones are Python functions too)."""
+    from importlib.resources import files
+    text = files("regle.runtime").joinpath("_kernels.pxd").read_text(encoding="utf-8")
+    names = set()
+    for line in text.splitlines():  # "cpdef list tagged(...)": a return type, then the name
+        head, paren, _rest = line.partition("(")
+        words = head.split()
+        if paren and not line[:1].isspace() and len(words) == 3 and words[0] in ("def", "cdef", "cpdef"):
+            names.add(words[2])
+    return frozenset(names)
+
+
+def runtime_call(qualified: str, native: bool, bound: dict | None = None) -> str:
+    """How generated code names the runtime helper ``K.name`` or ``ops.name``: as it is in a
+    Python engine. Natively, a compiled kernel is called at C level through the cimported
+    kernels (``_CK.name``: no Python call, no boxing of its numbers); any other helper through
+    a C global bound to it once (``_ops_name``: no lookup of the name at each call), which is
+    recorded in ``bound`` (C global -> helper) for the module's head to declare."""
+    if not native:
+        return qualified
+    module, name = qualified.split(".")
+    if name in c_kernels():
+        return f"_CK.{name}"
+    local = f"_{module}_{name}"
+    if bound is not None:
+        bound[local] = qualified
+    return local
+
+
+def _wrap(code: str, prec: int, need: int) -> str:
+    return f"({code})" if prec < need else code
+
+
+class PythonWriter:
+    """The Python engine's code of a tree (and what both engines write alike)."""
+
+    native = False
+
+    def write(self, e: N.Expr) -> tuple[str, int]:
+        """(the code of ``e``, its precedence)."""
+        method = getattr(self, "w_" + type(e).__name__, None)
+        if method is None:
+            raise TypeError(f"not an expression node: {e!r}")
+        return method(e)
+
+    def code(self, e: N.Expr, need: int = P_OR) -> str:
+        """The code of ``e`` for a place that needs precedence ``need`` (an argument: P_OR)."""
+        code, prec = self.write(e)
+        return _wrap(code, prec, need)
+
+    def args(self, args: tuple) -> str:
+        return ", ".join(self.code(a) for a in args)
+
+    def name(self, qualified: str) -> str:
+        """How this engine names the runtime helper ``ops.name`` / ``K.name``."""
+        return qualified
+
+    # ---- what both engines write alike -----------------------------------------------------
+    def w_Const(self, e: N.Const) -> tuple[str, int]:
+        if isinstance(e.value, bool):
+            return ("True" if e.value else "False"), P_ATOM
+        return str(e.value), (P_ATOM if e.value >= 0 else P_UNARY)
+
+    def w_Code(self, e: N.Code) -> tuple[str, int]:
+        return e.text, e.prec
+
+    def w_Not(self, e: N.Not) -> tuple[str, int]:
+        return "not " + self.code(e.operand, P_NOT), P_NOT
+
+    def w_Neg(self, e: N.Neg) -> tuple[str, int]:
+        return "-" + self.code(e.operand, P_UNARY), P_UNARY
+
+    def w_Binary(self, e: N.Binary) -> tuple[str, int]:
+        if e.op in ("and", "or"):
+            prec = N.P_AND if e.op == "and" else P_OR
+        elif e.op in N.COMPARISONS or e.op in ("in", "not in"):
+            return f"{self.code(e.left, P_CMP + 1)} {e.op} {self.code(e.right, P_CMP + 1)}", P_CMP
+        else:
+            prec = P_ADD if e.op in ("+", "-") else P_MUL
+        return f"{self.code(e.left, prec)} {e.op} {self.code(e.right, prec + 1)}", prec
+
+    def w_Cond(self, e: N.Cond) -> tuple[str, int]:
+        return f"{self.code(e.then, P_OR)} if {self.code(e.test, P_OR)} else {self.code(e.orelse, 0)}", 0
+
+    def w_Call(self, e: N.Call) -> tuple[str, int]:
+        return f"{N.FUNCTIONS[e.func][0]}({self.args(e.args)})", P_ATOM
+
+    def w_Number(self, e: N.Number) -> tuple[str, int]:
+        return f"(1 if {self.code(e.operand, P_OR)} else 0)", P_ATOM
+
+    def w_Element(self, e: N.Element) -> tuple[str, int]:
+        return f"({self.code(e.code, P_ADD)} - 1)", P_ATOM
+
+    # ---- the node kinds each engine writes its own way -------------------------------------
+    def w_Helper(self, e: N.Helper) -> tuple[str, int]:
+        return f"{self.name(e.name)}({self.args(e.args)})", P_ATOM
+
+    def w_CellRead(self, e: N.CellRead) -> tuple[str, int]:
+        return f"{self.code(e.grid, P_ATOM)}[{self.code(e.cell)}]", P_ATOM
+
+    def w_Slot(self, e: N.Slot) -> tuple[str, int]:
+        return f"s.c_{e.counter}[{self.code(e.index)}]", P_ATOM
+
+    def w_Column(self, e: N.Column) -> tuple[str, int]:
+        return f"{e.column}[{self.code(e.item)}]", P_ATOM
+
+    def w_Geometry(self, e: N.Geometry) -> tuple[str, int]:
+        return f"{e.table}[{self.code(e.index)}]", P_ATOM
+
+    def w_Table(self, e: N.Table) -> tuple[str, int]:
+        return e.name, P_ATOM
+
+    def w_Dimension(self, e: N.Dimension) -> tuple[str, int]:
+        return e.name, P_ATOM
+
+    def w_NeighbourList(self, e: N.NeighbourList) -> tuple[str, int]:
+        return f"{self.name('ops.neighbours')}({e.table}, {e.degree}, {self.code(e.cell)})", P_ATOM
+
+    def w_Neighbour(self, e: N.Neighbour) -> tuple[str, int]:
+        return f"{self.name('ops.neighbour')}({e.table}, {e.degree}, {self.code(e.cell)}, {self.code(e.direction)})", P_ATOM
+
+    def w_Numbered(self, e: N.Numbered) -> tuple[str, int]:
+        return f"{e.table}[{self.code(e.number)}]", P_ATOM
+
+    def w_Houses(self, e: N.Houses) -> tuple[str, int]:
+        return f"{self.name('ops.mancala_houses')}({self.code(e.seat)}, {e.width})", P_ATOM
+
+    def w_Draw(self, e: N.Draw) -> tuple[str, int]:
+        return self.logged(e, f"s.rng.below({self.code(e.bound)})"), P_ATOM
+
+    @staticmethod
+    def logged(e: N.Draw, draw: str) -> str:
+        return f"_rolled(s.rolls, {draw})" if e.logged else draw
+
+    def w_CountValue(self, e: N.CountValue) -> tuple[str, int]:
+        return f"{self.code(e.grid, P_ATOM)}.count({self.code(e.value)})", P_ATOM
+
+
+class CythonWriter(PythonWriter):
+    """The native engine's code of a tree: its C forms, declared by the native template."""
+
+    native = True
+
+    def __init__(self, bound: dict | None = None):
+        #: the runtime helpers called through C globals (C global -> helper), for the module's head
+        self.bound = bound if bound is not None else {}
+
+    def name(self, qualified: str) -> str:
+        return runtime_call(qualified, True, self.bound)
+
+    def w_Helper(self, e: N.Helper) -> tuple[str, int]:
+        module, name = e.name.split(".")
+        if module == "ops" and e.c_form and name in C_FORMS:
+            return f"{C_FORMS[name]}({self.args(e.args)})", P_ATOM
+        return super().w_Helper(e)
+
+    def w_CellRead(self, e: N.CellRead) -> tuple[str, int]:
+        return f"_cell({self.code(e.grid)}, {self.code(e.cell)})", P_ATOM
+
+    def w_Slot(self, e: N.Slot) -> tuple[str, int]:
+        return f"s.a_{e.counter}[_ix({self.code(e.index)}, {self.code(e.bound)})]", P_ATOM
+
+    def w_Binary(self, e: N.Binary) -> tuple[str, int]:
+        if e.op in ("in", "not in") and isinstance(e.right, N.NeighbourList):
+            # t in neighbours(G, c): a look at c's row of the C table, no list made
+            r = e.right
+            test = f"_is_neighbour(_v_{r.table}, {r.degree}, {self.code(r.cell)}, {self.code(e.left)})"
+            return ("not " + test, P_NOT) if e.op == "not in" else (test, P_ATOM)
+        return super().w_Binary(e)
+
+    def w_Column(self, e: N.Column) -> tuple[str, int]:
+        return (f"_v_{e.column}[{self.code(e.item)}]" if e.c_array else f"{e.column}[{self.code(e.item)}]"), P_ATOM
+
+    def w_Geometry(self, e: N.Geometry) -> tuple[str, int]:
+        return f"_v_{e.table}[{self.code(e.index)}]", P_ATOM
+
+    def w_Table(self, e: N.Table) -> tuple[str, int]:
+        return f"_t_{e.name}", P_ATOM
+
+    def w_Dimension(self, e: N.Dimension) -> tuple[str, int]:
+        return str(e.value), P_ATOM
+
+    def w_NeighbourList(self, e: N.NeighbourList) -> tuple[str, int]:
+        return f"_neighbour_list(_v_{e.table}, {e.degree}, {self.code(e.cell)})", P_ATOM
+
+    def w_Neighbour(self, e: N.Neighbour) -> tuple[str, int]:
+        return f"_neighbour(_v_{e.table}, {e.degree}, {self.code(e.cell)}, {self.code(e.direction)})", P_ATOM
+
+    def w_Numbered(self, e: N.Numbered) -> tuple[str, int]:
+        # a C table of the cells by number (the dict says what is not one)
+        return f"_cell_by_number(_n_{e.table}, {e.table}, {self.code(e.number)})", P_ATOM
+
+    def w_Houses(self, e: N.Houses) -> tuple[str, int]:
+        seat = self.code(e.seat)
+        if seat.isidentifier() or seat.isdigit():  # a range of C numbers, from the C form
+            first = f"_mancala_first({seat}, {e.width})"
+            return f"range({first}, {first} + {e.width})", P_ATOM
+        return super().w_Houses(e)
+
+    def w_Draw(self, e: N.Draw) -> tuple[str, int]:  # the generator driven in C
+        return self.logged(e, f"_rng_below(s.rng, {self.code(e.bound)})"), P_ATOM
+
+    def w_CountValue(self, e: N.CountValue) -> tuple[str, int]:
+        return f"{self.name('K.count_byte')}({self.code(e.grid)}, {self.code(e.value)})", P_ATOM
+
+
+#: the Python engine's writer (it keeps no state)
+PYTHON = PythonWriter()
+
+
+def python(e: N.Expr) -> tuple[str, int]:
+    """(the Python of ``e``, its precedence)."""
+    return PYTHON.write(e)
