@@ -14,6 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from . import nodes as N
+from . import statements as S
 from .nodes import P_OR, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM
 
 #: runtime helpers that have a C form in the native engine (defined by its template), so that
@@ -163,6 +164,62 @@ class PythonWriter:
     def w_CountValue(self, e: N.CountValue) -> tuple[str, int]:
         return f"{self.code(e.grid, P_ATOM)}.count({self.code(e.value)})", P_ATOM
 
+    def w_Removal(self, e: N.Removal) -> tuple[str, int]:
+        return f"{self.code(e.zone, P_ATOM)}.remove({self.code(e.item)})", P_ATOM
+
+    # ---- statements ---------------------------------------------------------------------------
+    def lines(self, block) -> list[str]:
+        """The lines of a block of statements (compiler/statements.py), each nested block
+        indented once more."""
+        out: list[str] = []
+        for st in block:
+            out.extend(getattr(self, "s_" + type(st).__name__)(st))
+        return out
+
+    def body(self, block, empty: str | None = "pass") -> list[str]:
+        """A nested block, indented (``pass`` when it holds nothing)."""
+        lines = self.lines(block) or ([empty] if empty else [])
+        return ["    " + line for line in lines]
+
+    def s_Comment(self, st: S.Comment) -> list[str]:
+        return [st.text]
+
+    def s_Line(self, st: S.Line) -> list[str]:
+        return [st.text]
+
+    def s_Assign(self, st: S.Assign) -> list[str]:
+        return [f"{self.code(st.target)} {st.op} {self.code(st.value)}"]
+
+    def s_Eval(self, st: S.Eval) -> list[str]:
+        return [self.code(st.value)]
+
+    def s_Require(self, st: S.Require) -> list[str]:
+        return [f"if not ({self.code(st.test)}):", f"    raise ValueError({st.message!r})"]
+
+    def s_If(self, st: S.If) -> list[str]:
+        out = []
+        for i, (test, block) in enumerate(st.branches):
+            out.append(f"{'if' if i == 0 else 'elif'} {self.code(test)}:")
+            out += self.body(block)
+        if st.orelse is not None:
+            out += ["else:", *self.body(st.orelse)]
+        return out
+
+    def s_For(self, st: S.For) -> list[str]:
+        source = self.code(st.source)
+        if st.copy:
+            source = f"list({source})"
+        return [f"for {st.var} in s._loop({source}):", *self.body(st.body)]
+
+    def s_While(self, st: S.While) -> list[str]:
+        return [f"while {self.code(st.test)}:", *self.body(st.body, None)]
+
+    def s_Return(self, st: S.Return) -> list[str]:
+        return ["return" if st.value is None else f"return {self.code(st.value)}"]
+
+    def s_Shuffle(self, st: S.Shuffle) -> list[str]:
+        return [f"s.rng.shuffle({self.code(st.zone)})"]
+
 
 class CythonWriter(PythonWriter):
     """The native engine's code of a tree: its C forms, declared by the native template."""
@@ -230,6 +287,27 @@ class CythonWriter(PythonWriter):
 
     def w_CountValue(self, e: N.CountValue) -> tuple[str, int]:
         return f"{self.name('K.count_byte')}({self.code(e.grid)}, {self.code(e.value)})", P_ATOM
+
+    def w_Removal(self, e: N.Removal) -> tuple[str, int]:  # a C call, not a method lookup on a list
+        return f"{self.name('K.remove_value')}({self.code(e.zone)}, {self.code(e.item)})", P_ATOM
+
+    def s_For(self, st: S.For) -> list[str]:
+        source = st.source
+        if not (isinstance(source, N.NeighbourList) and st.walk):
+            return super().s_For(st)
+        # the neighbours' table walked in C: no list
+        around, d = st.walk
+        table, deg, var = f"_v_{source.table}", source.degree, st.var
+        return [f"{around} = {self.code(source.cell)}",
+                f"if {around} < 0: raise ValueError('there is no cell here (none) to look around')",
+                f"for {d} in range({deg}):",
+                f"    {var} = {table}[{around} * {deg} + {d}]",
+                f"    if {var} < 0:",
+                "        continue",
+                "    s._walk(1)", *self.body(st.body)]
+
+    def s_Shuffle(self, st: S.Shuffle) -> list[str]:  # the shuffle kernel on the generator's state, in C
+        return [f"s.rng.state = {self.name('K.shuffle')}({self.code(st.zone)}, s.rng.state)"]
 
 
 #: the Python engine's writer (it keeps no state)

@@ -272,7 +272,7 @@ class ActionLowering:
                 else:
                     stmt = attrs.evolve(stmt, value=uncounted(stmt.value, counted))
                 with self.unread(stmt.name not in needed):  # written with the effects only
-                    let_lines = self.s_Let(stmt, guard_ctx)
+                    let_lines = self.writer.lines(self.s_Let(stmt, guard_ctx))
                 levels[stmt.name] = level
                 if stmt.name not in needed:  # computed with the effects, not for every move
                     continue
@@ -409,7 +409,7 @@ class ActionLowering:
                 do_lines = []
                 for stmt in prefix:
                     if isinstance(stmt, ast.Let):
-                        do_lines += [self.comment(stmt)] + self.s_Let(stmt, do_ctx)
+                        do_lines += self.writer.lines(self.statement(stmt, do_ctx))
                 do_lines += self.stmts(effects, do_ctx)
                 again = self.reads.again()
                 if again is None:

@@ -406,15 +406,19 @@ class CallLowering:
                               if any(h[0] == name for h in self.helpers)}
 
     def collection(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type]:
-        code, ty = self.expr(node, ctx)
+        tree, ty = self.collection_tree(node, ctx)
+        return self.write(tree), ty
+
+    def collection_tree(self, node: ast.Node, ctx: Ctx) -> tuple[N.Expr, T.Type]:
+        tree = self.tree(node, ctx)
+        ty = tree.type
         if ty.kind == "zones":
             self.error(f"this is {ty}", node.pos)
-            return "[]", T.list_of(T.ANY)
-        if not ty.is_collection:
-            if ty.kind != "any":
-                self.error(f"expected a zone or a list here, but this is {ty}", node.pos)
-            return "[]", T.list_of(T.ANY)
-        return code, ty
+        elif not ty.is_collection and ty.kind != "any":
+            self.error(f"expected a zone or a list here, but this is {ty}", node.pos)
+        if ty.kind == "zones" or not ty.is_collection:
+            return N.Code(T.list_of(T.ANY), node.pos[0], "[]", N.P_ATOM), T.list_of(T.ANY)
+        return tree, ty
 
     def x_Comp(self, node: ast.Comp, ctx: Ctx):
         self._comp_depth += 1

@@ -29,16 +29,25 @@ class ExpressionLowering:
         return (f"({code})" if prec < P_OR else code), ty
 
     def want(self, node: ast.Node, ctx: Ctx, kinds: Iterable[str], what: str) -> str:
-        code, ty = self.expr(node, ctx)
-        if ty.kind != "any" and ty.kind not in kinds:
-            self.error(f"expected {what} here, but this is {ty}", node.pos)
-        return code
+        return self.write(self.want_tree(node, ctx, kinds, what))
+
+    def want_tree(self, node: ast.Node, ctx: Ctx, kinds: Iterable[str], what: str) -> N.Expr:
+        tree = self.tree(node, ctx)
+        if tree.type.kind != "any" and tree.type.kind not in kinds:
+            self.error(f"expected {what} here, but this is {tree.type}", node.pos)
+        return tree
 
     def number(self, node: ast.Node, ctx: Ctx) -> str:
-        return self.want(node, ctx, ("int", "player", "lane"), "a number")
+        return self.write(self.number_tree(node, ctx))
+
+    def number_tree(self, node: ast.Node, ctx: Ctx) -> N.Expr:
+        return self.want_tree(node, ctx, ("int", "player", "lane"), "a number")
 
     def boolean(self, node: ast.Node, ctx: Ctx) -> str:
-        return self.want(node, ctx, ("bool",), "a condition (true/false)")
+        return self.write(self.boolean_tree(node, ctx))
+
+    def boolean_tree(self, node: ast.Node, ctx: Ctx) -> N.Expr:
+        return self.want_tree(node, ctx, ("bool",), "a condition (true/false)")
 
     def zone_ref(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type, str]:
         """A zone that effects can change: returns (code, element type, display name)."""

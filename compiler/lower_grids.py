@@ -12,6 +12,7 @@ import attrs
 from regle.dsl import ast
 
 from . import nodes as N
+from . import statements as S
 from . import types as T
 from . import geometry
 from .symbols import NotConstant, fold_constant, suggest
@@ -178,9 +179,6 @@ class GridLowering:
         if sym is None:
             return self.node(f"{g}_WIDTH"), self.node(f"{g}_HEIGHT")
         return N.Dimension(T.INT, 0, f"{g}_WIDTH", sym.geo.width), N.Dimension(T.INT, 0, f"{g}_HEIGHT", sym.geo.height)
-
-    def lanes_code(self, g: str, sym) -> str:
-        return ", ".join(self.write(d) for d in self.lanes_size(g, sym))
 
     def grid_call(self, node: ast.Call, ctx) -> tuple[str, T.Type, int]:
         f, args = node.func, node.args
@@ -484,12 +482,13 @@ class GridLowering:
         self.written[self.write(made)] = call
         return made
 
-    def s_Put(self, node: ast.Put, ctx) -> list[str]:
+    def s_Put(self, node: ast.Put, ctx) -> list[S.Stmt]:
         grid, sym = self.grid_ref(node.grid, ctx)
         value = self.element(node.value, ctx, sym)
+        target = self.node(f"{grid}[{self.cell(node.cell, ctx, sym)}]")
         if sym is not None and sym.elem.kind == "int":  # a grid of numbers holds them as they are
-            return [f"{grid}[{self.cell(node.cell, ctx, sym)}] = {self.rt('ops.number')}({value})"]
-        return [f"{grid}[{self.cell(node.cell, ctx, sym)}] = {value} + 1"]
+            return [S.Assign(node.pos[0], target, "=", self.helper("ops.number", T.INT, value, c_form=False))]
+        return [S.Assign(node.pos[0], target, "=", self.node(f"{value} + 1"))]
 
     def s_Clear(self, node: ast.Clear, ctx) -> list[str]:
         grid, sym = self.grid_ref(node.grid, ctx)
@@ -499,15 +498,20 @@ class GridLowering:
             if sym is not None and ty.space != sym.name:
                 self.error(f"this group is from grid '{ty.space}', not '{sym.name}'", node.what.pos)
             g = gconst(sym.name) if sym else "G"
-            return [f"{self.rt('ops.clear_cells')}({grid}, {self.rt('ops.group_cells')}({grid}, {self.adj_code(g)}, {sym.geo.deg if sym else 4}, {code}), {to})"]
+            cells = self.helper("ops.group_cells", T.ANY, grid, self.adj_table(g), sym.geo.deg if sym else 4, code)
+            return [self.effect(node, "ops.clear_cells", grid, cells, to)]
         if ty.kind in ("list", "zone") and (ty.elem is None or ty.elem.kind in ("cell", "any")):
             # a list of cells (a chain, a region): each emptied, its element to Z when given
-            return [f"{self.rt('ops.clear_cells')}({grid}, {code}, {to})"]
+            return [self.effect(node, "ops.clear_cells", grid, code, to)]
         if ty.kind not in ("cell", "int", "any"):
             self.error(f"clear takes a cell, a list of cells or a group, not {ty}", node.what.pos)
         if node.to is None:  # one cell emptied: what clear_cells does for it, without a call
-            return [f"{grid}[{code}] = 0"]
-        return [f"{self.rt('ops.clear_cells')}({grid}, ({code},), {to})"]
+            return [S.Assign(node.pos[0], self.node(f"{grid}[{code}]"), "=", N.Const(T.INT, 0, 0))]
+        return [self.effect(node, "ops.clear_cells", grid, f"({code},)", to)]
+
+    def effect(self, node: ast.Node, qualified: str, *args) -> S.Eval:
+        """A statement that is a call of a runtime helper (or kernel) for what it does."""
+        return S.Eval(node.pos[0], self.helper(qualified, T.ANY, *args))
 
     def s_Drop(self, node: ast.Drop, ctx) -> list[str]:
         grid, sym = self.grid_ref(node.grid, ctx, "lanes", "drop")
@@ -516,12 +520,12 @@ class GridLowering:
         taking = self.optional_zone(node.taking, ctx, sym)
         overflow = self.optional_zone(node.overflow, ctx, sym)
         g = gconst(sym.name) if sym else "G"
-        return [f"{self.rt('ops.drop_into')}({grid}, {self.lanes_code(g, sym)}, {lane}, {value}, {taking}, {overflow})"]
+        return [self.effect(node, "ops.drop_into", grid, *self.lanes_size(g, sym), lane, value, taking, overflow)]
 
     def s_Settle(self, node: ast.Settle, ctx) -> list[str]:
         grid, sym = self.grid_ref(node.grid, ctx, "lanes", "settle")
         g = gconst(sym.name) if sym else "G"
-        return [f"{self.rt('K.settle')}({grid}, {self.lanes_code(g, sym)})"]
+        return [self.effect(node, "K.settle", grid, *self.lanes_size(g, sym))]
 
     def s_Rotate(self, node: ast.Rotate, ctx) -> list[str]:
         """``rotate``/``reflect``/``copy`` a square block of a board's cells (``ops.turn_block``)."""
@@ -539,8 +543,8 @@ class GridLowering:
         to = self.cell(node.to, ctx, sym) if node.to is not None else "-1"
         mirror = int(node.turns is None and node.to is None)
         helper = "ops.turn_block" if sym.elem.kind == "int" else "K.turn_cells"  # bytes: the kernel
-        return [f"{self.rt(helper)}({grid}, {g}_WIDTH, {g}_HEIGHT, {int(sym.geo.kind == 'lanes')}, "
-                f"{corner}, {size}, {turns}, {mirror}, {to})"]
+        return [self.effect(node, helper, grid, f"{g}_WIDTH", f"{g}_HEIGHT", int(sym.geo.kind == 'lanes'),
+                            corner, size, turns, mirror, to)]
 
     def s_Place(self, node: ast.Place, ctx) -> list[str]:
         key, kty = self.expr(node.placement, ctx)
@@ -553,7 +557,7 @@ class GridLowering:
         taking = self.optional_zone(node.taking, ctx, sym)
         overflow = self.optional_zone(node.overflow, ctx, sym)
         g = gconst(sym.name) if sym else "G"
-        return [f"{self.rt('ops.place')}({grid}, {g}_WIDTH, {g}_HEIGHT, {key}, PATTERNS[{pat}], {taking}, {overflow})"]
+        return [self.effect(node, "ops.place", grid, f"{g}_WIDTH", f"{g}_HEIGHT", key, f"PATTERNS[{pat}]", taking, overflow)]
 
     def s_Push(self, node: ast.Push, ctx) -> list[str]:
         key, kty = self.expr(node.move, ctx)
@@ -564,22 +568,23 @@ class GridLowering:
             return []
         g = gconst(sym.name)
         if node.body is None:
-            return [f"{self.rt('ops.push')}({grid}, {self.adj_code(g)}, {sym.geo.deg}, {key}, {g}_EXITS)"]
+            return [self.effect(node, "ops.push", grid, self.adj_table(g), sym.geo.deg, key, f"{g}_EXITS")]
         who, sides = self.local(node.who), self.local(node.sides)
         side_t = T.enum(sym.edges) if sym.edges else T.INT
         inner = ctx.child(**{node.who: (who, sym.elem), node.sides: (sides, T.list_of(side_t))})
-        body = self.stmts(node.body, inner) or ["pass"]
+        body = self.block(node.body, inner)
         deg = sym.geo.deg
         # the kernel moves the line; a piece that left the board is returned with its last cell
         # and direction, which name the sides it crossed
-        return ([f"_left, _last, _d = {self.rt('K.apply_line_key')}({grid}, {self.adj_code(g)}, {deg}, {key})",
-                 "if _left:", f"    {who}, {sides} = _left - 1, {g}_EXITS[_last * {deg} + _d]"]
-                + ["    " + line for line in body])
+        pushed = self.helper("K.apply_line_key", T.ANY, grid, self.adj_table(g), deg, key)
+        left = S.Assign(node.pos[0], self.node(f"{who}, {sides}"), "=", self.node(f"_left - 1, {g}_EXITS[_last * {deg} + _d]"))
+        return [S.Assign(node.pos[0], self.node("_left, _last, _d"), "=", pushed),
+                S.If(node.pos[0], ((self.node("_left"), (left, *body)),))]
 
     def s_EndTurn(self, node: ast.EndTurn, ctx) -> list[str]:
         if ctx.where == "effect":
-            return [f"s._enter({self.nsteps})", "return"]
+            return [S.line(f"s._enter({self.nsteps})"), S.Return(node.pos[0])]
         if ctx.where == "auto":
-            return ["return True"]
+            return [S.Return(node.pos[0], N.Const(T.BOOL, 0, True))]
         self.error("'end turn' belongs in the turn (in an action or an automatic step)", node.pos)
         return []

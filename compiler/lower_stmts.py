@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from regle.dsl import ast
 
+from . import nodes as N
+from . import statements as S
 from . import types as T
 from .symbols import LIMITS, suggest
 from .texts import split_template
@@ -71,19 +73,27 @@ class StatementLowering:
 
     # ---- statements ---------------------------------------------------------------------
     def stmts(self, body: list, ctx: Ctx) -> list[str]:
-        out: list[str] = []
+        """The lines of a block of statements, written by this engine's emitter."""
+        return self.writer.lines(self.block(body, ctx))
+
+    def block(self, body: list, ctx: Ctx) -> list[S.Stmt]:
+        """The typed IR of a block of statements (compiler/statements.py)."""
+        out: list[S.Stmt] = []
         for node in body:
-            out.extend(self.stmt(node, ctx))
+            out.extend(self.statement(node, ctx))
         return out
 
-    def stmt(self, node: ast.Node, ctx: Ctx) -> list[str]:
-        lines = [self.comment(node)]
-        method = getattr(self, "s_" + type(node).__name__)
-        lines.extend(method(node, ctx))
-        return lines
+    def statement(self, node: ast.Node, ctx: Ctx) -> list[S.Stmt]:
+        """A statement's nodes, after the comment naming its rules line (a line the lowering
+        still writes as text becomes a :class:`statements.Line`)."""
+        out: list[S.Stmt] = [S.Comment(node.pos[0], self.comment(node))]
+        made = getattr(self, "s_" + type(node).__name__)(node, ctx)
+        out.extend(S.line(m) if isinstance(m, str) else m for m in made)
+        return out
 
-    def s_Let(self, node: ast.Let, ctx: Ctx) -> list[str]:
-        code, ty = self.expr(node.value, ctx)
+    def s_Let(self, node: ast.Let, ctx: Ctx) -> list[S.Stmt]:
+        value = self.tree(node.value, ctx)
+        ty = value.type
         if ty.kind in ("zone", "zones", "counters"):
             self.error("'let' names a value; a zone can be used by its own name", node.value.pos)
         var = ctx.local(node.name)
@@ -93,13 +103,12 @@ class StatementLowering:
         ctx.lets.add(node.name)
         ctx.note_local(var, ty)
         if ty.kind in ("int", "any") and has_product(node.value, self.sym.defines):  # kept in range
-            code = f"{self.rt('ops.number')}({code})"
-        return [f"{var} = {code}"]
+            value = self.helper("ops.number", T.INT, value, c_form=False)
+        return [S.Assign(node.pos[0], self.node(var), "=", value)]
 
-    def s_Require(self, node: ast.Require, ctx: Ctx) -> list[str]:
-        cond = self.boolean(node.cond, ctx)
-        message = node.message or "a requirement of the rules does not hold"
-        return [f"if not ({cond}):", f"    raise ValueError({message!r})"]
+    def s_Require(self, node: ast.Require, ctx: Ctx) -> list[S.Stmt]:
+        cond = self.boolean_tree(node.cond, ctx)
+        return [S.Require(node.pos[0], cond, node.message or "a requirement of the rules does not hold")]
 
     def s_Assign(self, node: ast.Assign, ctx: Ctx) -> list[str]:
         if node.name in ctx.scope and node.index is None:  # a let: its value changes
@@ -107,14 +116,15 @@ class StatementLowering:
             if node.name not in ctx.lets:
                 self.error(f"'{node.name}' cannot be changed here: only a value named with let can", node.pos)
                 return []
-            value, vty = self.expr(node.value, ctx)
+            value = self.tree(node.value, ctx)
+            vty = value.type
             if node.op != "=" and not (ty.is_number and vty.is_number):
                 self.error(f"'{node.op}' adds up numbers; '{node.name}' is {ty}", node.pos)
             elif not T.compatible(ty, vty):
                 self.error(f"'{node.name}' holds {ty}, not {vty}", node.value.pos)
             if vty.kind in ("int", "any") and has_product(node.value, self.sym.defines):  # kept in range
-                value = f"{self.rt('ops.number')}({value})"
-            return [f"{var} {node.op} {value}"]
+                value = self.helper("ops.number", T.INT, value, c_form=False)
+            return [S.Assign(node.pos[0], self.node(var), node.op, value)]
         c = self.sym.counters.get(node.name)
         if c is not None and not c.type.is_number and node.name not in ctx.scope:  # a counter of cells, seats...
             if node.op != "=":
@@ -144,11 +154,12 @@ class StatementLowering:
             cell = self.cell(node.index, ctx, grid)
             name, local = f"s.g_{node.name}", f"g_{node.name}"
             if node.op == "=":
-                return [f"{self.state_read(name, local, ctx)}[{cell}] = {value}"]
+                return [S.Assign(node.pos[0], self.node(f"{self.state_read(name, local, ctx)}[{cell}]"), "=",
+                                 self.node(value))]
             sums = node.op[0] in "+-" and not has_product(node.value, self.sym.defines)  # sums fit in C
             target, source = self.state_read(name, local, ctx), self.state_read(name, local, ctx)
             bound = self.helper("ops.number", T.INT, f"{source}[{cell}] {node.op[0]} {value}", c_form=sums)
-            return [f"{target}[{cell}] = {self.write(bound)}"]
+            return [S.Assign(node.pos[0], self.node(f"{target}[{cell}]"), "=", bound)]
         if c is None:
             self.error(f"only counters, grids of numbers and let values can be set, and '{node.name}' is "
                        "none of them", node.pos,
@@ -161,13 +172,13 @@ class StatementLowering:
         if not c.per and node.index is not None:
             self.error(f"'{node.name}' is one shared counter; it takes no [index]", node.index.pos)
             return []
-        target = f"s.c_{node.name}"
+        target: N.Expr = self.node(f"s.c_{node.name}")
         if node.index is not None:
             if c.per_player:
-                target = self.write(self.counter_slot(node.name, self.number(node.index, ctx)))
+                target = self.counter_slot(node.name, self.number_tree(node.index, ctx))
             else:  # a counter per member of an enum: indexed by a member
-                target = self.write(self.counter_slot(node.name, self.want(node.index, ctx, ('enum',), f'a member of {c.per}')))
-        return [f"{target} {node.op} {value}"]
+                target = self.counter_slot(node.name, self.want_tree(node.index, ctx, ('enum',), f'a member of {c.per}'))
+        return [S.Assign(node.pos[0], target, node.op, self.node(value))]
 
     def counter_value(self, c, node: ast.Expr, ctx: Ctx) -> str:
         """The code of a value stored in counter c, checked against what c holds."""
@@ -183,17 +194,15 @@ class StatementLowering:
     def cell_grid(ty: T.Type) -> str:
         return f" of '{ty.space}'" if ty.kind == "cell" and ty.space else ""
 
-    def s_While(self, node: ast.While, ctx: Ctx) -> list[str]:
-        cond = self.boolean(node.cond, ctx)
+    def s_While(self, node: ast.While, ctx: Ctx) -> list[S.Stmt]:
+        cond = self.boolean_tree(node.cond, ctx)
         # each round counts against the work budget of one decision, so it cannot run forever
-        return [f"while {cond}:", "    s._spin()"] + _indent(self.stmts(node.body, ctx.child()))
+        return [S.While(node.pos[0], cond, (S.line("s._spin()"), *self.block(node.body, ctx.child())))]
 
-    def s_Shuffle(self, node: ast.Shuffle, ctx: Ctx) -> list[str]:
+    def s_Shuffle(self, node: ast.Shuffle, ctx: Ctx) -> list[S.Stmt]:
         self.need_random(node, ctx)
         code, _, _ = self.zone_ref(node.zone, ctx)
-        if self.native:  # the shuffle kernel on the generator's state, in C (the same numbers)
-            return [f"s.rng.state = {self.rt('K.shuffle')}({code}, s.rng.state)"]
-        return [f"s.rng.shuffle({code})"]
+        return [S.Shuffle(node.pos[0], self.node(code))]
 
     def need_random(self, node: ast.Node, ctx: Ctx) -> None:
         if not ctx.random_ok:
@@ -205,7 +214,7 @@ class StatementLowering:
         self.same_elem(es, ed, node)
         count = "None" if node.count is None else self.number(node.count, ctx)
         if node.where is None:
-            lines = [f"{self.rt('ops.deal')}({src}, {dst}, {count})"]
+            lines = [S.Eval(node.pos[0], self.helper("ops.deal", T.ANY, src, dst, count))]
         else:  # the first matches, in order, as ops.deal with a condition would; written out so
             # that no function is called per element (and the native engine needs no closure)
             cond = self.boolean(node.where, ctx.child(it=("it", es)))
@@ -220,8 +229,12 @@ class StatementLowering:
                      "        _i += 1"]
         cap = self.capacity_of(node.dst)
         if cap is not None:
-            lines += [f"if len({self.read_again(dst, ctx)}) > {cap}:", f"    {self.rt('ops.overflow')}({dname!r}, {cap})"]
+            lines.append(self.overflow_check(f"len({self.read_again(dst, ctx)}) > {cap}", dname, cap))
         return lines
+
+    def overflow_check(self, test: str, name: str, cap: int) -> S.If:
+        """A zone's capacity checked: past it, the rules' error naming the zone."""
+        return S.If(0, ((self.node(test, T.BOOL), (S.Eval(0, self.helper("ops.overflow", T.ANY, repr(name), cap)),)),))
 
     def same_elem(self, a: T.Type, b: T.Type, node: ast.Node) -> None:
         if not T.compatible(a, b):
@@ -238,12 +251,12 @@ class StatementLowering:
         dst, ed, dname = self.zone_ref(node.dst, ctx)
         self.same_elem(ti, es, node.item)
         self.same_elem(es, ed, node)
-        lines = []
+        lines: list[S.Stmt] = []
         if not item.isidentifier() and not item.lstrip("-").isdigit():
-            lines.append(f"_x = {item}")
+            lines.append(S.Assign(node.pos[0], self.node("_x"), "=", self.node(item)))
             item = "_x"
         lines += self.capacity_check(node.dst, dst, dname, ctx)
-        lines += [self.removal(src, item), f"{dst}.append({item})"]
+        lines += [self.removal(src, item), S.line(f"{dst}.append({item})")]
         return lines
 
     def capacity_check(self, zone_node: ast.Node, code: str, name: str, ctx: Ctx, created: bool = False) -> list[str]:
@@ -254,7 +267,7 @@ class StatementLowering:
             if not created:
                 return []
             cap = LIMITS["zone_capacity"]
-        return [f"if len({self.read_again(code, ctx)}) >= {cap}:", f"    {self.rt('ops.overflow')}({name!r}, {cap})"]
+        return [self.overflow_check(f"len({self.read_again(code, ctx)}) >= {cap}", name, cap)]
 
     def s_Add(self, node: ast.Add, ctx: Ctx) -> list[str]:
         item, ti = self.expr(node.item, ctx)
@@ -270,58 +283,46 @@ class StatementLowering:
         self.same_elem(ti, es, node.item)
         return [self.removal(src, item)]
 
-    def removal(self, zone: str, item: str) -> str:
-        """Take one ``item`` out of a zone (list.remove, with its ValueError): natively the
-        remove_value kernel, a C call instead of a method lookup on a list."""
-        return f"{self.rt('K.remove_value')}({zone}, {item})" if self.native else f"{zone}.remove({item})"
+    def removal(self, zone: str, item: str) -> S.Eval:
+        """Take one ``item`` out of a zone (with list.remove's ValueError when it is not there)."""
+        return S.Eval(0, N.Removal(T.ANY, 0, self.node(zone), self.node(item)))
 
-    def s_Refill(self, node: ast.Refill, ctx: Ctx) -> list[str]:
+    def s_Refill(self, node: ast.Refill, ctx: Ctx) -> list[S.Stmt]:
         dst, ed, _ = self.zone_ref(node.dst, ctx)
         src, es, _ = self.zone_ref(node.src, ctx)
         self.same_elem(es, ed, node)
-        return [f"{self.rt('K.refill')}({dst}, {src}, {self.number(node.size, ctx)})"]
+        return [S.Eval(node.pos[0], self.helper("K.refill", T.ANY, dst, src, self.number(node.size, ctx)))]
 
-    def s_If(self, node: ast.If, ctx: Ctx) -> list[str]:
-        lines = []
-        for i, (cond, body) in enumerate(node.branches):
-            code = self.boolean(cond, ctx)
-            lines.append(f"{'if' if i == 0 else 'elif'} {code}:")
-            lines.extend(_indent(self.stmts(body, ctx.child()) or ["pass"]))
-        if node.orelse is not None:
-            lines.append("else:")
-            lines.extend(_indent(self.stmts(node.orelse, ctx.child()) or ["pass"]))
-        return lines
+    def s_If(self, node: ast.If, ctx: Ctx) -> list[S.Stmt]:
+        branches = []
+        for cond, body in node.branches:
+            test = self.boolean_tree(cond, ctx)
+            branches.append((test, tuple(self.block(body, ctx.child()))))
+        orelse = tuple(self.block(node.orelse, ctx.child())) if node.orelse is not None else None
+        return [S.If(node.pos[0], tuple(branches), orelse)]
 
-    def s_For(self, node: ast.For, ctx: Ctx) -> list[str]:
-        src, ty = self.collection(node.source, ctx)
+    def s_For(self, node: ast.For, ctx: Ctx) -> list[S.Stmt]:
+        source, ty = self.collection_tree(node.source, ctx)
         var = ctx.local(node.var)
-        made = self.written.get(src, ())
-        if self.native and made[:1] == ("neighbours",):  # the neighbours' table walked in C: no list
-            _kind, g, deg, cell = made
-            around, d = f"_at{var}", f"_d{var}"
-            for local in (around, d, var):
+        walk: tuple = ()
+        if isinstance(source, N.NeighbourList):  # natively the table is walked in C, no list
+            walk = (f"_at{var}", f"_d{var}")
+            for local in (*walk, var):
                 ctx.note_local(local, T.INT)
-            inner = ctx.child(**{node.var: (var, ty.elem or T.ANY)})
-            return ([f"{around} = {cell}",
-                     f"if {around} < 0: raise ValueError('there is no cell here (none) to look around')",
-                     f"for {d} in range({deg}):",
-                     f"    {var} = {g}[{around} * {deg} + {d}]",
-                     f"    if {var} < 0:",
-                     "        continue",
-                     "    s._walk(1)"] + _indent(self.stmts(node.body, inner) or ["pass"]))
-        if ty.kind == "zone":
-            src = f"list({src})"  # the body may change the zone it walks
         inner = ctx.child(**{node.var: (var, ty.elem or T.ANY)})
-        ctx.note_local(var, ty.elem or T.ANY)
-        return [f"for {var} in s._loop({src}):"] + _indent(self.stmts(node.body, inner) or ["pass"])
+        if not walk:
+            ctx.note_local(var, ty.elem or T.ANY)
+        body = tuple(self.block(node.body, inner))
+        # a zone is walked on a copy: the body may change the zone it walks
+        return [S.For(node.pos[0], var, source, body, copy=ty.kind == "zone", walk=walk)]
 
-    def s_Ensure(self, node: ast.Ensure, ctx: Ctx) -> list[str]:
+    def s_Ensure(self, node: ast.Ensure, ctx: Ctx) -> list[S.Stmt]:
         """In the action's effects, nothing (the move was tested); in its _ensure_ method, the test."""
         if ctx.where != "effect":
             self.error("'ensure' tests the position a move leads to: it belongs among an action's effects", node.pos)
             return []
-        cond = self.boolean(node.cond, ctx)
-        return [f"return {cond}"] if self.ensuring else []
+        cond = self.boolean_tree(node.cond, ctx)
+        return [S.Return(node.pos[0], cond)] if self.ensuring else []
 
     def s_Run(self, node: ast.Run, ctx: Ctx) -> list[str]:
         """A procedure's statements, written in place: each argument computed once into a local
@@ -344,14 +345,16 @@ class StatementLowering:
             return []
         self._runs += 1
         prefix = f"r{self._runs}_"
-        lines, scope = [], {}
+        lines: list[S.Stmt] = []
+        scope = {}
         for param, arg in zip(proc.params, node.args):
-            code, ty = self.expr(arg, ctx)
+            value = self.tree(arg, ctx)
+            ty = value.type
             if ty.kind in ("zone", "zones", "grid", "grids", "counters"):
                 self.error(f"a procedure takes values, and this is {ty}: name the place in its statements",
                            arg.pos)
             var = f"_{prefix}{param}"
-            lines.append(f"{var} = {code}")
+            lines.append(S.Assign(arg.pos[0], self.node(var), "=", value))
             scope[param] = (var, ty)
             ctx.note_local(var, ty)
         inner = Ctx(ctx.where, scope, ctx.has_me, ctx.random_ok)
@@ -360,14 +363,15 @@ class StatementLowering:
         self._ran.add(node.name)
         block = proc.block if self.trial_blocks is None else self.trial_blocks.get(node.name, proc.block)
         try:
-            return lines + self.stmts(block, inner)
+            return lines + self.block(block, inner)
         finally:
             self._running.pop()
 
     def s_NextPlayer(self, node: ast.NextPlayer, ctx: Ctx) -> list[str]:
         if ctx.where not in ("effect", "auto"):
             self.error("'next player' belongs in the turn (an action or an automatic step)", node.pos)
-        return [f"s.nxt = {self.number(node.value, ctx)} % s.n"]
+        seat = N.binary("%", self.number_tree(node.value, ctx), N.Code(T.INT, 0, "s.n", N.P_ATOM), T.INT)
+        return [S.Assign(node.pos[0], self.node("s.nxt"), "=", seat)]
 
     def s_Announce(self, node: ast.Announce, ctx: Ctx) -> list[str]:
         """Everyone sees an announcement, so its placeholders name only what everyone sees:
@@ -393,12 +397,13 @@ class StatementLowering:
                            "shared counters, params, turns and player_count", node.pos,
                            "keep the value in a counter if everyone may see it")
                 return []
-        return [f"s._announce({self.template_code(node.text, names, node.pos)})"]
+        return [S.Eval(node.pos[0], self.node(f"s._announce({self.template_code(node.text, names, node.pos)})"))]
 
     def s_EndGame(self, node: ast.EndGame, ctx: Ctx) -> list[str]:
+        finish = [S.line("s._finish()"), S.Return(node.pos[0])]
         if ctx.where in ("effect", "auto"):
-            return ["s.turns += 1  # the turn in progress counts as played", "s._finish()", "return"]
-        return ["s._finish()", "return"]
+            return [S.line("s.turns += 1  # the turn in progress counts as played"), *finish]
+        return finish
 
 
 def type_spelling(ty: T.Type) -> str | None:

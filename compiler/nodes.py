@@ -192,9 +192,16 @@ class CountValue(Expr):
     value: Expr
 
 
+@attrs.frozen
+class Removal(Expr):
+    """One ``item`` taken out of a zone (an error when it holds none)."""
+    zone: Expr
+    item: Expr
+
+
 #: the node kinds whose writing differs between the engines (compiler/emit.py)
 BACKEND_KINDS = (Helper, CellRead, Slot, Column, Geometry, Table, Dimension, NeighbourList, Neighbour, Numbered,
-                 Houses, Draw, CountValue)
+                 Houses, Draw, CountValue, Removal)
 
 
 #: the Python each built-in of numbers is written as (``_abs``: a C function natively)
