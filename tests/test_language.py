@@ -368,3 +368,31 @@ def test_an_announcement_names_only_what_everyone_sees():
         plain.state_from_json({**plain.new_game().to_json(), "announced": []})
     from regle.dsl.printer import format_text
     assert 'announce "Round {round} of {rounds} ends' in format_text(ANNOUNCER, "a.rules")
+
+
+SKIP_ONE = '''
+game "Skip one" { players 3 }
+counter c
+turn {
+  step go {
+    action wait {
+      c += 1
+      next player me + 2
+    }
+  }
+}
+end when c >= 6
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_next_player_takes_the_whole_expression_modulo_the_seats(backend):
+    """`next player me + 2` is (me + 2) modulo the seats: P1, P3, P2, P1... It used to be
+    written `me + 2 % s.n` (the remainder of 2 alone), which named a seat past the last."""
+    game = regle.loads(SKIP_ONE, name="skip_one", backend=backend)
+    state = game.new_game(seed=3)
+    seats = []
+    while not state.is_over:
+        seats.append(state.current_player)
+        state.play("wait")
+    assert seats == [0, 2, 1, 0, 2, 1]
