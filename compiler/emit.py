@@ -93,6 +93,24 @@ class PythonWriter:
     def w_Code(self, e: N.Code) -> tuple[str, int]:
         return e.text, e.prec
 
+    def w_Local(self, e: N.Local) -> tuple[str, int]:
+        return e.name, P_ATOM
+
+    def w_Field(self, e: N.Field) -> tuple[str, int]:
+        return f"s.{e.attr}", P_ATOM
+
+    def w_Global(self, e: N.Global) -> tuple[str, int]:
+        return e.name, P_ATOM
+
+    def w_Index(self, e: N.Index) -> tuple[str, int]:
+        return f"{self.code(e.obj, P_ATOM)}[{self.code(e.index)}]", P_ATOM
+
+    def w_ListOf(self, e: N.ListOf) -> tuple[str, int]:
+        return "[" + self.args(e.items) + "]", P_ATOM
+
+    def w_Span(self, e: N.Span) -> tuple[str, int]:
+        return f"range({e.first}, {e.last + 1})", P_ATOM
+
     def w_Not(self, e: N.Not) -> tuple[str, int]:
         return "not " + self.code(e.operand, P_NOT), P_NOT
 
@@ -113,6 +131,9 @@ class PythonWriter:
 
     def w_Call(self, e: N.Call) -> tuple[str, int]:
         return f"{N.FUNCTIONS[e.func][0]}({self.args(e.args)})", P_ATOM
+
+    def w_Apply(self, e: N.Apply) -> tuple[str, int]:
+        return f"{e.function}({', '.join(self.code(a, 0) for a in e.args)})", P_ATOM
 
     def w_Number(self, e: N.Number) -> tuple[str, int]:
         return f"(1 if {self.code(e.operand, P_OR)} else 0)", P_ATOM

@@ -127,7 +127,7 @@ class CallLowering:
                     if sym.elem.kind == "piece":
                         value, vty = self.expr(args[1], ctx)
                         if vty.kind != "piece":  # a kind or an owner: counted among the pieces
-                            return f"len({self.cells_holding(gcode, sym, args[1:], [(value, vty)])})", T.INT, P_ATOM
+                            return f"len({self.write(self.cells_holding(gcode, sym, args[1:], [(value, vty)]))})", T.INT, P_ATOM
                         if not T.compatible(vty, sym.elem):
                             self.error(f"grid '{sym.name}' holds {sym.elem}, not {vty}", args[1].pos)
                         return self.count_cells(gcode, f"{value} + 1")
@@ -136,17 +136,19 @@ class CallLowering:
                     return self.count_cells(gcode, f"{self.element(args[1], ctx, sym)} + 1")
                 return f"({sym.geo.cells} - {self.write(self.count_cells(gcode, 0))})", T.INT, P_ATOM
             self.rewind(mark, ctx)  # lowered again, as a collection
-            coll, ty = self.collection(args[0], ctx)
+            tree, ty = self.collection_tree(args[0], ctx)
+            coll = self.write(tree)
             if len(args) == 2:
                 v, tv = self.expr(args[1], ctx)
                 if ty.elem and not T.compatible(ty.elem, tv):
                     self.error(f"{tv} cannot be in {ty}", args[1].pos)
                 return f"{coll}.count({v})", T.INT, P_ATOM
+            kernel = tree.name if isinstance(tree, N.Helper) else None
+            if kernel == "K.liberties":  # counted without a list, as far as a comparison needs
+                return self.helper("K.liberty_count", T.INT, *tree.args, -1 if limit is None else limit)
+            if kernel == "K.flanked":  # counted without a list
+                return self.helper("K.flanked_count", T.INT, *tree.args)
             made = self.written.get(coll, ())
-            if made[:2] == ("call", "K.liberties"):  # counted without a list, as far as a comparison needs
-                return self.helper("K.liberty_count", T.INT, *made[2], -1 if limit is None else limit)
-            if made[:2] == ("call", "K.flanked"):  # counted without a list
-                return self.helper("K.flanked_count", T.INT, *made[2])
             if made[:1] == ("cells",):  # a grid's empty (or filled) cells, counted in its bytes
                 _, grid, filled = made
                 empty = self.write(self.count_cells(grid, 0))
@@ -185,11 +187,10 @@ class CallLowering:
         if f in ("first", "last"):
             if not arity(1):
                 return "0", T.ANY, P_ATOM
-            coll, ty = self.collection(args[0], ctx)
-            made = self.written.get(coll, ())
-            if f == "first" and made[:2] == ("call", "K.cells_holding"):  # the first one found, no list
-                return self.helper("K.first_holding", ty.elem or T.ANY, *made[2])
-            return self.helper("ops." + f, ty.elem or T.ANY, coll)
+            tree, ty = self.collection_tree(args[0], ctx)
+            if f == "first" and isinstance(tree, N.Helper) and tree.name == "K.cells_holding":
+                return self.helper("K.first_holding", ty.elem or T.ANY, *tree.args)  # the first one found, no list
+            return self.helper("ops." + f, ty.elem or T.ANY, tree)
         if f == "random":
             if not arity(1):
                 return "0", T.INT, P_ATOM
@@ -241,7 +242,9 @@ class CallLowering:
         if d.name in stack:
             self.error(f"define '{d.name}' uses itself", node.pos, "a define cannot be recursive")
             return "0", T.ANY, P_ATOM
-        args = [self._expr(arg, ctx) for arg in node.args]
+        trees = [self.tree(arg, ctx) for arg in node.args]
+        args = [(*self.writer.write(t), t.type) for t in trees]
+        args = [(c, t, p) for c, p, t in args]
         key = (d.name, tuple(ty for _c, ty, _p in args), ctx.has_me, ctx.random_ok, "score" in ctx.scope)
         entry = self._bodies.get(key)
         if entry is None:  # typed and lowered once per kind of arguments
@@ -287,11 +290,11 @@ class CallLowering:
             diags, self.diags = self.diags, []  # its mistakes were reported as it was typed, above
             self._defining = stack + [d.name]
             try:
-                text, ty, prec = self._expr(d.body, inner)
+                tree = self.tree(d.body, inner)
             finally:
                 self._defining, self.diags = stack, diags
             ctx.uses.update({u: n for u, n in inner.uses.items() if u not in d.params})
-            return text, ty, prec
+            return tree
         fn = self._functions.get(key)
         if fn is None:
             uses_me, needs_scores = "me" in uses, "score" in uses
@@ -321,8 +324,9 @@ class CallLowering:
         fname, uses_me, needs_scores = fn
         ctx.uses["fn:" + fname] += 1
         ctx.uses.update(["me"] * uses_me + ["score"] * needs_scores)
-        call_args = ["s"] + (["me"] if uses_me else []) + [c for c, _t, _p in args] + (["_sc"] if needs_scores else [])
-        return f"{fname}({', '.join(call_args)})", ty, P_ATOM
+        state = [N.Local(T.ANY, 0, "s")] + ([N.Local(T.PLAYER, 0, "me")] if uses_me else [])
+        scores = [N.Local(T.ANY, 0, "_sc")] if needs_scores else []
+        return N.Apply(ty, 0, fname, tuple(state + trees + scores))
 
     @staticmethod
     def _define_ctx(d, scope: dict, ctx: Ctx) -> Ctx:

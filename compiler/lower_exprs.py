@@ -192,59 +192,71 @@ class ExpressionLowering:
         if name in ctx.scope:
             code, ty = ctx.scope[name]
             ctx.uses[name] += 1
-            return code, ty, P_ATOM
+            return self.named(code, ty)
         sym = self.sym
         if name in sym.params:
             p = sym.params[name]
-            return repr(p.value), p.type, P_ATOM if not (isinstance(p.value, int) and p.value < 0) else P_UNARY
+            if isinstance(p.value, (bool, int)):
+                return N.Const(p.type, 0, p.value)
+            return repr(p.value), p.type, P_ATOM
         if name in sym.members:
             enum, index = sym.members[name]
-            return str(index), T.enum(enum), P_ATOM
+            return N.Const(T.enum(enum), 0, index)
         if name in sym.seats:  # a seat by the name the game gives it
-            return str(sym.seats[name]), T.PLAYER, P_ATOM
+            return N.Const(T.PLAYER, 0, sym.seats[name])
         if name in sym.zones:
             z = sym.zones[name]
-            if z.per:
-                return self.state_read(f"s.z_{name}", f"z_{name}", ctx), T.Type("zones", elem=z.elem, per=z.per), P_ATOM
-            return self.state_read(f"s.z_{name}", f"z_{name}", ctx), T.zone_of(z.elem), P_ATOM
+            ty = T.Type("zones", elem=z.elem, per=z.per) if z.per else T.zone_of(z.elem)
+            return self.named(self.state_read(f"s.z_{name}", f"z_{name}", ctx), ty)
         if name in sym.grids:
             g = sym.grids[name]
             kind = "grids" if g.per else "grid"
-            return self.state_read(f"s.g_{name}", f"g_{name}", ctx), T.Type(kind, elem=g.elem, per=g.per, space=name), P_ATOM
+            return self.named(self.state_read(f"s.g_{name}", f"g_{name}", ctx),
+                              T.Type(kind, elem=g.elem, per=g.per, space=name))
         if name in sym.counters:
             c = sym.counters[name]
-            return f"s.c_{name}", (T.Type("counters", elem=c.type, per=c.per) if c.per else c.type), P_ATOM
+            return N.Field(T.Type("counters", elem=c.type, per=c.per) if c.per else c.type, 0, f"c_{name}")
         if name in sym.tables:
-            return f"{_const(name)}_ALL", T.list_of(T.item(name)), P_ATOM
+            return N.Global(T.list_of(T.item(name)), 0, f"{_const(name)}_ALL")
         if name in sym.enums:
             return f"range({len(sym.enums[name].members)})", T.list_of(T.enum(name)), P_ATOM
         if name == "me":
             if ctx.has_me:
                 ctx.uses["me"] += 1
-                return "me", T.PLAYER, P_ATOM
+                return N.Local(T.PLAYER, 0, "me")
             self.error("'me' (the acting player) has no meaning here", node.pos,
                        "'me' exists in the turn; in setup, scores or the winner use a player variable")
-            return "0", T.ANY, P_ATOM
+            return N.Const(T.ANY, 0, 0)
         if name == "turns":
-            return "s.turns", T.INT, P_ATOM
+            return N.Field(T.INT, 0, "turns")
         if name == "stuck":  # the turn just ended had no decision: its player could not move
             if ctx.where == "end":
                 self.reads_stuck = True
-                return "s.stuck", T.BOOL, P_ATOM
+                return N.Field(T.BOOL, 0, "stuck")
             self.error("'stuck' (the player whose turn just ended had no move) is known in end conditions only",
                        node.pos, "end when stuck then winner 1 - me")
-            return "False", T.BOOL, P_ATOM
+            return N.Const(T.BOOL, 0, False)
         if name == "none":
-            return "-1", T.ANY, P_UNARY
+            return N.Const(T.ANY, 0, -1)
         if name == "player_count":
-            return "s.n", T.INT, P_ATOM
+            return N.Field(T.INT, 0, "n")
         if name == "it":
             self.error("'it' only exists in the 'where' of a deal", node.pos)
-            return "0", T.ANY, P_ATOM
+            return N.Const(T.ANY, 0, 0)
         names = [*ctx.scope, *sym.all_names()]
         self.error(f"unknown name '{name}'", node.pos,
                    suggest(name, names) or "declare it (param, zone, counter, ...) or bind it (let, for, action parameter)")
-        return "0", T.ANY, P_ATOM
+        return N.Const(T.ANY, 0, 0)
+
+    @staticmethod
+    def named(code: str, ty: T.Type) -> N.Expr:
+        """What a name stands for, by its code: a field of the state (``s.z_hand``), a local of
+        the method, or code written for it (a define's argument written in place)."""
+        if code.startswith("s.") and code[2:].isidentifier():
+            return N.Field(ty, 0, code[2:])
+        if code.isidentifier():
+            return N.Local(ty, 0, code)
+        return N.leaf(code, ty, P_ATOM)
 
     def x_Attr(self, node: ast.Attr, ctx: Ctx):
         if isinstance(node.obj, ast.Name) and node.obj.id in self.sym.tables and node.obj.id not in ctx.scope:
@@ -314,26 +326,30 @@ class ExpressionLowering:
         if ty.kind == "grid":  # G[c]: what cell c holds
             sym = self.sym.grids[ty.space]
             cell = self.cell(node.index, ctx, sym)
-            if ty.elem is not None and ty.elem.kind == "int" and sym.elem.kind == "int":
-                return f"{code}[{cell}]", T.INT, P_ATOM
-            read = self.node(f"{code}[{cell}]") if sym.elem.kind == "int" else self.cell_read(code, cell)
+            if sym.elem.kind == "int":  # a grid of numbers: the number itself
+                read = N.Index(T.INT, 0, self.named(code, ty), self.node(cell))
+                if ty.elem is not None and ty.elem.kind == "int":
+                    return read
+            else:
+                read = self.cell_read(code, cell)
             return N.Element(ty.elem or sym.elem, 0, read)
         if ty.kind in ("zones", "counters", "grids"):
-            index, ity = self.expr(node.index, ctx)
-            read = f"{code}[{index}]"
+            index = self.tree(node.index, ctx)
+            ity = index.type
+            result = {"zones": T.zone_of(ty.elem), "counters": ty.elem or T.INT,
+                      "grids": T.Type("grid", elem=ty.elem, space=ty.space)}[ty.kind]
+            read = N.Index(result, 0, self.named(code, ty), index)
             if mine and ty.kind in ("zones", "grids"):
                 prefix = "z_" if obj.id in self.sym.zones else "g_"
-                read = self.state_read(read, f"{prefix}{obj.id}__me", ctx)
+                read = self.named(self.state_read(self.write(read), f"{prefix}{obj.id}__me", ctx), result)
             if ty.kind == "counters" and isinstance(node.obj, ast.Name) and node.obj.id in self.sym.counters:
-                read = self.counter_slot(node.obj.id, index, ty.elem or T.INT)
+                read = self.counter_slot(node.obj.id, index, result)
             if ty.per == "player":
                 if not ity.is_number:
                     self.error(f"this is indexed by a player, not by {ity}", node.index.pos)
             elif ity.kind != "any" and not (ity.kind == "enum" and ity.name == ty.per):
                 self.error(f"this is indexed by a member of '{ty.per}', not by {ity}", node.index.pos)
-            result = {"zones": T.zone_of(ty.elem), "counters": ty.elem or T.INT,
-                      "grids": T.Type("grid", elem=ty.elem, space=ty.space)}[ty.kind]
-            return (read, result, P_ATOM) if isinstance(read, str) else read
+            return read
         index, ity = self.expr(node.index, ctx)
         if ity.kind not in ("int", "player", "enum", "any"):
             self.error(f"expected a position (a number or an enum member) here, but this is {ity}", node.index.pos)
@@ -345,7 +361,7 @@ class ExpressionLowering:
             if length is not None and _is_int(index) and not -length <= int(index) < length:
                 self.error(f"position {index} of a list of {length} (positions count from 0)", node.index.pos,
                            f"the last is [{length - 1}]" if length else "this list is empty")
-            return f"{code}[{index}]", ty.elem or T.ANY, P_ATOM
+            return N.Index(ty.elem or T.ANY, 0, self.named(code, ty), self.node(index))
         if ty.kind != "any":
             self.error(f"only zones, lists and per-player or per-member things take [...], but this is {ty}",
                        node.pos)
@@ -384,11 +400,11 @@ class ExpressionLowering:
         return "0", T.ANY, P_ATOM
 
     def x_Range(self, node: ast.Range, ctx: Ctx):
-        lo, hi = self.number(node.lo, ctx), self.number(node.hi, ctx)
-        if _is_int(lo) and _is_int(hi) and int(hi) - int(lo) < LIMITS["range_values"]:
-            return f"range({lo}, {int(hi) + 1})", T.list_of(T.INT), P_ATOM
+        lo, hi = self.number_tree(node.lo, ctx), self.number_tree(node.hi, ctx)
+        if isinstance(lo, N.Const) and isinstance(hi, N.Const) and hi.value - lo.value < LIMITS["range_values"]:
+            return N.Span(T.list_of(T.INT), 0, lo.value, hi.value)
         ctx.uses["span"] += 1
-        return f"{self.rt('ops.span')}({lo}, {hi})", T.list_of(T.INT), P_ATOM  # bounded when played
+        return self.helper("ops.span", T.list_of(T.INT), lo, hi)  # bounded when played
 
     def t_Cond(self, node: ast.Cond, ctx: Ctx) -> N.Expr:
         test = self.tree(node.test, ctx)
@@ -407,15 +423,16 @@ class ExpressionLowering:
             self.error("a list of names: cells are named where a grid says which", node.pos,
                        f"write cells({grid}, {names})")
             return "[]", T.list_of(T.ANY), P_ATOM
-        codes, elem = [], None
+        items, elem = [], None
         for item in node.items:
-            code, ty = self.expr(item, ctx)
+            tree = self.tree(item, ctx)
+            ty = tree.type
             if elem is None or elem.kind == "any":
                 elem = ty
             elif not T.compatible(elem, ty):
                 self.error(f"a list holds values of one kind: {elem} and {ty} are mixed", item.pos)
-            codes.append(code)
-        return "[" + ", ".join(codes) + "]", T.list_of(elem or T.ANY), P_ATOM
+            items.append(tree)
+        return N.ListOf(T.list_of(elem or T.ANY), 0, tuple(items))
 
     def t_Not(self, node: ast.Not, ctx: Ctx) -> N.Expr:
         operand = node.operand

@@ -171,9 +171,6 @@ class GridLowering:
         """A grid's table of neighbours as a kernel's argument."""
         return N.Table(T.ANY, 0, f"{g}_ADJ")
 
-    def adj_code(self, g: str) -> str:
-        return self.write(self.adj_table(g))
-
     def lanes_size(self, g: str, sym) -> tuple[N.Expr, N.Expr]:
         """A grid's width and height for a kernel's arguments (natively the numbers themselves)."""
         if sym is None:
@@ -271,7 +268,7 @@ class GridLowering:
         if f == "flanked":
             c, who = self.cell(args[1], ctx, sym), self.element(args[2], ctx, sym)
             d = self.direction(args[3], ctx, sym) if len(args) == 4 else "-1"
-            call = ("call", "K.flanked", (grid, self.adj_code(g), str(deg), c, f"{who} + 1", str(d)))
+            call = ("call", "K.flanked", (grid, self.adj_table(g), deg, c, f"{who} + 1", d))
             return self.recorded(call, T.list_of(cell_t))
         if f == "leaps":  # the cells an (m, n) leaper reaches from c: a table made when generating
             if sym.geo.kind not in ("square", "lanes", "points"):
@@ -321,7 +318,7 @@ class GridLowering:
             return made
         if f == "liberties":  # the empty cells next to c's chain
             c = self.cell(args[1], ctx, sym)
-            return self.recorded(("call", "K.liberties", (grid, self.adj_code(g), str(deg), c)), T.list_of(cell_t))
+            return self.recorded(("call", "K.liberties", (grid, self.adj_table(g), deg, c)), T.list_of(cell_t))
         if f == "around":  # the cells next to some of these cells, and not among them
             cells_code, cty = self.expr(args[1], ctx)
             if cty.kind not in ("list", "zone", "any") or (cty.elem is not None and cty.elem.kind not in
@@ -354,7 +351,7 @@ class GridLowering:
                 self.error(f"filled_cells(G, v) finds pieces, and '{sym.name}' is a grid of numbers", node.pos)
                 return "[]", T.list_of(cell_t), P_ATOM
             codes = [self.expr(a, ctx) for a in args[1:]]
-            return self.cells_holding(grid, sym, args[1:], codes), T.list_of(cell_t), P_ATOM
+            return attrs.evolve(self.cells_holding(grid, sym, args[1:], codes), type=T.list_of(cell_t))
         if f in ("empty_cells", "filled_cells"):
             if numbers:  # a list of numbers: 0 is an empty cell
                 test = "not " if f == "empty_cells" else ""
@@ -394,7 +391,7 @@ class GridLowering:
         if f == "line_moves":
             who = self.element(args[1], ctx, sym)
             limit = self.number(args[2], ctx) if len(args) == 3 else "0"
-            call = ("call", "K.line_move_keys", (grid, self.adj_code(g), str(sym.geo.deg), f"{who} + 1", limit))
+            call = ("call", "K.line_move_keys", (grid, self.adj_table(g), sym.geo.deg, f"{who} + 1", limit))
             return self.recorded(call, T.list_of(T.Type("linemove", space=sym.name)))
         raise AssertionError(f)
 
@@ -438,7 +435,7 @@ class GridLowering:
         return None
 
     # ---- statements -----------------------------------------------------------------------
-    def cells_holding(self, grid: str, sym, args: list, codes: list) -> str:
+    def cells_holding(self, grid: str, sym, args: list, codes: list) -> N.Helper:
         """The cells of a grid of elements holding a value: on a grid of pieces, a piece, a kind
         (any owner), an owner (any kind), or a kind and an owner (``K.cells_holding``). ``codes``:
         the arguments lowered, (code, type) each."""
@@ -470,16 +467,16 @@ class GridLowering:
                            f"piece, a kind or a player, not {ty}", args[0].pos)
         return self.holding_call(grid, str(kinds), kind, owner)
 
-    def holding_call(self, grid: str, kinds: str, kind: str, owner: str) -> str:
-        """``K.cells_holding(...)``, recorded so that ``first()`` of it can ask the kernel for
-        the first such cell alone (``K.first_holding``: no list made)."""
-        return self.write(self.recorded(("call", "K.cells_holding", (grid, kinds, kind, owner)), T.ANY))
+    def holding_call(self, grid: str, kinds: str, kind: str, owner: str) -> N.Helper:
+        """``K.cells_holding(...)`` (``first()`` of it asks the kernel for the first such cell
+        alone: ``K.first_holding``, no list made)."""
+        return self.helper("K.cells_holding", T.list_of(T.ANY), grid, kinds, kind, owner)
 
     def recorded(self, call: tuple, ty: T.Type) -> N.Helper:
-        """A call of a kernel, recorded by its code (``Lowerer.written``) with its arguments, for
-        the choices made after it is written (count it without a list, take its first, ...)."""
+        """A call of a kernel, recorded by its code (``Lowerer.written``) with its arguments as
+        written, for the choices made after it is written by code (the keyed moves)."""
         made = self.helper(call[1], ty, *call[2])
-        self.written[self.write(made)] = call
+        self.written[self.write(made)] = (*call[:2], tuple(self.write(a) for a in made.args))
         return made
 
     def s_Put(self, node: ast.Put, ctx) -> list[S.Stmt]:

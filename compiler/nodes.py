@@ -45,6 +45,44 @@ class Code(Expr):
 
 
 @attrs.frozen
+class Local(Expr):
+    """A name of the method being written: a let, a parameter, a loop's variable, ``me``."""
+    name: str
+
+
+@attrs.frozen
+class Field(Expr):
+    """A field of the state: ``s.<attr>`` (a zone, a grid, a counter, the turn, the seats)."""
+    attr: str
+
+
+@attrs.frozen
+class Global(Expr):
+    """A constant of the engine module made when generating (a table's items, a grid's names)."""
+    name: str
+
+
+@attrs.frozen
+class Index(Expr):
+    """``obj[index]``: an element of a zone or a list, a zone or grid of one seat."""
+    obj: Expr
+    index: Expr
+
+
+@attrs.frozen
+class ListOf(Expr):
+    """A list written out: ``[a, b, c]``."""
+    items: tuple
+
+
+@attrs.frozen
+class Span(Expr):
+    """The whole numbers ``first`` to ``last`` (both known when compiling), in order."""
+    first: int
+    last: int
+
+
+@attrs.frozen
 class Not(Expr):
     operand: Expr
 
@@ -74,6 +112,14 @@ class Cond(Expr):
 class Call(Expr):
     """A built-in function of numbers: ``abs(x)``, ``max(a, b, ...)``, ``min(a, b, ...)``."""
     func: str
+    args: tuple
+
+
+@attrs.frozen
+class Apply(Expr):
+    """A call of one of the engine's own functions: a define compiled once per kind of
+    arguments (``fn__name(s, me, a, b)``)."""
+    function: str
     args: tuple
 
 
@@ -288,16 +334,35 @@ def truth_number(operand: Expr, line: int = 0) -> Expr:
 
 
 # ---- the reference ----------------------------------------------------------------------------
+def name_of(e: Expr) -> str | None:
+    """The name a leaf stands for in :func:`evaluate`'s ``leaves``: its code, a local's name,
+    ``s.<attr>`` for a field of the state."""
+    if isinstance(e, Code):
+        return e.text
+    if isinstance(e, Local):
+        return e.name
+    if isinstance(e, Field):
+        return f"s.{e.attr}"
+    return None
+
+
 def evaluate(e: Expr, leaves: dict[str, Any] | None = None) -> Any:
     """The value of a tree of constants, operators and conditionals; a :class:`Code` leaf is
     looked up by its text in ``leaves``. Python's arithmetic, as the language's (``//`` and
     ``%`` round toward minus infinity)."""
     if isinstance(e, Const):
         return e.value
-    if isinstance(e, Code):
-        if leaves is None or e.text not in leaves:
-            raise KeyError(f"no value for {e.text!r}")
-        return leaves[e.text]
+    name = name_of(e)
+    if name is not None:
+        if leaves is None or name not in leaves:
+            raise KeyError(f"no value for {name!r}")
+        return leaves[name]
+    if isinstance(e, ListOf):
+        return [evaluate(item, leaves) for item in e.items]
+    if isinstance(e, Span):
+        return list(range(e.first, e.last + 1))
+    if isinstance(e, Index):
+        return evaluate(e.obj, leaves)[evaluate(e.index, leaves)]
     if isinstance(e, Not):
         return not evaluate(e.operand, leaves)
     if isinstance(e, Neg):
