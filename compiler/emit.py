@@ -111,6 +111,19 @@ class PythonWriter:
     def w_Span(self, e: N.Span) -> tuple[str, int]:
         return f"range({e.first}, {e.last + 1})", P_ATOM
 
+    def w_Upto(self, e: N.Upto) -> tuple[str, int]:
+        return f"range({self.code(e.count)})", P_ATOM
+
+    def w_Len(self, e: N.Len) -> tuple[str, int]:
+        return f"len({self.code(e.coll)})", P_ATOM
+
+    def w_ListCount(self, e: N.ListCount) -> tuple[str, int]:
+        return f"{self.code(e.coll, P_ATOM)}.count({self.code(e.value)})", P_ATOM
+
+    def w_Reduce(self, e: N.Reduce) -> tuple[str, int]:
+        default = "" if e.func == "sum" else ", default=0"
+        return f"{e.func}({self.code(e.coll)}{default})", P_ATOM
+
     def w_Not(self, e: N.Not) -> tuple[str, int]:
         return "not " + self.code(e.operand, P_NOT), P_NOT
 
@@ -134,6 +147,24 @@ class PythonWriter:
 
     def w_Apply(self, e: N.Apply) -> tuple[str, int]:
         return f"{e.function}({', '.join(self.code(a, 0) for a in e.args)})", P_ATOM
+
+    def w_Aggregate(self, e: N.Aggregate) -> tuple[str, int]:
+        # list comprehensions: over the small collections of games they beat generators
+        cond = f" if {self.code(e.cond)}" if e.cond is not None else ""
+        gen = f"for {e.var} in {self.code(e.source)}{cond}"
+        elem = self.code(e.elem)
+        if e.func == "count":
+            return f"len([1 {gen}])", P_ATOM
+        if e.func == "sum":
+            return f"sum([{elem} {gen}])", P_ATOM
+        if e.func in ("max", "min"):
+            return f"{e.func}([{elem} {gen}], default=0)", P_ATOM
+        if e.func in ("any", "all"):
+            return (f"{e.func}({elem} {gen})" if e.lazy else f"{e.func}([{elem} {gen}])"), P_ATOM
+        # argmin/argmax: the first element with the smallest (largest) key; -1 when none qualifies
+        sign = "" if e.func == "argmin" else "-"
+        return (f"min([({sign}({elem}), _i, {e.var}) for _i, {e.var} in enumerate({self.code(e.source)}){cond}], "
+                f"default=(0, 0, -1))[2]"), P_ATOM
 
     def w_Number(self, e: N.Number) -> tuple[str, int]:
         return f"(1 if {self.code(e.operand, P_OR)} else 0)", P_ATOM

@@ -132,17 +132,17 @@ class CallLowering:
                             self.error(f"grid '{sym.name}' holds {sym.elem}, not {vty}", args[1].pos)
                         return self.count_cells(gcode, f"{value} + 1")
                     if sym.elem.kind == "int":
-                        return f"{gcode}.count({self.element(args[1], ctx, sym)})", T.INT, P_ATOM
+                        return N.ListCount(T.INT, 0, self.named(gcode, gty), self.node(self.element(args[1], ctx, sym)))
                     return self.count_cells(gcode, f"{self.element(args[1], ctx, sym)} + 1")
                 return f"({sym.geo.cells} - {self.write(self.count_cells(gcode, 0))})", T.INT, P_ATOM
             self.rewind(mark, ctx)  # lowered again, as a collection
             tree, ty = self.collection_tree(args[0], ctx)
             coll = self.write(tree)
             if len(args) == 2:
-                v, tv = self.expr(args[1], ctx)
-                if ty.elem and not T.compatible(ty.elem, tv):
-                    self.error(f"{tv} cannot be in {ty}", args[1].pos)
-                return f"{coll}.count({v})", T.INT, P_ATOM
+                value = self.tree(args[1], ctx)
+                if ty.elem and not T.compatible(ty.elem, value.type):
+                    self.error(f"{value.type} cannot be in {ty}", args[1].pos)
+                return N.ListCount(T.INT, 0, tree, value)
             kernel = tree.name if isinstance(tree, N.Helper) else None
             if kernel == "K.liberties":  # counted without a list, as far as a comparison needs
                 return self.helper("K.liberty_count", T.INT, *tree.args, -1 if limit is None else limit)
@@ -156,19 +156,19 @@ class CallLowering:
             return self.size_of(coll, ctx), T.INT, P_ATOM
         if f in ("sum", "max", "min"):
             if len(args) == 1:
-                coll, ty = self.collection(args[0], ctx)
+                tree, ty = self.collection_tree(args[0], ctx)
                 if ty.elem is not None and not ty.elem.is_number:
                     self.error(f"{f}() adds up numbers, but this holds {ty.elem}", args[0].pos)
-                if f == "sum":
-                    return f"sum({coll})", T.INT, P_ATOM
-                return f"{f}({coll}, default=0)", T.INT, P_ATOM
+                return N.Reduce(T.INT, 0, f, tree)
             arity(1)  # max and min of two or more numbers are IR nodes (t_Call)
             return "0", T.INT, P_ATOM
         if f == "has":
             if not arity(2):
                 return "False", T.BOOL, P_ATOM
-            coll, ty = self.collection(args[0], ctx)
-            v, tv = self.expr(args[1], ctx)
+            tree, ty = self.collection_tree(args[0], ctx)
+            coll = self.write(tree)
+            value = self.tree(args[1], ctx)
+            v, tv = self.write(value), value.type
             if tv.kind == "list":
                 if ty.elem and tv.elem and not T.compatible(ty.elem, tv.elem):
                     self.error(f"{tv} cannot be in {ty}", args[1].pos)
@@ -180,7 +180,7 @@ class CallLowering:
                 return self.helper("K.contains_all", T.BOOL, coll, v)
             if ty.elem and not T.compatible(ty.elem, tv):
                 self.error(f"{tv} cannot be in {ty}", args[1].pos)
-            return f"{self.wrap(v, P_ATOM, P_CMP + 1)} in {coll}", T.BOOL, P_CMP
+            return N.binary("in", value, tree, T.BOOL)
         if f in ("number", "abs"):  # of one argument, IR nodes (t_Call): here, the wrong count
             arity(1)
             return "0", T.INT, P_ATOM
@@ -446,42 +446,32 @@ class CallLowering:
         if bound is not None:
             return bound, T.BOOL, P_CMP
         before = Counter(ctx.uses)
-        src, ty = self.collection(node.source, ctx)
+        source, ty = self.collection_tree(node.source, ctx)
+        src = self.write(source)
         var = fresh_local(node.var, ctx)
         inner = ctx.child(**{node.var: (var, ty.elem or T.ANY)})
-        elem, te = self.expr(node.elem, inner)
-        cond = ""
-        if node.cond is not None:
-            cond = " if " + self.boolean(node.cond, inner)
-        gen = f"for {var} in {src}{cond}"
+        element = self.tree(node.elem, inner)
+        elem, te = self.write(element), element.type
+        test = self.boolean_tree(node.cond, inner) if node.cond is not None else None
         if self.native and ctx.where != "show" and f in _AGGREGATES:
-            return self.aggregate_method(node, f, var, src, elem, cond[len(" if "):], ctx, ty.elem or T.ANY, te,
+            cond = self.write(test) if test is not None else ""
+            return self.aggregate_method(node, f, var, src, elem, cond, ctx, ty.elem or T.ANY, te,
                                          ctx.uses - before)
         # list comprehensions: over the small collections of games they beat generators
-        if f == "count":
-            return f"len([1 {gen}])", T.INT, P_ATOM
-        if f in ("sum", "max", "min"):
-            if not te.is_number:
-                self.error(f"{f}() needs numbers, but this is {te}", node.elem.pos)
-            if f == "sum":
-                return f"sum([{elem} {gen}])", T.INT, P_ATOM
-            return f"{f}([{elem} {gen}], default=0)", T.INT, P_ATOM
-        if f in ("any", "all"):
-            if te.kind not in ("bool", "any"):
-                self.error(f"{f}() needs a condition, but this is {te}", node.elem.pos)
-            if not (ctx.random_ok and draws(node, self.sym.defines)):  # nothing drawn: it stops
-                return f"{f}({elem} {gen})", T.BOOL, P_ATOM  # at the first element that decides
-            return f"{f}([{elem} {gen}])", T.BOOL, P_ATOM
-        if f in ("argmin", "argmax"):
-            if not te.is_number:
-                self.error(f"{f}() ranks by a number, but this is {te}", node.elem.pos)
-            sign = "" if f == "argmin" else "-"
-            # the first element with the smallest (largest) key; -1 when none qualifies
-            return (f"min([({sign}({elem}), _i, {var}) for _i, {var} in enumerate({src}){cond}], "
-                    f"default=(0, 0, -1))[2]", ty.elem or T.ANY, P_ATOM)
-        self.error(f"'{f}(... for ...)' is not an aggregate; use count, sum, max, min, any, all, argmin or argmax",
-                   node.pos)
-        return "0", T.ANY, P_ATOM
+        result = {"count": T.INT, "sum": T.INT, "max": T.INT, "min": T.INT, "any": T.BOOL, "all": T.BOOL,
+                  "argmin": ty.elem or T.ANY, "argmax": ty.elem or T.ANY}.get(f)
+        if f in ("sum", "max", "min", "argmin", "argmax") and not te.is_number:
+            self.error(f"{f}() ranks by a number, but this is {te}" if f.startswith("arg") else
+                       f"{f}() needs numbers, but this is {te}", node.elem.pos)
+        if f in ("any", "all") and te.kind not in ("bool", "any"):
+            self.error(f"{f}() needs a condition, but this is {te}", node.elem.pos)
+        if result is None:
+            self.error(f"'{f}(... for ...)' is not an aggregate; use count, sum, max, min, any, all, argmin or argmax",
+                       node.pos)
+            return "0", T.ANY, P_ATOM
+        # any/all stop at the first element that decides, unless an element draws a random number
+        lazy = f in ("any", "all") and not (ctx.random_ok and draws(node, self.sym.defines))
+        return N.Aggregate(result, 0, f, var, source, element, test, lazy)
 
     def aggregate_method(self, node: ast.Comp, f: str, var: str, src: str, elem: str, cond: str, ctx: Ctx,
                          elem_type: T.Type, value_type: T.Type, used: Counter):
@@ -560,4 +550,4 @@ class CallLowering:
             name = f"_agg_{len(self.helpers)}_{f}"
             self._helper_names[key] = name
             self.helpers.append((name, params, self.comment(node), lines, sig))
-        return f"s.{name}({', '.join(params)})", result_type, P_ATOM
+        return N.Apply(result_type, 0, f"s.{name}", tuple(self.named(p, T.ANY) for p in params))

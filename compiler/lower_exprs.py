@@ -185,7 +185,7 @@ class ExpressionLowering:
         return f"len({code})"
 
     def x_Players(self, node: ast.Players, ctx: Ctx):
-        return "range(s.n)", T.list_of(T.PLAYER), P_ATOM
+        return N.Upto(T.list_of(T.PLAYER), 0, N.Field(T.INT, 0, "n"))
 
     def x_Name(self, node: ast.Name, ctx: Ctx):
         name = node.id
@@ -219,7 +219,7 @@ class ExpressionLowering:
         if name in sym.tables:
             return N.Global(T.list_of(T.item(name)), 0, f"{_const(name)}_ALL")
         if name in sym.enums:
-            return f"range({len(sym.enums[name].members)})", T.list_of(T.enum(name)), P_ATOM
+            return N.Upto(T.list_of(T.enum(name)), 0, N.Const(T.INT, 0, len(sym.enums[name].members)))
         if name == "me":
             if ctx.has_me:
                 ctx.uses["me"] += 1
@@ -435,15 +435,12 @@ class ExpressionLowering:
         return N.ListOf(T.list_of(elem or T.ANY), 0, tuple(items))
 
     def t_Not(self, node: ast.Not, ctx: Ctx) -> N.Expr:
-        operand = node.operand
-        if isinstance(operand, ast.Call) and operand.func == "is_empty" and len(operand.args) == 2:
-            code, ty, prec = self._expr(operand, ctx)
-            made = self.written.get(code, ())
-            if made[:1] == ("is_empty",):  # not is_empty(G, c)  ->  G[c] != 0
-                return N.Code(T.BOOL, node.pos[0], f"{made[1]} != 0", P_CMP)
-        inner = self.tree(operand, ctx)
+        inner = self.tree(node.operand, ctx)
         if inner.type.kind not in ("bool", "any"):
             self.error(f"'not' needs a condition, but this is {inner.type}", node.operand.pos)
+        if (isinstance(node.operand, ast.Call) and node.operand.func == "is_empty" and isinstance(inner, N.Binary)
+                and inner.op == "=="):  # not is_empty(G, c)  ->  G[c] != 0
+            return attrs.evolve(inner, op="!=", line=node.pos[0])
         return N.invert(inner, node.pos[0])
 
     def t_Neg(self, node: ast.Neg, ctx: Ctx) -> N.Expr:

@@ -233,7 +233,7 @@ class GridLowering:
             self.written[self.write(made)] = ("neighbours", f"_v_{g}_ADJ", deg, cell)
             return made
         if f == "directions":
-            return f"range({deg})", T.list_of(T.Type("direction", space=sym.name)), P_ATOM
+            return N.Upto(T.list_of(T.Type("direction", space=sym.name)), 0, N.Const(T.INT, 0, deg))
         if f == "ray":
             c, d = self.cell(args[1], ctx, sym), self.direction(args[2], ctx, sym)
             return self.helper("ops.ray", T.list_of(cell_t), self.adj_table(g), deg, c, d)
@@ -302,11 +302,11 @@ class GridLowering:
                            node.pos, "declare it as: grid board: player lines \"a1 d1 g1\", ...")
                 return "()", T.ANY, P_ATOM
             if len(args) == 1:
-                return f"{g}_LINES", T.list_of(T.list_of(cell_t)), P_ATOM
+                return N.Global(T.list_of(T.list_of(cell_t)), 0, f"{g}_LINES")
             return self.helper("ops.lines_through", T.list_of(T.list_of(cell_t)), f"{g}_LINES_AT",
                                self.cell(args[1], ctx, sym))
         if f == "lanes":  # the lanes as values, numbered from 1 where people read them
-            return f"range({sym.geo.width})", T.list_of(T.Type("lane", space=sym.name)), P_ATOM
+            return N.Upto(T.list_of(T.Type("lane", space=sym.name)), 0, N.Const(T.INT, 0, sym.geo.width))
         if f == "chain":  # the cells joined to c through neighbours holding what c holds
             c = self.cell(args[1], ctx, sym)
             return self.helper("K.chain", T.list_of(cell_t), grid, self.adj_table(g), deg, c)
@@ -343,9 +343,9 @@ class GridLowering:
             cell = self.cell(args[1], ctx, sym)
             return self.helper("ops.mancala_opposite", cell_t, cell, sym.geo.width)
         if f == "cells" and len(args) > 1:  # cells(G, "a1", "d1", c): a list of cells, named or not
-            return f"[{', '.join(self.cell(a, ctx, sym) for a in args[1:])}]", T.list_of(cell_t), P_ATOM
+            return N.ListOf(T.list_of(cell_t), 0, tuple(self.node(self.cell(a, ctx, sym), cell_t) for a in args[1:]))
         if f == "cells":
-            return f"range({sym.geo.cells})", T.list_of(cell_t), P_ATOM
+            return N.Upto(T.list_of(cell_t), 0, N.Const(T.INT, 0, sym.geo.cells))
         if f == "filled_cells" and len(args) > 1:  # the cells holding a value (a kind, an owner)
             if numbers:
                 self.error(f"filled_cells(G, v) finds pieces, and '{sym.name}' is a grid of numbers", node.pos)
@@ -364,13 +364,12 @@ class GridLowering:
             return self.shared_cells(code, args[0], ctx), T.list_of(cell_t), P_ATOM
         if f == "content":
             if numbers:
-                return f"{grid}[{self.cell(args[1], ctx, sym)}]", sym.elem, P_ATOM
+                return N.Index(sym.elem, 0, self.named(grid, T.ANY), self.node(self.cell(args[1], ctx, sym)))
             return N.Element(sym.elem, 0, self.cell_read(grid, self.cell(args[1], ctx, sym)))
         if f == "is_empty":
             cell = self.cell(args[1], ctx, sym)
-            read = f"{grid}[{cell}]" if numbers else self.write(self.cell_read(grid, cell))
-            self.written[f"{read} == 0"] = ("is_empty", read)
-            return f"{read} == 0", T.BOOL, 4
+            read = N.Index(T.INT, 0, self.named(grid, T.ANY), self.node(cell)) if numbers else self.cell_read(grid, cell)
+            return N.Binary(T.BOOL, 0, "==", read, N.Const(T.INT, 0, 0))
         if f == "row":
             return self.geometry(g, "ROWS", self.cell(args[1], ctx, sym))
         if f == "lane":

@@ -83,6 +83,33 @@ class Span(Expr):
 
 
 @attrs.frozen
+class Upto(Expr):
+    """The whole numbers from 0 below ``count``, in order (the seats, an enum's members, a
+    grid's cells or directions)."""
+    count: Expr
+
+
+@attrs.frozen
+class Len(Expr):
+    """How many elements a zone or a list holds."""
+    coll: Expr
+
+
+@attrs.frozen
+class ListCount(Expr):
+    """How many elements of a zone or a list (or a grid of numbers) equal ``value``."""
+    coll: Expr
+    value: Expr
+
+
+@attrs.frozen
+class Reduce(Expr):
+    """``sum``, ``max`` or ``min`` of a zone or list of numbers (max and min 0 when empty)."""
+    func: str
+    coll: Expr
+
+
+@attrs.frozen
 class Not(Expr):
     operand: Expr
 
@@ -121,6 +148,19 @@ class Apply(Expr):
     arguments (``fn__name(s, me, a, b)``)."""
     function: str
     args: tuple
+
+
+@attrs.frozen
+class Aggregate(Expr):
+    """``func(elem for var in source where cond)``: count, sum, max, min (0 when empty), any,
+    all, argmin, argmax (the first best element; none when empty). ``lazy``: any/all stop at
+    the first element that decides (nothing random is drawn by the elements)."""
+    func: str
+    var: str
+    source: Expr
+    elem: Expr
+    cond: Expr | None
+    lazy: bool = False
 
 
 @attrs.frozen
@@ -361,8 +401,19 @@ def evaluate(e: Expr, leaves: dict[str, Any] | None = None) -> Any:
         return [evaluate(item, leaves) for item in e.items]
     if isinstance(e, Span):
         return list(range(e.first, e.last + 1))
+    if isinstance(e, Upto):
+        return list(range(evaluate(e.count, leaves)))
+    if isinstance(e, Len):
+        return len(evaluate(e.coll, leaves))
+    if isinstance(e, ListCount):
+        return list(evaluate(e.coll, leaves)).count(evaluate(e.value, leaves))
+    if isinstance(e, Reduce):
+        values = evaluate(e.coll, leaves)
+        return sum(values) if e.func == "sum" else (max if e.func == "max" else min)(values, default=0)
     if isinstance(e, Index):
         return evaluate(e.obj, leaves)[evaluate(e.index, leaves)]
+    if isinstance(e, Aggregate):
+        return _aggregate(e, leaves or {})
     if isinstance(e, Not):
         return not evaluate(e.operand, leaves)
     if isinstance(e, Neg):
@@ -387,3 +438,22 @@ def evaluate(e: Expr, leaves: dict[str, Any] | None = None) -> Any:
             return a not in b
         return {**ARITHMETIC, **COMPARISONS}[e.op](a, b)
     raise TypeError(f"not an expression node: {e!r}")
+
+
+def _aggregate(e: Aggregate, leaves: dict[str, Any]) -> Any:
+    kept = []  # (element, its value) of each element that qualifies, in order
+    for x in evaluate(e.source, leaves):
+        inner = {**leaves, e.var: x}
+        if e.cond is None or evaluate(e.cond, inner):
+            kept.append((x, evaluate(e.elem, inner)))
+    values = [v for _x, v in kept]
+    if e.func == "count":
+        return len(kept)
+    if e.func in ("sum", "any", "all"):
+        return {"sum": sum, "any": any, "all": all}[e.func](values)
+    if e.func in ("max", "min"):
+        return (max if e.func == "max" else min)(values, default=0)
+    if not kept:  # argmin, argmax
+        return -1
+    best = (min if e.func == "argmin" else max)(values)
+    return next(x for x, v in kept if v == best)
