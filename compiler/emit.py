@@ -90,6 +90,9 @@ class PythonWriter:
             return ("True" if e.value else "False"), P_ATOM
         return str(e.value), (P_ATOM if e.value >= 0 else P_UNARY)
 
+    def w_Text(self, e: N.Text) -> tuple[str, int]:
+        return repr(e.value), P_ATOM
+
     def w_Code(self, e: N.Code) -> tuple[str, int]:
         return e.text, e.prec
 

@@ -109,6 +109,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         """A tree as it is, or code already written as a leaf of one (kept as written)."""
         if isinstance(value, N.Expr):
             return value
+        if isinstance(value, int):  # a number the compiler knows (a degree, a size)
+            return N.Const(T.INT if ty.kind == "any" else ty, 0, value)
         return N.Code(ty, 0, str(value), N.P_ATOM)  # written in place, as the code around it was
 
     def error(self, message: str, pos: tuple, hint: str | None = None) -> None:

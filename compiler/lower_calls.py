@@ -99,7 +99,7 @@ class CallLowering:
                 if not 0 <= int(n) < len(enum.members):
                     self.error(f"enum '{f}' has no member number {n} (it has {len(enum.members)}, from 0)", node.pos)
                 return n, T.enum(f), P_ATOM if int(n) >= 0 else P_UNARY
-            return self.helper("ops.member", T.enum(f), n, len(enum.members), repr(f))
+            return self.helper("ops.member", T.enum(f), n, len(enum.members), N.Text(T.ANY, 0, f))
         if f not in FUNCTIONS and f not in OPEN_FUNCTIONS:
             # `at` is reserved for `put X at C on G`, not a function one can call
             known = sorted((FUNCTIONS - {"at"}) | OPEN_FUNCTIONS | set(GRID_FUNCTIONS) | set(self.sym.defines))

@@ -305,7 +305,7 @@ class ExpressionLowering:
     def counter_slot(self, name: str, index, ty: T.Type = T.ANY) -> N.Slot:
         """One seat's (member's) value of a counter per player (per member)."""
         per = self.sym.counters[name].per
-        bound = N.Code(T.INT, 0, "s.n", P_ATOM) if per == "player" else N.Const(T.INT, 0, len(self.sym.enums[per].members))
+        bound = N.Field(T.INT, 0, "n") if per == "player" else N.Const(T.INT, 0, len(self.sym.enums[per].members))
         return N.Slot(ty, 0, name, self.node(index), bound)
 
     def column(self, table: str, column: str, col, item) -> N.Column:

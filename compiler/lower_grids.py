@@ -59,63 +59,86 @@ class GridLowering:
 
     def grid_ref(self, node: ast.Node, ctx, shape: str | None = None, what: str = "this") -> tuple[str, object]:
         """Lower an expression that must be one grid: returns (code, GridSym or None)."""
-        code, ty = self.expr(node, ctx)
+        tree, sym = self.grid_tree(node, ctx, shape, what)
+        return self.write(tree), sym
+
+    def grid_tree(self, node: ast.Node, ctx, shape: str | None = None, what: str = "this") -> tuple[N.Expr, object]:
+        """Lower an expression that must be one grid: returns (its tree, GridSym or None)."""
+        tree = self.tree(node, ctx)
+        ty = tree.type
+        nothing = N.Code(T.ANY, 0, "bytearray()", P_ATOM)
         if ty.kind == "grids":
             self.error(f"'{ty.space}' is a grid per {ty.per}: say whose, e.g. {ty.space}[me]", node.pos)
-            return "bytearray()", None
+            return nothing, None
         if ty.kind != "grid":
             if ty.kind != "any":
                 self.error(f"expected a grid here, but this is {ty}", node.pos)
-            return "bytearray()", None
+            return nothing, None
         sym = self.sym.grids[ty.space]
         if ty.elem is not None and ty.elem != sym.elem:  # seen through a column: its cells hold that
             sym = attrs.evolve(sym, elem=ty.elem)
         if shape and sym.geo.kind != shape and not (shape == "board" and sym.geo.kind in ("hex", "square")):
             self.error(f"{what} needs a grid of {shape}, but '{sym.name}' is {sym.geo.kind}", node.pos)
-        return code, sym
+        return tree, sym
 
     def element(self, node: ast.Node, ctx, sym) -> str:
-        code, ty = self.expr(node, ctx)
-        if sym is not None and not T.compatible(ty, sym.elem):
-            self.error(f"grid '{sym.name}' holds {sym.elem}, not {ty}", node.pos)
-        return code
+        return self.write(self.element_tree(node, ctx, sym))
+
+    def element_tree(self, node: ast.Node, ctx, sym) -> N.Expr:
+        tree = self.tree(node, ctx)
+        if sym is not None and not T.compatible(tree.type, sym.elem):
+            self.error(f"grid '{sym.name}' holds {sym.elem}, not {tree.type}", node.pos)
+        return tree
+
+    @staticmethod
+    def stored(element: N.Expr) -> N.Expr:
+        """The code a grid of elements stores for an element: the element + 1 (0 is empty)."""
+        return N.Binary(T.INT, 0, "+", element, N.Const(T.INT, 0, 1))
 
     def same_cells(self, a: str, b: str) -> bool:
         """Whether a cell of grid a may stand for a cell of grid b (grids shaped alike)."""
         return a == b or self.sym.grids[a].geo.cells == self.sym.grids[b].geo.cells
 
     def cell(self, node: ast.Node, ctx, sym) -> str:
+        return self.write(self.cell_tree(node, ctx, sym))
+
+    def cell_tree(self, node: ast.Node, ctx, sym) -> N.Expr:
+        cell_t = T.Type("cell", space=sym.name) if sym is not None else T.ANY
         if isinstance(node, ast.Str):  # a cell by its name: "d4"
             if sym is None:
-                return "0"
+                return N.Const(cell_t, 0, 0)
             names = sym.geo.cell_names()
             if node.value in names:
-                return str(names.index(node.value))
+                return N.Const(cell_t, 0, names.index(node.value))
             self.error(f"grid '{sym.name}' has no cell \"{node.value}\"", node.pos,
                        suggest(node.value, names) or f"its cells are named {names[0]} to {names[-1]}")
-            return "0"
-        code, ty = self.expr(node, ctx)
+            return N.Const(cell_t, 0, 0)
+        tree = self.tree(node, ctx)
+        ty = tree.type
         if ty.kind not in ("cell", "int", "any"):
             self.error(f"expected a cell here, but this is {ty}", node.pos)
         elif sym is not None and ty.kind == "cell" and ty.space and not self.same_cells(ty.space, sym.name):
             self.error(f"this is a cell of grid '{ty.space}', which is not shaped like '{sym.name}'", node.pos)
-        return code
+        return tree
 
     def direction(self, node: ast.Node, ctx, sym) -> str:
+        return self.write(self.direction_tree(node, ctx, sym))
+
+    def direction_tree(self, node: ast.Node, ctx, sym) -> N.Expr:
         """A direction of the grid: quoted ("ne") or a value from directions(G)."""
         dirs = sym.geo.dirs if sym is not None else ()
         if isinstance(node, ast.Str):
             if node.value in dirs:
-                return str(dirs.index(node.value))
+                return N.Const(T.INT, 0, dirs.index(node.value))
             if sym is not None:
                 self.error(f"grid '{sym.name}' has no direction \"{node.value}\"", node.pos,
                            "its directions: " + ", ".join(f'"{d}"' for d in dirs))
-            return "0"
-        code, ty = self.expr(node, ctx)
-        if ty.kind not in ("direction", "any"):
+            return N.Const(T.INT, 0, 0)
+        tree = self.tree(node, ctx)
+        if tree.type.kind not in ("direction", "any"):
             self.error(f"expected a direction here (\"{dirs[0] if dirs else 'n'}\", or one of directions(G)), "
-                       f"but this is {ty}", node.pos)
-        return code
+                       f"but this is {tree.type}", node.pos)
+        return tree
 
     def cell_list(self, node: ast.Node, ctx, sym) -> str:
         """Cells given as a side of the board (a member of its edges enum) or a list of cells."""
@@ -171,10 +194,15 @@ class GridLowering:
         """A grid's table of neighbours as a kernel's argument."""
         return N.Table(T.ANY, 0, f"{g}_ADJ")
 
+    @staticmethod
+    def sizes(g: str) -> tuple[N.Global, N.Global]:
+        """A grid's width and height by the module's constants (for the helpers that are Python)."""
+        return N.Global(T.INT, 0, f"{g}_WIDTH"), N.Global(T.INT, 0, f"{g}_HEIGHT")
+
     def lanes_size(self, g: str, sym) -> tuple[N.Expr, N.Expr]:
         """A grid's width and height for a kernel's arguments (natively the numbers themselves)."""
         if sym is None:
-            return self.node(f"{g}_WIDTH"), self.node(f"{g}_HEIGHT")
+            return self.sizes(g)
         return N.Dimension(T.INT, 0, f"{g}_WIDTH", sym.geo.width), N.Dimension(T.INT, 0, f"{g}_HEIGHT", sym.geo.height)
 
     def grid_call(self, node: ast.Call, ctx) -> tuple[str, T.Type, int]:
@@ -193,14 +221,15 @@ class GridLowering:
             if sym is None:
                 return "[]", T.list_of(T.Type("placement")), P_ATOM
             g = gconst(sym.name)
-            return self.helper("ops.placement_keys", T.list_of(T.Type("placement")), grid, f"{g}_WIDTH", f"{g}_HEIGHT",
+            return self.helper("ops.placement_keys", T.list_of(T.Type("placement")), grid, *self.sizes(g),
                                f"PATTERNS[{pat}]", taking)
         with self.unread(f in GEOMETRY_ONLY):  # its code names the board's tables, not the grid
-            grid, sym = self.grid_ref(args[0], ctx, "lanes" if f in ("lane", "lane_count", "lanes") else
+            gtree, sym = self.grid_tree(args[0], ctx, "lanes" if f in ("lane", "lane_count", "lanes") else
                                       "board" if f == "line_moves" else
                                       "mancala" if f in ("houses", "store", "opposite") else None, f"{f}()")
         if sym is None:
             return "0", T.ANY, P_ATOM
+        grid = self.write(gtree)
         g = gconst(sym.name)
         cell_t = T.Type("cell", space=sym.name)
         numbers = sym.elem.kind == "int"
@@ -209,41 +238,43 @@ class GridLowering:
             return "0", T.ANY, P_ATOM
         deg = sym.geo.deg
         if f == "column":
-            return self.geometry(g, "COLUMNS", self.cell(args[1], ctx, sym))
+            return self.geometry(g, "COLUMNS", self.cell_tree(args[1], ctx, sym))
         if f == "cell":
             if len(args) == 2 and sym.geo.numbered and not isinstance(args[1], ast.Str):
-                code, ty = self.expr(args[1], ctx)
-                if ty.kind in ("int", "any"):  # the cell numbered n (1 for the first in reading order)
-                    return N.Numbered(cell_t, 0, f"{g}_NUMBERED", self.node(code))
+                number = self.tree(args[1], ctx)
+                if number.type.kind in ("int", "any"):  # the cell numbered n (1 for the first in reading order)
+                    return N.Numbered(cell_t, 0, f"{g}_NUMBERED", number)
             if len(args) == 2:
-                return self.cell(args[1], ctx, sym), cell_t, P_ATOM
+                return attrs.evolve(self.cell_tree(args[1], ctx, sym), type=cell_t)
             if sym.geo.kind in ("hex", "mancala", "points"):
                 self.error(f"cell(G, x, y) is for square boards, lanes and hex W by H boards, not {sym.geo.kind}",
                            node.pos, 'name the cell instead: cell(G, "b3")')
-            x, y = self.number(args[1], ctx), self.number(args[2], ctx)
-            return self.helper("ops.at_xy", cell_t, x, y, f"{g}_WIDTH", f"{g}_HEIGHT", int(sym.geo.kind == 'lanes'))
+            x, y = self.number_tree(args[1], ctx), self.number_tree(args[2], ctx)
+            return self.helper("ops.at_xy", cell_t, x, y, *self.sizes(g), int(sym.geo.kind == 'lanes'))
         if f == "neighbour":
-            c, d = self.cell(args[1], ctx, sym), self.direction(args[2], ctx, sym)
-            if d.isdigit() and (c.isidentifier() or c.isdigit()):
-                return self.geometry(g, "ADJ", f"{c} * {deg} + {d}", cell_t)
-            return N.Neighbour(cell_t, 0, f"{g}_ADJ", deg, self.node(c), self.node(d))
+            c, d = self.cell_tree(args[1], ctx, sym), self.direction_tree(args[2], ctx, sym)
+            if isinstance(d, N.Const) and d.value >= 0 and (isinstance(c, N.Local) or isinstance(c, N.Const) and c.value >= 0):
+                # a named direction from a named cell: the table's entry, read in place
+                index = N.Binary(T.INT, 0, "+", N.Binary(T.INT, 0, "*", c, N.Const(T.INT, 0, deg)), d)
+                return self.geometry(g, "ADJ", index, cell_t)
+            return N.Neighbour(cell_t, 0, f"{g}_ADJ", deg, c, d)
         if f == "neighbours":
-            cell = self.cell(args[1], ctx, sym)
+            cell = self.cell_tree(args[1], ctx, sym)
             made = self.neighbour_list(f"{g}_ADJ", deg, cell, T.list_of(cell_t))
-            self.written[self.write(made)] = ("neighbours", f"_v_{g}_ADJ", deg, cell)
+            self.written[self.write(made)] = ("neighbours", f"_v_{g}_ADJ", deg, self.write(cell))
             return made
         if f == "directions":
             return N.Upto(T.list_of(T.Type("direction", space=sym.name)), 0, N.Const(T.INT, 0, deg))
         if f == "ray":
-            c, d = self.cell(args[1], ctx, sym), self.direction(args[2], ctx, sym)
+            c, d = self.cell_tree(args[1], ctx, sym), self.direction_tree(args[2], ctx, sym)
             return self.helper("ops.ray", T.list_of(cell_t), self.adj_table(g), deg, c, d)
         if f == "distance":
-            a, b = self.cell(args[1], ctx, sym), self.cell(args[2], ctx, sym)
+            a, b = self.cell_tree(args[1], ctx, sym), self.cell_tree(args[2], ctx, sym)
             return self.helper("ops.distance", T.INT, self.adj_table(g), deg, a, b)
         if f == "edge_cells":
             return self.cell_list(args[1], ctx, sym), T.list_of(cell_t), P_ATOM
         if f == "in_a_row":
-            who, n = self.element(args[1], ctx, sym), self.number(args[2], ctx)
+            who, n = self.stored(self.element_tree(args[1], ctx, sym)), self.number_tree(args[2], ctx)
             length = None
             if (self.native and ctx.where == "end" and not self._in_function and not self._comp_depth
                     and isinstance(args[0], ast.Name) and not sym.per):
@@ -256,19 +287,19 @@ class GridLowering:
                 # that changed since it last failed are looked at (a memo per grid and length)
                 k = self.memos.setdefault((sym.name, length.value), len(self.memos))
                 memo = f"s._memo({k}, {(sym.geo.cells + 1) * MEMO_VALUES})"
-                return self.helper("K.in_a_row_since", T.BOOL, grid, memo, self.adj_table(g), deg, f"{who} + 1", n)
-            return self.helper("K.in_a_row", T.BOOL, grid, self.adj_table(g), deg, f"{who} + 1", n)
+                return self.helper("K.in_a_row_since", T.BOOL, gtree, memo, self.adj_table(g), deg, who, n)
+            return self.helper("K.in_a_row", T.BOOL, gtree, self.adj_table(g), deg, who, n)
         if f == "in_a_row_exactly":  # a run of n and no more (an overline does not count)
-            who, n = self.element(args[1], ctx, sym), self.number(args[2], ctx)
-            return self.helper("K.in_a_row_exactly", T.BOOL, grid, self.adj_table(g), deg, f"{who} + 1", n)
+            who, n = self.stored(self.element_tree(args[1], ctx, sym)), self.number_tree(args[2], ctx)
+            return self.helper("K.in_a_row_exactly", T.BOOL, gtree, self.adj_table(g), deg, who, n)
         if f == "connected":
-            who = self.element(args[1], ctx, sym)
+            who = self.stored(self.element_tree(args[1], ctx, sym))
             a, b = self.cell_list(args[2], ctx, sym), self.cell_list(args[3], ctx, sym)
-            return self.helper("K.connected", T.BOOL, grid, self.adj_table(g), deg, f"{who} + 1", a, b)
+            return self.helper("K.connected", T.BOOL, gtree, self.adj_table(g), deg, who, a, b)
         if f == "flanked":
-            c, who = self.cell(args[1], ctx, sym), self.element(args[2], ctx, sym)
-            d = self.direction(args[3], ctx, sym) if len(args) == 4 else "-1"
-            call = ("call", "K.flanked", (grid, self.adj_table(g), deg, c, f"{who} + 1", d))
+            c, who = self.cell_tree(args[1], ctx, sym), self.stored(self.element_tree(args[2], ctx, sym))
+            d = self.direction_tree(args[3], ctx, sym) if len(args) == 4 else N.Const(T.INT, 0, -1)
+            call = ("call", "K.flanked", (gtree, self.adj_table(g), deg, c, who, d))
             return self.recorded(call, T.list_of(cell_t))
         if f == "leaps":  # the cells an (m, n) leaper reaches from c: a table made when generating
             if sym.geo.kind not in ("square", "lanes", "points"):
@@ -291,10 +322,10 @@ class GridLowering:
             if key not in self.leap_tables:
                 self.leap_tables[key] = geometry.leap_table(sym.geo, m, n)
             deg = self.leap_tables[key][0]
-            cell = self.cell(args[1], ctx, sym)
+            cell = self.cell_tree(args[1], ctx, sym)
             table = f"{g}_LEAP_{m}_{n}"
             made = self.neighbour_list(table, deg, cell, T.list_of(cell_t))
-            self.written[self.write(made)] = ("neighbours", f"_v_{table}", deg, cell)
+            self.written[self.write(made)] = ("neighbours", f"_v_{table}", deg, self.write(cell))
             return made
         if f == "lines":  # a board of points and lines: its lines (through c), each a list of cells
             if sym.geo.kind != "points":
@@ -303,47 +334,49 @@ class GridLowering:
                 return "()", T.ANY, P_ATOM
             if len(args) == 1:
                 return N.Global(T.list_of(T.list_of(cell_t)), 0, f"{g}_LINES")
-            return self.helper("ops.lines_through", T.list_of(T.list_of(cell_t)), f"{g}_LINES_AT",
-                               self.cell(args[1], ctx, sym))
+            return self.helper("ops.lines_through", T.list_of(T.list_of(cell_t)), N.Global(T.ANY, 0, f"{g}_LINES_AT"),
+                               self.cell_tree(args[1], ctx, sym))
         if f == "lanes":  # the lanes as values, numbered from 1 where people read them
             return N.Upto(T.list_of(T.Type("lane", space=sym.name)), 0, N.Const(T.INT, 0, sym.geo.width))
         if f == "chain":  # the cells joined to c through neighbours holding what c holds
-            c = self.cell(args[1], ctx, sym)
-            return self.helper("K.chain", T.list_of(cell_t), grid, self.adj_table(g), deg, c)
+            c = self.cell_tree(args[1], ctx, sym)
+            return self.helper("K.chain", T.list_of(cell_t), gtree, self.adj_table(g), deg, c)
         if f in ("slide", "blocker", "reach"):  # the empty cells a slide crosses; the piece it meets
-            c, d = self.cell(args[1], ctx, sym), self.direction(args[2], ctx, sym)
-            made = self.helper("K." + f, (cell_t if f == "blocker" else T.list_of(cell_t)), grid, self.adj_table(g), deg, c, d)
+            c, d = self.cell_tree(args[1], ctx, sym), self.direction_tree(args[2], ctx, sym)
+            made = self.helper("K." + f, (cell_t if f == "blocker" else T.list_of(cell_t)), gtree, self.adj_table(g), deg, c, d)
             if f != "blocker":  # an aggregate over it walks the line in C (CallLowering.walk_head)
-                self.written[self.write(made)] = ("walk", f, grid, f"_v_{g}_ADJ", deg, c, d, sym.geo.cells)
+                self.written[self.write(made)] = ("walk", f, grid, f"_v_{g}_ADJ", deg, self.write(c), self.write(d),
+                                                  sym.geo.cells)
             return made
         if f == "liberties":  # the empty cells next to c's chain
-            c = self.cell(args[1], ctx, sym)
-            return self.recorded(("call", "K.liberties", (grid, self.adj_table(g), deg, c)), T.list_of(cell_t))
+            c = self.cell_tree(args[1], ctx, sym)
+            return self.recorded(("call", "K.liberties", (gtree, self.adj_table(g), deg, c)), T.list_of(cell_t))
         if f == "around":  # the cells next to some of these cells, and not among them
-            cells_code, cty = self.expr(args[1], ctx)
+            cells = self.tree(args[1], ctx)
+            cty = cells.type
             if cty.kind not in ("list", "zone", "any") or (cty.elem is not None and cty.elem.kind not in
                                                              ("cell", "int", "any")):
                 self.error(f"around() takes a list of cells, not {cty}", args[1].pos)
-            return self.helper("K.around", T.list_of(cell_t), cells_code, self.adj_table(g), deg, sym.geo.cells)
+            return self.helper("K.around", T.list_of(cell_t), cells, self.adj_table(g), deg, sym.geo.cells)
         if f == "sides":  # the sides of the board some of these cells lie along
             if not sym.edges:
                 self.error(f"sides() needs a board whose sides are named: 'edges ENUM' on grid '{sym.name}'", node.pos)
                 return "[]", T.ANY, P_ATOM
-            cells_code, cty = self.expr(args[1], ctx)
-            if cty.kind not in ("list", "zone", "any"):
-                self.error(f"sides() takes a list of cells, not {cty}", args[1].pos)
-            return self.helper("ops.sides_of", T.list_of(T.enum(sym.edges)), cells_code, f"{g}_SIDES")
+            cells = self.tree(args[1], ctx)
+            if cells.type.kind not in ("list", "zone", "any"):
+                self.error(f"sides() takes a list of cells, not {cells.type}", args[1].pos)
+            return self.helper("ops.sides_of", T.list_of(T.enum(sym.edges)), cells, N.Global(T.ANY, 0, f"{g}_SIDES"))
         if f in ("houses", "store"):
-            p = self.number(args[1], ctx)
+            p = self.number_tree(args[1], ctx)
             n = sym.geo.width
             if f == "store":
                 return self.helper("ops.mancala_store", cell_t, p, n)
-            return N.Houses(T.list_of(cell_t), 0, self.node(p), n)
+            return N.Houses(T.list_of(cell_t), 0, p, n)
         if f == "opposite":
-            cell = self.cell(args[1], ctx, sym)
+            cell = self.cell_tree(args[1], ctx, sym)
             return self.helper("ops.mancala_opposite", cell_t, cell, sym.geo.width)
         if f == "cells" and len(args) > 1:  # cells(G, "a1", "d1", c): a list of cells, named or not
-            return N.ListOf(T.list_of(cell_t), 0, tuple(self.node(self.cell(a, ctx, sym), cell_t) for a in args[1:]))
+            return N.ListOf(T.list_of(cell_t), 0, tuple(self.cell_tree(a, ctx, sym) for a in args[1:]))
         if f == "cells":
             return N.Upto(T.list_of(cell_t), 0, N.Const(T.INT, 0, sym.geo.cells))
         if f == "filled_cells" and len(args) > 1:  # the cells holding a value (a kind, an owner)
@@ -357,25 +390,25 @@ class GridLowering:
                 test = "not " if f == "empty_cells" else ""
                 code = f"[_c for _c in range({sym.geo.cells}) if {test}{grid}[_c]]"
                 return self.shared_cells(code, args[0], ctx), T.list_of(cell_t), P_ATOM
-            code = self.write(self.helper("K." + f, T.list_of(cell_t), grid))
+            code = self.write(self.helper("K." + f, T.list_of(cell_t), gtree))
             if isinstance(args[0], ast.Name) or (isinstance(args[0], ast.Index) and isinstance(args[0].obj, ast.Name)
                                                  and isinstance(args[0].index, (ast.Name, ast.Int))):
                 self.written[code] = ("cells", grid, f == "filled_cells")
             return self.shared_cells(code, args[0], ctx), T.list_of(cell_t), P_ATOM
         if f == "content":
             if numbers:
-                return N.Index(sym.elem, 0, self.named(grid, T.ANY), self.node(self.cell(args[1], ctx, sym)))
-            return N.Element(sym.elem, 0, self.cell_read(grid, self.cell(args[1], ctx, sym)))
+                return N.Index(sym.elem, 0, gtree, self.cell_tree(args[1], ctx, sym))
+            return N.Element(sym.elem, 0, self.cell_read(gtree, self.cell_tree(args[1], ctx, sym)))
         if f == "is_empty":
-            cell = self.cell(args[1], ctx, sym)
-            read = N.Index(T.INT, 0, self.named(grid, T.ANY), self.node(cell)) if numbers else self.cell_read(grid, cell)
+            cell = self.cell_tree(args[1], ctx, sym)
+            read = N.Index(T.INT, 0, gtree, cell) if numbers else self.cell_read(gtree, cell)
             return N.Binary(T.BOOL, 0, "==", read, N.Const(T.INT, 0, 0))
         if f == "row":
-            return self.geometry(g, "ROWS", self.cell(args[1], ctx, sym))
+            return self.geometry(g, "ROWS", self.cell_tree(args[1], ctx, sym))
         if f == "lane":
             return f"({self.cell(args[1], ctx, sym)} // {self.write(self.lanes_size(g, sym)[1])})", T.INT, P_ATOM
         if f == "lane_count":
-            return self.helper("K.lane_count", T.INT, grid, *self.lanes_size(g, sym), self.number(args[1], ctx))
+            return self.helper("K.lane_count", T.INT, gtree, *self.lanes_size(g, sym), self.number_tree(args[1], ctx))
         if f in ("groups", "largest_zone"):
             size = self.number(args[1], ctx)
             wild = self.wild_code(args[2] if len(args) >= 3 else None, ctx, sym)
@@ -388,9 +421,9 @@ class GridLowering:
             groups = self.helper("K.connected_groups", T.ANY, grid, self.adj_table(g), sym.geo.deg, wild, size, real)
             return self.helper("ops.group_keys", T.list_of(T.Type("group", elem=sym.elem, space=sym.name)), groups, wild)
         if f == "line_moves":
-            who = self.element(args[1], ctx, sym)
-            limit = self.number(args[2], ctx) if len(args) == 3 else "0"
-            call = ("call", "K.line_move_keys", (grid, self.adj_table(g), sym.geo.deg, f"{who} + 1", limit))
+            who = self.stored(self.element_tree(args[1], ctx, sym))
+            limit = self.number_tree(args[2], ctx) if len(args) == 3 else N.Const(T.INT, 0, 0)
+            call = ("call", "K.line_move_keys", (gtree, self.adj_table(g), sym.geo.deg, who, limit))
             return self.recorded(call, T.list_of(T.Type("linemove", space=sym.name)))
         raise AssertionError(f)
 
@@ -479,17 +512,19 @@ class GridLowering:
         return made
 
     def s_Put(self, node: ast.Put, ctx) -> list[S.Stmt]:
-        grid, sym = self.grid_ref(node.grid, ctx)
-        value = self.element(node.value, ctx, sym)
-        target = self.node(f"{grid}[{self.cell(node.cell, ctx, sym)}]")
+        grid, sym = self.grid_tree(node.grid, ctx)
+        value = self.element_tree(node.value, ctx, sym)
+        target = N.Index(T.INT, 0, grid, self.cell_tree(node.cell, ctx, sym))
         if sym is not None and sym.elem.kind == "int":  # a grid of numbers holds them as they are
             return [S.Assign(node.pos[0], target, "=", self.helper("ops.number", T.INT, value, c_form=False))]
-        return [S.Assign(node.pos[0], target, "=", self.node(f"{value} + 1"))]
+        return [S.Assign(node.pos[0], target, "=", self.stored(value))]
 
     def s_Clear(self, node: ast.Clear, ctx) -> list[str]:
-        grid, sym = self.grid_ref(node.grid, ctx)
+        gtree, sym = self.grid_tree(node.grid, ctx)
+        grid = self.write(gtree)
         to = self.optional_zone(node.to, ctx, sym)
-        code, ty = self.expr(node.what, ctx)
+        what = self.tree(node.what, ctx)
+        code, ty = self.write(what), what.type
         if ty.kind == "group":
             if sym is not None and ty.space != sym.name:
                 self.error(f"this group is from grid '{ty.space}', not '{sym.name}'", node.what.pos)
@@ -502,7 +537,7 @@ class GridLowering:
         if ty.kind not in ("cell", "int", "any"):
             self.error(f"clear takes a cell, a list of cells or a group, not {ty}", node.what.pos)
         if node.to is None:  # one cell emptied: what clear_cells does for it, without a call
-            return [S.Assign(node.pos[0], self.node(f"{grid}[{code}]"), "=", N.Const(T.INT, 0, 0))]
+            return [S.Assign(node.pos[0], N.Index(T.INT, 0, gtree, what), "=", N.Const(T.INT, 0, 0))]
         return [self.effect(node, "ops.clear_cells", grid, f"({code},)", to)]
 
     def effect(self, node: ast.Node, qualified: str, *args) -> S.Eval:
@@ -539,7 +574,7 @@ class GridLowering:
         to = self.cell(node.to, ctx, sym) if node.to is not None else "-1"
         mirror = int(node.turns is None and node.to is None)
         helper = "ops.turn_block" if sym.elem.kind == "int" else "K.turn_cells"  # bytes: the kernel
-        return [self.effect(node, helper, grid, f"{g}_WIDTH", f"{g}_HEIGHT", int(sym.geo.kind == 'lanes'),
+        return [self.effect(node, helper, grid, *self.sizes(g), int(sym.geo.kind == 'lanes'),
                             corner, size, turns, mirror, to)]
 
     def s_Place(self, node: ast.Place, ctx) -> list[str]:
@@ -553,7 +588,7 @@ class GridLowering:
         taking = self.optional_zone(node.taking, ctx, sym)
         overflow = self.optional_zone(node.overflow, ctx, sym)
         g = gconst(sym.name) if sym else "G"
-        return [self.effect(node, "ops.place", grid, f"{g}_WIDTH", f"{g}_HEIGHT", key, f"PATTERNS[{pat}]", taking, overflow)]
+        return [self.effect(node, "ops.place", grid, *self.sizes(g), key, f"PATTERNS[{pat}]", taking, overflow)]
 
     def s_Push(self, node: ast.Push, ctx) -> list[str]:
         key, kty = self.expr(node.move, ctx)

@@ -234,7 +234,7 @@ class StatementLowering:
 
     def overflow_check(self, test: str, name: str, cap: int) -> S.If:
         """A zone's capacity checked: past it, the rules' error naming the zone."""
-        return S.If(0, ((self.node(test, T.BOOL), (S.Eval(0, self.helper("ops.overflow", T.ANY, repr(name), cap)),)),))
+        return S.If(0, ((self.node(test, T.BOOL), (S.Eval(0, self.helper("ops.overflow", T.ANY, N.Text(T.ANY, 0, name), cap)),)),))
 
     def same_elem(self, a: T.Type, b: T.Type, node: ast.Node) -> None:
         if not T.compatible(a, b):
@@ -370,7 +370,7 @@ class StatementLowering:
     def s_NextPlayer(self, node: ast.NextPlayer, ctx: Ctx) -> list[str]:
         if ctx.where not in ("effect", "auto"):
             self.error("'next player' belongs in the turn (an action or an automatic step)", node.pos)
-        seat = N.binary("%", self.number_tree(node.value, ctx), N.Code(T.INT, 0, "s.n", N.P_ATOM), T.INT)
+        seat = N.binary("%", self.number_tree(node.value, ctx), N.Field(T.INT, 0, "n"), T.INT)
         return [S.Assign(node.pos[0], self.node("s.nxt"), "=", seat)]
 
     def s_Announce(self, node: ast.Announce, ctx: Ctx) -> list[str]:

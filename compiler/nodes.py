@@ -38,6 +38,13 @@ class Const(Expr):
 
 
 @attrs.frozen
+class Text(Expr):
+    """A text known when compiling (a name for a message), written as a literal: rules text only
+    ever reaches the engine this way."""
+    value: str
+
+
+@attrs.frozen
 class Code(Expr):
     """Python written by the lowering (a read of the state, a call), with its precedence."""
     text: str
@@ -390,7 +397,7 @@ def evaluate(e: Expr, leaves: dict[str, Any] | None = None) -> Any:
     """The value of a tree of constants, operators and conditionals; a :class:`Code` leaf is
     looked up by its text in ``leaves``. Python's arithmetic, as the language's (``//`` and
     ``%`` round toward minus infinity)."""
-    if isinstance(e, Const):
+    if isinstance(e, (Const, Text)):
         return e.value
     name = name_of(e)
     if name is not None:
