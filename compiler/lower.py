@@ -1,9 +1,10 @@
-"""Typed lowering: checked declarations + the turn -> :class:`GameIR` with Python code.
+"""Typed lowering: checked declarations + the turn -> :class:`GameIR`.
 
 Every expression is typed as it is lowered (unknown names, wrong types and wrong arity are
-reported here, at their positions) and becomes a Python expression over the state ``s``.
-Statements become lines preceded by a ``# line N: ...`` comment naming the rules line, which
-is also how run-time errors are traced back to the rules text.
+reported here, at their positions) into a tree of :mod:`nodes`, and every statement into a
+tree of :mod:`statements` after a ``# line N: ...`` comment naming its rules line (which is
+also how run-time errors are traced back to the rules text). This engine's emitter
+(:mod:`emit`, ``Lowerer.writer``) writes them as its code.
 """
 from __future__ import annotations
 

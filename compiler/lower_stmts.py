@@ -1,6 +1,6 @@
-"""Statements and texts: each statement of setup, effects and automatic steps becomes lines of
-Python preceded by a comment naming its rules line; notations and announcements become string
-expressions."""
+"""Statements and texts: each statement of setup, effects and automatic steps becomes nodes of
+the statement IR (compiler/statements.py) after a comment naming its rules line; notations and
+announcements become string expressions."""
 from __future__ import annotations
 
 
