@@ -222,6 +222,9 @@ class PythonWriter:
     def w_Removal(self, e: N.Removal) -> tuple[str, int]:
         return f"{self.code(e.zone, P_ATOM)}.remove({self.code(e.item)})", P_ATOM
 
+    def w_Append(self, e: N.Append) -> tuple[str, int]:
+        return f"{self.code(e.zone, P_ATOM)}.append({self.code(e.item)})", P_ATOM
+
     # ---- statements ---------------------------------------------------------------------------
     def lines(self, block) -> list[str]:
         """The lines of a block of statements (compiler/statements.py), each nested block

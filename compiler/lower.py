@@ -157,7 +157,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             elif c.type.is_number:
                 init = self.number(c.node.init, setup_ctx)
             else:
-                init = self.counter_value(c, c.node.init, setup_ctx)
+                init = self.write(self.counter_value(c, c.node.init, setup_ctx))
             counters.append(CounterIR(c.name, f"c_{c.name}", self.per_count(c.per), init, c.node.pos[0],
                                       c.type.display_kind))
         grids = []

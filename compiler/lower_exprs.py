@@ -51,18 +51,24 @@ class ExpressionLowering:
 
     def zone_ref(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type, str]:
         """A zone that effects can change: returns (code, element type, display name)."""
+        tree, elem, name = self.zone_tree(node, ctx)
+        return self.write(tree), elem, name
+
+    def zone_tree(self, node: ast.Node, ctx: Ctx) -> tuple[N.Expr, T.Type, str]:
+        """A zone that effects can change: returns (its tree, element type, display name)."""
         counted = Counter(self.reads.counts) if self.reads is not None else None
-        code, ty = self.expr(node, ctx)
+        tree = self.tree(node, ctx)
+        ty = tree.type
         if counted is not None:  # the reads it holds, for writing it again (read_again)
-            self.reads.holds[code] = self.reads.counts - counted
+            self.reads.holds[self.write(tree)] = self.reads.counts - counted
         name = _zone_name(node)
         if ty.kind == "zone":
-            return code, ty.elem, name
+            return tree, ty.elem, name
         if ty.kind == "zones":
             self.error(f"'{name}' is a zone per player: say whose, e.g. {name}[me] or {name}[p]", node.pos)
         elif ty.kind != "any":
             self.error(f"expected a zone here, but this is {ty}", node.pos)
-        return code, T.ANY, name
+        return tree, T.ANY, name
 
     @staticmethod
     def wrap(code: str, prec: int, need: int) -> str:
@@ -266,8 +272,9 @@ class ExpressionLowering:
                 self.error(f"table '{table.name}' has no column '{node.name}'", node.pos,
                            suggest(node.name, table.columns) or "columns: " + ", ".join(table.columns))
                 return "()", T.list_of(T.ANY), P_ATOM
-            return column_const(table.name, node.name), T.list_of(col.type), P_ATOM
-        code, ty, prec = self._expr(node.obj, ctx)
+            return N.Global(T.list_of(col.type), 0, column_const(table.name, node.name))
+        whole = self.tree(node.obj, ctx)
+        code, ty = self.write(whole, P_ATOM), whole.type
         if ty.kind == "grid" and ty.elem is not None and ty.elem.kind == "item":
             # a grid of items seen through one of their columns, e.g. up[p].colour
             col = self.sym.tables[ty.elem.name].columns.get(node.name)
@@ -283,9 +290,9 @@ class ExpressionLowering:
         if ty.kind == "piece":  # a piece's kind and owner (none for none)
             kinds = len(self.sym.enums[ty.name].members)
             if node.name == "kind":
-                return self.helper("ops.piece_kind", T.enum(ty.name), code, kinds)
+                return self.helper("ops.piece_kind", T.enum(ty.name), whole, kinds)
             if node.name == "owner":
-                return self.helper("ops.piece_owner", T.PLAYER, code, kinds)
+                return self.helper("ops.piece_owner", T.PLAYER, whole, kinds)
             self.error(f"a piece has a '.kind' and an '.owner', not '.{node.name}'", node.pos)
             return "0", T.ANY, P_ATOM
         if ty.kind == "item":
@@ -295,7 +302,7 @@ class ExpressionLowering:
                 self.error(f"a {ty.name} has no '{node.name}'", node.pos,
                            suggest(node.name, table.columns) or "columns: " + ", ".join(table.columns))
                 return "0", T.ANY, P_ATOM
-            read = self.column(table.name, node.name, col, code)
+            read = self.column(table.name, node.name, col, whole)
             self.written[self.write(read)] = ("column", column_const(table.name, node.name), code)
             return read
         if ty.kind != "any":
@@ -320,28 +327,31 @@ class ExpressionLowering:
         if mine:  # Z[me]: one read of the state (the zone alone is neither counted nor taken once)
             self.reads = None
         try:
-            code, ty, prec = self._expr(obj, ctx)
+            whole = self.tree(obj, ctx)
         finally:
             self.reads = reads
+        ty = whole.type
         if ty.kind == "grid":  # G[c]: what cell c holds
             sym = self.sym.grids[ty.space]
-            cell = self.cell(node.index, ctx, sym)
+            cell = self.cell_tree(node.index, ctx, sym)
             if sym.elem.kind == "int":  # a grid of numbers: the number itself
-                read = N.Index(T.INT, 0, self.named(code, ty), self.node(cell))
+                read = N.Index(T.INT, 0, whole, cell)
                 if ty.elem is not None and ty.elem.kind == "int":
                     return read
             else:
-                read = self.cell_read(code, cell)
+                read = self.cell_read(whole, cell)
             return N.Element(ty.elem or sym.elem, 0, read)
         if ty.kind in ("zones", "counters", "grids"):
             index = self.tree(node.index, ctx)
             ity = index.type
             result = {"zones": T.zone_of(ty.elem), "counters": ty.elem or T.INT,
                       "grids": T.Type("grid", elem=ty.elem, space=ty.space)}[ty.kind]
-            read = N.Index(result, 0, self.named(code, ty), index)
+            read = N.Index(result, 0, whole, index)
             if mine and ty.kind in ("zones", "grids"):
                 prefix = "z_" if obj.id in self.sym.zones else "g_"
-                read = self.named(self.state_read(self.write(read), f"{prefix}{obj.id}__me", ctx), result)
+                code = self.write(read)
+                local = self.state_read(code, f"{prefix}{obj.id}__me", ctx)
+                read = read if local == code else N.Local(result, 0, local)  # read once at the top
             if ty.kind == "counters" and isinstance(node.obj, ast.Name) and node.obj.id in self.sym.counters:
                 read = self.counter_slot(node.obj.id, index, result)
             if ty.per == "player":
@@ -350,7 +360,8 @@ class ExpressionLowering:
             elif ity.kind != "any" and not (ity.kind == "enum" and ity.name == ty.per):
                 self.error(f"this is indexed by a member of '{ty.per}', not by {ity}", node.index.pos)
             return read
-        index, ity = self.expr(node.index, ctx)
+        position = self.tree(node.index, ctx)
+        index, ity = self.write(position), position.type
         if ity.kind not in ("int", "player", "enum", "any"):
             self.error(f"expected a position (a number or an enum member) here, but this is {ity}", node.index.pos)
         if ity.kind == "enum" and isinstance(node.obj, ast.Name) and node.obj.id in self.sym.params:
@@ -361,7 +372,7 @@ class ExpressionLowering:
             if length is not None and _is_int(index) and not -length <= int(index) < length:
                 self.error(f"position {index} of a list of {length} (positions count from 0)", node.index.pos,
                            f"the last is [{length - 1}]" if length else "this list is empty")
-            return N.Index(ty.elem or T.ANY, 0, self.named(code, ty), self.node(index))
+            return N.Index(ty.elem or T.ANY, 0, whole, position)
         if ty.kind != "any":
             self.error(f"only zones, lists and per-player or per-member things take [...], but this is {ty}",
                        node.pos)

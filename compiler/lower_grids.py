@@ -55,7 +55,7 @@ class GridLowering:
     # ---- helpers ------------------------------------------------------------------------
     def cell_read(self, grid, cell) -> N.CellRead:
         """What a cell of a grid of pieces (a bytearray) holds (N.CellRead)."""
-        return N.CellRead(T.INT, 0, self.node(grid), self.node(cell))
+        return N.CellRead(T.INT, 0, self.named(grid, T.ANY) if isinstance(grid, str) else grid, self.node(cell))
 
     def grid_ref(self, node: ast.Node, ctx, shape: str | None = None, what: str = "this") -> tuple[str, object]:
         """Lower an expression that must be one grid: returns (code, GridSym or None)."""
@@ -66,14 +66,13 @@ class GridLowering:
         """Lower an expression that must be one grid: returns (its tree, GridSym or None)."""
         tree = self.tree(node, ctx)
         ty = tree.type
-        nothing = N.Code(T.ANY, 0, "bytearray()", P_ATOM)
         if ty.kind == "grids":
             self.error(f"'{ty.space}' is a grid per {ty.per}: say whose, e.g. {ty.space}[me]", node.pos)
-            return nothing, None
+            return N.Code(T.ANY, 0, "bytearray()", P_ATOM), None
         if ty.kind != "grid":
             if ty.kind != "any":
                 self.error(f"expected a grid here, but this is {ty}", node.pos)
-            return nothing, None
+            return N.Code(T.ANY, 0, "bytearray()", P_ATOM), None
         sym = self.sym.grids[ty.space]
         if ty.elem is not None and ty.elem != sym.elem:  # seen through a column: its cells hold that
             sym = attrs.evolve(sym, elem=ty.elem)
@@ -529,23 +528,23 @@ class GridLowering:
             if sym is not None and ty.space != sym.name:
                 self.error(f"this group is from grid '{ty.space}', not '{sym.name}'", node.what.pos)
             g = gconst(sym.name) if sym else "G"
-            cells = self.helper("ops.group_cells", T.ANY, grid, self.adj_table(g), sym.geo.deg if sym else 4, code)
-            return [self.effect(node, "ops.clear_cells", grid, cells, to)]
+            cells = self.helper("ops.group_cells", T.ANY, gtree, self.adj_table(g), sym.geo.deg if sym else 4, what)
+            return [self.effect(node, "ops.clear_cells", gtree, cells, to)]
         if ty.kind in ("list", "zone") and (ty.elem is None or ty.elem.kind in ("cell", "any")):
             # a list of cells (a chain, a region): each emptied, its element to Z when given
-            return [self.effect(node, "ops.clear_cells", grid, code, to)]
+            return [self.effect(node, "ops.clear_cells", gtree, what, to)]
         if ty.kind not in ("cell", "int", "any"):
             self.error(f"clear takes a cell, a list of cells or a group, not {ty}", node.what.pos)
         if node.to is None:  # one cell emptied: what clear_cells does for it, without a call
             return [S.Assign(node.pos[0], N.Index(T.INT, 0, gtree, what), "=", N.Const(T.INT, 0, 0))]
-        return [self.effect(node, "ops.clear_cells", grid, f"({code},)", to)]
+        return [self.effect(node, "ops.clear_cells", gtree, f"({code},)", to)]
 
     def effect(self, node: ast.Node, qualified: str, *args) -> S.Eval:
         """A statement that is a call of a runtime helper (or kernel) for what it does."""
         return S.Eval(node.pos[0], self.helper(qualified, T.ANY, *args))
 
     def s_Drop(self, node: ast.Drop, ctx) -> list[str]:
-        grid, sym = self.grid_ref(node.grid, ctx, "lanes", "drop")
+        grid, sym = self.grid_tree(node.grid, ctx, "lanes", "drop")
         value = self.element(node.value, ctx, sym)
         lane = self.number(node.lane, ctx)
         taking = self.optional_zone(node.taking, ctx, sym)
@@ -554,14 +553,14 @@ class GridLowering:
         return [self.effect(node, "ops.drop_into", grid, *self.lanes_size(g, sym), lane, value, taking, overflow)]
 
     def s_Settle(self, node: ast.Settle, ctx) -> list[str]:
-        grid, sym = self.grid_ref(node.grid, ctx, "lanes", "settle")
+        grid, sym = self.grid_tree(node.grid, ctx, "lanes", "settle")
         g = gconst(sym.name) if sym else "G"
         return [self.effect(node, "K.settle", grid, *self.lanes_size(g, sym))]
 
     def s_Rotate(self, node: ast.Rotate, ctx) -> list[str]:
         """``rotate``/``reflect``/``copy`` a square block of a board's cells (``ops.turn_block``)."""
         what = "copy" if node.to is not None else "reflect" if node.turns is None else "rotate"
-        grid, sym = self.grid_ref(node.grid, ctx, None, what)
+        grid, sym = self.grid_tree(node.grid, ctx, None, what)
         if sym is None:
             return []
         if sym.geo.kind not in ("square", "lanes"):
@@ -584,7 +583,7 @@ class GridLowering:
         pat, pty = self.expr(node.pattern, ctx)
         if pty.kind not in ("pattern", "any"):
             self.error(f"expected a pattern here, but this is {pty}", node.pattern.pos)
-        grid, sym = self.grid_ref(node.grid, ctx, "lanes", "place")
+        grid, sym = self.grid_tree(node.grid, ctx, "lanes", "place")
         taking = self.optional_zone(node.taking, ctx, sym)
         overflow = self.optional_zone(node.overflow, ctx, sym)
         g = gconst(sym.name) if sym else "G"
@@ -594,7 +593,7 @@ class GridLowering:
         key, kty = self.expr(node.move, ctx)
         if kty.kind not in ("linemove", "any"):
             self.error(f"expected a line move (from line_moves()), but this is {kty}", node.move.pos)
-        grid, sym = self.grid_ref(node.grid, ctx, "board", "push")
+        grid, sym = self.grid_tree(node.grid, ctx, "board", "push")
         if sym is None:
             return []
         g = gconst(sym.name)
@@ -610,7 +609,7 @@ class GridLowering:
         pushed = self.helper("K.apply_line_key", T.ANY, grid, self.adj_table(g), deg, key)
         left = S.Assign(node.pos[0], self.node(f"{who}, {sides}"), "=", self.node(f"_left - 1, {g}_EXITS[_last * {deg} + _d]"))
         return [S.Assign(node.pos[0], self.node("_left, _last, _d"), "=", pushed),
-                S.If(node.pos[0], ((self.node("_left"), (left, *body)),))]
+                S.If(node.pos[0], ((N.Local(T.INT, 0, "_left"), (left, *body)),))]
 
     def s_EndTurn(self, node: ast.EndTurn, ctx) -> list[str]:
         if ctx.where == "effect":

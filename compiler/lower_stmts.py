@@ -104,7 +104,7 @@ class StatementLowering:
         ctx.note_local(var, ty)
         if ty.kind in ("int", "any") and has_product(node.value, self.sym.defines):  # kept in range
             value = self.helper("ops.number", T.INT, value, c_form=False)
-        return [S.Assign(node.pos[0], self.node(var), "=", value)]
+        return [S.Assign(node.pos[0], N.Local(ty, 0, var), "=", value)]
 
     def s_Require(self, node: ast.Require, ctx: Ctx) -> list[S.Stmt]:
         cond = self.boolean_tree(node.cond, ctx)
@@ -124,7 +124,7 @@ class StatementLowering:
                 self.error(f"'{node.name}' holds {ty}, not {vty}", node.value.pos)
             if vty.kind in ("int", "any") and has_product(node.value, self.sym.defines):  # kept in range
                 value = self.helper("ops.number", T.INT, value, c_form=False)
-            return [S.Assign(node.pos[0], self.node(var), node.op, value)]
+            return [S.Assign(node.pos[0], N.Local(ty, 0, var), node.op, value)]
         c = self.sym.counters.get(node.name)
         if c is not None and not c.type.is_number and node.name not in ctx.scope:  # a counter of cells, seats...
             if node.op != "=":
@@ -132,15 +132,16 @@ class StatementLowering:
                 return []
             value = self.counter_value(c, node.value, ctx)
         elif c is not None and c.node.type is None and node.name not in ctx.scope:  # a number, unless declared
-            value, ty = self.expr(node.value, ctx)
+            value = self.tree(node.value, ctx)
+            ty = value.type
             if ty.kind not in ("int", "player", "lane", "any"):
                 spelt = type_spelling(ty)
                 self.error(f"'{node.name}' is a counter of numbers, and this is {ty}", node.value.pos,
                            f"declare what it holds: counter {node.name}: {spelt}" if spelt else None)
         else:
-            value = self.number(node.value, ctx)
+            value = self.number_tree(node.value, ctx)
         if has_product(node.value, self.sym.defines) and (c is None or c.type.is_number):
-            value = f"{self.rt('ops.number')}({value})"  # products can grow without bound: kept in range
+            value = self.helper("ops.number", T.INT, value, c_form=False)  # products can grow without bound
         grid = self.sym.grids.get(node.name)
         if grid is not None and node.name not in ctx.scope:  # G[c] = n: a cell of a grid of numbers
             if grid.elem.kind != "int":
@@ -151,15 +152,16 @@ class StatementLowering:
                 self.error(f"say which cell of '{node.name}', e.g. {node.name}[c] += 1" if node.index is None else
                            f"'{node.name}' is a grid per {grid.per}: use put ... on {node.name}[p]", node.pos)
                 return []
-            cell = self.cell(node.index, ctx, grid)
+            cell = self.cell_tree(node.index, ctx, grid)
             name, local = f"s.g_{node.name}", f"g_{node.name}"
             if node.op == "=":
-                return [S.Assign(node.pos[0], self.node(f"{self.state_read(name, local, ctx)}[{cell}]"), "=",
-                                 self.node(value))]
+                target = N.Index(T.INT, 0, self.named(self.state_read(name, local, ctx), T.ANY), cell)
+                return [S.Assign(node.pos[0], target, "=", value)]
             sums = node.op[0] in "+-" and not has_product(node.value, self.sym.defines)  # sums fit in C
-            target, source = self.state_read(name, local, ctx), self.state_read(name, local, ctx)
-            bound = self.helper("ops.number", T.INT, f"{source}[{cell}] {node.op[0]} {value}", c_form=sums)
-            return [S.Assign(node.pos[0], self.node(f"{target}[{cell}]"), "=", bound)]
+            target, source = (N.Index(T.INT, 0, self.named(self.state_read(name, local, ctx), T.ANY), cell)
+                              for _ in range(2))
+            bound = self.helper("ops.number", T.INT, N.Binary(T.INT, 0, node.op[0], source, value), c_form=sums)
+            return [S.Assign(node.pos[0], target, "=", bound)]
         if c is None:
             self.error(f"only counters, grids of numbers and let values can be set, and '{node.name}' is "
                        "none of them", node.pos,
@@ -172,23 +174,24 @@ class StatementLowering:
         if not c.per and node.index is not None:
             self.error(f"'{node.name}' is one shared counter; it takes no [index]", node.index.pos)
             return []
-        target: N.Expr = self.node(f"s.c_{node.name}")
+        target: N.Expr = N.Field(c.type, 0, f"c_{node.name}")
         if node.index is not None:
             if c.per_player:
                 target = self.counter_slot(node.name, self.number_tree(node.index, ctx))
             else:  # a counter per member of an enum: indexed by a member
                 target = self.counter_slot(node.name, self.want_tree(node.index, ctx, ('enum',), f'a member of {c.per}'))
-        return [S.Assign(node.pos[0], target, node.op, self.node(value))]
+        return [S.Assign(node.pos[0], target, node.op, value)]
 
-    def counter_value(self, c, node: ast.Expr, ctx: Ctx) -> str:
-        """The code of a value stored in counter c, checked against what c holds."""
-        code, ty = self.expr(node, ctx)
+    def counter_value(self, c, node: ast.Expr, ctx: Ctx) -> N.Expr:
+        """The tree of a value stored in counter c, checked against what c holds."""
+        tree = self.tree(node, ctx)
+        ty = tree.type
         if not T.compatible(c.type, ty) or (c.type.kind == "cell" and ty.kind == "cell" and ty.space
                                              and not self.same_cells(c.type.space, ty.space)):
             self.error(f"'{c.name}' holds {c.type}{self.cell_grid(c.type)}, not {ty}{self.cell_grid(ty)}", node.pos)
         if c.type.kind == "bool":  # stored as 1 or 0, as in a counter's C slot
-            return f"(1 if {code} else 0)"
-        return code
+            return N.Number(T.INT, 0, tree)
+        return tree
 
     @staticmethod
     def cell_grid(ty: T.Type) -> str:
@@ -201,8 +204,8 @@ class StatementLowering:
 
     def s_Shuffle(self, node: ast.Shuffle, ctx: Ctx) -> list[S.Stmt]:
         self.need_random(node, ctx)
-        code, _, _ = self.zone_ref(node.zone, ctx)
-        return [S.Shuffle(node.pos[0], self.node(code))]
+        zone, _, _ = self.zone_tree(node.zone, ctx)
+        return [S.Shuffle(node.pos[0], zone)]
 
     def need_random(self, node: ast.Node, ctx: Ctx) -> None:
         if not ctx.random_ok:
@@ -229,12 +232,14 @@ class StatementLowering:
                      "        _i += 1"]
         cap = self.capacity_of(node.dst)
         if cap is not None:
-            lines.append(self.overflow_check(f"len({self.read_again(dst, ctx)}) > {cap}", dname, cap))
+            lines.append(self.overflow_check(">", self.read_again(dst, ctx), dname, cap))
         return lines
 
-    def overflow_check(self, test: str, name: str, cap: int) -> S.If:
-        """A zone's capacity checked: past it, the rules' error naming the zone."""
-        return S.If(0, ((self.node(test, T.BOOL), (S.Eval(0, self.helper("ops.overflow", T.ANY, N.Text(T.ANY, 0, name), cap)),)),))
+    def overflow_check(self, op: str, zone: str, name: str, cap: int) -> S.If:
+        """A zone's capacity checked (its size ``op`` the capacity): past it, the rules' error
+        naming the zone."""
+        test = N.Binary(T.BOOL, 0, op, N.Len(T.INT, 0, self.node(zone)), N.Const(T.INT, 0, cap))
+        return S.If(0, ((test, (S.Eval(0, self.helper("ops.overflow", T.ANY, N.Text(T.ANY, 0, name), cap)),)),))
 
     def same_elem(self, a: T.Type, b: T.Type, node: ast.Node) -> None:
         if not T.compatible(a, b):
@@ -245,19 +250,24 @@ class StatementLowering:
         z = self.sym.zones.get(name)
         return z.capacity if z is not None else None
 
-    def s_Move(self, node: ast.Move, ctx: Ctx) -> list[str]:
-        item, ti = self.expr(node.item, ctx)
-        src, es, sname = self.zone_ref(node.src, ctx)
-        dst, ed, dname = self.zone_ref(node.dst, ctx)
-        self.same_elem(ti, es, node.item)
+    def s_Move(self, node: ast.Move, ctx: Ctx) -> list[S.Stmt]:
+        item = self.tree(node.item, ctx)
+        src, es, sname = self.zone_tree(node.src, ctx)
+        dst, ed, dname = self.zone_tree(node.dst, ctx)
+        self.same_elem(item.type, es, node.item)
         self.same_elem(es, ed, node)
         lines: list[S.Stmt] = []
-        if not item.isidentifier() and not item.lstrip("-").isdigit():
-            lines.append(S.Assign(node.pos[0], self.node("_x"), "=", self.node(item)))
-            item = "_x"
-        lines += self.capacity_check(node.dst, dst, dname, ctx)
-        lines += [self.removal(src, item), S.line(f"{dst}.append({item})")]
+        code = self.write(item)
+        if not code.isidentifier() and not code.lstrip("-").isdigit():  # computed once
+            lines.append(S.Assign(node.pos[0], N.Local(item.type, 0, "_x"), "=", item))
+            item = N.Local(item.type, 0, "_x")
+        lines += self.capacity_check(node.dst, self.write(dst), dname, ctx)
+        lines += [self.removal(src, item), self.append(dst, item)]
         return lines
+
+    @staticmethod
+    def append(zone: N.Expr, item: N.Expr) -> S.Eval:
+        return S.Eval(0, N.Append(T.ANY, 0, zone, item))
 
     def capacity_check(self, zone_node: ast.Node, code: str, name: str, ctx: Ctx, created: bool = False) -> list[str]:
         """A check before putting one element into a zone: its capacity, or, for an element
@@ -267,31 +277,32 @@ class StatementLowering:
             if not created:
                 return []
             cap = LIMITS["zone_capacity"]
-        return [self.overflow_check(f"len({self.read_again(code, ctx)}) >= {cap}", name, cap)]
+        return [self.overflow_check(">=", self.read_again(code, ctx), name, cap)]
 
-    def s_Add(self, node: ast.Add, ctx: Ctx) -> list[str]:
-        item, ti = self.expr(node.item, ctx)
-        dst, ed, dname = self.zone_ref(node.dst, ctx)
-        self.same_elem(ti, ed, node.item)
-        if has_product(node.item, self.sym.defines):
-            item = f"{self.rt('ops.number')}({item})"
-        return self.capacity_check(node.dst, dst, dname, ctx, created=True) + [f"{dst}.append({item})"]
+    def s_Add(self, node: ast.Add, ctx: Ctx) -> list[S.Stmt]:
+        item = self.tree(node.item, ctx)
+        dst, ed, dname = self.zone_tree(node.dst, ctx)
+        self.same_elem(item.type, ed, node.item)
+        if has_product(node.item, self.sym.defines):  # kept in range
+            item = self.helper("ops.number", T.INT, item, c_form=False)
+        return self.capacity_check(node.dst, self.write(dst), dname, ctx, created=True) + [self.append(dst, item)]
 
-    def s_Remove(self, node: ast.Remove, ctx: Ctx) -> list[str]:
-        item, ti = self.expr(node.item, ctx)
-        src, es, _ = self.zone_ref(node.src, ctx)
-        self.same_elem(ti, es, node.item)
+    def s_Remove(self, node: ast.Remove, ctx: Ctx) -> list[S.Stmt]:
+        item = self.tree(node.item, ctx)
+        src, es, _ = self.zone_tree(node.src, ctx)
+        self.same_elem(item.type, es, node.item)
         return [self.removal(src, item)]
 
-    def removal(self, zone: str, item: str) -> S.Eval:
+    @staticmethod
+    def removal(zone: N.Expr, item: N.Expr) -> S.Eval:
         """Take one ``item`` out of a zone (with list.remove's ValueError when it is not there)."""
-        return S.Eval(0, N.Removal(T.ANY, 0, self.node(zone), self.node(item)))
+        return S.Eval(0, N.Removal(T.ANY, 0, zone, item))
 
     def s_Refill(self, node: ast.Refill, ctx: Ctx) -> list[S.Stmt]:
-        dst, ed, _ = self.zone_ref(node.dst, ctx)
-        src, es, _ = self.zone_ref(node.src, ctx)
+        dst, ed, _ = self.zone_tree(node.dst, ctx)
+        src, es, _ = self.zone_tree(node.src, ctx)
         self.same_elem(es, ed, node)
-        return [S.Eval(node.pos[0], self.helper("K.refill", T.ANY, dst, src, self.number(node.size, ctx)))]
+        return [S.Eval(node.pos[0], self.helper("K.refill", T.ANY, dst, src, self.number_tree(node.size, ctx)))]
 
     def s_If(self, node: ast.If, ctx: Ctx) -> list[S.Stmt]:
         branches = []
@@ -354,7 +365,7 @@ class StatementLowering:
                 self.error(f"a procedure takes values, and this is {ty}: name the place in its statements",
                            arg.pos)
             var = f"_{prefix}{param}"
-            lines.append(S.Assign(arg.pos[0], self.node(var), "=", value))
+            lines.append(S.Assign(arg.pos[0], N.Local(ty, 0, var), "=", value))
             scope[param] = (var, ty)
             ctx.note_local(var, ty)
         inner = Ctx(ctx.where, scope, ctx.has_me, ctx.random_ok)
@@ -371,7 +382,7 @@ class StatementLowering:
         if ctx.where not in ("effect", "auto"):
             self.error("'next player' belongs in the turn (an action or an automatic step)", node.pos)
         seat = N.binary("%", self.number_tree(node.value, ctx), N.Field(T.INT, 0, "n"), T.INT)
-        return [S.Assign(node.pos[0], self.node("s.nxt"), "=", seat)]
+        return [S.Assign(node.pos[0], N.Field(T.PLAYER, 0, "nxt"), "=", seat)]
 
     def s_Announce(self, node: ast.Announce, ctx: Ctx) -> list[str]:
         """Everyone sees an announcement, so its placeholders name only what everyone sees:
@@ -397,7 +408,8 @@ class StatementLowering:
                            "shared counters, params, turns and player_count", node.pos,
                            "keep the value in a counter if everyone may see it")
                 return []
-        return [S.Eval(node.pos[0], self.node(f"s._announce({self.template_code(node.text, names, node.pos)})"))]
+        text = self.node(self.template_code(node.text, names, node.pos))  # a text made of literals and shows
+        return [S.Eval(node.pos[0], N.Apply(T.ANY, 0, "s._announce", (text,)))]
 
     def s_EndGame(self, node: ast.EndGame, ctx: Ctx) -> list[str]:
         finish = [S.line("s._finish()"), S.Return(node.pos[0])]

@@ -286,6 +286,13 @@ class CountValue(Expr):
 
 
 @attrs.frozen
+class Append(Expr):
+    """``item`` put at the end of a zone."""
+    zone: Expr
+    item: Expr
+
+
+@attrs.frozen
 class Removal(Expr):
     """One ``item`` taken out of a zone (an error when it holds none)."""
     zone: Expr

@@ -396,3 +396,31 @@ def test_next_player_takes_the_whole_expression_modulo_the_seats(backend):
         seats.append(state.current_player)
         state.play("wait")
     assert seats == [0, 2, 1, 0, 2, 1]
+
+
+TALLY = '''
+game "Tally" { players 2 }
+grid pile: int square 2 by 1
+turn {
+  step go {
+    action take(n in 1..2) {
+      pile[cell(pile, "a1")] += 10
+      pile[cell(pile, "a1")] -= n - 1
+    }
+  }
+}
+end when turns >= 2
+score p { left: pile[cell(pile, "a1")] }
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_a_cell_of_a_grid_of_numbers_takes_the_whole_value_of_an_update(backend):
+    """`pile[c] -= n - 1` takes away n - 1. It used to be written `pile[c] - n - 1`, taking
+    away n + 1: the value was pasted after the operator without its parentheses."""
+    game = regle.loads(TALLY, name="tally", backend=backend)
+    state = game.new_game(seed=1)
+    state.play("take 2")  # 10 - (2 - 1) = 9
+    assert state.scores[0] == 9
+    state.play("take 1")  # 9 + 10 - 0 = 19
+    assert state.scores[0] == 19
