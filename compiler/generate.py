@@ -17,7 +17,7 @@ from regle.dsl.variants import resolve
 from .checker import LIMITS, Checker
 from .ir import GameIR
 from .lower import Lowerer
-from .lower_common import runtime_call
+from .emit import runtime_call
 from .safety import literal, verify
 
 TEMPLATES = Path(__file__).with_name("templates")

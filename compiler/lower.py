@@ -16,6 +16,7 @@ from . import types as T
 from .symbols import LIMITS, Symbols
 from .ir import CounterIR, EnumIR, GameIR, GridIR, TableIR, ZoneIR
 from .lower_grids import GridLowering, gconst
+from .lower_grid_stmts import GridStatementLowering
 from .safety import comment_text
 from .analysis import announces, ends_by_statement, flows, has_chance, has_next_player, secrecy
 
@@ -29,9 +30,10 @@ from .lower_stmts import StatementLowering
 from .lower_actions import ActionLowering
 
 
-class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowering, GridLowering):
+class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowering, GridLowering,
+              GridStatementLowering):
     """The checked rules -> GameIR: each concern in its own mixin (expressions, calls,
-    statements, actions, grids); here the whole game is put together."""
+    statements, actions, grids and their statements); here the whole game is put together."""
 
     def __init__(self, rules: ast.Rules, sym: Symbols, source: Source, diags: list[Diagnostic],
                  sources: dict[str, Source] | None = None, native: bool = False):

@@ -14,8 +14,6 @@ from .symbols import LIMITS
 # operator precedences of the generated Python
 from .nodes import is_int as _is_int  # noqa: F401 - shared
 from .nodes import P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM  # noqa: F401 - shared
-# how generated code names the runtime's helpers: the emitters' (shared with the lowering)
-from .emit import C_FORMS, c_kernels, runtime_call  # noqa: F401 - shared
 
 
 _AGGREGATES = ("count", "sum", "max", "min", "any", "all", "argmin", "argmax")

@@ -14,7 +14,7 @@ from . import types as T
 from .symbols import LIMITS, suggest
 from .lower_common import (
     Reads,
-    P_OR, P_CMP, P_UNARY, P_ATOM, Ctx, _is_int, _const,
+    P_OR, P_ATOM, Ctx, _is_int, _const,
     column_const, cells_const, is_c_column, _zone_name)
 
 

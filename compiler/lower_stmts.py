@@ -12,7 +12,7 @@ from . import types as T
 from .symbols import LIMITS, suggest
 from .texts import split_template
 from .lower_common import (
-    Ctx, pyname, has_product, _const, _zone_name, _indent, joined,
+    Ctx, has_product, _const, _zone_name, joined,
     _atomic)
 
 

@@ -182,7 +182,7 @@ class Helper(Expr):
     its own way (natively a C call of the compiled kernel, a C form, or a C global bound once)."""
     name: str  # qualified: "ops.ray", "K.chain"
     args: tuple
-    c_form: bool = True  # natively its C form (lower_common.C_FORMS) when it has one
+    c_form: bool = True  # natively its C form (emit.C_FORMS) when it has one
 
 
 @attrs.frozen

@@ -271,7 +271,7 @@ def test_shared_moves_are_plain_tuples(tag, a, b):
 def test_ops_reexports_the_kernels_that_native_engines_call_in_c():
     """A native engine turns ops.NAME( into a C call of the kernel NAME when the .pxd declares
     one: then ops.NAME must be that kernel, not a helper of the same name."""
-    from regle.compiler.lower_common import c_kernels
+    from regle.compiler.emit import c_kernels
     from regle.runtime import K, ops
     assert {"line_move_keys", "deal", "place", "triple"} <= c_kernels()
     from importlib.resources import files

@@ -1,0 +1,122 @@
+"""Statements over grids: put, clear, drop, settle, rotate/reflect/copy, place, push, end turn
+(see docs/language.md, "Grids"), each lowered to the statement IR (compiler/statements.py)."""
+from __future__ import annotations
+
+from regle.dsl import ast
+
+from . import nodes as N
+from . import statements as S
+from . import types as T
+from .lower_grids import gconst
+
+
+class GridStatementLowering:
+    """Mixed into :class:`lower.Lowerer`."""
+
+    def s_Put(self, node: ast.Put, ctx) -> list[S.Stmt]:
+        grid, sym = self.grid_tree(node.grid, ctx)
+        value = self.element_tree(node.value, ctx, sym)
+        target = N.Index(T.INT, 0, grid, self.cell_tree(node.cell, ctx, sym))
+        if sym is not None and sym.elem.kind == "int":  # a grid of numbers holds them as they are
+            return [S.Assign(node.pos[0], target, "=", self.helper("ops.number", T.INT, value, c_form=False))]
+        return [S.Assign(node.pos[0], target, "=", self.stored(value))]
+
+    def s_Clear(self, node: ast.Clear, ctx) -> list[S.Stmt]:
+        gtree, sym = self.grid_tree(node.grid, ctx)
+        to = self.optional_zone(node.to, ctx, sym)
+        what = self.tree(node.what, ctx)
+        code, ty = self.write(what), what.type
+        if ty.kind == "group":
+            if sym is not None and ty.space != sym.name:
+                self.error(f"this group is from grid '{ty.space}', not '{sym.name}'", node.what.pos)
+            g = gconst(sym.name) if sym else "G"
+            cells = self.helper("ops.group_cells", T.ANY, gtree, self.adj_table(g), sym.geo.deg if sym else 4, what)
+            return [self.effect(node, "ops.clear_cells", gtree, cells, to)]
+        if ty.kind in ("list", "zone") and (ty.elem is None or ty.elem.kind in ("cell", "any")):
+            # a list of cells (a chain, a region): each emptied, its element to Z when given
+            return [self.effect(node, "ops.clear_cells", gtree, what, to)]
+        if ty.kind not in ("cell", "int", "any"):
+            self.error(f"clear takes a cell, a list of cells or a group, not {ty}", node.what.pos)
+        if node.to is None:  # one cell emptied: what clear_cells does for it, without a call
+            return [S.Assign(node.pos[0], N.Index(T.INT, 0, gtree, what), "=", N.Const(T.INT, 0, 0))]
+        return [self.effect(node, "ops.clear_cells", gtree, f"({code},)", to)]
+
+    def effect(self, node: ast.Node, qualified: str, *args) -> S.Eval:
+        """A statement that is a call of a runtime helper (or kernel) for what it does."""
+        return S.Eval(node.pos[0], self.helper(qualified, T.ANY, *args))
+
+    def s_Drop(self, node: ast.Drop, ctx) -> list[str]:
+        grid, sym = self.grid_tree(node.grid, ctx, "lanes", "drop")
+        value = self.element(node.value, ctx, sym)
+        lane = self.number(node.lane, ctx)
+        taking = self.optional_zone(node.taking, ctx, sym)
+        overflow = self.optional_zone(node.overflow, ctx, sym)
+        g = gconst(sym.name) if sym else "G"
+        return [self.effect(node, "ops.drop_into", grid, *self.lanes_size(g, sym), lane, value, taking, overflow)]
+
+    def s_Settle(self, node: ast.Settle, ctx) -> list[str]:
+        grid, sym = self.grid_tree(node.grid, ctx, "lanes", "settle")
+        g = gconst(sym.name) if sym else "G"
+        return [self.effect(node, "K.settle", grid, *self.lanes_size(g, sym))]
+
+    def s_Rotate(self, node: ast.Rotate, ctx) -> list[str]:
+        """``rotate``/``reflect``/``copy`` a square block of a board's cells (``ops.turn_block``)."""
+        what = "copy" if node.to is not None else "reflect" if node.turns is None else "rotate"
+        grid, sym = self.grid_tree(node.grid, ctx, None, what)
+        if sym is None:
+            return []
+        if sym.geo.kind not in ("square", "lanes"):
+            self.error(f"{what} works on a block of rows and columns: a square board or lanes, not a "
+                       f"{sym.geo.kind} board", node.pos)
+            return []
+        g = gconst(sym.name)
+        corner, size = self.cell(node.corner, ctx, sym), self.number(node.size, ctx)
+        turns = self.number(node.turns, ctx) if node.turns is not None else "0"
+        to = self.cell(node.to, ctx, sym) if node.to is not None else "-1"
+        mirror = int(node.turns is None and node.to is None)
+        helper = "ops.turn_block" if sym.elem.kind == "int" else "K.turn_cells"  # bytes: the kernel
+        return [self.effect(node, helper, grid, *self.sizes(g), int(sym.geo.kind == 'lanes'),
+                            corner, size, turns, mirror, to)]
+
+    def s_Place(self, node: ast.Place, ctx) -> list[str]:
+        key, kty = self.expr(node.placement, ctx)
+        if kty.kind not in ("placement", "any"):
+            self.error(f"expected a placement (from placements()), but this is {kty}", node.placement.pos)
+        pat, pty = self.expr(node.pattern, ctx)
+        if pty.kind not in ("pattern", "any"):
+            self.error(f"expected a pattern here, but this is {pty}", node.pattern.pos)
+        grid, sym = self.grid_tree(node.grid, ctx, "lanes", "place")
+        taking = self.optional_zone(node.taking, ctx, sym)
+        overflow = self.optional_zone(node.overflow, ctx, sym)
+        g = gconst(sym.name) if sym else "G"
+        return [self.effect(node, "ops.place", grid, *self.sizes(g), key, f"PATTERNS[{pat}]", taking, overflow)]
+
+    def s_Push(self, node: ast.Push, ctx) -> list[str]:
+        key, kty = self.expr(node.move, ctx)
+        if kty.kind not in ("linemove", "any"):
+            self.error(f"expected a line move (from line_moves()), but this is {kty}", node.move.pos)
+        grid, sym = self.grid_tree(node.grid, ctx, "board", "push")
+        if sym is None:
+            return []
+        g = gconst(sym.name)
+        if node.body is None:
+            return [self.effect(node, "ops.push", grid, self.adj_table(g), sym.geo.deg, key, f"{g}_EXITS")]
+        who, sides = self.local(node.who), self.local(node.sides)
+        side_t = T.enum(sym.edges) if sym.edges else T.INT
+        inner = ctx.child(**{node.who: (who, sym.elem), node.sides: (sides, T.list_of(side_t))})
+        body = self.block(node.body, inner)
+        deg = sym.geo.deg
+        # the kernel moves the line; a piece that left the board is returned with its last cell
+        # and direction, which name the sides it crossed
+        pushed = self.helper("K.apply_line_key", T.ANY, grid, self.adj_table(g), deg, key)
+        left = S.Assign(node.pos[0], self.node(f"{who}, {sides}"), "=", self.node(f"_left - 1, {g}_EXITS[_last * {deg} + _d]"))
+        return [S.Assign(node.pos[0], self.node("_left, _last, _d"), "=", pushed),
+                S.If(node.pos[0], ((N.Local(T.INT, 0, "_left"), (left, *body)),))]
+
+    def s_EndTurn(self, node: ast.EndTurn, ctx) -> list[str]:
+        if ctx.where == "effect":
+            return [S.line(f"s._enter({self.nsteps})"), S.Return(node.pos[0])]
+        if ctx.where == "auto":
+            return [S.Return(node.pos[0], N.Const(T.BOOL, 0, True))]
+        self.error("'end turn' belongs in the turn (in an action or an automatic step)", node.pos)
+        return []
