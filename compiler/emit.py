@@ -2,12 +2,10 @@
 engine's code or as the native engine's Cython.
 
 Both walk the same tree. What the two engines write alike (constants, operators, comparisons,
-conditionals, the built-ins of numbers) is :class:`PythonWriter`'s; :class:`CythonWriter`
-overrides the node kinds whose native form differs (``nodes.BACKEND_KINDS``): a runtime helper
-called at C level, a byte of a grid read in C, a counter per seat in the state's C array, a
-table's column or a grid's geometry read in its C array, a random draw from the generator's
-state in C. Each node is written with the precedence of the code it becomes, and a child is
-parenthesised only where its precedence is below what its place needs.
+conditionals, the built-ins of numbers) is :class:`PythonWriter`'s; the native engine's
+``CythonWriter`` (compiler/emit_native.py) overrides the node kinds whose native form differs
+(``nodes.BACKEND_KINDS``). Each node is written with the precedence of the code it becomes, and
+a child is parenthesised only where its precedence is below what its place needs.
 """
 from __future__ import annotations
 
@@ -15,6 +13,7 @@ from functools import lru_cache
 
 from . import nodes as N
 from . import statements as S
+from . import types as T
 from .nodes import P_OR, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM
 
 #: runtime helpers that have a C form in the native engine (defined by its template), so that
@@ -209,6 +208,13 @@ class PythonWriter:
     def w_Houses(self, e: N.Houses) -> tuple[str, int]:
         return f"{self.name('ops.mancala_houses')}({self.code(e.seat)}, {e.width})", P_ATOM
 
+    def w_Cells(self, e: N.Cells) -> tuple[str, int]:
+        return f"{self.name('K.filled_cells' if e.filled else 'K.empty_cells')}({self.code(e.grid)})", P_ATOM
+
+    def w_Slide(self, e: N.Slide) -> tuple[str, int]:
+        args = self.args((e.grid, e.table, N.Const(T.INT, 0, e.degree), e.cell, e.direction))
+        return f"{self.name('K.' + e.kind)}({args})", P_ATOM
+
     def w_Draw(self, e: N.Draw) -> tuple[str, int]:
         return self.logged(e, f"s.rng.below({self.code(e.bound)})"), P_ATOM
 
@@ -277,95 +283,6 @@ class PythonWriter:
 
     def s_Shuffle(self, st: S.Shuffle) -> list[str]:
         return [f"s.rng.shuffle({self.code(st.zone)})"]
-
-
-class CythonWriter(PythonWriter):
-    """The native engine's code of a tree: its C forms, declared by the native template."""
-
-    native = True
-
-    def __init__(self, bound: dict | None = None):
-        #: the runtime helpers called through C globals (C global -> helper), for the module's head
-        self.bound = bound if bound is not None else {}
-
-    def name(self, qualified: str) -> str:
-        return runtime_call(qualified, True, self.bound)
-
-    def w_Helper(self, e: N.Helper) -> tuple[str, int]:
-        module, name = e.name.split(".")
-        if module == "ops" and e.c_form and name in C_FORMS:
-            return f"{C_FORMS[name]}({self.args(e.args)})", P_ATOM
-        return super().w_Helper(e)
-
-    def w_CellRead(self, e: N.CellRead) -> tuple[str, int]:
-        return f"_cell({self.code(e.grid)}, {self.code(e.cell)})", P_ATOM
-
-    def w_Slot(self, e: N.Slot) -> tuple[str, int]:
-        return f"s.a_{e.counter}[_ix({self.code(e.index)}, {self.code(e.bound)})]", P_ATOM
-
-    def w_Binary(self, e: N.Binary) -> tuple[str, int]:
-        if e.op in ("in", "not in") and isinstance(e.right, N.NeighbourList):
-            # t in neighbours(G, c): a look at c's row of the C table, no list made
-            r = e.right
-            test = f"_is_neighbour(_v_{r.table}, {r.degree}, {self.code(r.cell)}, {self.code(e.left)})"
-            return ("not " + test, P_NOT) if e.op == "not in" else (test, P_ATOM)
-        return super().w_Binary(e)
-
-    def w_Column(self, e: N.Column) -> tuple[str, int]:
-        return (f"_v_{e.column}[{self.code(e.item)}]" if e.c_array else f"{e.column}[{self.code(e.item)}]"), P_ATOM
-
-    def w_Geometry(self, e: N.Geometry) -> tuple[str, int]:
-        return f"_v_{e.table}[{self.code(e.index)}]", P_ATOM
-
-    def w_Table(self, e: N.Table) -> tuple[str, int]:
-        return f"_t_{e.name}", P_ATOM
-
-    def w_Dimension(self, e: N.Dimension) -> tuple[str, int]:
-        return str(e.value), P_ATOM
-
-    def w_NeighbourList(self, e: N.NeighbourList) -> tuple[str, int]:
-        return f"_neighbour_list(_v_{e.table}, {e.degree}, {self.code(e.cell)})", P_ATOM
-
-    def w_Neighbour(self, e: N.Neighbour) -> tuple[str, int]:
-        return f"_neighbour(_v_{e.table}, {e.degree}, {self.code(e.cell)}, {self.code(e.direction)})", P_ATOM
-
-    def w_Numbered(self, e: N.Numbered) -> tuple[str, int]:
-        # a C table of the cells by number (the dict says what is not one)
-        return f"_cell_by_number(_n_{e.table}, {e.table}, {self.code(e.number)})", P_ATOM
-
-    def w_Houses(self, e: N.Houses) -> tuple[str, int]:
-        seat = self.code(e.seat)
-        if seat.isidentifier() or seat.isdigit():  # a range of C numbers, from the C form
-            first = f"_mancala_first({seat}, {e.width})"
-            return f"range({first}, {first} + {e.width})", P_ATOM
-        return super().w_Houses(e)
-
-    def w_Draw(self, e: N.Draw) -> tuple[str, int]:  # the generator driven in C
-        return self.logged(e, f"_rng_below(s.rng, {self.code(e.bound)})"), P_ATOM
-
-    def w_CountValue(self, e: N.CountValue) -> tuple[str, int]:
-        return f"{self.name('K.count_byte')}({self.code(e.grid)}, {self.code(e.value)})", P_ATOM
-
-    def w_Removal(self, e: N.Removal) -> tuple[str, int]:  # a C call, not a method lookup on a list
-        return f"{self.name('K.remove_value')}({self.code(e.zone)}, {self.code(e.item)})", P_ATOM
-
-    def s_For(self, st: S.For) -> list[str]:
-        source = st.source
-        if not (isinstance(source, N.NeighbourList) and st.walk):
-            return super().s_For(st)
-        # the neighbours' table walked in C: no list
-        around, d = st.walk
-        table, deg, var = f"_v_{source.table}", source.degree, st.var
-        return [f"{around} = {self.code(source.cell)}",
-                f"if {around} < 0: raise ValueError('there is no cell here (none) to look around')",
-                f"for {d} in range({deg}):",
-                f"    {var} = {table}[{around} * {deg} + {d}]",
-                f"    if {var} < 0:",
-                "        continue",
-                "    s._walk(1)", *self.body(st.body)]
-
-    def s_Shuffle(self, st: S.Shuffle) -> list[str]:  # the shuffle kernel on the generator's state, in C
-        return [f"s.rng.state = {self.name('K.shuffle')}({self.code(st.zone)}, s.rng.state)"]
 
 
 #: the Python engine's writer (it keeps no state)

@@ -21,7 +21,8 @@ from .safety import comment_text
 from .analysis import announces, ends_by_statement, flows, has_chance, has_next_player, secrecy
 
 from . import nodes as N
-from .emit import CythonWriter, PythonWriter
+from .emit import PythonWriter
+from .emit_native import CythonWriter
 from .lower_common import CellLists, Reads, Sharing
 from .lower_common import Ctx, pyname, _hex_places, _path_word, _const, column_const, is_c_column, joined
 from .lower_exprs import ExpressionLowering
@@ -43,9 +44,6 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.native = native
         #: natively, the runtime helpers the code calls through C globals (see runtime_call)
         self.bound_calls: dict[str, str] = {}
-        #: the emitter of this engine's expressions (compiler/emit.py): the typed IR is the same
-        #: for both engines, and each writes its own forms
-        self.writer = CythonWriter(self.bound_calls) if native else PythonWriter()
         #: natively, the memos of lines looked for at the end of turns (in_a_row_since): a key
         #: per grid and length -> its index among the state's memos
         self.memos: dict[tuple, int] = {}
@@ -53,8 +51,11 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.leap_tables: dict[tuple, tuple] = {}
         #: while an ensure's trial is written: per procedure, the statements it keeps (ensure.py)
         self.trial_blocks: dict | None = None
-        self.helpers: list[tuple] = []  # (name, parameters, comment, body lines) of those methods
+        self.helpers: list[tuple] = []  # natively, the aggregates' methods (emit_native.CythonWriter)
         self._helper_names: dict[tuple, str] = {}
+        #: the emitter of this engine's code (compiler/emit.py, compiler/emit_native.py): the
+        #: typed IR is the same for both engines, and each writes its own forms
+        self.writer = CythonWriter(self.bound_calls, self.helpers, self._helper_names) if native else PythonWriter()
         self.sym = sym
         self.source = source
         self.sources = sources or {}

@@ -14,13 +14,8 @@ from . import types as T
 from .symbols import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
 from .lower_grids import GRID_FUNCTIONS
 from .lower_common import (
-    P_CMP, P_UNARY, P_ATOM, _AGGREGATES, CellLists, Ctx, c_type, pyname,
+    P_CMP, P_UNARY, P_ATOM, CellLists, Ctx, c_type, pyname,
     _atomic, _is_int, _names_in, ast_nodes, nodes_through_defines)
-
-
-def _walk_checks(cell: str, d: str, deg: int, cells: int) -> list[str]:
-    return [f"if {cell} < 0 or {cell} >= {cells}: raise ValueError('there is no cell here (none) to slide from')",
-            f"if {d} < 0 or {d} >= {deg}: raise IndexError('no such direction')"]
 
 
 def draws(node, defines: dict) -> bool:
@@ -148,11 +143,11 @@ class CallLowering:
                 return self.helper("K.liberty_count", T.INT, *tree.args, -1 if limit is None else limit)
             if kernel == "K.flanked":  # counted without a list
                 return self.helper("K.flanked_count", T.INT, *tree.args)
-            made = self.written.get(coll, ())
-            if made[:1] == ("cells",):  # a grid's empty (or filled) cells, counted in its bytes
-                _, grid, filled = made
-                empty = self.write(self.count_cells(grid, 0))
-                return (f"(len({grid}) - {empty})" if filled else empty), T.INT, P_ATOM
+            if isinstance(tree, N.Cells) and tree.walkable:  # a grid's empty (or filled) cells, counted in its bytes
+                empty = self.count_cells(tree.grid, 0)
+                if not tree.filled:
+                    return empty
+                return N.Binary(T.INT, 0, "-", N.Len(T.INT, 0, tree.grid), empty)
             return self.size_of(coll, ctx), T.INT, P_ATOM
         if f in ("sum", "max", "min"):
             if len(args) == 1:
@@ -207,27 +202,6 @@ class CallLowering:
     def count_cells(self, grid, code) -> N.CountValue:
         """How many cells of a grid of elements (bytes) hold the code ``code``."""
         return N.CountValue(T.INT, 0, self.node(grid), self.node(code))
-
-    def walk_head(self, walk: tuple, var: str, declare) -> list[str]:
-        """The start of a walk along a slide (``slide``: the empty cells from c in direction d;
-        ``reach``: and the first filled cell met), natively: the first cell, no list."""
-        _kind, _f, _grid, table, deg, cell, d, cells = walk
-        declare("long", "_from", "_steps")
-        return [f"_from = {cell}", *_walk_checks("_from", d, deg, cells), "_steps = 0",
-                f"{var} = {table}[_from * {deg} + {d}]"]
-
-    def walk_body(self, walk: tuple, var: str, body: list[str]) -> list[str]:
-        """The loop of a walk: ``body`` (the step, indented once) for each cell met, then the
-        next cell; a slide stops before a filled cell, a reach after it, both at the edge."""
-        _kind, f, grid, table, deg, _cell, d, cells = walk
-        filled = f"{self.write(self.cell_read(grid, var))} != 0"
-        out = [f"while {var} >= 0 and {var} != _from and _steps < {cells}:"]
-        if f == "slide":
-            out.append(f"    if {filled}: break")
-        out += ["    _steps += 1"] + body
-        if f == "reach":
-            out.append(f"    if {filled}: break")
-        return out + [f"    {var} = {table}[{var} * {deg} + {d}]"]
 
     def call_define(self, node: ast.Call, ctx: Ctx):
         """A define is compiled once (per kind of arguments) into a function of the engine,
@@ -447,16 +421,11 @@ class CallLowering:
             return bound, T.BOOL, P_CMP
         before = Counter(ctx.uses)
         source, ty = self.collection_tree(node.source, ctx)
-        src = self.write(source)
         var = fresh_local(node.var, ctx)
         inner = ctx.child(**{node.var: (var, ty.elem or T.ANY)})
         element = self.tree(node.elem, inner)
-        elem, te = self.write(element), element.type
+        te = element.type
         test = self.boolean_tree(node.cond, inner) if node.cond is not None else None
-        if self.native and ctx.where != "show" and f in _AGGREGATES:
-            cond = self.write(test) if test is not None else ""
-            return self.aggregate_method(node, f, var, src, elem, cond, ctx, ty.elem or T.ANY, te,
-                                         ctx.uses - before)
         # list comprehensions: over the small collections of games they beat generators
         result = {"count": T.INT, "sum": T.INT, "max": T.INT, "min": T.INT, "any": T.BOOL, "all": T.BOOL,
                   "argmin": ty.elem or T.ANY, "argmax": ty.elem or T.ANY}.get(f)
@@ -471,83 +440,10 @@ class CallLowering:
             return "0", T.ANY, P_ATOM
         # any/all stop at the first element that decides, unless an element draws a random number
         lazy = f in ("any", "all") and not (ctx.random_ok and draws(node, self.sym.defines))
-        return N.Aggregate(result, 0, f, var, source, element, test, lazy)
-
-    def aggregate_method(self, node: ast.Comp, f: str, var: str, src: str, elem: str, cond: str, ctx: Ctx,
-                         elem_type: T.Type, value_type: T.Type, used: Counter):
-        """For the native engine: the aggregate as a method of the state that walks the
-        collection once (no list, no tuple, no call of a builtin per aggregate), called with
-        the names of the place it stands in, its numbers typed for Cython (``sig``). Where
-        random numbers may be drawn every element is evaluated, as the list comprehension of
-        the Python engine does (the same draws); elsewhere any/all stop at the first element
-        that decides, as the Python engine's generator does."""
-        rtype = {"count": T.INT, "sum": T.INT, "max": T.INT, "min": T.INT, "any": T.BOOL, "all": T.BOOL}
-        result_type = rtype.get(f, elem_type)
-        value = c_type(value_type)  # the C type of one element's value (max, min, argmin, argmax)
-        decls: dict[str, list[str]] = {"long": [], "bint": []}
-
-        def declare(ctype: str, *names: str) -> None:
-            if ctype != "object":
-                decls[ctype].extend(names)
-        if f == "count":
-            start, step, result = ["_n = 0"], ["_n += 1"], "_n"
-            declare("long", "_n")
-        elif f == "sum":
-            start, step, result = ["_n = 0"], [f"_n += {elem}"], "_n"
-            declare("long", "_n")
-        elif f in ("max", "min"):  # 0 when there is no element
-            start, result = ["_none = True", "_best = 0"], "_best"
-            step = [f"_v = {elem}", f"if _none or _v {'>' if f == 'max' else '<'} _best:", "    _none = False",
-                    "    _best = _v"]
-            declare("bint", "_none")
-            declare(value, "_best", "_v")
-        elif f in ("any", "all"):
-            start, result = [f"_ok = {f == 'all'}"], "_ok"
-            step = [f"if {'not ' if f == 'all' else ''}({elem}):", f"    _ok = {f != 'all'}"]
-            if not (ctx.random_ok and draws(node, self.sym.defines)):  # nothing drawn: stop at the
-                step.append("    break")  # first element that decides, as the Python engine's any()
-            declare("bint", "_ok")
-        else:  # argmin/argmax: the first element with the smallest (largest) key; -1 when none
-            sign = "" if f == "argmin" else "-"
-            start, result = ["_none = True", "_best = 0", "_found = -1"], "_found"
-            step = [f"_v = {sign}({elem})", "if _none or _v < _best:", "    _none = False", "    _best = _v",
-                    f"    _found = {var}"]
-            declare("bint", "_none")
-            declare(value, "_best", "_v")
-            declare(c_type(elem_type), "_found")
-        cells = self.written.get(src, ())
-        if cells[:1] == ("cells",):  # the grid's cells walked in place: no list of cells is made
-            _kind, grid, filled = cells
-            test = f"{self.write(self.cell_read(grid, var))} {'!=' if filled else '=='} 0"
-            src, cond = f"range(len({grid}))", f"{test} and ({cond})" if cond else test
-        body = [f"for {var} in {src}:"]
-        if cells[:1] == ("neighbours",):  # the neighbours' table read in C: no list either
-            _kind, g, deg, cell = cells
-            declare("long", "_d")
-            start = start + [f"if {cell} < 0: raise ValueError('there is no cell here (none) to look around')"]
-            body = [f"for _d in range({deg}):", f"    {var} = {g}[{cell} * {deg} + _d]"]
-            cond = f"{var} >= 0 and ({cond})" if cond else f"{var} >= 0"
-        if cells[:1] == ("walk",):  # a slide (or reach) followed in C along its direction
-            start, body = start + self.walk_head(cells, var, declare), []
-        if cond:
-            body += [f"    if {cond}:"] + ["        " + line for line in step]
-        else:
-            body += ["    " + line for line in step]
-        if cells[:1] == ("walk",):
-            body = self.walk_body(cells, var, body)
-        declare(c_type(elem_type), var)
-        lines = start + body + [f"return {result}"]
         types = {code: ty for code, ty in ctx.scope.values()}
         types["me"] = T.PLAYER
-        params = sorted(ctx.engine_names(used, exclude=var))
-        # for Cython: typed parameters, result and locals (whole numbers as C longs, truths as
-        # C ints), so that the loop runs on C numbers; the Python rendering ignores them
-        sig = ([c_type(types[n]) if n in types else "object" for n in params], c_type(result_type),
-               [f"cdef {t} {', '.join(dict.fromkeys(ns))}" for t, ns in decls.items() if ns])
-        key = (tuple(lines), tuple(params), repr(sig))
-        name = self._helper_names.get(key)
-        if name is None:
-            name = f"_agg_{len(self.helpers)}_{f}"
-            self._helper_names[key] = name
-            self.helpers.append((name, params, self.comment(node), lines, sig))
-        return N.Apply(result_type, 0, f"s.{name}", tuple(self.named(p, T.ANY) for p in params))
+        params = tuple((n, types.get(n)) for n in sorted(ctx.engine_names(ctx.uses - before, exclude=var)))
+        made = N.Aggregate(result, 0, f, var, source, element, test, lazy, params, self.comment(node),
+                           display=ctx.where == "show")
+        self.write(made)  # natively its helper method is made now, in the order the rules read
+        return made

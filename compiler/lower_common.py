@@ -13,21 +13,8 @@ from .symbols import LIMITS
 
 # operator precedences of the generated Python
 from .nodes import is_int as _is_int  # noqa: F401 - shared
+from .emit_native import c_type  # noqa: F401 - shared
 from .nodes import P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM  # noqa: F401 - shared
-
-
-_AGGREGATES = ("count", "sum", "max", "min", "any", "all", "argmin", "argmax")
-
-
-def c_type(ty: T.Type) -> str:
-    """The C type a native engine keeps a value of this type in: a C long for the small whole
-    numbers (numbers, players, enum members, table items, cells, lanes), a C int for a truth,
-    else a Python object."""
-    if ty.kind == "bool":
-        return "bint"
-    if ty.kind in ("int", "player", "enum", "item", "cell", "lane", "direction"):
-        return "long"
-    return "object"
 
 
 def pyname(name: str) -> str:

@@ -341,11 +341,10 @@ class GridLowering:
             return self.helper("K.chain", T.list_of(cell_t), gtree, self.adj_table(g), deg, c)
         if f in ("slide", "blocker", "reach"):  # the empty cells a slide crosses; the piece it meets
             c, d = self.cell_tree(args[1], ctx, sym), self.direction_tree(args[2], ctx, sym)
-            made = self.helper("K." + f, (cell_t if f == "blocker" else T.list_of(cell_t)), gtree, self.adj_table(g), deg, c, d)
-            if f != "blocker":  # an aggregate over it walks the line in C (CallLowering.walk_head)
-                self.written[self.write(made)] = ("walk", f, grid, f"_v_{g}_ADJ", deg, self.write(c), self.write(d),
-                                                  sym.geo.cells)
-            return made
+            if f == "blocker":
+                return self.helper("K.blocker", cell_t, gtree, self.adj_table(g), deg, c, d)
+            # (natively an aggregate over it walks the line in C: emit_native.CythonWriter.walk_head)
+            return N.Slide(T.list_of(cell_t), 0, f, gtree, self.adj_table(g), deg, c, d, sym.geo.cells)
         if f == "liberties":  # the empty cells next to c's chain
             c = self.cell_tree(args[1], ctx, sym)
             return self.recorded(("call", "K.liberties", (gtree, self.adj_table(g), deg, c)), T.list_of(cell_t))
@@ -388,11 +387,15 @@ class GridLowering:
                 test = "not " if f == "empty_cells" else ""
                 code = f"[_c for _c in range({sym.geo.cells}) if {test}{grid}[_c]]"
                 return self.shared_cells(code, args[0], ctx), T.list_of(cell_t), P_ATOM
-            code = self.write(self.helper("K." + f, T.list_of(cell_t), gtree))
-            if isinstance(args[0], ast.Name) or (isinstance(args[0], ast.Index) and isinstance(args[0].obj, ast.Name)
-                                                 and isinstance(args[0].index, (ast.Name, ast.Int))):
+            # a grid named plainly: a loop over its cells may walk its bytes instead of making the list
+            walkable = isinstance(args[0], ast.Name) or (isinstance(args[0], ast.Index) and isinstance(
+                args[0].obj, ast.Name) and isinstance(args[0].index, (ast.Name, ast.Int)))
+            cells = N.Cells(T.list_of(cell_t), 0, gtree, f == "filled_cells", walkable)
+            code = self.write(cells)
+            if walkable:  # for the move generators' loops (lower_actions.py)
                 self.written[code] = ("cells", grid, f == "filled_cells")
-            return self.shared_cells(code, args[0], ctx), T.list_of(cell_t), P_ATOM
+            shared = self.shared_cells(code, args[0], ctx)
+            return cells if shared == code else N.Local(T.list_of(cell_t), 0, shared)
         if f == "content":
             if numbers:
                 return N.Index(sym.elem, 0, gtree, self.cell_tree(args[1], ctx, sym))

@@ -168,6 +168,11 @@ class Aggregate(Expr):
     elem: Expr
     cond: Expr | None
     lazy: bool = False
+    #: the names of the place it stands in that it reads, (name, type or None) each: natively
+    #: the parameters of its helper method
+    params: tuple = ()
+    note: str = ""  # the comment naming its rules line (natively its helper's)
+    display: bool = False  # in a display function (a notation): a comprehension in both engines
 
 
 @attrs.frozen
@@ -268,6 +273,28 @@ class Houses(Expr):
     """A seat's houses on a mancala board of ``width`` houses a side, in sowing order."""
     seat: Expr
     width: int
+
+
+@attrs.frozen
+class Cells(Expr):
+    """A grid's empty (``filled``) cells, in order. ``walkable``: the grid is named plainly, so
+    a loop over them may walk the grid's bytes instead of making the list."""
+    grid: Expr
+    filled: bool
+    walkable: bool = False
+
+
+@attrs.frozen
+class Slide(Expr):
+    """The empty cells from ``cell`` in ``direction`` up to the first filled one (``slide``), or
+    with that one (``reach``), on a board of ``cells`` cells."""
+    kind: str
+    grid: Expr
+    table: Table
+    degree: int
+    cell: Expr
+    direction: Expr
+    cells: int
 
 
 @attrs.frozen

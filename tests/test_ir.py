@@ -9,6 +9,7 @@ import attrs
 from hypothesis import given, settings, strategies as st
 
 from regle.compiler import emit, nodes as N, statements as S, types as T
+from regle.compiler.emit_native import CythonWriter
 
 ENV = {"a": 3, "b": -2, "l": [4, -1, 0, 7], "e": []}
 BUILTINS = {"_abs": abs, "max": max, "min": min, "sum": sum, "len": len, "range": range, "any": any,
@@ -24,7 +25,7 @@ def test_every_node_kind_is_written_by_both_emitters():
     for kind in kinds(N, N.Expr):
         assert hasattr(emit.PythonWriter, "w_" + kind.__name__), kind
     for kind in N.BACKEND_KINDS:  # the native engine writes these its own way
-        assert "w_" + kind.__name__ in emit.CythonWriter.__dict__, kind
+        assert "w_" + kind.__name__ in CythonWriter.__dict__, kind
     for kind in kinds(S, S.Stmt):
         assert hasattr(emit.PythonWriter, "s_" + kind.__name__), kind
     assert all(attrs.has(k) for k in kinds(N, N.Expr) + kinds(S, S.Stmt))
@@ -174,7 +175,7 @@ def test_a_block_of_statements_is_written_with_its_nesting_and_runs():
 
 
 def test_the_native_emitter_writes_the_c_forms():
-    py, cy = emit.PythonWriter(), emit.CythonWriter()
+    py, cy = emit.PythonWriter(), CythonWriter()
     grid, cell = N.Field(T.ANY, 0, "g_board"), local("c_")
     cases = [
         (N.CellRead(I, 0, grid, cell), "s.g_board[c_]", "_cell(s.g_board, c_)"),
@@ -209,6 +210,6 @@ def test_the_native_emitter_writes_the_c_forms():
 
 def test_a_text_of_the_rules_reaches_the_engine_only_as_a_literal():
     nasty = "x')\nimport os  # "
-    for writer in (emit.PythonWriter(), emit.CythonWriter()):
+    for writer in (emit.PythonWriter(), CythonWriter()):
         code, _ = writer.write(N.Helper(T.ANY, 0, "ops.overflow", (N.Text(T.ANY, 0, nasty), const(3))))
         assert eval(code.split("(", 1)[1].rsplit(",", 1)[0]) == nasty  # noqa: S307

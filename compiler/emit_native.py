@@ -1,0 +1,232 @@
+"""The native engine's emitter: the typed IR written as Cython, in the C forms the native
+template declares.
+
+:class:`CythonWriter` walks the same trees as :class:`emit.PythonWriter` and overrides the node
+kinds whose native form differs (``nodes.BACKEND_KINDS``): a runtime helper called at C level
+(``_CK.chain``), through its C form (``_number``) or a C global bound once (``_ops_ray``); a
+byte of a grid read in C; a counter per seat in the state's C array; a table's column or a
+grid's geometry through its C array; the generator driven in C; a cell's neighbours walked in
+their C table with no list; and an aggregate as a method of the state that walks its
+collection once on C numbers (no list, no builtin called per aggregate).
+"""
+from __future__ import annotations
+
+from . import nodes as N
+from . import statements as S
+from . import types as T
+from .emit import C_FORMS, PythonWriter, runtime_call
+from .nodes import P_NOT, P_ATOM
+
+
+def c_type(ty: T.Type) -> str:
+    """The C type a native engine keeps a value of this type in: a C long for the small whole
+    numbers (numbers, players, enum members, table items, cells, lanes), a C int for a truth,
+    else a Python object."""
+    if ty.kind == "bool":
+        return "bint"
+    if ty.kind in ("int", "player", "enum", "item", "cell", "lane", "direction"):
+        return "long"
+    return "object"
+
+
+class CythonWriter(PythonWriter):
+    """The native engine's code of a tree: its C forms, declared by the native template."""
+
+    native = True
+
+    def __init__(self, bound: dict | None = None, helpers: list | None = None, helper_names: dict | None = None):
+        #: the runtime helpers called through C globals (C global -> helper), for the module's head
+        self.bound = bound if bound is not None else {}
+        #: the aggregates' helper methods: (name, parameters, comment, body lines, C signature)
+        self.helpers = helpers if helpers is not None else []
+        self.helper_names = helper_names if helper_names is not None else {}  # (body, params, sig) -> name
+
+    def name(self, qualified: str) -> str:
+        return runtime_call(qualified, True, self.bound)
+
+    def w_Helper(self, e: N.Helper) -> tuple[str, int]:
+        module, name = e.name.split(".")
+        if module == "ops" and e.c_form and name in C_FORMS:
+            return f"{C_FORMS[name]}({self.args(e.args)})", P_ATOM
+        return super().w_Helper(e)
+
+    def w_CellRead(self, e: N.CellRead) -> tuple[str, int]:
+        return f"_cell({self.code(e.grid)}, {self.code(e.cell)})", P_ATOM
+
+    def w_Slot(self, e: N.Slot) -> tuple[str, int]:
+        return f"s.a_{e.counter}[_ix({self.code(e.index)}, {self.code(e.bound)})]", P_ATOM
+
+    def w_Binary(self, e: N.Binary) -> tuple[str, int]:
+        if e.op in ("in", "not in") and isinstance(e.right, N.NeighbourList):
+            # t in neighbours(G, c): a look at c's row of the C table, no list made
+            r = e.right
+            test = f"_is_neighbour(_v_{r.table}, {r.degree}, {self.code(r.cell)}, {self.code(e.left)})"
+            return ("not " + test, P_NOT) if e.op == "not in" else (test, P_ATOM)
+        return super().w_Binary(e)
+
+    def w_Column(self, e: N.Column) -> tuple[str, int]:
+        return (f"_v_{e.column}[{self.code(e.item)}]" if e.c_array else f"{e.column}[{self.code(e.item)}]"), P_ATOM
+
+    def w_Geometry(self, e: N.Geometry) -> tuple[str, int]:
+        return f"_v_{e.table}[{self.code(e.index)}]", P_ATOM
+
+    def w_Table(self, e: N.Table) -> tuple[str, int]:
+        return f"_t_{e.name}", P_ATOM
+
+    def w_Dimension(self, e: N.Dimension) -> tuple[str, int]:
+        return str(e.value), P_ATOM
+
+    def w_NeighbourList(self, e: N.NeighbourList) -> tuple[str, int]:
+        return f"_neighbour_list(_v_{e.table}, {e.degree}, {self.code(e.cell)})", P_ATOM
+
+    def w_Neighbour(self, e: N.Neighbour) -> tuple[str, int]:
+        return f"_neighbour(_v_{e.table}, {e.degree}, {self.code(e.cell)}, {self.code(e.direction)})", P_ATOM
+
+    def w_Numbered(self, e: N.Numbered) -> tuple[str, int]:
+        # a C table of the cells by number (the dict says what is not one)
+        return f"_cell_by_number(_n_{e.table}, {e.table}, {self.code(e.number)})", P_ATOM
+
+    def w_Houses(self, e: N.Houses) -> tuple[str, int]:
+        seat = self.code(e.seat)
+        if seat.isidentifier() or seat.isdigit():  # a range of C numbers, from the C form
+            first = f"_mancala_first({seat}, {e.width})"
+            return f"range({first}, {first} + {e.width})", P_ATOM
+        return super().w_Houses(e)
+
+    def w_Draw(self, e: N.Draw) -> tuple[str, int]:  # the generator driven in C
+        return self.logged(e, f"_rng_below(s.rng, {self.code(e.bound)})"), P_ATOM
+
+    def w_CountValue(self, e: N.CountValue) -> tuple[str, int]:
+        return f"{self.name('K.count_byte')}({self.code(e.grid)}, {self.code(e.value)})", P_ATOM
+
+    def w_Removal(self, e: N.Removal) -> tuple[str, int]:  # a C call, not a method lookup on a list
+        return f"{self.name('K.remove_value')}({self.code(e.zone)}, {self.code(e.item)})", P_ATOM
+
+    def s_For(self, st: S.For) -> list[str]:
+        source = st.source
+        if not (isinstance(source, N.NeighbourList) and st.walk):
+            return super().s_For(st)
+        # the neighbours' table walked in C: no list
+        around, d = st.walk
+        table, deg, var = f"_v_{source.table}", source.degree, st.var
+        return [f"{around} = {self.code(source.cell)}",
+                f"if {around} < 0: raise ValueError('there is no cell here (none) to look around')",
+                f"for {d} in range({deg}):",
+                f"    {var} = {table}[{around} * {deg} + {d}]",
+                f"    if {var} < 0:",
+                "        continue",
+                "    s._walk(1)", *self.body(st.body)]
+
+    def s_Shuffle(self, st: S.Shuffle) -> list[str]:  # the shuffle kernel on the generator's state, in C
+        return [f"s.rng.state = {self.name('K.shuffle')}({self.code(st.zone)}, s.rng.state)"]
+
+    # ---- aggregates: a method of the state each ---------------------------------------------
+    def w_Aggregate(self, e: N.Aggregate) -> tuple[str, int]:
+        """The aggregate as a method of the state that walks the collection once, called with
+        the names of the place it stands in (``e.params``), its numbers typed for Cython. Where
+        random numbers may be drawn every element is evaluated, as the list comprehension of the
+        Python engine does (the same draws); elsewhere any/all stop at the first element that
+        decides (``e.lazy``), as the Python engine's generator does. In a display function it
+        is the Python engine's comprehension."""
+        if e.display:
+            return super().w_Aggregate(e)
+        f, var = e.func, e.var
+        elem = self.code(e.elem)
+        cond = self.code(e.cond) if e.cond is not None else ""
+        elem_type = e.source.type.elem or T.ANY
+        value = c_type(e.elem.type)  # the C type of one element's value (max, min, argmin, argmax)
+        decls: dict[str, list[str]] = {"long": [], "bint": []}
+
+        def declare(ctype: str, *names: str) -> None:
+            if ctype != "object":
+                decls[ctype].extend(names)
+        start, step, result = self.fold(e, elem, declare, value, elem_type)
+        source = e.source
+        src = self.code(source)
+        if isinstance(source, N.Cells) and source.walkable:  # the grid's cells walked in place: no list
+            grid = self.code(source.grid)
+            test = f"{self.code(N.CellRead(T.INT, 0, source.grid, N.Local(T.INT, 0, var)))} {'!=' if source.filled else '=='} 0"
+            src, cond = f"range(len({grid}))", f"{test} and ({cond})" if cond else test
+        body = [f"for {var} in {src}:"]
+        if isinstance(source, N.NeighbourList):  # the neighbours' table read in C: no list either
+            table, deg, cell = f"_v_{source.table}", source.degree, self.code(source.cell)
+            declare("long", "_d")
+            start = start + [f"if {cell} < 0: raise ValueError('there is no cell here (none) to look around')"]
+            body = [f"for _d in range({deg}):", f"    {var} = {table}[{cell} * {deg} + _d]"]
+            cond = f"{var} >= 0 and ({cond})" if cond else f"{var} >= 0"
+        if isinstance(source, N.Slide):  # a slide (or reach) followed in C along its direction
+            start, body = start + self.walk_head(source, var, declare), []
+        if cond:
+            body += [f"    if {cond}:"] + ["        " + line for line in step]
+        else:
+            body += ["    " + line for line in step]
+        if isinstance(source, N.Slide):
+            body = self.walk_body(source, var, body)
+        declare(c_type(elem_type), var)
+        lines = start + body + [f"return {result}"]
+        params = [name for name, _ty in e.params]
+        # typed parameters, result and locals (whole numbers as C longs, truths as C ints), so
+        # that the loop runs on C numbers
+        sig = ([c_type(ty) if ty is not None else "object" for _name, ty in e.params], c_type(e.type),
+               [f"cdef {t} {', '.join(dict.fromkeys(ns))}" for t, ns in decls.items() if ns])
+        key = (tuple(lines), tuple(params), repr(sig))
+        name = self.helper_names.get(key)
+        if name is None:
+            name = f"_agg_{len(self.helpers)}_{f}"
+            self.helper_names[key] = name
+            self.helpers.append((name, params, e.note, lines, sig))
+        return f"s.{name}({', '.join(params)})", P_ATOM
+
+    @staticmethod
+    def fold(e: N.Aggregate, elem: str, declare, value: str, elem_type: T.Type) -> tuple[list, list, str]:
+        """The lines before the walk, the step for each element that qualifies, and the result."""
+        f = e.func
+        if f == "count":
+            declare("long", "_n")
+            return ["_n = 0"], ["_n += 1"], "_n"
+        if f == "sum":
+            declare("long", "_n")
+            return ["_n = 0"], [f"_n += {elem}"], "_n"
+        if f in ("max", "min"):  # 0 when there is no element
+            declare("bint", "_none")
+            declare(value, "_best", "_v")
+            return (["_none = True", "_best = 0"],
+                    [f"_v = {elem}", f"if _none or _v {'>' if f == 'max' else '<'} _best:", "    _none = False",
+                     "    _best = _v"], "_best")
+        if f in ("any", "all"):
+            declare("bint", "_ok")
+            step = [f"if {'not ' if f == 'all' else ''}({elem}):", f"    _ok = {f != 'all'}"]
+            if e.lazy:  # nothing drawn: stop at the first element that decides, as any() does
+                step.append("    break")
+            return [f"_ok = {f == 'all'}"], step, "_ok"
+        # argmin/argmax: the first element with the smallest (largest) key; -1 when none
+        sign = "" if f == "argmin" else "-"
+        declare("bint", "_none")
+        declare(value, "_best", "_v")
+        declare(c_type(elem_type), "_found")
+        return (["_none = True", "_best = 0", "_found = -1"],
+                [f"_v = {sign}({elem})", "if _none or _v < _best:", "    _none = False", "    _best = _v",
+                 f"    _found = {e.var}"], "_found")
+
+    def walk_head(self, walk: N.Slide, var: str, declare) -> list[str]:
+        """The start of a walk along a slide (``slide``: the empty cells from c in direction d;
+        ``reach``: and the first filled cell met): the first cell, no list."""
+        d, deg, cells = self.code(walk.direction), walk.degree, walk.cells
+        declare("long", "_from", "_steps")
+        return [f"_from = {self.code(walk.cell)}",
+                f"if _from < 0 or _from >= {cells}: raise ValueError('there is no cell here (none) to slide from')",
+                f"if {d} < 0 or {d} >= {deg}: raise IndexError('no such direction')", "_steps = 0",
+                f"{var} = _v_{walk.table.name}[_from * {deg} + {d}]"]
+
+    def walk_body(self, walk: N.Slide, var: str, body: list[str]) -> list[str]:
+        """The loop of a walk: ``body`` (the step, indented once) for each cell met, then the
+        next cell; a slide stops before a filled cell, a reach after it, both at the edge."""
+        d, deg = self.code(walk.direction), walk.degree
+        filled = f"{self.code(N.CellRead(T.INT, 0, walk.grid, N.Local(T.INT, 0, var)))} != 0"
+        out = [f"while {var} >= 0 and {var} != _from and _steps < {walk.cells}:"]
+        if walk.kind == "slide":
+            out.append(f"    if {filled}: break")
+        out += ["    _steps += 1"] + body
+        if walk.kind == "reach":
+            out.append(f"    if {filled}: break")
+        return out + [f"    {var} = _v_{walk.table.name}[{var} * {deg} + {d}]"]
