@@ -151,6 +151,9 @@ class PythonWriter:
         return f"{e.function}({', '.join(self.code(a, 0) for a in e.args)})", P_ATOM
 
     def w_Aggregate(self, e: N.Aggregate) -> tuple[str, int]:
+        over_seats = self.over_seats(e)
+        if over_seats is not None:
+            return over_seats
         # list comprehensions: over the small collections of games they beat generators
         cond = f" if {self.code(e.cond)}" if e.cond is not None else ""
         gen = f"for {e.var} in {self.code(e.source)}{cond}"
@@ -167,6 +170,35 @@ class PythonWriter:
         sign = "" if e.func == "argmin" else "-"
         return (f"min([({sign}({elem}), _i, {e.var}) for _i, {e.var} in enumerate({self.code(e.source)}){cond}], "
                 f"default=(0, 0, -1))[2]"), P_ATOM
+
+    @staticmethod
+    def seat_slot(elem: N.Expr, var: str) -> str | None:
+        """The counter per seat that ``elem`` is, read at the seat ``var`` (``c[p]``)."""
+        if (isinstance(elem, N.Slot) and isinstance(elem.index, N.Local) and elem.index.name == var
+                and isinstance(elem.bound, N.Field) and elem.bound.attr == "n"):
+            return elem.counter
+        return None
+
+    def over_seats(self, e: N.Aggregate) -> tuple[str, int] | None:
+        """An aggregate over the seats of a counter per seat, as one call on the counter's list:
+        ``sum(c[p] for p in players)`` is ``sum(s.c_c)`` (never empty: no default), and
+        ``any(c[p] > k for p in players)`` is ``max(s.c_c) > k`` (and the like for all, min, <
+        and <=): the same value, no loop. None for any other aggregate."""
+        seats = e.source
+        if not (isinstance(seats, N.Upto) and isinstance(seats.count, N.Field) and seats.count.attr == "n"
+                and e.cond is None):
+            return None
+        counter = self.seat_slot(e.elem, e.var)
+        if counter is not None and e.func in ("sum", "max", "min"):
+            return f"{e.func}(s.c_{counter})", P_ATOM
+        test = e.elem
+        if not (e.func in ("any", "all") and isinstance(test, N.Binary) and test.op in (">", ">=", "<", "<=")):
+            return None
+        counter = self.seat_slot(test.left, e.var)
+        if counter is None or not N.names_known(test.right) or e.var in N.locals_in(test.right):
+            return None
+        pick = "max" if (test.op in (">", ">=")) == (e.func == "any") else "min"
+        return f"{pick}(s.c_{counter}) {test.op} {self.code(test.right, P_CMP + 1)}", P_CMP
 
     def w_Number(self, e: N.Number) -> tuple[str, int]:
         return f"(1 if {self.code(e.operand, P_OR)} else 0)", P_ATOM

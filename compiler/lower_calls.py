@@ -14,8 +14,8 @@ from . import types as T
 from .symbols import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
 from .lower_grids import GRID_FUNCTIONS
 from .lower_common import (
-    P_CMP, P_UNARY, P_ATOM, CellLists, Ctx, c_type, pyname,
-    _atomic, _is_int, _names_in, ast_nodes, nodes_through_defines)
+    P_UNARY, P_ATOM, CellLists, Ctx, c_type, pyname,
+    _atomic, _is_int, ast_nodes, nodes_through_defines)
 
 
 def draws(node, defines: dict) -> bool:
@@ -312,27 +312,6 @@ class CallLowering:
         inner.needs = {n: v for n, v in ctx.needs.items() if n == "score"}
         return inner
 
-    def counter_bound(self, node: ast.Comp, ctx: Ctx) -> str | None:
-        """``any(c[p] > k for p in players)`` as ``max(s.c_c) > k`` (and the like for all, min,
-        < and <=): one call on the counter's list instead of a loop, the same truth."""
-        e = node.elem
-        if not (node.func in ("any", "all") and node.cond is None and isinstance(node.source, ast.Players)
-                and isinstance(e, ast.BinOp) and e.op in (">", ">=", "<", "<=")
-                and isinstance(e.left, ast.Index) and isinstance(e.left.obj, ast.Name)
-                and isinstance(e.left.index, ast.Name) and e.left.index.id == node.var
-                and node.var not in _names_in(e.right) and node.var not in ctx.scope
-                and e.left.obj.id not in ctx.scope):
-            return None
-        c = self.sym.counters.get(e.left.obj.id)
-        if c is None or c.per != "player":
-            return None
-        upward = e.op in (">", ">=")
-        pick = "max" if upward == (node.func == "any") else "min"
-        code, ty, prec = self._expr(e.right, ctx)
-        if ty.kind not in ("int", "player", "any"):
-            self.error(f"expected a number here, but this is {ty}", e.right.pos)
-        return f"{pick}(s.c_{c.name}) {e.op} {self.wrap(code, prec, P_CMP + 1)}"
-
     def repeated(self, node: ast.Call, ctx: Ctx) -> tuple[str, T.Type, int]:
         """repeated(board, ..., [me]): how many times before the position of these places (and
         the player who just moved, with `me`) was reached at the end of a turn or the start."""
@@ -407,18 +386,6 @@ class CallLowering:
 
     def comprehension(self, node: ast.Comp, ctx: Ctx):
         f = node.func
-        # sum/max/min(x[p] for p in players) over a per-player counter: the counter's own list
-        if (not self.native and f in ("sum", "max", "min") and node.cond is None and isinstance(node.source, ast.Players)
-                and isinstance(node.elem, ast.Index) and isinstance(node.elem.obj, ast.Name)
-                and isinstance(node.elem.index, ast.Name) and node.elem.index.id == node.var
-                and node.var not in ctx.scope and node.elem.obj.id not in ctx.scope):
-            c = self.sym.counters.get(node.elem.obj.id)
-            if c is not None and c.per == "player":
-                return f"{f}(s.c_{c.name})", T.INT, P_ATOM  # one per seat: never empty, no default
-        # any/all(x[p] >= k for p in players) over a per-player counter: its max or min against k
-        bound = None if self.native else self.counter_bound(node, ctx)  # natively, a loop on C numbers
-        if bound is not None:
-            return bound, T.BOOL, P_CMP
         before = Counter(ctx.uses)
         source, ty = self.collection_tree(node.source, ctx)
         var = fresh_local(node.var, ctx)

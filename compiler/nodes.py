@@ -415,6 +415,37 @@ def truth_number(operand: Expr, line: int = 0) -> Expr:
 
 
 # ---- the reference ----------------------------------------------------------------------------
+def children(e: Expr):
+    """The nodes directly below ``e``."""
+    for field in attrs.fields(type(e)):
+        value = getattr(e, field.name)
+        if isinstance(value, Expr):
+            yield value
+        elif isinstance(value, tuple):
+            for item in value:
+                if isinstance(item, Expr):
+                    yield item
+
+
+def walk(e: Expr):
+    """``e`` and every node below it."""
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(children(node))
+
+
+def locals_in(e: Expr) -> set[str]:
+    """The names of the method a tree reads (its Local nodes, bound below it or not)."""
+    return {n.name for n in walk(e) if isinstance(n, Local)}
+
+
+def names_known(e: Expr) -> bool:
+    """Whether every name a tree reads is a node of its own (no code leaf hides one)."""
+    return not any(isinstance(n, Code) for n in walk(e))
+
+
 def name_of(e: Expr) -> str | None:
     """The name a leaf stands for in :func:`evaluate`'s ``leaves``: its code, a local's name,
     ``s.<attr>`` for a field of the state."""

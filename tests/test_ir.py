@@ -213,3 +213,32 @@ def test_a_text_of_the_rules_reaches_the_engine_only_as_a_literal():
     for writer in (emit.PythonWriter(), CythonWriter()):
         code, _ = writer.write(N.Helper(T.ANY, 0, "ops.overflow", (N.Text(T.ANY, 0, nasty), const(3))))
         assert eval(code.split("(", 1)[1].rsplit(",", 1)[0]) == nasty  # noqa: S307
+
+
+def test_an_aggregate_over_the_seats_of_a_counter_is_one_call_in_python_and_a_loop_natively():
+    """``sum(points[p] for p in players)`` is ``sum(s.c_points)`` in the Python engine and
+    ``any(points[p] >= k ...)`` is ``max(s.c_points) >= k``; the native engine loops in C."""
+    seats = N.Upto(L, 0, N.Field(I, 0, "n"))
+    slot = N.Slot(I, 0, "points", local("p_"), N.Field(I, 0, "n"))
+    total = N.Aggregate(I, 0, "sum", "p_", seats, slot, None)
+    reached = N.Aggregate(B, 0, "any", "p_", seats, N.Binary(B, 0, ">=", slot, local("k_")), None, True,
+                          params=(("k_", I),))
+    mine = N.Aggregate(B, 0, "all", "p_", seats, N.Binary(B, 0, "<", slot, local("p_")), None, True)
+    py = emit.PythonWriter()
+    assert py.write(total) == ("sum(s.c_points)", N.P_ATOM)
+    assert py.write(reached) == ("max(s.c_points) >= k_", N.P_CMP)
+    assert py.write(N.Not(B, 0, reached))[0] == "not max(s.c_points) >= k_"
+    assert "for p_ in range(s.n)" in py.write(mine)[0]  # the bound reads the seat itself: a loop
+
+    class State:
+        n, c_points = 3, [2, 7, 4]
+    for tree in (total, reached, mine):
+        written = py.write(tree)[0]
+        looped = py.write(attrs.evolve(tree, source=N.ListOf(L, 0, (const(0), const(1), const(2)))))[0]
+        scope = {"__builtins__": {}, **BUILTINS, "s": State, "k_": 6}
+        assert eval(written, dict(scope)) == eval(looped, dict(scope))  # noqa: S307
+    cy = CythonWriter()
+    assert cy.write(reached)[0] == "s._agg_0_any(k_)"
+    name, params, _note, lines, sig = cy.helpers[0]
+    assert (name, params, sig[0], sig[1]) == ("_agg_0_any", ["k_"], ["long"], "bint")
+    assert "for p_ in range(s.n):" in lines and "        break" in lines
