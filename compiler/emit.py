@@ -247,6 +247,10 @@ class PythonWriter:
         args = self.args((e.grid, e.table, N.Const(T.INT, 0, e.degree), e.cell, e.direction))
         return f"{self.name('K.' + e.kind)}({args})", P_ATOM
 
+    def w_Runs(self, e: N.Runs) -> tuple[str, int]:
+        args = self.args((e.grid, e.table, N.Const(T.INT, 0, e.degree), e.code, e.length))
+        return f"{self.name('K.in_a_row')}({args})", P_ATOM
+
     def w_Draw(self, e: N.Draw) -> tuple[str, int]:
         return self.logged(e, f"s.rng.below({self.code(e.bound)})"), P_ATOM
 

@@ -93,6 +93,14 @@ class CythonWriter(PythonWriter):
             return f"range({first}, {first} + {e.width})", P_ATOM
         return super().w_Houses(e)
 
+    def w_Runs(self, e: N.Runs) -> tuple[str, int]:
+        if e.memo is None:
+            return super().w_Runs(e)
+        # only the lines through the cells that changed since it last failed are looked at
+        memo = f"s._memo({e.memo}, {e.memo_size})"
+        args = self.args((e.grid, N.Code(T.ANY, 0, memo, P_ATOM), e.table, N.Const(T.INT, 0, e.degree), e.code, e.length))
+        return f"{self.name('K.in_a_row_since')}({args})", P_ATOM
+
     def w_Draw(self, e: N.Draw) -> tuple[str, int]:  # the generator driven in C
         return self.logged(e, f"_rng_below(s.rng, {self.code(e.bound)})"), P_ATOM
 

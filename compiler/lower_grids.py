@@ -273,20 +273,14 @@ class GridLowering:
             return self.cell_list(args[1], ctx, sym), T.list_of(cell_t), P_ATOM
         if f == "in_a_row":
             who, n = self.stored(self.element_tree(args[1], ctx, sym)), self.number_tree(args[2], ctx)
-            length = None
-            if (self.native and ctx.where == "end" and not self._in_function and not self._comp_depth
-                    and isinstance(args[0], ast.Name) and not sym.per):
-                mark, reported = self.mark(ctx), len(self.diags)
-                length = self.tree(args[2], ctx)  # known when compiling? (lowered again: uncounted)
-                self.rewind(mark, ctx)
-                del self.diags[reported:]
-            if self.native and ctx.where == "end" and isinstance(length, N.Const) and length.value > 0:
-                # an end condition, checked after every turn: only the lines through the cells
-                # that changed since it last failed are looked at (a memo per grid and length)
-                k = self.memos.setdefault((sym.name, length.value), len(self.memos))
-                memo = f"s._memo({k}, {(sym.geo.cells + 1) * MEMO_VALUES})"
-                return self.helper("K.in_a_row_since", T.BOOL, gtree, memo, self.adj_table(g), deg, who, n)
-            return self.helper("K.in_a_row", T.BOOL, gtree, self.adj_table(g), deg, who, n)
+            memo = None
+            if (ctx.where == "end" and not self._in_function and not self._comp_depth and isinstance(args[0], ast.Name)
+                    and not sym.per and isinstance(n, N.Const) and n.value > 0):
+                # an end condition, checked after every turn: it may remember which lines it
+                # looked at (a memo per grid and length; natively only the lines through the
+                # cells that changed since it last failed are looked at again)
+                memo = self.memos.setdefault((sym.name, n.value), len(self.memos))
+            return N.Runs(T.BOOL, 0, gtree, self.adj_table(g), deg, who, n, memo, (sym.geo.cells + 1) * MEMO_VALUES)
         if f == "in_a_row_exactly":  # a run of n and no more (an overline does not count)
             who, n = self.stored(self.element_tree(args[1], ctx, sym)), self.number_tree(args[2], ctx)
             return self.helper("K.in_a_row_exactly", T.BOOL, gtree, self.adj_table(g), deg, who, n)

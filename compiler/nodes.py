@@ -298,6 +298,19 @@ class Slide(Expr):
 
 
 @attrs.frozen
+class Runs(Expr):
+    """Whether some line of a grid holds ``length`` cells in a row holding ``code``. ``memo``:
+    the end conditions' memo it may keep between turns (its number, of ``memo_size`` bytes)."""
+    grid: Expr
+    table: Table
+    degree: int
+    code: Expr
+    length: Expr
+    memo: int | None = None
+    memo_size: int = 0
+
+
+@attrs.frozen
 class Draw(Expr):
     """A random whole number from 0 below ``bound``, from the state's generator; ``logged``: kept
     in the state's log of rolls (during play)."""
@@ -328,7 +341,7 @@ class Removal(Expr):
 
 #: the node kinds whose writing differs between the engines (compiler/emit.py)
 BACKEND_KINDS = (Helper, CellRead, Slot, Column, Geometry, Table, Dimension, NeighbourList, Neighbour, Numbered,
-                 Houses, Draw, CountValue, Removal)
+                 Houses, Draw, CountValue, Removal, Runs)
 
 
 #: the Python each built-in of numbers is written as (``_abs``: a C function natively)
