@@ -115,7 +115,8 @@ class GridStatementLowering:
 
     def s_EndTurn(self, node: ast.EndTurn, ctx) -> list[str]:
         if ctx.where == "effect":
-            return [S.line(f"s._enter({self.nsteps})"), S.Return(node.pos[0])]
+            return [S.Eval(node.pos[0], N.Apply(T.ANY, 0, "s._enter", (N.Const(T.INT, 0, self.nsteps),))),
+                    S.Return(node.pos[0])]
         if ctx.where == "auto":
             return [S.Return(node.pos[0], N.Const(T.BOOL, 0, True))]
         self.error("'end turn' belongs in the turn (in an action or an automatic step)", node.pos)

@@ -200,7 +200,8 @@ class StatementLowering:
     def s_While(self, node: ast.While, ctx: Ctx) -> list[S.Stmt]:
         cond = self.boolean_tree(node.cond, ctx)
         # each round counts against the work budget of one decision, so it cannot run forever
-        return [S.While(node.pos[0], cond, (S.line("s._spin()"), *self.block(node.body, ctx.child())))]
+        spin = S.Eval(node.pos[0], N.Apply(T.ANY, 0, "s._spin", ()))
+        return [S.While(node.pos[0], cond, (spin, *self.block(node.body, ctx.child())))]
 
     def s_Shuffle(self, node: ast.Shuffle, ctx: Ctx) -> list[S.Stmt]:
         self.need_random(node, ctx)
@@ -211,28 +212,34 @@ class StatementLowering:
         if not ctx.random_ok:
             self.error("chance (shuffle, random) is not allowed here", node.pos)
 
-    def s_Deal(self, node: ast.Deal, ctx: Ctx) -> list[str]:
-        src, es, _ = self.zone_ref(node.src, ctx)
-        dst, ed, dname = self.zone_ref(node.dst, ctx)
+    def s_Deal(self, node: ast.Deal, ctx: Ctx) -> list[S.Stmt]:
+        src, es, _ = self.zone_tree(node.src, ctx)
+        dst, ed, dname = self.zone_tree(node.dst, ctx)
         self.same_elem(es, ed, node)
-        count = "None" if node.count is None else self.number(node.count, ctx)
+        count = N.Code(T.ANY, 0, "None", N.P_ATOM) if node.count is None else self.number_tree(node.count, ctx)
+        line = node.pos[0]
         if node.where is None:
-            lines = [S.Eval(node.pos[0], self.helper("ops.deal", T.ANY, src, dst, count))]
+            lines = [S.Eval(line, self.helper("ops.deal", T.ANY, src, dst, count))]
         else:  # the first matches, in order, as ops.deal with a condition would; written out so
             # that no function is called per element (and the native engine needs no closure)
-            cond = self.boolean(node.where, ctx.child(it=("it", es)))
-            limit = "len(_src)" if node.count is None else count
-            lines = [f"_src = {src}", f"_dst = {dst}", f"_i, _taken, _limit = 0, 0, {limit}",
-                     "while _taken < _limit and _i < len(_src):",
-                     "    it = _src[_i]",
-                     f"    if {cond}:",
-                     "        _dst.append(_src.pop(_i))",
-                     "        _taken += 1",
-                     "    else:",
-                     "        _i += 1"]
+            cond = self.boolean_tree(node.where, ctx.child(it=("it", es)))
+            names = {n: N.Local(T.INT, 0, n) for n in ("_src", "_dst", "_i", "_taken", "_limit", "it")}
+            limit = N.Len(T.INT, 0, names["_src"]) if node.count is None else count
+            taken = N.Apply(es, 0, "_src.pop", (names["_i"],))
+            more = N.Binary(T.BOOL, 0, "and", N.Binary(T.BOOL, 0, "<", names["_taken"], names["_limit"]),
+                            N.Binary(T.BOOL, 0, "<", names["_i"], N.Len(T.INT, 0, names["_src"])))
+            one = N.Const(T.INT, 0, 1)
+            lines = [S.Assign(line, names["_src"], "=", src), S.Assign(line, names["_dst"], "=", dst),
+                     S.Assign(line, N.Code(T.ANY, 0, "_i, _taken, _limit", N.P_ATOM), "=",
+                              N.Code(T.ANY, 0, f"0, 0, {self.write(limit)}", N.P_ATOM)),
+                     S.While(line, more, (
+                         S.Assign(line, names["it"], "=", N.Index(es, 0, names["_src"], names["_i"])),
+                         S.If(line, ((cond, (S.Eval(line, N.Append(T.ANY, 0, names["_dst"], taken)),
+                                             S.Assign(line, names["_taken"], "+=", one))),),
+                              (S.Assign(line, names["_i"], "+=", one),))))]
         cap = self.capacity_of(node.dst)
         if cap is not None:
-            lines.append(self.overflow_check(">", self.read_again(dst, ctx), dname, cap))
+            lines.append(self.overflow_check(">", self.read_again(self.write(dst), ctx), dname, cap))
         return lines
 
     def overflow_check(self, op: str, zone: str, name: str, cap: int) -> S.If:
@@ -412,7 +419,7 @@ class StatementLowering:
         return [S.Eval(node.pos[0], N.Apply(T.ANY, 0, "s._announce", (text,)))]
 
     def s_EndGame(self, node: ast.EndGame, ctx: Ctx) -> list[str]:
-        finish = [S.line("s._finish()"), S.Return(node.pos[0])]
+        finish = [S.Eval(node.pos[0], N.Apply(T.ANY, 0, "s._finish", ())), S.Return(node.pos[0])]
         if ctx.where in ("effect", "auto"):
             return [S.line("s.turns += 1  # the turn in progress counts as played"), *finish]
         return finish
