@@ -1,5 +1,6 @@
-"""The two emitters: the typed IR of an expression (compiler/nodes.py) written as the Python
-engine's code or as the native engine's Cython.
+"""The emitters: the typed IR of expressions and statements (compiler/nodes.py,
+compiler/statements.py) written as the Python engine's code; the native engine's emitter
+(compiler/emit_native.py) builds on this one.
 
 Both walk the same tree. What the two engines write alike (constants, operators, comparisons,
 conditionals, the built-ins of numbers) is :class:`PythonWriter`'s; the native engine's
@@ -61,8 +62,6 @@ def _wrap(code: str, prec: int, need: int) -> str:
 
 class PythonWriter:
     """The Python engine's code of a tree (and what both engines write alike)."""
-
-    native = False
 
     def write(self, e: N.Expr) -> tuple[str, int]:
         """(the code of ``e``, its precedence)."""

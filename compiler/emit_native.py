@@ -32,8 +32,6 @@ def c_type(ty: T.Type) -> str:
 class CythonWriter(PythonWriter):
     """The native engine's code of a tree: its C forms, declared by the native template."""
 
-    native = True
-
     def __init__(self, bound: dict | None = None, helpers: list | None = None, helper_names: dict | None = None):
         #: the runtime helpers called through C globals (C global -> helper), for the module's head
         self.bound = bound if bound is not None else {}
@@ -87,9 +85,9 @@ class CythonWriter(PythonWriter):
         return f"_cell_by_number(_n_{e.table}, {e.table}, {self.code(e.number)})", P_ATOM
 
     def w_Houses(self, e: N.Houses) -> tuple[str, int]:
-        seat = self.code(e.seat)
-        if seat.isidentifier() or seat.isdigit():  # a range of C numbers, from the C form
-            first = f"_mancala_first({seat}, {e.width})"
+        if isinstance(e.seat, N.Local) or isinstance(e.seat, N.Const) and e.seat.value >= 0:
+            # a range of C numbers, from the C form (the seat computed once: a name or a number)
+            first = f"_mancala_first({self.code(e.seat)}, {e.width})"
             return f"range({first}, {first} + {e.width})", P_ATOM
         return super().w_Houses(e)
 

@@ -1,13 +1,14 @@
 """The typed IR of expressions: a tree of small nodes, each carrying its type and rules line.
 
-The lowering builds these for constants, operators, comparisons, conditionals, reads of the
-state (a grid's cell, a counter's slot, a table's column, a grid's geometry) and calls of the
-runtime's helpers and kernels; what it still writes as text (defines, aggregates, some forms
-of grids) is a :class:`Code` leaf, typed like the rest, until it gets node kinds of its own.
-Values known when compiling are folded as the tree is built (:func:`binary`, :func:`negate`,
-:func:`invert`, :func:`choose`). The emitters (compiler/emit.py) write a tree as the Python
-engine's code or the native engine's; :func:`evaluate` computes a tree of constants, operators
-and conditionals directly, the reference the tests compare both engines with.
+The lowering builds these for every expression: constants, names, operators, comparisons,
+conditionals, reads of the state (a grid's cell, a counter's slot, a table's column, a grid's
+geometry), aggregates, calls of defines and of the runtime's helpers and kernels. What it still
+writes as text (displays, tuples and some arguments) is a :class:`Code` leaf, typed like the
+rest. Values known when compiling are folded as the tree is built (:func:`binary`,
+:func:`negate`, :func:`invert`, :func:`choose`). The emitters (compiler/emit.py,
+compiler/emit_native.py) write a tree as the Python engine's code or the native engine's;
+:func:`evaluate` computes a tree directly (constants, names given their values, operators,
+lists, ranges, counts, aggregates), the reference the tests compare both engines with.
 """
 from __future__ import annotations
 

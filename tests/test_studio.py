@@ -164,6 +164,9 @@ def _open(browser, s: Studio, key: bool = True):
     wait = WebDriverWait(browser, 30)
     wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, ".CodeMirror")
                and b.find_element(By.ID, "game-frame").get_attribute("src"))
+    # the editor holds the rules text before anything is typed into it (under load it can
+    # take a moment after the page: typing earlier would edit an empty text)
+    wait.until(lambda b: _editor(b, "return cm.getValue();").strip() != "")
     return wait
 
 
