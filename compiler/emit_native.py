@@ -15,7 +15,7 @@ from . import nodes as N
 from . import statements as S
 from . import types as T
 from .emit import C_FORMS, PythonWriter, runtime_call
-from .nodes import P_NOT, P_ATOM
+from .nodes import P_NOT, P_MUL, P_ATOM
 
 
 def c_type(ty: T.Type) -> str:
@@ -155,7 +155,7 @@ class CythonWriter(PythonWriter):
             src, cond = f"range(len({grid}))", f"{test} and ({cond})" if cond else test
         body = [f"for {var} in {src}:"]
         if isinstance(source, N.NeighbourList):  # the neighbours' table read in C: no list either
-            table, deg, cell = f"_v_{source.table}", source.degree, self.code(source.cell)
+            table, deg, cell = f"_v_{source.table}", source.degree, self.code(source.cell, P_MUL + 1)
             declare("long", "_d")
             start = start + [f"if {cell} < 0: raise ValueError('there is no cell here (none) to look around')"]
             body = [f"for _d in range({deg}):", f"    {var} = {table}[{cell} * {deg} + _d]"]

@@ -259,7 +259,8 @@ class GridLowering:
         if f == "neighbours":
             cell = self.cell_tree(args[1], ctx, sym)
             made = self.neighbour_list(f"{g}_ADJ", deg, cell, T.list_of(cell_t))
-            self.written[self.write(made)] = ("neighbours", f"_v_{g}_ADJ", deg, self.write(cell))
+            # (the cell as an operand: a loop reads the table at cell * deg + d)
+            self.written[self.write(made)] = ("neighbours", f"_v_{g}_ADJ", deg, self.write(cell, N.P_MUL + 1))
             return made
         if f == "directions":
             return N.Upto(T.list_of(T.Type("direction", space=sym.name)), 0, N.Const(T.INT, 0, deg))
@@ -317,7 +318,7 @@ class GridLowering:
             cell = self.cell_tree(args[1], ctx, sym)
             table = f"{g}_LEAP_{m}_{n}"
             made = self.neighbour_list(table, deg, cell, T.list_of(cell_t))
-            self.written[self.write(made)] = ("neighbours", f"_v_{table}", deg, self.write(cell))
+            self.written[self.write(made)] = ("neighbours", f"_v_{table}", deg, self.write(cell, N.P_MUL + 1))
             return made
         if f == "lines":  # a board of points and lines: its lines (through c), each a list of cells
             if sym.geo.kind != "points":

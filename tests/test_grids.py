@@ -189,3 +189,32 @@ def test_grid_mistakes_are_positioned():
     bad = TRAY.replace("settle tray[me]", "settle tray")
     with pytest.raises(regle.RulesError, match="say whose"):
         regle.loads(bad, name="bad")
+
+
+AROUND_A_SUM = '''
+game "Around a sum" { players 2 }
+grid board: player square 4 by 1
+counter n
+turn {
+  step go {
+    action put(k in 0..2, t in neighbours(board, k + 1)) "{k}{t}" {
+      require is_empty(board, t)
+      put me at t on board
+      n += sum(number(x) for x in neighbours(board, k + 1))
+    }
+  }
+}
+end when turns >= 3
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_the_neighbours_of_a_cell_given_by_a_sum(backend):
+    """`neighbours(board, k + 1)`, walked in the neighbours' table natively, reads the row of
+    cell k + 1. It used to read `k + 1 * 4 + d` (the row of k, shifted) in a move generator and
+    an aggregate, so the native engine offered other moves than the Python one."""
+    game = regle.loads(AROUND_A_SUM, name="around_a_sum", backend=backend)
+    state = game.new_game(seed=1)
+    assert sorted(str(m) for m in state.legal_moves()) == ["0a1", "0c1", "1b1", "1d1", "2c1"]
+    state.play("1d1")  # the neighbours of c1 (2) are b1 (1) and d1 (3)
+    assert state.to_json()["counters"]["n"] == 4
