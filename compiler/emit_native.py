@@ -217,7 +217,7 @@ class CythonWriter(PythonWriter):
     def walk_head(self, walk: N.Slide, var: str, declare) -> list[str]:
         """The start of a walk along a slide (``slide``: the empty cells from c in direction d;
         ``reach``: and the first filled cell met): the first cell, no list."""
-        d, deg, cells = self.code(walk.direction), walk.degree, walk.cells
+        d, deg, cells = self.code(walk.direction, P_MUL), walk.degree, walk.cells  # an operand of + and <
         declare("long", "_from", "_steps")
         return [f"_from = {self.code(walk.cell)}",
                 f"if _from < 0 or _from >= {cells}: raise ValueError('there is no cell here (none) to slide from')",
@@ -227,7 +227,7 @@ class CythonWriter(PythonWriter):
     def walk_body(self, walk: N.Slide, var: str, body: list[str]) -> list[str]:
         """The loop of a walk: ``body`` (the step, indented once) for each cell met, then the
         next cell; a slide stops before a filled cell, a reach after it, both at the edge."""
-        d, deg = self.code(walk.direction), walk.degree
+        d, deg = self.code(walk.direction, P_MUL), walk.degree
         filled = f"{self.code(N.CellRead(T.INT, 0, walk.grid, N.Local(T.INT, 0, var)))} != 0"
         out = [f"while {var} >= 0 and {var} != _from and _steps < {walk.cells}:"]
         if walk.kind == "slide":
