@@ -353,7 +353,7 @@ class ActionLowering:
                 grid, filled = cell_walks[level]
                 var = pyname(node.params[level].names[0])
                 cell = self.write(self.cell_read(self.read_again(grid, ctx), var))
-                emit([Line(0, f"for {var} in range({self.size_of(grid, ctx)}):")])
+                emit([Line(0, f"for {var} in range({self.write(self.size_of(grid, ctx))}):")])
                 depth += 1
                 emit([Line(0, f"if {'' if filled else 'not '}{cell}:", opens=True)])
             elif loop.pairs_of is not None:

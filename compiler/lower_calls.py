@@ -115,21 +115,23 @@ class CallLowering:
             if not arity(1, 2):
                 return "0", T.INT, P_ATOM
             mark = self.mark(ctx)
-            gcode, gty = self.expr(args[0], ctx)
+            grid = self.tree(args[0], ctx)
+            gty = grid.type
             if gty.kind == "grid":  # filled cells, or cells holding a value
                 sym = self.sym.grids[gty.space]
                 if len(args) == 2:
                     if sym.elem.kind == "piece":
-                        value, vty = self.expr(args[1], ctx)
+                        value = self.tree(args[1], ctx)
+                        vty = value.type
                         if vty.kind != "piece":  # a kind or an owner: counted among the pieces
-                            return f"len({self.write(self.cells_holding(gcode, sym, args[1:], [(value, vty)]))})", T.INT, P_ATOM
+                            return N.Len(T.INT, 0, self.cells_holding(grid, sym, args[1:], [(value, vty)]))
                         if not T.compatible(vty, sym.elem):
                             self.error(f"grid '{sym.name}' holds {sym.elem}, not {vty}", args[1].pos)
-                        return self.count_cells(gcode, f"{value} + 1")
+                        return self.count_cells(grid, self.stored(value))
                     if sym.elem.kind == "int":
-                        return N.ListCount(T.INT, 0, self.named(gcode, gty), self.node(self.element(args[1], ctx, sym)))
-                    return self.count_cells(gcode, f"{self.element(args[1], ctx, sym)} + 1")
-                return f"({sym.geo.cells} - {self.write(self.count_cells(gcode, 0))})", T.INT, P_ATOM
+                        return N.ListCount(T.INT, 0, grid, self.element_tree(args[1], ctx, sym))
+                    return self.count_cells(grid, self.stored(self.element_tree(args[1], ctx, sym)))
+                return f"({sym.geo.cells} - {self.write(self.count_cells(grid, 0))})", T.INT, P_ATOM
             self.rewind(mark, ctx)  # lowered again, as a collection
             tree, ty = self.collection_tree(args[0], ctx)
             coll = self.write(tree)
@@ -148,7 +150,7 @@ class CallLowering:
                 if not tree.filled:
                     return empty
                 return N.Binary(T.INT, 0, "-", N.Len(T.INT, 0, tree.grid), empty)
-            return self.size_of(coll, ctx), T.INT, P_ATOM
+            return self.size_of(coll, ctx, tree)
         if f in ("sum", "max", "min"):
             if len(args) == 1:
                 tree, ty = self.collection_tree(args[0], ctx)

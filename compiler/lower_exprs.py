@@ -181,14 +181,15 @@ class ExpressionLowering:
                 r.counts[code, local] += 1
         return code
 
-    def size_of(self, code: str, ctx: Ctx) -> str:
-        """The size of a zone (``len(z_hand__me)``), taken once where taken twice or more."""
+    def size_of(self, code: str, ctx: Ctx, tree: N.Expr | None = None) -> N.Expr:
+        """The size of a zone (``len(z_hand__me)``), taken once where taken twice or more
+        (``tree``: the zone's tree, when the caller has it; else its code)."""
         r = self._reading(ctx)
         if r is not None and code in r.sizes:
-            return r.sizes[code]
+            return N.Local(T.INT, 0, r.sizes[code])
         if r is not None and code in r.names.values() and not self._uncounted:
             r.size_counts[code] += 1
-        return f"len({code})"
+        return N.Len(T.INT, 0, tree if tree is not None else self.named(code, T.ANY))
 
     def x_Players(self, node: ast.Players, ctx: Ctx):
         return N.Upto(T.list_of(T.PLAYER), 0, N.Field(T.INT, 0, "n"))

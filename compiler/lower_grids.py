@@ -375,8 +375,9 @@ class GridLowering:
             if numbers:
                 self.error(f"filled_cells(G, v) finds pieces, and '{sym.name}' is a grid of numbers", node.pos)
                 return "[]", T.list_of(cell_t), P_ATOM
-            codes = [self.expr(a, ctx) for a in args[1:]]
-            return attrs.evolve(self.cells_holding(grid, sym, args[1:], codes), type=T.list_of(cell_t))
+            values = [self.tree(a, ctx) for a in args[1:]]
+            held = self.cells_holding(gtree, sym, args[1:], [(v, v.type) for v in values])
+            return attrs.evolve(held, type=T.list_of(cell_t))
         if f in ("empty_cells", "filled_cells"):
             if numbers:  # a list of numbers: 0 is an empty cell
                 test = "not " if f == "empty_cells" else ""
@@ -463,16 +464,16 @@ class GridLowering:
         return None
 
     # ---- cells holding a value, kernels recorded -------------------------------------------------
-    def cells_holding(self, grid: str, sym, args: list, codes: list) -> N.Helper:
+    def cells_holding(self, grid: N.Expr, sym, args: list, codes: list) -> N.Helper:
         """The cells of a grid of elements holding a value: on a grid of pieces, a piece, a kind
         (any owner), an owner (any kind), or a kind and an owner (``K.cells_holding``). ``codes``:
-        the arguments lowered, (code, type) each."""
-        any_ = "-2"
+        the arguments lowered, (tree, type) each."""
+        any_ = N.Const(T.INT, 0, -2)
         if sym.elem.kind != "piece":
             if len(args) == 2 or not T.compatible(codes[0][1], sym.elem):
                 self.error(f"grid '{sym.name}' holds {sym.elem}: filled_cells({sym.name}, v) takes one of them",
                            args[-1].pos)
-            return self.holding_call(grid, "256", codes[0][0], any_)
+            return self.holding_call(grid, 256, codes[0][0], any_)
         kinds = len(self.sym.enums[sym.elem.name].members)
         kind, owner = any_, any_
         if len(args) == 2:
@@ -485,7 +486,7 @@ class GridLowering:
         else:
             code, ty = codes[0]
             if ty.kind == "piece" and ty.name == sym.elem.name:  # one piece: any owner and kind of it
-                return self.holding_call(grid, "256", code, any_)
+                return self.holding_call(grid, 256, code, any_)
             if ty.kind == "enum" and ty.name == sym.elem.name:
                 kind = code
             elif ty.kind in ("player", "int"):
@@ -493,9 +494,9 @@ class GridLowering:
             elif ty.kind != "any":
                 self.error(f"grid '{sym.name}' holds pieces of '{sym.elem.name}': filled_cells({sym.name}, v) takes a "
                            f"piece, a kind or a player, not {ty}", args[0].pos)
-        return self.holding_call(grid, str(kinds), kind, owner)
+        return self.holding_call(grid, kinds, kind, owner)
 
-    def holding_call(self, grid: str, kinds: str, kind: str, owner: str) -> N.Helper:
+    def holding_call(self, grid: N.Expr, kinds: int, kind: N.Expr, owner: N.Expr) -> N.Helper:
         """``K.cells_holding(...)`` (``first()`` of it asks the kernel for the first such cell
         alone: ``K.first_holding``, no list made)."""
         return self.helper("K.cells_holding", T.list_of(T.ANY), grid, kinds, kind, owner)
