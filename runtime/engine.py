@@ -481,6 +481,13 @@ class BaseState:
         """A state pickles as its game and its saved form (``to_json``)."""
         return (_restore_state, (self.GAME, self.to_json()))
 
+    def __deepcopy__(self, memo: dict) -> "BaseState":
+        """``copy.deepcopy`` is :meth:`copy` (OpenSpiel's ``clone()`` deep-copies the fields of
+        an adapter's state), not a round trip through the saved form."""
+        twin = self.copy()
+        memo[id(self)] = twin
+        return twin
+
     def _game_over(self, what: str) -> GameOver:
         winners = self.winners
         result = "a draw" if not winners else " and ".join(f"P{w + 1}" for w in winners) + " won"
@@ -671,6 +678,11 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<regle game {self.name!r} ({self.title}), players {self.players.start}-{self.players.stop - 1}>"
+
+    def __deepcopy__(self, memo: dict) -> "Game":
+        """A game is what its rules say and never changes: a deep copy of anything that holds
+        one shares it (loading it again would cost a rebuild each time)."""
+        return self
 
     def __reduce__(self):
         """A game pickles as the way to load it again (set by ``regle.load``), so that states and

@@ -218,3 +218,46 @@ def test_the_ai_page_examples_run():
     trained = out.stdout.strip().splitlines()[-1]
     before, after = (int(x) for x in re.findall(r"(\d+)%", trained))
     assert after > before, trained
+
+
+def test_a_clone_copies_the_engine_state_and_shares_the_game(monkeypatch):
+    """OpenSpiel clones a Python state by deep-copying its fields: a regle state deep-copies
+    as its fast copy() and a game as itself (no pickle round trip, no rebuild of the game)."""
+    import copy
+
+    game = regle.load(ROOT / "games/classics/tictactoe.rules")
+    state = game.new_game(seed=0)
+    state.play("b2")
+    saved = state.to_json()
+
+    def refuse(*_args):
+        raise AssertionError("a deep copy went through the saved form or a rebuild of the game")
+    monkeypatch.setattr(type(game), "__reduce__", refuse)
+    monkeypatch.setattr(type(state), "__reduce__", refuse)
+    twin = copy.deepcopy({"game": game, "state": state})
+    monkeypatch.undo()
+    assert state.to_json() == saved
+    assert twin["game"] is game
+    assert twin["state"] is not state and twin["state"].to_json() == state.to_json()
+    twin["state"].play("a1")
+    assert state.to_json() != twin["state"].to_json()  # played on separately
+
+
+def test_the_information_state_of_a_perfect_information_game_is_its_history():
+    pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra is not installed: pip install 'regle[openspiel]'")
+    import regle.adapters.openspiel as ros
+    game = ros.load(ROOT / "games/classics/tictactoe.rules", 2)
+    a, b = game.new_initial_state(), game.new_initial_state()
+    a.apply_action(0)
+    a.apply_action(4)
+    b.apply_action(4)
+    b.apply_action(0)  # another order: another history, so another information state
+    assert a.information_state_string(0) != b.information_state_string(0)
+    assert a.information_state_string(0) == a.clone().information_state_string(0)
+    assert a.information_state_string(0) != a.information_state_string(1)
+    # with hidden cards the string is what the seat sees, never the moves alone
+    kuhn = ros.load(ROOT / "games/classics/kuhn.rules", 2)
+    state = kuhn.new_initial_state()
+    state.apply_action(0)  # the deal
+    assert "history" not in state.information_state_string(0)
+    assert pyspiel.GameType.Information.PERFECT_INFORMATION == game.get_type().information

@@ -117,6 +117,9 @@ def register(game: Game, players: int, short: str | None = None, chance: str = "
             self.players = players
             self.explicit = explicit
             self.by_scores = returns == "scores"
+            #: the first position of a game without chance, copied for each new state: OpenSpiel
+            #: makes a new state for every clone (then fills it), so setup must not run each time
+            self.first = None if game.has_chance else game.new_game(players, seed=0)
 
         def new_initial_state(self):
             return RegleState(self)
@@ -209,7 +212,7 @@ class RegleState(pyspiel.State):
         if self.explicit:
             self.inner, self.need = chance.setup(self.regle_game, self.n)
         else:
-            self.inner = None if self.regle_game.has_chance else self.regle_game.new_game(self.n, seed=0)
+            self.inner = None if game.first is None else game.first.copy()
 
     def current_player(self) -> int:
         if self.need is not None or self.inner is None:
@@ -292,6 +295,9 @@ class RegleObserver:
         self.regle_game: Game = game.regle_game
         self.n: int = game.players
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        #: with nothing hidden, a position's moves so far (chance's too) tell it from every other:
+        #: its information state is that history, with no view to describe
+        self.by_history = self.perfect_recall and not self.regle_game.has_hidden_information
         spec = self.regle_game.observation_spec(self.n)
         self.size = sum(length for _name, _start, length in spec)
         self.actions = len(self.regle_game.action_space(self.n))
@@ -316,6 +322,8 @@ class RegleObserver:
                 rows[t, action] = 1.0
 
     def string_from(self, state: RegleState, player: int) -> str:
+        if self.by_history:
+            return f"p{player} history {state.history_str()}"
         if state.inner is None:
             return f"p{player} before the deal"
         text = json.dumps(state.inner.view(player), sort_keys=True)
