@@ -261,3 +261,18 @@ def test_the_information_state_of_a_perfect_information_game_is_its_history():
     state.apply_action(0)  # the deal
     assert "history" not in state.information_state_string(0)
     assert pyspiel.GameType.Information.PERFECT_INFORMATION == game.get_type().information
+    # dice by a seed: the seed is the dice to come, which the history would give away
+    dice = regle.loads(DICE_RACE, name="dice_race")
+    state = ros.load(dice, 2).new_initial_state()
+    state.apply_action(3)  # the seed
+    assert "history" not in state.information_state_string(0)
+    state = ros.load(dice, 2, chance="explicit").new_initial_state()  # each roll when it is made
+    assert state.information_state_string(0).startswith("p0 history")
+
+
+DICE_RACE = '''
+game "Dice race" { players 2 }
+counter pos per player
+turn { step go { action roll { pos[me] += random(6) + 1 } } }
+end when any(pos[p] >= 10 for p in players)
+'''

@@ -296,8 +296,10 @@ class RegleObserver:
         self.n: int = game.players
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         #: with nothing hidden, a position's moves so far (chance's too) tell it from every other:
-        #: its information state is that history, with no view to describe
-        self.by_history = self.perfect_recall and not self.regle_game.has_hidden_information
+        #: its information state is that history, with no view to describe. Not with chance by
+        #: seeds: a seed is the whole future of the dice, which no seat may know in advance
+        self.by_history = (self.perfect_recall and not self.regle_game.has_hidden_information
+                           and (not self.regle_game.has_chance or game.explicit))
         spec = self.regle_game.observation_spec(self.n)
         self.size = sum(length for _name, _start, length in spec)
         self.actions = len(self.regle_game.action_space(self.n))
