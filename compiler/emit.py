@@ -82,6 +82,9 @@ class PythonWriter:
         """How this engine names the runtime helper ``ops.name`` / ``K.name``."""
         return qualified
 
+    def declare(self, e: N.Expr) -> None:
+        """Make now what writing ``e`` adds to the module besides its code (nothing here)."""
+
     # ---- what both engines write alike -----------------------------------------------------
     def w_Const(self, e: N.Const) -> tuple[str, int]:
         if isinstance(e.value, bool):

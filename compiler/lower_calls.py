@@ -414,5 +414,5 @@ class CallLowering:
         params = tuple((n, types.get(n)) for n in sorted(ctx.engine_names(ctx.uses - before, exclude=var)))
         made = N.Aggregate(result, 0, f, var, source, element, test, lazy, params, self.comment(node),
                            display=ctx.where == "show")
-        self.write(made)  # natively its helper method is made now, in the order the rules read
+        self.writer.declare(made)  # natively its helper method is made now, in the order the rules read
         return made

@@ -45,21 +45,21 @@ class GridStatementLowering:
         """A statement that is a call of a runtime helper (or kernel) for what it does."""
         return S.Eval(node.pos[0], self.helper(qualified, T.ANY, *args))
 
-    def s_Drop(self, node: ast.Drop, ctx) -> list[str]:
+    def s_Drop(self, node: ast.Drop, ctx) -> list[S.Stmt]:
         grid, sym = self.grid_tree(node.grid, ctx, "lanes", "drop")
-        value = self.element(node.value, ctx, sym)
-        lane = self.number(node.lane, ctx)
+        value = self.element_tree(node.value, ctx, sym)
+        lane = self.number_tree(node.lane, ctx)
         taking = self.optional_zone(node.taking, ctx, sym)
         overflow = self.optional_zone(node.overflow, ctx, sym)
         g = gconst(sym.name) if sym else "G"
         return [self.effect(node, "ops.drop_into", grid, *self.lanes_size(g, sym), lane, value, taking, overflow)]
 
-    def s_Settle(self, node: ast.Settle, ctx) -> list[str]:
+    def s_Settle(self, node: ast.Settle, ctx) -> list[S.Stmt]:
         grid, sym = self.grid_tree(node.grid, ctx, "lanes", "settle")
         g = gconst(sym.name) if sym else "G"
         return [self.effect(node, "K.settle", grid, *self.lanes_size(g, sym))]
 
-    def s_Rotate(self, node: ast.Rotate, ctx) -> list[str]:
+    def s_Rotate(self, node: ast.Rotate, ctx) -> list[S.Stmt]:
         """``rotate``/``reflect``/``copy`` a square block of a board's cells (``ops.turn_block``)."""
         what = "copy" if node.to is not None else "reflect" if node.turns is None else "rotate"
         grid, sym = self.grid_tree(node.grid, ctx, None, what)
@@ -70,15 +70,15 @@ class GridStatementLowering:
                        f"{sym.geo.kind} board", node.pos)
             return []
         g = gconst(sym.name)
-        corner, size = self.cell(node.corner, ctx, sym), self.number(node.size, ctx)
-        turns = self.number(node.turns, ctx) if node.turns is not None else "0"
-        to = self.cell(node.to, ctx, sym) if node.to is not None else "-1"
+        corner, size = self.cell_tree(node.corner, ctx, sym), self.number_tree(node.size, ctx)
+        turns = self.number_tree(node.turns, ctx) if node.turns is not None else 0
+        to = self.cell_tree(node.to, ctx, sym) if node.to is not None else -1
         mirror = int(node.turns is None and node.to is None)
         helper = "ops.turn_block" if sym.elem.kind == "int" else "K.turn_cells"  # bytes: the kernel
         return [self.effect(node, helper, grid, *self.sizes(g), int(sym.geo.kind == 'lanes'),
                             corner, size, turns, mirror, to)]
 
-    def s_Place(self, node: ast.Place, ctx) -> list[str]:
+    def s_Place(self, node: ast.Place, ctx) -> list[S.Stmt]:
         key, kty = self.expr(node.placement, ctx)
         if kty.kind not in ("placement", "any"):
             self.error(f"expected a placement (from placements()), but this is {kty}", node.placement.pos)
@@ -91,7 +91,7 @@ class GridStatementLowering:
         g = gconst(sym.name) if sym else "G"
         return [self.effect(node, "ops.place", grid, *self.sizes(g), key, f"PATTERNS[{pat}]", taking, overflow)]
 
-    def s_Push(self, node: ast.Push, ctx) -> list[str]:
+    def s_Push(self, node: ast.Push, ctx) -> list[S.Stmt]:
         key, kty = self.expr(node.move, ctx)
         if kty.kind not in ("linemove", "any"):
             self.error(f"expected a line move (from line_moves()), but this is {kty}", node.move.pos)
@@ -113,7 +113,7 @@ class GridStatementLowering:
         return [S.Assign(node.pos[0], self.node("_left, _last, _d"), "=", pushed),
                 S.If(node.pos[0], ((N.Local(T.INT, 0, "_left"), (left, *body)),))]
 
-    def s_EndTurn(self, node: ast.EndTurn, ctx) -> list[str]:
+    def s_EndTurn(self, node: ast.EndTurn, ctx) -> list[S.Stmt]:
         if ctx.where == "effect":
             return [S.Eval(node.pos[0], N.Apply(T.ANY, 0, "s._enter", (N.Const(T.INT, 0, self.nsteps),))),
                     S.Return(node.pos[0])]

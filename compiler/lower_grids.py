@@ -151,10 +151,11 @@ class GridLowering:
             self.error(f"expected a side of the board or a list of cells here, but this is {ty}", node.pos, hint)
         return "()"
 
-    def wild_code(self, node: ast.Node | None, ctx, sym) -> str:
+    def wild_code(self, node: ast.Node | None, ctx, sym) -> N.Expr:
+        """The stored code of the wild element (0: none)."""
         if node is None:
-            return "0"
-        return f"{self.element(node, ctx, sym)} + 1"
+            return N.Const(T.INT, 0, 0)
+        return self.stored(self.element_tree(node, ctx, sym))
 
     def optional_zone(self, node: ast.Node | None, ctx, sym) -> str:
         if node is None:
@@ -407,15 +408,15 @@ class GridLowering:
         if f == "lane_count":
             return self.helper("K.lane_count", T.INT, gtree, *self.lanes_size(g, sym), self.number_tree(args[1], ctx))
         if f in ("groups", "largest_zone"):
-            size = self.number(args[1], ctx)
+            size = self.number_tree(args[1], ctx)
             wild = self.wild_code(args[2] if len(args) >= 3 else None, ctx, sym)
             if f == "largest_zone":
                 # a zone of wild cells alone counts too (unlike a group, which needs a real member)
-                zone = self.helper("K.largest_zone", T.ANY, grid, self.adj_table(g), sym.geo.deg, wild, size, 0)
+                zone = self.helper("K.largest_zone", T.ANY, gtree, self.adj_table(g), sym.geo.deg, wild, size, 0)
                 return f"{self.write(zone)}[0]", T.INT, P_ATOM
             # a group holds at least `real` cells of its own colour (1 unless the rules say)
-            real = self.number(args[3], ctx) if len(args) == 4 else "1"
-            groups = self.helper("K.connected_groups", T.ANY, grid, self.adj_table(g), sym.geo.deg, wild, size, real)
+            real = self.number_tree(args[3], ctx) if len(args) == 4 else 1
+            groups = self.helper("K.connected_groups", T.ANY, gtree, self.adj_table(g), sym.geo.deg, wild, size, real)
             return self.helper("ops.group_keys", T.list_of(T.Type("group", elem=sym.elem, space=sym.name)), groups, wild)
         if f == "line_moves":
             who = self.stored(self.element_tree(args[1], ctx, sym))

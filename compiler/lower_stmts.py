@@ -110,7 +110,7 @@ class StatementLowering:
         cond = self.boolean_tree(node.cond, ctx)
         return [S.Require(node.pos[0], cond, node.message or "a requirement of the rules does not hold")]
 
-    def s_Assign(self, node: ast.Assign, ctx: Ctx) -> list[str]:
+    def s_Assign(self, node: ast.Assign, ctx: Ctx) -> list[S.Stmt]:
         if node.name in ctx.scope and node.index is None:  # a let: its value changes
             var, ty = ctx.scope[node.name]
             if node.name not in ctx.lets:
@@ -276,7 +276,7 @@ class StatementLowering:
     def append(zone: N.Expr, item: N.Expr) -> S.Eval:
         return S.Eval(0, N.Append(T.ANY, 0, zone, item))
 
-    def capacity_check(self, zone_node: ast.Node, code: str, name: str, ctx: Ctx, created: bool = False) -> list[str]:
+    def capacity_check(self, zone_node: ast.Node, code: str, name: str, ctx: Ctx, created: bool = False) -> list[S.Stmt]:
         """A check before putting one element into a zone: its capacity, or, for an element
         that did not exist before (``add``), the largest zone the engine allows."""
         cap = self.capacity_of(zone_node)
@@ -342,7 +342,7 @@ class StatementLowering:
         cond = self.boolean_tree(node.cond, ctx)
         return [S.Return(node.pos[0], cond)] if self.ensuring else []
 
-    def s_Run(self, node: ast.Run, ctx: Ctx) -> list[str]:
+    def s_Run(self, node: ast.Run, ctx: Ctx) -> list[S.Stmt]:
         """A procedure's statements, written in place: each argument computed once into a local
         of its own, the statements lowered with the parameters bound to those locals (and the
         declarations, not the lets of the block that runs it)."""
@@ -385,13 +385,13 @@ class StatementLowering:
         finally:
             self._running.pop()
 
-    def s_NextPlayer(self, node: ast.NextPlayer, ctx: Ctx) -> list[str]:
+    def s_NextPlayer(self, node: ast.NextPlayer, ctx: Ctx) -> list[S.Stmt]:
         if ctx.where not in ("effect", "auto"):
             self.error("'next player' belongs in the turn (an action or an automatic step)", node.pos)
         seat = N.binary("%", self.number_tree(node.value, ctx), N.Field(T.INT, 0, "n"), T.INT)
         return [S.Assign(node.pos[0], N.Field(T.PLAYER, 0, "nxt"), "=", seat)]
 
-    def s_Announce(self, node: ast.Announce, ctx: Ctx) -> list[str]:
+    def s_Announce(self, node: ast.Announce, ctx: Ctx) -> list[S.Stmt]:
         """Everyone sees an announcement, so its placeholders name only what everyone sees:
         seats, shared counters, params, the turn number and the player count."""
         names: dict[str, tuple[str, T.Type]] = {}
@@ -418,7 +418,7 @@ class StatementLowering:
         text = self.node(self.template_code(node.text, names, node.pos))  # a text made of literals and shows
         return [S.Eval(node.pos[0], N.Apply(T.ANY, 0, "s._announce", (text,)))]
 
-    def s_EndGame(self, node: ast.EndGame, ctx: Ctx) -> list[str]:
+    def s_EndGame(self, node: ast.EndGame, ctx: Ctx) -> list[S.Stmt]:
         finish = [S.Eval(node.pos[0], N.Apply(T.ANY, 0, "s._finish", ())), S.Return(node.pos[0])]
         if ctx.where in ("effect", "auto"):
             return [S.line("s.turns += 1  # the turn in progress counts as played"), *finish]
