@@ -63,6 +63,8 @@ def _wrap(code: str, prec: int, need: int) -> str:
 class PythonWriter:
     """The Python engine's code of a tree (and what both engines write alike)."""
 
+    native = False
+
     def write(self, e: N.Expr) -> tuple[str, int]:
         """(the code of ``e``, its precedence)."""
         method = getattr(self, "w_" + type(e).__name__, None)
@@ -151,6 +153,12 @@ class PythonWriter:
 
     def w_Apply(self, e: N.Apply) -> tuple[str, int]:
         return f"{e.function}({', '.join(self.code(a, 0) for a in e.args)})", P_ATOM
+
+    def w_Method(self, e: N.Method) -> tuple[str, int]:
+        return f"s.{e.name}({self.args(e.args)})", P_ATOM
+
+    def w_Distinct(self, e: N.Distinct) -> tuple[str, int]:
+        return f"dict.fromkeys({self.code(e.coll)})", P_ATOM
 
     def w_Aggregate(self, e: N.Aggregate) -> tuple[str, int]:
         over_seats = self.over_seats(e)

@@ -32,6 +32,8 @@ def c_type(ty: T.Type) -> str:
 class CythonWriter(PythonWriter):
     """The native engine's code of a tree: its C forms, declared by the native template."""
 
+    native = True
+
     def __init__(self, bound: dict | None = None, helpers: list | None = None, helper_names: dict | None = None):
         #: the runtime helpers called through C globals (C global -> helper), for the module's head
         self.bound = bound if bound is not None else {}
@@ -52,6 +54,9 @@ class CythonWriter(PythonWriter):
         if module == "ops" and e.c_form and name in C_FORMS:
             return f"{C_FORMS[name]}({self.args(e.args)})", P_ATOM
         return super().w_Helper(e)
+
+    def w_Distinct(self, e: N.Distinct) -> tuple[str, int]:
+        return f"{self.name('K.distinct')}({self.code(e.coll)})", P_ATOM
 
     def w_CellRead(self, e: N.CellRead) -> tuple[str, int]:
         return f"_cell({self.code(e.grid)}, {self.code(e.cell)})", P_ATOM

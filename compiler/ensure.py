@@ -13,11 +13,13 @@ import attrs
 
 from regle.dsl import ast
 
+from . import nodes as N
+from . import types as T
 from .analysis import written_places
 from .lower_common import Ctx, ast_nodes, nodes_through_defines, pyname
 
 
-def ensure_test(low, effects: list, index: int, arg_names: list) -> str | None:
+def ensure_test(low, effects: list, index: int, arg_names: list, arg_types: dict) -> N.Expr | None:
     """The test of an action's ``ensure`` (the call of its ``_ensure_`` method), or None."""
     ensures = [s for s in effects if isinstance(s, ast.Ensure)]
     for stmt in ast_nodes(effects):
@@ -35,7 +37,8 @@ def ensure_test(low, effects: list, index: int, arg_names: list) -> str | None:
             low.error("'ensure' tests the position the move leads to: the effects before it may not end the "
                       "turn or the game, choose the next player, announce or draw on chance", stmt.pos,
                       "put the ensure before this statement")
-    return f"if s._ensure_{index}({', '.join(pyname(n) for n in arg_names)}):"
+    args = tuple(N.Local(arg_types[n][1], 0, pyname(n)) for n in arg_names)
+    return N.Method(T.BOOL, 0, f"_ensure_{index}", args)
 
 
 def ensure_method(low, prefix: list, effects: list, guard_ctx: Ctx, arg_names: list) -> tuple[list, list]:

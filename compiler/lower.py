@@ -74,11 +74,6 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.action_count = 0
         self._functions: dict[tuple, tuple | None] = {}  # (define, argument types, ...) -> its function
         self._bodies: dict[tuple, tuple] = {}  # the same key -> the define's (code, type, precedence), uses
-        #: what some code the lowering wrote is, by that code, for the choices made after it was
-        #: written: ("cells", grid, filled) for a grid's empty (filled) cells, the grid named
-        #: plainly (a loop may walk its bytes instead); ("column", table column, item) for a
-        #: read of a table column; ("call", kernel, args) for a call of some kernels
-        self.written: dict[str, tuple] = {}
         self.functions: list[tuple] = []  # the engine's functions compiled from defines
         self._defining: list[str] = []  # the defines being compiled (a define may not use itself)
         self._cost: dict[str, int] = {}  # function -> characters of code one call runs, calls included

@@ -14,10 +14,14 @@ from .ensure import ensure_method, ensure_test
 from .notation import notation_names
 from .analysis import conjuncts
 from .ir import ActionIR, StepIR
-from .moves import Add, Extend, Line, Pairs, keyed_moves, move_lines
+from . import nodes as N
+from . import statements as S
+from .moves import (
+    AddMove, CellScan, Guard, KernelMoves, ListedMoves, MovesBound, NeighbourScan, PairScan, Scan, Source,
+    keyed_moves, move_lines, nest)
 from .lower_grids import gconst
 from .lower_common import (
-    Ctx, Reads, Sharing, ast_nodes, decides_in_parts, pyname, _is_int, _zone_name, _names_in, _moves_fit, joined)
+    Ctx, Reads, Sharing, ast_nodes, decides_in_parts, pyname, _zone_name, _names_in, _moves_fit, joined)
 
 
 @attrs.define
@@ -25,18 +29,17 @@ class Loop:
     """One parameter's loop in a move generator, as the choices after it need to see it."""
     level: int
     names: str  # the loop variable(s): ``c_``, or ``a_, b_`` for a pair
-    src: str  # the code of what it walks (a hoisted source's name, when hoisted)
+    src: N.Expr  # what it walks (a hoisted source's local, when hoisted)
     reads: set  # the rules names its source reads
     single: bool = True  # one variable
-    distinct: str | None = None  # the zone whose distinct values ``src`` is
-    pairs_of: str | None = None  # a pair's loop: the values whose distinct pairs it walks (not hoisted)
+    distinct: N.Expr | None = None  # the zone whose distinct values ``src`` is
+    pairs_of: N.Expr | None = None  # a pair's loop: the values whose distinct pairs it walks (not hoisted)
     hoisted: bool = False  # ``src`` names a source computed once, before the loops
     pair: tuple = ()  # a pair's loop: its two variables
-    made: tuple = ()  # what ``src`` is, when the lowering said (``Lowerer.written``)
-    clause: str = ""  # ``for c_ in src`` (several for loops folded into one comprehension)
+    clauses: tuple = ()  # (names, source) of the loops folded into one comprehension
 
     def __attrs_post_init__(self) -> None:
-        self.clause = self.clause or f"for {self.names} in {self.src}"
+        self.clauses = self.clauses or ((self.names, self.src),)
 
 
 def counted_lets(prefix: list, needed: set[str]) -> set[str]:
@@ -97,9 +100,9 @@ class ActionLowering:
                 self.action_count, self.diags[:] = start[0], start[2]
                 del actions[start[1]:]
             ir.shared_code = sh.chosen if sh is not None else None
-            records = [Line(0, text) for text in self.reads.head()] + [r for a in ir.actions for r in a.gen_lines]
-            ir.move_lines = move_lines(records, self.native)
-            ir.keyed = keyed_moves(records, ir.actions, ir.kind, ir.shared_code is not None) if self.native else None
+            block = tuple(S.line(text) for text in self.reads.head()) + tuple(st for a in ir.actions for st in a.gen_lines)
+            ir.move_lines = move_lines(block, self.writer)
+            ir.keyed = keyed_moves(block, ir.actions, ir.kind, ir.shared_code is not None, self.writer) if self.native else None
             whole: dict[str, bool] = {}  # a local of several actions: a C number if it is in each
             for a in ir.actions:
                 for var, number in a.gen_locals.items():
@@ -161,7 +164,7 @@ class ActionLowering:
         ctx = Ctx("guard", has_me=True)
         levels: dict[str, int] = {}
         loops: list[Loop] = []
-        hoisted: list[Line] = []  # loop sources that no parameter changes, computed once
+        hoisted: list[Source] = []  # loop sources that no parameter changes, computed once
         arg_names: list[str] = []
         arg_types: dict[str, tuple[str, T.Type]] = {}
         domains: list[tuple] = []
@@ -175,36 +178,37 @@ class ActionLowering:
             reads = _names_in(b.source) | _names_in(b.upper)
             free = not reads & set(levels)
 
-            def source_code(code: str) -> str:
+            def source_code(tree: N.Expr) -> N.Expr:
                 if level == 0 or not free:
-                    return code
+                    return tree
                 var = f"_src{len(hoisted)}_{index}"
-                hoisted.append(Line(0, f"{var} = {code}", source=var))
-                return var
+                hoisted.append(Source(node.pos[0], var, tree))
+                return N.Local(tree.type, 0, var)
 
             if b.kind == "range":
-                lo = self.number(b.source, ctx)
-                hi = self.number(b.upper, ctx)
+                lo = self.number_tree(b.source, ctx)
+                hi = self.number_tree(b.upper, ctx)
                 var = pyname(b.names[0])
-                if _is_int(lo) and _is_int(hi):
-                    if int(hi) - int(lo) + 1 > LIMITS["range_values"]:
-                        self.error(f"this range has {int(hi) - int(lo) + 1:,} values (the limit is "
+                constant = isinstance(lo, N.Const) and isinstance(hi, N.Const)
+                if constant:
+                    if hi.value - lo.value + 1 > LIMITS["range_values"]:
+                        self.error(f"this range has {hi.value - lo.value + 1:,} values (the limit is "
                                    f"{LIMITS['range_values']:,})", b.pos, "a parameter offers at most that many choices")
-                    values = f"range({lo}, {int(hi) + 1})"
+                    values = N.Span(T.list_of(T.INT), 0, lo.value, hi.value)
                 else:  # bounded when played: a runaway counter cannot make a runaway move list
-                    values = f"{self.rt('ops.span')}({lo}, {hi})"
+                    values = self.helper("ops.span", T.list_of(T.INT), lo, hi)
                 # natively a constant range stays in the loop, where Cython makes it a C loop
-                constant = self.native and _is_int(lo) and _is_int(hi)
-                loops.append(Loop(level, var, values if constant else source_code(values), reads))
+                kept = self.native and constant
+                loops.append(Loop(level, var, values if kept else source_code(values), reads))
                 ctx.scope[b.names[0]] = (var, T.INT)
                 ctx.note_local(var, T.INT)
             elif b.kind == "pair":
                 self.visible_choice(b.source)
-                src, ty = self.collection(b.source, ctx)
+                src, ty = self.collection_tree(b.source, ctx)
                 if ty.elem is not None and ty.elem.kind not in ("int", "player", "enum", "item", "any"):
                     self.error("pairs are drawn from a zone of numbers, enum values or items", b.source.pos)
                 va, vb = pyname(b.names[0]), pyname(b.names[1])
-                pairs = source_code(self.rt('K.distinct_pairs') + f'({src})')
+                pairs = source_code(self.helper("K.distinct_pairs", T.list_of(T.ANY), src))
                 loops.append(Loop(level, f"{va}, {vb}", pairs, reads, single=False, pair=(va, vb),
                                   pairs_of=src if level == 0 or not free else None))
                 ctx.scope[b.names[0]] = (va, ty.elem or T.ANY)
@@ -213,21 +217,20 @@ class ActionLowering:
                 ctx.note_local(vb, ty.elem or T.ANY)
             else:
                 self.visible_choice(b.source)
-                src, ty = self.collection(b.source, ctx)
+                src, ty = self.collection_tree(b.source, ctx)
                 var = pyname(b.names[0])
                 elem = ty.elem or T.ANY
                 distinct = None
                 if ty.kind == "zone" and elem.kind in ("int", "enum", "bool", "any"):
-                    distinct, src = src, self.distinct_code(src)  # equal values are one choice
+                    distinct, src = src, N.Distinct(ty, 0, src)  # equal values are one choice
                 if (self.native and level == 0 and isinstance(b.source, ast.Call) and len(b.source.args) == 1
                         and b.source.func in ("empty_cells", "filled_cells")):
                     with self.unread():  # read where the loop is written (below)
                         grid, gsym = self.grid_ref(b.source.args[0], ctx)
                     if gsym is not None and gsym.elem.kind != "int":  # a grid of pieces: its bytes
                         cell_walks[level] = (grid, b.source.func == "filled_cells")
-                code = source_code(src)
-                loops.append(Loop(level, var, code, reads, distinct=distinct, made=self.written.get(code, ()),
-                                  hoisted=code != src))
+                made = source_code(src)
+                loops.append(Loop(level, var, made, reads, distinct=distinct, hoisted=made is not src))
                 ctx.scope[b.names[0]] = (var, elem)
                 ctx.note_local(var, elem)
                 if elem.is_collection:
@@ -250,7 +253,7 @@ class ActionLowering:
             else:
                 effects.append(stmt)
         # place each guard at the innermost loop it depends on
-        placed: dict[int, list[str]] = {i: [] for i in range(-1, len(node.params))}
+        placed: dict[int, list] = {i: [] for i in range(-1, len(node.params))}
         tests: dict[int, list] = {i: [] for i in range(-1, len(node.params))}  # (the let or require, its test)
         guard_ctx = ctx.child()
         needed: set[str] = set()  # the lets some require reads: the others serve the effects only
@@ -265,42 +268,31 @@ class ActionLowering:
             if later:
                 level = max(level, floor)
             floor = level
-            lines = [Line(0, self.comment(stmt), comment=True)]
+            items: list = [S.Comment(stmt.pos[0], self.comment(stmt))]
             if isinstance(stmt, ast.Let):
                 if stmt.name in counted:  # only counted: no list made (see counted_lets)
                     stmt = attrs.evolve(stmt, value=ast.Call(pos=stmt.value.pos, func="count", args=[stmt.value]))
                 else:
                     stmt = attrs.evolve(stmt, value=uncounted(stmt.value, counted))
                 with self.unread(stmt.name not in needed):  # written with the effects only
-                    let_lines = self.writer.lines(self.s_Let(stmt, guard_ctx))
+                    let = self.s_Let(stmt, guard_ctx)
                 levels[stmt.name] = level
                 if stmt.name not in needed:  # computed with the effects, not for every move
                     continue
-                lines += [Line(0, text) for text in let_lines]
+                items += let
                 tests[level].append((stmt, None))
             else:
-                cond = self.boolean(uncounted(stmt.cond, counted), guard_ctx)
-                lines.append(Line(0, f"if {cond}:", opens=True))
+                cond = self.boolean_tree(uncounted(stmt.cond, counted), guard_ctx)
+                items.append(Guard(stmt.pos[0], cond))
                 tests[level].append((stmt, cond))
-            placed[level].extend(lines)
-        ensure = ensure_test(self, effects, index, arg_names)
+            placed[level].extend(items)
+        ensure = ensure_test(self, effects, index, arg_names, arg_types)
         if ensure is not None:  # tested last, where every parameter is known: a trial per move (ensure.py)
             level = len(node.params) - 1
-            placed[level].append(Line(0, ensure, opens=True))
+            placed[level].append(Guard(node.pos[0], ensure))
             tests[level].append((None, ensure))
-        gen: list = []
-        depth = 0
-
-        def emit(records: list) -> None:
-            nonlocal depth
-            for r in records:
-                gen.append(attrs.evolve(r, depth=depth))
-                if isinstance(r, Line) and r.opens:
-                    depth += 1
-
-        emit(placed[-1])
-        emit(hoisted)
-        move = f"({index}, {', '.join(pyname(n) for n in arg_names)})" if arg_names else f"({index},)"
+        gen: list = list(placed[-1]) + hoisted
+        args = tuple(N.Local(arg_types[n][1], 0, pyname(n)) for n in arg_names)
         # the loops from `fold` inward have no guards: one comprehension over all of them
         fold = len(loops)
         while fold > 0 and not placed[loops[fold - 1].level]:
@@ -309,28 +301,29 @@ class ActionLowering:
         # statements, and the list's size is checked before each innermost loop
         risky = len(loops) >= 2 and not _moves_fit(domains)
         product = None
+        tag = N.Const(T.INT, 0, index)
         if len(loops) == 2 and fold == 0 and len(arg_names) == 2:
             outer, inner = loops
             if outer.single and inner.single and node.params[outer.level].names[0] not in inner.reads:
                 # two free parameters: every pair of values, made by one kernel call (which
                 # checks the bound on moves itself)
                 zones = (outer.distinct, inner.distinct) if outer.distinct and inner.distinct else None
-                sources = tuple(loop.src for loop in loops if loop.hoisted)
-                product = self.extend_moves("K.tagged_product", (str(index), outer.src, inner.src), zones=zones,
-                                            sources=sources)
+                sources = tuple(loop.src.name for loop in loops if loop.hoisted)
+                product = KernelMoves(node.pos[0], "K.tagged_product", (tag, outer.src, inner.src), zones=zones,
+                                      sources=sources)
                 risky = False
         if risky:
             fold = len(loops)
         if product is not None:
-            emit([product])
+            gen.append(product)
             loops = []
         elif len(loops) - fold >= 2:
-            nested = " ".join(loop.clause for loop in loops[fold:])
-            loops = loops[:fold] + [Loop(loops[fold].level, "", "", set(), single=False, clause=nested)]
+            clauses = tuple(c for loop in loops[fold:] for c in loop.clauses)
+            loops = loops[:fold] + [Loop(loops[fold].level, "", None, set(), single=False, clauses=clauses)]
         held = None if risky else self.holding_pairs_loop(node, loops, tests, arg_names, index)
         if held is not None:  # the whole list in one call: nothing left to loop over
-            emit([r for r in placed[loops[0].level] if r.comment])
-            emit([held])
+            gen += [r for r in placed[loops[0].level] if isinstance(r, S.Comment)]
+            gen.append(held)
             loops = []
         for i, loop in enumerate(loops):
             level = loop.level
@@ -338,46 +331,37 @@ class ActionLowering:
                 # the innermost loop has no guard of its own: one list, built in one go (a loop
                 # with guards stays a loop: on Python 3.11 a comprehension is a call of its own,
                 # dearer than the few tests of a game's small zones)
+                src = loop.src
                 if len(loops) == 1 and loop.single and len(arg_names) == 1:
-                    if loop.made[:2] == ("call", "K.line_move_keys"):  # tagged where made
-                        emit([self.extend_moves("K.line_move_keys", loop.made[2] + (str(index),))])
+                    if isinstance(src, N.Helper) and src.name == "K.line_move_keys":  # tagged where made
+                        gen.append(KernelMoves(node.pos[0], "K.line_move_keys", src.args + (tag,)))
                     elif loop.distinct is not None:  # equal values are one choice: dropped as the list is made
-                        emit([self.extend_moves("K.tagged", (str(index), loop.distinct, "True"))])
+                        gen.append(KernelMoves(node.pos[0], "K.tagged", (tag, loop.distinct, N.Const(T.BOOL, 0, True))))
                     else:
-                        made = loop.made if loop.made[:1] == ("cells",) else None
-                        emit([self.extend_moves("K.tagged", (str(index), loop.src), cells=made and made[1:])])
+                        cells = (src.grid, src.filled) if isinstance(src, N.Cells) and src.walkable else None
+                        gen.append(KernelMoves(node.pos[0], "K.tagged", (tag, src), cells=cells))
                 else:
-                    emit([self.extend_moves("", (), call=f"[{move} {loop.clause}]")])
+                    gen.append(ListedMoves(node.pos[0], index, tuple(pyname(n) for n in arg_names), loop.clauses))
                 break
             if level in cell_walks:  # the grid's cells, tested in C: no list of them is made
                 grid, filled = cell_walks[level]
                 var = pyname(node.params[level].names[0])
-                cell = self.write(self.cell_read(self.read_again(grid, ctx), var))
-                emit([Line(0, f"for {var} in range({self.write(self.size_of(grid, ctx))}):")])
-                depth += 1
-                emit([Line(0, f"if {'' if filled else 'not '}{cell}:", opens=True)])
+                cell = self.cell_read(self.read_again(grid, ctx), var)
+                gen.append(CellScan(node.pos[0], var, self.size_of(grid, ctx), cell, filled))
             elif loop.pairs_of is not None:
-                emit([Pairs(0, loop.clause + ":", *loop.pair, loop.pairs_of)])
-                depth += 1
-            elif self.native and loop.made[:1] == ("neighbours",):  # the neighbours' table read in C
-                _kind, g, deg, cell = loop.made
+                gen.append(PairScan(node.pos[0], *loop.pair, loop.src, loop.pairs_of))
+            elif self.native and isinstance(loop.src, N.NeighbourList):  # the neighbours' table read in C
                 d = f"_d{level}"
                 ctx.note_local(d, T.INT)
-                emit([Line(0, f"if {cell} < 0: raise ValueError('there is no cell here (none) to look around')"),
-                      Line(0, f"for {d} in range({deg}):")])
-                depth += 1
-                emit([Line(0, f"{loop.names} = {g}[{cell} * {deg} + {d}]"),
-                      Line(0, f"if {loop.names} >= 0:", opens=True)])
+                gen.append(NeighbourScan(node.pos[0], loop.names, loop.src, d))
             else:
-                emit([Line(0, loop.clause + ":")])
-                depth += 1
-            emit(placed[level])
+                gen.append(Scan(node.pos[0], loop.names, loop.src))
+            gen += placed[level]
             if risky and i == len(loops) - 2:
-                emit([Line(0, f"if len(out) > {LIMITS['moves']}: {self.rt('ops.too_many_moves')}(RULES_FILE, "
-                              f"{node.pos[0]}, {node.name!r}, {LIMITS['moves']})", reads_list=True)])
+                gen.append(MovesBound(node.pos[0], LIMITS["moves"], node.name))
         else:
             if held is None and product is None:
-                emit([self.add_move(index, [pyname(n) for n in arg_names])])
+                gen.append(AddMove(node.pos[0], index, args))
         # effects
         do_lines, do_ctx = self.effects(prefix, effects, guard_ctx)
         ensure_lines, ensure_locals = ensure_method(self, prefix, effects, guard_ctx, arg_names)
@@ -389,7 +373,7 @@ class ActionLowering:
         long_body = joined([say_call] + long_parts, " ")
         clash, skeleton = self.clash_of(node, arg_types)
         return ActionIR(index, node.name, step, [f"return {say_body}"], [pyname(n) for n in arg_names],
-                        [Line(0, self.comment(node), comment=True)] + gen, do_lines, after, node.pos[0],
+                        nest([S.Comment(node.pos[0], self.comment(node))] + gen), do_lines, after, node.pos[0],
                         long_lines=[f"return {long_body}"], clash=clash, skeleton=skeleton, domains=domains,
                         arg_kinds=[t.display_kind for _c, t in arg_types.values()],
                         c_locals=do_ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"}),
@@ -517,45 +501,22 @@ class ActionLowering:
             return None
         return value if type(value) is int else None
 
-    def holding_pairs_loop(self, node: ast.Action, loops: list[Loop], tests: dict, arg_names, index) -> Extend | None:
+    def holding_pairs_loop(self, node: ast.Action, loops: list[Loop], tests: dict, arg_names, index) -> KernelMoves | None:
         """``action a(c in Z) { require has(W, [c.x, c.y]) }``: every item of Z tested by one
         kernel call (``K.holding_pairs``) instead of a call per item; None for other shapes."""
         if len(loops) != 1 or len(arg_names) != 1 or not loops[0].single or len(tests[loops[0].level]) != 1:
             return None
         loop = loops[0]
-        stmt, cond = tests[loop.level][0]
-        test = self.written.get(cond, ())
-        if test[:2] != ("call", "K.contains_pair") or arg_names[0] in _names_in(stmt.cond.args[0]):
+        stmt, test = tests[loop.level][0]
+        if not (isinstance(test, N.Helper) and test.name == "K.contains_pair") or arg_names[0] in _names_in(stmt.cond.args[0]):
             return None
-        zone, a, b = test[2]
-        a, b = self.written.get(a, ()), self.written.get(b, ())
-        if not (a[:1] == b[:1] == ("column",) and a[2] == b[2] == loop.names):
+        zone, a, b = test.args
+        if not (isinstance(a, N.Column) and isinstance(b, N.Column)
+                and N.name_of(a.item) == N.name_of(b.item) == loop.names):
             return None
         # (natively the columns are read through their C arrays, _v_C_...: the kernel takes the tuples)
-        return self.extend_moves("K.holding_pairs", (zone, loop.src, a[1], b[1], str(index)))
-
-    # the lines that fill a move generator's list ``out`` (the Python engine calls the bound
-    # methods ``_add``/``_extend``; natively they are C calls on the typed list, and a move of one
-    # or two arguments is the kernels' shared tuple, not a new one at every decision)
-    def add_move(self, index: int, args: list[str]) -> Add:
-        if not self.native:
-            text = f"_add(({index}, {', '.join(args)}))" if args else f"_add(({index},))"
-        elif len(args) in (1, 2):
-            text = f"out.append({self.rt('K.pair' if len(args) == 1 else 'K.triple')}({index}, {', '.join(args)}))"
-        else:
-            text = f"out.append(({index}, {', '.join(args)}))" if args else f"out.append(({index},))"
-        return Add(0, text, index, tuple(args))
-
-    def extend_moves(self, kernel: str, args: tuple, call: str = "", **known) -> Extend:
-        """Moves made by ``kernel`` (``K.tagged``, ...) called with ``args``, or by the list
-        comprehension ``call`` (no kernel); ``known``: what the packed keys may use instead."""
-        call = call or f"{self.rt(kernel)}({', '.join(args)})"
-        text = f"out.extend({call})" if self.native else f"_extend({call})"
-        return Extend(0, call, text, kernel, tuple(args), **known)
-
-    def distinct_code(self, values: str) -> str:
-        """The distinct values of a zone, in first-seen order, to be walked."""
-        return f"{self.rt('K.distinct')}({values})" if self.native else f"dict.fromkeys({values})"
+        columns = (N.Global(T.ANY, 0, a.column), N.Global(T.ANY, 0, b.column))
+        return KernelMoves(node.pos[0], "K.holding_pairs", (zone, loop.src, *columns, N.Const(T.INT, 0, index)))
 
     def long_code(self, code: str, ty: T.Type) -> str:
         """A longer display of a move's argument that tells apart what the notation may not:

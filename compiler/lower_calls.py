@@ -170,10 +170,8 @@ class CallLowering:
                 if ty.elem and tv.elem and not T.compatible(ty.elem, tv.elem):
                     self.error(f"{tv} cannot be in {ty}", args[1].pos)
                 if isinstance(args[1], ast.ListExpr) and len(args[1].items) == 2:
-                    a, b = (self.expr(i, ctx)[0] for i in args[1].items)
-                    code = self.write(self.helper("K.contains_pair", T.BOOL, coll, a, b))
-                    self.written[code] = ("call", "K.contains_pair", (coll, a, b))
-                    return code, T.BOOL, P_ATOM
+                    a, b = (self.tree(i, ctx) for i in args[1].items)
+                    return self.helper("K.contains_pair", T.BOOL, tree, a, b)
                 return self.helper("K.contains_all", T.BOOL, coll, v)
             if ty.elem and not T.compatible(ty.elem, tv):
                 self.error(f"{tv} cannot be in {ty}", args[1].pos)

@@ -303,9 +303,7 @@ class ExpressionLowering:
                 self.error(f"a {ty.name} has no '{node.name}'", node.pos,
                            suggest(node.name, table.columns) or "columns: " + ", ".join(table.columns))
                 return "0", T.ANY, P_ATOM
-            read = self.column(table.name, node.name, col, whole)
-            self.written[self.write(read)] = ("column", column_const(table.name, node.name), code)
-            return read
+            return self.column(table.name, node.name, col, whole)
         if ty.kind != "any":
             self.error(f"'.{node.name}' needs an item of a table, but this is {ty}", node.pos)
         return "0", T.ANY, P_ATOM

@@ -259,10 +259,7 @@ class GridLowering:
             return N.Neighbour(cell_t, 0, f"{g}_ADJ", deg, c, d)
         if f == "neighbours":
             cell = self.cell_tree(args[1], ctx, sym)
-            made = self.neighbour_list(f"{g}_ADJ", deg, cell, T.list_of(cell_t))
-            # (the cell as an operand: a loop reads the table at cell * deg + d)
-            self.written[self.write(made)] = ("neighbours", f"_v_{g}_ADJ", deg, self.write(cell, N.P_MUL + 1))
-            return made
+            return self.neighbour_list(f"{g}_ADJ", deg, cell, T.list_of(cell_t))
         if f == "directions":
             return N.Upto(T.list_of(T.Type("direction", space=sym.name)), 0, N.Const(T.INT, 0, deg))
         if f == "ray":
@@ -293,8 +290,7 @@ class GridLowering:
         if f == "flanked":
             c, who = self.cell_tree(args[1], ctx, sym), self.stored(self.element_tree(args[2], ctx, sym))
             d = self.direction_tree(args[3], ctx, sym) if len(args) == 4 else N.Const(T.INT, 0, -1)
-            call = ("call", "K.flanked", (gtree, self.adj_table(g), deg, c, who, d))
-            return self.recorded(call, T.list_of(cell_t))
+            return self.helper("K.flanked", T.list_of(cell_t), gtree, self.adj_table(g), deg, c, who, d)
         if f == "leaps":  # the cells an (m, n) leaper reaches from c: a table made when generating
             if sym.geo.kind not in ("square", "lanes", "points"):
                 self.error(f"leaps() is for boards of rows and columns, not a {sym.geo.kind} board", node.pos)
@@ -318,9 +314,7 @@ class GridLowering:
             deg = self.leap_tables[key][0]
             cell = self.cell_tree(args[1], ctx, sym)
             table = f"{g}_LEAP_{m}_{n}"
-            made = self.neighbour_list(table, deg, cell, T.list_of(cell_t))
-            self.written[self.write(made)] = ("neighbours", f"_v_{table}", deg, self.write(cell, N.P_MUL + 1))
-            return made
+            return self.neighbour_list(table, deg, cell, T.list_of(cell_t))
         if f == "lines":  # a board of points and lines: its lines (through c), each a list of cells
             if sym.geo.kind != "points":
                 self.error(f"lines() is for a board declared by its lines; '{sym.name}' is a {sym.geo.kind} board",
@@ -343,7 +337,7 @@ class GridLowering:
             return N.Slide(T.list_of(cell_t), 0, f, gtree, self.adj_table(g), deg, c, d, sym.geo.cells)
         if f == "liberties":  # the empty cells next to c's chain
             c = self.cell_tree(args[1], ctx, sym)
-            return self.recorded(("call", "K.liberties", (gtree, self.adj_table(g), deg, c)), T.list_of(cell_t))
+            return self.helper("K.liberties", T.list_of(cell_t), gtree, self.adj_table(g), deg, c)
         if f == "around":  # the cells next to some of these cells, and not among them
             cells = self.tree(args[1], ctx)
             cty = cells.type
@@ -389,8 +383,6 @@ class GridLowering:
                 args[0].obj, ast.Name) and isinstance(args[0].index, (ast.Name, ast.Int)))
             cells = N.Cells(T.list_of(cell_t), 0, gtree, f == "filled_cells", walkable)
             code = self.write(cells)
-            if walkable:  # for the move generators' loops (lower_actions.py)
-                self.written[code] = ("cells", grid, f == "filled_cells")
             shared = self.shared_cells(code, args[0], ctx)
             return cells if shared == code else N.Local(T.list_of(cell_t), 0, shared)
         if f == "content":
@@ -421,8 +413,8 @@ class GridLowering:
         if f == "line_moves":
             who = self.stored(self.element_tree(args[1], ctx, sym))
             limit = self.number_tree(args[2], ctx) if len(args) == 3 else N.Const(T.INT, 0, 0)
-            call = ("call", "K.line_move_keys", (gtree, self.adj_table(g), sym.geo.deg, who, limit))
-            return self.recorded(call, T.list_of(T.Type("linemove", space=sym.name)))
+            return self.helper("K.line_move_keys", T.list_of(T.Type("linemove", space=sym.name)),
+                               gtree, self.adj_table(g), sym.geo.deg, who, limit)
         raise AssertionError(f)
 
     def special_attr(self, node: ast.Attr, code: str, ty: T.Type) -> tuple[str, T.Type, int] | None:
@@ -464,7 +456,7 @@ class GridLowering:
                     f"str({self.rt('ops.group_size')}({code}))")
         return None
 
-    # ---- cells holding a value, kernels recorded -------------------------------------------------
+    # ---- cells holding a value --------------------------------------------------------------
     def cells_holding(self, grid: N.Expr, sym, args: list, codes: list) -> N.Helper:
         """The cells of a grid of elements holding a value: on a grid of pieces, a piece, a kind
         (any owner), an owner (any kind), or a kind and an owner (``K.cells_holding``). ``codes``:
@@ -501,10 +493,3 @@ class GridLowering:
         """``K.cells_holding(...)`` (``first()`` of it asks the kernel for the first such cell
         alone: ``K.first_holding``, no list made)."""
         return self.helper("K.cells_holding", T.list_of(T.ANY), grid, kinds, kind, owner)
-
-    def recorded(self, call: tuple, ty: T.Type) -> N.Helper:
-        """A call of a kernel, recorded by its code (``Lowerer.written``) with its arguments as
-        written, for the choices made after it is written by code (the keyed moves)."""
-        made = self.helper(call[1], ty, *call[2])
-        self.written[self.write(made)] = (*call[:2], tuple(self.write(a) for a in made.args))
-        return made

@@ -1,81 +1,299 @@
-"""Move generators as records: what each line of a step's legal-move method is (a guard, a loop,
-one move added, moves made by a kernel), and the two ways of writing them. The lowering makes
-the records (lower_actions.py); ``move_lines`` writes the method that returns a list of moves,
-``keyed_moves`` the native method that fills the state's buffer of keys (C numbers) instead, so
-that a random playout makes only the move it picks. Both read the records' fields, never the
-text of a line.
+"""Move generators as statement nodes, and the ways of writing them.
+
+A step's legal-move method is a block of the statement IR (compiler/statements.py) with the
+node kinds below: guards and loops over an action's parameters, a hoisted loop source, one
+move added, moves made all at once (by a kernel, or a comprehension), the check of the list's
+size. The lowering builds them (lower_actions.py); ``move_lines`` writes the method that
+returns a list of moves (each engine by its own writer), ``keyed_moves`` the native method
+that fills the state's buffer of keys (C numbers) instead, so that a random playout makes only
+the move it picks. Both walk the same nodes; neither reads the text of a line.
 """
 from __future__ import annotations
 
 import attrs
+
+from . import nodes as N
+from . import statements as S
 
 #: packed keys: the action in the low 8 bits, then each argument in 27 bits (from -2**26)
 KEY_TAGS = 256
 PAIRS_ROOM, HELD_ROOM = 128, 64  # C arrays of the pairs of a zone and the items held, in _keys_N
 
 
+# ---- node kinds -------------------------------------------------------------------------------
+# A guard or a loop built with ``body=None`` opens: everything after it in the generator's
+# order goes inside it (``nest`` makes the tree).
 @attrs.frozen
-class Line:
-    """A line as the lowering wrote it: a comment, a guard, a loop, a let, a hoisted source."""
-    depth: int
-    text: str
-    opens: bool = False  # a guard (``if ...:``): the lines after it are inside
-    source: str | None = None  # a hoisted loop source: the name it binds
-    reads_list: bool = False  # reads the list of moves itself (the check of its size)
-    comment: bool = False  # a comment (the rules line a part comes from)
-
-
-@attrs.frozen
-class Add:
-    """One move: ``(tag, args...)`` added to the list."""
-    depth: int
-    text: str  # as written for this engine (``_add((0, c_))``, natively ``out.append(...)``)
-    tag: int
-    args: tuple[str, ...]
+class Guard(S.Stmt):
+    """``if test:``: a require of the action's guards (or its ensure's trial)."""
+    test: N.Expr
+    body: tuple | None = None
 
 
 @attrs.frozen
-class Extend:
-    """Moves made all at once: by a kernel (``kernel`` with ``args``) or a list comprehension."""
-    depth: int
-    call: str  # the list of moves, as written for this engine
-    text: str  # the line that adds them (``_extend(...)``, natively ``out.extend(...)``)
-    kernel: str = ""  # K.tagged, K.tagged_product, K.holding_pairs, K.line_move_keys; "" for a comprehension
-    args: tuple[str, ...] = ()
-    cells: tuple | None = None  # K.tagged over a grid's empty (filled) cells: (the grid, filled)
-    zones: tuple | None = None  # K.tagged_product of two zones' distinct values: the two zones
-    sources: tuple[str, ...] = ()  # the hoisted sources it reads (not read when made from the zones)
+class Scan(S.Stmt):
+    """``for names in source:``: a parameter's values (``names``: one variable, or ``a_, b_``)."""
+    names: str
+    source: N.Expr
+    body: tuple | None = None
 
 
 @attrs.frozen
-class Pairs:
-    """``for a_, b_ in K.distinct_pairs(values):``: the distinct pairs of a zone's values."""
-    depth: int
-    text: str
+class PairScan(S.Stmt):
+    """A pair parameter's loop over ``source``, the distinct pairs of ``values``; natively, with
+    ``values`` known (not hoisted), the pairs go through a C array when keys are packed."""
     a: str
     b: str
-    values: str
+    source: N.Expr
+    values: N.Expr | None
+    body: tuple | None = None
 
 
-def _indent(record) -> str:
-    return "    " * record.depth + record.text
+@attrs.frozen
+class CellScan(S.Stmt):
+    """A parameter over a grid's empty (filled) cells walked on its bytes: ``for var in
+    range(size)``, the cell tested by ``cell`` (the cell's read), no list made."""
+    var: str
+    size: N.Expr
+    cell: N.Expr
+    filled: bool
+    body: tuple | None = None
 
 
-def move_lines(records: list, native: bool) -> list[str]:
+@attrs.frozen
+class NeighbourScan(S.Stmt):
+    """A parameter over a cell's neighbours (leaps) walked on their C table (``d``: the walk's
+    own local), no list made."""
+    var: str
+    cells: N.NeighbourList
+    d: str
+    body: tuple | None = None
+
+
+@attrs.frozen
+class Source(S.Stmt):
+    """``var = value``: a loop source no parameter changes, computed once before the loops."""
+    var: str
+    value: N.Expr
+
+
+@attrs.frozen
+class AddMove(S.Stmt):
+    """One move, ``(tag, args...)``, added to the list."""
+    tag: int
+    args: tuple
+
+
+@attrs.frozen
+class KernelMoves(S.Stmt):
+    """The moves ``kernel(args...)`` makes all at once (``K.tagged``, ``K.tagged_product``,
+    ``K.holding_pairs``, ``K.line_move_keys``); ``cells``: ``K.tagged`` over a grid's empty
+    (filled) cells, as (the grid, filled); ``zones``: ``K.tagged_product`` of two zones'
+    distinct values, the two zones; ``sources``: the hoisted sources it reads (not read when
+    the keys are made from the zones)."""
+    kernel: str
+    args: tuple
+    cells: tuple | None = None
+    zones: tuple | None = None
+    sources: tuple = ()
+
+
+@attrs.frozen
+class ListedMoves(S.Stmt):
+    """The moves of loops without guards, made by one comprehension:
+    ``[(tag, args...) for names in source ...]`` (``clauses``: (names, source) each)."""
+    tag: int
+    args: tuple
+    clauses: tuple
+
+
+@attrs.frozen
+class MovesBound(S.Stmt):
+    """The list's size checked against the bound on moves before an inner loop (this reads the
+    list itself, so such a generator keeps its list natively)."""
+    limit: int
+    action: str
+
+
+OPENERS = (Guard, Scan, PairScan, CellScan, NeighbourScan)
+MADE = (AddMove, KernelMoves, ListedMoves)
+
+
+def nest(items: list) -> tuple:
+    """The generator's items in order as a tree: each opener holds everything after it."""
+    body: list = []
+    for item in reversed(items):
+        if isinstance(item, OPENERS) and item.body is None:
+            body = [attrs.evolve(item, body=tuple(body))]
+        else:
+            body.insert(0, item)
+    return tuple(body)
+
+
+def _code_only(block) -> list:
+    return [st for st in block if not isinstance(st, S.Comment)]
+
+
+def _only_kernel(block) -> KernelMoves | None:
+    """The one statement of a generator that is moves made by one kernel, unguarded."""
+    code = _code_only(block)
+    return code[0] if len(code) == 1 and isinstance(code[0], KernelMoves) else None
+
+
+# ---- writing ----------------------------------------------------------------------------------
+class _Moves:
+    """Writes a generator's nodes as lines with an engine's writer (the list of moves)."""
+
+    def __init__(self, writer) -> None:
+        self.w = writer
+        self.native = getattr(writer, "native", False)
+
+    def lines(self, block) -> list[str]:
+        out: list[str] = []
+        for st in block:
+            method = getattr(self, "m_" + type(st).__name__, None)
+            out += method(st) if method is not None else self.w.lines([st])
+        return out
+
+    def inside(self, block) -> list[str]:
+        return ["    " + line for line in self.lines(block)]
+
+    def m_Guard(self, st: Guard) -> list[str]:
+        return [f"if {self.w.code(st.test)}:", *self.inside(st.body)]
+
+    def m_Scan(self, st: Scan) -> list[str]:
+        return [f"for {st.names} in {self.w.code(st.source)}:", *self.inside(st.body)]
+
+    def m_PairScan(self, st: PairScan) -> list[str]:
+        return [f"for {st.a}, {st.b} in {self.w.code(st.source)}:", *self.inside(st.body)]
+
+    def m_CellScan(self, st: CellScan) -> list[str]:
+        test = self.w.code(st.cell) if st.filled else "not " + self.w.code(st.cell, N.P_NOT)
+        return [f"for {st.var} in range({self.w.code(st.size)}):", f"    if {test}:",
+                *("    " + line for line in self.inside(st.body))]
+
+    def m_NeighbourScan(self, st: NeighbourScan) -> list[str]:
+        cells = st.cells
+        cell = self.w.code(cells.cell, N.P_MUL + 1)
+        return [f"if {cell} < 0: raise ValueError('there is no cell here (none) to look around')",
+                f"for {st.d} in range({cells.degree}):",
+                f"    {st.var} = _v_{cells.table}[{cell} * {cells.degree} + {st.d}]",
+                f"    if {st.var} >= 0:", *("    " + line for line in self.inside(st.body))]
+
+    def m_Source(self, st: Source) -> list[str]:
+        return [f"{st.var} = {self.w.code(st.value)}"]
+
+    def move(self, tag: int, args: tuple) -> str:
+        return f"({tag}, {', '.join(args)})" if args else f"({tag},)"
+
+    def m_AddMove(self, st: AddMove) -> list[str]:
+        args = tuple(self.w.code(a) for a in st.args)
+        if not self.native:
+            return [f"_add({self.move(st.tag, args)})"]
+        if len(args) in (1, 2):
+            return [f"out.append({self.w.name('K.pair' if len(args) == 1 else 'K.triple')}({st.tag}, {', '.join(args)}))"]
+        return [f"out.append({self.move(st.tag, args)})"]
+
+    def made(self, st) -> str:
+        """The list of moves a kernel or a comprehension makes."""
+        if isinstance(st, ListedMoves):
+            clauses = " ".join(f"for {names} in {self.w.code(source)}" for names, source in st.clauses)
+            return f"[{self.move(st.tag, st.args)} {clauses}]"
+        return f"{self.w.name(st.kernel)}({self.w.args(st.args)})"
+
+    def m_KernelMoves(self, st: KernelMoves) -> list[str]:
+        return [f"out.extend({self.made(st)})" if self.native else f"_extend({self.made(st)})"]
+
+    m_ListedMoves = m_KernelMoves
+
+    def m_MovesBound(self, st: MovesBound) -> list[str]:
+        call = self.w.name("ops.too_many_moves")
+        return [f"if len(out) > {st.limit}: {call}(RULES_FILE, {st.line}, {st.action!r}, {st.limit})"]
+
+
+def move_lines(block: tuple, writer) -> list[str]:
     """The body of a step's move generator (after ``me = s.cur``): the list it fills and
     returns, or, when one unguarded kernel call is the whole answer, that list returned."""
-    code = [r for r in records if not (isinstance(r, Line) and r.comment)]
-    if len(code) == 1 and isinstance(code[0], Extend) and code[0].depth == 0:
-        return ["return " + code[0].call if r is code[0] else _indent(r) for r in records]
+    moves = _Moves(writer)
+    only = _only_kernel(block)
+    if only is not None:
+        return [line for st in block for line in
+                (["return " + moves.made(st)] if st is only else moves.lines([st]))]
+    kinds = {type(st) for st in _walk(block)}
     head = ["out = []"]
-    if not native and any(isinstance(r, Add) for r in records):
+    if not moves.native and AddMove in kinds:
         head.append("_add = out.append")
-    if not native and any(isinstance(r, Extend) for r in records):
+    if not moves.native and kinds & {KernelMoves, ListedMoves}:
         head.append("_extend = out.extend")
-    return head + [_indent(r) for r in records] + ["return out"]
+    return head + moves.lines(block) + ["return out"]
 
 
-def keyed_moves(records: list, actions: list, kind: str, shared: bool) -> dict | None:
+def _walk(block):
+    for st in block:
+        yield st
+        if getattr(st, "body", None):
+            yield from _walk(st.body)
+
+
+class _Keys(_Moves):
+    """Writes a generator's nodes natively as packed keys pushed into the state's buffer
+    (``_push(s, tag, a, b)``; the kernels that list moves go through ``_push_tagged``,
+    ``_push_product``, ``_push_cells`` or ``_push_moves``)."""
+
+    def __init__(self, writer, unread: set[str]) -> None:
+        super().__init__(writer)
+        self.decls: list[str] = []  # C arrays of the method, declared at its top
+        self.unread = unread  # hoisted sources no key reads
+
+    def m_Source(self, st: Source) -> list[str]:
+        return [] if st.var in self.unread else super().m_Source(st)
+
+    def in_c_array(self, name: str, room: int, call: str, loop: list[str], body: list[str]) -> list[str]:
+        """A kernel filling a C array of the method (``_{name}K``), then a loop over what it
+        wrote; when it declines (-1) the step is marked wide (its list is made instead)."""
+        k = len(self.decls)
+        self.decls.append(f"cdef long _{name}{k}[{room}]")
+        array = f"_{name}{k}"
+        return [f"_n{name}{k} = {call.format(array=array)}",
+                f"if _n{name}{k} < 0:  # not small numbers: the list, in _moves",
+                "    s._keys_wide = True",
+                f"for _k{k} in range(_n{name}{k}):",
+                *(f"    {step.format(array=array, k=f'_k{k}')}" for step in loop), *body]
+
+    def m_PairScan(self, st: PairScan) -> list[str]:
+        if st.values is None:
+            return super().m_PairScan(st)
+        call = f"_CK.distinct_pairs_into({self.w.code(st.values)}, {{array}}, {PAIRS_ROOM})"
+        return self.in_c_array("pairs", 2 * PAIRS_ROOM, call,
+                               [f"{st.a}, {st.b} = {{array}}[2 * {{k}}], {{array}}[2 * {{k}} + 1]"],
+                               self.inside(st.body))
+
+    def m_AddMove(self, st: AddMove) -> list[str]:
+        rest = [self.w.code(a) for a in st.args] + ["0"] * (2 - len(st.args))
+        return [f"_push(s, {st.tag}, {rest[0]}, {rest[1]})"]
+
+    def m_KernelMoves(self, st: KernelMoves) -> list[str]:
+        args = [self.w.code(a) for a in st.args]
+        if st.kernel == "K.tagged" and st.cells is not None:  # a grid's empty (filled) cells, from its bytes
+            grid, filled = st.cells
+            return [f"_push_cells(s, {args[0]}, {self.w.code(grid)}, {int(filled)})"]
+        if st.kernel == "K.holding_pairs":  # the items in a C array
+            call = f"_CK.holding_into({', '.join(args[:4])}, {{array}}, {HELD_ROOM})"
+            return self.in_c_array("held", HELD_ROOM, call, [f"_push(s, {args[4]}, {{array}}[{{k}}], 0)"], [])
+        if st.kernel == "K.tagged":
+            distinct = "True" if len(st.args) == 3 and isinstance(st.args[2], N.Const) and st.args[2].value is True else "False"
+            return [f"_push_tagged(s, {args[0]}, {args[1]}, {distinct})"]
+        if st.kernel == "K.tagged_product":
+            if st.zones is not None:  # two zones' distinct values: deduplicated in C
+                return [f"_push_product(s, {args[0]}, {self.w.code(st.zones[0])}, {self.w.code(st.zones[1])}, True)"]
+            return [f"_push_product(s, {', '.join(args)}, False)"]
+        return [f"_push_moves(s, {self.made(st)})"]
+
+    def m_ListedMoves(self, st: ListedMoves) -> list[str]:
+        return [f"_push_moves(s, {self.made(st)})"]
+
+
+def keyed_moves(block: tuple, actions: list, kind: str, shared: bool, writer) -> dict | None:
     """For the native engine: how a step fills a buffer of keys instead of a list of move
     tuples. A step whose moves are one action's keys from one kernel (``K.line_move_keys(...,
     tag)``, ``K.tagged(tag, numbers)``) keeps that kernel's keys (``tag``: the action); any other
@@ -84,80 +302,25 @@ def keyed_moves(records: list, actions: list, kind: str, shared: bool) -> dict |
     condition, a list read as it is made)."""
     if kind in ("auto", "optional") or shared:
         return None
-    code = [r for r in records if not (isinstance(r, Line) and r.comment)]
-    only = code[0] if len(code) == 1 and isinstance(code[0], Extend) and code[0].depth == 0 else None
-    if only is not None and only.kernel == "K.line_move_keys" and len(only.args) == 6:
-        fill = f"return _CK.line_keys_into({', '.join(only.args[:5])}, &s._keys, &s._keys_cap)"
-        return {"tag": only.args[5], "lines": [fill if r is only else _indent(r) for r in records]}
-    if only is not None and only.kernel == "K.tagged" and only.cells is not None:  # from the grid's bytes
-        grid, filled = only.cells
-        fill = f"return _CK.cells_keys_into({grid}, {filled}, &s._keys, &s._keys_cap)"
-        return {"tag": only.args[0], "lines": [fill if r is only else _indent(r) for r in records]}
-    if only is not None and only.kernel == "K.tagged" and len(only.args) == 2:
-        fill = f"return _CK.keys_into({only.args[1]}, &s._keys, &s._keys_cap)"
-        return {"tag": only.args[0], "lines": [fill if r is only else _indent(r) for r in records]}
+    moves = _Moves(writer)
+    only = _only_kernel(block)
+    fill = None
+    if only is not None:
+        args = [writer.code(a) for a in only.args]
+        if only.kernel == "K.line_move_keys" and len(args) == 6:
+            fill, tag = f"return _CK.line_keys_into({', '.join(args[:5])}, &s._keys, &s._keys_cap)", args[5]
+        elif only.kernel == "K.tagged" and only.cells is not None:  # from the grid's bytes
+            grid, filled = only.cells
+            fill, tag = f"return _CK.cells_keys_into({writer.code(grid)}, {filled}, &s._keys, &s._keys_cap)", args[0]
+        elif only.kernel == "K.tagged" and len(args) == 2:
+            fill, tag = f"return _CK.keys_into({args[1]}, &s._keys, &s._keys_cap)", args[0]
+    if fill is not None:
+        return {"tag": tag, "lines": [line for st in block for line in ([fill] if st is only else moves.lines([st]))]}
     if any(len(a.arg_names) > 2 or a.index >= KEY_TAGS or "bool" in a.arg_kinds for a in actions):
         return None  # a truth as an argument would come back from its key as a number
-    packed = packed_lines(records)
-    return None if packed is None else {"tag": None, "lines": packed}
-
-
-def packed_lines(records: list) -> list[str] | None:
-    """A move generator that pushes packed keys into the state's buffer (``_push(s, tag, a,
-    b)``; the kernels that list moves go through ``_push_tagged``, ``_push_product``,
-    ``_push_cells`` or ``_push_moves``), returning how many keys, or -2 when an argument did
-    not fit a key (then the engine uses the list). None when the list is read as it is made."""
-    out: list[tuple[str | None, str]] = [(None, "s._nkeys = 0"), (None, "s._keys_wide = False")]
-    decls: list[str] = []  # C arrays of the method, declared at its top
-    unread: set[str] = set()  # hoisted sources no key reads
-    for r in records:
-        pad = "    " * r.depth
-        if isinstance(r, Line) and r.reads_list:
-            return None
-        if isinstance(r, Pairs):
-            lines = _in_c_array(pad, decls, "pairs", 2 * PAIRS_ROOM,
-                                f"_CK.distinct_pairs_into({r.values}, {{array}}, {PAIRS_ROOM})",
-                                [f"{r.a}, {r.b} = {{array}}[2 * {{k}}], {{array}}[2 * {{k}} + 1]"])
-        elif isinstance(r, Add):
-            rest = list(r.args) + ["0"] * (2 - len(r.args))
-            lines = [f"{pad}_push(s, {r.tag}, {rest[0]}, {rest[1]})"]
-        elif isinstance(r, Extend):
-            lines = _pushed(pad, r, decls, unread)
-        else:
-            out.append((r.source, _indent(r)))
-            continue
-        out += [(None, line) for line in lines]
-    out.append((None, "return -2 if s._keys_wide else s._nkeys"))
-    return decls + [line for source, line in out if source is None or source not in unread]
-
-
-def _in_c_array(pad: str, decls: list[str], name: str, room: int, call: str, loop: list[str]) -> list[str]:
-    """A kernel filling a C array of the method (``_{name}K``), then a loop over what it wrote;
-    when it declines (-1) the step is marked wide (its list is made instead)."""
-    k = len(decls)
-    decls.append(f"cdef long _{name}{k}[{room}]")
-    return [f"{pad}_n{name}{k} = {call.format(array=f'_{name}{k}')}",
-            f"{pad}if _n{name}{k} < 0:  # not small numbers: the list, in _moves",
-            f"{pad}    s._keys_wide = True",
-            f"{pad}for _k{k} in range(_n{name}{k}):",
-            *(f"{pad}    {step.format(array=f'_{name}{k}', k=f'_k{k}')}" for step in loop)]
-
-
-def _pushed(pad: str, r: Extend, decls: list[str], unread: set[str]) -> list[str]:
-    """Moves made by a kernel (or a comprehension) pushed as keys."""
-    if r.kernel == "K.tagged" and r.cells is not None:  # a grid's empty (filled) cells, read from its bytes
-        grid, filled = r.cells
-        return [f"{pad}_push_cells(s, {r.args[0]}, {grid}, {int(filled)})"]
-    if r.kernel == "K.holding_pairs":  # the items in a C array
-        return _in_c_array(pad, decls, "held", HELD_ROOM,
-                           f"_CK.holding_into({', '.join(r.args[:4])}, {{array}}, {HELD_ROOM})",
-                           [f"_push(s, {r.args[4]}, {{array}}[{{k}}], 0)"])
-    if r.kernel == "K.tagged":
-        distinct = "True" if len(r.args) == 3 and r.args[2] == "True" else "False"
-        return [f"{pad}_push_tagged(s, {r.args[0]}, {r.args[1]}, {distinct})"]
-    if r.kernel == "K.tagged_product":
-        if r.zones is not None:  # two zones' distinct values: deduplicated in C
-            unread.update(r.sources)
-            return [f"{pad}_push_product(s, {r.args[0]}, {r.zones[0]}, {r.zones[1]}, True)"]
-        return [f"{pad}_push_product(s, {', '.join(r.args)}, False)"]
-    return [f"{pad}_push_moves(s, {r.call})"]
+    if any(isinstance(st, MovesBound) for st in _walk(block)):
+        return None  # the list is read as it is made
+    unread = {var for st in _walk(block) if isinstance(st, KernelMoves) and st.zones is not None for var in st.sources}
+    keys = _Keys(writer, unread)
+    lines = ["s._nkeys = 0", "s._keys_wide = False", *keys.lines(block), "return -2 if s._keys_wide else s._nkeys"]
+    return {"tag": None, "lines": keys.decls + lines}

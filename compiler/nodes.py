@@ -159,6 +159,19 @@ class Apply(Expr):
 
 
 @attrs.frozen
+class Method(Expr):
+    """A call of one of the state's own methods (``s._ensure_3(c_)``: an action's trial)."""
+    name: str
+    args: tuple
+
+
+@attrs.frozen
+class Distinct(Expr):
+    """A zone's distinct values in first-seen order, to be walked (equal values are one choice)."""
+    coll: Expr
+
+
+@attrs.frozen
 class Aggregate(Expr):
     """``func(elem for var in source where cond)``: count, sum, max, min (0 when empty), any,
     all, argmin, argmax (the first best element; none when empty). ``lazy``: any/all stop at
@@ -342,7 +355,7 @@ class Removal(Expr):
 
 #: the node kinds whose writing differs between the engines (compiler/emit.py)
 BACKEND_KINDS = (Helper, CellRead, Slot, Column, Geometry, Table, Dimension, NeighbourList, Neighbour, Numbered,
-                 Houses, Draw, CountValue, Removal, Runs)
+                 Houses, Draw, CountValue, Removal, Runs, Distinct)
 
 
 #: the Python each built-in of numbers is written as (``_abs``: a C function natively)

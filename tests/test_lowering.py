@@ -1,14 +1,17 @@
 """What the lowering learns from its own records rather than from the code it wrote: a define
 written in place only when no argument would be computed twice, the reads of the state taken
 once, the value a step's condition shares with its moves, counted lets, and move generators
-written from records (compiler/moves.py)."""
+written from statement nodes (compiler/moves.py)."""
 from __future__ import annotations
 
 import pytest
 
 import regle
 from regle.compiler.generate import engine_source, native_source
-from regle.compiler.moves import Add, Extend, Line, keyed_moves, move_lines
+from regle.compiler import nodes as N, statements as S, types as T
+from regle.compiler.emit import PythonWriter
+from regle.compiler.emit_native import CythonWriter
+from regle.compiler.moves import AddMove, Guard, KernelMoves, MovesBound, keyed_moves, move_lines, nest
 
 DICE = '''
 game "Dice" { players 2 }
@@ -130,21 +133,29 @@ end when turns >= 6
         assert states[0].to_json() == states[1].to_json()
 
 
-def test_move_generators_are_written_from_their_records():
-    records = [Line(0, "# line 3: action take(v in pool)", comment=True),
-               Extend(0, "K.tagged(0, s.z_pool)", "_extend(K.tagged(0, s.z_pool))", "K.tagged", ("0", "s.z_pool"))]
-    assert move_lines(records, native=False) == ["# line 3: action take(v in pool)", "return K.tagged(0, s.z_pool)"]
-    keyed = keyed_moves(records, [], "decision", shared=False)
+def test_move_generators_are_statement_nodes_each_engine_writes():
+    pool = N.Field(T.zone_of(T.INT), 0, "z_pool")
+    take = (S.Comment(3, "# line 3: action take(v in pool)"),
+            KernelMoves(3, "K.tagged", (N.Const(T.INT, 0, 0), pool)))
+    python, native = PythonWriter(), CythonWriter()
+    assert move_lines(take, python) == ["# line 3: action take(v in pool)", "return K.tagged(0, s.z_pool)"]
+    assert move_lines(take, native) == ["# line 3: action take(v in pool)", "return _CK.tagged(0, s.z_pool)"]
+    keyed = keyed_moves(take, [], "decision", False, native)
     assert keyed == {"tag": "0", "lines": ["# line 3: action take(v in pool)",
                                            "return _CK.keys_into(s.z_pool, &s._keys, &s._keys_cap)"]}
-    guarded = [Line(0, "if s.turns > 1:", opens=True), Add(1, "_add((1, 2))", 1, ("2",))] + records
-    lines = move_lines(guarded, native=False)
+    # a guard opens: what follows it in the generator's order is inside it
+    late = N.binary(">", N.Field(T.INT, 0, "turns"), N.Const(T.INT, 0, 1), T.BOOL)
+    guarded = nest([Guard(2, late), AddMove(2, 1, (N.Const(T.INT, 0, 2),))]) + take
+    assert isinstance(guarded[0], Guard) and len(guarded) == 3
+    lines = move_lines(guarded, python)
     assert lines[:3] == ["out = []", "_add = out.append", "_extend = out.extend"] and lines[-1] == "return out"
-    assert "    _add((1, 2))" in lines
-    packed = keyed_moves(guarded, [], "decision", shared=False)["lines"]
+    assert lines[3:5] == ["if s.turns > 1:", "    _add((1, 2))"]
+    assert "out.append(_CK.pair(1, 2))" in " ".join(move_lines(guarded, native))
+    packed = keyed_moves(guarded, [], "decision", False, native)["lines"]
     assert "    _push(s, 1, 2, 0)" in packed and "_push_tagged(s, 0, s.z_pool, False)" in packed
     assert packed[-1] == "return -2 if s._keys_wide else s._nkeys"
     # a step that reads its own list as it makes it keeps the list; so do optional steps
-    checked = guarded + [Line(0, "if len(out) > 9: fail()", reads_list=True)]
-    assert keyed_moves(checked, [], "decision", shared=False) is None
-    assert keyed_moves(guarded, [], "optional", shared=False) is None
+    checked = guarded + (MovesBound(4, 9, "take"),)
+    assert "if len(out) > 9: _ops_too_many_moves(RULES_FILE, 4, 'take', 9)" in move_lines(checked, native)
+    assert keyed_moves(checked, [], "decision", False, native) is None
+    assert keyed_moves(guarded, [], "optional", False, native) is None
