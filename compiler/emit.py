@@ -89,6 +89,8 @@ class PythonWriter:
 
     # ---- what both engines write alike -----------------------------------------------------
     def w_Const(self, e: N.Const) -> tuple[str, int]:
+        if e.value is None:
+            return "None", P_ATOM
         if isinstance(e.value, bool):
             return ("True" if e.value else "False"), P_ATOM
         return str(e.value), (P_ATOM if e.value >= 0 else P_UNARY)
@@ -298,7 +300,8 @@ class PythonWriter:
         return [st.text]
 
     def s_Assign(self, st: S.Assign) -> list[str]:
-        return [f"{self.code(st.target)} {st.op} {self.code(st.value)}"]
+        note = f"  # {st.note}" if st.note else ""
+        return [f"{self.code(st.target)} {st.op} {self.code(st.value)}{note}"]
 
     def s_Eval(self, st: S.Eval) -> list[str]:
         return [self.code(st.value)]

@@ -23,7 +23,7 @@ from .analysis import announces, ends_by_statement, flows, has_chance, has_next_
 from . import nodes as N
 from .emit import PythonWriter
 from .emit_native import CythonWriter
-from .lower_common import CellLists, Reads, Sharing
+from .lower_common import CellLists, Sharing
 from .lower_common import Ctx, pyname, _hex_places, _path_word, _const, column_const, is_c_column, joined
 from .lower_exprs import ExpressionLowering
 from .lower_calls import CallLowering
@@ -81,9 +81,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.sharing: Sharing | None = None  # while a step with a condition is lowered
         self._comp_depth = 0  # aggregates being lowered (nothing inside one is shared)
         self.cell_lists: CellLists | None = None  # while a define's body is lowered
-        self.reads: Reads | None = None  # while a move generator or an action's effects are lowered
         self._in_function = 0  # > 0 while a define's body is lowered for a function of its own
-        self._uncounted = False  # while code the engine will not hold is lowered (Lowerer.unread)
         self.nsteps = len(sym.turns[0].steps) if sym.turns else 0
 
     @staticmethod

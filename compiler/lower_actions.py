@@ -11,6 +11,7 @@ from . import types as T
 from .symbols import LIMITS, NotConstant, fold_constant
 from .texts import split_template
 from .ensure import ensure_method, ensure_test
+from .reads import take_reads_once
 from .notation import notation_names
 from .analysis import conjuncts
 from .ir import ActionIR, StepIR
@@ -21,7 +22,7 @@ from .moves import (
     keyed_moves, move_lines, nest)
 from .lower_grids import gconst
 from .lower_common import (
-    Ctx, Reads, Sharing, ast_nodes, decides_in_parts, pyname, _zone_name, _names_in, _moves_fit, joined)
+    Ctx, Sharing, ast_nodes, decides_in_parts, pyname, _zone_name, _names_in, _moves_fit, joined)
 
 
 @attrs.define
@@ -78,29 +79,23 @@ class ActionLowering:
     """Mixed into :class:`lower.Lowerer`."""
 
     def step_ir(self, index: int, step: ast.Step, nsteps: int, actions: list) -> StepIR:
-        """A step, lowered again while what it learns changes the code it writes: a value its
-        condition and move generators both compute (:class:`Sharing`), then the reads of the
-        state its move generators take once (:class:`Reads`)."""
+        """A step, lowered again when a value its condition and move generators both compute is
+        found (:class:`Sharing`); then the reads of the state its move generators make twice
+        are taken once (compiler/reads.py)."""
         shareable = step.cond is not None and step.kind != "auto" and not decides_in_parts(step.cond, self.sym.defines)
         self.sharing = Sharing() if shareable else None
-        self.reads = Reads("guard")
         start = (self.action_count, len(actions), list(self.diags))
         try:
             while True:
                 ir = self.step_choices(index, step, actions)
-                sh, again = self.sharing, None
-                if sh is not None and sh.seen and sh.chosen is None:  # the longest call both make: `_shared`
-                    sh.chosen = max((c for c in sh.candidates if c in sh.seen), key=len)
-                    self.reads = Reads("guard")
-                else:
-                    again = self.reads.again()
-                    if again is None:
-                        break
-                    self.reads = again
+                sh = self.sharing
+                if sh is None or not sh.seen or sh.chosen is not None:
+                    break
+                sh.chosen = max((c for c in sh.candidates if c in sh.seen), key=len)  # the longest call both make: `_shared`
                 self.action_count, self.diags[:] = start[0], start[2]
                 del actions[start[1]:]
             ir.shared_code = sh.chosen if sh is not None else None
-            block = tuple(S.line(text) for text in self.reads.head()) + tuple(st for a in ir.actions for st in a.gen_lines)
+            block = tuple(take_reads_once([st for a in ir.actions for st in a.gen_lines], self.native, sizes=True))
             ir.move_lines = move_lines(block, self.writer)
             ir.keyed = keyed_moves(block, ir.actions, ir.kind, ir.shared_code is not None, self.writer) if self.native else None
             whole: dict[str, bool] = {}  # a local of several actions: a C number if it is in each
@@ -109,7 +104,7 @@ class ActionLowering:
                     whole[var] = whole.get(var, True) and number
             ir.c_locals = sorted(v for v, number in whole.items() if number and v != "me")
         finally:
-            self.sharing = self.reads = None
+            self.sharing = None
         return ir
 
     def step_choices(self, index: int, step: ast.Step, actions: list) -> StepIR:
@@ -225,8 +220,7 @@ class ActionLowering:
                     distinct, src = src, N.Distinct(ty, 0, src)  # equal values are one choice
                 if (self.native and level == 0 and isinstance(b.source, ast.Call) and len(b.source.args) == 1
                         and b.source.func in ("empty_cells", "filled_cells")):
-                    with self.unread():  # read where the loop is written (below)
-                        grid, gsym = self.grid_ref(b.source.args[0], ctx)
+                    grid, gsym = self.grid_tree(b.source.args[0], ctx)
                     if gsym is not None and gsym.elem.kind != "int":  # a grid of pieces: its bytes
                         cell_walks[level] = (grid, b.source.func == "filled_cells")
                 made = source_code(src)
@@ -274,8 +268,7 @@ class ActionLowering:
                     stmt = attrs.evolve(stmt, value=ast.Call(pos=stmt.value.pos, func="count", args=[stmt.value]))
                 else:
                     stmt = attrs.evolve(stmt, value=uncounted(stmt.value, counted))
-                with self.unread(stmt.name not in needed):  # written with the effects only
-                    let = self.s_Let(stmt, guard_ctx)
+                let = self.s_Let(stmt, guard_ctx)
                 levels[stmt.name] = level
                 if stmt.name not in needed:  # computed with the effects, not for every move
                     continue
@@ -346,8 +339,7 @@ class ActionLowering:
             if level in cell_walks:  # the grid's cells, tested in C: no list of them is made
                 grid, filled = cell_walks[level]
                 var = pyname(node.params[level].names[0])
-                cell = self.cell_read(self.read_again(grid, ctx), var)
-                gen.append(CellScan(node.pos[0], var, self.size_of(grid, ctx), cell, filled))
+                gen.append(CellScan(node.pos[0], var, N.Len(T.INT, 0, grid), self.cell_read(grid, var), filled))
             elif loop.pairs_of is not None:
                 gen.append(PairScan(node.pos[0], *loop.pair, loop.src, loop.pairs_of))
             elif self.native and isinstance(loop.src, N.NeighbourList):  # the neighbours' table read in C
@@ -380,27 +372,21 @@ class ActionLowering:
                         gen_locals=dict(ctx.locals), ensure_lines=ensure_lines, ensure_locals=ensure_locals)
 
     def effects(self, prefix: list, effects: list, guard_ctx: Ctx, ensure: bool = False) -> tuple[list[str], Ctx]:
-        """An action's effects (the lets of its guards again, then its statements), lowered
-        again while there are reads of the state to take once (:class:`Reads`). With ``ensure``,
-        the method that tests the move: its ``ensure`` returns the condition."""
-        reads, self.reads = self.reads, Reads("effect")
+        """An action's effects (the lets of its guards again, then its statements), with the
+        reads of the state they make twice taken once (compiler/reads.py). With ``ensure``, the
+        method that tests the move: its ``ensure`` returns the condition."""
         ensuring, self.ensuring = self.ensuring, ensure
-        diags = list(self.diags)
         try:
-            while True:
-                do_ctx = Ctx("effect", dict(guard_ctx.scope), has_me=True, random_ok=True)
-                do_ctx.lets = set(guard_ctx.lets)
-                do_lines = []
-                for stmt in prefix:
-                    if isinstance(stmt, ast.Let):
-                        do_lines += self.writer.lines(self.statement(stmt, do_ctx))
-                do_lines += self.stmts(effects, do_ctx)
-                again = self.reads.again()
-                if again is None:
-                    return self.reads.head() + do_lines, do_ctx
-                self.reads, self.diags[:] = again, diags
+            do_ctx = Ctx("effect", dict(guard_ctx.scope), has_me=True, random_ok=True)
+            do_ctx.lets = set(guard_ctx.lets)
+            block = []
+            for stmt in prefix:
+                if isinstance(stmt, ast.Let):
+                    block += self.statement(stmt, do_ctx)
+            block += self.block(effects, do_ctx)
+            return self.writer.lines(take_reads_once(block, self.native)), do_ctx
         finally:
-            self.reads, self.ensuring = reads, ensuring
+            self.ensuring = ensuring
 
     def end_shapes(self, ends: list) -> list[dict]:
         """What a page outlines when the game ends: for each end condition that is (or holds,

@@ -99,35 +99,6 @@ class CellLists:
 
 
 @attrs.define
-class Reads:
-    """The zones and grids of the state one method of the engine reads (``s.z_hand[me]``),
-    counted as its code is lowered. Lowered again with ``names``, each read twice or more is a
-    local read once at the top (``z_hand__me``): fewer lookups on every move. Safe because a
-    zone's or grid's list never changes identity after the state is built (only its contents
-    do), and ``me`` is fixed for the whole method. In a move generator (which changes nothing)
-    the size of such a zone taken twice or more is taken once too (``n_z_hand__me``)."""
-    where: str  # the Ctx.where of the method's code
-    names: dict[str, str] = attrs.Factory(dict)  # a read's code -> its local
-    sizes: dict[str, str] = attrs.Factory(dict)  # a local -> the local of its size
-    counts: Counter = attrs.Factory(Counter)  # (a read's code, its local) -> how many times written
-    size_counts: Counter = attrs.Factory(Counter)  # a local -> how many times its size is taken
-    holds: dict[str, Counter] = attrs.Factory(dict)  # the code of a zone -> the reads counted in it
-
-    def again(self) -> "Reads | None":
-        """What to take once in a further lowering, or None when that changes nothing."""
-        names, sizes = dict(self.names), dict(self.sizes)
-        names.update((code, local) for (code, local), n in self.counts.items() if n > 1 and code not in names)
-        if self.where == "guard":
-            sizes.update((local, "n_" + local) for local, n in self.size_counts.items() if n > 1 and local not in sizes)
-        return None if (names, sizes) == (self.names, self.sizes) else Reads(self.where, names, sizes)
-
-    def head(self) -> list[str]:
-        """The lines at the top of the method that take them once."""
-        return ([f"{local} = {code}  # read once" for code, local in self.names.items()]
-                + [f"{n} = len({local})  # taken once" for local, n in self.sizes.items()])
-
-
-@attrs.define
 class Sharing:
     """A value a step's condition computes and its move generators compute again (the groups
     a repeat step looks for, then offers), computed once per decision: the turn machine passes

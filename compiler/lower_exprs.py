@@ -3,7 +3,6 @@ lowered (errors reported at their positions) into Python code over the state ``s
 from __future__ import annotations
 
 from collections import Counter
-from contextlib import contextmanager
 from typing import Iterable
 
 import attrs
@@ -13,7 +12,6 @@ from . import nodes as N
 from . import types as T
 from .symbols import LIMITS, suggest
 from .lower_common import (
-    Reads,
     P_OR, P_ATOM, Ctx, _is_int, _const,
     column_const, cells_const, is_c_column, _zone_name)
 
@@ -56,11 +54,8 @@ class ExpressionLowering:
 
     def zone_tree(self, node: ast.Node, ctx: Ctx) -> tuple[N.Expr, T.Type, str]:
         """A zone that effects can change: returns (its tree, element type, display name)."""
-        counted = Counter(self.reads.counts) if self.reads is not None else None
         tree = self.tree(node, ctx)
         ty = tree.type
-        if counted is not None:  # the reads it holds, for writing it again (read_again)
-            self.reads.holds[self.write(tree)] = self.reads.counts - counted
         name = _zone_name(node)
         if ty.kind == "zone":
             return tree, ty.elem, name
@@ -114,7 +109,7 @@ class ExpressionLowering:
         if ctx.where in ("turn", "guard") and code == sh.chosen:
             self.rewind(mark, ctx)  # what it reads is the turn machine's, not written here
             return N.Code(ty, node.pos[0], "_shared", P_ATOM)
-        if ctx.where == "turn" and not any(name in ctx.scope for name in ctx.uses - mark[0]):
+        if ctx.where == "turn" and not any(name in ctx.scope for name in ctx.uses - mark):
             sh.candidates.append(code)
         elif ctx.where == "guard" and code in sh.candidates:
             sh.seen.add(code)
@@ -126,69 +121,19 @@ class ExpressionLowering:
     def t_Bool(self, node: ast.Bool, ctx: Ctx) -> N.Expr:
         return N.Const(T.BOOL, node.pos[0], bool(node.value))
 
-    def _reading(self, ctx: Ctx) -> Reads | None:
-        """The reads counted for the method whose code is being written here, if any (not in a
-        define's function or, natively, an aggregate's helper: functions of their own)."""
-        r = self.reads
-        if r is None or ctx.where != r.where or self._in_function or (self.native and self._comp_depth):
-            return None
-        return r
+    @staticmethod
+    def mark(ctx: Ctx) -> Counter:
+        """What has been counted so far (the names used), to rewind to when the code lowered
+        after it is dropped."""
+        return Counter(ctx.uses)
 
-    @contextmanager
-    def unread(self, really: bool = True):
-        """Code lowered here that the code written does not hold (a grid whose geometry only is
-        used, say) is not counted as a read of the state (but written as one taken once is)."""
-        uncounted = self._uncounted
-        self._uncounted = uncounted or really
-        try:
-            yield
-        finally:
-            self._uncounted = uncounted
-
-    def mark(self, ctx: Ctx) -> tuple:
-        """What has been counted so far (names used, reads of the state), to rewind to when
-        the code lowered after it is dropped."""
-        r = self.reads
-        return Counter(ctx.uses), (Counter(r.counts), Counter(r.size_counts)) if r is not None else None
-
-    def rewind(self, mark: tuple, ctx: Ctx) -> None:
-        uses, reads = mark
+    @staticmethod
+    def rewind(mark: Counter, ctx: Ctx) -> None:
         ctx.uses.clear()
-        ctx.uses.update(uses)
-        if reads is not None and self.reads is not None:
-            self.reads.counts, self.reads.size_counts = reads
-
-    def state_read(self, code: str, local: str, ctx: Ctx) -> str:
-        """A zone or grid of the state written where it is read (``s.z_hand``; see :class:`Reads`)."""
-        r = self._reading(ctx)
-        if r is None:
-            return code
-        if code in r.names:
-            return r.names[code]
-        if not self._uncounted:
-            r.counts[code, local] += 1
-        return code
-
-    def read_again(self, code: str, ctx: Ctx) -> str:
-        """A zone or grid already lowered to ``code`` (by zone_ref, or a read of its own),
-        written once more."""
-        r = self._reading(ctx)
-        if r is not None and code in r.holds:
-            r.counts.update(r.holds[code])
-        elif r is not None:
-            local = next((lo for c, lo in r.counts if c == code), None)
-            if local is not None:
-                r.counts[code, local] += 1
-        return code
+        ctx.uses.update(mark)
 
     def size_of(self, code: str, ctx: Ctx, tree: N.Expr | None = None) -> N.Expr:
-        """The size of a zone (``len(z_hand__me)``), taken once where taken twice or more
-        (``tree``: the zone's tree, when the caller has it; else its code)."""
-        r = self._reading(ctx)
-        if r is not None and code in r.sizes:
-            return N.Local(T.INT, 0, r.sizes[code])
-        if r is not None and code in r.names.values() and not self._uncounted:
-            r.size_counts[code] += 1
+        """The size of a zone (``tree``: the zone's tree, when the caller has it; else its code)."""
         return N.Len(T.INT, 0, tree if tree is not None else self.named(code, T.ANY))
 
     def x_Players(self, node: ast.Players, ctx: Ctx):
@@ -214,12 +159,11 @@ class ExpressionLowering:
         if name in sym.zones:
             z = sym.zones[name]
             ty = T.Type("zones", elem=z.elem, per=z.per) if z.per else T.zone_of(z.elem)
-            return self.named(self.state_read(f"s.z_{name}", f"z_{name}", ctx), ty)
+            return N.Field(ty, 0, f"z_{name}")
         if name in sym.grids:
             g = sym.grids[name]
             kind = "grids" if g.per else "grid"
-            return self.named(self.state_read(f"s.g_{name}", f"g_{name}", ctx),
-                              T.Type(kind, elem=g.elem, per=g.per, space=name))
+            return N.Field(T.Type(kind, elem=g.elem, per=g.per, space=name), 0, f"g_{name}")
         if name in sym.counters:
             c = sym.counters[name]
             return N.Field(T.Type("counters", elem=c.type, per=c.per) if c.per else c.type, 0, f"c_{name}")
@@ -320,15 +264,7 @@ class ExpressionLowering:
 
     def x_Index(self, node: ast.Index, ctx: Ctx):
         obj = node.obj
-        mine = (isinstance(obj, ast.Name) and obj.id not in ctx.scope and (obj.id in self.sym.zones or obj.id in self.sym.grids)
-                and isinstance(node.index, ast.Name) and node.index.id == "me" and ctx.has_me)
-        reads = self.reads
-        if mine:  # Z[me]: one read of the state (the zone alone is neither counted nor taken once)
-            self.reads = None
-        try:
-            whole = self.tree(obj, ctx)
-        finally:
-            self.reads = reads
+        whole = self.tree(obj, ctx)
         ty = whole.type
         if ty.kind == "grid":  # G[c]: what cell c holds
             sym = self.sym.grids[ty.space]
@@ -346,11 +282,6 @@ class ExpressionLowering:
             result = {"zones": T.zone_of(ty.elem), "counters": ty.elem or T.INT,
                       "grids": T.Type("grid", elem=ty.elem, space=ty.space)}[ty.kind]
             read = N.Index(result, 0, whole, index)
-            if mine and ty.kind in ("zones", "grids"):
-                prefix = "z_" if obj.id in self.sym.zones else "g_"
-                code = self.write(read)
-                local = self.state_read(code, f"{prefix}{obj.id}__me", ctx)
-                read = read if local == code else N.Local(result, 0, local)  # read once at the top
             if ty.kind == "counters" and isinstance(node.obj, ast.Name) and node.obj.id in self.sym.counters:
                 read = self.counter_slot(node.obj.id, index, result)
             if ty.per == "player":

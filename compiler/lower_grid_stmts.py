@@ -79,17 +79,15 @@ class GridStatementLowering:
                             corner, size, turns, mirror, to)]
 
     def s_Place(self, node: ast.Place, ctx) -> list[S.Stmt]:
-        key, kty = self.expr(node.placement, ctx)
-        if kty.kind not in ("placement", "any"):
-            self.error(f"expected a placement (from placements()), but this is {kty}", node.placement.pos)
-        pat, pty = self.expr(node.pattern, ctx)
-        if pty.kind not in ("pattern", "any"):
-            self.error(f"expected a pattern here, but this is {pty}", node.pattern.pos)
+        key = self.tree(node.placement, ctx)
+        if key.type.kind not in ("placement", "any"):
+            self.error(f"expected a placement (from placements()), but this is {key.type}", node.placement.pos)
+        pat = self.pattern_of(node.pattern, ctx, "expected a pattern here")
         grid, sym = self.grid_tree(node.grid, ctx, "lanes", "place")
         taking = self.optional_zone(node.taking, ctx, sym)
         overflow = self.optional_zone(node.overflow, ctx, sym)
         g = gconst(sym.name) if sym else "G"
-        return [self.effect(node, "ops.place", grid, *self.sizes(g), key, f"PATTERNS[{pat}]", taking, overflow)]
+        return [self.effect(node, "ops.place", grid, *self.sizes(g), key, pat, taking, overflow)]
 
     def s_Push(self, node: ast.Push, ctx) -> list[S.Stmt]:
         key, kty = self.expr(node.move, ctx)

@@ -157,13 +157,21 @@ class GridLowering:
             return N.Const(T.INT, 0, 0)
         return self.stored(self.element_tree(node, ctx, sym))
 
-    def optional_zone(self, node: ast.Node | None, ctx, sym) -> str:
+    def optional_zone(self, node: ast.Node | None, ctx, sym) -> N.Expr:
+        """A zone a grid statement may take pieces from or give them to (``None`` when not said)."""
         if node is None:
-            return "None"
-        code, elem, _ = self.zone_ref(node, ctx)
+            return N.Const(T.ANY, 0, None)
+        tree, elem, _ = self.zone_tree(node, ctx)
         if sym is not None and not T.compatible(elem, sym.elem):
             self.error(f"zone holds {elem}, but grid '{sym.name}' holds {sym.elem}", node.pos)
-        return code
+        return tree
+
+    def pattern_of(self, node: ast.Node, ctx, what: str) -> N.Expr:
+        """A pattern's cells (``PATTERNS[k]``)."""
+        pat = self.tree(node, ctx)
+        if pat.type.kind not in ("pattern", "any"):
+            self.error(f"{what}, but this is {pat.type}", node.pos)
+        return N.Index(T.ANY, 0, N.Global(T.ANY, 0, "PATTERNS"), pat)
 
     # ---- functions ----------------------------------------------------------------------
     def shared_cells(self, code: str, grid: ast.Node, ctx) -> str:
@@ -212,20 +220,17 @@ class GridLowering:
             self.error(f"{f}() takes {want} arguments, not {len(args)}", node.pos)
             return "0", T.ANY, P_ATOM
         if f == "placements":
-            pat, pty = self.expr(args[0], ctx)
-            if pty.kind not in ("pattern", "any"):
-                self.error(f"placements() needs a pattern first, but this is {pty}", args[0].pos)
-            grid, sym = self.grid_ref(args[1], ctx, "lanes", "placements()")
+            pat = self.pattern_of(args[0], ctx, "placements() needs a pattern first")
+            grid, sym = self.grid_tree(args[1], ctx, "lanes", "placements()")
             taking = self.optional_zone(args[2] if len(args) == 3 else None, ctx, sym)
             if sym is None:
                 return "[]", T.list_of(T.Type("placement")), P_ATOM
             g = gconst(sym.name)
             return self.helper("ops.placement_keys", T.list_of(T.Type("placement")), grid, *self.sizes(g),
-                               f"PATTERNS[{pat}]", taking)
-        with self.unread(f in GEOMETRY_ONLY):  # its code names the board's tables, not the grid
-            gtree, sym = self.grid_tree(args[0], ctx, "lanes" if f in ("lane", "lane_count", "lanes") else
-                                      "board" if f == "line_moves" else
-                                      "mancala" if f in ("houses", "store", "opposite") else None, f"{f}()")
+                               pat, taking)
+        gtree, sym = self.grid_tree(args[0], ctx, "lanes" if f in ("lane", "lane_count", "lanes") else
+                                    "board" if f == "line_moves" else
+                                    "mancala" if f in ("houses", "store", "opposite") else None, f"{f}()")
         if sym is None:
             return "0", T.ANY, P_ATOM
         grid = self.write(gtree)

@@ -153,12 +153,11 @@ class StatementLowering:
                            f"'{node.name}' is a grid per {grid.per}: use put ... on {node.name}[p]", node.pos)
                 return []
             cell = self.cell_tree(node.index, ctx, grid)
-            name, local = f"s.g_{node.name}", f"g_{node.name}"
             if node.op == "=":
-                target = N.Index(T.INT, 0, self.named(self.state_read(name, local, ctx), T.ANY), cell)
+                target = N.Index(T.INT, 0, N.Field(T.ANY, 0, f"g_{node.name}"), cell)
                 return [S.Assign(node.pos[0], target, "=", value)]
             sums = node.op[0] in "+-" and not has_product(node.value, self.sym.defines)  # sums fit in C
-            target, source = (N.Index(T.INT, 0, self.named(self.state_read(name, local, ctx), T.ANY), cell)
+            target, source = (N.Index(T.INT, 0, N.Field(T.ANY, 0, f"g_{node.name}"), cell)
                               for _ in range(2))
             bound = self.helper("ops.number", T.INT, N.Binary(T.INT, 0, node.op[0], source, value), c_form=sums)
             return [S.Assign(node.pos[0], target, "=", bound)]
@@ -239,13 +238,13 @@ class StatementLowering:
                               (S.Assign(line, names["_i"], "+=", one),))))]
         cap = self.capacity_of(node.dst)
         if cap is not None:
-            lines.append(self.overflow_check(">", self.read_again(self.write(dst), ctx), dname, cap))
+            lines.append(self.overflow_check(">", dst, dname, cap))
         return lines
 
-    def overflow_check(self, op: str, zone: str, name: str, cap: int) -> S.If:
+    def overflow_check(self, op: str, zone: N.Expr, name: str, cap: int) -> S.If:
         """A zone's capacity checked (its size ``op`` the capacity): past it, the rules' error
         naming the zone."""
-        test = N.Binary(T.BOOL, 0, op, N.Len(T.INT, 0, self.node(zone)), N.Const(T.INT, 0, cap))
+        test = N.Binary(T.BOOL, 0, op, N.Len(T.INT, 0, zone), N.Const(T.INT, 0, cap))
         return S.If(0, ((test, (S.Eval(0, self.helper("ops.overflow", T.ANY, N.Text(T.ANY, 0, name), cap)),)),))
 
     def same_elem(self, a: T.Type, b: T.Type, node: ast.Node) -> None:
@@ -268,7 +267,7 @@ class StatementLowering:
         if not code.isidentifier() and not code.lstrip("-").isdigit():  # computed once
             lines.append(S.Assign(node.pos[0], N.Local(item.type, 0, "_x"), "=", item))
             item = N.Local(item.type, 0, "_x")
-        lines += self.capacity_check(node.dst, self.write(dst), dname, ctx)
+        lines += self.capacity_check(node.dst, dst, dname)
         lines += [self.removal(src, item), self.append(dst, item)]
         return lines
 
@@ -276,7 +275,7 @@ class StatementLowering:
     def append(zone: N.Expr, item: N.Expr) -> S.Eval:
         return S.Eval(0, N.Append(T.ANY, 0, zone, item))
 
-    def capacity_check(self, zone_node: ast.Node, code: str, name: str, ctx: Ctx, created: bool = False) -> list[S.Stmt]:
+    def capacity_check(self, zone_node: ast.Node, zone: N.Expr, name: str, created: bool = False) -> list[S.Stmt]:
         """A check before putting one element into a zone: its capacity, or, for an element
         that did not exist before (``add``), the largest zone the engine allows."""
         cap = self.capacity_of(zone_node)
@@ -284,7 +283,7 @@ class StatementLowering:
             if not created:
                 return []
             cap = LIMITS["zone_capacity"]
-        return [self.overflow_check(">=", self.read_again(code, ctx), name, cap)]
+        return [self.overflow_check(">=", zone, name, cap)]
 
     def s_Add(self, node: ast.Add, ctx: Ctx) -> list[S.Stmt]:
         item = self.tree(node.item, ctx)
@@ -292,7 +291,7 @@ class StatementLowering:
         self.same_elem(item.type, ed, node.item)
         if has_product(node.item, self.sym.defines):  # kept in range
             item = self.helper("ops.number", T.INT, item, c_form=False)
-        return self.capacity_check(node.dst, self.write(dst), dname, ctx, created=True) + [self.append(dst, item)]
+        return self.capacity_check(node.dst, dst, dname, created=True) + [self.append(dst, item)]
 
     def s_Remove(self, node: ast.Remove, ctx: Ctx) -> list[S.Stmt]:
         item = self.tree(node.item, ctx)

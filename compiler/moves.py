@@ -96,6 +96,9 @@ class KernelMoves(S.Stmt):
     cells: tuple | None = None
     zones: tuple | None = None
     sources: tuple = ()
+    #: fields holding trees the arguments hold too (another writing of the same moves): a pass
+    #: that counts reads does not count them again (compiler/reads.py)
+    again = ("cells", "zones")
 
 
 @attrs.frozen

@@ -34,8 +34,9 @@ class Expr:
 
 @attrs.frozen
 class Const(Expr):
-    """A number or a truth known when compiling (a literal, a param, an enum member)."""
-    value: int | bool
+    """A number or a truth known when compiling (a literal, a param, an enum member), or
+    ``None`` (nothing: an optional argument not given)."""
+    value: int | bool | None
 
 
 @attrs.frozen

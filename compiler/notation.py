@@ -95,7 +95,6 @@ def notation_names(low, node: ast.Action, prefix: list, arg_types: dict) -> dict
                       beyond.pos, "show a parameter instead, or compute the value from the parameters only")
             names[stmt.name] = ("''", T.ANY)
             continue
-        with low.unread():
-            code, ty = low.expr(stmt.value, ctx)
+        code, ty = low.expr(stmt.value, ctx)
         names[stmt.name] = ctx.scope[stmt.name] = (f"({code})", ty)
     return names

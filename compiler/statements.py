@@ -34,10 +34,12 @@ class Line(Stmt):
 
 @attrs.frozen
 class Assign(Stmt):
-    """``target op value``: a local, a counter, a cell of a grid of numbers (``op``: = += -= ...)."""
+    """``target op value``: a local, a counter, a cell of a grid of numbers (``op``: = += -= ...);
+    ``note``: a comment at the end of the line (why it is there)."""
     target: N.Expr
     op: str
     value: N.Expr
+    note: str = ""
 
 
 @attrs.frozen
