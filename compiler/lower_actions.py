@@ -163,9 +163,6 @@ class ActionLowering:
         arg_names: list[str] = []
         arg_types: dict[str, tuple[str, T.Type]] = {}
         domains: list[tuple] = []
-        #: natively, a parameter over a grid's empty (filled) cells at the outer level: its grid
-        #: and whether filled, so that a loop with guards walks the grid's bytes in C (no list)
-        cell_walks: dict[int, tuple[str, bool]] = {}
         for level, b in enumerate(node.params):
             for n in b.names:
                 if n in ctx.scope or n in self.sym.all_names():
@@ -192,9 +189,8 @@ class ActionLowering:
                     values = N.Span(T.list_of(T.INT), 0, lo.value, hi.value)
                 else:  # bounded when played: a runaway counter cannot make a runaway move list
                     values = self.helper("ops.span", T.list_of(T.INT), lo, hi)
-                # natively a constant range stays in the loop, where Cython makes it a C loop
-                kept = self.native and constant
-                loops.append(Loop(level, var, values if kept else source_code(values), reads))
+                # a constant range stays in the loop (natively Cython makes it a C loop)
+                loops.append(Loop(level, var, values if constant else source_code(values), reads))
                 ctx.scope[b.names[0]] = (var, T.INT)
                 ctx.note_local(var, T.INT)
             elif b.kind == "pair":
@@ -218,11 +214,6 @@ class ActionLowering:
                 distinct = None
                 if ty.kind == "zone" and elem.kind in ("int", "enum", "bool", "any"):
                     distinct, src = src, N.Distinct(ty, 0, src)  # equal values are one choice
-                if (self.native and level == 0 and isinstance(b.source, ast.Call) and len(b.source.args) == 1
-                        and b.source.func in ("empty_cells", "filled_cells")):
-                    grid, gsym = self.grid_tree(b.source.args[0], ctx)
-                    if gsym is not None and gsym.elem.kind != "int":  # a grid of pieces: its bytes
-                        cell_walks[level] = (grid, b.source.func == "filled_cells")
                 made = source_code(src)
                 loops.append(Loop(level, var, made, reads, distinct=distinct, hoisted=made is not src))
                 ctx.scope[b.names[0]] = (var, elem)
@@ -336,13 +327,11 @@ class ActionLowering:
                 else:
                     gen.append(ListedMoves(node.pos[0], index, tuple(pyname(n) for n in arg_names), loop.clauses))
                 break
-            if level in cell_walks:  # the grid's cells, tested in C: no list of them is made
-                grid, filled = cell_walks[level]
-                var = pyname(node.params[level].names[0])
-                gen.append(CellScan(node.pos[0], var, N.Len(T.INT, 0, grid), self.cell_read(grid, var), filled))
+            if isinstance(loop.src, N.Cells) and loop.src.walkable:  # natively the grid's bytes: no list
+                gen.append(CellScan(node.pos[0], loop.names, loop.src))
             elif loop.pairs_of is not None:
                 gen.append(PairScan(node.pos[0], *loop.pair, loop.src, loop.pairs_of))
-            elif self.native and isinstance(loop.src, N.NeighbourList):  # the neighbours' table read in C
+            elif isinstance(loop.src, N.NeighbourList):  # natively the neighbours' C table: no list
                 d = f"_d{level}"
                 ctx.note_local(d, T.INT)
                 gen.append(NeighbourScan(node.pos[0], loop.names, loop.src, d))

@@ -14,6 +14,7 @@ import attrs
 
 from . import nodes as N
 from . import statements as S
+from . import types as T
 
 #: packed keys: the action in the low 8 bits, then each argument in 27 bits (from -2**26)
 KEY_TAGS = 256
@@ -51,19 +52,19 @@ class PairScan(S.Stmt):
 
 @attrs.frozen
 class CellScan(S.Stmt):
-    """A parameter over a grid's empty (filled) cells walked on its bytes: ``for var in
-    range(size)``, the cell tested by ``cell`` (the cell's read), no list made."""
+    """A parameter over a grid's empty (filled) cells: natively walked on the grid's bytes (its
+    size, then each cell tested), no list made; in Python the kernel's list."""
     var: str
-    size: N.Expr
-    cell: N.Expr
-    filled: bool
+    cells: N.Cells
     body: tuple | None = None
+    #: natively the grid is read at every step of the walk (compiler/reads.py counts it so)
+    repeated = ("cells",)
 
 
 @attrs.frozen
 class NeighbourScan(S.Stmt):
-    """A parameter over a cell's neighbours (leaps) walked on their C table (``d``: the walk's
-    own local), no list made."""
+    """A parameter over a cell's neighbours (leaps): natively walked on their C table (``d``:
+    the walk's own local), no list made; in Python the list."""
     var: str
     cells: N.NeighbourList
     d: str
@@ -171,11 +172,17 @@ class _Moves:
         return [f"for {st.a}, {st.b} in {self.w.code(st.source)}:", *self.inside(st.body)]
 
     def m_CellScan(self, st: CellScan) -> list[str]:
-        test = self.w.code(st.cell) if st.filled else "not " + self.w.code(st.cell, N.P_NOT)
-        return [f"for {st.var} in range({self.w.code(st.size)}):", f"    if {test}:",
+        if not self.native:
+            return [f"for {st.var} in {self.w.code(st.cells)}:", *self.inside(st.body)]
+        grid = st.cells.grid
+        cell = self.w.code(N.CellRead(T.INT, 0, grid, N.Local(T.INT, 0, st.var)))
+        test = cell if st.cells.filled else "not " + cell
+        return [f"for {st.var} in range({self.w.code(N.Len(T.INT, 0, grid))}):", f"    if {test}:",
                 *("    " + line for line in self.inside(st.body))]
 
     def m_NeighbourScan(self, st: NeighbourScan) -> list[str]:
+        if not self.native:
+            return [f"for {st.var} in {self.w.code(st.cells)}:", *self.inside(st.body)]
         cells = st.cells
         cell = self.w.code(cells.cell, N.P_MUL + 1)
         return [f"if {cell} < 0: raise ValueError('there is no cell here (none) to look around')",

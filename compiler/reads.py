@@ -45,8 +45,13 @@ class _Pass:
     def count(self, value) -> None:
         if isinstance(value, N.Expr):
             self.count_expr(value)
-        elif isinstance(value, (S.Stmt, tuple, list)):
-            for item in (_fields(value) if isinstance(value, S.Stmt) else value):
+        elif isinstance(value, S.Stmt):
+            for item in _fields(value):
+                self.count(item)
+            for name in getattr(value, "repeated", ()):  # read at every step of a walk: twice or more
+                self.count(getattr(value, name))
+        elif isinstance(value, (tuple, list)):
+            for item in value:
                 self.count(item)
 
     def count_expr(self, e: N.Expr) -> None:
