@@ -328,7 +328,7 @@ class PythonWriter:
         return [f"while {self.code(st.test)}:", *self.body(st.body, None)]
 
     def s_Return(self, st: S.Return) -> list[str]:
-        return ["return" if st.value is None else f"return {self.code(st.value)}"]
+        return ["return" if st.value is None else f"return {self.code(st.value, 0)}"]  # a conditional as it is
 
     def s_Shuffle(self, st: S.Shuffle) -> list[str]:
         return [f"s.rng.shuffle({self.code(st.zone)})"]

@@ -23,7 +23,6 @@ from .analysis import announces, ends_by_statement, flows, has_chance, has_next_
 from . import nodes as N
 from .emit import PythonWriter
 from .emit_native import CythonWriter
-from .lower_common import CellLists, Sharing
 from .lower_common import Ctx, pyname, _hex_places, _path_word, _const, column_const, is_c_column, joined
 from .lower_exprs import ExpressionLowering
 from .lower_calls import CallLowering
@@ -78,9 +77,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self._defining: list[str] = []  # the defines being compiled (a define may not use itself)
         self._cost: dict[str, int] = {}  # function -> characters of code one call runs, calls included
         self.notes: list[str] = []  # rendered notes: what the rules leave out that tools would need
-        self.sharing: Sharing | None = None  # while a step with a condition is lowered
         self._comp_depth = 0  # aggregates being lowered (nothing inside one is shared)
-        self.cell_lists: CellLists | None = None  # while a define's body is lowered
         self._in_function = 0  # > 0 while a define's body is lowered for a function of its own
         self.nsteps = len(sym.turns[0].steps) if sym.turns else 0
 

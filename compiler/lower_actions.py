@@ -12,6 +12,7 @@ from .symbols import LIMITS, NotConstant, fold_constant
 from .texts import split_template
 from .ensure import ensure_method, ensure_test
 from .reads import take_reads_once
+from .share import shared_value, use_shared
 from .notation import notation_names
 from .analysis import conjuncts
 from .ir import ActionIR, StepIR
@@ -22,7 +23,7 @@ from .moves import (
     keyed_moves, move_lines, nest)
 from .lower_grids import gconst
 from .lower_common import (
-    Ctx, Sharing, ast_nodes, decides_in_parts, pyname, _zone_name, _names_in, _moves_fit, joined)
+    Ctx, ast_nodes, decides_in_parts, pyname, _zone_name, _names_in, _moves_fit, joined)
 
 
 @attrs.define
@@ -79,43 +80,39 @@ class ActionLowering:
     """Mixed into :class:`lower.Lowerer`."""
 
     def step_ir(self, index: int, step: ast.Step, nsteps: int, actions: list) -> StepIR:
-        """A step, lowered again when a value its condition and move generators both compute is
-        found (:class:`Sharing`); then the reads of the state its move generators make twice
-        are taken once (compiler/reads.py)."""
-        shareable = step.cond is not None and step.kind != "auto" and not decides_in_parts(step.cond, self.sym.defines)
-        self.sharing = Sharing() if shareable else None
-        start = (self.action_count, len(actions), list(self.diags))
-        try:
-            while True:
-                ir = self.step_choices(index, step, actions)
-                sh = self.sharing
-                if sh is None or not sh.seen or sh.chosen is not None:
-                    break
-                sh.chosen = max((c for c in sh.candidates if c in sh.seen), key=len)  # the longest call both make: `_shared`
-                self.action_count, self.diags[:] = start[0], start[2]
-                del actions[start[1]:]
-            ir.shared_code = sh.chosen if sh is not None else None
-            block = tuple(take_reads_once([st for a in ir.actions for st in a.gen_lines], self.native, sizes=True))
-            ir.move_lines = move_lines(block, self.writer)
-            ir.keyed = keyed_moves(block, ir.actions, ir.kind, ir.shared_code is not None, self.writer) if self.native else None
-            whole: dict[str, bool] = {}  # a local of several actions: a C number if it is in each
-            for a in ir.actions:
-                for var, number in a.gen_locals.items():
-                    whole[var] = whole.get(var, True) and number
-            ir.c_locals = sorted(v for v, number in whole.items() if number and v != "me")
-        finally:
-            self.sharing = None
+        """A step: its condition and its actions, then two passes over its move generators'
+        tree: the call the condition and the generators both compute, computed once per
+        decision (compiler/share.py), and the reads of the state they make twice, taken once
+        (compiler/reads.py)."""
+        ir, cond = self.step_choices(index, step, actions)
+        block = [st for a in ir.actions for st in a.gen_lines]
+        # a condition that may skip a part of itself could skip the shared call: not shared
+        if cond is not None and step.kind != "auto" and not decides_in_parts(step.cond, self.sym.defines):
+            shared = shared_value(cond, block)
+            if shared is not None:
+                ir.shared_code = self.write(shared)
+                ir.cond_code = self.write(use_shared(cond, shared))
+                block = use_shared(block, shared)
+        block = tuple(take_reads_once(block, self.native, sizes=True))
+        ir.move_lines = move_lines(block, self.writer)
+        ir.keyed = keyed_moves(block, ir.actions, ir.kind, ir.shared_code is not None, self.writer) if self.native else None
+        whole: dict[str, bool] = {}  # a local of several actions: a C number if it is in each
+        for a in ir.actions:
+            for var, number in a.gen_locals.items():
+                whole[var] = whole.get(var, True) and number
+        ir.c_locals = sorted(v for v, number in whole.items() if number and v != "me")
         return ir
 
-    def step_choices(self, index: int, step: ast.Step, actions: list) -> StepIR:
-        """The step's IR: its condition, and its actions (appended to ``actions`` too)."""
+    def step_choices(self, index: int, step: ast.Step, actions: list) -> tuple[StepIR, N.Expr | None]:
+        """The step's IR (its actions appended to ``actions`` too), and its condition's tree."""
         ctx = Ctx("turn", has_me=True)
-        cond = self.boolean(step.cond, ctx) if step.cond is not None else None
+        cond = self.boolean_tree(step.cond, ctx) if step.cond is not None else None
         after = f"s._again({index})" if step.kind == "repeat" else f"s._enter({index + 1})"
-        ir = StepIR(index, step.name, step.kind, step.pos[0], cond, [], None, [], self.comment(step))
+        ir = StepIR(index, step.name, step.kind, step.pos[0], None if cond is None else self.write(cond), [], None, [],
+                    self.comment(step))
         if step.kind == "auto":
             ir.body_lines = self.stmts(step.body, Ctx("auto", has_me=True, random_ok=True))
-            return ir
+            return ir, cond
         if step.kind == "decision" and step.cond is not None:
             ir.kind = "when"
         for choice in step.choices:
@@ -136,7 +133,7 @@ class ActionLowering:
             self.action_count += 1
             ir.pass_action = a
             actions.append(a)
-        return ir
+        return ir, cond
 
     def visible_choice(self, source: ast.Node) -> None:
         """Refuse a parameter over a zone the acting player cannot see: its legal moves would

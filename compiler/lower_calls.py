@@ -10,11 +10,13 @@ import attrs
 from regle.dsl import ast
 
 from . import nodes as N
+from . import statements as S
+from .share import build_once
 from . import types as T
 from .symbols import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
 from .lower_grids import GRID_FUNCTIONS
 from .lower_common import (
-    P_UNARY, P_ATOM, CellLists, Ctx, c_type, pyname,
+    P_UNARY, P_ATOM, Ctx, c_type, pyname,
     _atomic, _is_int, ast_nodes, nodes_through_defines)
 
 
@@ -61,8 +63,6 @@ class CallLowering:
                 self.error(f"number() turns a condition, an enum member, a player or a cell into a number, "
                            f"not {inner.type}", args[0].pos)
             return attrs.evolve(inner, type=T.INT)
-        if self.sharing is not None and not self._defining and not self._comp_depth:
-            return self.shared_call(node, ctx)
         return self.as_tree(self.x_Call(node, ctx), line)
 
     def x_Call(self, node: ast.Call, ctx: Ctx):
@@ -224,24 +224,17 @@ class CallLowering:
         if entry is None:  # typed and lowered once per kind of arguments
             scope = {p: (pyname(p), ty) for p, (_c, ty, _p) in zip(d.params, args)}
             inner = self._define_ctx(d, dict(scope), ctx)
-            self._defining, lists, self.cell_lists = stack + [d.name], self.cell_lists, CellLists(inner.scope)
+            self._defining = stack + [d.name]
             self._in_function += 1
             try:
-                body = self._expr(d.body, inner)
-                lines = [f"return {body[0]}"]
-                shared = self.cell_lists.shared()
-                if shared:  # lowered again, each list built twice or more read from a local
-                    again = self._define_ctx(d, dict(scope), ctx)
-                    self.cell_lists = CellLists(again.scope, names=shared)
-                    diags, self.diags = self.diags, []  # reported above
-                    try:
-                        code = self._expr(d.body, again)[0]
-                    finally:
-                        self.diags = diags
-                    lines = [f"{name} = {list_code}  # built once for this line" for list_code, name in shared.items()]
-                    lines.append(f"return {code}")
+                tree = self.tree(d.body, inner)
+                code, prec = self.writer.write(tree)
+                body = (code, tree.type, prec)
+                # each list of cells the body builds twice or more, built once (compiler/share.py)
+                built, tree = build_once(tree, {code for code, _t in inner.scope.values()} | {"me"}, self.native)
+                lines = self.writer.lines([*built, S.Return(d.pos[0], tree)])
             finally:
-                self._defining, self.cell_lists = stack, lists
+                self._defining = stack
                 self._in_function -= 1
             entry = (body, inner.uses, lines)
             self._bodies[key] = entry

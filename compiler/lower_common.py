@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-import attrs
-
 from regle.dsl import ast
 
 from . import types as T
@@ -84,29 +82,6 @@ class Ctx:
     def c_numbers(self, exclude=()) -> list[str]:
         """The locals that are C numbers in a native engine, in a stable order."""
         return sorted(v for v, whole in self.locals.items() if whole and v not in exclude)
-
-
-@attrs.define
-class CellLists:
-    """The lists of a grid's cells a define's body builds, counted as it is lowered; lowered
-    again with ``names``, each list built twice or more is read from a local built once."""
-    scope: dict  # the body's names: a grid indexed by one of these names the same grid throughout
-    counts: Counter = attrs.Factory(Counter)
-    names: dict[str, str] = attrs.Factory(dict)  # code of a list -> the local holding it
-
-    def shared(self) -> dict[str, str]:
-        return {code: f"_cells{i}" for i, code in enumerate(c for c, n in self.counts.items() if n > 1)}
-
-
-@attrs.define
-class Sharing:
-    """A value a step's condition computes and its move generators compute again (the groups
-    a repeat step looks for, then offers), computed once per decision: the turn machine passes
-    it to the generators as ``_shared``. Only whole calls that read no rules local are shared,
-    and none inside an aggregate or a define (their code may become a function of its own)."""
-    candidates: list[str] = attrs.Factory(list)  # the condition's calls, in the order written
-    seen: set[str] = attrs.Factory(set)  # those the move generators write too
-    chosen: str | None = None  # the longest of those: written ``_shared`` in both
 
 
 def decides_in_parts(node, defines: dict) -> bool:

@@ -93,28 +93,6 @@ class ExpressionLowering:
         code, ty, prec = made
         return N.leaf(code, ty, prec, line)
 
-    def made_code(self, made) -> tuple[str, T.Type, int]:
-        """What an ``x_`` method made, as (code, type, precedence)."""
-        if isinstance(made, N.Expr):
-            code, prec = self.writer.write(made)
-            return code, made.type, prec
-        return made
-
-    def shared_call(self, node: ast.Call, ctx: Ctx) -> N.Expr:
-        """A call in a step's condition or move generators (see :class:`Sharing`)."""
-        sh = self.sharing
-        mark = self.mark(ctx)
-        made = self.x_Call(node, ctx)
-        code, ty, prec = self.made_code(made)
-        if ctx.where in ("turn", "guard") and code == sh.chosen:
-            self.rewind(mark, ctx)  # what it reads is the turn machine's, not written here
-            return N.Code(ty, node.pos[0], "_shared", P_ATOM)
-        if ctx.where == "turn" and not any(name in ctx.scope for name in ctx.uses - mark):
-            sh.candidates.append(code)
-        elif ctx.where == "guard" and code in sh.candidates:
-            sh.seen.add(code)
-        return self.as_tree(made, node.pos[0])
-
     def t_Int(self, node: ast.Int, ctx: Ctx) -> N.Expr:
         return N.Const(T.INT, node.pos[0], node.value)
 

@@ -174,21 +174,6 @@ class GridLowering:
         return N.Index(T.ANY, 0, N.Global(T.ANY, 0, "PATTERNS"), pat)
 
     # ---- functions ----------------------------------------------------------------------
-    def shared_cells(self, code: str, grid: ast.Node, ctx) -> str:
-        """A list of a grid's empty (filled) cells in a define's body, which builds the same
-        list twice or more (nested aggregates over it, say), is built once at the top of its
-        function (``CellLists``). Natively an aggregate is a helper of its own: not inside one."""
-        lists = self.cell_lists
-        if lists is None or (self.native and self._comp_depth):
-            return code
-        if code in lists.names:
-            return lists.names[code]
-        index = grid.index if isinstance(grid, ast.Index) else None
-        if isinstance(index, ast.Name) and index.id in ctx.scope and ctx.scope[index.id] is not lists.scope.get(index.id):
-            return code  # a grid named by what an aggregate binds: a list per element
-        lists.counts[code] += 1
-        return code
-
     def geometry(self, g: str, table: str, index, ty: T.Type = T.INT) -> N.Geometry:
         """An entry of one of a grid's tables (``ROWS``, ``COLUMNS``, ``ADJ``) by index."""
         return N.Geometry(ty, 0, f"{g}_{table}", self.node(index))
@@ -381,15 +366,11 @@ class GridLowering:
         if f in ("empty_cells", "filled_cells"):
             if numbers:  # a list of numbers: 0 is an empty cell
                 test = "not " if f == "empty_cells" else ""
-                code = f"[_c for _c in range({sym.geo.cells}) if {test}{grid}[_c]]"
-                return self.shared_cells(code, args[0], ctx), T.list_of(cell_t), P_ATOM
+                return f"[_c for _c in range({sym.geo.cells}) if {test}{grid}[_c]]", T.list_of(cell_t), P_ATOM
             # a grid named plainly: a loop over its cells may walk its bytes instead of making the list
             walkable = isinstance(args[0], ast.Name) or (isinstance(args[0], ast.Index) and isinstance(
                 args[0].obj, ast.Name) and isinstance(args[0].index, (ast.Name, ast.Int)))
-            cells = N.Cells(T.list_of(cell_t), 0, gtree, f == "filled_cells", walkable)
-            code = self.write(cells)
-            shared = self.shared_cells(code, args[0], ctx)
-            return cells if shared == code else N.Local(T.list_of(cell_t), 0, shared)
+            return N.Cells(T.list_of(cell_t), 0, gtree, f == "filled_cells", walkable)
         if f == "content":
             if numbers:
                 return N.Index(sym.elem, 0, gtree, self.cell_tree(args[1], ctx, sym))

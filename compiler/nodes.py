@@ -455,6 +455,20 @@ def children(e: Expr):
                     yield item
 
 
+def rebuild(node, change: Callable[[Any], Any]):
+    """``node`` (an expression or statement node) with each field but its type and line passed
+    through ``change``; the node itself when nothing changed."""
+    changes = {}
+    for f in attrs.fields(type(node)):
+        if f.name in ("type", "line"):
+            continue
+        value = getattr(node, f.name)
+        new = change(value)
+        if new is not value:
+            changes[f.name] = new
+    return attrs.evolve(node, **changes) if changes else node
+
+
 def walk(e: Expr):
     """``e`` and every node below it."""
     stack = [e]

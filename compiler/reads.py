@@ -75,7 +75,7 @@ class _Pass:
             if isinstance(value, S.Assign):  # a zone or a grid itself assigned stays the state's
                 return attrs.evolve(value, target=self.rewrite(value.target, target=True),
                                     value=self.rewrite(value.value))
-            return _evolve(value, self.rewrite)
+            return N.rebuild(value, self.rewrite)
         if isinstance(value, tuple):
             return tuple(self.rewrite(item) for item in value)
         if isinstance(value, list):
@@ -90,7 +90,7 @@ class _Pass:
             return e
         if isinstance(e, N.Len) and read_key(e.coll) in self.size_names:
             return N.Local(e.type, e.line, self.size_names[read_key(e.coll)])
-        return _evolve(e, self.rewrite)
+        return N.rebuild(e, self.rewrite)
 
 
 def _fields(node) -> list:
@@ -98,18 +98,6 @@ def _fields(node) -> list:
     another writing: a node's ``again``)."""
     skip = ("type", "line", *getattr(node, "again", ()))
     return [getattr(node, f.name) for f in attrs.fields(type(node)) if f.name not in skip]
-
-
-def _evolve(node, change):
-    changes = {}
-    for f in attrs.fields(type(node)):
-        if f.name in ("type", "line"):
-            continue
-        value = getattr(node, f.name)
-        new = change(value)
-        if new is not value:
-            changes[f.name] = new
-    return attrs.evolve(node, **changes) if changes else node
 
 
 def take_reads_once(block, native: bool, sizes: bool = False) -> list:
