@@ -94,7 +94,7 @@ class ActionIR:
     step: int
     say_lines: list  # body of the notation function
     arg_names: list
-    gen_lines: list  # records of the move generator's lines (compiler/moves.py)
+    moves: tuple  # its part of the move generator: statement nodes (compiler/moves.py)
     do_lines: list   # applies the effects
     after: str       # code run after the effects (advance the turn)
     line: int

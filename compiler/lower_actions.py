@@ -85,7 +85,7 @@ class ActionLowering:
         decision (compiler/share.py), and the reads of the state they make twice, taken once
         (compiler/reads.py)."""
         ir, cond = self.step_choices(index, step, actions)
-        block = [st for a in ir.actions for st in a.gen_lines]
+        block = [st for a in ir.actions for st in a.moves]
         # a condition that may skip a part of itself could skip the shared call: not shared
         if cond is not None and step.kind != "auto" and not decides_in_parts(step.cond, self.sym.defines):
             shared = shared_value(cond, block)
