@@ -77,7 +77,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self._defining: list[str] = []  # the defines being compiled (a define may not use itself)
         self._cost: dict[str, int] = {}  # function -> characters of code one call runs, calls included
         self.notes: list[str] = []  # rendered notes: what the rules leave out that tools would need
-        self._comp_depth = 0  # aggregates being lowered (nothing inside one is shared)
+        self._comp_depth = 0  # aggregates being lowered (an end condition keeps no memo inside one)
         self._in_function = 0  # > 0 while a define's body is lowered for a function of its own
         self.nsteps = len(sym.turns[0].steps) if sym.turns else 0
 
