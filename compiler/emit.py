@@ -333,6 +333,24 @@ class PythonWriter:
     def s_Shuffle(self, st: S.Shuffle) -> list[str]:
         return [f"s.rng.shuffle({self.code(st.zone)})"]
 
+    def s_Try(self, st: S.Try) -> list[str]:
+        return ["try:", *self.body(st.body), "finally:", *self.body(st.cleanup)]
+
+    def s_Keep(self, st: S.Keep) -> list[str]:
+        place = self.code(st.place, P_ATOM)
+        if st.shape == "lists":
+            return [f"{st.local} = [_p[:] for _p in {place}]"]
+        return [f"{st.local} = {place}" + ("" if st.shape == "number" else "[:]")]
+
+    def s_PutBack(self, st: S.PutBack) -> list[str]:
+        place = self.code(st.place, P_ATOM)
+        if st.shape == "lists":
+            return [f"for _p, _k in zip({place}, {st.local}): _p[:] = _k"]
+        return [f"{place}{'' if st.shape == 'number' else '[:]'} = {st.local}"]
+
+    def w_StateCopy(self, e: N.StateCopy) -> tuple[str, int]:
+        return "s.copy()", P_ATOM
+
 
 #: the Python engine's writer (it keeps no state)
 PYTHON = PythonWriter()

@@ -55,6 +55,15 @@ class CythonWriter(PythonWriter):
             return f"{C_FORMS[name]}({self.args(e.args)})", P_ATOM
         return super().w_Helper(e)
 
+    def w_StateCopy(self, e: N.StateCopy) -> tuple[str, int]:
+        return "s._copy()", P_ATOM  # the compiled state's own copy, a C call
+
+    def s_Keep(self, st: S.Keep) -> list[str]:  # a counter per seat is a C array: its read is a copy
+        return super().s_Keep(S.Keep(st.line, st.local, st.place, "number") if st.shape == "seats" else st)
+
+    def s_PutBack(self, st: S.PutBack) -> list[str]:  # ... and its setter copies it back
+        return super().s_PutBack(S.PutBack(st.line, st.local, st.place, "number") if st.shape == "seats" else st)
+
     def w_Distinct(self, e: N.Distinct) -> tuple[str, int]:
         return f"{self.name('K.distinct')}({self.code(e.coll)})", P_ATOM
 

@@ -14,6 +14,7 @@ import attrs
 from regle.dsl import ast
 
 from . import nodes as N
+from . import statements as S
 from . import types as T
 from .analysis import written_places
 from .lower_common import Ctx, ast_nodes, nodes_through_defines, pyname
@@ -51,17 +52,18 @@ def ensure_method(low, prefix: list, effects: list, guard_ctx: Ctx, arg_names: l
     before, blocks = trial_statements(effects[:effects.index(ensure)], ensure.cond, low.sym.defines)
     low.trial_blocks = blocks  # the procedures the trial runs, pruned alike
     try:
-        lines, ctx = low.effects(prefix, before + [ensure], guard_ctx, ensure=True)
+        block, ctx = low.effects(prefix, before + [ensure], guard_ctx, ensure=True)
     finally:
         low.trial_blocks = None
     c_locals = ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"})
     places = written_places(before, {**low.sym.defines, **{n: _with_block(low.sym.defines[n], b)
                                                             for n, b in blocks.items()}})
+    line = ensure.pos[0]
     if places is None:
-        return ["s = s._copy()" if low.native else "s = s.copy()", *lines], c_locals
-    keep, put_back = _keep(low, sorted(places))
-    return keep + ["try:"] + ["    " + line for line in lines] + ["finally:"] + ["    " + line for line in put_back], \
-        c_locals
+        copy = S.Assign(line, N.Local(T.ANY, 0, "s"), "=", N.StateCopy(T.ANY, 0))
+        return low.writer.lines([copy, *block]), c_locals
+    keep, put_back = _keep(low, sorted(places), line)
+    return low.writer.lines([*keep, S.Try(line, tuple(block), tuple(put_back))]), c_locals
 
 
 def trial_statements(before: list, cond, defines: dict) -> tuple[list, dict]:
@@ -105,32 +107,24 @@ def _with_block(define, block: list):
     return attrs.evolve(define, block=block)
 
 
-def _keep(low, places: list[str]) -> tuple[list[str], list[str]]:
-    """Lines keeping the places (and the count of work done in this decision), and lines
-    putting them back in place (the same objects, which the move generator may hold)."""
-    keep, put_back = ["_keep_work = s._work_done()"], ["s._work_back(_keep_work)"]
+def _keep(low, places: list[str], line: int) -> tuple[list, list]:
+    """Statements keeping the places (and the count of work done in this decision), and
+    statements putting them back in place (the same objects, which the move generator may
+    hold)."""
+    work = N.Local(T.INT, 0, "_keep_work")
+    keep = [S.Assign(line, work, "=", N.Method(T.INT, 0, "_work_done", ()))]
+    put_back = [S.Eval(line, N.Method(T.ANY, 0, "_work_back", (work,)))]
     for name in places:
         counter = low.sym.counters.get(name)
         if counter is not None:
-            attr = f"s.c_{name}"
-            if counter.per and not low.native:  # a list: put back in place
-                keep.append(f"_keep_c_{name} = {attr}[:]")
-                put_back.append(f"{attr}[:] = _keep_c_{name}")
-            else:  # a number, or natively a C array seen as a list (its setter copies it back)
-                keep.append(f"_keep_c_{name} = {attr}")
-                put_back.append(f"{attr} = _keep_c_{name}")
-            continue
-        if name in low.sym.grids:
-            attr, per = f"s.g_{name}", low.sym.grids[name].per
+            place, shape = N.Field(T.ANY, 0, f"c_{name}"), "seats" if counter.per else "number"
+        elif name in low.sym.grids:
+            place, shape = N.Field(T.ANY, 0, f"g_{name}"), "lists" if low.sym.grids[name].per else "list"
         elif name in low.sym.zones:
-            attr, per = f"s.z_{name}", low.sym.zones[name].per
+            place, shape = N.Field(T.ANY, 0, f"z_{name}"), "lists" if low.sym.zones[name].per else "list"
         else:  # a let changed by the effects: a local of the method, not the state
             continue
-        local = f"_keep_{attr[2:]}"
-        if per:
-            keep.append(f"{local} = [_p[:] for _p in {attr}]")
-            put_back.append(f"for _p, _k in zip({attr}, {local}): _p[:] = _k")
-        else:
-            keep.append(f"{local} = {attr}[:]")
-            put_back.append(f"{attr}[:] = {local}")
+        local = f"_keep_{place.attr}"
+        keep.append(S.Keep(line, local, place, shape))
+        put_back.append(S.PutBack(line, local, place, shape))
     return keep, put_back

@@ -341,7 +341,8 @@ class ActionLowering:
             if held is None and product is None:
                 gen.append(AddMove(node.pos[0], index, args))
         # effects
-        do_lines, do_ctx = self.effects(prefix, effects, guard_ctx)
+        do_block, do_ctx = self.effects(prefix, effects, guard_ctx)
+        do_lines = self.writer.lines(do_block)
         ensure_lines, ensure_locals = ensure_method(self, prefix, effects, guard_ctx, arg_names)
         say_body = (self.template_code(node.notation, notation_names(self, node, prefix, arg_types), node.pos)
                     if node.notation is not None
@@ -357,7 +358,7 @@ class ActionLowering:
                         c_locals=do_ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"}),
                         gen_locals=dict(ctx.locals), ensure_lines=ensure_lines, ensure_locals=ensure_locals)
 
-    def effects(self, prefix: list, effects: list, guard_ctx: Ctx, ensure: bool = False) -> tuple[list[str], Ctx]:
+    def effects(self, prefix: list, effects: list, guard_ctx: Ctx, ensure: bool = False) -> tuple[list, Ctx]:
         """An action's effects (the lets of its guards again, then its statements), with the
         reads of the state they make twice taken once (compiler/reads.py). With ``ensure``, the
         method that tests the move: its ``ensure`` returns the condition."""
@@ -370,7 +371,7 @@ class ActionLowering:
                 if isinstance(stmt, ast.Let):
                     block += self.statement(stmt, do_ctx)
             block += self.block(effects, do_ctx)
-            return self.writer.lines(take_reads_once(block, self.native)), do_ctx
+            return take_reads_once(block, self.native), do_ctx
         finally:
             self.ensuring = ensuring
 

@@ -167,6 +167,11 @@ class Method(Expr):
 
 
 @attrs.frozen
+class StateCopy(Expr):
+    """A copy of the state (natively the compiled state's own copy)."""
+
+
+@attrs.frozen
 class Distinct(Expr):
     """A zone's distinct values in first-seen order, to be walked (equal values are one choice)."""
     coll: Expr
@@ -356,7 +361,7 @@ class Removal(Expr):
 
 #: the node kinds whose writing differs between the engines (compiler/emit.py)
 BACKEND_KINDS = (Helper, CellRead, Slot, Column, Geometry, Table, Dimension, NeighbourList, Neighbour, Numbered,
-                 Houses, Draw, CountValue, Removal, Runs, Distinct)
+                 Houses, Draw, CountValue, Removal, Runs, Distinct, StateCopy)
 
 
 #: the Python each built-in of numbers is written as (``_abs``: a C function natively)

@@ -50,6 +50,9 @@ SAFE_BUILTINS = frozenset({
 _BUILTIN_NAMES = frozenset(dir(builtins))
 #: Dunder names the templates themselves write.
 TEMPLATE_DUNDERS = frozenset({"__slots__", "__regle_engine__", "__new__"})
+#: methods of the native template's compiled state that code written by the lowering calls
+#: (the Python rendering of a native lowering is verified too): a trial's copy of the state
+NATIVE_STATE_METHODS = frozenset({"_copy"})
 #: Methods of the containers engines use that could read or run anything else.
 _UNSAFE_METHODS = frozenset({"format", "format_map", "mro"})
 
@@ -75,6 +78,7 @@ def _runtime_attributes() -> frozenset[str]:
     for cls in (engine.BaseState, engine.Game, engine.Move, rng.Rng):
         names.update(n for n in dir(cls) if not n.startswith("__"))
     names.update(engine.BaseState.BASE_FIELDS)
+    names.update(NATIVE_STATE_METHODS)
     return frozenset(names - _UNSAFE_METHODS)
 
 

@@ -87,6 +87,33 @@ class Return(Stmt):
 
 
 @attrs.frozen
+class Try(Stmt):
+    """``try: body`` then ``finally: cleanup``: a trial on the state itself, its places put
+    back whatever happens."""
+    body: tuple
+    cleanup: tuple
+
+
+@attrs.frozen
+class Keep(Stmt):
+    """A place of the state kept in ``local`` before a trial changes it. ``shape``: "number" (a
+    counter), "seats" (a counter per seat: natively a C array, whose read is a copy), "list" (a
+    zone or a grid), "lists" (one per seat)."""
+    local: str
+    place: N.Expr
+    shape: str
+
+
+@attrs.frozen
+class PutBack(Stmt):
+    """A place kept by :class:`Keep` put back after the trial, into the same objects (the move
+    generator may hold them)."""
+    local: str
+    place: N.Expr
+    shape: str
+
+
+@attrs.frozen
 class Shuffle(Stmt):
     """A zone shuffled by the state's generator."""
     zone: N.Expr

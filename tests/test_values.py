@@ -6,7 +6,7 @@ import pytest
 
 import regle
 from regle import native
-from regle.compiler.generate import engine_source
+from regle.compiler.generate import engine_source, native_source
 from regle.display import render
 from regle.dsl.printer import format_text
 
@@ -737,6 +737,28 @@ def test_ensure_puts_back_what_its_trial_changed(backend):
     assert s.over and s.decisions == 2
     data = s.to_json()
     assert data["zones"]["pile"] == [1] and data["zones"]["hand"] == [[3], [2]] and data["counters"]["got"] == [3, 2]
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_ensure_tries_a_move_on_a_copy_when_the_places_it_changes_are_not_known(backend):
+    """A zone chosen by a condition: the places the trial changes cannot be told, so each
+    candidate is tried on a copy of the state (natively the compiled copy, which the engine's
+    safety check must accept)."""
+    if backend == "native" and not native.available():
+        pytest.skip(native.unavailable_reason())
+    text = ('game "t" {\n  players 2\n}\nzone pile: int = [1, 2, 3]\nzone hand: int per player\ncounter last\n'
+            'turn {\n  step s {\n    action take(v in pile) "{v}" {\n'
+            '      move v from (if last > 0 then pile else pile) to hand[me]\n      last = v\n'
+            '      ensure count(pile) >= 2\n    }\n  }\n}\nend when turns >= 4\n')
+    source = (native_source if backend == "native" else engine_source)(text, "t.rules", "t")
+    assert ("s = s._copy()" if backend == "native" else "s = s.copy()") in source
+    s = regle.loads(text, name="t", backend=backend).new_game(seed=0)
+    before = s.to_json()
+    assert sorted(str(m) for m in s.legal_moves()) == ["1", "2", "3"]
+    assert s.to_json() == before  # the trials ran on copies
+    s = s.play("2")
+    assert s.to_json()["zones"]["pile"] == [1, 3] and s.to_json()["zones"]["hand"] == [[2], []]
+    assert s.over and s.decisions == 1  # any move now would leave one in the pile
 
 
 def test_positions_past_the_end_are_reported():
