@@ -11,6 +11,7 @@ from . import types as T
 from .symbols import LIMITS, NotConstant, fold_constant
 from .texts import split_template
 from .ensure import ensure_method, ensure_test
+from .counts import count_only
 from .reads import take_reads_once
 from .share import shared_value, use_shared
 from .notation import notation_names
@@ -23,7 +24,7 @@ from .moves import (
     keyed_moves, move_lines, nest)
 from .lower_grids import gconst
 from .lower_common import (
-    Ctx, ast_nodes, decides_in_parts, pyname, _zone_name, _names_in, _moves_fit, joined)
+    Ctx, decides_in_parts, pyname, _zone_name, _names_in, _moves_fit, joined)
 
 
 @attrs.define
@@ -42,38 +43,6 @@ class Loop:
 
     def __attrs_post_init__(self) -> None:
         self.clauses = self.clauses or ((self.names, self.src),)
-
-
-def counted_lets(prefix: list, needed: set[str]) -> set[str]:
-    """The lets of an action's guards holding flanked cells that the guards only count
-    (``let t = flanked(...)`` then ``require count(t) > 0``): in the move generator each is
-    the count itself, no list made (the effects still have the list)."""
-    lets = {s.name for s in prefix if isinstance(s, ast.Let) and s.name in needed
-            and isinstance(s.value, ast.Call) and s.value.func == "flanked"}
-    for stmt in prefix:
-        counts = {id(n.args[0]) for n in ast_nodes(stmt) if isinstance(n, ast.Call) and n.func == "count"
-                  and len(n.args) == 1 and isinstance(n.args[0], ast.Name)}
-        lets -= {n.id for n in ast_nodes(stmt) if isinstance(n, ast.Name) and id(n) not in counts}
-    return lets
-
-
-def uncounted(node, lets: set[str]):
-    """``node`` with each ``count(t)`` of those lets read as ``t`` (which holds the count)."""
-    if not lets:
-        return node
-    if isinstance(node, ast.Call) and node.func == "count" and len(node.args) == 1 \
-            and isinstance(node.args[0], ast.Name) and node.args[0].id in lets:
-        return node.args[0]
-    if isinstance(node, ast.Node):
-        changes = {}
-        for field in attrs.fields(type(node)):
-            value = getattr(node, field.name)
-            if isinstance(value, ast.Node):
-                changes[field.name] = uncounted(value, lets)
-            elif isinstance(value, list):
-                changes[field.name] = [uncounted(v, lets) for v in value]
-        return attrs.evolve(node, **changes)
-    return node
 
 
 class ActionLowering:
@@ -242,7 +211,6 @@ class ActionLowering:
         for stmt in reversed(prefix):
             if isinstance(stmt, ast.Require) or stmt.name in needed:
                 needed |= _names_in(stmt)
-        counted = counted_lets(prefix, needed)
         floor = -1  # a conjunct is tested no further out than those before it in its require
         for stmt, later in conjuncts(prefix):
             deps = _names_in(stmt) & set(levels)
@@ -252,10 +220,6 @@ class ActionLowering:
             floor = level
             items: list = [S.Comment(stmt.pos[0], self.comment(stmt))]
             if isinstance(stmt, ast.Let):
-                if stmt.name in counted:  # only counted: no list made (see counted_lets)
-                    stmt = attrs.evolve(stmt, value=ast.Call(pos=stmt.value.pos, func="count", args=[stmt.value]))
-                else:
-                    stmt = attrs.evolve(stmt, value=uncounted(stmt.value, counted))
                 let = self.s_Let(stmt, guard_ctx)
                 levels[stmt.name] = level
                 if stmt.name not in needed:  # computed with the effects, not for every move
@@ -263,7 +227,7 @@ class ActionLowering:
                 items += let
                 tests[level].append((stmt, None))
             else:
-                cond = self.boolean_tree(uncounted(stmt.cond, counted), guard_ctx)
+                cond = self.boolean_tree(stmt.cond, guard_ctx)
                 items.append(Guard(stmt.pos[0], cond))
                 tests[level].append((stmt, cond))
             placed[level].extend(items)
@@ -351,8 +315,12 @@ class ActionLowering:
         long_parts = [self.long_code(c, t) for c, t in arg_types.values()]
         long_body = joined([say_call] + long_parts, " ")
         clash, skeleton = self.clash_of(node, arg_types)
+        # a let of a kernel's list the guards only count is the count (compiler/counts.py)
+        moves, counted = count_only(nest([S.Comment(node.pos[0], self.comment(node))] + gen))
+        for var in counted:
+            ctx.locals[var] = True  # its one binding in the generator is now a whole number
         return ActionIR(index, node.name, step, [f"return {say_body}"], [pyname(n) for n in arg_names],
-                        nest([S.Comment(node.pos[0], self.comment(node))] + gen), do_lines, after, node.pos[0],
+                        moves, do_lines, after, node.pos[0],
                         long_lines=[f"return {long_body}"], clash=clash, skeleton=skeleton, domains=domains,
                         arg_kinds=[t.display_kind for _c, t in arg_types.values()],
                         c_locals=do_ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"}),
