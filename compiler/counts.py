@@ -13,6 +13,7 @@ from collections import Counter
 import attrs
 
 from . import nodes as N
+from .traverse import over, parts
 from . import statements as S
 from . import types as T
 
@@ -33,12 +34,8 @@ def _uses(value, counted: Counter, other: Counter, assigned: Counter, lists: dic
         counted[value.coll.name] += 1
     elif isinstance(value, N.Local):
         other[value.name] += 1
-    elif isinstance(value, (N.Expr, S.Stmt)):
-        for f in attrs.fields(type(value)):
-            if f.name not in ("type", "line"):
-                _uses(getattr(value, f.name), counted, other, assigned, lists)
-    elif isinstance(value, (tuple, list)):
-        for item in value:
+    else:
+        for item in parts(value):
             _uses(item, counted, other, assigned, lists)
 
 
@@ -49,13 +46,7 @@ def _counting(value, names: set[str]):
         return attrs.evolve(value, target=N.Local(T.INT, value.target.line, value.target.name), value=count)
     if isinstance(value, N.Len) and isinstance(value.coll, N.Local) and value.coll.name in names:
         return N.Local(T.INT, value.line, value.coll.name)
-    if isinstance(value, (N.Expr, S.Stmt)):
-        return N.rebuild(value, lambda v: _counting(v, names))
-    if isinstance(value, tuple):
-        return tuple(_counting(item, names) for item in value)
-    if isinstance(value, list):
-        return [_counting(item, names) for item in value]
-    return value
+    return over(value, lambda v: _counting(v, names))
 
 
 def count_only(block: tuple) -> tuple[tuple, set[str]]:

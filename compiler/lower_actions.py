@@ -60,8 +60,8 @@ class ActionLowering:
             shared = shared_value(cond, block)
             if shared is not None:
                 ir.shared_code = self.write(shared)
-                ir.cond_code = self.write(use_shared(cond, shared))
-                block = use_shared(block, shared)
+                cond, block = use_shared(cond, shared), use_shared(block, shared)
+        ir.cond_code = None if cond is None else self.write(cond)
         block = tuple(take_reads_once(block, self.native, sizes=True))
         ir.move_lines = move_lines(block, self.writer)
         ir.keyed = keyed_moves(block, ir.actions, ir.kind, ir.shared_code is not None, self.writer) if self.native else None
@@ -73,12 +73,12 @@ class ActionLowering:
         return ir
 
     def step_choices(self, index: int, step: ast.Step, actions: list) -> tuple[StepIR, N.Expr | None]:
-        """The step's IR (its actions appended to ``actions`` too), and its condition's tree."""
+        """The step's IR (its actions appended to ``actions`` too), and its condition's tree
+        (written by ``step_ir``, once it knows what the condition shares with the moves)."""
         ctx = Ctx("turn", has_me=True)
         cond = self.boolean_tree(step.cond, ctx) if step.cond is not None else None
         after = f"s._again({index})" if step.kind == "repeat" else f"s._enter({index + 1})"
-        ir = StepIR(index, step.name, step.kind, step.pos[0], None if cond is None else self.write(cond), [], None, [],
-                    self.comment(step))
+        ir = StepIR(index, step.name, step.kind, step.pos[0], None, [], None, [], self.comment(step))
         if step.kind == "auto":
             ir.body_lines = self.stmts(step.body, Ctx("auto", has_me=True, random_ok=True))
             return ir, cond

@@ -11,6 +11,7 @@ from regle.dsl import ast
 
 from . import nodes as N
 from . import statements as S
+from .counts import COUNTED_FORMS
 from .share import build_once
 from . import types as T
 from .symbols import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
@@ -143,8 +144,8 @@ class CallLowering:
             kernel = tree.name if isinstance(tree, N.Helper) else None
             if kernel == "K.liberties":  # counted without a list, as far as a comparison needs
                 return self.helper("K.liberty_count", T.INT, *tree.args, -1 if limit is None else limit)
-            if kernel == "K.flanked":  # counted without a list
-                return self.helper("K.flanked_count", T.INT, *tree.args)
+            if kernel in COUNTED_FORMS:  # counted without a list
+                return self.helper(COUNTED_FORMS[kernel], T.INT, *tree.args)
             if isinstance(tree, N.Cells) and tree.walkable:  # a grid's empty (or filled) cells, counted in its bytes
                 empty = self.count_cells(tree.grid, 0)
                 if not tree.filled:

@@ -150,7 +150,7 @@ class _Moves:
 
     def __init__(self, writer) -> None:
         self.w = writer
-        self.native = getattr(writer, "native", False)
+        self.native = writer.native
 
     def lines(self, block) -> list[str]:
         out: list[str] = []

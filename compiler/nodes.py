@@ -26,8 +26,12 @@ P_OR, P_AND, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM = range(1, 9)
 FOLD_LIMIT = 2 ** 53
 
 
+class Node:
+    """An IR node: an expression here, or a statement (compiler/statements.py)."""
+
+
 @attrs.frozen
-class Expr:
+class Expr(Node):
     type: T.Type
     line: int
 
@@ -458,20 +462,6 @@ def children(e: Expr):
             for item in value:
                 if isinstance(item, Expr):
                     yield item
-
-
-def rebuild(node, change: Callable[[Any], Any]):
-    """``node`` (an expression or statement node) with each field but its type and line passed
-    through ``change``; the node itself when nothing changed."""
-    changes = {}
-    for f in attrs.fields(type(node)):
-        if f.name in ("type", "line"):
-            continue
-        value = getattr(node, f.name)
-        new = change(value)
-        if new is not value:
-            changes[f.name] = new
-    return attrs.evolve(node, **changes) if changes else node
 
 
 def walk(e: Expr):

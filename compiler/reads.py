@@ -18,6 +18,7 @@ from collections import Counter
 import attrs
 
 from . import nodes as N
+from .traverse import over, parts
 from . import statements as S
 from . import types as T
 
@@ -45,14 +46,11 @@ class _Pass:
     def count(self, value) -> None:
         if isinstance(value, N.Expr):
             self.count_expr(value)
-        elif isinstance(value, S.Stmt):
-            for item in _fields(value):
-                self.count(item)
-            for name in getattr(value, "repeated", ()):  # read at every step of a walk: twice or more
-                self.count(getattr(value, name))
-        elif isinstance(value, (tuple, list)):
-            for item in value:
-                self.count(item)
+            return
+        for item in parts(value):
+            self.count(item)
+        for name in getattr(value, "repeated", ()):  # read at every step of a walk: twice or more
+            self.count(getattr(value, name))
 
     def count_expr(self, e: N.Expr) -> None:
         key = read_key(e)
@@ -64,23 +62,17 @@ class _Pass:
             return
         if isinstance(e, N.Len) and read_key(e.coll) is not None:
             self.sizes[read_key(e.coll)] += 1
-        for item in _fields(e):
+        for item in parts(e):
             self.count(item)
 
     # ---- rewriting --------------------------------------------------------------------------
     def rewrite(self, value, target: bool = False):
         if isinstance(value, N.Expr):
             return self.rewrite_expr(value, target)
-        if isinstance(value, S.Stmt):
-            if isinstance(value, S.Assign):  # a zone or a grid itself assigned stays the state's
-                return attrs.evolve(value, target=self.rewrite(value.target, target=True),
-                                    value=self.rewrite(value.value))
-            return N.rebuild(value, self.rewrite)
-        if isinstance(value, tuple):
-            return tuple(self.rewrite(item) for item in value)
-        if isinstance(value, list):
-            return [self.rewrite(item) for item in value]
-        return value
+        if isinstance(value, S.Assign):  # a zone or a grid itself assigned stays the state's
+            return attrs.evolve(value, target=self.rewrite(value.target, target=True),
+                                value=self.rewrite(value.value))
+        return over(value, self.rewrite)
 
     def rewrite_expr(self, e: N.Expr, target: bool = False) -> N.Expr:
         key = read_key(e)
@@ -90,14 +82,7 @@ class _Pass:
             return e
         if isinstance(e, N.Len) and read_key(e.coll) in self.size_names:
             return N.Local(e.type, e.line, self.size_names[read_key(e.coll)])
-        return N.rebuild(e, self.rewrite)
-
-
-def _fields(node) -> list:
-    """The fields of a node that hold what it computes (not the trees it holds again for
-    another writing: a node's ``again``)."""
-    skip = ("type", "line", *getattr(node, "again", ()))
-    return [getattr(node, f.name) for f in attrs.fields(type(node)) if f.name not in skip]
+        return over(e, self.rewrite)
 
 
 def take_reads_once(block, native: bool, sizes: bool = False) -> list:

@@ -18,6 +18,7 @@ from typing import Callable
 import attrs
 
 from . import nodes as N
+from .traverse import over, parts
 from . import statements as S
 
 
@@ -41,16 +42,19 @@ def _subtrees(e: N.Expr, native: bool, stop: Callable[[N.Expr], bool]):
         yield from _subtrees(child, native, stop)
 
 
-def _replace(e: N.Expr, names: dict, native: bool) -> N.Expr:
-    """``e`` with each subtree whose shape ``names`` holds read from that local."""
-    name = names.get(shape(e))
-    if name is not None:
-        return N.Local(e.type, e.line, name)
-    if native and isinstance(e, N.Aggregate):
-        return e
-    return N.rebuild(e, lambda value: _replace(value, names, native) if isinstance(value, N.Expr) else
-                     tuple(_replace(v, names, native) if isinstance(v, N.Expr) else v for v in value)
-                     if isinstance(value, tuple) else value)
+def _replace(value, names: dict, native: bool):
+    """A tree or a block with each subtree whose shape ``names`` holds read from that local (a
+    subtree's shape is computed only when its kind is one of theirs)."""
+    kinds = {key[0] for key in names}
+
+    def replace(v):
+        if isinstance(v, N.Expr):
+            if type(v).__name__ in kinds and shape(v) in names:
+                return N.Local(v.type, v.line, names[shape(v)])
+            if native and isinstance(v, N.Aggregate):
+                return v
+        return over(v, replace)
+    return replace(value)
 
 
 def build_once(body: N.Expr, scope: set[str], native: bool) -> tuple[list[S.Stmt], N.Expr]:
@@ -98,13 +102,9 @@ def _trees(value):
     """The expression trees a statement block holds, at any depth of its statements."""
     if isinstance(value, N.Expr):
         yield value
-    elif isinstance(value, S.Stmt):
-        for f in attrs.fields(type(value)):
-            if f.name != "line":
-                yield from _trees(getattr(value, f.name))
-    elif isinstance(value, (tuple, list)):
-        for item in value:
-            yield from _trees(item)
+        return
+    for item in parts(value):
+        yield from _trees(item)
 
 
 def shared_value(cond: N.Expr, block) -> N.Expr | None:
@@ -118,11 +118,4 @@ def shared_value(cond: N.Expr, block) -> N.Expr | None:
 def use_shared(value, shared: N.Expr, name: str = "_shared"):
     """A tree or a block of statements with ``shared`` read from the local ``name`` (not inside
     an aggregate)."""
-    names = {shape(shared): name}
-    if isinstance(value, N.Expr):
-        return _replace(value, names, True)
-    if isinstance(value, S.Stmt):
-        return N.rebuild(value, lambda v: use_shared(v, shared, name))
-    if isinstance(value, (tuple, list)):
-        return type(value)(use_shared(item, shared, name) for item in value)
-    return value
+    return _replace(value, {shape(shared): name}, True)

@@ -16,7 +16,7 @@ from . import nodes as N
 
 
 @attrs.frozen
-class Stmt:
+class Stmt(N.Node):
     line: int
 
 
