@@ -39,6 +39,10 @@ class OptionalBuildExt(build_ext):
         )
 
 
+#: the declarations native engines cimport: the kernels, and the support every engine shares
+PXDS = ("_kernels.pxd", "_support.pxd")
+
+
 def pxd_layout():
     """Cython finds a module's own .pxd by its package path (regle/runtime/_kernels.pxd) while
     the sources keep it in runtime/: lay it out that way for the build. The .pxd makes the
@@ -48,7 +52,8 @@ def pxd_layout():
     os.makedirs(package, exist_ok=True)
     for init in (os.path.join(root, "regle", "__init__.pxd"), os.path.join(package, "__init__.pxd")):
         open(init, "w").close()
-    shutil.copyfile(os.path.join("runtime", "_kernels.pxd"), os.path.join(package, "_kernels.pxd"))
+    for pxd in PXDS:
+        shutil.copyfile(os.path.join("runtime", pxd), os.path.join(package, pxd))
     return root
 
 
@@ -62,7 +67,8 @@ def extensions():
         sys.stderr.write("\n*** regle: Cython is missing (%s); pure-Python mode.\n\n" % exc)
         return []
     exts = cythonize(
-        [Extension("regle.runtime._kernels", ["runtime/_kernels.pyx"])],
+        [Extension("regle.runtime._kernels", ["runtime/_kernels.pyx"]),
+         Extension("regle.runtime._support", ["runtime/_support.pyx"])],
         compiler_directives={"language_level": "3", "boundscheck": False, "wraparound": False},
         include_path=[pxd_layout()],
         quiet=True,

@@ -69,10 +69,11 @@ def toolchain() -> dict[str, str]:
 
 
 def _compiled_kernels() -> bool:
-    """Whether regle.runtime._kernels is built (native engines call it even when REGLE_PURE
-    makes the Python engines use the pure twins)."""
+    """Whether regle.runtime._kernels and _support are built (native engines call them even
+    when REGLE_PURE makes the Python engines use the pure twins)."""
     try:
-        importlib.import_module("regle.runtime._kernels")
+        for module in COMPILED:
+            importlib.import_module(module)
     except ImportError:
         return False
     return True
@@ -85,8 +86,7 @@ def unavailable_reason() -> str | None:
         return "Cython is not installed (pip install cython)"
     if not facts["compiler"]:
         return "no C compiler was found (install gcc or clang, or set CC)"
-    from regle.runtime import KERNELS
-    if KERNELS != "compiled" and not _compiled_kernels():
+    if not _compiled_kernels():
         return "the compiled kernels are not built (reinstall regle with a C compiler and Cython)"
     include = sysconfig.get_paths().get("include", "")
     if not include or not Path(include, "Python.h").exists():
@@ -102,7 +102,8 @@ def native_key(python_key: str) -> str:
     """The cache key of a native engine: the Python engine's key plus the native toolchain."""
     h = hashlib.sha256(python_key.encode())
     h.update(Path(__file__).read_bytes())  # how this module builds
-    h.update(kernels_pxd())  # the C signatures of the kernels it calls
+    for pxd in PXDS:  # the C signatures of the kernels and the support it calls
+        h.update(runtime_pxd(pxd))
     for part in sorted(toolchain().items()):
         h.update(repr(part).encode())
     return h.hexdigest()[:20]
@@ -167,20 +168,27 @@ def build(source: str, module_name: str, folder: Path, say=None) -> Path:
     return target
 
 
-def kernels_pxd() -> bytes:
-    """The declarations of the compiled kernels that native engines call at C level."""
+#: the compiled modules native engines cimport, and their declarations: the kernels, and the
+#: support every engine shares (its state's base class, keys, the generator in C)
+COMPILED = ("regle.runtime._kernels", "regle.runtime._support")
+PXDS = ("_kernels.pxd", "_support.pxd")
+
+
+def runtime_pxd(name: str) -> bytes:
+    """The declarations of a compiled runtime module that native engines call at C level."""
     from importlib.resources import files
-    return files("regle.runtime").joinpath("_kernels.pxd").read_bytes()
+    return files("regle.runtime").joinpath(name).read_bytes()
 
 
 def kernel_headers(folder: Path) -> Path:
-    """A folder laid out as the package (regle/runtime/_kernels.pxd) for Cython's ``cimport``:
-    an editable install keeps the file elsewhere (runtime/), so it is copied here."""
+    """A folder laid out as the package (regle/runtime/_kernels.pxd, _support.pxd) for Cython's
+    ``cimport``: an editable install keeps the files elsewhere (runtime/), so they are copied."""
     package = folder / "regle" / "runtime"
     package.mkdir(parents=True, exist_ok=True)
     for init in (folder / "regle" / "__init__.pxd", package / "__init__.pxd"):
         init.write_text("", encoding="utf-8")
-    (package / "_kernels.pxd").write_bytes(kernels_pxd())
+    for pxd in PXDS:
+        (package / pxd).write_bytes(runtime_pxd(pxd))
     return folder
 
 

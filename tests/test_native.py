@@ -135,7 +135,7 @@ def test_the_native_source_is_the_same_engine_typed():
     from regle.compiler.generate import engine_source, native_source
     text = (ROOT / "games/classics/tictactoe.rules").read_text()
     py, pyx = engine_source(text, "t.rules"), native_source(text, "t.rules")
-    assert pyx.startswith("# cython:") and "cdef class _Core:" in pyx and "cdef class" not in py
+    assert pyx.startswith("# cython:") and "cdef class _Core(_NativeCore):" in pyx and "cdef class" not in py
     for line in py.splitlines():  # every rules-line comment of the Python engine is in the native one
         if line.strip().startswith("# line "):
             assert line.strip() in pyx

@@ -1,0 +1,223 @@
+# What every native engine shares, compiled once with regle (runtime/_support.pyx) and cimported
+# by each engine (`from regle.runtime._support cimport ...`), so that no engine's build compiles
+# it again: the base class of a compiled state (its fields, the buffer of packed move keys, the
+# loops that play it), the generator in C, and the C forms of the language's small operations.
+#
+# The inline functions below are compiled into each engine (they are a few lines each and on
+# the hottest paths); the others are called through Cython's table of C functions.
+# Native engines built against one version of this file are rebuilt when it changes
+# (regle.native puts it in their cache key).
+
+cimport cython
+from cpython.mem cimport PyMem_Realloc
+from regle.runtime cimport _kernels as _CK
+
+cdef enum:
+    KEY_HALF = 1 << 26  # each argument of a packed key is kept in 27 bits, from -2**26 to 2**26 - 1
+    KEY_MASK = (1 << 27) - 1
+
+
+cdef class NativeCore:
+    """The fields every compiled state has and the methods that need nothing of the game's own.
+    An engine's ``_Core`` adds its places and overrides the methods declared abstract here."""
+    cdef public long n, cur, step, turns, decisions, nxt, repeats
+    cdef public bint over
+    cdef list _legal  # the legal moves; None while they are keys in _keys (see legal)
+    cdef long* _keys  # a keyed step's moves: action _keys_tag with each key, or packed keys (tag -1)
+    cdef Py_ssize_t _keys_cap, _nkeys
+    cdef long _keys_tag
+    cdef bint _keys_wide  # a move did not fit a packed key: the step uses its list
+    cdef public object rng, seed, work  # work: unused here (walked, walked_in count instead)
+    cdef long walked, walked_in  # elements walked by loops in decision walked_in
+
+    # the game's own (the engine's _Core defines them)
+    cdef NativeCore _copy(self)
+    cdef _play(self, move, long key=*)
+    cdef const long long* _plan(self) except NULL
+    cdef const unsigned char* _arities(self) noexcept
+
+    # shared
+    cdef int _copy_keys(self, NativeCore t) except -1
+    cdef long long _id_of_key(self, long key, const long long* plan) noexcept
+    cdef _loop(self, items)
+    cdef tuple _work_done(self)
+    cdef _work_back(self, tuple work)
+    cdef int _walk(self, long n) except -1
+    cdef _spin(self)
+
+
+# ---- the generator in C (regle.runtime.rng, SplitMix64) ----
+cdef unsigned long long mixed(object seed) except? 0
+cdef object rng_at(unsigned long long state)
+
+
+@cython.overflowcheck(False)
+cdef inline unsigned long long below(unsigned long long *state, unsigned long long n) noexcept:
+    """Rng.below in C: SplitMix64, a uniform number in [0, n) without modulo bias."""
+    cdef unsigned long long z
+    if n <= 1:
+        return 0
+    while True:
+        state[0] += 0x9E3779B97F4A7C15ULL
+        z = state[0]
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+        z = z ^ (z >> 31)
+        # kept below the largest multiple of n (a bound of at least 2**64 - n, computed only
+        # for the rare draws above 2**64 - n)
+        if z <= 0xFFFFFFFFFFFFFFFFULL - n or z <= 0xFFFFFFFFFFFFFFFFULL - ((0xFFFFFFFFFFFFFFFFULL % n) + 1) % n:
+            return z % n
+
+
+cdef inline long long rng_below(object rng, long long n) except? -1:
+    """Rng.below(n) in C on the generator's state: the same number, the same next state."""
+    cdef unsigned long long state
+    if n <= 1:
+        return 0
+    state = rng.state
+    n = below(&state, n)
+    rng.state = state
+    return n
+
+
+cdef inline long long rolled(list rolls, long long value) except? -1:
+    """A number random() drew during play, kept in the state's log (``rolls``) and returned."""
+    rolls.append(value)
+    return value
+
+
+# ---- the C forms of the language's operations (regle.runtime.ops) ----
+cdef inline long cell(bytearray grid, Py_ssize_t at) except -1:
+    """What a cell of a grid of elements holds (the element + 1, 0 when empty), read in C;
+    bounds checked, and from the end when negative, as Python's indexing."""
+    return grid[at]
+
+
+cdef inline long long abs_number(long long n) except? -1:
+    """abs() of a whole number in C (the language's numbers are bounded well inside 64 bits);
+    Cython's own abs() of some nested conditionals does not compile (Cython 3.3)."""
+    return -n if n < 0 else n
+
+
+cdef inline long long number(long long n) except? -1:
+    """ops.number in C, for sums: a number kept within the language's bound (1e18)."""
+    if -1000000000000000000 <= n <= 1000000000000000000:
+        return n
+    raise ValueError("a number grew past 1e+18: does a product keep multiplying?")
+
+
+cdef inline Py_ssize_t ix(Py_ssize_t i, Py_ssize_t n) except -1:
+    """The index of a counter's C array, by a list's rule: from the end when negative, and an
+    IndexError (as the list of the Python engine raises) when out of range."""
+    if i < 0:
+        i += n
+    if i < 0 or i >= n:
+        raise IndexError("list index out of range")
+    return i
+
+
+cdef inline long mancala_first(long seat, long n) except? -1:
+    """The first house of a seat's side of a mancala board of n houses a side (C form)."""
+    if seat != 0 and seat != 1:
+        raise ValueError(f"a mancala board has two sides, for seats 0 and 1, not {seat}")
+    return seat * (n + 1)
+
+
+cdef inline long mancala_store(long seat, long n) except? -1:
+    """ops.mancala_store in C."""
+    if seat != 0 and seat != 1:
+        raise ValueError(f"a mancala board has two stores, for seats 0 and 1, not {seat}")
+    return seat * (n + 1) + n
+
+
+cdef inline long mancala_opposite(long at, long n) noexcept:
+    """ops.mancala_opposite in C: the house across (-1 for a store)."""
+    if at < 0 or at == n or at >= 2 * n + 1:
+        return -1
+    return 2 * n - at
+
+
+cdef inline long at_xy(long x, long y, long width, long height, long lane_major) noexcept:
+    """ops.at_xy in C: the cell at column x, row y, or -1 (none) off the board."""
+    if 0 <= x < width and 0 <= y < height:
+        return x * height + y if lane_major else y * width + x
+    return -1
+
+
+cdef list neighbour_list(const short[::1] table, long deg, long at)
+
+
+cdef inline bint is_neighbour(const short[::1] adj, long deg, long at, long other) except -1:
+    """``other in neighbours(G, at)`` in C: whether other is one of at's neighbours."""
+    cdef long d
+    if at < 0:
+        raise ValueError("there is no cell here (none) to look around")
+    if at * deg + deg > adj.shape[0]:
+        raise IndexError("no such cell")
+    for d in range(deg):
+        if adj[at * deg + d] == other and other >= 0:
+            return True
+    return False
+
+
+cdef inline long neighbour(const short[::1] adj, long deg, long at, long d) except? -2:
+    """ops.neighbour in C: the next cell from `at` in direction d, -1 (none) off the board."""
+    if at < 0:
+        raise ValueError("there is no cell here (none) to step from")
+    if d < 0 or d >= deg or at * deg + d >= adj.shape[0]:
+        raise IndexError("no such cell or direction")
+    return adj[at * deg + d]
+
+
+cdef inline long piece_kind(long piece, long kinds) noexcept:
+    """ops.piece_kind in C."""
+    return piece % kinds if piece >= 0 else -1
+
+
+cdef inline long piece_owner(long piece, long kinds) noexcept:
+    """ops.piece_owner in C."""
+    return piece // kinds if piece >= 0 else -1
+
+
+# ---- packed move keys: a move (tag, a, b) of small numbers as one C long, pushed into the
+# state's buffer by the _keys_N methods; the move tuple is made only when it is played or read
+cdef inline long packed(long tag, long a, long b) noexcept:
+    """A move's packed key: the action in the low 8 bits, then each argument in 27 bits."""
+    return tag | ((a + KEY_HALF) << 8) | ((b + KEY_HALF) << 35)
+
+
+cdef inline void unpack(long keys_tag, long key, long* tag, long* a, long* b) noexcept:
+    """The action and arguments of a key: of action ``keys_tag`` (then the key is its one
+    argument), or packed (``keys_tag`` -1)."""
+    if keys_tag >= 0:
+        tag[0], a[0], b[0] = keys_tag, key, 0
+    else:
+        tag[0], a[0], b[0] = key & 255, ((key >> 8) & KEY_MASK) - KEY_HALF, ((key >> 35) & KEY_MASK) - KEY_HALF
+
+
+cdef inline int push(NativeCore s, long tag, long a, long b) except -1:
+    """One move's key into the buffer (or, when an argument does not fit, the step marked wide)."""
+    cdef long* bigger
+    cdef Py_ssize_t size
+    if not (-KEY_HALF <= a < KEY_HALF and -KEY_HALF <= b < KEY_HALF):
+        s._keys_wide = True
+        return 0
+    if s._nkeys >= s._keys_cap:
+        size = s._keys_cap * 2 if s._keys_cap > 0 else 64
+        bigger = <long*>PyMem_Realloc(s._keys, size * sizeof(long))
+        if bigger == NULL:
+            raise MemoryError()
+        s._keys, s._keys_cap = bigger, size
+    s._keys[s._nkeys] = packed(tag, a, b)
+    s._nkeys += 1
+    return 0
+
+
+cdef int push_move(NativeCore s, object move) except -1
+cdef int push_moves(NativeCore s, object moves) except -1
+cdef int push_tagged(NativeCore s, long tag, object values, bint distinct) except -1
+cdef int push_cells(NativeCore s, long tag, bytearray grid, bint filled) except -1
+cdef int push_product(NativeCore s, long tag, object firsts, object seconds, bint distinct) except -1
+cdef object move_of_key(const unsigned char* arity, long keys_tag, long key)
+cdef int key_of_move(const unsigned char* arity, long keys_tag, object move, long* key) except -1
+cdef object key_moves(NativeCore s, object move)

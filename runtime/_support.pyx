@@ -1,0 +1,642 @@
+# cython: language_level=3, boundscheck=True, wraparound=True
+"""What every native engine shares, compiled once with regle instead of once per engine.
+
+A native engine is Cython source generated from a rules file (compiler/templates/engine.py.j2).
+Everything in it that does not depend on the rules lives here: the base class of its compiled
+state (the fields every state has, the buffer of packed move keys, copying them, action ids read
+off the keys, ``play`` and the random playouts in C, the work budget of loops), the generator in
+C, the C forms of the language's operations, the sequence of legal moves made from keys, and the
+batched stepping of many games. The declarations engines cimport are in _support.pxd.
+
+No pure-Python twin: a native engine cannot exist without this module compiled, and the Python
+engines never use it.
+"""
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.bytearray cimport PyByteArray_AS_STRING
+from cpython.long cimport PyLong_AsUnsignedLongLongMask
+from libc.string cimport memcpy, memset
+
+from regle.runtime.engine import BaseState as _BaseState, MAX_WORK as _MAX_WORK, Moves as _Moves, \
+    TOO_MUCH_FOR as _TOO_MUCH_FOR, TOO_MUCH_WHILE as _TOO_MUCH_WHILE
+from regle.runtime.kernels import MAX_PAIRS as _MAX_PAIRS, TOO_MANY_PAIRS as _TOO_MANY_PAIRS
+from regle.runtime.rng import Rng as _Rng
+
+
+cdef class NativeCore:
+    """The base of every engine's compiled state (see _support.pxd for its fields)."""
+
+    # ---- the game's own: every engine's _Core overrides these ----
+    cdef NativeCore _copy(self):
+        raise NotImplementedError
+
+    cdef _play(self, move, long key=0):
+        raise NotImplementedError
+
+    cdef const long long* _plan(self) except NULL:
+        raise NotImplementedError
+
+    cdef const unsigned char* _arities(self) noexcept:
+        return NULL
+
+    # ---- the legal moves, as move tuples or as keys ----
+    @property
+    def legal(s):
+        """The legal moves (a list of move tuples, as in the Python engine)."""
+        cdef Py_ssize_t i
+        cdef const unsigned char* arity
+        if s._legal is None:  # made from the keys of a keyed step, once
+            arity = s._arities()
+            s._legal = [move_of_key(arity, s._keys_tag, s._keys[i]) for i in range(s._nkeys)]
+        return s._legal
+
+    @legal.setter
+    def legal(s, value):
+        s._legal = value
+
+    def _legal_source(s):
+        """BaseState._legal_source: the move tuples, or natively a snapshot of the keys."""
+        return s._legal if s._legal is not None else key_moves(s, None)
+
+    cdef int _copy_keys(self, NativeCore t) except -1:
+        """The decision's moves into the copy ``t``: its keys copied when the step is keyed (no
+        move tuple made), else the list (shared: a list of legal moves is never changed)."""
+        if self._legal is None:
+            t._keys = <long*>PyMem_Malloc(max(self._nkeys, 1) * sizeof(long))
+            if t._keys == NULL:
+                raise MemoryError()
+            memcpy(t._keys, self._keys, self._nkeys * sizeof(long))
+            t._keys_cap, t._nkeys, t._keys_tag, t._keys_wide = max(self._nkeys, 1), self._nkeys, self._keys_tag, self._keys_wide
+        t._legal = self._legal
+        return 0
+
+    def copy(self):
+        """An independent copy (the same game, played on separately)."""
+        return self._copy()
+
+    def __dealloc__(s):
+        PyMem_Free(s._keys)
+
+    # ---- action ids straight from the keys (BaseState's, through move tuples, otherwise) ----
+    cdef long long _id_of_key(s, long key, const long long* plan) noexcept:
+        """The action id of a key of the buffer, by the action space's plan (-1: not a plain
+        move, or outside its domain: the Python way says which)."""
+        cdef long tag, a, b
+        cdef const long long* row
+        unpack(s._keys_tag, key, &tag, &a, &b)
+        row = plan + 8 * tag
+        if row[0] == 1:  # no arguments
+            return row[1]
+        if row[0] == 4:  # a line move: its head, direction and length (as the action space reads them)
+            b = ((a >> 15) * row[4] + ((a >> 12) & 7)) * row[5] + ((a >> 6) & 63)
+            return row[1] + b if a >= 0 and 0 <= b < row[3] and ((a >> 6) & 63) < row[5] else -1
+        if row[0] == 5:  # a group: its colour and first cell
+            b = (((a >> 24) & 255) - 1) * row[4] + ((a >> 12) & 4095)
+            return row[1] + b if a >= 0 and 0 <= b < row[3] else -1
+        if row[0] == 0 or not 0 <= a - row[2] < row[3]:
+            return -1
+        if row[0] == 2:  # one plain argument
+            return row[1] + a - row[2]
+        if not 0 <= b - row[4] < row[5]:
+            return -1
+        return row[1] + (a - row[2]) * row[6] + b - row[4]
+
+    def legal_action_ids(s):
+        """The ids of the legal moves, in ``legal`` order (compiled: read off the keys, with no
+        move tuple made, when the step is keyed and its actions' arguments are plain values)."""
+        cdef const long long* plan
+        cdef list out
+        cdef long long v
+        cdef Py_ssize_t i
+        if s.over or s._legal is not None:
+            return _BaseState.legal_action_ids(s)
+        plan = s._plan()
+        out = []
+        for i in range(s._nkeys):
+            v = s._id_of_key(s._keys[i], plan)
+            if v < 0:
+                return _BaseState.legal_action_ids(s)
+            out.append(v)
+        return out
+
+    def advance_id(s, action_id):
+        """``BaseState.advance_id`` compiled: the key whose id it is is found among the keys and
+        played, with no move tuple made (the Python way when the step is not keyed)."""
+        cdef const long long* plan
+        cdef long long v, wanted
+        cdef Py_ssize_t i
+        if s.over or s._legal is not None or type(action_id) is not int:
+            return _BaseState.advance_id(s, action_id)
+        wanted = action_id
+        plan = s._plan()
+        for i in range(s._nkeys):
+            v = s._id_of_key(s._keys[i], plan)
+            if v < 0:
+                break
+            if v == wanted:
+                s._play(None, s._keys[i])
+                return s
+        return _BaseState.advance_id(s, action_id)  # not a legal id here: it says why
+
+    # ---- compiled fast paths: BaseState.advance, play and play_random_playout ----
+    def advance(s, move):
+        """Play ``move``, one of ``s.legal`` (BaseState.advance, compiled)."""
+        if s.over:
+            raise s._game_over(repr(move))
+        s._play(move)
+        return s
+
+    def play(s, move):
+        """BaseState.play compiled for the move tuple of a keyed step: its key found among the
+        keys in C, the state copied for a rules error half-way, the key played. Everything
+        else (a notation, a list step, a refusal and its message) goes the Python way."""
+        cdef long key
+        cdef Py_ssize_t i
+        cdef list legal = s._legal
+        if s.over or isinstance(move, str):
+            return _BaseState.play(s, move)
+        if legal is None:
+            if key_of_move(s._arities(), s._keys_tag, move, &key) == 1:
+                for i in range(s._nkeys):
+                    if s._keys[i] == key:
+                        before = s._copy()
+                        try:
+                            s._play(None, key)
+                        except BaseException:
+                            s._restore(before)
+                            raise
+                        return s
+        elif isinstance(move, tuple) and move in legal:  # a list of move tuples: found by value
+            move = legal[legal.index(move)]  # the engine's own tuple
+            before = s._copy()
+            try:
+                s._play(move)
+            except BaseException:
+                s._restore(before)
+                raise
+            return s
+        return _BaseState.play(s, move)  # a notation, or a refusal that says why
+
+    def play_random_seats(s, list rngs):
+        """BaseState.play_random_seats compiled: seat p picks as ``rngs[p].below`` would."""
+        cdef unsigned long long states[64]
+        cdef long seats = len(rngs), p
+        cdef list legal
+        if seats > 64:
+            return _BaseState.play_random_seats(s, rngs)
+        for p in range(seats):
+            states[p] = rngs[p].state
+        try:
+            while not s.over:
+                legal = s._legal
+                if legal is None:  # keys: only the move picked is made
+                    s._play(None, s._keys[below(&states[s.cur], s._nkeys)])
+                else:
+                    s._play(legal[below(&states[s.cur], len(legal))])
+        finally:
+            for p in range(seats):
+                rngs[p].state = states[p]
+        return s
+
+    def play_random_playout(s, seed=0, long limit=0):
+        """BaseState.play_random_playout compiled: the same picks (SplitMix64 in C)."""
+        cdef unsigned long long state = mixed(seed)
+        cdef long left = limit if limit > 0 else -1
+        cdef list legal
+        while not s.over and left != 0:
+            legal = s._legal
+            if legal is None:  # keys: only the move picked is made
+                s._play(None, s._keys[below(&state, s._nkeys)])
+            else:
+                s._play(legal[below(&state, len(legal))])
+            left -= 1
+        return s
+
+    # ---- the work budget of the rules' loops (BaseState's, in C) ----
+    cdef _loop(s, items):
+        """BaseState._loop in C: for loops count the elements they walk in one decision."""
+        if s.walked_in != s.decisions:
+            s.walked_in, s.walked = s.decisions, 0
+        s.walked += len(items)
+        if s.walked > _MAX_WORK:
+            raise ValueError(_TOO_MUCH_FOR)
+        return items
+
+    cdef tuple _work_done(s):
+        """BaseState._work_done in C."""
+        return (s.walked_in, s.walked)
+
+    cdef _work_back(s, tuple work):
+        s.walked_in, s.walked = work
+
+    cdef int _walk(s, long n) except -1:
+        """BaseState._walk in C: n elements walked by a for loop that makes no list."""
+        if s.walked_in != s.decisions:
+            s.walked_in, s.walked = s.decisions, 0
+        s.walked += n
+        if s.walked > _MAX_WORK:
+            raise ValueError(_TOO_MUCH_FOR)
+        return 0
+
+    cdef _spin(s):
+        """BaseState._spin in C: a round of a while loop counts as one element walked."""
+        if s.walked_in != s.decisions:
+            s.walked_in, s.walked = s.decisions, 0
+        s.walked += 1
+        if s.walked > _MAX_WORK:
+            raise ValueError(_TOO_MUCH_WHILE)
+
+
+# ---- the generator in C ----
+cdef unsigned long long mixed(object seed) except? 0:
+    """rng.mix(seed) in C: any whole number taken modulo 2**64 first, as the mask there does."""
+    cdef unsigned long long z
+    if type(seed) is not int:
+        return _Rng(seed).state
+    z = PyLong_AsUnsignedLongLongMask(seed) * 0x9E3779B97F4A7C15ULL + 0x9E3779B97F4A7C15ULL
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef object rng_at(unsigned long long state):
+    """An Rng in that state, without running Rng.__init__ (a Python function)."""
+    cdef object rng = _Rng.__new__(_Rng)
+    rng.state = state
+    return rng
+
+
+cdef list neighbour_list(const short[::1] table, long deg, long at):
+    """ops.neighbours in C: the cells a table of neighbours (or leaps) gives for a cell."""
+    cdef long k, there
+    cdef list out = []
+    if at < 0:
+        raise ValueError("there is no cell here (none) to look around")
+    if at * deg + deg > table.shape[0]:
+        raise IndexError("no such cell")
+    for k in range(deg):
+        there = table[at * deg + k]
+        if there >= 0:
+            out.append(there)
+    return out
+
+
+# ---- the moves kernels and the rules' code list, as keys ----
+cdef inline bint _fits(object v, long* out) noexcept:
+    """Whether v is a whole number that fits a packed key (then stored in out)."""
+    return _CK.small_int(v, out) and -KEY_HALF <= out[0] < KEY_HALF
+
+
+cdef int push_move(NativeCore s, object move) except -1:
+    """A move tuple made by the rules' code, as its key."""
+    cdef long parts[3]
+    cdef Py_ssize_t n, i
+    if type(move) is not tuple or len(move) > 3 or len(move) == 0:
+        s._keys_wide = True
+        return 0
+    n = len(move)
+    parts[0] = parts[1] = parts[2] = 0
+    for i in range(n):
+        if not _fits(move[i], &parts[i]):
+            s._keys_wide = True
+            return 0
+    return push(s, parts[0], parts[1], parts[2])
+
+
+cdef int push_moves(NativeCore s, object moves) except -1:
+    for move in moves:
+        push_move(s, move)
+    return 0
+
+
+cdef int push_tagged(NativeCore s, long tag, object values, bint distinct) except -1:
+    """K.tagged(tag, values, distinct) as keys: each value (each once, in first-seen order)."""
+    cdef Py_ssize_t first = s._nkeys, i
+    cdef long key, value
+    cdef list items = values if type(values) is list else list(values)
+    for v in items:
+        if not _fits(v, &value):
+            s._keys_wide = True
+            return 0
+        push(s, tag, value, 0)
+        if distinct:
+            key = s._keys[s._nkeys - 1]
+            for i in range(first, s._nkeys - 1):
+                if s._keys[i] == key:
+                    s._nkeys -= 1
+                    break
+    return 0
+
+
+cdef int push_cells(NativeCore s, long tag, bytearray grid, bint filled) except -1:
+    """K.tagged(tag, K.empty_cells(grid)) (or filled_cells) as keys, from the grid's bytes."""
+    cdef const unsigned char* cells = <const unsigned char*>PyByteArray_AS_STRING(grid)
+    cdef Py_ssize_t i, n = len(grid)
+    for i in range(n):
+        if (cells[i] != 0) == filled:
+            push(s, tag, i, 0)
+    return 0
+
+
+cdef int push_product(NativeCore s, long tag, object firsts, object seconds, bint distinct) except -1:
+    """K.tagged_product(tag, firsts, seconds) as keys; with ``distinct``, of the distinct values
+    of each (in first-seen order, as dict.fromkeys gives them), found in C."""
+    cdef list xs = firsts if type(firsts) is list else list(firsts)
+    cdef list ys = seconds if type(seconds) is list else list(seconds)
+    cdef long a[64]
+    cdef long b[64]
+    cdef Py_ssize_t na = 0, nb = 0, i, j
+    if len(xs) > 64 or len(ys) > 64:
+        if distinct:
+            xs, ys = _CK.distinct(xs), _CK.distinct(ys)
+        if len(xs) * len(ys) > _MAX_PAIRS:
+            raise ValueError(_TOO_MANY_PAIRS)
+        for x in xs:
+            for y in ys:
+                if not (_fits(x, &a[0]) and _fits(y, &b[0])):
+                    s._keys_wide = True
+                    return 0
+                push(s, tag, a[0], b[0])
+        return 0
+    for x in xs:
+        if not _fits(x, &a[na]):
+            s._keys_wide = True
+            return 0
+        if distinct:
+            for i in range(na):
+                if a[i] == a[na]:
+                    break
+            else:
+                na += 1
+        else:
+            na += 1
+    for y in ys:
+        if not _fits(y, &b[nb]):
+            s._keys_wide = True
+            return 0
+        if distinct:
+            for j in range(nb):
+                if b[j] == b[nb]:
+                    break
+            else:
+                nb += 1
+        else:
+            nb += 1
+    for i in range(na):
+        for j in range(nb):
+            push(s, tag, a[i], b[j])
+    return 0
+
+
+# ---- keys and move tuples ----
+cdef object move_of_key(const unsigned char* arity, long keys_tag, long key):
+    """The move tuple of a key: of action ``keys_tag`` (a kernel's keys of one action), or
+    packed (``keys_tag`` -1), whose action has ``arity[tag]`` arguments."""
+    cdef long tag, a, b
+    if keys_tag >= 0:  # a kernel's keys of one action
+        return _CK.pair(keys_tag, key)
+    unpack(keys_tag, key, &tag, &a, &b)
+    if arity[tag] == 0:
+        return (tag,)
+    if arity[tag] == 1:
+        return _CK.pair(tag, a)
+    return _CK.triple(tag, a, b)
+
+
+cdef int key_of_move(const unsigned char* arity, long keys_tag, object move, long* key) except -1:
+    """The key a move tuple of whole numbers has among keys of action ``keys_tag`` (or packed:
+    -1), into ``key``: 1. 2: it is no key of these; 0: not whole numbers (compare tuples)."""
+    cdef Py_ssize_t size, i
+    cdef long tag, n, a = 0, b = 0
+    if not isinstance(move, tuple):
+        return 0
+    size = len(move)
+    for i in range(size):
+        if type((<tuple>move)[i]) is not int:
+            return 0
+    if size < 1 or not 0 <= (<tuple>move)[0] < 256:
+        return 2
+    tag = (<tuple>move)[0]
+    if keys_tag >= 0:
+        if size != 2 or tag != keys_tag or not -KEY_HALF <= (<tuple>move)[1] < KEY_HALF:
+            return 2
+        key[0] = (<tuple>move)[1]
+        return 1
+    n = arity[tag]
+    if size != n + 1:
+        return 2
+    if n >= 1:
+        if not -KEY_HALF <= (<tuple>move)[1] < KEY_HALF:
+            return 2
+        a = (<tuple>move)[1]
+    if n == 2:
+        if not -KEY_HALF <= (<tuple>move)[2] < KEY_HALF:
+            return 2
+        b = (<tuple>move)[2]
+    key[0] = packed(tag, a, b)
+    return 1
+
+
+cdef class KeyMoves:
+    """A decision's legal moves as its keys, copied (a snapshot), each made into its move tuple,
+    or its Move, when read: ``legal_moves()`` of a keyed step natively (a regle.runtime.Moves),
+    and what play() looks a move up in."""
+
+    cdef long* keys
+    cdef Py_ssize_t n
+    cdef long tag
+    cdef const unsigned char* arity  # of the engine's actions (its module keeps the bytes)
+    cdef object move  # the Move class each is made into (None: plain tuples)
+
+    def __len__(self):
+        return self.n
+
+    def __getitem__(self, i):
+        cdef Py_ssize_t k
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self.n))]
+        k = i
+        if k < 0:
+            k += self.n
+        if not 0 <= k < self.n:
+            raise IndexError("move index out of range")
+        return self._at(k)
+
+    cdef object _at(self, Py_ssize_t k):
+        m = move_of_key(self.arity, self.tag, self.keys[k])
+        return m if self.move is None else self.move(m)
+
+    def __iter__(self):
+        cdef Py_ssize_t k
+        for k in range(self.n):
+            yield self._at(k)
+
+    def __contains__(self, move):
+        try:
+            self.index(move)
+        except (ValueError, TypeError):
+            return False
+        return True
+
+    def index(self, move, start=0, stop=None):
+        """The position of a move tuple among the keys (its key computed, then looked for);
+        ValueError when it is not one of them."""
+        cdef long key
+        cdef Py_ssize_t k, lo, hi
+        cdef int found = key_of_move(self.arity, self.tag, move, &key)
+        lo, hi, _ = slice(start, stop).indices(self.n)  # as list.index reads them (never outside the keys)
+        if found == 0:  # 1.0, True...: compared by ==
+            for k in range(lo, hi):
+                if move_of_key(self.arity, self.tag, self.keys[k]) == move:
+                    return k
+        elif found == 1:
+            for k in range(lo, hi):
+                if self.keys[k] == key:
+                    return k
+        raise ValueError("not one of these moves")
+
+    def count(self, move):
+        return 1 if move in self else 0
+
+    def __eq__(self, other):
+        if isinstance(other, (list, tuple, _Moves)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self):
+        return repr(list(self))
+
+    def __reduce__(self):  # pickled (and copied) as the Moves it stands for
+        return _Moves, (list(self),)
+
+    def __dealloc__(self):
+        PyMem_Free(self.keys)
+
+
+_Moves.register(KeyMoves)
+
+
+cdef object key_moves(NativeCore s, object move):
+    """The keys of ``s``'s decision, copied, as a sequence of moves (``move``: their class)."""
+    cdef KeyMoves out = KeyMoves.__new__(KeyMoves)
+    out.keys = <long*>PyMem_Malloc(max(s._nkeys, 1) * sizeof(long))
+    if out.keys == NULL:
+        raise MemoryError()
+    memcpy(out.keys, s._keys, s._nkeys * sizeof(long))
+    out.n, out.tag, out.arity, out.move = s._nkeys, s._keys_tag, s._arities(), move
+    return out
+
+
+# ---- batched stepping (regle.runtime.batch): many games stepped in one C loop ----
+cdef int _batch_mask(NativeCore s, signed char* row, Py_ssize_t width) except -1:
+    """The legal action ids of ``s`` as 1s in ``row`` (zeroed first): from the keys in C when
+    the step is keyed, else through legal_action_ids."""
+    cdef const long long* plan
+    cdef long long v
+    cdef Py_ssize_t i
+    memset(row, 0, width)
+    if s.over:
+        return 0
+    if s._legal is None:
+        plan = s._plan()
+        for i in range(s._nkeys):
+            v = s._id_of_key(s._keys[i], plan)
+            if v < 0:
+                break
+            row[v] = 1
+        else:
+            return 0
+    for v in s.legal_action_ids():
+        row[v] = 1
+    return 0
+
+
+cdef int _batch_advance(NativeCore s, long long action_id, bint lose) except -1:
+    """advance_id in C: the key whose id it is, played (the Python way says why when none is).
+    With ``lose``, an id that is not legal is not played: returns 1."""
+    cdef const long long* plan
+    cdef Py_ssize_t i
+    if s._legal is None and not s.over:
+        plan = s._plan()
+        for i in range(s._nkeys):
+            if s._id_of_key(s._keys[i], plan) == action_id:
+                s._play(None, s._keys[i])
+                return 0
+    if lose and action_id not in s.legal_action_ids():
+        return 1
+    s.advance_id(action_id)
+    return 0
+
+
+cdef int _batch_answer(NativeCore s, long seat, unsigned long long* rng) except -1:
+    """The other seats play uniformly random moves (``Rng.below`` on ``rng``) until ``seat``
+    is to play or the game is over, as play_random_seats picks."""
+    cdef list legal
+    while not s.over and s.cur != seat:
+        legal = s._legal
+        if legal is None:
+            s._play(None, s._keys[below(rng, s._nkeys)])
+        else:
+            s._play(legal[below(rng, len(legal))])
+    return 0
+
+
+cdef NativeCore _batch_new(object state_class, long players, object seed, long seat, unsigned long long* rng):
+    """Game ``seed`` of a batch, up to the decision of ``seat`` (every seat's first: -1)."""
+    cdef NativeCore s = state_class.new(players, seed)
+    rng[0] = mixed(-1 - seed)
+    if seat >= 0:
+        _batch_answer(s, seat, rng)
+    if s.over:
+        raise ValueError(f"{state_class.GAME.title}: the game of seed {seed} ended before "
+                         + ("any decision" if seat < 0 else f"seat {seat} had a decision"))
+    return s
+
+
+def batch_start(object state_class, list states, long i, long players, object seed, long seat,
+                unsigned long long[::1] rngs, signed char[:, ::1] mask, long long[::1] current):
+    """Slot i of a batch of games of ``state_class`` starts game ``seed``: its state, generator,
+    mask and acting seat."""
+    cdef NativeCore s = _batch_new(state_class, players, seed, seat, &rngs[i])
+    states[i] = s
+    current[i] = s.cur
+    _batch_mask(s, &mask[i, 0], mask.shape[1])
+
+
+def batch_step(object state_class, list states, list finished, const long long[::1] actions, long players,
+               long seat, object seed, unsigned long long[::1] rngs, long long[::1] episodes,
+               signed char[:, ::1] mask, long long[::1] current, unsigned char[::1] done,
+               float[:, ::1] rewards, bint lose):
+    """One step of every game of a batch (regle.runtime.batch.Batch.step): game i plays
+    ``actions[i]``; with ``seat`` >= 0 the other seats then answer at random from ``rngs[i]``.
+    A game that ends gets its rewards (+1 a winner, -1 a loser, 0 all in a draw), goes to
+    ``finished[i]``, and slot i starts its next game (seed + i + k * n for its k-th). With
+    ``lose``, an id that is not legal ends its game there: -1 for the seat that gave it."""
+    cdef Py_ssize_t i, n = len(states), width = mask.shape[1]
+    cdef NativeCore s
+    cdef long w
+    cdef bint illegal
+    for i in range(n):
+        s = <NativeCore>states[i]
+        illegal = _batch_advance(s, actions[i], lose)
+        if seat >= 0 and not illegal:
+            _batch_answer(s, seat, &rngs[i])
+        for w in range(players):
+            rewards[i, w] = 0
+        done[i] = s.over or illegal
+        if illegal:
+            rewards[i, s.cur] = -1
+        if done[i]:
+            winners = [] if illegal else s.winners
+            if winners:
+                for w in range(players):
+                    rewards[i, w] = -1
+                for w in winners:
+                    rewards[i, w] = 1
+            finished[i] = s
+            s = _batch_new(state_class, players, seed + i + episodes[i] * n, seat, &rngs[i])
+            episodes[i] += 1
+            states[i] = s
+        current[i] = s.cur
+        _batch_mask(s, &mask[i, 0], width)
