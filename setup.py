@@ -68,7 +68,9 @@ def extensions():
         return []
     exts = cythonize(
         [Extension("regle.runtime._kernels", ["runtime/_kernels.pyx"]),
-         Extension("regle.runtime._support", ["runtime/_support.pyx"])],
+         Extension("regle.runtime._support", ["runtime/_support.pyx"]),
+         # no fused multiply-add: the search's UCB values must round as Python's do
+         Extension("regle.runtime._search", ["runtime/_search.pyx"], extra_compile_args=["-ffp-contract=off"])],
         compiler_directives={"language_level": "3", "boundscheck": False, "wraparound": False},
         include_path=[pxd_layout()],
         quiet=True,

@@ -8,6 +8,7 @@
     python benchmarks/bench.py --openspiel --only kalah    # also the classics against OpenSpiel's
     python benchmarks/bench.py --batch --only hex          # also batched stepping (game.batch)
     python benchmarks/bench.py --play                      # also legal_moves + play against ids
+    python benchmarks/bench.py --mcts 100 --only cibles    # also MCTS against OpenSpiel's MCTSBot (a duel)
 
 Prints random playouts per second of each generated engine and of its yardstick, and their
 ratio (generated / yardstick; above 1.0 the generated engine is faster). Both sides play
@@ -124,6 +125,45 @@ def bench_mcts(game, quick: bool) -> None:
                 s.advance(other.choose(s))
     print(f"mcts (Éclats, {iterations} iterations, {game.backend} engine): {decisions / spent:,.1f} decisions/s, "
           f"{decisions * iterations / spent:,.0f} iterations/s")
+
+
+def bench_mcts_openspiel(quick: bool, native: bool, games: int) -> None:
+    """MCTS on Connect Four (200 iterations a decision, random rollouts to the end) against
+    OpenSpiel's C++ ``MCTSBot`` with ``RandomRolloutEvaluator(1)``: each side's iterations/s,
+    timed over the decisions of a duel between them (seats alternate, seeds fixed), and who won.
+    The exploration constants match on the rewards' scales: regle's c=1.4 on [0, 1], OpenSpiel's
+    2.8 on [-1, 1]."""
+    try:
+        import pyspiel
+    except ImportError:
+        print("mcts: pyspiel is not installed (the test extra has it)")
+        return
+    from regle.runtime.agents import make_agent
+    iterations, games = 200, (10 if quick else games)
+    game = regle.load(ROOT / "games/classics/connect4.rules", backend="native" if native else "python")
+    spiel = pyspiel.load_game("connect_four")
+    spent = {"regle": 0.0, "openspiel": 0.0}
+    decisions = {"regle": 0, "openspiel": 0}
+    results = {"regle": 0, "openspiel": 0, "draw": 0}
+    for g in range(games):
+        ours = make_agent(f"mcts:iterations={iterations},rollout=0", g)
+        theirs = pyspiel.MCTSBot(spiel, pyspiel.RandomRolloutEvaluator(1, g), 2.8, iterations, 1000, False, g, False)
+        s, st, seat = game.new_game(2, seed=g), spiel.new_initial_state(), g % 2
+        while not s.over:
+            side = "regle" if s.cur == seat else "openspiel"
+            start = time.perf_counter()
+            column = ours.choose(s)[1] if side == "regle" else theirs.step(st)
+            spent[side] += time.perf_counter() - start
+            decisions[side] += 1
+            s.advance((0, column))
+            st.apply_action(column)
+        winners = s.winners
+        results["draw" if len(winners) != 1 else "regle" if winners == [seat] else "openspiel"] += 1
+    rate = {side: decisions[side] * iterations / spent[side] for side in spent}
+    print(f"\nMCTS on Connect Four, {iterations} iterations a decision, random rollouts ({game.backend} engine)")
+    print(f"regle {rate['regle']:,.0f} iterations/s, OpenSpiel MCTSBot {rate['openspiel']:,.0f}: "
+          f"{rate['regle'] / rate['openspiel']:.2f}x; over {games} games regle won {results['regle']}, "
+          f"OpenSpiel {results['openspiel']}, {results['draw']} draws")
 
 
 def _bench_jobs(sim, quick: bool) -> None:
@@ -341,6 +381,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="also the documented loop (legal_moves + play) against the loop by ids, per game")
     parser.add_argument("--batch", action="store_true",
                         help="also batched Connect Four (game.batch, 1,024 games) against OpenSpiel's loop")
+    parser.add_argument("--mcts", type=int, nargs="?", const=100, metavar="GAMES",
+                        help="also MCTS on Connect Four against OpenSpiel's C++ MCTSBot: iterations/s and "
+                             "a duel of GAMES games (default 100; 10 with --quick)")
     parser.add_argument("--profile", choices=sorted(GAMES), metavar="GAME",
                         help="profile random playouts of GAME and print its top functions (instead of the table)")
     args = parser.parse_args(argv)
@@ -372,6 +415,8 @@ def main(argv: list[str] | None = None) -> int:
         bench_play(args.quick, native, args.only)
     if args.batch:
         bench_batch(args.quick, native)
+    if args.mcts:
+        bench_mcts_openspiel(args.quick, native, args.mcts)
     return 0
 
 

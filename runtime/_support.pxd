@@ -38,6 +38,7 @@ cdef class NativeCore:
 
     # shared
     cdef int _copy_keys(self, NativeCore t) except -1
+    cdef int _playout(self, unsigned long long state, long limit) except -1
     cdef long long _id_of_key(self, long key, const long long* plan) noexcept
     cdef _loop(self, items)
     cdef tuple _work_done(self)
@@ -49,6 +50,15 @@ cdef class NativeCore:
 # ---- the generator in C (regle.runtime.rng, SplitMix64) ----
 cdef unsigned long long mixed(object seed) except? 0
 cdef object rng_at(unsigned long long state)
+
+
+@cython.overflowcheck(False)  # SplitMix64 wraps around by design
+cdef inline unsigned long long mix64(unsigned long long seed) noexcept:
+    """rng.mix of a seed that is already a 64-bit number: the generator's first state."""
+    cdef unsigned long long z = seed * 0x9E3779B97F4A7C15ULL + 0x9E3779B97F4A7C15ULL
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
 
 
 @cython.overflowcheck(False)

@@ -199,7 +199,12 @@ cdef class NativeCore:
 
     def play_random_playout(s, seed=0, long limit=0):
         """BaseState.play_random_playout compiled: the same picks (SplitMix64 in C)."""
-        cdef unsigned long long state = mixed(seed)
+        s._playout(mixed(seed), limit)
+        return s
+
+    cdef int _playout(s, unsigned long long state, long limit) except -1:
+        """play_random_playout for C callers: from generator state ``state``, ``limit``
+        decisions at most (0: to the end)."""
         cdef long left = limit if limit > 0 else -1
         cdef list legal
         while not s.over and left != 0:
@@ -209,7 +214,7 @@ cdef class NativeCore:
             else:
                 s._play(legal[below(&state, len(legal))])
             left -= 1
-        return s
+        return 0
 
     # ---- the work budget of the rules' loops (BaseState's, in C) ----
     cdef _loop(s, items):
@@ -249,13 +254,9 @@ cdef class NativeCore:
 # ---- the generator in C ----
 cdef unsigned long long mixed(object seed) except? 0:
     """rng.mix(seed) in C: any whole number taken modulo 2**64 first, as the mask there does."""
-    cdef unsigned long long z
     if type(seed) is not int:
         return _Rng(seed).state
-    z = PyLong_AsUnsignedLongLongMask(seed) * 0x9E3779B97F4A7C15ULL + 0x9E3779B97F4A7C15ULL
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
+    return mix64(PyLong_AsUnsignedLongLongMask(seed))
 
 
 cdef object rng_at(unsigned long long state):

@@ -10,6 +10,10 @@ own scores (leader 1, tied leaders share).
 Options (``mcts:iterations=400,c=1.4,rollout=60,time=0.5``): iterations per decision (default
 200), exploration constant c, rollout depth (0: to the end), or a time budget in seconds
 instead of a count. Seeded: the same seed and states give the same choices.
+
+On a native engine, a game with no chance and nothing hidden from the searching seat is searched
+in C (regle.runtime._search): the same iterations, draws and choices, without a Python object
+per node or a Python call per move.
 """
 from __future__ import annotations
 
@@ -17,8 +21,13 @@ import math
 import time
 
 from .engine import BaseState, Move
-from .hidden import determinize
+from .hidden import determinize, hidden_places
 from .rng import Rng
+
+try:  # compiled with the kernels; without it (pure mode) every search is the Python one
+    from . import _search
+except ImportError:  # pragma: no cover - exercised only where the kernels did not build
+    _search = None
 
 
 class Node:
@@ -71,12 +80,17 @@ class MctsAgent:
         #: a ceiling in seconds on one decision, whatever the options say (0: none); set by
         #: hosts that share a machine, such as ``regle serve``
         self.cap = 0.0
+        #: search in C where the state allows it (tests turn it off to compare the two)
+        self.in_c = True
 
     def choose(self, state: BaseState) -> Move:
         legal = state.legal
         if len(legal) == 1:
             return legal[0]
         me = state.cur
+        if self.in_c and _searchable_in_c(state, me):
+            return legal[_search.search(state, self.iterations, self.budget, self.cap, self.c, self.rollout,
+                                        self.rng, rewards, time.perf_counter)]
         root = Node(state.n)
         rng = self.rng
         start = time.perf_counter()
@@ -135,3 +149,11 @@ class MctsAgent:
             n.visits += 1
             for p, r in enumerate(result):
                 n.totals[p] += r
+
+
+def _searchable_in_c(state: BaseState, me: int) -> bool:
+    """Whether the C search makes the same choices as the one below: a compiled state, whose
+    game has no chance (every iteration meets the same moves at a node) and hides nothing from
+    ``me`` (no determinisation: each iteration starts from a plain copy)."""
+    return (_search is not None and getattr(state, "NATIVE", False) and not state.GAME.has_chance
+            and not hidden_places(state, me))

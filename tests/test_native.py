@@ -507,3 +507,35 @@ def test_action_ids_read_off_the_keys_are_those_of_the_moves(engines, path):
             b.advance_id(choice)
             assert a.to_json() == b.to_json()
             k += 1
+
+
+@pytest.mark.parametrize("path", ["games/classics/connect4.rules", "games/classics/tictactoe.rules",
+                                  "games/cibles.rules", "games/classics/kalah.rules"])
+def test_the_search_in_c_makes_the_choices_of_the_python_search(engines, path):
+    """MCTS in C (regle.runtime._search) against the Python search, on the same native states
+    and on the Python engine: the same move and the same generator state after every decision,
+    with rollouts cut short (rewards by scores) and to the end (draws shared)."""
+    from regle.runtime.agents import make_agent
+    from regle.runtime.mcts import _searchable_in_c
+    python, compiled = engines[path]
+    rng = random.Random(3)
+    for seed, n in enumerate(sorted({compiled.players.start, compiled.players.stop - 1})):
+        a, b = python.new_game(n, seed=seed), compiled.new_game(n, seed=seed)
+        while not a.over:
+            spec = f"mcts:iterations=40,rollout={0 if a.decisions % 2 else 5}"
+            in_c, in_python, on_python = (make_agent(spec, a.decisions) for _ in range(3))
+            in_python.in_c = False
+            assert _searchable_in_c(b, b.cur) and not _searchable_in_c(a, a.cur)
+            choice = in_c.choose(b)
+            assert choice == in_python.choose(b) == on_python.choose(a)
+            assert in_c.rng.state == in_python.rng.state == on_python.rng.state
+            move = rng.choice(a.legal)
+            a.advance(move)
+            b.advance(move)
+
+
+def test_games_with_chance_or_secrets_are_searched_in_python(engines):
+    from regle.runtime.mcts import _searchable_in_c
+    for path in ("games/pixies.rules", "games/eclats.rules", "games/explobilles.rules"):
+        state = engines[path][1].new_game(seed=1)
+        assert not _searchable_in_c(state, state.cur)
