@@ -137,6 +137,31 @@ cdef class NativeCore:
                 return s
         return _BaseState.advance_id(s, action_id)  # not a legal id here: it says why
 
+    def play_id(s, action_id):
+        """``BaseState.play_id`` compiled: the key whose id it is found among the keys, the
+        state copied for a rules error half-way, the key played (the Python way, which says
+        why, when the step is not keyed or no key has that id)."""
+        cdef const long long* plan
+        cdef long long v, wanted
+        cdef Py_ssize_t i
+        if s.over or s._legal is not None or type(action_id) is not int or not 0 <= action_id < 2 ** 62:
+            return _BaseState.play_id(s, action_id)
+        wanted = action_id
+        plan = s._plan()
+        for i in range(s._nkeys):
+            v = s._id_of_key(s._keys[i], plan)
+            if v < 0:
+                break
+            if v == wanted:
+                before = s._copy()
+                try:
+                    s._play(None, s._keys[i])
+                except BaseException:
+                    s._restore(before)
+                    raise
+                return s
+        return _BaseState.play_id(s, action_id)
+
     # ---- compiled fast paths: BaseState.advance, play and play_random_playout ----
     def advance(s, move):
         """Play ``move``, one of ``s.legal`` (BaseState.advance, compiled)."""

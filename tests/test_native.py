@@ -539,3 +539,31 @@ def test_games_with_chance_or_secrets_are_searched_in_python(engines):
     for path in ("games/pixies.rules", "games/eclats.rules", "games/explobilles.rules"):
         state = engines[path][1].new_game(seed=1)
         assert not _searchable_in_c(state, state.cur)
+
+
+def test_play_id_is_checked_natively_and_a_rules_error_leaves_the_state_as_it_was(engines):
+    """The compiled play_id (the key of the id found in C): the same game as the Python engine,
+    the same refusals, and after a rules error half-way the state it was given, unchanged."""
+    from test_vocabulary import HEAD, PASS_TURN
+    python, compiled = engines["games/classics/tictactoe.rules"]
+    a, b = python.new_game(seed=2), compiled.new_game(seed=2)
+    rng = random.Random(2)
+    while not a.over:
+        for bad in (99, -1, 2 ** 70, True, 4.0):
+            with pytest.raises(regle.IllegalMove) as on_python:
+                a.play_id(bad)
+            with pytest.raises(regle.IllegalMove) as natively:
+                b.play_id(bad)
+            assert str(natively.value) == str(on_python.value)
+        taken = [i for i in range(9) if i not in a.legal_action_ids()]
+        for bad in taken:
+            with pytest.raises(regle.IllegalMove, match="is not a legal move here"):
+                b.play_id(bad)
+        pick = rng.choice(a.legal_action_ids())
+        assert b.play_id(pick) is b and a.play_id(pick).to_json() == b.to_json()
+    body = "for i in 1..3 {\n        n += i\n      }\n      while n >= 0 {\n        n += 1\n      }"
+    runaway = regle.loads(HEAD + "counter n\n" + PASS_TURN.replace("{body}", body), name="runaway", backend="native")
+    s = runaway.new_game()
+    with pytest.raises(regle.RulesRuntimeError, match="walked more than 1,000,000 elements in loops"):
+        s.play_id(s.legal_action_ids()[0])
+    assert s.to_json() == runaway.new_game().to_json()

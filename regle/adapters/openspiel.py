@@ -122,11 +122,13 @@ def register(game: Game, players: int, short: str | None = None, chance: str = "
             self.first = None if game.has_chance else game.new_game(players, seed=0)
 
         def new_initial_state(self):
-            return RegleState(self)
+            return State(self)
 
         def make_py_observer(self, iig_obs_type=None, params=None):
             return RegleObserver(self, iig_obs_type, params)
 
+    State = type(f"RegleState_{short}", (RegleState,), {
+        "regle_game": game, "n": players, "explicit": explicit, "by_scores": returns == "scores"})
     RegleGame.__name__ = RegleGame.__qualname__ = f"RegleGame_{short}"
     pyspiel.register_game(game_type, RegleGame)
     _REGISTERED[short] = RegleGame
@@ -191,76 +193,114 @@ def register_packaged() -> list[str]:
     return out
 
 
-PACKAGED = register_packaged()
+class Position:
+    """What an adapter state holds beyond OpenSpiel's own fields, in one object that copies
+    itself: OpenSpiel clones a Python state by deep-copying its ``__dict__``, one
+    ``copy.deepcopy`` call per value and key, so the state keeps a single value there (this) and
+    the clone is one copy of the regle state. Until a move is played, a state without chance
+    shares its game's first position (``shared``): OpenSpiel makes a new state for every clone
+    before it fills it, and that state must cost nothing."""
 
+    __slots__ = ("inner", "shared", "need", "before", "pending", "script")
 
-class RegleState(pyspiel.State):
-    """An OpenSpiel state holding a regle state (None until the chance node chose the seed)."""
-
-    def __init__(self, game):
-        super().__init__(game)
-        self.regle_game: Game = game.regle_game
-        self.n: int = game.players
-        self.explicit: bool = game.explicit
-        self.by_scores: bool = game.by_scores
+    def __init__(self, inner, shared: bool, need: int | None = None) -> None:
+        self.inner = inner  # the regle state (None until the chance node chose the seed)
+        self.shared = shared  # inner is the game's first position: copied before it changes
         # explicit chance: the draw pending (its number of outcomes), the state before the move
         # that needs it (None: setup), that move, and the outcomes drawn for it so far
-        self.need: int | None = None
+        self.need = need
         self.before = None
         self.pending: tuple | None = None
         self.script: list[int] = []
+
+    def __deepcopy__(self, memo: dict) -> "Position":
+        twin = Position.__new__(Position)
+        twin.inner = self.inner if self.shared or self.inner is None else self.inner.copy()
+        twin.shared = self.shared
+        twin.need = self.need
+        twin.before = None if self.before is None else self.before.copy()
+        twin.pending = self.pending  # a move tuple: never changed
+        twin.script = list(self.script)
+        memo[id(self)] = twin
+        return twin
+
+
+class RegleState(pyspiel.State):
+    """An OpenSpiel state holding a regle state (None until the chance node chose the seed).
+    Each registered game has its subclass, whose class attributes say what never changes
+    (``regle_game``, ``n``, ``explicit``, ``by_scores``): only ``position`` is the state's own."""
+
+    regle_game: Game
+    n: int
+    explicit: bool
+    by_scores: bool
+
+    def __init__(self, game):
+        super().__init__(game)
         if self.explicit:
-            self.inner, self.need = chance.setup(self.regle_game, self.n)
+            inner, need = chance.setup(self.regle_game, self.n)
+            self.position = Position(inner, False, need)
         else:
-            self.inner = None if game.first is None else game.first.copy()
+            self.position = Position(game.first, game.first is not None)
+
+    @property
+    def inner(self):
+        """The regle state (None until the chance node chose the seed)."""
+        return self.position.inner
 
     def current_player(self) -> int:
-        if self.need is not None or self.inner is None:
+        p = self.position
+        if p.need is not None or p.inner is None:
             return pyspiel.PlayerId.CHANCE
-        if self.inner.is_over:
+        if p.inner.over:
             return pyspiel.PlayerId.TERMINAL
-        return self.inner.current_player
+        return p.inner.cur
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self.need is not None or self.inner is None or self.inner.is_over or player != self.inner.current_player:
+        p = self.position
+        if p.need is not None or p.inner is None or p.inner.over or player != p.inner.cur:
             return []
-        return sorted(self.inner.legal_action_ids())
+        return sorted(p.inner.legal_action_ids())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self.explicit:
-            return [(o, 1.0 / self.need) for o in range(self.need or 0)]
+            need = self.position.need
+            return [(o, 1.0 / need) for o in range(need or 0)]
         return [(seed, 1.0 / SEEDS) for seed in range(SEEDS)]
 
     def _apply_action(self, action: int) -> None:
+        p = self.position
         if self.explicit:
-            self._apply_explicit(int(action))
-        elif self.inner is None:
-            self.inner = self.regle_game.new_game(self.n, seed=int(action))
+            self._apply_explicit(p, int(action))
+        elif p.inner is None:
+            p.inner = self.regle_game.new_game(self.n, seed=int(action))
         else:
-            self.inner = self.inner.play_id(int(action))
+            if p.shared:  # the game's first position: this state's own copy from now on
+                p.inner, p.shared = p.inner.copy(), False
+            p.inner = p.inner.play_id(int(action))
 
-    def _apply_explicit(self, action: int) -> None:
+    def _apply_explicit(self, p: Position, action: int) -> None:
         """A draw's outcome, or a move (which may need draws): the step is played again from
         the position before it with every outcome chosen so far (regle.runtime.chance)."""
-        if self.need is not None:
-            if not 0 <= action < self.need:
-                raise ValueError(f"chance outcome {action}: this draw has outcomes 0 to {self.need - 1}")
-            self.script.append(action)
-            if self.pending is None:  # the setup
+        if p.need is not None:
+            if not 0 <= action < p.need:
+                raise ValueError(f"chance outcome {action}: this draw has outcomes 0 to {p.need - 1}")
+            p.script.append(action)
+            if p.pending is None:  # the setup
                 game, n = self.regle_game, self.n
-                after, self.need = chance.attempt(lambda rng: game.new_game(n, 0, rng=rng), self.script)
+                after, p.need = chance.attempt(lambda rng: game.new_game(n, 0, rng=rng), p.script)
             else:
-                after, self.need = chance.advance(self.before, self.pending, self.script)
+                after, p.need = chance.advance(p.before, p.pending, p.script)
         else:
-            move = self.inner._move_of_id(action)
-            self.before, self.pending, self.script = self.inner, move, []
-            after, self.need = chance.advance(self.inner, move, [])
+            move = p.inner._move_of_id(action)
+            p.before, p.pending, p.script = p.inner, move, []
+            after, p.need = chance.advance(p.inner, move, [])
         if after is not None:
-            self.inner, self.before, self.pending, self.script = after, None, None, []
+            p.inner, p.before, p.pending, p.script = after, None, None, []
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            return f"outcome {action} of {self.need}" if self.explicit else f"seed {action}"
+            return f"outcome {action} of {self.position.need}" if self.explicit else f"seed {action}"
         if self.inner is not None and not self.inner.is_over and player == self.inner.current_player:
             # the move's notation here: unique among the legal moves (two equal cards differ)
             for move_id, text in zip(self.inner.legal_action_ids(), self.inner.notations()):
@@ -269,7 +309,8 @@ class RegleState(pyspiel.State):
         return self.regle_game.describe_action(int(action), self.n)
 
     def is_terminal(self) -> bool:
-        return self.need is None and self.inner is not None and self.inner.is_over
+        p = self.position
+        return p.need is None and p.inner is not None and p.inner.over
 
     def returns(self) -> list[float]:
         if not self.is_terminal():
@@ -339,3 +380,6 @@ def returns_of(state: Any) -> list[float]:
     """The returns of a regle state as this adapter reports them."""
     winners = state.winners
     return [0.0 if not winners else (1.0 if p in winners else -1.0) for p in range(state.n)]
+
+
+PACKAGED = register_packaged()
