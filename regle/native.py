@@ -32,6 +32,12 @@ class NativeUnavailable(RuntimeError):
     the build failed; the message says which and what to do."""
 
 
+#: the compiled modules native engines cimport, and their declarations: the kernels, and the
+#: support every engine shares (its state's base class, keys, the generator in C)
+COMPILED = ("regle.runtime._kernels", "regle.runtime._support")
+PXDS = ("_kernels.pxd", "_support.pxd")
+
+
 def default_backend() -> str:
     """The backend ``regle.load`` uses when none is named: ``REGLE_BACKEND`` if set, else auto."""
     value = os.environ.get("REGLE_BACKEND", "auto").strip().lower() or "auto"
@@ -166,12 +172,6 @@ def build(source: str, module_name: str, folder: Path, say=None) -> Path:
     if say:
         say(f"native engine built in {time.perf_counter() - started:.1f} s")
     return target
-
-
-#: the compiled modules native engines cimport, and their declarations: the kernels, and the
-#: support every engine shares (its state's base class, keys, the generator in C)
-COMPILED = ("regle.runtime._kernels", "regle.runtime._support")
-PXDS = ("_kernels.pxd", "_support.pxd")
 
 
 def runtime_pxd(name: str) -> bytes:

@@ -124,7 +124,7 @@ cdef class NativeCore:
         cdef const long long* plan
         cdef long long v, wanted
         cdef Py_ssize_t i
-        if s.over or s._legal is not None or type(action_id) is not int:
+        if s.over or s._legal is not None or type(action_id) is not int or not 0 <= action_id < 2 ** 62:
             return _BaseState.advance_id(s, action_id)
         wanted = action_id
         plan = s._plan()

@@ -550,11 +550,12 @@ def test_play_id_is_checked_natively_and_a_rules_error_leaves_the_state_as_it_wa
     rng = random.Random(2)
     while not a.over:
         for bad in (99, -1, 2 ** 70, True, 4.0):
-            with pytest.raises(regle.IllegalMove) as on_python:
-                a.play_id(bad)
-            with pytest.raises(regle.IllegalMove) as natively:
-                b.play_id(bad)
-            assert str(natively.value) == str(on_python.value)
+            for method in ("play_id", "advance_id"):
+                with pytest.raises(regle.IllegalMove) as on_python:
+                    getattr(a, method)(bad)
+                with pytest.raises(regle.IllegalMove) as natively:
+                    getattr(b, method)(bad)
+                assert str(natively.value) == str(on_python.value)
         taken = [i for i in range(9) if i not in a.legal_action_ids()]
         for bad in taken:
             with pytest.raises(regle.IllegalMove, match="is not a legal move here"):
