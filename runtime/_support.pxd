@@ -40,6 +40,8 @@ cdef class NativeCore:
     cdef int _copy_keys(self, NativeCore t) except -1
     cdef int _playout(self, unsigned long long state, long limit) except -1
     cdef long long _id_of_key(self, long key, const long long* plan) noexcept
+    cdef Py_ssize_t _key_of_id(self, object action_id) except -2
+    cdef int _play_checked(self, move, long key) except -1
     cdef _loop(self, items)
     cdef tuple _work_done(self)
     cdef _work_back(self, tuple work)

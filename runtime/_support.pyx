@@ -118,49 +118,53 @@ cdef class NativeCore:
             out.append(v)
         return out
 
+    cdef Py_ssize_t _key_of_id(s, object action_id) except -2:
+        """Where among the keys is the key whose action id is ``action_id``: -1 when the Python
+        way must decide (the step is not keyed, a key has no plain id, or none has this one)."""
+        cdef const long long* plan
+        cdef long long v, wanted
+        cdef Py_ssize_t i
+        if s.over or s._legal is not None or type(action_id) is not int or not 0 <= action_id < 2 ** 62:
+            return -1
+        wanted = action_id
+        plan = s._plan()
+        for i in range(s._nkeys):
+            v = s._id_of_key(s._keys[i], plan)
+            if v < 0:
+                return -1
+            if v == wanted:
+                return i
+        return -1
+
     def advance_id(s, action_id):
         """``BaseState.advance_id`` compiled: the key whose id it is is found among the keys and
         played, with no move tuple made (the Python way when the step is not keyed)."""
-        cdef const long long* plan
-        cdef long long v, wanted
-        cdef Py_ssize_t i
-        if s.over or s._legal is not None or type(action_id) is not int or not 0 <= action_id < 2 ** 62:
-            return _BaseState.advance_id(s, action_id)
-        wanted = action_id
-        plan = s._plan()
-        for i in range(s._nkeys):
-            v = s._id_of_key(s._keys[i], plan)
-            if v < 0:
-                break
-            if v == wanted:
-                s._play(None, s._keys[i])
-                return s
-        return _BaseState.advance_id(s, action_id)  # not a legal id here: it says why
+        cdef Py_ssize_t i = s._key_of_id(action_id)
+        if i < 0:
+            return _BaseState.advance_id(s, action_id)  # a list step, or not a legal id: it says why
+        s._play(None, s._keys[i])
+        return s
 
     def play_id(s, action_id):
-        """``BaseState.play_id`` compiled: the key whose id it is found among the keys, the
-        state copied for a rules error half-way, the key played (the Python way, which says
-        why, when the step is not keyed or no key has that id)."""
-        cdef const long long* plan
-        cdef long long v, wanted
-        cdef Py_ssize_t i
-        if s.over or s._legal is not None or type(action_id) is not int or not 0 <= action_id < 2 ** 62:
+        """``BaseState.play_id`` compiled: the key whose id it is found among the keys and played
+        as ``play`` plays (the Python way, which says why, when the step is not keyed or no key
+        has that id)."""
+        cdef Py_ssize_t i = s._key_of_id(action_id)
+        if i < 0:
             return _BaseState.play_id(s, action_id)
-        wanted = action_id
-        plan = s._plan()
-        for i in range(s._nkeys):
-            v = s._id_of_key(s._keys[i], plan)
-            if v < 0:
-                break
-            if v == wanted:
-                before = s._copy()
-                try:
-                    s._play(None, s._keys[i])
-                except BaseException:
-                    s._restore(before)
-                    raise
-                return s
-        return _BaseState.play_id(s, action_id)
+        s._play_checked(None, s._keys[i])
+        return s
+
+    cdef int _play_checked(s, move, long key) except -1:
+        """``_play``, with the state copied first and taken back from the copy when a rules
+        error stops the move half-way (what ``play`` promises)."""
+        before = s._copy()
+        try:
+            s._play(move, key)
+        except BaseException:
+            s._restore(before)
+            raise
+        return 0
 
     # ---- compiled fast paths: BaseState.advance, play and play_random_playout ----
     def advance(s, move):
@@ -183,21 +187,10 @@ cdef class NativeCore:
             if key_of_move(s._arities(), s._keys_tag, move, &key) == 1:
                 for i in range(s._nkeys):
                     if s._keys[i] == key:
-                        before = s._copy()
-                        try:
-                            s._play(None, key)
-                        except BaseException:
-                            s._restore(before)
-                            raise
+                        s._play_checked(None, key)
                         return s
         elif isinstance(move, tuple) and move in legal:  # a list of move tuples: found by value
-            move = legal[legal.index(move)]  # the engine's own tuple
-            before = s._copy()
-            try:
-                s._play(move)
-            except BaseException:
-                s._restore(before)
-                raise
+            s._play_checked(legal[legal.index(move)], 0)  # the engine's own tuple
             return s
         return _BaseState.play(s, move)  # a notation, or a refusal that says why
 
@@ -383,34 +376,33 @@ cdef int push_product(NativeCore s, long tag, object firsts, object seconds, bin
                     return 0
                 push(s, tag, a[0], b[0])
         return 0
-    for x in xs:
-        if not _fits(x, &a[na]):
-            s._keys_wide = True
-            return 0
-        if distinct:
-            for i in range(na):
-                if a[i] == a[na]:
-                    break
-            else:
-                na += 1
-        else:
-            na += 1
-    for y in ys:
-        if not _fits(y, &b[nb]):
-            s._keys_wide = True
-            return 0
-        if distinct:
-            for j in range(nb):
-                if b[j] == b[nb]:
-                    break
-            else:
-                nb += 1
-        else:
-            nb += 1
+    na = _small_values(xs, a, distinct)
+    nb = _small_values(ys, b, distinct) if na >= 0 else -1
+    if na < 0 or nb < 0:
+        s._keys_wide = True
+        return 0
     for i in range(na):
         for j in range(nb):
             push(s, tag, a[i], b[j])
     return 0
+
+
+cdef Py_ssize_t _small_values(list values, long* out, bint distinct) except -2:
+    """The values (at most 64) as C numbers into ``out``, each once with ``distinct`` (in
+    first-seen order): how many, or -1 when one does not fit a key."""
+    cdef Py_ssize_t n = 0, i
+    for v in values:
+        if not _fits(v, &out[n]):
+            return -1
+        if distinct:
+            for i in range(n):
+                if out[i] == out[n]:
+                    break
+            else:
+                n += 1
+        else:
+            n += 1
+    return n
 
 
 # ---- keys and move tuples ----
