@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -99,6 +100,9 @@ def main() -> None:
             gomoku = tmp / "gomoku.rules"
             gomoku.write_text(GOMOKU, encoding="utf-8")
             cases.append(("Five in a row 15x15", gomoku))
+    # stopped by a signal (kill, a CI timeout) as by Ctrl-C: the finally below removes the larger
+    # boards written beside the classics, which the test suite would otherwise find as games
+    signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(143))
     print(f"cold native builds ({args.flags}); CPU seconds and peak memory of Cython + the C compiler")
     print(f"{'rules':<42} {'CPU s':>7} {'peak MiB':>9} {'.pyx KiB':>9} {'generate s':>11}")
     try:
