@@ -12,7 +12,7 @@ the states are compiled states copied and played in C by their move keys.
 from libc.math cimport log, sqrt
 from cpython.mem cimport PyMem_Free, PyMem_Realloc
 
-from regle.runtime._support cimport NativeCore, below, mix64, rng_at
+from regle.runtime._support cimport NativeCore, below, mix64, next64, rng_at
 
 
 cdef struct TreeNode:
@@ -97,7 +97,7 @@ def search(NativeCore state, long iterations, double budget, double cap, double 
     rewards of a game over are computed here, as it computes them); ``clock`` is
     time.perf_counter."""
     cdef Tree tree = Tree.__new__(Tree)
-    cdef unsigned long long r = rng.state, seed
+    cdef unsigned long long r = rng.state
     cdef Py_ssize_t root, node, child, i, n, k, best, unexplored
     cdef Py_ssize_t* path = NULL
     cdef double* result = NULL
@@ -124,8 +124,7 @@ def search(NativeCore state, long iterations, double budget, double cap, double 
                 break
             # determinize(): a copy of the state with its own generator (nothing hidden here)
             s = state._copy()
-            r += 0x9E3779B97F4A7C15ULL
-            s.rng = rng_at(_splitmix(r))
+            s.rng = rng_at(next64(&r))
             depth = 0
             node = root
             # selection and expansion
@@ -164,9 +163,7 @@ def search(NativeCore state, long iterations, double budget, double cap, double 
                 node = tree.kids[nd.children + best]
                 depth = _step(&path, &room, depth, node)
             # rollout, then each seat's reward backed up the path
-            r += 0x9E3779B97F4A7C15ULL
-            seed = _splitmix(r)
-            s._playout(mix64(seed), rollout)
+            s._playout(mix64(next64(&r)), rollout)  # play_random_playout(rng.next64(), rollout)
             if s.over:  # a sole winner 1, k winners (or k tied leaders in a draw) 1/k each
                 winners = s.winners or s.leaders
                 share = 1.0 / len(winners)
@@ -215,11 +212,3 @@ cdef Py_ssize_t _step(Py_ssize_t** path, Py_ssize_t* room, Py_ssize_t depth, Py_
         path[0] = <Py_ssize_t*>_grown(path[0], room[0] * sizeof(Py_ssize_t))
     path[0][depth] = node
     return depth + 1
-
-
-cdef inline unsigned long long _splitmix(unsigned long long z) noexcept:
-    """Rng.next64's output for the generator state z (already advanced)."""
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-

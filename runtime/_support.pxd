@@ -40,7 +40,7 @@ cdef class NativeCore:
     cdef int _copy_keys(self, NativeCore t) except -1
     cdef int _playout(self, unsigned long long state, long limit) except -1
     cdef long long _id_of_key(self, long key, const long long* plan) noexcept
-    cdef Py_ssize_t _key_of_id(self, object action_id) except -2
+    cdef Py_ssize_t _key_of_id(self, long long wanted) except -2
     cdef int _play_checked(self, move, long key) except -1
     cdef _loop(self, items)
     cdef tuple _work_done(self)
@@ -55,26 +55,34 @@ cdef object rng_at(unsigned long long state)
 
 
 @cython.overflowcheck(False)  # SplitMix64 wraps around by design
-cdef inline unsigned long long mix64(unsigned long long seed) noexcept:
-    """rng.mix of a seed that is already a 64-bit number: the generator's first state."""
-    cdef unsigned long long z = seed * 0x9E3779B97F4A7C15ULL + 0x9E3779B97F4A7C15ULL
+cdef inline unsigned long long scrambled(unsigned long long z) noexcept:
+    """SplitMix64's output for the generator state z (Rng.next64 after its step)."""
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
     return z ^ (z >> 31)
 
 
 @cython.overflowcheck(False)
+cdef inline unsigned long long next64(unsigned long long* state) noexcept:
+    """Rng.next64 in C: the generator's step, then its output."""
+    state[0] += 0x9E3779B97F4A7C15ULL
+    return scrambled(state[0])
+
+
+@cython.overflowcheck(False)
+cdef inline unsigned long long mix64(unsigned long long seed) noexcept:
+    """rng.mix of a seed that is already a 64-bit number: the generator's first state."""
+    return scrambled(seed * 0x9E3779B97F4A7C15ULL + 0x9E3779B97F4A7C15ULL)
+
+
+@cython.overflowcheck(False)
 cdef inline unsigned long long below(unsigned long long *state, unsigned long long n) noexcept:
-    """Rng.below in C: SplitMix64, a uniform number in [0, n) without modulo bias."""
+    """Rng.below in C: a uniform number in [0, n) without modulo bias."""
     cdef unsigned long long z
     if n <= 1:
         return 0
     while True:
-        state[0] += 0x9E3779B97F4A7C15ULL
-        z = state[0]
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-        z = z ^ (z >> 31)
+        z = next64(state)
         # kept below the largest multiple of n (a bound of at least 2**64 - n, computed only
         # for the rare draws above 2**64 - n)
         if z <= 0xFFFFFFFFFFFFFFFFULL - n or z <= 0xFFFFFFFFFFFFFFFFULL - ((0xFFFFFFFFFFFFFFFFULL % n) + 1) % n:

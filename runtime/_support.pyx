@@ -118,15 +118,14 @@ cdef class NativeCore:
             out.append(v)
         return out
 
-    cdef Py_ssize_t _key_of_id(s, object action_id) except -2:
-        """Where among the keys is the key whose action id is ``action_id``: -1 when the Python
+    cdef Py_ssize_t _key_of_id(s, long long wanted) except -2:
+        """Where among the keys is the key whose action id is ``wanted``: -1 when the Python
         way must decide (the step is not keyed, a key has no plain id, or none has this one)."""
         cdef const long long* plan
-        cdef long long v, wanted
+        cdef long long v
         cdef Py_ssize_t i
-        if s.over or s._legal is not None or type(action_id) is not int or not 0 <= action_id < 2 ** 62:
+        if s.over or s._legal is not None:
             return -1
-        wanted = action_id
         plan = s._plan()
         for i in range(s._nkeys):
             v = s._id_of_key(s._keys[i], plan)
@@ -139,7 +138,7 @@ cdef class NativeCore:
     def advance_id(s, action_id):
         """``BaseState.advance_id`` compiled: the key whose id it is is found among the keys and
         played, with no move tuple made (the Python way when the step is not keyed)."""
-        cdef Py_ssize_t i = s._key_of_id(action_id)
+        cdef Py_ssize_t i = s._key_of_id(action_id) if _plain_id(action_id) else -1
         if i < 0:
             return _BaseState.advance_id(s, action_id)  # a list step, or not a legal id: it says why
         s._play(None, s._keys[i])
@@ -149,7 +148,7 @@ cdef class NativeCore:
         """``BaseState.play_id`` compiled: the key whose id it is found among the keys and played
         as ``play`` plays (the Python way, which says why, when the step is not keyed or no key
         has that id)."""
-        cdef Py_ssize_t i = s._key_of_id(action_id)
+        cdef Py_ssize_t i = s._key_of_id(action_id) if _plain_id(action_id) else -1
         if i < 0:
             return _BaseState.play_id(s, action_id)
         s._play_checked(None, s._keys[i])
@@ -267,6 +266,12 @@ cdef class NativeCore:
         s.walked += 1
         if s.walked > _MAX_WORK:
             raise ValueError(_TOO_MUCH_WHILE)
+
+
+cdef inline bint _plain_id(object action_id):
+    """Whether an action id given from Python can be looked for among the keys in C (else the
+    Python way reads it, and refuses it with the reason)."""
+    return type(action_id) is int and 0 <= action_id < 2 ** 62
 
 
 # ---- the generator in C ----
@@ -573,14 +578,10 @@ cdef int _batch_mask(NativeCore s, signed char* row, Py_ssize_t width) except -1
 cdef int _batch_advance(NativeCore s, long long action_id, bint lose) except -1:
     """advance_id in C: the key whose id it is, played (the Python way says why when none is).
     With ``lose``, an id that is not legal is not played: returns 1."""
-    cdef const long long* plan
-    cdef Py_ssize_t i
-    if s._legal is None and not s.over:
-        plan = s._plan()
-        for i in range(s._nkeys):
-            if s._id_of_key(s._keys[i], plan) == action_id:
-                s._play(None, s._keys[i])
-                return 0
+    cdef Py_ssize_t i = s._key_of_id(action_id)
+    if i >= 0:
+        s._play(None, s._keys[i])
+        return 0
     if lose and action_id not in s.legal_action_ids():
         return 1
     s.advance_id(action_id)

@@ -41,6 +41,8 @@ class Node:
 
 
 def rewards(state: BaseState) -> list[float]:
+    """Each seat's reward at the end of a rollout. The search in C (_search.pyx) computes the
+    rewards of a finished game itself, by the same rule (a test compares the two searches)."""
     n = state.n
     if state.over:
         winners = state.winners or state.leaders  # a draw is shared by the tied leaders only
