@@ -74,6 +74,12 @@ class CythonWriter(PythonWriter):
         return f"s.a_{e.counter}[_ix({self.code(e.index)}, {self.code(e.bound)})]", P_ATOM
 
     def w_Binary(self, e: N.Binary) -> tuple[str, int]:
+        if e.op in ("in", "not in") and isinstance(e.right, N.Houses) and \
+                (isinstance(e.right.seat, N.Local) or isinstance(e.right.seat, N.Const) and e.right.seat.value >= 0):
+            # c in houses(G, p): two comparisons of C numbers, no range made
+            first = f"_mancala_first({self.code(e.right.seat)}, {e.right.width})"
+            test = f"{first} <= {self.code(e.left, N.P_ADD)} < {first} + {e.right.width}"
+            return ("not (" + test + ")", P_NOT) if e.op == "not in" else (test, N.P_CMP)
         if e.op in ("in", "not in") and isinstance(e.right, N.NeighbourList):
             # t in neighbours(G, c): a look at c's row of the C table, no list made
             r = e.right
@@ -255,3 +261,4 @@ class CythonWriter(PythonWriter):
         if walk.kind == "reach":
             out.append(f"    if {filled}: break")
         return out + [f"    {var} = _v_{walk.table.name}[{var} * {deg} + {d}]"]
+

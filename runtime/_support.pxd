@@ -39,7 +39,6 @@ cdef class NativeCore:
     # shared
     cdef int _copy_keys(self, NativeCore t) except -1
     cdef int _playout(self, unsigned long long state, long limit) except -1
-    cdef long long _id_of_key(self, long key, const long long* plan) noexcept
     cdef Py_ssize_t _key_of_id(self, long long wanted) except -2
     cdef int _play_checked(self, move, long key) except -1
     cdef _loop(self, items)
@@ -240,4 +239,4 @@ cdef int push_cells(NativeCore s, long tag, bytearray grid, bint filled) except 
 cdef int push_product(NativeCore s, long tag, object firsts, object seconds, bint distinct) except -1
 cdef object move_of_key(const unsigned char* arity, long keys_tag, long key)
 cdef int key_of_move(const unsigned char* arity, long keys_tag, object move, long* key) except -1
-cdef object key_moves(NativeCore s, object move)
+cdef object key_moves(NativeCore s, object move, bint told=*)

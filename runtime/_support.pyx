@@ -11,12 +11,13 @@ batched stepping of many games. The declarations engines cimport are in _support
 No pure-Python twin: a native engine cannot exist without this module compiled, and the Python
 engines never use it.
 """
+cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.bytearray cimport PyByteArray_AS_STRING
 from cpython.long cimport PyLong_AsUnsignedLongLongMask
 from libc.string cimport memcpy, memset
 
-from regle.runtime.engine import BaseState as _BaseState, MAX_WORK as _MAX_WORK, Moves as _Moves, \
+from regle.runtime.engine import _told_apart, BaseState as _BaseState, MAX_WORK as _MAX_WORK, Moves as _Moves, \
     TOO_MUCH_FOR as _TOO_MUCH_FOR, TOO_MUCH_WHILE as _TOO_MUCH_WHILE
 from regle.runtime.kernels import MAX_PAIRS as _MAX_PAIRS, TOO_MANY_PAIRS as _TOO_MANY_PAIRS
 from regle.runtime.rng import Rng as _Rng
@@ -77,29 +78,8 @@ cdef class NativeCore:
         PyMem_Free(s._keys)
 
     # ---- action ids straight from the keys (BaseState's, through move tuples, otherwise) ----
-    cdef long long _id_of_key(s, long key, const long long* plan) noexcept:
-        """The action id of a key of the buffer, by the action space's plan (-1: not a plain
-        move, or outside its domain: the Python way says which)."""
-        cdef long tag, a, b
-        cdef const long long* row
-        unpack(s._keys_tag, key, &tag, &a, &b)
-        row = plan + 8 * tag
-        if row[0] == 1:  # no arguments
-            return row[1]
-        if row[0] == 4:  # a line move: its head, direction and length (as the action space reads them)
-            b = ((a >> 15) * row[4] + ((a >> 12) & 7)) * row[5] + ((a >> 6) & 63)
-            return row[1] + b if a >= 0 and 0 <= b < row[3] and ((a >> 6) & 63) < row[5] else -1
-        if row[0] == 5:  # a group: its colour and first cell
-            b = (((a >> 24) & 255) - 1) * row[4] + ((a >> 12) & 4095)
-            return row[1] + b if a >= 0 and 0 <= b < row[3] else -1
-        if row[0] == 0 or not 0 <= a - row[2] < row[3]:
-            return -1
-        if row[0] == 2:  # one plain argument
-            return row[1] + a - row[2]
-        if not 0 <= b - row[4] < row[5]:
-            return -1
-        return row[1] + (a - row[2]) * row[6] + b - row[4]
-
+    @cython.boundscheck(False)
+    @cython.wraparound(False)
     def legal_action_ids(s):
         """The ids of the legal moves, in ``legal`` order (compiled: read off the keys, with no
         move tuple made, when the step is keyed and its actions' arguments are plain values)."""
@@ -110,25 +90,39 @@ cdef class NativeCore:
         if s.over or s._legal is not None:
             return _BaseState.legal_action_ids(s)
         plan = s._plan()
-        out = []
+        out = [None] * s._nkeys
         for i in range(s._nkeys):
-            v = s._id_of_key(s._keys[i], plan)
+            v = id_of_key(s._keys_tag, s._keys[i], plan)
             if v < 0:
                 return _BaseState.legal_action_ids(s)
-            out.append(v)
+            out[i] = v
         return out
 
     cdef Py_ssize_t _key_of_id(s, long long wanted) except -2:
         """Where among the keys is the key whose action id is ``wanted``: -1 when the Python
-        way must decide (the step is not keyed, a key has no plain id, or none has this one)."""
+        way must decide (the step is not keyed, a key has no plain id, or none has this one).
+        Keys of one action with one plain argument are not decoded: the key the id stands for
+        is looked for."""
         cdef const long long* plan
+        cdef const long long* row
         cdef long long v
+        cdef long key
         cdef Py_ssize_t i
         if s.over or s._legal is not None:
             return -1
         plan = s._plan()
+        if s._keys_tag >= 0:
+            row = plan + 8 * s._keys_tag
+            if row[0] == 2:  # one plain argument: id = offset + value - lowest
+                if not 0 <= wanted - row[1] < row[3]:
+                    return -1
+                key = <long>(wanted - row[1] + row[2])
+                for i in range(s._nkeys):
+                    if s._keys[i] == key:
+                        return i
+                return -1
         for i in range(s._nkeys):
-            v = s._id_of_key(s._keys[i], plan)
+            v = id_of_key(s._keys_tag, s._keys[i], plan)
             if v < 0:
                 return -1
             if v == wanted:
@@ -272,6 +266,32 @@ cdef inline bint _plain_id(object action_id):
     """Whether an action id given from Python can be looked for among the keys in C (else the
     Python way reads it, and refuses it with the reason)."""
     return type(action_id) is int and 0 <= action_id < 2 ** 62
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef inline long long id_of_key(long keys_tag, long key, const long long* plan) noexcept:
+    """The action id of a key of the buffer, by the action space's plan (-1: not a plain
+    move, or outside its domain: the Python way says which)."""
+    cdef long tag, a, b
+    cdef const long long* row
+    unpack(keys_tag, key, &tag, &a, &b)
+    row = plan + 8 * tag
+    if row[0] == 1:  # no arguments
+        return row[1]
+    if row[0] == 4:  # a line move: its head, direction and length (as the action space reads them)
+        b = ((a >> 15) * row[4] + ((a >> 12) & 7)) * row[5] + ((a >> 6) & 63)
+        return row[1] + b if a >= 0 and 0 <= b < row[3] and ((a >> 6) & 63) < row[5] else -1
+    if row[0] == 5:  # a group: its colour and first cell
+        b = (((a >> 24) & 255) - 1) * row[4] + ((a >> 12) & 4095)
+        return row[1] + b if a >= 0 and 0 <= b < row[3] else -1
+    if row[0] == 0 or not 0 <= a - row[2] < row[3]:
+        return -1
+    if row[0] == 2:  # one plain argument
+        return row[1] + a - row[2]
+    if not 0 <= b - row[4] < row[5]:
+        return -1
+    return row[1] + (a - row[2]) * row[6] + b - row[4]
 
 
 # ---- the generator in C ----
@@ -469,6 +489,9 @@ cdef class KeyMoves:
     cdef long tag
     cdef const unsigned char* arity  # of the engine's actions (its module keeps the bytes)
     cdef object move  # the Move class each is made into (None: plain tuples)
+    #: None: no two notations can read alike; else each Move reads its notation here, where
+    #: the decision's are told apart when the first is read (True until then, then a list)
+    cdef object told
 
     def __len__(self):
         return self.n
@@ -486,7 +509,21 @@ cdef class KeyMoves:
 
     cdef object _at(self, Py_ssize_t k):
         m = move_of_key(self.arity, self.tag, self.keys[k])
-        return m if self.move is None else self.move(m)
+        if self.move is None:
+            return m
+        m = self.move(m)
+        if self.told is not None:  # a told Move (Move.told): it reads its notation here
+            m.moves = self
+            m.at = k
+        return m
+
+    def notation_at(self, Py_ssize_t k):
+        """The notation of move ``k``, told apart from the others' (Moves.notation_at)."""
+        cdef list legal
+        if self.told is True:
+            legal = [move_of_key(self.arity, self.tag, self.keys[i]) for i in range(self.n)]
+            self.told = _told_apart(legal, self.move.__base__)[1]  # the engine's Move class
+        return self.told[k]
 
     def __iter__(self):
         cdef Py_ssize_t k
@@ -540,14 +577,18 @@ cdef class KeyMoves:
 _Moves.register(KeyMoves)
 
 
-cdef object key_moves(NativeCore s, object move):
-    """The keys of ``s``'s decision, copied, as a sequence of moves (``move``: their class)."""
+cdef object key_moves(NativeCore s, object move, bint told=False):
+    """The keys of ``s``'s decision, copied, as a sequence of moves (``move``: their class;
+    ``told``: two of their notations may read alike, see KeyMoves.told)."""
     cdef KeyMoves out = KeyMoves.__new__(KeyMoves)
     out.keys = <long*>PyMem_Malloc(max(s._nkeys, 1) * sizeof(long))
     if out.keys == NULL:
         raise MemoryError()
     memcpy(out.keys, s._keys, s._nkeys * sizeof(long))
     out.n, out.tag, out.arity, out.move = s._nkeys, s._keys_tag, s._arities(), move
+    out.told = None
+    if told and move is not None:
+        out.told, out.move = True, move.told_class()
     return out
 
 
@@ -564,7 +605,7 @@ cdef int _batch_mask(NativeCore s, signed char* row, Py_ssize_t width) except -1
     if s._legal is None:
         plan = s._plan()
         for i in range(s._nkeys):
-            v = s._id_of_key(s._keys[i], plan)
+            v = id_of_key(s._keys_tag, s._keys[i], plan)
             if v < 0:
                 break
             row[v] = 1

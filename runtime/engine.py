@@ -69,6 +69,27 @@ class Move(tuple):
         m.text = text
         return m
 
+    @classmethod
+    def told(cls, move: tuple, moves: "Moves", at: int) -> "Move":
+        """The move at ``at`` of a decision whose notations may read alike: its notation is
+        looked up in ``moves`` when it is first read (all of the decision's are told apart
+        then, once), not when the move is made; equal to the plain move all the same."""
+        m = cls.told_class()(move)
+        m.moves, m.at = moves, at
+        return m
+
+    @classmethod
+    def told_class(cls) -> type:
+        """The class of :meth:`told` moves (made once per engine)."""
+        told_class = cls.__dict__.get("_told_class")
+        if told_class is None:
+            told_class = type(cls.__name__, (cls,), {
+                "__str__": lambda self: self.moves.notation_at(self.at),
+                # copied and pickled as the named move it reads as, without its decision
+                "__reduce__": lambda self: (cls.named, (tuple(self), str(self)))})
+            cls._told_class = told_class
+        return told_class
+
 
 class Moves(Sequence[Move]):
     """The legal moves of a decision as ``legal_moves()`` gives them: a read-only sequence
@@ -77,11 +98,14 @@ class Moves(Sequence[Move]):
     one. It is a snapshot: playing on the state does not change it. ``list(moves)`` gives a
     list."""
 
-    __slots__ = ("_source", "_move")
+    __slots__ = ("_source", "_move", "_told")
 
-    def __init__(self, source: Any, move: Any = None):
+    def __init__(self, source: Any, move: Any = None, told: bool = False):
         self._source = source  # move tuples (a list, or natively the keys of a decision)
         self._move = move  # the Move class that wraps each; None: the items are Moves already
+        #: with ``told``, two moves may read alike: each Move reads its notation here, where
+        #: they are all told apart when the first is read (then a list of them)
+        self._told: bool | list[str] = told
 
     def __len__(self) -> int:
         return len(self._source)
@@ -96,10 +120,25 @@ class Moves(Sequence[Move]):
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self._source)))]
         m = self._source[i]
-        return m if self._move is None else self._move(m)
+        if self._move is None:
+            return m
+        if self._told is False:
+            return self._move(m)
+        return self._move.told(m, self, i + len(self._source) if i < 0 else i)
 
     def __iter__(self) -> Iterator[Move]:
-        return iter(self._source) if self._move is None else map(self._move, self._source)
+        if self._move is None:
+            return iter(self._source)
+        if self._told is False:
+            return map(self._move, self._source)
+        return (self[i] for i in range(len(self._source)))
+
+    def notation_at(self, i: int) -> str:
+        """The notation of move ``i``, told apart from the others' (BaseState.notations)."""
+        if self._told is True:
+            legal = list(self._source)
+            self._told = _told_apart(legal, self._move)[1]
+        return self._told[i]
 
     def __contains__(self, move: object) -> bool:
         try:
@@ -184,6 +223,17 @@ def _runtime_error(exc: BaseException, doing: str = "while playing") -> RulesRun
     if where:
         return RulesRuntimeError(f"{where[0]}:{where[1]}: error {doing}: {what}")
     return RulesRuntimeError(f"error {doing}: {what}")
+
+
+def _told_apart(legal: list, move: Any) -> tuple[list[str], list[str]]:
+    """(each move's plain notation, its notation told apart from the others') for the legal
+    move tuples of a decision (``move``: the engine's Move class, with its formats)."""
+    formats = move.FORMATS
+    plain = [formats[m[0]](*m[1:]) for m in legal]
+    clash = move.CLASH
+    if not any(clash[m[0]] for m in legal) or len(set(plain)) == len(plain):
+        return plain, plain
+    return plain, _tell_apart(legal, plain, move.LONG)
 
 
 def _tell_apart(legal: list, texts: list[str], long_formats) -> list[str]:
@@ -291,13 +341,9 @@ class BaseState:
         """
         move = self.MOVE  # type: ignore[attr-defined]
         clash = move.CLASH
-        if True not in clash:  # no action's notations can read alike: each Move made when read
-            return Moves(self._legal_source(), move)
-        legal = self.legal
-        if not any(clash[m[0]] for m in legal):
-            return Moves(legal, move)
-        plain, texts = self._texts()
-        return Moves([move(m) if t == p else move.named(m, t) for m, p, t in zip(legal, plain, texts)])
+        # each Move made when read; where two of an action's notations could read alike, its
+        # notation is told apart from the others' when first read (str), not before
+        return Moves(self._legal_source(), move, told=True in clash)
 
     def _legal_source(self) -> Any:
         """The legal move tuples as a sequence for :class:`Moves` (natively: the decision's keys,
@@ -312,14 +358,7 @@ class BaseState:
 
     def _texts(self) -> tuple[list[str], list[str]]:
         """(each legal move's plain notation, its notation told apart from the others')."""
-        move = self.MOVE  # type: ignore[attr-defined]
-        legal = self.legal
-        formats = move.FORMATS
-        plain = [formats[m[0]](*m[1:]) for m in legal]
-        clash = move.CLASH
-        if not any(clash[m[0]] for m in legal) or len(set(plain)) == len(plain):
-            return plain, plain
-        return plain, _tell_apart(legal, plain, move.LONG)
+        return _told_apart(self.legal, self.MOVE)  # type: ignore[attr-defined]
 
     def notation(self, move: tuple) -> str:
         """The notation of one legal move in this state."""

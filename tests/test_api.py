@@ -195,3 +195,51 @@ def test_play_takes_a_moves_tuple_by_value(backend):
         s.play((first[0], float(first[1])))
     with pytest.raises(regle.IllegalMove):
         s.play((0, 2 ** 40))
+
+
+ALIKE = '''game "alike" {
+  players 2
+}
+
+grid board: player square 2 by 2
+
+turn {
+  step s {
+    action mark(c in empty_cells(board)) "{c}" {
+      put me at c on board
+    }
+    action cross(c in empty_cells(board)) "{c}" {
+      put 1 - me at c on board
+    }
+  }
+}
+
+end when count(empty_cells(board)) == 0
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_notations_that_read_alike_are_told_apart_when_read_not_when_listed(backend):
+    """Where two actions' notations can read alike, legal_moves() makes no notation: each Move
+    reads its own when asked (str), told apart from the others' of its decision even after the
+    state has played on, and a copied or pickled Move keeps it."""
+    game = regle.loads(ALIKE, name="alike", backend=backend)
+    s = game.new_game(seed=0)
+    move_class = type(s).MOVE
+    calls = []
+    formats = move_class.FORMATS
+    move_class.FORMATS = tuple((lambda f: lambda *a: calls.append(1) or f(*a))(f) for f in formats)
+    try:
+        got = s.legal_moves()
+        picked = [got[0], got[5], got[-1]]
+        assert calls == []  # listed and read, no notation made
+        s.play(got[1])
+        assert [str(m) for m in picked] == ["a1 a1", "b1 b1 #2", "b2 b2 #2"]
+        assert [str(m) for m in got] == ["a1 a1", "b1 b1", "a2 a2", "b2 b2",
+                                         "a1 a1 #2", "b1 b1 #2", "a2 a2 #2", "b2 b2 #2"]
+        assert len(calls) == 8  # all of the decision's notations made once, at the first str()
+        for kept in (copy.deepcopy(picked[1]), pickle.loads(pickle.dumps(picked[1]))):
+            assert kept == picked[1] and str(kept) == "b1 b1 #2" and isinstance(kept, regle.Move)
+        assert got[1] not in s.legal_moves() and len(s.legal_moves()) == 6
+    finally:
+        move_class.FORMATS = formats
