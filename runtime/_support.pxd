@@ -29,15 +29,18 @@ cdef class NativeCore:
     cdef bint _keys_wide  # a move did not fit a packed key: the step uses its list
     cdef public object rng, seed, work  # work: unused here (walked, walked_in count instead)
     cdef long walked, walked_in  # elements walked by loops in decision walked_in
+    cdef NativeCore _spare  # play's rollback: the state before the move, kept in place (_keep)
 
     # the game's own (the engine's _Core defines them)
     cdef NativeCore _copy(self)
+    cdef int _keep_into(self, NativeCore t) except -1
     cdef _play(self, move, long key=*)
     cdef const long long* _plan(self) except NULL
     cdef const unsigned char* _arities(self) noexcept
 
     # shared
     cdef int _copy_keys(self, NativeCore t) except -1
+    cdef int _keep_keys(self, NativeCore t) except -1
     cdef int _playout(self, unsigned long long state, long limit) except -1
     cdef Py_ssize_t _key_of_id(self, long long wanted) except -2
     cdef int _play_checked(self, move, long key) except -1

@@ -30,6 +30,11 @@ cdef class NativeCore:
     cdef NativeCore _copy(self):
         raise NotImplementedError
 
+    cdef int _keep_into(self, NativeCore t) except -1:
+        """Make ``t`` (a copy of this state made earlier) equal to this state again, in place:
+        its lists, bytes and buffers reused, nothing allocated that fits."""
+        raise NotImplementedError
+
     cdef _play(self, move, long key=0):
         raise NotImplementedError
 
@@ -67,6 +72,32 @@ cdef class NativeCore:
                 raise MemoryError()
             memcpy(t._keys, self._keys, self._nkeys * sizeof(long))
             t._keys_cap, t._nkeys, t._keys_tag, t._keys_wide = max(self._nkeys, 1), self._nkeys, self._keys_tag, self._keys_wide
+        t._legal = self._legal
+        return 0
+
+    def _keep(s):
+        """BaseState._keep in C: the state kept in its spare copy (for play's Python way)."""
+        if s._spare is None:
+            s._spare = s._copy()
+        else:
+            s._keep_into(s._spare)
+        return s._spare
+
+    def _unkeep(s):
+        s._spare = None
+
+    cdef int _keep_keys(self, NativeCore t) except -1:
+        """_copy_keys into a copy made earlier: its buffer of keys reused when it is large
+        enough."""
+        cdef long* bigger
+        if self._legal is None:
+            if t._keys == NULL or t._keys_cap < self._nkeys:
+                bigger = <long*>PyMem_Realloc(t._keys, max(self._nkeys, 1) * sizeof(long))
+                if bigger == NULL:
+                    raise MemoryError()
+                t._keys, t._keys_cap = bigger, max(self._nkeys, 1)
+            memcpy(t._keys, self._keys, self._nkeys * sizeof(long))
+            t._nkeys, t._keys_tag, t._keys_wide = self._nkeys, self._keys_tag, self._keys_wide
         t._legal = self._legal
         return 0
 
@@ -149,12 +180,18 @@ cdef class NativeCore:
         return s
 
     cdef int _play_checked(s, move, long key) except -1:
-        """``_play``, with the state copied first and taken back from the copy when a rules
-        error stops the move half-way (what ``play`` promises)."""
-        before = s._copy()
+        """``_play``, with the state kept first and taken back when a rules error stops the
+        move half-way (what ``play`` promises). It is kept in a spare state made once (at the
+        first checked move) and then overwritten in place, so a checked move allocates nothing
+        that fits: no new state, lists or bytes per move."""
+        if s._spare is None:
+            s._spare = s._copy()
+        else:
+            s._keep_into(s._spare)
         try:
             s._play(move, key)
         except BaseException:
+            before, s._spare = s._spare, None  # its places become this state's again
             s._restore(before)
             raise
         return 0

@@ -394,12 +394,31 @@ class BaseState:
         except (ValueError, TypeError):
             raise IllegalMove(self._illegal_message(repr(str(move)) if isinstance(move, Move) else repr(move))) \
                 from None
-        before = self.copy()  # type: ignore[attr-defined]
+        before = self._keep()
         try:
             return self.advance(move)
         except BaseException:
+            self._unkeep()
             self._restore(before)
             raise
+
+    def _keep(self) -> "BaseState":
+        """The state as it is, kept for play's rollback: in a spare copy made at the first checked
+        move and overwritten in place after that (``_keep_into``), so that a checked move makes
+        no new state or lists."""
+        try:
+            spare = self._spare  # type: ignore[has-type]
+        except AttributeError:
+            spare = None
+        if spare is None:
+            spare = self._spare = self.copy()  # type: ignore[attr-defined]
+        else:
+            self._keep_into(spare)  # type: ignore[attr-defined]
+        return spare
+
+    def _unkeep(self) -> None:
+        """Forget the spare copy (its places are about to become this state's own)."""
+        self._spare = None
 
     def advance(self, move: tuple) -> "BaseState":
         """Play ``move``, which must be one of ``self.legal`` as listed there: the fast path of

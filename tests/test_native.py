@@ -568,3 +568,65 @@ def test_play_id_is_checked_natively_and_a_rules_error_leaves_the_state_as_it_wa
     with pytest.raises(regle.RulesRuntimeError, match="walked more than 1,000,000 elements in loops"):
         s.play_id(s.legal_action_ids()[0])
     assert s.to_json() == runaway.new_game().to_json()
+
+
+SPARE_RULES = '''game "spare" {
+  players 2
+  max decisions 40
+}
+
+grid board: player square 3 by 3
+zone pile: int
+zone hand: int per player
+counter n = 1
+counter marks per player
+
+turn {
+  step s {
+    action mark(c in empty_cells(board)) "{c}" {
+      put me at c on board
+      add n to pile
+      add marks[me] to hand[me]
+      marks[me] += 1
+      n += 1
+    }
+    action grow "grow" {
+      add n to pile
+      marks[me] += 1
+      n = n * 1000
+      n = n * 1000
+    }
+  }
+}
+
+end when count(empty_cells(board)) == 0
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_play_keeps_the_state_in_a_spare_copy_and_takes_it_back_after_a_rules_error(backend):
+    """play() keeps the state before a move in a spare copy that it overwrites in place from
+    one move to the next: a move that fails half-way (a product past the largest number, after
+    the effects before it changed a zone, a counter per seat and a counter) leaves the state as
+    it was, however many moves the spare was reused for, and play goes on the same as advance
+    on a copy (the Python engine's)."""
+    game = regle.loads(SPARE_RULES, name="spare", backend=backend)
+    reference = regle.loads(SPARE_RULES, name="spare", backend="python")
+    rng = random.Random(5)
+    failed = 0
+    for seed in range(6):
+        s, ref = game.new_game(seed=seed), reference.new_game(seed=seed)
+        while not s.over:
+            moves = s.legal_moves()
+            move = rng.choice(list(moves))
+            before = s.to_json()
+            try:
+                s.play(move)
+            except regle.RulesRuntimeError:
+                failed += 1
+                assert s.to_json() == before
+                assert s.legal_moves() == moves
+                continue
+            ref.advance(tuple(move))
+            assert s.to_json() == ref.to_json()
+    assert failed > 3  # the rollback was exercised, after moves that reused the spare
