@@ -559,7 +559,7 @@ cdef class KeyMoves:
         cdef list legal
         if self.told is True:
             legal = [move_of_key(self.arity, self.tag, self.keys[i]) for i in range(self.n)]
-            self.told = _told_apart(legal, self.move.__base__)[1]  # the engine's Move class
+            self.told = _told_apart(legal, self.move)[1]
         return self.told[k]
 
     def __iter__(self):
@@ -616,16 +616,15 @@ _Moves.register(KeyMoves)
 
 cdef object key_moves(NativeCore s, object move, bint told=False):
     """The keys of ``s``'s decision, copied, as a sequence of moves (``move``: their class;
-    ``told``: two of their notations may read alike, see KeyMoves.told)."""
+    ``told``: two of their notations may read alike, and ``move`` is the engine's
+    Move.told_class(), see KeyMoves.told)."""
     cdef KeyMoves out = KeyMoves.__new__(KeyMoves)
     out.keys = <long*>PyMem_Malloc(max(s._nkeys, 1) * sizeof(long))
     if out.keys == NULL:
         raise MemoryError()
     memcpy(out.keys, s._keys, s._nkeys * sizeof(long))
     out.n, out.tag, out.arity, out.move = s._nkeys, s._keys_tag, s._arities(), move
-    out.told = None
-    if told and move is not None:
-        out.told, out.move = True, move.told_class()
+    out.told = True if told and move is not None else None  # then ``move`` is Move.told_class()
     return out
 
 

@@ -70,17 +70,11 @@ class Move(tuple):
         return m
 
     @classmethod
-    def told(cls, move: tuple, moves: "Moves", at: int) -> "Move":
-        """The move at ``at`` of a decision whose notations may read alike: its notation is
-        looked up in ``moves`` when it is first read (all of the decision's are told apart
-        then, once), not when the move is made; equal to the plain move all the same."""
-        m = cls.told_class()(move)
-        m.moves, m.at = moves, at
-        return m
-
-    @classmethod
     def told_class(cls) -> type:
-        """The class of :meth:`told` moves (made once per engine)."""
+        """The class of the moves of a decision whose notations may read alike (made once per
+        engine). Each holds its decision (``moves``) and its place there (``at``), and reads
+        its notation there when it is first read (all of the decision's are told apart then,
+        once), not when it is made; it is equal to the plain move all the same."""
         told_class = cls.__dict__.get("_told_class")
         if told_class is None:
             told_class = type(cls.__name__, (cls,), {
@@ -102,10 +96,11 @@ class Moves(Sequence[Move]):
 
     def __init__(self, source: Any, move: Any = None, told: bool = False):
         self._source = source  # move tuples (a list, or natively the keys of a decision)
-        self._move = move  # the Move class that wraps each; None: the items are Moves already
-        #: with ``told``, two moves may read alike: each Move reads its notation here, where
-        #: they are all told apart when the first is read (then a list of them)
-        self._told: bool | list[str] = told
+        #: with ``told``, two moves may read alike: each Move (of Move.told_class()) reads its
+        #: notation here, where they are all told apart when the first is read (then a list)
+        self._told: bool | list[str] = told and move is not None
+        #: the Move class that wraps each; None: the items are Moves already
+        self._move = move.told_class() if self._told else move
 
     def __len__(self) -> int:
         return len(self._source)
@@ -124,7 +119,9 @@ class Moves(Sequence[Move]):
             return m
         if self._told is False:
             return self._move(m)
-        return self._move.told(m, self, i + len(self._source) if i < 0 else i)
+        m = self._move(m)
+        m.moves, m.at = self, i + len(self._source) if i < 0 else i
+        return m
 
     def __iter__(self) -> Iterator[Move]:
         if self._move is None:
@@ -164,6 +161,9 @@ class Moves(Sequence[Move]):
 
     def __repr__(self) -> str:
         return repr(list(self))
+
+    def __reduce__(self) -> tuple:  # pickled (and copied) as the list of its Moves
+        return Moves, (list(self),)
 
 
 _RULES_LINE = re.compile(r"# (?:(\S+) )?line (\d+):")
