@@ -261,10 +261,13 @@ class BaseState:
     What each method costs (L: the legal moves of the decision, S: the size of the state):
 
     - ``legal`` (the move tuples), ``current_player``, ``is_over``: made once per decision, then
-      read for free; ``legal_moves()``: L ``Move`` objects; ``notations()``: L texts, cached;
+      read for free; ``legal_moves()``: a sequence that makes each ``Move`` when it is read
+      (where notations may read alike, the decision's L texts when the first is read);
+      ``notations()``: L texts;
     - ``advance(move)``: the move's effects only (the fast path; no check, no copy);
-      ``play(move)``: finds the move among ``legal`` (L) and copies the state first (S), so a
-      rules error leaves it whole; ``play("text")`` also matches the notations (L texts);
+      ``play(move)``: finds the move among ``legal`` (L) and keeps the state first, so a rules
+      error leaves it whole: S the first time (a spare copy), then S overwritten in place in
+      that spare, nothing new made; ``play("text")`` also matches the notations (L texts);
     - ``legal_action_ids()`` / ``action_mask()``: encode the L moves; ``play_id(i)`` /
       ``advance_id(i)``: encode the L moves to find i, then as ``play`` / ``advance``;
     - ``copy()``: S (lists and counters copied); ``to_json()`` / ``view(p)`` / ``observation(p)``:
