@@ -40,7 +40,7 @@ cdef class NativeCore:
 
     # shared
     cdef int _copy_keys(self, NativeCore t) except -1
-    cdef int _keep_keys(self, NativeCore t) except -1
+    cdef NativeCore _kept(self)
     cdef int _playout(self, unsigned long long state, long limit) except -1
     cdef Py_ssize_t _key_of_id(self, long long wanted) except -2
     cdef int _play_checked(self, move, long key) except -1

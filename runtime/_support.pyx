@@ -65,30 +65,8 @@ cdef class NativeCore:
 
     cdef int _copy_keys(self, NativeCore t) except -1:
         """The decision's moves into the copy ``t``: its keys copied when the step is keyed (no
-        move tuple made), else the list (shared: a list of legal moves is never changed)."""
-        if self._legal is None:
-            t._keys = <long*>PyMem_Malloc(max(self._nkeys, 1) * sizeof(long))
-            if t._keys == NULL:
-                raise MemoryError()
-            memcpy(t._keys, self._keys, self._nkeys * sizeof(long))
-            t._keys_cap, t._nkeys, t._keys_tag, t._keys_wide = max(self._nkeys, 1), self._nkeys, self._keys_tag, self._keys_wide
-        t._legal = self._legal
-        return 0
-
-    def _keep(s):
-        """BaseState._keep in C: the state kept in its spare copy (for play's Python way)."""
-        if s._spare is None:
-            s._spare = s._copy()
-        else:
-            s._keep_into(s._spare)
-        return s._spare
-
-    def _unkeep(s):
-        s._spare = None
-
-    cdef int _keep_keys(self, NativeCore t) except -1:
-        """_copy_keys into a copy made earlier: its buffer of keys reused when it is large
-        enough."""
+        move tuple made; the copy's buffer reused when it has one large enough), else the list
+        (shared: a list of legal moves is never changed)."""
         cdef long* bigger
         if self._legal is None:
             if t._keys == NULL or t._keys_cap < self._nkeys:
@@ -100,6 +78,22 @@ cdef class NativeCore:
             t._nkeys, t._keys_tag, t._keys_wide = self._nkeys, self._keys_tag, self._keys_wide
         t._legal = self._legal
         return 0
+
+    cdef NativeCore _kept(s):
+        """The state as it is, in its spare copy (made at the first call, then overwritten in
+        place by _keep_into): what play takes back after a rules error half-way."""
+        if s._spare is None:
+            s._spare = s._copy()
+        else:
+            s._keep_into(s._spare)
+        return s._spare
+
+    def _keep(s):
+        """BaseState._keep in C (for play's Python way)."""
+        return s._kept()
+
+    def _unkeep(s):
+        s._spare = None
 
     def copy(self):
         """An independent copy (the same game, played on separately)."""
@@ -184,10 +178,7 @@ cdef class NativeCore:
         move half-way (what ``play`` promises). It is kept in a spare state made once (at the
         first checked move) and then overwritten in place, so a checked move allocates nothing
         that fits: no new state, lists or bytes per move."""
-        if s._spare is None:
-            s._spare = s._copy()
-        else:
-            s._keep_into(s._spare)
+        s._kept()
         try:
             s._play(move, key)
         except BaseException:
@@ -549,7 +540,7 @@ cdef class KeyMoves:
         if self.move is None:
             return m
         m = self.move(m)
-        if self.told is not None:  # a told Move (Move.told): it reads its notation here
+        if self.told is not None:  # a Move of Move.told_class(): it reads its notation here
             m.moves = self
             m.at = k
         return m
