@@ -261,4 +261,3 @@ class CythonWriter(PythonWriter):
         if walk.kind == "reach":
             out.append(f"    if {filled}: break")
         return out + [f"    {var} = _v_{walk.table.name}[{var} * {deg} + {d}]"]
-

@@ -296,8 +296,6 @@ cdef inline bint _plain_id(object action_id):
     return type(action_id) is int and 0 <= action_id < 2 ** 62
 
 
-@cython.boundscheck(False)
-@cython.wraparound(False)
 cdef inline long long id_of_key(long keys_tag, long key, const long long* plan) noexcept:
     """The action id of a key of the buffer, by the action space's plan (-1: not a plain
     move, or outside its domain: the Python way says which)."""
