@@ -113,6 +113,7 @@ class ActionIR:
     #: ``ensure``: the effects before it on a copy of the state, then its condition (returned)
     ensure_lines: list = attrs.Factory(list)
     ensure_locals: list = attrs.Factory(list)
+    forced: bool = False  # ``forced action``: its moves, when it has any, are the step's only ones
 
 
 @attrs.define

@@ -20,7 +20,7 @@ from .ir import ActionIR, StepIR
 from . import nodes as N
 from . import statements as S
 from .moves import (
-    AddMove, CellScan, Guard, KernelMoves, ListedMoves, MovesBound, NeighbourScan, PairScan, Scan, Source,
+    AddMove, CellScan, ForcedFirst, Guard, KernelMoves, ListedMoves, MovesBound, NeighbourScan, PairScan, Scan, Source,
     keyed_moves, move_lines, nest)
 from .lower_grids import gconst
 from .lower_common import (
@@ -54,7 +54,10 @@ class ActionLowering:
         decision (compiler/share.py), and the reads of the state they make twice, taken once
         (compiler/reads.py)."""
         ir, cond = self.step_choices(index, step, actions)
-        block = [st for a in ir.actions for st in a.moves]
+        block = [st for a in ir.actions if a.forced for st in a.moves]
+        if block:  # the forced actions' moves first; when there are any, they are all the moves
+            block.append(ForcedFirst(step.pos[0]))
+        block += [st for a in ir.actions if not a.forced for st in a.moves]
         # a condition that may skip a part of itself could skip the shared call: not shared
         if cond is not None and step.kind != "auto" and not decides_in_parts(step.cond, self.sym.defines):
             shared = shared_value(cond, block)
@@ -324,7 +327,8 @@ class ActionLowering:
                         long_lines=[f"return {long_body}"], clash=clash, skeleton=skeleton, domains=domains,
                         arg_kinds=[t.display_kind for _c, t in arg_types.values()],
                         c_locals=do_ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"}),
-                        gen_locals=dict(ctx.locals), ensure_lines=ensure_lines, ensure_locals=ensure_locals)
+                        gen_locals=dict(ctx.locals), ensure_lines=ensure_lines, ensure_locals=ensure_locals,
+                        forced=node.forced)
 
     def effects(self, prefix: list, effects: list, guard_ctx: Ctx, ensure: bool = False) -> tuple[list, Ctx]:
         """An action's effects (the lets of its guards again, then its statements), with the

@@ -119,6 +119,12 @@ class MovesBound(S.Stmt):
     action: str
 
 
+@attrs.frozen
+class ForcedFirst(S.Stmt):
+    """After the moves of a step's forced actions: when there are any, they are all the
+    step's moves (the other actions' part of the generator is not run)."""
+
+
 OPENERS = (Guard, Scan, PairScan, CellScan, NeighbourScan)
 MADE = (AddMove, KernelMoves, ListedMoves)
 
@@ -216,6 +222,9 @@ class _Moves:
 
     m_ListedMoves = m_KernelMoves
 
+    def m_ForcedFirst(self, st: ForcedFirst) -> list[str]:
+        return ["if out:  # a forced action's moves: the only ones", "    return out"]
+
     def m_MovesBound(self, st: MovesBound) -> list[str]:
         call = self.w.name("ops.too_many_moves")
         return [f"if len(out) > {st.limit}: {call}(RULES_FILE, {st.line}, {st.action!r}, {st.limit})"]
@@ -301,6 +310,10 @@ class _Keys(_Moves):
 
     def m_ListedMoves(self, st: ListedMoves) -> list[str]:
         return [f"_push_moves(s, {self.made(st)})"]
+
+    def m_ForcedFirst(self, st: ForcedFirst) -> list[str]:
+        return ["if s._keys_wide:", "    return -2",
+                "if s._nkeys:  # a forced action's moves: the only ones", "    return s._nkeys"]
 
 
 def keyed_moves(block: tuple, actions: list, kind: str, shared: bool, writer) -> dict | None:

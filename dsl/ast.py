@@ -331,6 +331,9 @@ class Action(Node):
     params: list = attrs.Factory(list)
     notation: str | None = None
     body: list = attrs.Factory(list)
+    #: ``forced action``: while a forced action of its step has a legal move, the step's
+    #: other actions have none (a capture that must be taken)
+    forced: bool = False
 
 
 @attrs.define

@@ -276,6 +276,9 @@ def _step(a: ast.Step, b: ast.Step) -> list[Change]:
                                       ", ".join(_binding(p) for p in x.params), ", ".join(_binding(p) for p in y.params)))
                 if x.notation != y.notation:
                     out.append(Change("changed", f"{label} {n} notation", repr(x.notation), repr(y.notation)))
+                if x.forced != y.forced:
+                    out.append(Change("changed", f"{label} {n}", "forced" if x.forced else "not forced",
+                                      "forced" if y.forced else "not forced"))
                 out += _block(f"{label} {n}", x.body, y.body)
             else:
                 out.append(Change("changed", f"{label} {n}", _text_choice(x), _text_choice(y)))

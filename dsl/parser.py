@@ -418,10 +418,11 @@ class ToAst(Transformer):
         return node
 
     def action(self, meta, items):
-        name = items[0]
-        params = [i for i in items[1:] if isinstance(i, ast.Binding)]
-        notation = next((_unquote(i) for i in items[1:] if isinstance(i, Token)), None)
-        return ast.Action(name=str(name), params=params, notation=notation, body=items[-1], pos=_pos(meta))
+        forced, name = items[0] is not None, items[1]
+        params = [i for i in items[2:] if isinstance(i, ast.Binding)]
+        notation = next((_unquote(i) for i in items[2:] if isinstance(i, Token)), None)
+        return ast.Action(name=str(name), params=params, notation=notation, body=items[-1], forced=forced,
+                          pos=_pos(meta))
 
     def pass_(self, meta, items):
         return ast.Pass(notation=_unquote(items[0]) if items and items[0] is not None else None,

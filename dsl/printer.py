@@ -540,11 +540,12 @@ class Printer:
                 self.line(f"{self.mark(choice)}pass" + (f" {quote(choice.notation)}" if choice.notation is not None else ""))
                 continue
             params = ", ".join(binding_text(b) for b in choice.params)
-            head = f"{self.mark(choice)}action {choice.name}" + (f"({params})" if params else "")
+            opener = f"{self.mark(choice)}{'forced ' if choice.forced else ''}action {choice.name}"
+            head = opener + (f"({params})" if params else "")
             if choice.notation is not None:
                 head += f" {quote(choice.notation)}"
             if len(INDENT * self.depth + head) + 2 > WIDTH and choice.params:  # a binding a line
-                self.line(f"{self.mark(choice)}action {choice.name}(")
+                self.line(opener + "(")
                 for i, b in enumerate(choice.params):
                     self.line(CONTINUE + binding_text(b) + ("," if i < len(choice.params) - 1 else ""))
                 head = ")" + (f" {quote(choice.notation)}" if choice.notation is not None else "")

@@ -299,6 +299,8 @@ class Writer:
             head += " — choose " + "; ".join(code(binding_text(b)) for b in a.params)
         if a.notation:
             head += f" (written `{a.notation}`)"
+        if a.forced:
+            head += ". **Forced**: while it has a legal move, no other action of this step may be taken"
         if a.doc:
             head += ". " + prose(a.doc)
         # the guards in their order: each let before the conditions that use it, then the effects

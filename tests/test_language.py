@@ -424,3 +424,68 @@ def test_a_cell_of_a_grid_of_numbers_takes_the_whole_value_of_an_update(backend)
     assert state.scores[0] == 9
     state.play("take 1")  # 9 + 10 - 0 = 19
     assert state.scores[0] == 19
+
+
+FORCED = '''
+game "Forced" { players 2 }
+counter pile = 14
+turn {
+  step go {
+    action wait "wait" {
+      pile -= 1
+    }
+    forced action grab(n in 1..2) "grab {n}" {
+      require pile % 3 == 0
+      pile -= n
+    }
+    forced action halve "halve" {
+      require pile % 4 == 0
+      pile = pile // 2
+    }
+  }
+}
+end when pile <= 1
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_a_forced_action_with_a_legal_move_leaves_the_others_none(backend):
+    """`forced action`: while a forced action of the step has a legal move, only the forced
+    actions' moves are legal (in rules order), so `wait` is refused then; otherwise the other
+    actions' moves are. Ids and the checked play agree with the list."""
+    game = regle.loads(FORCED, name="forced", backend=backend)
+    state = game.new_game(seed=1)
+    seen = []
+    for move in ["wait", "wait", "halve", "grab 2", "halve"]:  # 14 -> 13 -> 12 -> 6 -> 4 -> 2
+        moves = state.legal_moves()
+        seen.append([str(m) for m in moves])
+        ids = state.legal_action_ids()
+        assert len(ids) == len(moves)
+        for i, m in zip(ids, moves):  # each id plays its move
+            assert state.copy().play_id(i).to_json() == state.copy().play(m).to_json()
+        if move != "wait":  # a forced move is there: waiting is refused, the state unchanged
+            before = state.to_json()
+            with pytest.raises(regle.IllegalMove):
+                state.play("wait")
+            assert state.to_json() == before
+        state.play(move)
+    assert seen == [
+        ["wait"],                          # 14: no forced move
+        ["wait"],                          # 13
+        ["grab 1", "grab 2", "halve"],     # 12: both forced actions, wait left out
+        ["grab 1", "grab 2"],              # 6
+        ["halve"],                         # 4
+    ]
+    assert [str(m) for m in state.legal_moves()] == ["wait"]  # 2
+
+
+def test_forced_is_kept_by_the_formatter_the_rulebook_and_diff():
+    from regle.dsl.differ import diff
+    from regle.dsl.parser import parse
+    from regle.dsl.printer import format_text
+    from regle.rulebook import rulebook
+    assert '    forced action grab(n in 1..2) "grab {n}" {' in format_text(FORCED)
+    assert format_text(format_text(FORCED)) == format_text(FORCED)
+    assert "**Forced**" in rulebook("forced.rules", text=FORCED)
+    changes = [str(c) for c in diff(parse(FORCED), parse(FORCED.replace("forced action halve", "action halve")))]
+    assert any("halve" in c and "not forced" in c for c in changes), changes
