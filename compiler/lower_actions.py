@@ -2,6 +2,8 @@
 domains for action ids, and the end shapes displays outline."""
 from __future__ import annotations
 
+from math import comb
+
 import attrs
 
 from regle.dsl import ast
@@ -175,6 +177,18 @@ class ActionLowering:
                 ctx.scope[b.names[1]] = (vb, ty.elem or T.ANY)
                 ctx.note_local(va, ty.elem or T.ANY)
                 ctx.note_local(vb, ty.elem or T.ANY)
+            elif b.kind == "subset":
+                self.visible_choice(b.source)
+                src, ty = self.collection_tree(b.source, ctx)
+                elem = ty.elem or T.ANY
+                if elem.kind not in ("int", "player", "enum", "item", "cell", "any"):
+                    self.error(f"a subset is drawn from numbers, seats, enum values, items or cells, not {elem}",
+                               b.source.pos)
+                var = pyname(b.names[0])
+                loops.append(Loop(level, var, source_code(self.helper("ops.subsets", T.list_of(T.list_of(elem)), src)),
+                                  reads))
+                ctx.scope[b.names[0]] = (var, T.list_of(elem))
+                ctx.note_local(var, T.list_of(elem))
             else:
                 self.visible_choice(b.source)
                 src, ty = self.collection_tree(b.source, ctx)
@@ -385,6 +399,8 @@ class ActionLowering:
                                       "give it constant bounds (numbers or params) and narrow it with a require "
                                       "(action ids number every move a game can offer, for game-AI tools)")
             return ("value", max(hi - lo + 1, 1), lo)
+        if b.kind == "subset":
+            return self.subset_domain(action, name, b, ty)
         kind = ty.kind
         if kind == "item":
             return ("value", self.sym.tables[ty.name].count, 0)
@@ -425,6 +441,32 @@ class ActionLowering:
         return self.unbounded(b.pos, f"action '{action.name}': '{name}' is {ty}, which action ids cannot "
                               "number", "action ids cover items, cells, enum members, seats, ranges and "
                               "zones of numbers with declared values")
+
+    def subset_domain(self, action: ast.Action, name: str, b: ast.Binding, ty: T.Type) -> tuple:
+        """A subset's domain for action ids: of items or cells, which are each one of a kind,
+        ("subset", size, values, lowest), a bit per value; of numbers, seats or members, which
+        repeat, ("multiset", size, values, lowest, most): every way to hold at most ``most`` of
+        them (the zone's capacity)."""
+        each = self.domain(action, name, ast.Binding(names=b.names, source=b.source, pos=b.pos), ty.elem or T.ANY)
+        if each[0] != "value":
+            return each if each[0] == "unbounded" else self.unbounded(
+                b.pos, f"action '{action.name}': '{name}' is a subset of {ty.elem}, which action ids cannot "
+                "number", "action ids number subsets of items, cells, enum members, seats and numbers")
+        values, lowest = each[1], each[2]
+        zone = self.sym.zones.get(_zone_name(b.source))
+        if (ty.elem or T.ANY).kind in ("item", "cell"):
+            domain: tuple = ("subset", 2 ** values, values, lowest)
+        elif zone is not None and zone.capacity is not None:
+            domain = ("multiset", comb(values + zone.capacity, values), values, lowest, zone.capacity)
+        else:
+            return self.unbounded(b.source.pos, f"action '{action.name}': '{name}' may hold a value any number "
+                                  "of times, so its moves have no action ids",
+                                  "draw it from a zone with a capacity (zone dice: int capacity 5 ...)")
+        if domain[1] > LIMITS["subset_ids"]:
+            return self.unbounded(b.pos, f"action '{action.name}': '{name}' could be any of {domain[1]:,} subsets, "
+                                  f"more than action ids number ({LIMITS['subset_ids']:,})",
+                                  "draw it from fewer values (action ids number every move a game can offer)")
+        return domain
 
     def unbounded(self, pos: tuple, message: str, hint: str) -> tuple:
         """A parameter whose values are not known in advance: the game compiles and plays, but
@@ -488,6 +530,8 @@ class ActionLowering:
             skeleton = "".join(v if kind == "text" else "{}" for kind, v in parts)
         conditions = []
         for name, (_code, ty) in arg_types.items():
+            if ty.kind == "list":  # a subset: shown as its values are
+                ty = ty.elem or T.ANY
             if name not in shown or ty.kind in ("group", "any"):
                 return "True", skeleton
             if ty.kind == "item":

@@ -37,6 +37,8 @@ class StatementLowering:
             return f"'P' + str({code} + 1)"
         if ty.kind == "bool":
             return f"('yes' if {code} else 'no')"
+        if ty.kind == "list":  # a subset parameter: its values one after another, or "none"
+            return f"(' '.join([{self.show_code('_v', ty.elem or T.ANY)} for _v in {code}]) or 'none')"
         return f"str({code})"
 
     def template_code(self, text: str, names: dict[str, tuple[str, T.Type]], pos) -> str:

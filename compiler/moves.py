@@ -339,8 +339,9 @@ def keyed_moves(block: tuple, actions: list, kind: str, shared: bool, writer) ->
             fill, tag = f"return _CK.keys_into({args[1]}, &s._keys, &s._keys_cap)", args[0]
     if fill is not None:
         return {"tag": tag, "lines": [line for st in block for line in ([fill] if st is only else moves.lines([st]))]}
-    if any(len(a.arg_names) > 2 or a.index >= KEY_TAGS or "bool" in a.arg_kinds for a in actions):
-        return None  # a truth as an argument would come back from its key as a number
+    if any(len(a.arg_names) > 2 or a.index >= KEY_TAGS or "bool" in a.arg_kinds
+           or any(k.startswith("list:") for k in a.arg_kinds) for a in actions):
+        return None  # a truth as an argument would come back from its key as a number; a subset is a tuple
     if any(isinstance(st, MovesBound) for st in _walk(block)):
         return None  # the list is read as it is made
     unread = {var for st in _walk(block) if isinstance(st, KernelMoves) and st.zones is not None for var in st.sources}

@@ -41,6 +41,7 @@ LIMITS = {
     "nesting": 60,            # blocks inside blocks, expressions inside expressions
     "range_values": 100_000,  # values of one range parameter
     "moves": 1_000_000,       # legal moves of one decision (checked while playing)
+    "subset_ids": 1 << 20,    # action ids of one subset parameter (its possible subsets)
     "constant": 10**18,       # any step of a constant expression (params, sizes)
     "all_grid_cells": 16_384,  # cells of all grids together (each one's geometry is in the engine)
     "decisions": 100_000,     # decisions of one game (the engine's own bound; max decisions may lower it)

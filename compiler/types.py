@@ -59,6 +59,8 @@ class Type:
             return "player"
         if self.kind == "bool":
             return "bool"
+        if self.kind == "list":  # a subset parameter's values (a tuple)
+            return "list:" + (self.elem or ANY).display_kind
         return "int"
 
 

@@ -317,10 +317,11 @@ class Push(Node):
 # ---- the turn ----------------------------------------------------------------------
 @attrs.define
 class Binding(Node):
-    """A parameter of an action: ``x in Z``, ``x in lo..hi`` or ``a, b in pair Z``."""
+    """A parameter of an action: ``x in Z``, ``x in lo..hi``, ``a, b in pair Z`` or
+    ``s in subset Z``."""
 
     names: list = attrs.Factory(list)
-    kind: str = "each"  # each | range | pair
+    kind: str = "each"  # each | range | pair | subset
     source: Expr = None
     upper: Expr | None = None
 

@@ -439,6 +439,9 @@ class ToAst(Transformer):
         return ast.Binding(names=[str(items[0]), str(items[1])], kind="pair", source=items[2],
                            pos=_pos(meta))
 
+    def bind_subset(self, meta, items):
+        return ast.Binding(names=[str(items[0])], kind="subset", source=items[1], pos=_pos(meta))
+
     # -- statements
     def block(self, meta, items):
         return list(items)

@@ -578,6 +578,8 @@ def binding_text(b: ast.Binding) -> str:
         return f"{b.names[0]} in {expr(b.source)}..{expr(b.upper)}"
     if b.kind == "pair":
         return f"{b.names[0]}, {b.names[1]} in pair {expr(b.source)}"
+    if b.kind == "subset":
+        return f"{b.names[0]} in subset {expr(b.source)}"
     return f"{b.names[0]} in {expr(b.source)}"
 
 

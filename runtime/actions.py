@@ -8,6 +8,7 @@ rules and player count give the same ids on any machine and in any process.
 """
 from __future__ import annotations
 
+from math import comb
 from typing import Any
 
 from . import ops
@@ -161,6 +162,8 @@ class ActionSpace:
         kind = domain[0]
         if kind == "value":
             place = value - domain[2]
+        elif kind in ("subset", "multiset"):
+            place = subset_place(value, domain)
         elif kind == "group":  # a group by its colour and first cell (its size follows from them)
             place = ops.group_colour(value) * domain[2] + ops.group_anchor(value)
         else:  # a line move by its head, direction and length (what it pushes follows from them)
@@ -192,6 +195,8 @@ class ActionSpace:
         for place, domain in zip(places, self.domains[action]):
             if domain[0] == "value":
                 values.append(place + domain[2])
+            elif domain[0] in ("subset", "multiset"):
+                values.append(subset_of(place, domain))
             else:
                 exact = False
                 values.append(place)
@@ -214,6 +219,53 @@ class ActionSpace:
             else:
                 parts.append(str(place + domain[2]))
         return " ".join(parts)
+
+
+def _ways(values: int, most: int) -> int:
+    """How many ways ``values`` kinds of value can be held, at most ``most`` of them in all."""
+    return comb(values + most, values)
+
+
+def subset_place(chosen: tuple, domain: tuple) -> int:
+    """A subset's place in its domain (``domain[1]`` when it lies outside): for a "subset", a
+    bit per value; for a "multiset", its rank among all the ways of holding at most ``most``
+    values, counted value by value (dense: no id is wasted)."""
+    kind, size, values, lowest = domain[:4]
+    counts = [0] * values
+    for v in chosen:
+        if not 0 <= v - lowest < values:
+            return size
+        counts[v - lowest] += 1
+    if kind == "subset":
+        if max(counts, default=0) > 1:
+            return size
+        return sum(1 << i for i, n in enumerate(counts) if n)
+    left = domain[4]
+    if sum(counts) > left:
+        return size
+    place = 0
+    for i, n in enumerate(counts):  # before this count: the ways with fewer of value i
+        rest = values - i - 1
+        for k in range(n):
+            place += _ways(rest, left - k)
+        left -= n
+    return place
+
+
+def subset_of(place: int, domain: tuple) -> tuple:
+    """The values a subset's place stands for, in increasing order (``subset_place`` undone)."""
+    kind, _size, values, lowest = domain[:4]
+    if kind == "subset":
+        return tuple(lowest + i for i in range(values) if place >> i & 1)
+    left, out = domain[4], []
+    for i in range(values):
+        rest, n = values - i - 1, 0
+        while place >= _ways(rest, left - n):
+            place -= _ways(rest, left - n)
+            n += 1
+        out += [lowest + i] * n
+        left -= n
+    return tuple(out)
 
 
 def mask(ids: list[int], size: int) -> Any:

@@ -52,6 +52,31 @@ def span(lo: int, hi: int) -> range:
     return range(lo, hi + 1)
 
 
+#: the most subsets one subset parameter may offer in a position (a source of 16 different
+#: values has 65,536)
+MAX_SUBSETS = 65_536
+
+
+def subsets(values) -> list[tuple]:
+    """The different sub-collections of ``values`` (a subset parameter's choices): each once,
+    whatever the order of ``values`` and however many equal values it holds (dice 3, 1, 3 give
+    (), (1,), (3,), (1, 3), (3, 3), (1, 3, 3)). Each is a tuple in increasing order; they come
+    by size, then in increasing order, so the same values give the same moves in any order."""
+    counts: dict = {}
+    for v in values:
+        counts[v] = counts.get(v, 0) + 1
+    total = 1
+    for n in counts.values():
+        total *= n + 1
+        if total > MAX_SUBSETS:
+            raise ValueError(f"{len(values)} values offer more than {MAX_SUBSETS:,} subsets to choose from")
+    out: list[tuple] = [()]
+    for v in sorted(counts):
+        out = [chosen + (v,) * k for chosen in out for k in range(counts[v] + 1)]
+    out.sort(key=lambda chosen: (len(chosen), chosen))
+    return out
+
+
 def overflow(zone_name: str, capacity: int) -> None:
     """Raised by generated code when an effect would put too many items in a zone."""
     raise ValueError(f"zone '{zone_name}' is full (capacity {capacity})")
