@@ -159,3 +159,11 @@ def test_the_formatter_keeps_a_subset_parameter():
     text = format_text(KEEP)
     assert '    action take(s in subset pool) "take {s}" {' in text
     assert format_text(text) == text
+
+
+def test_the_browser_points_at_each_cell_of_a_subset():
+    from regle.web.sessions import _moves
+    game = regle.loads(MARKS, name="marks", backend="python")
+    moves = {m["text"]: m for m in _moves(game, game.new_game(seed=1), 0)}
+    assert [c[2] for c in moves["mark a1 c3"]["cells"]] == [0, 8]
+    assert moves["mark none"]["cells"] == []
