@@ -4,6 +4,7 @@ A move is legal only if COND holds once the effects before the ``ensure`` are do
 generator tests each candidate by calling the action's ``_ensure_N`` method, which keeps a copy
 of the places those effects may change (and the work count), runs the effects on the state
 itself, reads the condition and puts the places back: no copy of the whole state per candidate.
+A grid whose cells the trial writes one by one keeps only those cells (compiler/journal.py).
 Where the places changed cannot be told, it runs them on a copy of the state instead. The
 action's own effects skip the ``ensure`` (the move was tested).
 """
@@ -17,6 +18,7 @@ from . import nodes as N
 from . import statements as S
 from . import types as T
 from .analysis import written_places
+from .journal import journal
 from .lower_common import Ctx, ast_nodes, nodes_through_defines, pyname
 
 
@@ -62,8 +64,16 @@ def ensure_method(low, prefix: list, effects: list, guard_ctx: Ctx, arg_names: l
     if places is None:
         copy = S.Assign(line, N.Local(T.ANY, 0, "s"), "=", N.StateCopy(T.ANY, 0))
         return low.writer.lines([copy, *block]), c_locals
+    grids = [f"g_{name}" for name in sorted(places) if name in low.sym.grids and not low.sym.grids[name].per]
+    journaled = journal(block, grids, line)
+    start: list = []
+    back: list = []
+    if journaled is not None:  # cells put back one by one (compiler/journal.py)
+        block, start, back, names, done = journaled
+        places = {name for name in places if f"g_{name}" not in done}
+        c_locals = c_locals + names
     keep, put_back = _keep(low, sorted(places), line)
-    return low.writer.lines([*keep, S.Try(line, tuple(block), tuple(put_back))]), c_locals
+    return low.writer.lines([*keep, *start, S.Try(line, tuple(block), tuple(back + put_back))]), c_locals
 
 
 def trial_statements(before: list, cond, defines: dict) -> tuple[list, dict]:

@@ -923,3 +923,50 @@ def test_every_roll_is_kept_in_the_state_also_on_turns_with_no_decision(backend)
     assert "rolls" in game.new_game(seed=3).view(0)
     pixies = regle.load("pixies", backend="python")  # a roll in setup is not a roll during play
     assert "rolls" not in pixies.new_game(seed=0).to_json()
+
+
+JOURNAL = '''
+game "t" { players 2 }
+grid board: player square 3 by 3
+grid marks: int square 3 by 3
+turn {
+  step s {
+    action go(c in empty_cells(board)) "{c}" {
+      put me at c on board
+      put 1 - me at c on board
+      if row(board, c) == 0 {
+        clear c on board
+      }
+      for n in neighbours(board, c) {
+        marks[n] += 1
+      }
+      ensure count(board, 1 - me) < 1 and sum(marks[x] for x in cells(marks)) < 100
+    }
+  }
+}
+end when turns >= 6
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_an_ensure_trial_puts_back_the_cells_it_wrote_one_by_one(backend):
+    """A grid the trial writes a cell at a time keeps only those cells (journaled, put back in
+    the reverse order: the same cell written twice ends as it was); a grid written in a loop
+    is kept whole. Listing the moves leaves the state as it was, and the moves are those the
+    rule allows."""
+    if backend == "native" and not native.available():
+        pytest.skip(native.unavailable_reason())
+    source = (native_source if backend == "native" else engine_source)(JOURNAL, "t.rules", "t")
+    trial = source[source.index("def _ensure_0" if backend == "python" else "cdef bint _ensure_0"):]
+    trial = trial[:trial.index("\n\n")]
+    assert "_was0" in trial and "_was2" in trial and "_keep_g_board" not in trial
+    assert "_keep_g_marks" in trial  # written in a loop: kept whole
+    s = regle.loads(JOURNAL, name="t", backend=backend).new_game(seed=0)
+    for _turn in range(2):
+        before = s.to_json()
+        # a stone of the other player is left unless it is on the first row (cleared)
+        assert [str(m) for m in s.legal_moves()] == ["a1", "b1", "c1"]
+        assert s.to_json() == before  # every trial put back, b2 written twice included
+        s.play("b1")
+    data = s.to_json()["zones"]  # grids are saved with the zones: -1 is an empty cell
+    assert data["board"] == [-1] * 9 and data["marks"] == [2, 0, 2, 0, 2, 0, 0, 0, 0]
