@@ -16,6 +16,7 @@ from . import statements as S
 from . import types as T
 from .emit import C_FORMS, PythonWriter, runtime_call
 from .nodes import P_NOT, P_MUL, P_ATOM
+from .traverse import over, rebuild
 
 
 def c_type(ty: T.Type) -> str:
@@ -161,17 +162,22 @@ class CythonWriter(PythonWriter):
         is the Python engine's comprehension."""
         if e.display:
             return super().w_Aggregate(e)
+        grids: dict[str, N.Field] = {}
+        e = rebuild(e, lambda value: _grid_locals(value, grids))  # each grid read once, before the walk
         f, var = e.func, e.var
         elem = self.code(e.elem)
         cond = self.code(e.cond) if e.cond is not None else ""
         elem_type = e.source.type.elem or T.ANY
         value = c_type(e.elem.type)  # the C type of one element's value (max, min, argmin, argmax)
-        decls: dict[str, list[str]] = {"long": [], "bint": []}
+        decls: dict[str, list[str]] = {"long": [], "bint": [], "bytearray": []}
 
         def declare(ctype: str, *names: str) -> None:
             if ctype != "object":
                 decls[ctype].extend(names)
         start, step, result = self.fold(e, elem, declare, value, elem_type)
+        for attr in grids:
+            declare("bytearray", "_" + attr)
+        start = [f"_{attr} = s.{attr}" for attr in grids] + start
         source = e.source
         src = self.code(source)
         if isinstance(source, N.Cells) and source.walkable:  # the grid's cells walked in place: no list
@@ -261,3 +267,16 @@ class CythonWriter(PythonWriter):
         if walk.kind == "reach":
             out.append(f"    if {filled}: break")
         return out + [f"    {var} = _v_{walk.table.name}[{var} * {deg} + {d}]"]
+
+
+def _grid_locals(value, grids: dict):
+    """``value`` with the state's grids of elements (``s.g_board``) read from locals of the aggregate's
+    method (``_g_board``, a typed bytearray taken once: no attribute read and no reference
+    count per cell); an aggregate inside is a method of its own and reads its own."""
+    if isinstance(value, N.Aggregate):
+        return value
+    if isinstance(value, N.Field) and value.type.kind == "grid" and value.attr.startswith("g_") \
+            and (value.type.elem is None or value.type.elem.kind != "int"):  # a grid of numbers is a list
+        grids[value.attr] = value
+        return N.Local(value.type, 0, "_" + value.attr)
+    return over(value, lambda inner: _grid_locals(inner, grids))

@@ -10,6 +10,7 @@
 
 cimport cython
 from cpython.mem cimport PyMem_Realloc
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
 from regle.runtime cimport _kernels as _CK
 
 cdef enum:
@@ -109,10 +110,17 @@ cdef inline long long rolled(list rolls, long long value) except? -1:
 
 
 # ---- the C forms of the language's operations (regle.runtime.ops) ----
+cdef long cell_elsewhere(bytearray grid, Py_ssize_t at) except -1
+
+
 cdef inline long cell(bytearray grid, Py_ssize_t at) except -1:
     """What a cell of a grid of elements holds (the element + 1, 0 when empty), read in C;
-    bounds checked, and from the end when negative, as Python's indexing."""
-    return grid[at]
+    bounds checked, and from the end when negative, as Python's indexing. The common case is
+    written out, small enough for the C compiler to inline; the rest (an index from the end, a
+    wrong one) is ``cell_elsewhere``'s."""
+    if grid is not None and <size_t>at < <size_t>PyByteArray_GET_SIZE(grid):
+        return <unsigned char>PyByteArray_AS_STRING(grid)[at]
+    return cell_elsewhere(grid, at)
 
 
 cdef inline long long abs_number(long long n) except? -1:
