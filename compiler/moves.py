@@ -16,7 +16,8 @@ from . import nodes as N
 from . import statements as S
 from . import types as T
 
-#: packed keys: the action in the low 8 bits, then each argument in 27 bits (from -2**26)
+#: packed keys: the action in the low 8 bits, then each argument in 27 bits (from -2**26), or,
+#: for an action of three arguments, in 18 bits (from -2**17)
 KEY_TAGS = 256
 PAIRS_ROOM, HELD_ROOM = 128, 64  # C arrays of the pairs of a zone and the items held, in _keys_N
 
@@ -289,6 +290,8 @@ class _Keys(_Moves):
 
     def m_AddMove(self, st: AddMove) -> list[str]:
         rest = [self.w.code(a) for a in st.args] + ["0"] * (2 - len(st.args))
+        if len(rest) == 3:  # three arguments: a key laid out apart (_support.packed3)
+            return [f"_push3(s, {st.tag}, {', '.join(rest)})"]
         return [f"_push(s, {st.tag}, {rest[0]}, {rest[1]})"]
 
     def m_KernelMoves(self, st: KernelMoves) -> list[str]:
@@ -320,7 +323,7 @@ def keyed_moves(block: tuple, actions: list, kind: str, shared: bool, writer) ->
     """For the native engine: how a step fills a buffer of keys instead of a list of move
     tuples. A step whose moves are one action's keys from one kernel (``K.line_move_keys(...,
     tag)``, ``K.tagged(tag, numbers)``) keeps that kernel's keys (``tag``: the action); any other
-    whose actions take at most two arguments packs each move into a key (``tag`` None). None for
+    whose actions take at most three arguments packs each move into a key (``tag`` None). None for
     the steps that keep their list (automatic and optional steps, a value shared with the
     condition, a list read as it is made)."""
     if kind in ("auto", "optional") or shared:
@@ -339,7 +342,7 @@ def keyed_moves(block: tuple, actions: list, kind: str, shared: bool, writer) ->
             fill, tag = f"return _CK.keys_into({args[1]}, &s._keys, &s._keys_cap)", args[0]
     if fill is not None:
         return {"tag": tag, "lines": [line for st in block for line in ([fill] if st is only else moves.lines([st]))]}
-    if any(len(a.arg_names) > 2 or a.index >= KEY_TAGS or "bool" in a.arg_kinds
+    if any(len(a.arg_names) > 3 or a.index >= KEY_TAGS or "bool" in a.arg_kinds
            or any(k.startswith("list:") for k in a.arg_kinds) for a in actions):
         return None  # a truth as an argument would come back from its key as a number; a subset is a tuple
     if any(isinstance(st, MovesBound) for st in _walk(block)):

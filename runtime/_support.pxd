@@ -16,6 +16,8 @@ from regle.runtime cimport _kernels as _CK
 cdef enum:
     KEY_HALF = 1 << 26  # each argument of a packed key is kept in 27 bits, from -2**26 to 2**26 - 1
     KEY_MASK = (1 << 27) - 1
+    KEY3_HALF = 1 << 17  # ... of a move of three arguments, in 18 bits each, from -2**17 to 2**17 - 1
+    KEY3_MASK = (1 << 18) - 1
 
 
 cdef class NativeCore:
@@ -225,20 +227,50 @@ cdef inline void unpack(long keys_tag, long key, long* tag, long* a, long* b) no
         tag[0], a[0], b[0] = key & 255, ((key >> 8) & KEY_MASK) - KEY_HALF, ((key >> 35) & KEY_MASK) - KEY_HALF
 
 
-cdef inline int push(NativeCore s, long tag, long a, long b) except -1:
-    """One move's key into the buffer (or, when an argument does not fit, the step marked wide)."""
+cdef inline long packed3(long tag, long a, long b, long c) noexcept:
+    """The packed key of a move of three arguments (its action says so): the action in the low
+    8 bits, then each argument in 18 bits."""
+    return tag | ((a + KEY3_HALF) << 8) | ((b + KEY3_HALF) << 26) | ((c + KEY3_HALF) << 44)
+
+
+cdef inline void unpack3(long key, long* a, long* b, long* c) noexcept:
+    """The three arguments of a packed key made by ``packed3``."""
+    a[0] = ((key >> 8) & KEY3_MASK) - KEY3_HALF
+    b[0] = ((key >> 26) & KEY3_MASK) - KEY3_HALF
+    c[0] = ((key >> 44) & KEY3_MASK) - KEY3_HALF
+
+
+cdef inline int _room(NativeCore s) except -1:
+    """Room in the buffer for one more key."""
     cdef long* bigger
     cdef Py_ssize_t size
-    if not (-KEY_HALF <= a < KEY_HALF and -KEY_HALF <= b < KEY_HALF):
-        s._keys_wide = True
-        return 0
     if s._nkeys >= s._keys_cap:
         size = s._keys_cap * 2 if s._keys_cap > 0 else 64
         bigger = <long*>PyMem_Realloc(s._keys, size * sizeof(long))
         if bigger == NULL:
             raise MemoryError()
         s._keys, s._keys_cap = bigger, size
+    return 0
+
+
+cdef inline int push(NativeCore s, long tag, long a, long b) except -1:
+    """One move's key into the buffer (or, when an argument does not fit, the step marked wide)."""
+    if not (-KEY_HALF <= a < KEY_HALF and -KEY_HALF <= b < KEY_HALF):
+        s._keys_wide = True
+        return 0
+    _room(s)
     s._keys[s._nkeys] = packed(tag, a, b)
+    s._nkeys += 1
+    return 0
+
+
+cdef inline int push3(NativeCore s, long tag, long a, long b, long c) except -1:
+    """``push`` for a move of three arguments."""
+    if not (-KEY3_HALF <= a < KEY3_HALF and -KEY3_HALF <= b < KEY3_HALF and -KEY3_HALF <= c < KEY3_HALF):
+        s._keys_wide = True
+        return 0
+    _room(s)
+    s._keys[s._nkeys] = packed3(tag, a, b, c)
     s._nkeys += 1
     return 0
 

@@ -364,17 +364,19 @@ cdef inline bint _fits(object v, long* out) noexcept:
 
 cdef int push_move(NativeCore s, object move) except -1:
     """A move tuple made by the rules' code, as its key."""
-    cdef long parts[3]
+    cdef long parts[4]
     cdef Py_ssize_t n, i
-    if type(move) is not tuple or len(move) > 3 or len(move) == 0:
+    if type(move) is not tuple or len(move) > 4 or len(move) == 0:
         s._keys_wide = True
         return 0
     n = len(move)
-    parts[0] = parts[1] = parts[2] = 0
+    parts[0] = parts[1] = parts[2] = parts[3] = 0
     for i in range(n):
         if not _fits(move[i], &parts[i]):
             s._keys_wide = True
             return 0
+    if n == 4:
+        return push3(s, parts[0], parts[1], parts[2], parts[3])
     return push(s, parts[0], parts[1], parts[2])
 
 
@@ -466,7 +468,7 @@ cdef Py_ssize_t _small_values(list values, long* out, bint distinct) except -2:
 cdef object move_of_key(const unsigned char* arity, long keys_tag, long key):
     """The move tuple of a key: of action ``keys_tag`` (a kernel's keys of one action), or
     packed (``keys_tag`` -1), whose action has ``arity[tag]`` arguments."""
-    cdef long tag, a, b
+    cdef long tag, a, b, c
     if keys_tag >= 0:  # a kernel's keys of one action
         return _CK.pair(keys_tag, key)
     unpack(keys_tag, key, &tag, &a, &b)
@@ -474,6 +476,9 @@ cdef object move_of_key(const unsigned char* arity, long keys_tag, long key):
         return (tag,)
     if arity[tag] == 1:
         return _CK.pair(tag, a)
+    if arity[tag] == 3:
+        unpack3(key, &a, &b, &c)
+        return (tag, a, b, c)
     return _CK.triple(tag, a, b)
 
 
@@ -499,6 +504,12 @@ cdef int key_of_move(const unsigned char* arity, long keys_tag, object move, lon
     n = arity[tag]
     if size != n + 1:
         return 2
+    if n == 3:
+        for i in range(1, 4):
+            if not -KEY3_HALF <= (<tuple>move)[i] < KEY3_HALF:
+                return 2
+        key[0] = packed3(tag, (<tuple>move)[1], (<tuple>move)[2], (<tuple>move)[3])
+        return 1
     if n >= 1:
         if not -KEY_HALF <= (<tuple>move)[1] < KEY_HALF:
             return 2

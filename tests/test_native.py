@@ -240,10 +240,36 @@ def test_a_grids_empty_and_filled_cells_become_keys_from_its_bytes():
                 == compiled.new_game(seed=seed).play_random_playout(seed).to_json())
 
 
-def test_steps_with_three_arguments_or_truths_keep_their_list():
+THREE = PACKED.replace('action one(k in big) "one {k}" {\n', 'action one(k in 0..1, j in BIG..BIG, i in -1..0) "one {k} {j} {i}" {\n'
+                       '      require k + i >= -1\n')
+
+
+@pytest.mark.parametrize("big", [7, 2**17 - 1, -(2**17), 2**17, 10**12])
+def test_packed_keys_of_three_arguments_give_the_same_moves(big):
+    """Moves of three numbers are packed into C keys too, 18 bits an argument (a chess move:
+    from, direction, to); a step with a move whose number does not fit uses its list."""
     from regle.compiler.generate import native_source
-    three = PACKED.replace("BIG", "1").replace('action one(k in big) "one {k}"', 'action one(k in big, j in big, i in big) "one {k} {j} {i}"')
-    assert "s._keys_tag = -1" not in native_source(three, "t.rules")
+    text = THREE.replace("BIG", str(big))
+    assert "_push3(s, 0, k_, j_, i_)" in native_source(text, "t.rules")
+    python = regle.loads(text, name="three", backend="python")
+    compiled = regle.loads(text, name="three", backend="native")
+    for seed in range(3):
+        a, b = python.new_game(seed=seed), compiled.new_game(seed=seed)
+        while not a.is_over:
+            assert b.legal == a.legal and [str(m) for m in b.legal_moves()] == [str(m) for m in a.legal_moves()]
+            k = (seed * 5 + a.turns) % len(a.legal)
+            a.advance(a.legal[k])
+            b.play(b.legal_moves()[k])
+            assert a.to_json() == b.to_json()
+        assert (compiled.new_game(seed=seed).play_random_playout(seed).to_json()
+                == python.new_game(seed=seed).play_random_playout(seed).to_json())
+
+
+def test_steps_with_four_arguments_or_truths_keep_their_list():
+    from regle.compiler.generate import native_source
+    four = PACKED.replace("BIG", "1").replace('action one(k in big) "one {k}"',
+                                              'action one(k in big, j in big, i in big, h in big) "one {k} {j} {i} {h}"')
+    assert "s._keys_tag = -1" not in native_source(four, "t.rules")
     truth = PACKED.replace("BIG", "1").replace('action one(k in big) "one {k}" {\n      total += k',
                                               'action one(k in [true, false]) "one {k}" {\n      total += 1')
     assert "'bool'" in native_source(truth, "t.rules") and "s._keys_tag = -1" not in native_source(truth, "t.rules")
