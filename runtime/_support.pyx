@@ -305,12 +305,17 @@ cdef inline bint _plain_id(object action_id):
 cdef inline long long id_of_key(long keys_tag, long key, const long long* plan) noexcept:
     """The action id of a key of the buffer, by the action space's plan (-1: not a plain
     move, or outside its domain: the Python way says which)."""
-    cdef long tag, a, b
+    cdef long tag, a, b, c
     cdef const long long* row
     unpack(keys_tag, key, &tag, &a, &b)
     row = plan + 8 * tag
     if row[0] == 1:  # no arguments
         return row[1]
+    if row[0] == 6:  # three plain arguments, a key laid out apart
+        unpack3(key, &a, &b, &c)
+        if not (0 <= a - row[2] < row[3] and 0 <= b - row[4] < row[5] and 0 <= c - row[6] < row[7]):
+            return -1
+        return row[1] + ((a - row[2]) * row[5] + b - row[4]) * row[7] + c - row[6]
     if row[0] == 4:  # a line move: its head, direction and length (as the action space reads them)
         b = ((a >> 15) * row[4] + ((a >> 12) & 7)) * row[5] + ((a >> 6) & 63)
         return row[1] + b if a >= 0 and 0 <= b < row[3] and ((a >> 6) & 63) < row[5] else -1

@@ -66,6 +66,7 @@ class ActionSpace:
         """For native engines, which read ids off their move keys in C: 8 numbers per action,
         (kind, offset, lowest, size, lowest, size, stride, 0), where kind is 1 for no argument,
         2 for one plain value, 3 for two, 0 for any other shape (then ids go through tuples);
+        6 for three plain values (offset, then lowest and size of each: the strides follow);
         4 for a line move (offset, 0, size, directions, longest) and 5 for a group (offset, 0,
         size, cells), read from the key's fields as the encoders below do."""
         from array import array
@@ -80,6 +81,8 @@ class ActionSpace:
             elif len(doms) == 1 and doms[0][0] == "group":
                 _kind, size, cells, _grid, _elem = doms[0]
                 rows += [5, off, 0, size, cells, 0, 0, 0]
+            elif len(doms) == 3 and all(d[0] == "value" for d in doms):  # strides follow from the sizes
+                rows += [6, off, doms[0][2], doms[0][1], doms[1][2], doms[1][1], doms[2][2], doms[2][1]]
             elif len(doms) <= 2 and all(d[0] == "value" for d in doms):
                 lo1, size1 = doms[0][2], doms[0][1]
                 if len(doms) == 1:
