@@ -23,7 +23,7 @@ from . import nodes as N
 from . import statements as S
 from .moves import (
     AddMove, CellScan, ForcedFirst, Guard, KernelMoves, ListedMoves, MovesBound, NeighbourScan, PairScan, Scan, Source,
-    keyed_moves, move_lines, nest)
+    SlideScan, keyed_moves, move_lines, nest)
 from .lower_grids import gconst
 from .lower_common import (
     Ctx, decides_in_parts, pyname, _zone_name, _names_in, _moves_fit, joined)
@@ -142,7 +142,7 @@ class ActionLowering:
             free = not reads & set(levels)
 
             def source_code(tree: N.Expr) -> N.Expr:
-                if level == 0 or not free:
+                if level == 0 or not free or _constant_range(tree):  # a constant range: natively a C loop
                     return tree
                 var = f"_src{len(hoisted)}_{index}"
                 hoisted.append(Source(node.pos[0], var, tree))
@@ -309,6 +309,11 @@ class ActionLowering:
                 gen.append(CellScan(node.pos[0], loop.names, loop.src))
             elif loop.pairs_of is not None:
                 gen.append(PairScan(node.pos[0], *loop.pair, loop.src, loop.pairs_of))
+            elif isinstance(loop.src, N.Slide) and loop.single:  # natively followed in C: no list
+                start, steps = f"_from{level}", f"_steps{level}"
+                ctx.note_local(start, T.INT)
+                ctx.note_local(steps, T.INT)
+                gen.append(SlideScan(node.pos[0], loop.names, loop.src, start, steps))
             elif isinstance(loop.src, N.NeighbourList):  # natively the neighbours' C table: no list
                 d = f"_d{level}"
                 ctx.note_local(d, T.INT)
@@ -537,3 +542,10 @@ class ActionLowering:
             if ty.kind == "item":
                 conditions.append(f"not SHOWS_DIFFER[{ty.name!r}]")
         return (" or ".join(dict.fromkeys(conditions)) or "False"), skeleton
+
+
+def _constant_range(tree: N.Expr) -> bool:
+    """Whether a loop's source is whole numbers known when compiling (a range with constant
+    bounds, a grid's directions): left in its loop, where Cython makes it a C loop, rather than
+    hoisted into a local (a Python range object walked number by number)."""
+    return isinstance(tree, N.Span) or isinstance(tree, N.Upto) and isinstance(tree.count, N.Const)

@@ -73,6 +73,20 @@ class NeighbourScan(S.Stmt):
 
 
 @attrs.frozen
+class SlideScan(S.Stmt):
+    """A parameter over a slide or a reach (``t in reach(G, c, d)``): natively the line is
+    followed in C from cell to cell (``start``, ``steps``: the walk's own locals), no list
+    made; in Python the kernel's list."""
+    var: str
+    cells: N.Slide
+    start: str
+    steps: str
+    body: tuple | None = None
+    #: natively the grid is read at every step of the walk (compiler/reads.py counts it so)
+    repeated = ("cells",)
+
+
+@attrs.frozen
 class Source(S.Stmt):
     """``var = value``: a loop source no parameter changes, computed once before the loops."""
     var: str
@@ -126,7 +140,7 @@ class ForcedFirst(S.Stmt):
     step's moves (the other actions' part of the generator is not run)."""
 
 
-OPENERS = (Guard, Scan, PairScan, CellScan, NeighbourScan)
+OPENERS = (Guard, Scan, PairScan, CellScan, NeighbourScan, SlideScan)
 MADE = (AddMove, KernelMoves, ListedMoves)
 
 
@@ -196,6 +210,24 @@ class _Moves:
                 f"for {st.d} in range({cells.degree}):",
                 f"    {st.var} = _v_{cells.table}[{cell} * {cells.degree} + {st.d}]",
                 f"    if {st.var} >= 0:", *("    " + line for line in self.inside(st.body))]
+
+    def m_SlideScan(self, st: SlideScan) -> list[str]:
+        if not self.native:
+            return [f"for {st.var} in {self.w.code(st.cells)}:", *self.inside(st.body)]
+        walk, var, start, steps = st.cells, st.var, st.start, st.steps
+        d, deg, table = self.w.code(walk.direction, N.P_MUL), walk.degree, f"_v_{walk.table.name}"
+        filled = f"{self.w.code(N.CellRead(T.INT, 0, walk.grid, N.Local(T.INT, 0, var)))} != 0"
+        return [f"{start} = {self.w.code(walk.cell)}",
+                f"if {start} < 0 or {start} >= {walk.cells}: raise ValueError('there is no cell here (none) to slide from')",
+                f"if {d} < 0 or {d} >= {deg}: raise IndexError('no such direction')",
+                f"{steps} = 0",
+                f"{var} = {table}[{start} * {deg} + {d}]",
+                f"while {var} >= 0 and {var} != {start} and {steps} < {walk.cells}:",
+                *([f"    if {filled}: break"] if walk.kind == "slide" else []),
+                f"    {steps} += 1",
+                *self.inside(st.body),
+                *([f"    if {filled}: break"] if walk.kind == "reach" else []),
+                f"    {var} = {table}[{var} * {deg} + {d}]"]
 
     def m_Source(self, st: Source) -> list[str]:
         return [f"{st.var} = {self.w.code(st.value)}"]

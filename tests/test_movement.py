@@ -257,3 +257,50 @@ def test_in_a_row_exactly_twins_agree(cells, value, n):
         assert pure.in_a_row(grid, adj, 8, value, n)
     if pure.in_a_row(grid, adj, 8, value, n):
         assert any(pure.in_a_row_exactly(grid, adj, 8, value, k) for k in range(n, 8))
+
+
+SLIDERS = '''
+game "sliders" { players 2 }
+grid board: player square 5 by 5 with diagonals
+setup {
+  put 0 at "a1" on board
+  put 0 at "e1" on board
+  put 1 at "a5" on board
+  put 1 at "e5" on board
+}
+turn {
+  step move {
+    action glide(c in filled_cells(board, me), d in directions(board), t in slide(board, c, d)) "{c}-{t}" {
+      require column(board, t) != 2
+      put me at t on board
+      clear c on board
+    }
+    action take(c in filled_cells(board, me), d in directions(board), t in reach(board, c, d)) "{c}x{t}" {
+      require board[t] == 1 - me
+      put me at t on board
+      clear c on board
+    }
+  }
+}
+end when turns >= 30 or count(board, 0) == 0 or count(board, 1) == 0
+'''
+
+
+def test_moves_along_slides_and_reaches_are_the_same_on_both_engines():
+    """A parameter over slide(...) or reach(...): natively the line is followed in C, with no
+    list (the move generator's SlideScan); the moves are those of the Python engine's lists."""
+    if "native" not in _backends():
+        pytest.skip("no native engines here")
+    from regle.compiler.generate import native_source
+    source = native_source(SLIDERS, "s.rules")
+    assert "_CK.slide(" not in source.split("def _moves_0")[1].split("\n\n")[0]
+    python, compiled = (regle.loads(SLIDERS, name="sliders", backend=b) for b in ("python", "native"))
+    for seed in range(12):
+        a, b = python.new_game(seed=seed), compiled.new_game(seed=seed)
+        while not a.is_over:
+            assert [str(m) for m in b.legal_moves()] == [str(m) for m in a.legal_moves()]
+            k = (seed * 7 + a.turns) % len(a.legal)
+            a.advance(a.legal[k])
+            b.advance(b.legal[k])
+            assert a.to_json() == b.to_json()
+        assert a.turns > 3
