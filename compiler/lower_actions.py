@@ -406,6 +406,11 @@ class ActionLowering:
             return ("value", max(hi - lo + 1, 1), lo)
         if b.kind == "subset":
             return self.subset_domain(action, name, b, ty)
+        return self.value_domain(action, name, b, ty)
+
+    def value_domain(self, action: ast.Action, name: str, b: ast.Binding, ty: T.Type) -> tuple:
+        """The domain of one value of type ``ty`` drawn from ``b``'s source (a parameter's own,
+        or each element of a subset's)."""
         kind = ty.kind
         if kind == "item":
             return ("value", self.sym.tables[ty.name].count, 0)
@@ -452,7 +457,7 @@ class ActionLowering:
         ("subset", size, values, lowest), a bit per value; of numbers, seats or members, which
         repeat, ("multiset", size, values, lowest, most): every way to hold at most ``most`` of
         them (the zone's capacity)."""
-        each = self.domain(action, name, ast.Binding(names=b.names, source=b.source, pos=b.pos), ty.elem or T.ANY)
+        each = self.value_domain(action, name, b, ty.elem or T.ANY)
         if each[0] != "value":
             return each if each[0] == "unbounded" else self.unbounded(
                 b.pos, f"action '{action.name}': '{name}' is a subset of {ty.elem}, which action ids cannot "

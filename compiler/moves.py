@@ -321,9 +321,10 @@ class _Keys(_Moves):
                                self.inside(st.body))
 
     def m_AddMove(self, st: AddMove) -> list[str]:
-        rest = [self.w.code(a) for a in st.args] + ["0"] * (2 - len(st.args))
-        if len(rest) == 3:  # three arguments: a key laid out apart (_support.packed3)
-            return [f"_push3(s, {st.tag}, {', '.join(rest)})"]
+        args = [self.w.code(a) for a in st.args]
+        if len(args) == 3:  # three arguments: a key laid out apart (_support.packed3)
+            return [f"_push3(s, {st.tag}, {', '.join(args)})"]
+        rest = args + ["0"] * (2 - len(args))
         return [f"_push(s, {st.tag}, {rest[0]}, {rest[1]})"]
 
     def m_KernelMoves(self, st: KernelMoves) -> list[str]:

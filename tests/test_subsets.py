@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations
-from math import comb
+from math import comb, prod
 
 import pytest
 from hypothesis import given, strategies as st
@@ -64,7 +64,7 @@ def test_subsets_lists_each_sub_collection_once_in_any_order(values):
     assert made == ops.subsets(list(reversed(values)))  # the same moves in any order
     assert made == sorted(made, key=lambda c: (len(c), c))
     counts = Counter(values)
-    assert len(made) == __import__("math").prod(n + 1 for n in counts.values())
+    assert len(made) == prod(n + 1 for n in counts.values())
 
 
 def test_subsets_of_too_many_values_are_refused_when_played():

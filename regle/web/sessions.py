@@ -273,11 +273,13 @@ def _moves(game: Game, state, seat: int) -> list[dict]:
     out = []
     for move, text, move_id in zip(state.legal, texts, ids):
         cells, values = [], []
-        args = list(zip(move[1:], kinds[move[0]]))
-        for value, kind in args:
+        args = []
+        for value, kind in zip(move[1:], kinds[move[0]]):
             if kind.startswith("list:"):  # a subset: each of its values points as one argument would
                 args += [(v, kind[5:]) for v in value]
-                continue
+            else:
+                args.append((value, kind))
+        for value, kind in args:
             if kind.startswith("cell:"):
                 cells.append([kind[5:], None, value])
             elif kind.startswith("linemove:"):  # a line of pieces pushed: it starts at its head
