@@ -10,7 +10,8 @@
 
 cimport cython
 from cpython.mem cimport PyMem_Realloc
-from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_GET_SIZE
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_FromStringAndSize, PyByteArray_GET_SIZE
+from libc.string cimport memset
 from regle.runtime cimport _kernels as _CK
 
 cdef enum:
@@ -52,6 +53,25 @@ cdef class NativeCore:
     cdef _work_back(self, tuple work)
     cdef int _walk(self, long n) except -1
     cdef _spin(self)
+
+
+# ---- making objects without a Python call ----
+cdef extern from *:
+    """
+    /* A new instance of a type made by its own tp_new, as cls.__new__(cls) would make it, but
+       without looking __new__ up, binding it and calling it through Python (no __init__). */
+    static CYTHON_INLINE PyObject* regle_fresh(PyObject* cls, PyObject* no_args) {
+        return ((PyTypeObject*)cls)->tp_new((PyTypeObject*)cls, no_args, NULL);
+    }
+    """
+    object fresh "regle_fresh"(object cls, tuple no_args)
+
+
+cdef inline bytearray zeroed(Py_ssize_t size):
+    """bytearray(size) made in C (a grid's blank cells), without calling the type."""
+    cdef bytearray out = PyByteArray_FromStringAndSize(NULL, size)
+    memset(PyByteArray_AS_STRING(out), 0, size)
+    return out
 
 
 # ---- the generator in C (regle.runtime.rng, SplitMix64) ----

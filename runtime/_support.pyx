@@ -12,9 +12,11 @@ No pure-Python twin: a native engine cannot exist without this module compiled, 
 engines never use it.
 """
 cimport cython
+from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.ref cimport Py_INCREF
 from cpython.bytearray cimport PyByteArray_AS_STRING
-from cpython.long cimport PyLong_AsUnsignedLongLongMask
+from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_AsUnsignedLongLongMask
 from libc.string cimport memcpy, memset
 
 from regle.runtime.engine import _told_apart, BaseState as _BaseState, MAX_WORK as _MAX_WORK, Moves as _Moves, \
@@ -118,15 +120,21 @@ cdef class NativeCore:
         cdef list out
         cdef long long v
         cdef Py_ssize_t i
+        cdef object item
         if s.over or s._legal is not None:
             return _BaseState.legal_action_ids(s)
         plan = s._plan()
-        out = [None] * s._nkeys
+        out = PyList_New(s._nkeys)  # filled below, each place set once (no None put first)
         for i in range(s._nkeys):
             v = id_of_key(s._keys_tag, s._keys[i], plan)
             if v < 0:
+                for i in range(i, s._nkeys):  # the places not filled, made valid before it goes
+                    Py_INCREF(None)
+                    PyList_SET_ITEM(out, i, None)
                 return _BaseState.legal_action_ids(s)
-            out[i] = v
+            item = v
+            Py_INCREF(item)  # PyList_SET_ITEM takes the reference
+            PyList_SET_ITEM(out, i, item)
         return out
 
     cdef Py_ssize_t _key_of_id(s, long long wanted) except -2:
@@ -299,7 +307,12 @@ cdef class NativeCore:
 cdef inline bint _plain_id(object action_id):
     """Whether an action id given from Python can be looked for among the keys in C (else the
     Python way reads it, and refuses it with the reason)."""
-    return type(action_id) is int and 0 <= action_id < 2 ** 62
+    cdef int overflow = 0
+    cdef long long v
+    if type(action_id) is not int:
+        return False
+    v = PyLong_AsLongLongAndOverflow(action_id, &overflow)  # read in C: no Python comparison
+    return overflow == 0 and 0 <= v < 2 ** 62
 
 
 cdef inline long long id_of_key(long keys_tag, long key, const long long* plan) noexcept:
@@ -341,7 +354,7 @@ cdef unsigned long long mixed(object seed) except? 0:
 
 cdef object rng_at(unsigned long long state):
     """An Rng in that state, without running Rng.__init__ (a Python function)."""
-    cdef object rng = _Rng.__new__(_Rng)
+    cdef object rng = fresh(_Rng, ())
     rng.state = state
     return rng
 
