@@ -263,6 +263,10 @@ class PythonWriter:
         args = self.args((e.grid, e.table, N.Const(T.INT, 0, e.degree), e.code, e.length))
         return f"{self.name('K.in_a_row')}({args})", P_ATOM
 
+    def w_Joined(self, e: N.Joined) -> tuple[str, int]:
+        args = self.args((e.grid, e.table, N.Const(T.INT, 0, e.degree), e.code, e.starts, e.goals))
+        return f"{self.name('K.connected')}({args})", P_ATOM
+
     def w_Draw(self, e: N.Draw) -> tuple[str, int]:
         return self.logged(e, f"s.rng.below({self.code(e.bound)})"), P_ATOM
 

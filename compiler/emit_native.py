@@ -125,6 +125,14 @@ class CythonWriter(PythonWriter):
         args = self.args((e.grid, N.Code(T.ANY, 0, memo, P_ATOM), e.table, N.Const(T.INT, 0, e.degree), e.code, e.length))
         return f"{self.name('K.in_a_row_since')}({args})", P_ATOM
 
+    def w_Joined(self, e: N.Joined) -> tuple[str, int]:
+        if e.memo is None:
+            return super().w_Joined(e)
+        # only the cells that gained the value since the last call are flooded from
+        memo = N.Code(T.ANY, 0, f"s._memo({e.memo}, {e.memo_size})", P_ATOM)
+        args = self.args((e.grid, memo, e.table, N.Const(T.INT, 0, e.degree), e.code, e.starts, e.goals))
+        return f"{self.name('K.connected_since')}({args})", P_ATOM
+
     def w_Draw(self, e: N.Draw) -> tuple[str, int]:  # the generator driven in C
         return self.logged(e, f"_rng_below(s.rng, {self.code(e.bound)})"), P_ATOM
 

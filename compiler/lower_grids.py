@@ -151,6 +151,19 @@ class GridLowering:
             self.error(f"expected a side of the board or a list of cells here, but this is {ty}", node.pos, hint)
         return "()"
 
+    def memo_allowed(self, grid: ast.Node, ctx, sym) -> bool:
+        """Whether a query of a grid may keep a memo between turns: in an end condition itself
+        (checked after every turn), not in a function or an aggregate, of a grid named directly
+        that is not one per seat."""
+        return (ctx.where == "end" and not self._in_function and not self._comp_depth
+                and isinstance(grid, ast.Name) and not sym.per)
+
+    def constant_side(self, node: ast.Node, ctx, sym) -> bool:
+        """Whether cells given to a query are a side of the board named by its member (the same
+        cells at every call)."""
+        return (isinstance(node, ast.Name) and node.id not in ctx.scope and node.id in self.sym.members
+                and self.sym.members[node.id][0] == sym.edges)
+
     def wild_code(self, node: ast.Node | None, ctx, sym) -> N.Expr:
         """The stored code of the wild element (0: none)."""
         if node is None:
@@ -263,8 +276,7 @@ class GridLowering:
         if f == "in_a_row":
             who, n = self.stored(self.element_tree(args[1], ctx, sym)), self.number_tree(args[2], ctx)
             memo = None
-            if (ctx.where == "end" and not self._in_function and not self._comp_depth and isinstance(args[0], ast.Name)
-                    and not sym.per and isinstance(n, N.Const) and n.value > 0):
+            if self.memo_allowed(args[0], ctx, sym) and isinstance(n, N.Const) and n.value > 0:
                 # an end condition, checked after every turn: it may remember which lines it
                 # looked at (a memo per grid and length; natively only the lines through the
                 # cells that changed since it last failed are looked at again)
@@ -276,7 +288,14 @@ class GridLowering:
         if f == "connected":
             who = self.stored(self.element_tree(args[1], ctx, sym))
             a, b = self.cell_list(args[2], ctx, sym), self.cell_list(args[3], ctx, sym)
-            return self.helper("K.connected", T.BOOL, gtree, self.adj_table(g), deg, who, a, b)
+            memo = None
+            if (self.memo_allowed(args[0], ctx, sym)
+                    and all(self.constant_side(side, ctx, sym) for side in args[2:4])):
+                # an end condition between sides that never change: it may remember what the
+                # starts reach (natively only the cells that gained the value are flooded from)
+                memo = self.memos.setdefault(("connected", sym.name, a, b), len(self.memos))
+            return N.Joined(T.BOOL, 0, gtree, self.adj_table(g), deg, who, N.Code(T.ANY, 0, a, P_ATOM),
+                            N.Code(T.ANY, 0, b, P_ATOM), memo, (2 * sym.geo.cells + 1) * MEMO_VALUES)
         if f == "flanked":
             c, who = self.cell_tree(args[1], ctx, sym), self.stored(self.element_tree(args[2], ctx, sym))
             d = self.direction_tree(args[3], ctx, sym) if len(args) == 4 else N.Const(T.INT, 0, -1)

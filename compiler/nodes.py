@@ -335,6 +335,21 @@ class Runs(Expr):
 
 
 @attrs.frozen
+class Joined(Expr):
+    """Whether a chain of neighbouring cells holding ``code`` joins a cell of ``starts`` to one of
+    ``goals`` (``connected``). ``memo``: the end conditions' memo it may keep between turns (its
+    number, of ``memo_size`` bytes), when its starts and goals are the same at every call."""
+    grid: Expr
+    table: Table
+    degree: int
+    code: Expr
+    starts: Expr
+    goals: Expr
+    memo: int | None = None
+    memo_size: int = 0
+
+
+@attrs.frozen
 class Draw(Expr):
     """A random whole number from 0 below ``bound``, from the state's generator; ``logged``: kept
     in the state's log of rolls (during play)."""
@@ -365,7 +380,7 @@ class Removal(Expr):
 
 #: the node kinds whose writing differs between the engines (compiler/emit.py)
 BACKEND_KINDS = (Helper, CellRead, Slot, Column, Geometry, Table, Dimension, NeighbourList, Neighbour, Numbered,
-                 Houses, Draw, CountValue, Removal, Runs, Distinct, StateCopy)
+                 Houses, Draw, CountValue, Removal, Runs, Joined, Distinct, StateCopy)
 
 
 #: the Python each built-in of numbers is written as (``_abs``: a C function natively)

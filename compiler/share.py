@@ -81,7 +81,7 @@ def build_once(body: N.Expr, scope: set[str], native: bool) -> tuple[list[S.Stmt
 
 #: the node kinds a shared value may be: calls of the runtime, of the engine's functions, and
 #: aggregates (the values worth computing once)
-CALLS = (N.Helper, N.Apply, N.Aggregate, N.Cells, N.NeighbourList, N.Slide, N.Runs, N.Houses)
+CALLS = (N.Helper, N.Apply, N.Aggregate, N.Cells, N.NeighbourList, N.Slide, N.Runs, N.Joined, N.Houses)
 
 
 def _free_locals(e: N.Expr) -> set[str]:

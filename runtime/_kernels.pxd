@@ -44,6 +44,7 @@ cpdef object in_a_row_since(object cells_obj, bytearray memo, object adj_obj, in
 cpdef list flanked(object cells_obj, object adj_obj, int deg, int cell, int value, int d)
 cpdef long flanked_count(object cells_obj, object adj_obj, int deg, int cell, int value, int d) except -1
 cpdef object connected(object cells_obj, object adj_obj, int deg, int value, object starts, object goals)
+cpdef object connected_since(object cells_obj, bytearray memo, object adj_obj, int deg, int value, object starts, object goals)
 cpdef list empty_cells(object cells_obj)
 cpdef list filled_cells(object cells_obj)
 cpdef list cells_holding(object cells_obj, int kinds, int kind, int owner)

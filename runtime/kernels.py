@@ -618,6 +618,57 @@ def connected(cells, adj, deg: int, value: int, starts, goals) -> bool:
     return False
 
 
+def connected_since(cells, memo: bytearray, adj, deg: int, value: int, starts, goals) -> bool:
+    """connected, remembering in ``memo`` (per value 1, 2, ...: a flag, the board, and per cell
+    whether it is reached from the starts, a start, a goal) what the starts reach, so that a
+    later call floods only from the cells that gained ``value`` since (the whole board again
+    when a reached cell lost it). The same starts and goals at every call with one memo."""
+    size = len(cells)
+    width = 2 * size + 1
+    if value < 1 or value > 255 or value * width > len(memo):
+        return connected(cells, adj, deg, value, starts, goals)
+    base = (value - 1) * width
+    board, marks = base + 1, base + 1 + size
+    stack: list[int] = []
+    whole = not memo[base]
+    if not whole:
+        for c in range(size):
+            if cells[c] == value:
+                if memo[board + c] != value and not memo[marks + c] & 1 and (
+                        memo[marks + c] & 2 or any(adj[c * deg + k] >= 0 and memo[marks + adj[c * deg + k]] & 1
+                                                   for k in range(deg))):
+                    memo[marks + c] |= 1
+                    stack.append(c)
+            elif memo[marks + c] & 1:  # a reached cell lost the value: start again
+                whole = True
+                break
+    if whole:
+        stack = []
+        memo[marks:marks + size] = bytes(size)
+        for c in goals:
+            if 0 <= c < size:
+                memo[marks + c] |= 4
+        for c in starts:
+            if 0 <= c < size:
+                memo[marks + c] |= 2
+        for c in range(size):
+            if memo[marks + c] & 2 and cells[c] == value:
+                memo[marks + c] |= 1
+                stack.append(c)
+        memo[base] = 1
+    while stack:
+        c = stack.pop()
+        if memo[marks + c] & 4:
+            memo[base] = 2
+        for k in range(deg):
+            nb = adj[c * deg + k]
+            if nb >= 0 and not memo[marks + nb] & 1 and cells[nb] == value:
+                memo[marks + nb] |= 1
+                stack.append(nb)
+    memo[board:board + size] = cells
+    return memo[base] == 2
+
+
 def empty_cells(cells) -> list[int]:
     """The cells holding nothing (0), in cell order."""
     return [c for c in range(len(cells)) if not cells[c]]

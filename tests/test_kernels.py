@@ -649,6 +649,54 @@ def test_lines_looked_for_since_the_last_check_are_the_lines_there_are(k, data):
 
 
 @pytest.mark.parametrize("k", IMPLS)
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_chains_followed_since_the_last_check_are_the_chains_there_are(k, data):
+    """connected_since, asked again and again as cells change (filled, emptied, taken over, as
+    a swap or a capture would), with one memo and the same starts and goals, answers as
+    connected does on the whole board; a second memo asked only now and then agrees too."""
+    geo = data.draw(_geometries())
+    adj = geo.table()
+    cells = bytearray(geo.cells)
+    width = 2 * geo.cells + 1
+    memo, seldom = bytearray(width * 3), bytearray(width * 3)
+    starts = data.draw(st.lists(st.integers(0, geo.cells - 1), max_size=6))
+    goals = data.draw(st.lists(st.integers(0, geo.cells - 1), max_size=6))
+    for _ in range(data.draw(st.integers(1, 16))):
+        for _ in range(data.draw(st.integers(0, 4))):
+            cells[data.draw(st.integers(0, geo.cells - 1))] = data.draw(st.sampled_from([0, 1, 1, 2, 3]))
+        value = data.draw(st.integers(0, 4))  # 4: past the memo's values, so answered by a scan
+        expected = pure.connected(cells, adj, geo.deg, value, starts, goals)
+        assert k.connected_since(cells, memo, adj, geo.deg, value, starts, goals) == expected
+        if data.draw(st.booleans()):
+            assert k.connected_since(cells, seldom, adj, geo.deg, value, starts, goals) == expected
+
+
+@pytest.mark.parametrize("k", IMPLS)
+def test_chains_followed_since_flood_only_from_what_changed(k):
+    """After the first call, connected_since floods only from the cells that gained the value:
+    with the memo's reached marks wiped (its board kept), a stone that completes the chain is
+    not seen to, which shows the whole board is not searched again."""
+    from regle.compiler import geometry
+    geo = geometry.square(3, 3, False)
+    adj = geo.table()
+    starts, goals = [0, 1, 2], [6, 7, 8]
+    cells = bytearray([1, 0, 0,
+                       1, 0, 0,
+                       0, 0, 0])
+    memo = bytearray(2 * 9 + 1)
+    assert not k.connected_since(cells, memo, adj, geo.deg, 1, starts, goals)
+    cells[6] = 1
+    assert k.connected_since(cells, memo, adj, geo.deg, 1, starts, goals)
+    cells[6] = 0  # a reached cell lost: the whole board again
+    assert not k.connected_since(cells, memo, adj, geo.deg, 1, starts, goals)
+    memo[1 + 9:] = bytes(9)  # the reached marks forgotten
+    cells[6] = 1
+    assert not k.connected_since(cells, memo, adj, geo.deg, 1, starts, goals)
+    assert k.connected(cells, adj, geo.deg, 1, starts, goals)
+
+
+@pytest.mark.parametrize("k", IMPLS)
 def test_a_lane_count_of_no_such_lane_is_an_error(k):
     cells = bytearray([1, 1, 0, 1, 0, 0])  # two lanes of three
     assert [k.lane_count(cells, 2, 3, lane) for lane in (0, 1)] == [2, 1]

@@ -172,3 +172,47 @@ def test_move_generators_are_statement_nodes_each_engine_writes():
     assert "if len(out) > 9: _ops_too_many_moves(RULES_FILE, 4, 'take', 9)" in move_lines(checked, native)
     assert keyed_moves(checked, [], "decision", False, native) is None
     assert keyed_moves(guarded, [], "optional", False, native) is None
+
+
+CROSSING = '''
+game "Crossing" {
+  players 2
+  max decisions 60
+}
+enum side { south, west, north, east }
+grid board: player square 5 by 5 edges side
+turn {
+  step place {
+    action place(c in empty_cells(board)) "{c}" {
+      put me at c on board
+    }
+    /// a stone taken back now and then: what joined the sides may be cut again
+    action lift(c in filled_cells(board)) "x{c}" {
+      require turns % 5 == 4
+      clear c on board
+    }
+  }
+}
+end when connected(board, 0, south, north) then winner 0
+end when connected(board, 1, west, east) then winner 1
+'''
+
+
+@pytest.mark.parametrize("memo", [True, False])
+def test_an_end_condition_between_fixed_sides_remembers_what_it_reached(memo):
+    """connected() in an end condition between sides named by their members keeps a memo
+    natively (connected_since: only the cells that gained stones are flooded from); between
+    sides that can change (here a conditional) it searches the whole board. Both engines play
+    alike, stones lifted included."""
+    text = CROSSING if memo else CROSSING.replace(
+        "connected(board, 0, south, north)", "connected(board, 0, if turns > 100 then west else south, north)").replace(
+        "connected(board, 1, west, east)", "connected(board, 1, west, if turns > 100 then north else east)")
+    native = native_source(text, "c.rules", "c")
+    assert ("connected_since(" in native) is memo
+    assert "connected_since(" not in engine_source(text, "c.rules", "c")
+    for seed in range(12):
+        states = [regle.loads(text, name="crossing", backend=b).new_game(seed=seed) for b in ("python", "native")]
+        for state in states:
+            state.play_random_playout(seed)
+        assert states[0].to_json() == states[1].to_json()
+        assert states[0].winners == states[1].winners
