@@ -11,7 +11,7 @@
 cimport cython
 from cpython.mem cimport PyMem_Realloc
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_FromStringAndSize, PyByteArray_GET_SIZE
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from regle.runtime cimport _kernels as _CK
 
 cdef enum:
@@ -65,6 +65,57 @@ cdef extern from *:
     }
     """
     object fresh "regle_fresh"(object cls, tuple no_args)
+
+
+cdef extern from *:
+    """
+    /* cls(items) for a subclass of tuple that keeps tuple's own __new__ (a Move class): the
+       instance allocated at its size and filled from items, as tuple's __new__ does for a
+       subclass, without the call through Python and the tuple made in between. */
+    static CYTHON_INLINE PyObject* regle_retyped(PyObject* cls, PyObject* items) {
+        PyTypeObject* type = (PyTypeObject*)cls;
+        Py_ssize_t n = PyTuple_GET_SIZE(items), i;
+        PyObject* out;
+        if (type->tp_new != PyTuple_Type.tp_new || !PyType_IsSubtype(type, &PyTuple_Type))
+            return PyObject_CallOneArg(cls, items);
+        out = type->tp_alloc(type, n);
+        if (out == NULL)
+            return NULL;
+        for (i = 0; i < n; i++) {
+            PyObject* item = PyTuple_GET_ITEM(items, i);
+            Py_INCREF(item);
+            PyTuple_SET_ITEM(out, i, item);
+        }
+        return out;
+    }
+    """
+    object retyped "regle_retyped"(object cls, tuple items)
+
+
+cdef inline int keep_bytes(bytearray into, bytearray source) except -1:
+    """into[:] = source (a grid's cells into the rollback copy's), one memcpy when the sizes
+    agree, as a grid's always do; Python's slice assignment otherwise."""
+    cdef Py_ssize_t size = PyByteArray_GET_SIZE(source)
+    if PyByteArray_GET_SIZE(into) != size:
+        into[:] = source
+    elif size:
+        memcpy(PyByteArray_AS_STRING(into), PyByteArray_AS_STRING(source), size)
+    return 0
+
+
+cdef inline int keep_parts(list into, list source) except -1:
+    """into[i][:] = source[i] for each part of a place per seat (or per member), in a C loop."""
+    cdef Py_ssize_t i
+    if len(into) != len(source):
+        into[:] = [part[:] for part in source]
+        return 0
+    for i in range(len(source)):
+        part = source[i]
+        if type(part) is bytearray and type(into[i]) is bytearray:
+            keep_bytes(into[i], part)
+        else:
+            into[i][:] = part
+    return 0
 
 
 cdef inline bytearray zeroed(Py_ssize_t size):

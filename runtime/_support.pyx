@@ -572,7 +572,7 @@ cdef class KeyMoves:
         m = move_of_key(self.arity, self.tag, self.keys[k])
         if self.move is None:
             return m
-        m = self.move(m)
+        m = retyped(self.move, m)  # self.move(m), made in C
         if self.told is not None:  # a Move of Move.told_class(): it reads its notation here
             m.moves = self
             m.at = k

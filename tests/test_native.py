@@ -602,6 +602,7 @@ SPARE_RULES = '''game "spare" {
 }
 
 grid board: player square 3 by 3
+grid copied: player per player square 3 by 3
 zone pile: int
 zone hand: int per player
 counter n = 1
@@ -611,6 +612,7 @@ turn {
   step s {
     action mark(c in empty_cells(board)) "{c}" {
       put me at c on board
+      put me at c on copied[me]
       add n to pile
       add marks[me] to hand[me]
       marks[me] += 1
@@ -618,6 +620,7 @@ turn {
     }
     action grow "grow" {
       add n to pile
+      put me at first(empty_cells(board)) on copied[1 - me]
       marks[me] += 1
       n = n * 1000
       n = n * 1000
@@ -635,7 +638,8 @@ def test_play_keeps_the_state_in_a_spare_copy_and_takes_it_back_after_a_rules_er
     one move to the next: a move that fails half-way (a product past the largest number, after
     the effects before it changed a zone, a counter per seat and a counter) leaves the state as
     it was, however many moves the spare was reused for, and play goes on the same as advance
-    on a copy (the Python engine's)."""
+    on a copy (the Python engine's). The places cover each way the spare is overwritten: a
+    grid, a grid per seat, a zone, a zone per seat, counters."""
     game = regle.loads(SPARE_RULES, name="spare", backend=backend)
     reference = regle.loads(SPARE_RULES, name="spare", backend="python")
     rng = random.Random(5)
