@@ -293,7 +293,7 @@ class GridLowering:
                     and all(self.constant_side(side, ctx, sym) for side in args[2:4])):
                 # an end condition between sides that never change: it may remember what the
                 # starts reach (natively only the cells that gained the value are flooded from)
-                memo = self.memos.setdefault(("connected", sym.name, a, b), len(self.memos))
+                memo = self.memos.setdefault(("connected", sym.name, args[2].id, args[3].id), len(self.memos))
             return N.Joined(T.BOOL, 0, gtree, self.adj_table(g), deg, who, N.Code(T.ANY, 0, a, P_ATOM),
                             N.Code(T.ANY, 0, b, P_ATOM), memo, (2 * sym.geo.cells + 1) * MEMO_VALUES)
         if f == "flanked":
