@@ -73,6 +73,7 @@ def ensure_method(low, prefix: list, effects: list, guard_ctx: Ctx, arg_names: l
         places = {name for name in places if f"g_{name}" not in done}
         c_locals = c_locals + names
     keep, put_back = _keep(low, sorted(places), line)
+    c_locals = c_locals + ["_keep_work"]  # natively the work count is one C number
     return low.writer.lines([*keep, *start, S.Try(line, tuple(block), tuple(back + put_back))]), c_locals
 
 

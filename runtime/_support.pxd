@@ -49,8 +49,8 @@ cdef class NativeCore:
     cdef Py_ssize_t _key_of_id(self, long long wanted) except -2
     cdef int _play_checked(self, move, long key) except -1
     cdef _loop(self, items)
-    cdef tuple _work_done(self)
-    cdef _work_back(self, tuple work)
+    cdef long long _work_done(self) noexcept
+    cdef int _work_back(self, long long work) except -1
     cdef int _walk(self, long n) except -1
     cdef _spin(self)
 

@@ -279,12 +279,14 @@ cdef class NativeCore:
             raise ValueError(_TOO_MUCH_FOR)
         return items
 
-    cdef tuple _work_done(s):
-        """BaseState._work_done in C."""
-        return (s.walked_in, s.walked)
+    cdef long long _work_done(s) noexcept:
+        """BaseState._work_done in C: the decision the count is of and the count, as one C number
+        (an ensure trial keeps it in a typed local: no tuple per candidate move)."""
+        return (<long long>s.walked_in << 32) | (<long long>s.walked & _LOW32)
 
-    cdef _work_back(s, tuple work):
-        s.walked_in, s.walked = work
+    cdef int _work_back(s, long long work) except -1:
+        s.walked_in, s.walked = <long>(work >> 32), <long>(work & _LOW32)
+        return 0
 
     cdef int _walk(s, long n) except -1:
         """BaseState._walk in C: n elements walked by a for loop that makes no list."""
@@ -302,6 +304,9 @@ cdef class NativeCore:
         s.walked += 1
         if s.walked > _MAX_WORK:
             raise ValueError(_TOO_MUCH_WHILE)
+
+
+cdef long long _LOW32 = (<long long>1 << 32) - 1  # the low half of a C number (a literal past 2**31 is a Python int)
 
 
 cdef inline bint _plain_id(object action_id):
