@@ -252,7 +252,7 @@ cdef inline bint _small(object v, long* out) noexcept:
     if one_digit(<PyObject*>v, out):
         return True
     out[0] = PyLong_AsLongAndOverflow(v, &overflow)
-    return not overflow and -4611686018427387904 < out[0] < 4611686018427387904
+    return not overflow and -(<long>1 << 62) < out[0] < (<long>1 << 62)  # C constants (a literal past 2**31 is a Python int)
 
 
 cpdef list distinct(object values):
@@ -962,7 +962,7 @@ cpdef object show_placement(long key):
 
 cpdef object group_cells(object cells, object adj, int deg, long key):
     return _group_at(cells, adj, deg, (key // 4096) % 4096,
-                     (key // (4096 * 4096)) % 256, key // (4096 * 4096 * 256))
+                     (key // (4096 * 4096)) % 256, key // (<long>1 << 32))
 
 
 cpdef object drop_into(object grid, int lanes, int height, int lane, long value, list taking, list overflow):

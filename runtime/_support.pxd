@@ -14,6 +14,13 @@ from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_FromStringAndS
 from libc.string cimport memcpy, memset
 from regle.runtime cimport _kernels as _CK
 
+cdef extern from *:
+    """
+    #define REGLE_MAX_NUMBER 1000000000000000000LL
+    """
+    const long long MAX_NUMBER "REGLE_MAX_NUMBER"  # the language's bound on numbers (ops.MAX_NUMBER)
+
+
 cdef enum:
     KEY_HALF = 1 << 26  # each argument of a packed key is kept in 27 bits, from -2**26 to 2**26 - 1
     KEY_MASK = (1 << 27) - 1
@@ -204,7 +211,7 @@ cdef inline long long abs_number(long long n) except? -1:
 
 cdef inline long long number(long long n) except? -1:
     """ops.number in C, for sums: a number kept within the language's bound (1e18)."""
-    if -1000000000000000000 <= n <= 1000000000000000000:
+    if -MAX_NUMBER <= n <= MAX_NUMBER:  # a C constant: the literal would be a Python int here
         return n
     raise ValueError("a number grew past 1e+18: does a product keep multiplying?")
 

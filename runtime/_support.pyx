@@ -317,7 +317,7 @@ cdef inline bint _plain_id(object action_id):
     if type(action_id) is not int:
         return False
     v = PyLong_AsLongLongAndOverflow(action_id, &overflow)  # read in C: no Python comparison
-    return overflow == 0 and 0 <= v < 2 ** 62
+    return overflow == 0 and 0 <= v < (<long long>1 << 62)
 
 
 cdef inline long long id_of_key(long keys_tag, long key, const long long* plan) noexcept:
