@@ -99,3 +99,19 @@ def test_compiler_modules_are_rooms_with_one_job_and_the_pipeline_page_names_the
     page = (ROOT / "docs" / "compiler.md").read_text(encoding="utf-8")
     missing = [p.name for p in modules if p.name != "__init__.py" and p.name not in page]
     assert not missing, f"docs/compiler.md does not say what these do: {missing}"
+
+
+def test_compiled_runtime_has_no_wide_literal_without_a_c_suffix():
+    """In Cython a whole-number literal past 2**31 is a Python int: an expression that mixes it
+    with C numbers (``v < 2 ** 62``, ``n <= 1000000000000000000``) becomes Python arithmetic, a
+    slow path on every call (a mask written ``0xFFFFFFFF`` cost 20% of chess's playouts once).
+    The compiled runtime writes such constants as C (``(<long long>1 << 62)``, a ``ULL`` literal,
+    a #define), so no wide literal without a C suffix and no power of two is left in its code."""
+    wide = re.compile(r"(?<![\w.])(0[xX][0-9a-fA-F]{9,}|[0-9]{10,})(?![0-9a-fA-FxXuUlL])|\b2 \*\* [3-6][0-9]\b")
+    found = []
+    for path in sorted((ROOT / "runtime").glob("*.p[yx][xd]")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = re.sub(r'"[^"]*"|\'[^\']*\'', '""', line.split("#")[0])  # strings and comments left out
+            if wide.search(code):
+                found.append(f"{path.name}:{number}: {line.strip()}")
+    assert not found, "wide literals that make Python arithmetic:\n" + "\n".join(found)
