@@ -107,7 +107,8 @@ def test_compiled_runtime_has_no_wide_literal_without_a_c_suffix():
     slow path on every call (a mask written ``0xFFFFFFFF`` cost 20% of chess's playouts once).
     The compiled runtime writes such constants as C (``(<long long>1 << 62)``, a ``ULL`` literal,
     a #define), so no wide literal without a C suffix and no power of two is left in its code."""
-    wide = re.compile(r"(?<![\w.])(0[xX][0-9a-fA-F]{9,}|[0-9]{10,})(?![0-9a-fA-FxXuUlL])|\b2 \*\* [3-6][0-9]\b")
+    wide = re.compile(r"(?<![\w.])(0[xX](?:[0-9a-fA-F]{9,}|[89a-fA-F][0-9a-fA-F]{7})|[0-9]{10,})(?![0-9a-fA-FxXuUlL])"
+                      r"|\b2 \*\* [3-6][0-9]\b")
     found = []
     for path in sorted((ROOT / "runtime").glob("*.p[yx][xd]")):
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
