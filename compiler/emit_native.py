@@ -118,20 +118,21 @@ class CythonWriter(PythonWriter):
         return super().w_Houses(e)
 
     def w_Runs(self, e: N.Runs) -> tuple[str, int]:
-        if e.memo is None:
-            return super().w_Runs(e)
         # only the lines through the cells that changed since it last failed are looked at
-        memo = f"s._memo({e.memo}, {e.memo_size})"
-        args = self.args((e.grid, N.Code(T.ANY, 0, memo, P_ATOM), e.table, N.Const(T.INT, 0, e.degree), e.code, e.length))
-        return f"{self.name('K.in_a_row_since')}({args})", P_ATOM
+        return self.remembered(e, "K.in_a_row_since", (e.length,)) or super().w_Runs(e)
 
     def w_Joined(self, e: N.Joined) -> tuple[str, int]:
-        if e.memo is None:
-            return super().w_Joined(e)
         # only the cells that gained the value since the last call are flooded from
+        return self.remembered(e, "K.connected_since", (e.starts, e.goals)) or super().w_Joined(e)
+
+    def remembered(self, e: N.Runs | N.Joined, kernel: str, rest: tuple) -> tuple[str, int] | None:
+        """The call of a query's kernel that keeps its memo in the state (``s._memo(k, size)``,
+        given after the grid); None when the query keeps none."""
+        if e.memo is None:
+            return None
         memo = N.Code(T.ANY, 0, f"s._memo({e.memo}, {e.memo_size})", P_ATOM)
-        args = self.args((e.grid, memo, e.table, N.Const(T.INT, 0, e.degree), e.code, e.starts, e.goals))
-        return f"{self.name('K.connected_since')}({args})", P_ATOM
+        args = self.args((e.grid, memo, e.table, N.Const(T.INT, 0, e.degree), e.code, *rest))
+        return f"{self.name(kernel)}({args})", P_ATOM
 
     def w_Draw(self, e: N.Draw) -> tuple[str, int]:  # the generator driven in C
         return self.logged(e, f"_rng_below(s.rng, {self.code(e.bound)})"), P_ATOM
@@ -253,25 +254,27 @@ class CythonWriter(PythonWriter):
                 [f"_v = {sign}({elem})", "if _none or _v < _best:", "    _none = False", "    _best = _v",
                  f"    _found = {e.var}"], "_found")
 
-    def walk_head(self, walk: N.Slide, var: str, declare) -> list[str]:
+    def walk_head(self, walk: N.Slide, var: str, declare, start: str = "_from", steps: str = "_steps") -> list[str]:
         """The start of a walk along a slide (``slide``: the empty cells from c in direction d;
-        ``reach``: and the first filled cell met): the first cell, no list."""
+        ``reach``: and the first filled cell met): the first cell, no list. ``start`` and
+        ``steps``: the walk's own locals (a move generator's walks, one per level, each have theirs)."""
         d, deg, cells = self.code(walk.direction, P_MUL), walk.degree, walk.cells  # an operand of + and <
-        declare("long", "_from", "_steps")
-        return [f"_from = {self.code(walk.cell)}",
-                f"if _from < 0 or _from >= {cells}: raise ValueError('there is no cell here (none) to slide from')",
-                f"if {d} < 0 or {d} >= {deg}: raise IndexError('no such direction')", "_steps = 0",
-                f"{var} = _v_{walk.table.name}[_from * {deg} + {d}]"]
+        declare("long", start, steps)
+        return [f"{start} = {self.code(walk.cell)}",
+                f"if {start} < 0 or {start} >= {cells}: raise ValueError('there is no cell here (none) to slide from')",
+                f"if {d} < 0 or {d} >= {deg}: raise IndexError('no such direction')", f"{steps} = 0",
+                f"{var} = _v_{walk.table.name}[{start} * {deg} + {d}]"]
 
-    def walk_body(self, walk: N.Slide, var: str, body: list[str]) -> list[str]:
+    def walk_body(self, walk: N.Slide, var: str, body: list[str], start: str = "_from",
+                  steps: str = "_steps") -> list[str]:
         """The loop of a walk: ``body`` (the step, indented once) for each cell met, then the
         next cell; a slide stops before a filled cell, a reach after it, both at the edge."""
         d, deg = self.code(walk.direction, P_MUL), walk.degree
         filled = f"{self.code(N.CellRead(T.INT, 0, walk.grid, N.Local(T.INT, 0, var)))} != 0"
-        out = [f"while {var} >= 0 and {var} != _from and _steps < {walk.cells}:"]
+        out = [f"while {var} >= 0 and {var} != {start} and {steps} < {walk.cells}:"]
         if walk.kind == "slide":
             out.append(f"    if {filled}: break")
-        out += ["    _steps += 1"] + body
+        out += [f"    {steps} += 1"] + body
         if walk.kind == "reach":
             out.append(f"    if {filled}: break")
         return out + [f"    {var} = _v_{walk.table.name}[{var} * {deg} + {d}]"]

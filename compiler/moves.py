@@ -214,20 +214,9 @@ class _Moves:
     def m_SlideScan(self, st: SlideScan) -> list[str]:
         if not self.native:
             return [f"for {st.var} in {self.w.code(st.cells)}:", *self.inside(st.body)]
-        walk, var, start, steps = st.cells, st.var, st.start, st.steps
-        d, deg, table = self.w.code(walk.direction, N.P_MUL), walk.degree, f"_v_{walk.table.name}"
-        filled = f"{self.w.code(N.CellRead(T.INT, 0, walk.grid, N.Local(T.INT, 0, var)))} != 0"
-        return [f"{start} = {self.w.code(walk.cell)}",
-                f"if {start} < 0 or {start} >= {walk.cells}: raise ValueError('there is no cell here (none) to slide from')",
-                f"if {d} < 0 or {d} >= {deg}: raise IndexError('no such direction')",
-                f"{steps} = 0",
-                f"{var} = {table}[{start} * {deg} + {d}]",
-                f"while {var} >= 0 and {var} != {start} and {steps} < {walk.cells}:",
-                *([f"    if {filled}: break"] if walk.kind == "slide" else []),
-                f"    {steps} += 1",
-                *self.inside(st.body),
-                *([f"    if {filled}: break"] if walk.kind == "reach" else []),
-                f"    {var} = {table}[{var} * {deg} + {d}]"]
+        # the aggregates' walk along the line, with this level's locals (declared by the lowering)
+        head = self.w.walk_head(st.cells, st.var, lambda *_: None, st.start, st.steps)
+        return head + self.w.walk_body(st.cells, st.var, self.inside(st.body), st.start, st.steps)
 
     def m_Source(self, st: Source) -> list[str]:
         return [f"{st.var} = {self.w.code(st.value)}"]
