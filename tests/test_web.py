@@ -497,6 +497,19 @@ def test_the_rulebook_is_served_beside_the_game(served):
     assert "Connect Four" in page and "<svg" in page
 
 
+ARRIVAL_WATCH = """
+window.arrived = false;
+if (window.arrivalWatch) window.arrivalWatch.disconnect();
+window.arrivalWatch = new MutationObserver(records => {
+  for (const r of records) {
+    const el = r.target;
+    if (el.classList && el.classList.contains("token") && el.classList.contains("arrive")) window.arrived = true;
+  }
+});
+window.arrivalWatch.observe(document.body, {subtree: true, attributes: true, attributeFilter: ["class"]});
+"""
+
+
 def test_a_whole_tictactoe_game_is_played_with_the_keyboard(browser, served):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
@@ -526,9 +539,12 @@ def test_a_whole_tictactoe_game_is_played_with_the_keyboard(browser, served):
         played = focused.get_attribute("data-name")
         focused.send_keys(Keys.ENTER)  # chooses the cell: one move starts there, listed
         wait.until(lambda b: [x.text for x in b.find_elements(By.CSS_SELECTOR, "#moves button")] == [played])
+        # the new mark arrives: a redraw may replace the animated token at once, so a watcher
+        # set before the move remembers whether any token was ever marked as arriving
+        browser.execute_script(ARRIVAL_WATCH)
         browser.find_element(By.CSS_SELECTOR, "#moves button").send_keys(Keys.ENTER)
         wait.until(lambda b: s.page(made["id"], other)["version"] == version + 1)
-        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "svg .token.arrive"))  # the new mark arrives
+        wait.until(lambda b: b.execute_script("return window.arrived === true"))
         plays += 1
         page = s.page(made["id"], other)
         if page["over"]:
