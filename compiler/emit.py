@@ -225,6 +225,9 @@ class PythonWriter:
     def w_CellRead(self, e: N.CellRead) -> tuple[str, int]:
         return f"{self.code(e.grid, P_ATOM)}[{self.code(e.cell)}]", P_ATOM
 
+    def w_NumberCell(self, e: N.NumberCell) -> tuple[str, int]:
+        return f"{self.code(e.grid, P_ATOM)}[{self.code(e.cell)}]", P_ATOM
+
     def w_Slot(self, e: N.Slot) -> tuple[str, int]:
         return f"s.c_{e.counter}[{self.code(e.index)}]", P_ATOM
 

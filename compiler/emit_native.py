@@ -71,6 +71,10 @@ class CythonWriter(PythonWriter):
     def w_CellRead(self, e: N.CellRead) -> tuple[str, int]:
         return f"_cell({self.code(e.grid)}, {self.code(e.cell)})", P_ATOM
 
+    def w_NumberCell(self, e: N.NumberCell) -> tuple[str, int]:
+        # the cell's place in the array, read or written in C (``_number_at(g, c)[0] += 1``)
+        return f"_number_at({self.code(e.grid)}, {self.code(e.cell)})[0]", P_ATOM
+
     def w_Slot(self, e: N.Slot) -> tuple[str, int]:
         return f"s.a_{e.counter}[_ix({self.code(e.index)}, {self.code(e.bound)})]", P_ATOM
 

@@ -22,6 +22,16 @@ def _is_grid(e, attr: str) -> bool:
     return isinstance(e, N.Field) and e.attr == attr or isinstance(e, N.Local) and e.name == attr
 
 
+def _cell_of(target, attr: str):
+    """The cell of the grid ``attr`` that an assignment's target is (a byte of a grid of
+    elements, a number of a grid of numbers), else None."""
+    if isinstance(target, N.Index) and _is_grid(target.obj, attr):
+        return target.index
+    if isinstance(target, N.NumberCell) and _is_grid(target.grid, attr):
+        return target.cell
+    return None
+
+
 def _mentions(value, attr: str) -> bool:
     if _is_grid(value, attr):
         return True
@@ -40,7 +50,7 @@ def _scan(value, attr: str, in_loop: bool, sites: list) -> bool:
         return True
     if isinstance(value, S.Assign):
         target = value.target
-        if isinstance(target, N.Index) and _is_grid(target.obj, attr):
+        if _cell_of(target, attr) is not None:
             if in_loop or value.op != "=":
                 return False
             sites.append(value)
@@ -67,6 +77,7 @@ def journal(block: list, grids: list[str], line: int) -> tuple[list, list, list,
     grid qualifies."""
     sites: dict[int, tuple[int, str]] = {}  # id of a write -> (its number, the grid's field)
     journaled: set[str] = set()
+    numbers: set[str] = set()  # the grids of numbers among them
     for attr in grids:
         found = cell_writes(block, attr)
         if found is None:
@@ -74,11 +85,19 @@ def journal(block: list, grids: list[str], line: int) -> tuple[list, list, list,
         journaled.add(attr)
         for st in found:
             sites[id(st)] = (len(sites), attr)
+            if isinstance(st.target, N.NumberCell):
+                numbers.add(attr)
     if not journaled:
         return None
 
     def at(k: int) -> N.Local:
         return N.Local(T.INT, 0, f"_at{k}")
+
+    def cell(attr: str, grid: N.Expr, k: int, written: bool) -> N.Expr:
+        """Cell k of the grid, to read its old value or to write one (a byte: as indexing)."""
+        if attr in numbers:
+            return N.NumberCell(T.INT, 0, grid, at(k))
+        return N.Index(T.INT, 0, grid, at(k)) if written else N.CellRead(T.INT, 0, grid, at(k))
 
     def rewrite(value):
         if isinstance(value, (tuple, list)):
@@ -89,10 +108,11 @@ def journal(block: list, grids: list[str], line: int) -> tuple[list, list, list,
             return type(value)(out) if isinstance(value, tuple) else out
         if isinstance(value, S.Assign) and id(value) in sites:
             k, attr = sites[id(value)]
-            grid = value.target.obj
-            return _Many([S.Assign(value.line, at(k), "=", value.target.index),
-                          S.Assign(value.line, N.Local(T.INT, 0, f"_was{k}"), "=", N.CellRead(T.INT, 0, grid, at(k))),
-                          S.Assign(value.line, N.Index(value.target.type, 0, grid, at(k)), "=", value.value)])
+            target = value.target
+            grid = target.grid if isinstance(target, N.NumberCell) else target.obj
+            return _Many([S.Assign(value.line, at(k), "=", _cell_of(target, attr)),
+                          S.Assign(value.line, N.Local(T.INT, 0, f"_was{k}"), "=", cell(attr, grid, k, False)),
+                          S.Assign(value.line, cell(attr, grid, k, True), "=", value.value)])
         if isinstance(value, S.Stmt):
             return rebuild(value, rewrite)
         return value
@@ -100,7 +120,7 @@ def journal(block: list, grids: list[str], line: int) -> tuple[list, list, list,
     order = sorted(sites.values())
     start = [S.Assign(line, at(k), "=", N.Const(T.INT, 0, -1)) for k, _attr in order]
     back = [S.If(line, ((N.Binary(T.BOOL, 0, ">=", at(k), N.Const(T.INT, 0, 0)),
-                         (S.Assign(line, N.Index(T.INT, 0, N.Field(T.ANY, 0, attr), at(k)), "=",
+                         (S.Assign(line, cell(attr, N.Field(T.ANY, 0, attr), k, True), "=",
                                    N.Local(T.INT, 0, f"_was{k}")),)),))
             for k, attr in reversed(order)]
     names = [name for k, _attr in order for name in (f"_at{k}", f"_was{k}")]

@@ -248,7 +248,7 @@ class ExpressionLowering:
             sym = self.sym.grids[ty.space]
             cell = self.cell_tree(node.index, ctx, sym)
             if sym.elem.kind == "int":  # a grid of numbers: the number itself
-                read = N.Index(T.INT, 0, whole, cell)
+                read = N.NumberCell(T.INT, 0, whole, cell)
                 if ty.elem is not None and ty.elem.kind == "int":
                     return read
             else:

@@ -16,10 +16,11 @@ class GridStatementLowering:
     def s_Put(self, node: ast.Put, ctx) -> list[S.Stmt]:
         grid, sym = self.grid_tree(node.grid, ctx)
         value = self.element_tree(node.value, ctx, sym)
-        target = N.Index(T.INT, 0, grid, self.cell_tree(node.cell, ctx, sym))
+        cell = self.cell_tree(node.cell, ctx, sym)
         if sym is not None and sym.elem.kind == "int":  # a grid of numbers holds them as they are
-            return [S.Assign(node.pos[0], target, "=", self.helper("ops.number", T.INT, value, c_form=False))]
-        return [S.Assign(node.pos[0], target, "=", self.stored(value))]
+            return [S.Assign(node.pos[0], N.NumberCell(T.INT, 0, grid, cell), "=",
+                             self.helper("ops.number", T.INT, value, c_form=False))]
+        return [S.Assign(node.pos[0], N.Index(T.INT, 0, grid, cell), "=", self.stored(value))]
 
     def s_Clear(self, node: ast.Clear, ctx) -> list[S.Stmt]:
         gtree, sym = self.grid_tree(node.grid, ctx)
@@ -38,7 +39,8 @@ class GridStatementLowering:
         if ty.kind not in ("cell", "int", "any"):
             self.error(f"clear takes a cell, a list of cells or a group, not {ty}", node.what.pos)
         if node.to is None:  # one cell emptied: what clear_cells does for it, without a call
-            return [S.Assign(node.pos[0], N.Index(T.INT, 0, gtree, what), "=", N.Const(T.INT, 0, 0))]
+            kind = N.NumberCell if sym is not None and sym.elem.kind == "int" else N.Index
+            return [S.Assign(node.pos[0], kind(T.INT, 0, gtree, what), "=", N.Const(T.INT, 0, 0))]
         return [self.effect(node, "ops.clear_cells", gtree, f"({code},)", to)]
 
     def effect(self, node: ast.Node, qualified: str, *args) -> S.Eval:

@@ -392,11 +392,11 @@ class GridLowering:
             return N.Cells(T.list_of(cell_t), 0, gtree, f == "filled_cells", walkable)
         if f == "content":
             if numbers:
-                return N.Index(sym.elem, 0, gtree, self.cell_tree(args[1], ctx, sym))
+                return N.NumberCell(sym.elem, 0, gtree, self.cell_tree(args[1], ctx, sym))
             return N.Element(sym.elem, 0, self.cell_read(gtree, self.cell_tree(args[1], ctx, sym)))
         if f == "is_empty":
             cell = self.cell_tree(args[1], ctx, sym)
-            read = N.Index(T.INT, 0, gtree, cell) if numbers else self.cell_read(gtree, cell)
+            read = N.NumberCell(T.INT, 0, gtree, cell) if numbers else self.cell_read(gtree, cell)
             return N.Binary(T.BOOL, 0, "==", read, N.Const(T.INT, 0, 0))
         if f == "row":
             return self.geometry(g, "ROWS", self.cell_tree(args[1], ctx, sym))

@@ -156,10 +156,10 @@ class StatementLowering:
                 return []
             cell = self.cell_tree(node.index, ctx, grid)
             if node.op == "=":
-                target = N.Index(T.INT, 0, N.Field(T.ANY, 0, f"g_{node.name}"), cell)
+                target = N.NumberCell(T.INT, 0, N.Field(T.ANY, 0, f"g_{node.name}"), cell)
                 return [S.Assign(node.pos[0], target, "=", value)]
             sums = node.op[0] in "+-" and not has_product(node.value, self.sym.defines)  # sums fit in C
-            target, source = (N.Index(T.INT, 0, N.Field(T.ANY, 0, f"g_{node.name}"), cell)
+            target, source = (N.NumberCell(T.INT, 0, N.Field(T.ANY, 0, f"g_{node.name}"), cell)
                               for _ in range(2))
             bound = self.helper("ops.number", T.INT, N.Binary(T.INT, 0, node.op[0], source, value), c_form=sums)
             return [S.Assign(node.pos[0], target, "=", bound)]

@@ -223,6 +223,14 @@ class CellRead(Expr):
 
 
 @attrs.frozen
+class NumberCell(Expr):
+    """A cell of a grid of numbers, read or written: in Python an item of the state's list,
+    natively a C ``long long`` of its array (``array('q')``), bounds checked as indexing is."""
+    grid: Expr
+    cell: Expr
+
+
+@attrs.frozen
 class Element(Expr):
     """The element a cell's code stands for (the code less one: -1, none, for an empty cell)."""
     code: Expr
@@ -379,7 +387,7 @@ class Removal(Expr):
 
 
 #: the node kinds whose writing differs between the engines (compiler/emit.py)
-BACKEND_KINDS = (Helper, CellRead, Slot, Column, Geometry, Table, Dimension, NeighbourList, Neighbour, Numbered,
+BACKEND_KINDS = (Helper, CellRead, NumberCell, Slot, Column, Geometry, Table, Dimension, NeighbourList, Neighbour, Numbered,
                  Houses, Draw, CountValue, Removal, Runs, Joined, Distinct, StateCopy)
 
 

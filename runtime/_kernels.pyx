@@ -1576,7 +1576,7 @@ cdef uint64_t _fnv(uint64_t h, object value, int depth) except? 0:
         for i in range(n):
             h = (h ^ data[i]) * _FNV_PRIME
         return (h ^ 0xFF) * _FNV_PRIME
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple, array.array)):  # an array: a grid of numbers, natively
         if depth > 4:
             raise ValueError("a position nested too deeply")
         h = _fnv(h, len(value), depth + 1)

@@ -10,7 +10,9 @@
 
 cimport cython
 from cpython.mem cimport PyMem_Realloc
+from cpython.array cimport array, copy as array_copy
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_FromStringAndSize, PyByteArray_GET_SIZE
+from cpython.object cimport Py_SIZE
 from libc.string cimport memcpy, memset
 from regle.runtime cimport _kernels as _CK
 
@@ -224,6 +226,36 @@ cdef inline Py_ssize_t ix(Py_ssize_t i, Py_ssize_t n) except -1:
     if i < 0 or i >= n:
         raise IndexError("list index out of range")
     return i
+
+
+# ---- grids of numbers: each an array('q'), its cells C long longs ----
+cdef array numbers_zeroed(Py_ssize_t size)
+
+
+cdef inline long long* number_at(array grid, Py_ssize_t at) except NULL:
+    """The place of a cell of a grid of numbers, read or written in C (``number_at(g, c)[0]``);
+    bounds checked, and from the end when negative, as the Python engine's list is indexed."""
+    if grid is None:
+        raise TypeError("a grid of numbers is missing")
+    if <size_t>at >= <size_t>Py_SIZE(grid):
+        at = ix(at, Py_SIZE(grid))
+    return grid.data.as_longlongs + at
+
+
+cdef inline array numbers_copy(array grid):
+    """A copy of a grid of numbers: one allocation and one memcpy."""
+    return array_copy(grid)
+
+
+cdef inline int keep_numbers(array into, array source) except -1:
+    """into[:] = source for a grid of numbers (play's rollback copy): one memcpy when the sizes
+    agree, as a grid's always do; Python's slice assignment otherwise."""
+    cdef Py_ssize_t size = Py_SIZE(source)
+    if Py_SIZE(into) != size:
+        into[:] = source
+    elif size:
+        memcpy(into.data.as_longlongs, source.data.as_longlongs, size * sizeof(long long))
+    return 0
 
 
 cdef inline long mancala_first(long seat, long n) except? -1:

@@ -12,6 +12,7 @@ No pure-Python twin: a native engine cannot exist without this module compiled, 
 engines never use it.
 """
 cimport cython
+from cpython.array cimport array, clone
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from cpython.ref cimport Py_INCREF
@@ -29,6 +30,14 @@ cdef long cell_elsewhere(bytearray grid, Py_ssize_t at) except -1:
     """A cell read the inline ``cell`` leaves to Python's indexing: from the end (a negative
     index), or an error (no such cell, no grid)."""
     return grid[at]
+
+
+cdef array _LONGS = array("q")  # the model of a grid of numbers' array: C long longs
+
+
+cdef array numbers_zeroed(Py_ssize_t size):
+    """A grid of numbers' blank cells, made in C: an array('q') of ``size`` zeros."""
+    return clone(_LONGS, size, True)
 
 
 cdef class NativeCore:

@@ -13,6 +13,8 @@ the declared geometry:
 """
 from __future__ import annotations
 
+from array import array
+
 GHOST = 255  # a pattern cell that keeps the pattern's shape but drops nothing
 #: the pairs one call may list: the legal moves one decision may hold (LIMITS["moves"])
 MAX_PAIRS = 1_000_000
@@ -684,12 +686,13 @@ _FNV_START, _FNV_PRIME, _MASK64 = 0xCBF29CE484222325, 0x100000001B3, (1 << 64) -
 
 def _fnv(h: int, value, depth: int = 0) -> int:
     """FNV-1a over a place's contents: the bytes of a grid, the numbers (8 bytes each) of a
-    zone or counter, a list of those (per player) led by its length."""
+    zone, counter or grid of numbers (a list, or natively an array of them), a list of those
+    (per player) led by its length."""
     if isinstance(value, (bytes, bytearray)):
         for b in value:
             h = ((h ^ b) * _FNV_PRIME) & _MASK64
         return ((h ^ 0xFF) * _FNV_PRIME) & _MASK64  # where the bytes end
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple, array)):
         if depth > 4:
             raise ValueError("a position nested too deeply")
         h = _fnv(h, len(value), depth + 1)

@@ -78,6 +78,13 @@ def _grid(value: Any, field: str, kind: str, sizes: dict, cells: int) -> bytearr
     return bytearray(_int(v, f"{field}[{i}]", -1, min(bound, 254) - 1) + 1 for i, v in enumerate(value))
 
 
+def _fill(grid, values: list, per) -> None:
+    """A blank grid of numbers (one per seat when ``per``) given its cells, checked already."""
+    for part, cells in zip(grid, values) if per else ((grid, values),):
+        for i, v in enumerate(cells):
+            part[i] = v
+
+
 def _per(given: dict, name: str, per, n: int, read) -> Any:
     """Read a zone or grid, one per seat / enum member when ``per`` says so."""
     if name not in given:
@@ -229,8 +236,12 @@ def load_state(game: Game, data: Any) -> BaseState:
     s.cur, s.nxt, s.step, s.turns, s.decisions, s.over = cur, nxt, step, turns, decisions, data["over"]
     s.repeats = 0  # a count within one turn only, not saved
     s.rng.state = rng
+    numbers = {attr: per for _n, attr, per, _h, _p, kind, *_ in ns["GRIDS"] if kind == "int"}
     for attr, value in {**zones, **counters}.items():
-        setattr(s, attr, value)
+        if attr in numbers:  # into the blank grid's own cells (natively an array of C numbers)
+            _fill(getattr(s, attr), value, numbers[attr])
+        else:
+            setattr(s, attr, value)
     if announced is not None:
         s.announced = announced
     if "stuck" in game.State.FIELDS:

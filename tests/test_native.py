@@ -433,6 +433,63 @@ def test_counters_per_member_are_c_arrays_too():
         b.c_votes = [1, 2]
 
 
+NUMBER_GRIDS = '''game "tally" {
+  players 2
+  max decisions 60
+}
+
+grid tally: int square 2 by 2
+grid seen: int per player square 2 by 2
+
+turn {
+  step s {
+    action add(c in cells(tally)) "{c}" {
+      tally[c] += 1
+      put tally[c] * 10 at c on seen[me]
+      if tally[c] > 2 {
+        tally[c] = 0
+      }
+      ensure tally[c] != 2 or sum(tally[x] for x in cells(tally)) < 6
+    }
+  }
+}
+
+end when repeated(tally) >= 2 then draw
+'''
+
+
+def test_grids_of_numbers_are_arrays_of_c_numbers_natively(engines):
+    """Natively a grid of numbers is an array('q') (one per seat for a grid per seat): its cells
+    are read and written in C, an ensure trial puts its cells back one by one, copies and saved
+    states hold their own arrays, and the positions it is part of are remembered with the same
+    keys as the Python engine's lists. Both engines play every game alike."""
+    python = regle.loads(NUMBER_GRIDS, name="tally", backend="python")
+    compiled = regle.loads(NUMBER_GRIDS, name="tally", backend="native")
+    from compiler.generate import native_source
+    source = native_source(NUMBER_GRIDS, "tally.rules", "tally")
+    assert "cdef public _numbers_t g_tally" in source and "_number_at(g_tally, c_)[0] = " in source
+    trial = source[source.index("cdef bint _ensure_0"):]
+    assert "_was0" in trial[:trial.index("\n\n")]  # the trial's cell put back, not the grid copied
+    rng = random.Random(3)
+    for seed in range(8):
+        a, b = python.new_game(seed=seed), compiled.new_game(seed=seed)
+        assert type(b.g_tally).__name__ == "array" and b.g_tally.typecode == "q"
+        assert [type(part).__name__ for part in b.g_seen] == ["array", "array"]
+        while not a.is_over:
+            assert [str(m) for m in b.legal_moves()] == [str(m) for m in a.legal_moves()]
+            move = rng.choice([str(m) for m in a.legal_moves()])
+            a.play(move), b.play(move)
+            assert a.to_json() == b.to_json()
+        assert b.is_over and a.to_json()["history"] == b.to_json()["history"]
+    b = compiled.new_game(seed=1)
+    b.play("a1"), b.play("a1")
+    copy, saved = b.copy(), compiled.state_from_json(b.to_json())
+    assert type(saved.g_tally).__name__ == "array" and saved.to_json() == b.to_json()
+    copy.play("b1")
+    assert list(b.g_tally) == [2, 0, 0, 0] and list(copy.g_tally) == [2, 1, 0, 0]
+    assert list(b.g_seen[1]) == [20, 0, 0, 0] and list(saved.g_seen[1]) == [20, 0, 0, 0]
+
+
 def test_loops_are_bounded_natively():
     from test_vocabulary import HEAD, PASS_TURN
     body = "for i in 1..3 {\n        n += i\n      }\n      while n >= 0 {\n        n += 1\n      }"
@@ -603,6 +660,8 @@ SPARE_RULES = '''game "spare" {
 
 grid board: player square 3 by 3
 grid copied: player per player square 3 by 3
+grid tally: int square 3 by 3
+grid tallies: int per player square 3 by 3
 zone pile: int
 zone hand: int per player
 counter n = 1
@@ -613,6 +672,8 @@ turn {
     action mark(c in empty_cells(board)) "{c}" {
       put me at c on board
       put me at c on copied[me]
+      tally[c] += n
+      put n at c on tallies[me]
       add n to pile
       add marks[me] to hand[me]
       marks[me] += 1
@@ -621,6 +682,8 @@ turn {
     action grow "grow" {
       add n to pile
       put me at first(empty_cells(board)) on copied[1 - me]
+      tally[first(empty_cells(board))] += 7
+      put 3 at first(empty_cells(board)) on tallies[1 - me]
       marks[me] += 1
       n = n * 1000
       n = n * 1000
@@ -639,7 +702,8 @@ def test_play_keeps_the_state_in_a_spare_copy_and_takes_it_back_after_a_rules_er
     the effects before it changed a zone, a counter per seat and a counter) leaves the state as
     it was, however many moves the spare was reused for, and play goes on the same as advance
     on a copy (the Python engine's). The places cover each way the spare is overwritten: a
-    grid, a grid per seat, a zone, a zone per seat, counters."""
+    grid, a grid per seat, a grid of numbers (natively an array of C numbers) and one per
+    seat, a zone, a zone per seat, counters."""
     game = regle.loads(SPARE_RULES, name="spare", backend=backend)
     reference = regle.loads(SPARE_RULES, name="spare", backend="python")
     rng = random.Random(5)
