@@ -162,15 +162,24 @@ def test_openspiel_random_simulation_with_serialization(path, players):
     import regle.adapters.openspiel as ros
     game = ros.load(ROOT / path, players)
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
-    # clones are independent and replay alike
+    # clones are independent and replay alike, whichever of the two plays first; the adapter's
+    # own legal_actions and is_chance_node answer as OpenSpiel's inherited ones (through C++)
     rng = random.Random(1)
     state = game.new_initial_state()
     for _ in range(20):
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        for seat in range(players):
+            assert state.legal_actions(seat) == pyspiel.State.legal_actions(state, seat)
         if state.is_terminal():
             break
         if state.is_chance_node():
             state.apply_action(rng.randrange(ros.SEEDS))
             continue
+        seen = str(state)
+        early = state.clone()
+        early.apply_action(state.legal_actions()[-1])  # the clone plays first: the state stays
+        assert str(state) == seen and early.inner is not state.inner
         clone = state.clone()
         action = rng.choice(state.legal_actions())
         state.apply_action(action)

@@ -117,9 +117,6 @@ def register(game: Game, players: int, short: str | None = None, chance: str = "
             self.players = players
             self.explicit = explicit
             self.by_scores = returns == "scores"
-            #: the first position of a game without chance, copied for each new state: OpenSpiel
-            #: makes a new state for every clone (then fills it), so setup must not run each time
-            self.first = None if game.has_chance else game.new_game(players, seed=0)
 
         def new_initial_state(self):
             return State(self)
@@ -128,7 +125,9 @@ def register(game: Game, players: int, short: str | None = None, chance: str = "
             return RegleObserver(self, iig_obs_type, params)
 
     State = type(f"RegleState_{short}", (RegleState,), {
-        "regle_game": game, "n": players, "explicit": explicit, "by_scores": returns == "scores"})
+        "regle_game": game, "n": players, "explicit": explicit, "by_scores": returns == "scores",
+        # the first position of a game without chance, shared by every new state until it plays
+        "first": None if game.has_chance else game.new_game(players, seed=0)})
     RegleGame.__name__ = RegleGame.__qualname__ = f"RegleGame_{short}"
     pyspiel.register_game(game_type, RegleGame)
     _REGISTERED[short] = RegleGame
@@ -194,18 +193,20 @@ def register_packaged() -> list[str]:
 
 
 class Position:
-    """What an adapter state holds beyond OpenSpiel's own fields, in one object that copies
-    itself: OpenSpiel clones a Python state by deep-copying its ``__dict__``, one
-    ``copy.deepcopy`` call per value and key, so the state keeps a single value there (this) and
-    the clone is one copy of the regle state. Until a move is played, a state without chance
-    shares its game's first position (``shared``): OpenSpiel makes a new state for every clone
-    before it fills it, and that state must cost nothing."""
+    """What an adapter state holds beyond OpenSpiel's own fields, in one object.
+
+    OpenSpiel clones a Python state by making a new state and deep-copying each value of the
+    old one's ``__dict__``, and the best responses and ``get_all_states`` clone every node of
+    the game tree, each clone followed by a move. So a clone copies nothing: the position is
+    shared (``shared``), and whichever state plays a move on a shared position first takes its
+    own copy then (:meth:`own`). The same holds for a new state of a game without chance: it
+    shares the game's first position, and setup never runs again."""
 
     __slots__ = ("inner", "shared", "need", "before", "pending", "script")
 
     def __init__(self, inner, shared: bool, need: int | None = None) -> None:
         self.inner = inner  # the regle state (None until the chance node chose the seed)
-        self.shared = shared  # inner is the game's first position: copied before it changes
+        self.shared = shared  # another state may hold this position: copied before it changes
         # explicit chance: the draw pending (its number of outcomes), the state before the move
         # that needs it (None: setup), that move, and the outcomes drawn for it so far
         self.need = need
@@ -214,34 +215,51 @@ class Position:
         self.script: list[int] = []
 
     def __deepcopy__(self, memo: dict) -> "Position":
+        """A clone's position: this one, shared from now on (copied when either plays)."""
+        self.shared = True
+        return self
+
+    def own(self) -> "Position":
+        """A copy of this position that no other state holds, to play a move on."""
         twin = Position.__new__(Position)
-        twin.inner = self.inner if self.shared or self.inner is None else self.inner.copy()
-        twin.shared = self.shared
+        twin.inner = None if self.inner is None else self.inner.copy()
+        twin.shared = False
         twin.need = self.need
         twin.before = None if self.before is None else self.before.copy()
         twin.pending = self.pending  # a move tuple: never changed
         twin.script = list(self.script)
-        memo[id(self)] = twin
         return twin
+
+
+class _Start:
+    """A new state's position, made when it is first read: OpenSpiel makes a new state for
+    every clone and then replaces its ``__dict__`` (so a clone never reads this), and a state
+    without an ``__init__`` of its own is made in C++."""
+
+    def __get__(self, state, owner=None):
+        if state is None:
+            return self
+        if state.explicit:
+            inner, need = chance.setup(state.regle_game, state.n)
+            position = Position(inner, False, need)
+        else:
+            position = Position(state.first, state.first is not None)
+        state.__dict__["position"] = position
+        return position
 
 
 class RegleState(pyspiel.State):
     """An OpenSpiel state holding a regle state (None until the chance node chose the seed).
     Each registered game has its subclass, whose class attributes say what never changes
-    (``regle_game``, ``n``, ``explicit``, ``by_scores``): only ``position`` is the state's own."""
+    (``regle_game``, ``n``, ``explicit``, ``by_scores``, ``first``): only ``position`` is the
+    state's own."""
 
     regle_game: Game
     n: int
     explicit: bool
     by_scores: bool
-
-    def __init__(self, game):
-        super().__init__(game)
-        if self.explicit:
-            inner, need = chance.setup(self.regle_game, self.n)
-            self.position = Position(inner, False, need)
-        else:
-            self.position = Position(game.first, game.first is not None)
+    first: Any  # the first position of a game without chance (None with chance)
+    position = _Start()
 
     @property
     def inner(self):
@@ -255,6 +273,18 @@ class RegleState(pyspiel.State):
         if p.inner.over:
             return pyspiel.PlayerId.TERMINAL
         return p.inner.cur
+
+    # Python callers reach these two here; OpenSpiel's own would call back from C++ into
+    # current_player, is_terminal and _legal_actions, about a microsecond a call
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        p = self.position
+        if p.need is None and p.inner is not None and not p.inner.over and player in (None, p.inner.cur):
+            return sorted(p.inner.legal_action_ids())
+        return super().legal_actions() if player is None else super().legal_actions(player)
+
+    def is_chance_node(self) -> bool:
+        p = self.position
+        return p.need is not None or p.inner is None
 
     def _legal_actions(self, player: int) -> list[int]:
         p = self.position
@@ -270,14 +300,14 @@ class RegleState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         p = self.position
+        if p.shared:  # a clone's, or the game's first position: this state's own copy from now on
+            p = self.position = p.own()
         if self.explicit:
             self._apply_explicit(p, int(action))
         elif p.inner is None:
             p.inner = self.regle_game.new_game(self.n, seed=int(action))
         else:
-            if p.shared:  # the game's first position: this state's own copy from now on
-                p.inner, p.shared = p.inner.copy(), False
-            p.inner = p.inner.play_id(int(action))
+            p.inner.play_id(int(action))
 
     def _apply_explicit(self, p: Position, action: int) -> None:
         """A draw's outcome, or a move (which may need draws): the step is played again from
