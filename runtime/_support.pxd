@@ -101,15 +101,22 @@ cdef extern from *:
     object retyped "regle_retyped"(object cls, tuple items)
 
 
-cdef inline int keep_bytes(bytearray into, bytearray source) except -1:
-    """into[:] = source (a grid's cells into the rollback copy's), one memcpy when the sizes
-    agree, as a grid's always do; Python's slice assignment otherwise."""
-    cdef Py_ssize_t size = PyByteArray_GET_SIZE(source)
-    if PyByteArray_GET_SIZE(into) != size:
+cdef inline int keep_block(object into, object source, void* to, const void* cells, Py_ssize_t into_size,
+                           Py_ssize_t size) except -1:
+    """into[:] = source for a grid's cells (into the rollback copy's), given where both keep
+    them and their sizes in bytes: one memcpy when the sizes agree, as a grid's always do;
+    Python's slice assignment otherwise."""
+    if into_size != size:
         into[:] = source
     elif size:
-        memcpy(PyByteArray_AS_STRING(into), PyByteArray_AS_STRING(source), size)
+        memcpy(to, cells, size)
     return 0
+
+
+cdef inline int keep_bytes(bytearray into, bytearray source) except -1:
+    """into[:] = source for a grid of elements (a bytearray)."""
+    return keep_block(into, source, PyByteArray_AS_STRING(into), PyByteArray_AS_STRING(source),
+                      PyByteArray_GET_SIZE(into), PyByteArray_GET_SIZE(source))
 
 
 cdef inline int keep_parts(list into, list source) except -1:
@@ -248,14 +255,9 @@ cdef inline array numbers_copy(array grid):
 
 
 cdef inline int keep_numbers(array into, array source) except -1:
-    """into[:] = source for a grid of numbers (play's rollback copy): one memcpy when the sizes
-    agree, as a grid's always do; Python's slice assignment otherwise."""
-    cdef Py_ssize_t size = Py_SIZE(source)
-    if Py_SIZE(into) != size:
-        into[:] = source
-    elif size:
-        memcpy(into.data.as_longlongs, source.data.as_longlongs, size * sizeof(long long))
-    return 0
+    """into[:] = source for a grid of numbers (an array of C long longs)."""
+    return keep_block(into, source, into.data.as_longlongs, source.data.as_longlongs,
+                      Py_SIZE(into) * <Py_ssize_t>sizeof(long long), Py_SIZE(source) * <Py_ssize_t>sizeof(long long))
 
 
 cdef inline long mancala_first(long seat, long n) except? -1:
