@@ -171,7 +171,10 @@ function centre(grid, instance, cell) {
 
 function animate(motion) {
   // what the last move did, shown once (a redraw does not replay it): a piece slides from where
-  // it left, falls down its lane, arrives, or turns over (a disc flipped, a card replaced)
+  // it left, falls down its lane, arrives, or turns over (a disc flipped, a card replaced).
+  // The kinds shown stay on the page's body (data-animated), after a redraw too
+  const shown = new Set();
+  const show = (token, kind) => { token.classList.add(kind); shown.add(kind); };
   for (const [g, i, c, how, from, lane] of motion) {
     const key = `${data.version}/${g}/${i}/${c}`;
     if (animated.has(key)) continue;
@@ -181,16 +184,17 @@ function animate(motion) {
     if (!token) continue;
     const to = centre(g, i, c);
     const at = from === null ? null : centre(g, i, from);
-    if (how === "turn") token.classList.add("turn");
+    if (how === "turn") show(token, "turn");
     else if (at && to) {
       token.style.setProperty("--dx", `${at[0] - to[0]}px`);
       token.style.setProperty("--dy", `${at[1] - to[1]}px`);
-      token.classList.add("slide");
+      show(token, "slide");
     } else if (lane && to) {
       token.style.setProperty("--dy", `${-to[1]}px`);
-      token.classList.add("fall");
-    } else token.classList.add("arrive");
+      show(token, "fall");
+    } else show(token, "arrive");
   }
+  if (shown.size) document.body.dataset.animated = [...shown].sort().join(" ");
 }
 
 function historyList() {
