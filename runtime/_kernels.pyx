@@ -1329,17 +1329,29 @@ cpdef object in_a_row_since(object cells_obj, bytearray memo, object adj_obj, in
     that was not there must run through a cell that changed). The same answer as in_a_row."""
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
-    cdef Py_ssize_t size = len(cells_obj), c
+    cdef Py_ssize_t size = len(cells_obj), c = 0, last
     cdef unsigned char* m
+    cdef unsigned long long now, then
     if len(adj_obj) < size * deg:
         raise ValueError("the table is smaller than the board")
     if value < 1 or value * (size + 1) > len(memo):
         return in_a_row(cells_obj, adj_obj, deg, value, n)
     m = <unsigned char*>PyByteArray_AS_STRING(memo) + (value - 1) * (size + 1)
     if m[0]:
-        for c in range(size):
-            if cells[c] == value and m[1 + c] != value and _run_through(cells, adj, deg, <int>c, value, n):
-                return True
+        while c < size:  # the cells that changed, found eight at a time
+            if c + 8 <= size:
+                memcpy(&now, cells + c, 8)
+                memcpy(&then, m + 1 + c, 8)
+                if now == then:
+                    c += 8
+                    continue
+                last = c + 8
+            else:
+                last = size
+            while c < last:
+                if cells[c] == value and m[1 + c] != value and _run_through(cells, adj, deg, <int>c, value, n):
+                    return True
+                c += 1
     elif in_a_row(cells_obj, adj_obj, deg, value, n):
         return True
     memcpy(m + 1, cells, size)
