@@ -195,8 +195,8 @@ def register_packaged() -> list[str]:
 class Position:
     """What an adapter state holds beyond OpenSpiel's own fields, in one object.
 
-    OpenSpiel clones a Python state by making a new state and deep-copying each value of the
-    old one's ``__dict__``, and the best responses and ``get_all_states`` clone every node of
+    OpenSpiel clones a Python state by making a new state and setting each attribute of the
+    old one's ``__dict__`` on it, deep-copied, and the best responses and ``get_all_states`` clone every node of
     the game tree, each clone followed by a move. So a clone copies nothing: the position is
     shared (``shared``), and whichever state plays a move on a shared position first takes its
     own copy then (:meth:`own`). The same holds for a new state of a game without chance: it
@@ -233,8 +233,8 @@ class Position:
 
 class _Start:
     """A new state's position, made when it is first read: OpenSpiel makes a new state for
-    every clone and then replaces its ``__dict__`` (so a clone never reads this), and a state
-    without an ``__init__`` of its own is made in C++."""
+    every clone and then sets its attributes from the old one's (so a clone never reads this),
+    and a state without an ``__init__`` of its own is made in C++."""
 
     def __get__(self, state, owner=None):
         if state is None:
