@@ -40,6 +40,39 @@ cdef array numbers_zeroed(Py_ssize_t size):
     return clone(_LONGS, size, True)
 
 
+cdef Py_ssize_t _packed_key_of_id(NativeCore s, const long long* plan, long long wanted) noexcept:
+    """Where the packed key whose action id is ``wanted`` is, found without decoding the keys:
+    the action whose ids hold it (no argument, or one or two plain ones), its arguments read
+    off the id, and the key they pack into looked for. -1 when not found this way (then the
+    keys are decoded one by one)."""
+    cdef const long long* row = plan
+    cdef long long rel
+    cdef long tag = 0, a = 0, b = 0
+    cdef long key
+    cdef Py_ssize_t i
+    while True:
+        if row[0] == -1:  # the end of the plan
+            return -1
+        rel = wanted - row[1]
+        if row[0] == 1 and rel == 0:
+            break
+        if row[0] == 2 and 0 <= rel < row[3]:
+            a = <long>(rel + row[2])
+            break
+        if row[0] == 3 and row[6] > 0 and rel >= 0 and rel // row[6] < row[3] and rel % row[6] < row[5]:
+            a, b = <long>(rel // row[6] + row[2]), <long>(rel % row[6] + row[4])
+            break
+        tag += 1
+        row += 8
+    if not (-KEY_HALF <= a < KEY_HALF and -KEY_HALF <= b < KEY_HALF):
+        return -1
+    key = packed(tag, a, b)
+    for i in range(s._nkeys):
+        if s._keys[i] == key:
+            return i
+    return -1
+
+
 cdef class NativeCore:
     """The base of every engine's compiled state (see _support.pxd for its fields)."""
 
@@ -169,6 +202,10 @@ cdef class NativeCore:
                     if s._keys[i] == key:
                         return i
                 return -1
+        else:
+            i = _packed_key_of_id(s, plan, wanted)
+            if i >= 0:
+                return i
         for i in range(s._nkeys):
             v = id_of_key(s._keys_tag, s._keys[i], plan)
             if v < 0:

@@ -68,7 +68,8 @@ class ActionSpace:
         2 for one plain value, 3 for two, 0 for any other shape (then ids go through tuples);
         6 for three plain values (offset, then lowest and size of each: the strides follow);
         4 for a line move (offset, 0, size, directions, longest) and 5 for a group (offset, 0,
-        size, cells), read from the key's fields as the encoders below do."""
+        size, cells), read from the key's fields as the encoders below do. A row of kind -1
+        ends the plan."""
         from array import array
         rows: list[int] = []
         for action, doms in enumerate(self.domains):
@@ -91,7 +92,7 @@ class ActionSpace:
                     rows += [3, off, lo1, size1, doms[1][2], doms[1][1], self.strides[action][0], 0]
             else:
                 rows += [0] * 8
-        return array("q", rows or [0] * 8)
+        return array("q", rows + [-1, 0, 0, 0, 0, 0, 0, 0])
 
     # -- moves <-> ids ----------------------------------------------------------------------
     def _encoder(self, action: int):
