@@ -388,6 +388,23 @@ def test_counters_are_c_numbers_that_never_wrap_around():
         outside.new_game().play("go")
 
 
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_a_sum_into_a_grid_of_numbers_stops_at_the_languages_bound_exactly(backend):
+    """A cell's sum is bounded in C natively (the compiled runtime's own constant, beside
+    ops.MAX_NUMBER): it reaches 1e18 itself and stops one past it, as ops.number does."""
+    from test_vocabulary import HEAD, PASS_TURN
+    from regle.runtime import ops
+    body = ("for c in cells(g) {\n        g[c] += 500000000000000000\n        g[c] += 500000000000000000\n"
+            "        g[c] += STEP\n      }")
+    text = HEAD + "grid g: int square 1 by 1\n" + PASS_TURN.replace("{body}", body)
+    ok = regle.loads(text.replace("STEP", "0"), name="edge", backend=backend).new_game()
+    ok.play("go")
+    assert list(ok.g_g) == [ops.MAX_NUMBER]
+    past = regle.loads(text.replace("STEP", "1"), name="past_edge", backend=backend)
+    with pytest.raises(regle.RulesRuntimeError, match=r"grew past 1e\+18"):
+        past.new_game().play("go")
+
+
 def test_a_let_of_a_product_keeps_the_bound_on_both_backends():
     """A let holding a product is checked against the language's bound (1e18) as it is set, in
     both engines (natively the let is a C number: nothing past 64 bits could be held)."""
