@@ -1323,6 +1323,21 @@ cdef bint _run_through(const unsigned char* cells, const short* adj, int deg, in
     return False
 
 
+cdef inline Py_ssize_t _changed_from(const unsigned char* cells, const unsigned char* board, Py_ssize_t c,
+                                     Py_ssize_t size) noexcept:
+    """The first cell from c on that starts a word of eight cells differing from the board as
+    remembered (the equal words are passed over eight cells at a time), or the first of the
+    last few cells (fewer than eight): what a memo's caller looks at next, up to eight cells."""
+    cdef unsigned long long now, then
+    while c + 8 <= size:
+        memcpy(&now, cells + c, 8)
+        memcpy(&then, board + c, 8)
+        if now != then:
+            return c
+        c += 8
+    return c
+
+
 cpdef object in_a_row_since(object cells_obj, bytearray memo, object adj_obj, int deg, int value, int n):
     """in_a_row, looking only at the cells that changed since it last answered False for this
     value: ``memo`` keeps, per value 1, 2, ..., a flag and the board as it was then (a line
@@ -1331,7 +1346,6 @@ cpdef object in_a_row_since(object cells_obj, bytearray memo, object adj_obj, in
     cdef const short* adj = _tab(adj_obj)
     cdef Py_ssize_t size = len(cells_obj), c = 0, last
     cdef unsigned char* m
-    cdef unsigned long long now, then
     if len(adj_obj) < size * deg:
         raise ValueError("the table is smaller than the board")
     if value < 1 or value * (size + 1) > len(memo):
@@ -1339,15 +1353,8 @@ cpdef object in_a_row_since(object cells_obj, bytearray memo, object adj_obj, in
     m = <unsigned char*>PyByteArray_AS_STRING(memo) + (value - 1) * (size + 1)
     if m[0]:
         while c < size:  # the cells that changed, found eight at a time
-            if c + 8 <= size:
-                memcpy(&now, cells + c, 8)
-                memcpy(&then, m + 1 + c, 8)
-                if now == then:
-                    c += 8
-                    continue
-                last = c + 8
-            else:
-                last = size
+            c = _changed_from(cells, m + 1, c, size)
+            last = min(c + 8, size)
             while c < last:
                 if cells[c] == value and m[1 + c] != value and _run_through(cells, adj, deg, <int>c, value, n):
                     return True
@@ -1471,7 +1478,6 @@ cpdef object connected_since(object cells_obj, bytearray memo, object adj_obj, i
     cdef unsigned char* marks
     cdef int* stack
     cdef Py_ssize_t last
-    cdef unsigned long long now, then
     cdef int stack_here[1024]
     cdef int k, nb, top = 0
     cdef bint whole
@@ -1491,15 +1497,8 @@ cpdef object connected_since(object cells_obj, bytearray memo, object adj_obj, i
         whole = not m[0]
         c = 0
         while not whole and c < size:  # the cells that changed, found eight at a time
-            if c + 8 <= size:
-                memcpy(&now, cells + c, 8)
-                memcpy(&then, board + c, 8)
-                if now == then:
-                    c += 8
-                    continue
-                last = c + 8
-            else:
-                last = c + 1
+            c = _changed_from(cells, board, c, size)
+            last = min(c + 8, size)
             while c < last:
                 if cells[c] == value:  # gained the value: reached when a start or touching one
                     if board[c] != value and not marks[c] & 1:

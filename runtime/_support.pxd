@@ -10,7 +10,7 @@
 
 cimport cython
 from cpython.mem cimport PyMem_Realloc
-from cpython.array cimport array, copy as array_copy
+from cpython.array cimport array
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_FromStringAndSize, PyByteArray_GET_SIZE
 from cpython.object cimport Py_SIZE
 from libc.string cimport memcpy, memset
@@ -247,11 +247,6 @@ cdef inline long long* number_at(array grid, Py_ssize_t at) except NULL:
     if <size_t>at >= <size_t>Py_SIZE(grid):
         at = ix(at, Py_SIZE(grid))
     return grid.data.as_longlongs + at
-
-
-cdef inline array numbers_copy(array grid):
-    """A copy of a grid of numbers: one allocation and one memcpy."""
-    return array_copy(grid)
 
 
 cdef inline int keep_numbers(array into, array source) except -1:
