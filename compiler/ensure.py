@@ -40,7 +40,7 @@ def ensure_test(low, effects: list, index: int, arg_names: list, arg_types: dict
             low.error("'ensure' tests the position the move leads to: the effects before it may not end the "
                       "turn or the game, choose the next player, announce or draw on chance", stmt.pos,
                       "put the ensure before this statement")
-    args = tuple(N.Local(arg_types[n][1], 0, pyname(n)) for n in arg_names)
+    args = tuple(arg_types[n] for n in arg_names)
     return N.Method(T.BOOL, 0, f"_ensure_{index}", args)
 
 

@@ -201,14 +201,15 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         for score in sym.scores:
             if pyname(score.var) != score_var:
                 self.error("every score block must name its player the same way", score.pos)
-            ctx = Ctx("score", {score.var: (pyname(score.var), T.PLAYER)})
+            ctx = Ctx("score", {score.var: N.Local(T.PLAYER, 0, pyname(score.var))})
             for clause in score.clauses:
                 clauses.append((clause.name, clause.pos[0], self.number(clause.expr, ctx)))
                 score_secrecy.append(secrecy(clause.expr, score.var, sym))
         keys, ties = [], "draw"
         if sym.winners:
             w = sym.winners[0]
-            ctx = Ctx("winner", {w.var: (pyname(w.var), T.PLAYER), "score": (f"_sc[{pyname(w.var)}]", T.INT)})
+            seat = N.Local(T.PLAYER, 0, pyname(w.var))
+            ctx = Ctx("winner", {w.var: seat, "score": N.Index(T.INT, 0, N.Local(T.ANY, 0, "_sc"), seat)})
             ctx.needs["score"] = ("_sc", pyname(w.var))
             for rank in w.ranks:
                 code = self.number(rank.expr, ctx)
@@ -298,7 +299,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                 for i, v in enumerate(c.values):
                     table[i + 1] = v + 1
                 cells.append((c.name, bytes(table)))
-        names = {c.name: (self.write(self.column(t.name, c.name, c, "i")), c.type) for c in t.columns.values()}
+        item = N.Local(T.item(t.name), 0, "i")
+        names = {c.name: self.column(t.name, c.name, c, item) for c in t.columns.values()}
         if t.show is not None:
             body = self.template_code(t.show, names, t.node.pos)
             if t.node.show_if is not None:  # show A if C1 else B if C2 else C: the text chosen by the item
@@ -309,7 +311,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                 cond = self.boolean(t.node.show_if, Ctx("show", names))
                 body = f"({body}) if {cond} else ({other})"
         else:
-            body = joined([self.show_code(code, ty) for code, ty in names.values()], " ") or "str(i)"
+            body = joined([self.show_tree(tree) for tree in names.values()], " ") or "str(i)"
         detail = self.template_code(t.detail, names, t.node.pos) if t.detail is not None else None
         c_columns = [c.name for c in t.columns.values() if is_c_column(c.values)] if self.native else []
         return TableIR(t.name, _const(t.name), columns, t.count, [f"return {body}"], t.node.pos[0], cells,

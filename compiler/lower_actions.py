@@ -132,7 +132,7 @@ class ActionLowering:
         loops: list[Loop] = []
         hoisted: list[Source] = []  # loop sources that no parameter changes, computed once
         arg_names: list[str] = []
-        arg_types: dict[str, tuple[str, T.Type]] = {}
+        arg_types: dict[str, N.Local] = {}  # each parameter's local
         domains: list[tuple] = []
         for level, b in enumerate(node.params):
             for n in b.names:
@@ -162,7 +162,7 @@ class ActionLowering:
                     values = self.helper("ops.span", T.list_of(T.INT), lo, hi)
                 # a constant range stays in the loop (natively Cython makes it a C loop)
                 loops.append(Loop(level, var, values if constant else source_code(values), reads))
-                ctx.scope[b.names[0]] = (var, T.INT)
+                ctx.bind(b.names[0], var, T.INT)
                 ctx.note_local(var, T.INT)
             elif b.kind == "pair":
                 self.visible_choice(b.source)
@@ -173,8 +173,8 @@ class ActionLowering:
                 pairs = source_code(self.helper("K.distinct_pairs", T.list_of(T.ANY), src))
                 loops.append(Loop(level, f"{va}, {vb}", pairs, reads, single=False, pair=(va, vb),
                                   pairs_of=src if level == 0 or not free else None))
-                ctx.scope[b.names[0]] = (va, ty.elem or T.ANY)
-                ctx.scope[b.names[1]] = (vb, ty.elem or T.ANY)
+                ctx.bind(b.names[0], va, ty.elem or T.ANY)
+                ctx.bind(b.names[1], vb, ty.elem or T.ANY)
                 ctx.note_local(va, ty.elem or T.ANY)
                 ctx.note_local(vb, ty.elem or T.ANY)
             elif b.kind == "subset":
@@ -187,7 +187,7 @@ class ActionLowering:
                 var = pyname(b.names[0])
                 loops.append(Loop(level, var, source_code(self.helper("ops.subsets", T.list_of(T.list_of(elem)), src)),
                                   reads))
-                ctx.scope[b.names[0]] = (var, T.list_of(elem))
+                ctx.bind(b.names[0], var, T.list_of(elem))
                 ctx.note_local(var, T.list_of(elem))
             else:
                 self.visible_choice(b.source)
@@ -199,7 +199,7 @@ class ActionLowering:
                     distinct, src = src, N.Distinct(ty, 0, src)  # equal values are one choice
                 made = source_code(src)
                 loops.append(Loop(level, var, made, reads, distinct=distinct, hoisted=made is not src))
-                ctx.scope[b.names[0]] = (var, elem)
+                ctx.bind(b.names[0], var, elem)
                 ctx.note_local(var, elem)
                 if elem.is_collection:
                     self.error(f"a parameter takes one value at a time, and '{b.names[0]}' would range over "
@@ -209,7 +209,7 @@ class ActionLowering:
                 levels[n] = level
                 arg_names.append(n)
                 arg_types[n] = ctx.scope[n]
-                domains.append(self.domain(node, n, b, ctx.scope[n][1]))
+                domains.append(self.domain(node, n, b, ctx.scope[n].type))
         # guard prefix (let/require) and effects
         prefix, effects = [], []
         for stmt in node.body:
@@ -254,7 +254,7 @@ class ActionLowering:
             placed[level].append(Guard(node.pos[0], ensure))
             tests[level].append((None, ensure))
         gen: list = list(placed[-1]) + hoisted
-        args = tuple(N.Local(arg_types[n][1], 0, pyname(n)) for n in arg_names)
+        args = tuple(arg_types[n] for n in arg_names)
         # the loops from `fold` inward have no guards: one comprehension over all of them
         fold = len(loops)
         while fold > 0 and not placed[loops[fold - 1].level]:
@@ -332,9 +332,9 @@ class ActionLowering:
         ensure_lines, ensure_locals = ensure_method(self, prefix, effects, guard_ctx, arg_names)
         say_body = (self.template_code(node.notation, notation_names(self, node, prefix, arg_types), node.pos)
                     if node.notation is not None
-                    else joined([repr(node.name)] + [self.show_code(c, t) for c, t in arg_types.values()], " "))
+                    else joined([repr(node.name)] + [self.show_code(a.name, a.type) for a in arg_types.values()], " "))
         say_call = f"_say_{index}_{node.name}({', '.join(pyname(n) for n in arg_names)})"
-        long_parts = [self.long_code(c, t) for c, t in arg_types.values()]
+        long_parts = [self.long_code(a.name, a.type) for a in arg_types.values()]
         long_body = joined([say_call] + long_parts, " ")
         clash, skeleton = self.clash_of(node, arg_types)
         # a let of a kernel's list the guards only count is the count (compiler/counts.py)
@@ -344,7 +344,7 @@ class ActionLowering:
         return ActionIR(index, node.name, step, [f"return {say_body}"], [pyname(n) for n in arg_names],
                         moves, do_lines, after, node.pos[0],
                         long_lines=[f"return {long_body}"], clash=clash, skeleton=skeleton, domains=domains,
-                        arg_kinds=[t.display_kind for _c, t in arg_types.values()],
+                        arg_kinds=[a.type.display_kind for a in arg_types.values()],
                         c_locals=do_ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"}),
                         gen_locals=dict(ctx.locals), ensure_lines=ensure_lines, ensure_locals=ensure_locals,
                         forced=node.forced)
@@ -539,7 +539,8 @@ class ActionLowering:
             shown = {v for kind, v in parts if kind != "text" and v.strip() in arg_types}
             skeleton = "".join(v if kind == "text" else "{}" for kind, v in parts)
         conditions = []
-        for name, (_code, ty) in arg_types.items():
+        for name, arg in arg_types.items():
+            ty = arg.type
             if ty.kind == "list":  # a subset: shown as its values are
                 ty = ty.elem or T.ANY
             if name not in shown or ty.kind in ("group", "any"):

@@ -12,7 +12,7 @@ from regle.dsl import ast
 from . import nodes as N
 from . import statements as S
 from .counts import COUNTED_FORMS
-from .share import build_once
+from .share import build_once, shape
 from . import types as T
 from .symbols import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
 from .lower_grids import GRID_FUNCTIONS
@@ -34,12 +34,28 @@ def fresh_local(name: str, ctx: Ctx) -> str:
     scope reads a local of that name (a define written in place, ``mill(x)``, whose body has
     its own ``for x``): then a name no rules name can have (rules names never hold ``__``)."""
     var = pyname(name)
-    taken = {w for other, (code, _t) in ctx.scope.items() if other != name
-             for w in "".join(ch if ch.isalnum() or ch == "_" else " " for ch in str(code)).split()}
+    taken = {local for other, tree in ctx.scope.items() if other != name for local in _locals_read(tree)}
     k = 1
     while var in taken:
         var, k = f"{name}__{k}_", k + 1
     return var
+
+
+def _locals_read(tree: N.Expr) -> set[str]:
+    """The locals a tree reads: its ``Local`` nodes, and the words of its code leaves."""
+    out = N.locals_in(tree)
+    for leaf in N.walk(tree):
+        if isinstance(leaf, N.Code):
+            out.update("".join(ch if ch.isalnum() or ch == "_" else " " for ch in leaf.text).split())
+    return out
+
+
+def _plain(tree: N.Expr, ctx: Ctx) -> bool:
+    """Whether an argument may be written more than once at no cost: a number written out, a
+    local, or what a name of the scope stands for."""
+    if isinstance(tree, N.Local) or isinstance(tree, N.Const) and not isinstance(tree.value, bool):
+        return True
+    return any(shape(tree) == shape(bound) for bound in ctx.scope.values())
 
 
 class CallLowering:
@@ -135,7 +151,6 @@ class CallLowering:
                 return f"({sym.geo.cells} - {self.write(self.count_cells(grid, 0))})", T.INT, P_ATOM
             self.rewind(mark, ctx)  # lowered again, as a collection
             tree, ty = self.collection_tree(args[0], ctx)
-            coll = self.write(tree)
             if len(args) == 2:
                 value = self.tree(args[1], ctx)
                 if ty.elem and not T.compatible(ty.elem, value.type):
@@ -151,7 +166,7 @@ class CallLowering:
                 if not tree.filled:
                     return empty
                 return N.Binary(T.INT, 0, "-", N.Len(T.INT, 0, tree.grid), empty)
-            return self.size_of(coll, ctx, tree)
+            return N.Len(T.INT, 0, tree)
         if f in ("sum", "max", "min"):
             if len(args) == 1:
                 tree, ty = self.collection_tree(args[0], ctx)
@@ -164,16 +179,15 @@ class CallLowering:
             if not arity(2):
                 return "False", T.BOOL, P_ATOM
             tree, ty = self.collection_tree(args[0], ctx)
-            coll = self.write(tree)
             value = self.tree(args[1], ctx)
-            v, tv = self.write(value), value.type
+            tv = value.type
             if tv.kind == "list":
                 if ty.elem and tv.elem and not T.compatible(ty.elem, tv.elem):
                     self.error(f"{tv} cannot be in {ty}", args[1].pos)
                 if isinstance(args[1], ast.ListExpr) and len(args[1].items) == 2:
                     a, b = (self.tree(i, ctx) for i in args[1].items)
                     return self.helper("K.contains_pair", T.BOOL, tree, a, b)
-                return self.helper("K.contains_all", T.BOOL, coll, v)
+                return self.helper("K.contains_all", T.BOOL, tree, value)
             if ty.elem and not T.compatible(ty.elem, tv):
                 self.error(f"{tv} cannot be in {ty}", args[1].pos)
             return N.binary("in", value, tree, T.BOOL)
@@ -218,12 +232,10 @@ class CallLowering:
             self.error(f"define '{d.name}' uses itself", node.pos, "a define cannot be recursive")
             return "0", T.ANY, P_ATOM
         trees = [self.tree(arg, ctx) for arg in node.args]
-        args = [(*self.writer.write(t), t.type) for t in trees]
-        args = [(c, t, p) for c, p, t in args]
-        key = (d.name, tuple(ty for _c, ty, _p in args), ctx.has_me, ctx.random_ok, "score" in ctx.scope)
+        key = (d.name, tuple(t.type for t in trees), ctx.has_me, ctx.random_ok, "score" in ctx.scope)
         entry = self._bodies.get(key)
         if entry is None:  # typed and lowered once per kind of arguments
-            scope = {p: (pyname(p), ty) for p, (_c, ty, _p) in zip(d.params, args)}
+            scope = {p: N.Local(t.type, 0, pyname(p)) for p, t in zip(d.params, trees)}
             inner = self._define_ctx(d, dict(scope), ctx)
             self._defining = stack + [d.name]
             self._in_function += 1
@@ -232,7 +244,7 @@ class CallLowering:
                 code, prec = self.writer.write(tree)
                 body = (code, tree.type, prec)
                 # each list of cells the body builds twice or more, built once (compiler/share.py)
-                built, tree = build_once(tree, {code for code, _t in inner.scope.values()} | {"me"}, self.native)
+                built, tree = build_once(tree, {p.name for p in scope.values()} | {"me"}, self.native)
                 lines = self.writer.lines([*built, S.Return(d.pos[0], tree)])
             finally:
                 self._defining = stack
@@ -243,18 +255,17 @@ class CallLowering:
         params = [pyname(p) for p in d.params]
         # a short expression that calls no other define's function is written in place when no
         # argument would be computed twice (a name or a number may be repeated freely): the body
-        # lowered again with the arguments' code in place of its parameters
-        names = {c for c, _t in ctx.scope.values()} | {"me"}
+        # lowered again with the arguments' trees in place of its parameters
+        plain = [_plain(t, ctx) for t in trees]
         if (len(code) <= 100 and not any(u.startswith("fn:") for u in uses) and "span" not in uses
                 and "score" not in uses
-                and all(uses[p] <= 1 or _is_int(c) or c in names for p, (c, _t, _p) in zip(d.params, args))
+                and all(uses[p] <= 1 or simple for p, simple in zip(d.params, plain))
                 # natively an aggregate is a helper that takes the names it reads: in place only
                 # when the arguments are names or numbers
                 and not (self.native and any(isinstance(n, ast.Comp) for n in ast_nodes(d.body))
-                         and not all(_is_int(c) or c in names for c, _t, _p in args))):
+                         and not all(plain))):
             self._functions.setdefault(key, None)
-            values = {p: (c if p_ == P_ATOM else f"({c})", t) for p, (c, t, p_) in zip(d.params, args)}
-            inner = self._define_ctx(d, values, ctx)
+            inner = self._define_ctx(d, dict(zip(d.params, trees)), ctx)
             diags, self.diags = self.diags, []  # its mistakes were reported as it was typed, above
             self._defining = stack + [d.name]
             try:
@@ -270,7 +281,7 @@ class CallLowering:
             mine = [f for f in self.functions if f[0] == f"fn__{d.name}" or f[0].startswith(f"fn__{d.name}__")]
             # for Cython: the C type of each parameter and of the result
             types = {"s": "_Core", "me": "long", "_sc": "object"}
-            types.update((pyname(p), c_type(t)) for p, (_c, t, _p) in zip(d.params, args))
+            types.update((pyname(p), c_type(t.type)) for p, t in zip(d.params, trees))
             sig = ([types[h] for h in head], c_type(ty))
             same = next((f for f in mine if f[1] == head and f[3] == lines and f[4] == sig), None)
             if same is not None:  # compiled alike from another place: one function
@@ -345,7 +356,7 @@ class CallLowering:
                 self.s_Run(ast.Run(name=d.name, args=[ast.Name(id="none", pos=d.pos) for _ in d.params], pos=d.pos),
                            Ctx("effect", has_me=True, random_ok=True))
             elif d.name not in used and d.block is None:
-                scope = {p: (pyname(p), T.ANY) for p in d.params}
+                scope = {p: N.Local(T.ANY, 0, pyname(p)) for p in d.params}
                 self._defining = [d.name]
                 try:
                     self._expr(d.body, Ctx("define", scope, has_me=True))
@@ -383,7 +394,7 @@ class CallLowering:
         before = Counter(ctx.uses)
         source, ty = self.collection_tree(node.source, ctx)
         var = fresh_local(node.var, ctx)
-        inner = ctx.child(**{node.var: (var, ty.elem or T.ANY)})
+        inner = ctx.child(**{node.var: N.Local(ty.elem or T.ANY, 0, var)})
         element = self.tree(node.elem, inner)
         te = element.type
         test = self.boolean_tree(node.cond, inner) if node.cond is not None else None
@@ -401,7 +412,7 @@ class CallLowering:
             return "0", T.ANY, P_ATOM
         # any/all stop at the first element that decides, unless an element draws a random number
         lazy = f in ("any", "all") and not (ctx.random_ok and draws(node, self.sym.defines))
-        types = {code: ty for code, ty in ctx.scope.values()}
+        types = {t.name: t.type for t in ctx.scope.values() if isinstance(t, N.Local)}
         types["me"] = T.PLAYER
         params = tuple((n, types.get(n)) for n in sorted(ctx.engine_names(ctx.uses - before, exclude=var)))
         made = N.Aggregate(result, 0, f, var, source, element, test, lazy, params, self.comment(node),

@@ -6,6 +6,7 @@ from collections import Counter
 
 from regle.dsl import ast
 
+from . import nodes as N
 from . import types as T
 from .symbols import LIMITS
 
@@ -28,7 +29,9 @@ class Ctx:
     def __init__(self, where: str, scope: dict | None = None, has_me: bool = False,
                  random_ok: bool = False):
         self.where = where
-        self.scope: dict[str, tuple[str, T.Type]] = dict(scope or {})
+        #: what each name means here, as a tree: a local of the method (a let, a parameter, a
+        #: loop variable), or, in a define written in place, the argument's own tree
+        self.scope: dict[str, N.Expr] = dict(scope or {})
         self.has_me = has_me
         self.random_ok = random_ok
         self.lets: set[str] = set()  # names bound by let here: assignments may change them
@@ -51,7 +54,12 @@ class Ctx:
         """The engine's local for a name bound here by ``let`` or ``for``."""
         return f"_{self.prefix}{name}" if self.prefix else pyname(name)
 
-    def child(self, **extra: tuple[str, T.Type]) -> "Ctx":
+    def bind(self, name: str, var: str, ty: T.Type) -> N.Local:
+        """``name`` now means the engine's local ``var``, of type ``ty``."""
+        self.scope[name] = N.Local(ty, 0, var)
+        return self.scope[name]
+
+    def child(self, **extra: N.Expr) -> "Ctx":
         c = Ctx(self.where, self.scope, self.has_me, self.random_ok)
         c.prefix = self.prefix
         c.lets = set(self.lets) - set(extra)
@@ -69,8 +77,8 @@ class Ctx:
                 out.add("me")
             elif name in self.needs:
                 out.update(self.needs[name])
-            elif name in self.scope and self.scope[name][0].isidentifier():  # not a define's argument
-                out.add(self.scope[name][0])
+            elif isinstance(self.scope.get(name), N.Local):  # not a define's argument
+                out.add(self.scope[name].name)
         out.discard(exclude)
         return out
 

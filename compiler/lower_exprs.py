@@ -110,9 +110,6 @@ class ExpressionLowering:
         ctx.uses.clear()
         ctx.uses.update(mark)
 
-    def size_of(self, code: str, ctx: Ctx, tree: N.Expr | None = None) -> N.Expr:
-        """The size of a zone (``tree``: the zone's tree, when the caller has it; else its code)."""
-        return N.Len(T.INT, 0, tree if tree is not None else self.named(code, T.ANY))
 
     def x_Players(self, node: ast.Players, ctx: Ctx):
         return N.Upto(T.list_of(T.PLAYER), 0, N.Field(T.INT, 0, "n"))
@@ -120,9 +117,8 @@ class ExpressionLowering:
     def x_Name(self, node: ast.Name, ctx: Ctx):
         name = node.id
         if name in ctx.scope:
-            code, ty = ctx.scope[name]
             ctx.uses[name] += 1
-            return self.named(code, ty)
+            return ctx.scope[name]
         sym = self.sym
         if name in sym.params:
             p = sym.params[name]
@@ -176,16 +172,6 @@ class ExpressionLowering:
         self.error(f"unknown name '{name}'", node.pos,
                    suggest(name, names) or "declare it (param, zone, counter, ...) or bind it (let, for, action parameter)")
         return N.Const(T.ANY, 0, 0)
-
-    @staticmethod
-    def named(code: str, ty: T.Type) -> N.Expr:
-        """What a name stands for, by its code: a field of the state (``s.z_hand``), a local of
-        the method, or code written for it (a define's argument written in place)."""
-        if code.startswith("s.") and code[2:].isidentifier():
-            return N.Field(ty, 0, code[2:])
-        if code.isidentifier():
-            return N.Local(ty, 0, code)
-        return N.leaf(code, ty, P_ATOM)
 
     def x_Attr(self, node: ast.Attr, ctx: Ctx):
         if isinstance(node.obj, ast.Name) and node.obj.id in self.sym.tables and node.obj.id not in ctx.scope:

@@ -103,7 +103,7 @@ class GridStatementLowering:
             return [self.effect(node, "ops.push", grid, self.adj_table(g), sym.geo.deg, key, f"{g}_EXITS")]
         who, sides = self.local(node.who), self.local(node.sides)
         side_t = T.enum(sym.edges) if sym.edges else T.INT
-        inner = ctx.child(**{node.who: (who, sym.elem), node.sides: (sides, T.list_of(side_t))})
+        inner = ctx.child(**{node.who: N.Local(sym.elem, 0, who), node.sides: N.Local(T.list_of(side_t), 0, sides)})
         body = self.block(node.body, inner)
         deg = sym.geo.deg
         # the kernel moves the line; a piece that left the board is returned with its last cell

@@ -52,9 +52,9 @@ class GridLowering:
     """Expression and statement forms for grids (see docs/language.md, "Grids")."""
 
     # ---- helpers ------------------------------------------------------------------------
-    def cell_read(self, grid, cell) -> N.CellRead:
+    def cell_read(self, grid: N.Expr, cell) -> N.CellRead:
         """What a cell of a grid of pieces (a bytearray) holds (N.CellRead)."""
-        return N.CellRead(T.INT, 0, self.named(grid, T.ANY) if isinstance(grid, str) else grid, self.node(cell))
+        return N.CellRead(T.INT, 0, grid, self.node(cell))
 
     def grid_ref(self, node: ast.Node, ctx, shape: str | None = None, what: str = "this") -> tuple[str, object]:
         """Lower an expression that must be one grid: returns (code, GridSym or None)."""

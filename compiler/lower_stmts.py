@@ -41,7 +41,13 @@ class StatementLowering:
             return f"(' '.join([{self.show_code('_v', ty.elem or T.ANY)} for _v in {code}]) or 'none')"
         return f"str({code})"
 
-    def template_code(self, text: str, names: dict[str, tuple[str, T.Type]], pos) -> str:
+    def show_tree(self, tree: N.Expr) -> str:
+        """Python expression displaying the value of a tree (grouped as one operand first)."""
+        return self.show_code(self.write(tree, N.P_ATOM), tree.type)
+
+    def template_code(self, text: str, names: dict[str, N.Expr], pos) -> str:
+        """A text with ``{placeholders}`` as a Python expression: ``names`` says what each name
+        it may show stands for."""
         parts = []
         for kind, value in split_template(text):
             if kind == "text":
@@ -50,24 +56,24 @@ class StatementLowering:
             value, _, spec = value.partition(":")
             value, spec = value.strip(), spec.strip()
             base, _, column = value.partition(".")
-            if column and base in names and names[base][1].kind == "item":
-                code, ty = names[base]
+            if column and base in names and names[base].type.kind == "item":
+                ty = names[base].type
                 col = self.sym.tables[ty.name].columns.get(column)
                 if col is None:
                     self.error(f"'{{{value}}}': a {ty.name} has no '{column}'", pos)
                     continue
                 names = dict(names)
-                names[value] = (self.write(self.column(ty.name, column, col, code)), col.type)
+                names[value] = self.column(ty.name, column, col, names[base])
             if value in names:
-                code, ty = names[value]
+                ty = names[value].type
                 if spec == "symbol" and ty.kind == "enum":
                     const = _const(ty.name)
-                    code = code if _atomic(code) else f"({code})"
+                    code = self.write(names[value], N.P_ATOM)
                     parts.append(f"({const}_SYMBOLS[{code}] or {const}_NAMES[{code}] if {code} >= 0 else '-')")
                 elif spec:
                     self.error(f"'{{{value}:{spec}}}': the only format is ':symbol', for enum members", pos)
                 else:
-                    parts.append(self.show_code(code, ty))
+                    parts.append(self.show_tree(names[value]))
             else:
                 self.error(f"'{{{value}}}' in this text names nothing", pos,
                            suggest(value, names) or ("known: " + ", ".join(names) if names else None))
@@ -101,7 +107,7 @@ class StatementLowering:
         var = ctx.local(node.name)
         if node.name in self.sym.all_names():
             self.error(f"'{node.name}' is already declared; choose another name for this value", node.pos)
-        ctx.scope[node.name] = (var, ty)
+        ctx.bind(node.name, var, ty)
         ctx.lets.add(node.name)
         ctx.note_local(var, ty)
         if ty.kind in ("int", "any") and has_product(node.value, self.sym.defines):  # kept in range
@@ -114,7 +120,8 @@ class StatementLowering:
 
     def s_Assign(self, node: ast.Assign, ctx: Ctx) -> list[S.Stmt]:
         if node.name in ctx.scope and node.index is None:  # a let: its value changes
-            var, ty = ctx.scope[node.name]
+            bound = ctx.scope[node.name]  # a let's local
+            ty = bound.type
             if node.name not in ctx.lets:
                 self.error(f"'{node.name}' cannot be changed here: only a value named with let can", node.pos)
                 return []
@@ -126,7 +133,7 @@ class StatementLowering:
                 self.error(f"'{node.name}' holds {ty}, not {vty}", node.value.pos)
             if vty.kind in ("int", "any") and has_product(node.value, self.sym.defines):  # kept in range
                 value = self.helper("ops.number", T.INT, value, c_form=False)
-            return [S.Assign(node.pos[0], N.Local(ty, 0, var), node.op, value)]
+            return [S.Assign(node.pos[0], bound, node.op, value)]
         c = self.sym.counters.get(node.name)
         if c is not None and not c.type.is_number and node.name not in ctx.scope:  # a counter of cells, seats...
             if node.op != "=":
@@ -223,7 +230,7 @@ class StatementLowering:
             lines = [S.Eval(line, self.helper("ops.deal", T.ANY, src, dst, count))]
         else:  # the first matches, in order, as ops.deal with a condition would; written out so
             # that no function is called per element (and the native engine needs no closure)
-            cond = self.boolean_tree(node.where, ctx.child(it=("it", es)))
+            cond = self.boolean_tree(node.where, ctx.child(it=N.Local(es, 0, "it")))
             names = {n: N.Local(T.INT, 0, n) for n in ("_src", "_dst", "_i", "_taken", "_limit", "it")}
             limit = N.Len(T.INT, 0, names["_src"]) if node.count is None else count
             taken = N.Apply(es, 0, "_src.pop", (names["_i"],))
@@ -328,7 +335,7 @@ class StatementLowering:
             walk = (f"_at{var}", f"_d{var}")
             for local in (*walk, var):
                 ctx.note_local(local, T.INT)
-        inner = ctx.child(**{node.var: (var, ty.elem or T.ANY)})
+        inner = ctx.child(**{node.var: N.Local(ty.elem or T.ANY, 0, var)})
         if not walk:
             ctx.note_local(var, ty.elem or T.ANY)
         body = tuple(self.block(node.body, inner))
@@ -374,7 +381,7 @@ class StatementLowering:
                            arg.pos)
             var = f"_{prefix}{param}"
             lines.append(S.Assign(arg.pos[0], N.Local(ty, 0, var), "=", value))
-            scope[param] = (var, ty)
+            scope[param] = N.Local(ty, 0, var)
             ctx.note_local(var, ty)
         inner = Ctx(ctx.where, scope, ctx.has_me, ctx.random_ok)
         inner.prefix, inner.locals, inner.uses, inner.needs = prefix, ctx.locals, ctx.uses, ctx.needs
@@ -395,20 +402,20 @@ class StatementLowering:
     def s_Announce(self, node: ast.Announce, ctx: Ctx) -> list[S.Stmt]:
         """Everyone sees an announcement, so its placeholders name only what everyone sees:
         seats, shared counters, params, the turn number and the player count."""
-        names: dict[str, tuple[str, T.Type]] = {}
-        for name, (code, ty) in ctx.scope.items():
-            if ty.kind == "player":
-                names[name] = (code, ty)
+        names: dict[str, N.Expr] = {}
+        for name, tree in ctx.scope.items():
+            if tree.type.kind == "player":
+                names[name] = tree
         if ctx.has_me:
-            names["me"] = ("me", T.PLAYER)
+            names["me"] = N.Local(T.PLAYER, 0, "me")
         for name, c in self.sym.counters.items():
             if not c.per:
-                names[name] = (f"s.c_{name}", T.INT)
+                names[name] = N.Field(T.INT, 0, f"c_{name}")
         for name, p in self.sym.params.items():
             if p.type.kind in ("int", "bool", "player", "enum"):
-                names[name] = (repr(p.value), p.type)
-        names["turns"] = ("(s.turns + 1)", T.INT)
-        names["player_count"] = ("s.n", T.INT)
+                names[name] = N.Const(p.type, 0, p.value)
+        names["turns"] = N.Binary(T.INT, 0, "+", N.Field(T.INT, 0, "turns"), N.Const(T.INT, 0, 1))
+        names["player_count"] = N.Field(T.INT, 0, "n")
         for kind, value in split_template(node.text):
             word = value.partition(":")[0].partition(".")[0].strip()
             if kind != "text" and word not in names and word in ctx.scope:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from regle.dsl import ast
 
+from . import nodes as N
 from . import types as T
 from .lower_common import Ctx, _names_in
 from .lower_grids import GEOMETRY_ONLY
@@ -93,8 +94,7 @@ def notation_names(low, node: ast.Action, prefix: list, arg_types: dict) -> dict
             low.error(f"'{{{stmt.name}}}': a notation names the move alone, so it shows parameters, and "
                       f"lets computed from them and the board's geometry; '{stmt.name}' also reads this",
                       beyond.pos, "show a parameter instead, or compute the value from the parameters only")
-            names[stmt.name] = ("''", T.ANY)
+            names[stmt.name] = N.Text(T.ANY, 0, "")
             continue
-        code, ty = low.expr(stmt.value, ctx)
-        names[stmt.name] = ctx.scope[stmt.name] = (f"({code})", ty)
+        names[stmt.name] = ctx.scope[stmt.name] = low.tree(stmt.value, ctx)
     return names
