@@ -16,6 +16,7 @@ from . import nodes as N
 from . import statements as S
 from . import types as T
 from .nodes import P_OR, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM
+from .safety import literal
 
 #: runtime helpers that have a C form in the native engine (defined by its template), so that
 #: a native engine calls them in C: the language's bound on numbers (for sums, which fit in 64
@@ -115,6 +116,15 @@ class PythonWriter:
 
     def w_ListOf(self, e: N.ListOf) -> tuple[str, int]:
         return "[" + self.args(e.items) + "]", P_ATOM
+
+    def w_Literal(self, e: N.Literal) -> tuple[str, int]:
+        return literal(e.value), P_ATOM
+
+    def w_Concat(self, e: N.Concat) -> tuple[str, int]:
+        return f"[*{self.code(e.left)}, *{self.code(e.right)}]", P_ATOM
+
+    def w_Projection(self, e: N.Projection) -> tuple[str, int]:
+        return f"{self.code(e.grid, P_ATOM)}.translate({e.table})", P_ATOM
 
     def w_Span(self, e: N.Span) -> tuple[str, int]:
         return f"range({e.first}, {e.last + 1})", P_ATOM

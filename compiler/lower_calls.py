@@ -96,21 +96,24 @@ class CallLowering:
         if f in self.sym.enums and f not in ctx.scope:  # colour(2): the member numbered 2
             enum = self.sym.enums[f]
             if len(args) == 2:  # piece(king, me): a piece of that kind owned by that seat
-                kind, kty = self.expr(args[0], ctx)
-                if kty.kind != "any" and not (kty.kind == "enum" and kty.name == f):
-                    self.error(f"expected a member of '{f}' here (a kind of piece), but this is {kty}", args[0].pos)
-                owner = self.want(args[1], ctx, ("player", "int"), "a player")
-                kind, owner = (c if _atomic(c) else f"({c})" for c in (kind, owner))
-                return f"({owner} * {len(enum.members)} + {kind})", T.Type("piece", f), P_ATOM
+                kind = self.tree(args[0], ctx)
+                if kind.type.kind != "any" and not (kind.type.kind == "enum" and kind.type.name == f):
+                    self.error(f"expected a member of '{f}' here (a kind of piece), but this is {kind.type}",
+                               args[0].pos)
+                owner = self.want_tree(args[1], ctx, ("player", "int"), "a player")
+                kinds = N.Const(T.INT, 0, len(enum.members))
+                piece = N.binary("+", N.binary("*", owner, kinds, T.INT), kind, T.INT)
+                return attrs.evolve(piece, type=T.Type("piece", f))
             if len(args) != 1:
                 self.error(f"{f}(n) takes one number: the member's number, from 0; {f}(member, seat) makes a "
                            "piece of that kind for that seat", node.pos)
                 return "0", T.enum(f), P_ATOM
-            n = self.number(args[0], ctx)
-            if _is_int(n):
-                if not 0 <= int(n) < len(enum.members):
-                    self.error(f"enum '{f}' has no member number {n} (it has {len(enum.members)}, from 0)", node.pos)
-                return n, T.enum(f), P_ATOM if int(n) >= 0 else P_UNARY
+            n = self.number_tree(args[0], ctx)
+            if isinstance(n, N.Const):
+                if not 0 <= n.value < len(enum.members):
+                    self.error(f"enum '{f}' has no member number {n.value} (it has {len(enum.members)}, from 0)",
+                               node.pos)
+                return N.Const(T.enum(f), 0, n.value)
             return self.helper("ops.member", T.enum(f), n, len(enum.members), N.Text(T.ANY, 0, f))
         if f not in FUNCTIONS and f not in OPEN_FUNCTIONS:
             # `at` is reserved for `put X at C on G`, not a function one can call
@@ -148,7 +151,7 @@ class CallLowering:
                     if sym.elem.kind == "int":
                         return N.ListCount(T.INT, 0, grid, self.element_tree(args[1], ctx, sym))
                     return self.count_cells(grid, self.stored(self.element_tree(args[1], ctx, sym)))
-                return f"({sym.geo.cells} - {self.write(self.count_cells(grid, 0))})", T.INT, P_ATOM
+                return N.Binary(T.INT, 0, "-", N.Const(T.INT, 0, sym.geo.cells), self.count_cells(grid, 0))
             self.rewind(mark, ctx)  # lowered again, as a collection
             tree, ty = self.collection_tree(args[0], ctx)
             if len(args) == 2:
@@ -359,7 +362,7 @@ class CallLowering:
                 scope = {p: N.Local(T.ANY, 0, pyname(p)) for p in d.params}
                 self._defining = [d.name]
                 try:
-                    self._expr(d.body, Ctx("define", scope, has_me=True))
+                    self.tree(d.body, Ctx("define", scope, has_me=True))
                 finally:
                     self._defining = []
         del self.functions[kept:]

@@ -47,11 +47,6 @@ class ExpressionLowering:
     def boolean_tree(self, node: ast.Node, ctx: Ctx) -> N.Expr:
         return self.want_tree(node, ctx, ("bool",), "a condition (true/false)")
 
-    def zone_ref(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type, str]:
-        """A zone that effects can change: returns (code, element type, display name)."""
-        tree, elem, name = self.zone_tree(node, ctx)
-        return self.write(tree), elem, name
-
     def zone_tree(self, node: ast.Node, ctx: Ctx) -> tuple[N.Expr, T.Type, str]:
         """A zone that effects can change: returns (its tree, element type, display name)."""
         tree = self.tree(node, ctx)
@@ -122,9 +117,7 @@ class ExpressionLowering:
         sym = self.sym
         if name in sym.params:
             p = sym.params[name]
-            if isinstance(p.value, (bool, int)):
-                return N.Const(p.type, 0, p.value)
-            return repr(p.value), p.type, P_ATOM
+            return self.constant(p.value, p.type)
         if name in sym.members:
             enum, index = sym.members[name]
             return N.Const(T.enum(enum), 0, index)
@@ -173,6 +166,15 @@ class ExpressionLowering:
                    suggest(name, names) or "declare it (param, zone, counter, ...) or bind it (let, for, action parameter)")
         return N.Const(T.ANY, 0, 0)
 
+    @staticmethod
+    def constant(value, ty: T.Type) -> N.Expr:
+        """A param's value as a tree: a number or truth, a text, or a list of them (a tuple)."""
+        if isinstance(value, (bool, int)):
+            return N.Const(ty, 0, value)
+        if isinstance(value, str):
+            return N.Text(ty, 0, value)
+        return N.Literal(ty, 0, tuple(value))
+
     def x_Attr(self, node: ast.Attr, ctx: Ctx):
         if isinstance(node.obj, ast.Name) and node.obj.id in self.sym.tables and node.obj.id not in ctx.scope:
             table = self.sym.tables[node.obj.id]
@@ -183,7 +185,7 @@ class ExpressionLowering:
                 return "()", T.list_of(T.ANY), P_ATOM
             return N.Global(T.list_of(col.type), 0, column_const(table.name, node.name))
         whole = self.tree(node.obj, ctx)
-        code, ty = self.write(whole, P_ATOM), whole.type
+        ty = whole.type
         if ty.kind == "grid" and ty.elem is not None and ty.elem.kind == "item":
             # a grid of items seen through one of their columns, e.g. up[p].colour
             col = self.sym.tables[ty.elem.name].columns.get(node.name)
@@ -191,9 +193,9 @@ class ExpressionLowering:
                 self.error(f"a grid of {ty.elem.name} can be seen through an enum or number column, "
                            f"not '{node.name}'", node.pos)
                 return "bytearray()", T.ANY, P_ATOM
-            return (f"{code}.translate({cells_const(ty.elem.name, node.name)})",
-                    T.Type("grid", elem=col.type, space=ty.space), P_ATOM)
-        special = self.special_attr(node, code, ty)
+            return N.Projection(T.Type("grid", elem=col.type, space=ty.space), 0, whole,
+                                cells_const(ty.elem.name, node.name))
+        special = self.special_attr(node, whole)
         if special is not None:
             return special
         if ty.kind == "piece":  # a piece's kind and owner (none for none)
@@ -255,7 +257,7 @@ class ExpressionLowering:
                 self.error(f"this is indexed by a member of '{ty.per}', not by {ity}", node.index.pos)
             return read
         position = self.tree(node.index, ctx)
-        index, ity = self.write(position), position.type
+        ity = position.type
         if ity.kind not in ("int", "player", "enum", "any"):
             self.error(f"expected a position (a number or an enum member) here, but this is {ity}", node.index.pos)
         if ity.kind == "enum" and isinstance(node.obj, ast.Name) and node.obj.id in self.sym.params:
@@ -263,7 +265,8 @@ class ExpressionLowering:
             self.enum_params.setdefault(ity.name, {})[node.obj.id] = self.sym.params[node.obj.id].value
         if ty.kind in ("zone", "list"):
             length = self.known_length(node.obj)
-            if length is not None and _is_int(index) and not -length <= int(index) < length:
+            index = position.value if isinstance(position, N.Const) and not isinstance(position.value, bool) else None
+            if length is not None and index is not None and not -length <= index < length:
                 self.error(f"position {index} of a list of {length} (positions count from 0)", node.index.pos,
                            f"the last is [{length - 1}]" if length else "this list is empty")
             return N.Index(ty.elem or T.ANY, 0, whole, position)
@@ -388,8 +391,7 @@ class ExpressionLowering:
             if not T.compatible(ta, tb):
                 self.error(f"cannot join {ta} and {tb}", node.pos)
             elem = ta.elem if ta.elem is not None and ta.elem.kind != "any" else tb.elem
-            return N.Code(T.list_of(elem or T.ANY), line,
-                          f"[*{self.write(left)}, *{self.write(right)}]", N.P_ATOM)
+            return N.Concat(T.list_of(elem or T.ANY), line, left, right)
         for ty, side in ((ta, node.left), (tb, node.right)):
             if not ty.is_number:
                 self.error(f"'{op}' works on numbers, but this is {ty}" + (

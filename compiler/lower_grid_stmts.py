@@ -92,7 +92,8 @@ class GridStatementLowering:
         return [self.effect(node, "ops.place", grid, *self.sizes(g), key, pat, taking, overflow)]
 
     def s_Push(self, node: ast.Push, ctx) -> list[S.Stmt]:
-        key, kty = self.expr(node.move, ctx)
+        key = self.tree(node.move, ctx)
+        kty = key.type
         if kty.kind not in ("linemove", "any"):
             self.error(f"expected a line move (from line_moves()), but this is {kty}", node.move.pos)
         grid, sym = self.grid_tree(node.grid, ctx, "board", "push")
@@ -100,7 +101,8 @@ class GridStatementLowering:
             return []
         g = gconst(sym.name)
         if node.body is None:
-            return [self.effect(node, "ops.push", grid, self.adj_table(g), sym.geo.deg, key, f"{g}_EXITS")]
+            return [self.effect(node, "ops.push", grid, self.adj_table(g), sym.geo.deg, key,
+                                N.Global(T.ANY, 0, f"{g}_EXITS"))]
         who, sides = self.local(node.who), self.local(node.sides)
         side_t = T.enum(sym.edges) if sym.edges else T.INT
         inner = ctx.child(**{node.who: N.Local(sym.elem, 0, who), node.sides: N.Local(T.list_of(side_t), 0, sides)})

@@ -56,11 +56,6 @@ class GridLowering:
         """What a cell of a grid of pieces (a bytearray) holds (N.CellRead)."""
         return N.CellRead(T.INT, 0, grid, self.node(cell))
 
-    def grid_ref(self, node: ast.Node, ctx, shape: str | None = None, what: str = "this") -> tuple[str, object]:
-        """Lower an expression that must be one grid: returns (code, GridSym or None)."""
-        tree, sym = self.grid_tree(node, ctx, shape, what)
-        return self.write(tree), sym
-
     def grid_tree(self, node: ast.Node, ctx, shape: str | None = None, what: str = "this") -> tuple[N.Expr, object]:
         """Lower an expression that must be one grid: returns (its tree, GridSym or None)."""
         tree = self.tree(node, ctx)
@@ -79,9 +74,6 @@ class GridLowering:
             self.error(f"{what} needs a grid of {shape}, but '{sym.name}' is {sym.geo.kind}", node.pos)
         return tree, sym
 
-    def element(self, node: ast.Node, ctx, sym) -> str:
-        return self.write(self.element_tree(node, ctx, sym))
-
     def element_tree(self, node: ast.Node, ctx, sym) -> N.Expr:
         tree = self.tree(node, ctx)
         if sym is not None and not T.compatible(tree.type, sym.elem):
@@ -96,9 +88,6 @@ class GridLowering:
     def same_cells(self, a: str, b: str) -> bool:
         """Whether a cell of grid a may stand for a cell of grid b (grids shaped alike)."""
         return a == b or self.sym.grids[a].geo.cells == self.sym.grids[b].geo.cells
-
-    def cell(self, node: ast.Node, ctx, sym) -> str:
-        return self.write(self.cell_tree(node, ctx, sym))
 
     def cell_tree(self, node: ast.Node, ctx, sym) -> N.Expr:
         cell_t = T.Type("cell", space=sym.name) if sym is not None else T.ANY
@@ -119,9 +108,6 @@ class GridLowering:
             self.error(f"this is a cell of grid '{ty.space}', which is not shaped like '{sym.name}'", node.pos)
         return tree
 
-    def direction(self, node: ast.Node, ctx, sym) -> str:
-        return self.write(self.direction_tree(node, ctx, sym))
-
     def direction_tree(self, node: ast.Node, ctx, sym) -> N.Expr:
         """A direction of the grid: quoted ("ne") or a value from directions(G)."""
         dirs = sym.geo.dirs if sym is not None else ()
@@ -138,18 +124,19 @@ class GridLowering:
                        f"but this is {tree.type}", node.pos)
         return tree
 
-    def cell_list(self, node: ast.Node, ctx, sym) -> str:
+    def cell_list(self, node: ast.Node, ctx, sym) -> N.Expr:
         """Cells given as a side of the board (a member of its edges enum) or a list of cells."""
-        code, ty = self.expr(node, ctx)
+        tree = self.tree(node, ctx)
+        ty = tree.type
         if ty.kind == "enum" and sym is not None and sym.edges == ty.name:
-            return f"{gconst(sym.name)}_SIDES[{code}]"
+            return N.Index(T.list_of(T.Type("cell", space=sym.name)), 0, N.Global(T.ANY, 0, f"{gconst(sym.name)}_SIDES"), tree)
         if ty.kind in ("list", "zone") and (ty.elem is None or ty.elem.kind in ("cell", "int", "any")):
-            return code
+            return tree
         if ty.kind != "any":
             hint = (f"a side is a member of '{sym.edges}'" if sym is not None and sym.edges
                     else "give the board sides with 'edges ENUM', or a list of cells")
             self.error(f"expected a side of the board or a list of cells here, but this is {ty}", node.pos, hint)
-        return "()"
+        return N.ListOf(T.list_of(T.ANY), 0, ())
 
     def memo_allowed(self, grid: ast.Node, ctx, sym) -> bool:
         """Whether a query of a grid may keep a memo between turns: in an end condition itself
@@ -231,7 +218,6 @@ class GridLowering:
                                     "mancala" if f in ("houses", "store", "opposite") else None, f"{f}()")
         if sym is None:
             return "0", T.ANY, P_ATOM
-        grid = self.write(gtree)
         g = gconst(sym.name)
         cell_t = T.Type("cell", space=sym.name)
         numbers = sym.elem.kind == "int"
@@ -272,7 +258,7 @@ class GridLowering:
             a, b = self.cell_tree(args[1], ctx, sym), self.cell_tree(args[2], ctx, sym)
             return self.helper("ops.distance", T.INT, self.adj_table(g), deg, a, b)
         if f == "edge_cells":
-            return self.cell_list(args[1], ctx, sym), T.list_of(cell_t), P_ATOM
+            return attrs.evolve(self.cell_list(args[1], ctx, sym), type=T.list_of(cell_t))
         if f == "in_a_row":
             who, n = self.stored(self.element_tree(args[1], ctx, sym)), self.number_tree(args[2], ctx)
             memo = None
@@ -294,8 +280,8 @@ class GridLowering:
                 # an end condition between sides that never change: it may remember what the
                 # starts reach (natively only the cells that gained the value are flooded from)
                 memo = self.memos.setdefault(("connected", sym.name, args[2].id, args[3].id), len(self.memos))
-            return N.Joined(T.BOOL, 0, gtree, self.adj_table(g), deg, who, N.Code(T.ANY, 0, a, P_ATOM),
-                            N.Code(T.ANY, 0, b, P_ATOM), memo, (2 * sym.geo.cells + 1) * MEMO_VALUES)
+            return N.Joined(T.BOOL, 0, gtree, self.adj_table(g), deg, who, a, b, memo,
+                            (2 * sym.geo.cells + 1) * MEMO_VALUES)
         if f == "flanked":
             c, who = self.cell_tree(args[1], ctx, sym), self.stored(self.element_tree(args[2], ctx, sym))
             d = self.direction_tree(args[3], ctx, sym) if len(args) == 4 else N.Const(T.INT, 0, -1)
@@ -384,8 +370,7 @@ class GridLowering:
             return attrs.evolve(held, type=T.list_of(cell_t))
         if f in ("empty_cells", "filled_cells"):
             if numbers:  # a list of numbers: 0 is an empty cell
-                test = "not " if f == "empty_cells" else ""
-                return f"[_c for _c in range({sym.geo.cells}) if {test}{grid}[_c]]", T.list_of(cell_t), P_ATOM
+                return self.helper("ops.number_cells", T.list_of(cell_t), gtree, int(f == "filled_cells"), c_form=False)
             # a grid named plainly: a loop over its cells may walk its bytes instead of making the list
             walkable = isinstance(args[0], ast.Name) or (isinstance(args[0], ast.Index) and isinstance(
                 args[0].obj, ast.Name) and isinstance(args[0].index, (ast.Name, ast.Int)))
@@ -401,7 +386,7 @@ class GridLowering:
         if f == "row":
             return self.geometry(g, "ROWS", self.cell_tree(args[1], ctx, sym))
         if f == "lane":
-            return f"({self.cell(args[1], ctx, sym)} // {self.write(self.lanes_size(g, sym)[1])})", T.INT, P_ATOM
+            return N.binary("//", self.cell_tree(args[1], ctx, sym), self.node(self.lanes_size(g, sym)[1]), T.INT)
         if f == "lane_count":
             return self.helper("K.lane_count", T.INT, gtree, *self.lanes_size(g, sym), self.number_tree(args[1], ctx))
         if f in ("groups", "largest_zone"):
@@ -410,7 +395,7 @@ class GridLowering:
             if f == "largest_zone":
                 # a zone of wild cells alone counts too (unlike a group, which needs a real member)
                 zone = self.helper("K.largest_zone", T.ANY, gtree, self.adj_table(g), sym.geo.deg, wild, size, 0)
-                return f"{self.write(zone)}[0]", T.INT, P_ATOM
+                return N.Index(T.INT, 0, zone, N.Const(T.INT, 0, 0))
             # a group holds at least `real` cells of its own colour (1 unless the rules say)
             real = self.number_tree(args[3], ctx) if len(args) == 4 else 1
             groups = self.helper("K.connected_groups", T.ANY, gtree, self.adj_table(g), sym.geo.deg, wild, size, real)
@@ -422,14 +407,16 @@ class GridLowering:
                                gtree, self.adj_table(g), sym.geo.deg, who, limit)
         raise AssertionError(f)
 
-    def special_attr(self, node: ast.Attr, code: str, ty: T.Type) -> tuple[str, T.Type, int] | None:
+    def special_attr(self, node: ast.Attr, whole: N.Expr) -> N.Expr | None:
         """Attributes of groups, placements and line moves (None: not one of those)."""
-        # attribute -> (the helper that reads it, or an expression of the value; its type)
+        # attribute -> (the helper that reads it, or the value as a tree; its type)
+        ty = whole.type
         table = {
             "group": {"colour": ("ops.group_colour", ty.elem or T.ANY),
                       "cell": ("ops.group_anchor", T.Type("cell", space=ty.space)),
                       "size": ("ops.group_size", T.INT)},
-            "placement": {"turns": (f"({code} // 64)", T.INT), "offset": (f"({code} % 64)", T.INT)},
+            "placement": {"turns": (N.binary("//", whole, N.Const(T.INT, 0, 64), T.INT), T.INT),
+                          "offset": (N.binary("%", whole, N.Const(T.INT, 0, 64), T.INT), T.INT)},
             "linemove": {"head": ("ops.line_head", T.Type("cell", space=ty.space)),
                          "length": ("ops.line_length", T.INT),
                          "pushed": ("ops.line_pushed", T.INT),
@@ -441,7 +428,7 @@ class GridLowering:
             self.error(f"{ty} has no '{node.name}'", node.pos, "it has: " + ", ".join(table))
             return "0", T.ANY, P_ATOM
         c, t = table[node.name]
-        return self.helper(c, t, code) if c.startswith("ops.") else (c, t, P_ATOM)
+        return self.helper(c, t, whole) if isinstance(c, str) else c
 
     def special_show(self, code: str, ty: T.Type) -> str | None:
         if ty.kind == "direction":

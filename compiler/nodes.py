@@ -89,6 +89,28 @@ class ListOf(Expr):
 
 
 @attrs.frozen
+class Literal(Expr):
+    """Data known when compiling, written as a Python literal (a param's list, as a tuple):
+    ``(1, 2, 3)``."""
+    value: tuple
+
+
+@attrs.frozen
+class Concat(Expr):
+    """Two lists joined, in order: ``[*left, *right]``."""
+    left: Expr
+    right: Expr
+
+
+@attrs.frozen
+class Projection(Expr):
+    """A grid of items seen through one of their columns: each cell's code translated by the
+    column's 256-byte table (``table``, a constant of the module), a new grid of its values."""
+    grid: Expr
+    table: str
+
+
+@attrs.frozen
 class Span(Expr):
     """The whole numbers ``first`` to ``last`` (both known when compiling), in order."""
     first: int
@@ -522,7 +544,7 @@ def evaluate(e: Expr, leaves: dict[str, Any] | None = None) -> Any:
     """The value of a tree of constants, operators and conditionals; a :class:`Code` leaf is
     looked up by its text in ``leaves``. Python's arithmetic, as the language's (``//`` and
     ``%`` round toward minus infinity)."""
-    if isinstance(e, (Const, Text)):
+    if isinstance(e, (Const, Text, Literal)):
         return e.value
     name = name_of(e)
     if name is not None:
@@ -531,6 +553,8 @@ def evaluate(e: Expr, leaves: dict[str, Any] | None = None) -> Any:
         return leaves[name]
     if isinstance(e, ListOf):
         return [evaluate(item, leaves) for item in e.items]
+    if isinstance(e, Concat):
+        return [*evaluate(e.left, leaves), *evaluate(e.right, leaves)]
     if isinstance(e, Span):
         return list(range(e.first, e.last + 1))
     if isinstance(e, Upto):

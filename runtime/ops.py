@@ -284,6 +284,13 @@ def at_xy(x: int, y: int, width: int, height: int, lane_major: int) -> int:
 
 
 # ---- mancala boards: the first seat's houses 0..n-1 and store n, the second's n+1..2n, 2n+1 ---
+def number_cells(grid, filled: int) -> list[int]:
+    """The cells of a grid of numbers that hold 0 (``filled`` 0) or any other number (1)."""
+    if filled:
+        return [c for c, v in enumerate(grid) if v]
+    return [c for c, v in enumerate(grid) if not v]
+
+
 def mancala_houses(seat: int, n: int) -> range:
     if seat not in (0, 1):
         raise ValueError(f"a mancala board has two sides, for seats 0 and 1, not {seat}")
