@@ -19,6 +19,7 @@ from .ir import GameIR
 from .lower import Lowerer
 from .emit import runtime_call
 from .safety import literal, verify
+from .written import write_game
 
 TEMPLATES = Path(__file__).with_name("templates")
 
@@ -145,8 +146,11 @@ def rules_hash(text: str) -> str:
 
 
 def render(ir: GameIR, native: bool = False) -> str:
-    """The engine module's source: Python, or with ``native`` the same engine as Cython source."""
+    """The engine module's source: Python, or with ``native`` the same engine as Cython source
+    (the lowered game's trees written first, by its own emitter: compiler/written.py)."""
     from regle import __version__
+    if ir.writer is not None:
+        ir = write_game(ir, ir.writer)
     bound: dict[str, str] = {}  # the helpers the template's own code calls, natively
 
     def rt(qualified: str) -> str:
@@ -192,5 +196,6 @@ def _generate(text: str, filename: str, name: str | None, native: bool) -> str:
         return code
     # the native lowering (aggregates as methods) is verified as Python too, then laid out typed
     ir = lower(text, filename, name, native=True)
+    ir = write_game(ir, ir.writer)  # once, for both layouts
     verify(render(ir))
     return render(ir, native=True)  # written natively by the lowering and the template: no pass over it

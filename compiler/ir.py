@@ -1,7 +1,10 @@
 """The lowered game: everything the engine template needs, already checked and typed.
 
-Code fragments are Python source lines produced by :mod:`lower`; each block carries the rules
-line it comes from so the generated module can say so.
+As the lowering (:mod:`lower`) leaves it, the game's expressions and blocks of statements are
+trees (:mod:`nodes`, :mod:`statements`; the fields marked *tree* below), each block after a
+comment naming its rules line. :func:`written.write_game` turns them into this engine's code,
+by the emitter kept in ``GameIR.writer``, just before the template lays the module out. The
+notations, shows and move generators are still written by the lowering itself (text).
 """
 from __future__ import annotations
 
@@ -41,7 +44,7 @@ class ZoneIR:
     private: bool
     kind: str
     capacity: int | None
-    init_code: str | None
+    init_code: object  # tree: its first contents (None: empty)
     line: int
     #: for observations: (lowest value, how many values: a number, "n" for the seats, or None
     #: for numbers without declared values)
@@ -82,7 +85,7 @@ class CounterIR:
     name: str
     attr: str
     per: str | int | None
-    init_code: str
+    init_code: object  # tree: its first value
     line: int
     kind: str = "int"  # what it holds, for displays: int, player, bool, cell:GRID, enum:E, item:T
 
@@ -95,7 +98,7 @@ class ActionIR:
     say_lines: list  # body of the notation function
     arg_names: list
     moves: tuple  # its part of the move generator: statement nodes (compiler/moves.py)
-    do_lines: list   # applies the effects
+    do_lines: list   # tree: the statements that apply the effects
     after: str       # code run after the effects (advance the turn)
     line: int
     is_pass: bool = False
@@ -110,7 +113,8 @@ class ActionIR:
     #: the effects' locals that always hold whole numbers: C numbers in the native engine
     c_locals: list = attrs.Factory(list)
     gen_locals: dict = attrs.Factory(dict)  # the move generator's locals -> whether each holds whole numbers
-    #: ``ensure``: the effects before it on a copy of the state, then its condition (returned)
+    #: tree: ``ensure``'s trial: the effects before it (what they change put back), then its
+    #: condition (returned)
     ensure_lines: list = attrs.Factory(list)
     ensure_locals: list = attrs.Factory(list)
     forced: bool = False  # ``forced action``: its moves, when it has any, are the step's only ones
@@ -122,12 +126,12 @@ class StepIR:
     name: str
     kind: str  # decision | when | optional | repeat | auto
     line: int
-    cond_code: str | None
+    cond_code: object  # tree: the step's condition (None: always)
     actions: list  # ActionIR (including pass/skip)
     pass_action: ActionIR | None
-    body_lines: list  # auto steps
+    body_lines: list  # tree: the statements of an automatic step
     comment: str = ""  # "# line N: <rules text>"
-    shared_code: str | None = None  # computed by the condition, passed to the move generator
+    shared_code: object = None  # tree: computed by the condition, passed to the move generator
     move_lines: list = attrs.Factory(list)  # the move generator's body (compiler/moves.py)
     keyed: dict | None = None  # natively, how it fills the buffer of keys instead (moves.keyed_moves)
     c_locals: list = attrs.Factory(list)  # natively, the move generator's locals that are C numbers
@@ -141,7 +145,7 @@ class GameIR:
     rules_hash: str
     min_players: int
     max_players: int
-    first_code: str
+    first_code: object  # tree: the seat that plays first
     params: list  # [(name, value)]
     enums: list
     tables: list
@@ -150,15 +154,15 @@ class GameIR:
     patterns: list  # (rows, cols, cells bytes)
     pattern_texts: list
     counters: list
-    setup_lines: list
+    setup_lines: list  # tree: the statements of the setup
     steps: list
     actions: list
-    end_conds: list  # [(comment, code)]
-    score_clauses: list  # [(name, line, code)]
+    end_conds: list  # [(comment, tree)]
+    score_clauses: list  # [(name, line, tree)]
     score_var: str
-    winner_keys: list  # [(line, code)]
+    winner_keys: list  # [(line, tree, the seat's local)]
     ties: str
-    invariants: list  # [(name, line, code)]
+    invariants: list  # [(name, line, tree)]
     kinds: dict  # display kind -> bound (enum size / item count)
     score_secrecy: list = attrs.Factory(list)
     flows: list = attrs.Factory(list)
@@ -174,7 +178,8 @@ class GameIR:
     under: dict = attrs.Factory(dict)  # grid name -> the grid lying on top of it
     enum_params: dict = attrs.Factory(dict)  # enum -> {list param indexed by it: values}
     item_patterns: dict = attrs.Factory(dict)  # "item:table" -> the constant of its pattern column
-    #: [(comment, condition, winner code or None)]: an end condition that names its winner
+    #: [(comment, condition's tree, the winner's tree, "draw" or None)]: an end condition
+    #: that names its winner
     end_winners: list = attrs.Factory(list)
     #: module-level functions compiled from defines: (name, parameter codes, comment, body lines)
     functions: list = attrs.Factory(list)
@@ -200,4 +205,7 @@ class GameIR:
     #: natively, how many memos of in_a_row_since a state keeps (``s._memo(k, size)``)
     memos: int = 0
     #: natively, the C globals bound to the runtime helpers the lowered code calls
-    bound_calls: dict = attrs.Factory(dict)  # for drawing an end: the lines and chains that end the game
+    bound_calls: dict = attrs.Factory(dict)
+    #: the emitter of this engine (compiler/emit.py, emit_native.py), which writes the trees
+    #: above (None once they are written: compiler/written.py)
+    writer: object = attrs.field(default=None, eq=False, repr=False)

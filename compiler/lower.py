@@ -134,23 +134,24 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         for z in sym.zones.values():
             init = None
             if z.node.init is not None:
-                code, ty = self.expr(z.node.init, setup_ctx)
+                tree = self.tree(z.node.init, setup_ctx)
+                ty = tree.type
                 if not ty.is_collection and ty.kind != "any":
                     self.error(f"a zone starts with a list of items, but this is {ty}", z.node.init.pos)
                 elif ty.elem is not None and not T.compatible(ty.elem, z.elem):
                     self.error(f"zone '{z.name}' holds {z.elem}, but this holds {ty.elem}", z.node.init.pos)
-                init = f"list({code})"
+                init = N.Apply(T.ANY, 0, "list", (tree,))
             zones.append(ZoneIR(z.name, f"z_{z.name}", self.per_count(z.per), z.hidden, z.private,
                                 z.elem.display_kind, z.capacity, init, z.node.pos[0],
                                 values=self.value_count(z.elem, z.values)))
         counters = []
         for c in sym.counters.values():
             if c.node.init is None:
-                init = "0" if c.type.kind in ("int", "bool", "any") else "-1"  # none until set
+                init = N.Const(T.INT, 0, 0 if c.type.kind in ("int", "bool", "any") else -1)  # none until set
             elif c.type.is_number:
-                init = self.number(c.node.init, setup_ctx)
+                init = self.number_tree(c.node.init, setup_ctx)
             else:
-                init = self.write(self.counter_value(c, c.node.init, setup_ctx))
+                init = self.counter_value(c, c.node.init, setup_ctx)
             counters.append(CounterIR(c.name, f"c_{c.name}", self.per_count(c.per), init, c.node.pos[0],
                                       c.type.display_kind))
         grids = []
@@ -171,12 +172,12 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                                 layout=geo.layout(),
                                 numbered={n: c for n, c in enumerate(geo.reading_order(), 1)} if geo.numbered else {},
                                 lines=[list(line) for line in geo.lines]))
-        first = "0"
+        first = N.Const(T.INT, 0, 0)
         if game is not None and game.first is not None:
-            first = self.number(game.first, setup_ctx)
+            first = self.number_tree(game.first, setup_ctx)
         setup_lines = []
         for node in sym.setup:
-            setup_lines += self.stmts(node.body, Ctx("setup", random_ok=True))
+            setup_lines += self.block(node.body, Ctx("setup", random_ok=True))
         steps, actions = [], []
         if sym.turns:
             for i, step in enumerate(sym.turns[0].steps):
@@ -188,13 +189,13 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         for a in actions:
             if skeletons[a.skeleton] > 1:
                 a.clash = "True"
-        ends = [(self.comment(e), self.boolean(e.cond, end_ctx)) for e in sym.ends]
+        ends = [(self.comment(e), self.boolean_tree(e.cond, end_ctx)) for e in sym.ends]
         end_winners = []
         if any(e.winner is not None or e.draw for e in sym.ends):
             for e, (comment, code) in zip(sym.ends, ends):
                 win = "draw" if e.draw else None  # nobody wins
                 if e.winner is not None:
-                    win = self.want(e.winner, end_ctx, ("player", "int"), "a player (the winner)")
+                    win = self.want_tree(e.winner, end_ctx, ("player", "int"), "a player (the winner)")
                 end_winners.append((comment, code, win))
         clauses, score_secrecy = [], []
         score_var = pyname(sym.scores[0].var) if sym.scores else "p"
@@ -203,7 +204,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                 self.error("every score block must name its player the same way", score.pos)
             ctx = Ctx("score", {score.var: N.Local(T.PLAYER, 0, pyname(score.var))})
             for clause in score.clauses:
-                clauses.append((clause.name, clause.pos[0], self.number(clause.expr, ctx)))
+                clauses.append((clause.name, clause.pos[0], self.number_tree(clause.expr, ctx)))
                 score_secrecy.append(secrecy(clause.expr, score.var, sym))
         keys, ties = [], "draw"
         if sym.winners:
@@ -212,20 +213,20 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             ctx = Ctx("winner", {w.var: seat, "score": N.Index(T.INT, 0, N.Local(T.ANY, 0, "_sc"), seat)})
             ctx.needs["score"] = ("_sc", pyname(w.var))
             for rank in w.ranks:
-                code = self.number(rank.expr, ctx)
-                keys.append((rank.pos[0], code if rank.most else f"-({code})", pyname(w.var)))
+                key = self.number_tree(rank.expr, ctx)
+                keys.append((rank.pos[0], key if rank.most else N.Neg(T.INT, 0, key), pyname(w.var)))
             ties = w.ties
         else:
-            keys = [(0, "_sc[p]", "p")]
+            keys = [(0, N.Index(T.INT, 0, N.Local(T.ANY, 0, "_sc"), N.Local(T.PLAYER, 0, "p")), "p")]
         invariants = []
         for inv in sym.invariants:
-            invariants.append((inv.name, inv.pos[0], self.boolean(inv.expr, Ctx("invariant"))))
+            invariants.append((inv.name, inv.pos[0], self.boolean_tree(inv.expr, Ctx("invariant"))))
         for z in sym.zones.values():  # a zone declared with its values holds no others
             if z.values is not None:
                 lo, hi = z.values
                 test = f"all({lo} <= v <= {hi} for v in {{}})"
                 code = (f"all({test.format('z')} for z in s.z_{z.name})" if z.per else test.format(f"s.z_{z.name}"))
-                invariants.append((f"{z.name} values", z.node.pos[0], code))
+                invariants.append((f"{z.name} values", z.node.pos[0], N.Code(T.BOOL, 0, code, N.P_ATOM)))
         kinds = {f"enum:{e.name}": len(e.members) for e in sym.enums.values()}
         kinds.update({f"item:{t.name}": t.count for t in sym.tables.values()})
         held = [x.elem for x in [*sym.grids.values(), *sym.zones.values()]] + [c.type for c in sym.counters.values()]
@@ -236,7 +237,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                         for (g, m, n), (deg, table) in sorted(self.leap_tables.items()) if g == gr.name]
         return GameIR(
             name=name, title=game.title if game else name, rules_file=self.source.filename,
-            native_lowered=self.native, bound_calls=dict(sorted(self.bound_calls.items())),
+            native_lowered=self.native, bound_calls=dict(sorted(self.bound_calls.items())), writer=self.writer,
             memos=len(self.memos), rules_hash=rules_hash,
             min_players=game.min_players if game else 2, max_players=game.max_players if game else 2,
             first_code=first, params=[(p.name, p.value) for p in sym.params.values()],

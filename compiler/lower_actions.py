@@ -64,9 +64,9 @@ class ActionLowering:
         if cond is not None and step.kind != "auto" and not decides_in_parts(step.cond, self.sym.defines):
             shared = shared_value(cond, block)
             if shared is not None:
-                ir.shared_code = self.write(shared)
+                ir.shared_code = shared
                 cond, block = use_shared(cond, shared), use_shared(block, shared)
-        ir.cond_code = None if cond is None else self.write(cond)
+        ir.cond_code = cond
         block = tuple(take_reads_once(block, self.native, sizes=True))
         ir.move_lines = move_lines(block, self.writer)
         ir.keyed = keyed_moves(block, ir.actions, ir.kind, ir.shared_code is not None, self.writer) if self.native else None
@@ -85,7 +85,7 @@ class ActionLowering:
         after = f"s._again({index})" if step.kind == "repeat" else f"s._enter({index + 1})"
         ir = StepIR(index, step.name, step.kind, step.pos[0], None, [], None, [], self.comment(step))
         if step.kind == "auto":
-            ir.body_lines = self.stmts(step.body, Ctx("auto", has_me=True, random_ok=True))
+            ir.body_lines = self.block(step.body, Ctx("auto", has_me=True, random_ok=True))
             return ir, cond
         if step.kind == "decision" and step.cond is not None:
             ir.kind = "when"
@@ -328,7 +328,6 @@ class ActionLowering:
                 gen.append(AddMove(node.pos[0], index, args))
         # effects
         do_block, do_ctx = self.effects(prefix, effects, guard_ctx)
-        do_lines = self.writer.lines(do_block)
         ensure_lines, ensure_locals = ensure_method(self, prefix, effects, guard_ctx, arg_names)
         say_body = (self.template_code(node.notation, notation_names(self, node, prefix, arg_types), node.pos)
                     if node.notation is not None
@@ -342,7 +341,7 @@ class ActionLowering:
         for var in counted:
             ctx.locals[var] = True  # its one binding in the generator is now a whole number
         return ActionIR(index, node.name, step, [f"return {say_body}"], [pyname(n) for n in arg_names],
-                        moves, do_lines, after, node.pos[0],
+                        moves, do_block, after, node.pos[0],
                         long_lines=[f"return {long_body}"], clash=clash, skeleton=skeleton, domains=domains,
                         arg_kinds=[a.type.display_kind for a in arg_types.values()],
                         c_locals=do_ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"}),
