@@ -132,7 +132,7 @@ class StepIR:
     body_lines: list  # tree: the statements of an automatic step
     comment: str = ""  # "# line N: <rules text>"
     shared_code: object = None  # tree: computed by the condition, passed to the move generator
-    move_lines: list = attrs.Factory(list)  # the move generator's body (compiler/moves.py)
+    move_lines: tuple = ()  # tree: the move generator's statements (compiler/moves.py)
     keyed: dict | None = None  # natively, how it fills the buffer of keys instead (moves.keyed_moves)
     c_locals: list = attrs.Factory(list)  # natively, the move generator's locals that are C numbers
 
@@ -181,7 +181,8 @@ class GameIR:
     #: [(comment, condition's tree, the winner's tree, "draw" or None)]: an end condition
     #: that names its winner
     end_winners: list = attrs.Factory(list)
-    #: module-level functions compiled from defines: (name, parameter codes, comment, body lines)
+    #: module-level functions compiled from defines: (name, parameter codes, comment, tree: its
+    #: statements, C signature)
     functions: list = attrs.Factory(list)
     #: native lowering only: methods of the state that compute aggregates with a loop
     #: (name, parameter codes, comment, body lines)

@@ -314,6 +314,6 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         else:
             body = joined([self.show_tree(tree) for tree in names.values()], " ") or "str(i)"
         detail = self.template_code(t.detail, names, t.node.pos) if t.detail is not None else None
-        c_columns = [c.name for c in t.columns.values() if is_c_column(c.values)] if self.native else []
+        c_columns = [c.name for c in t.columns.values() if is_c_column(c.values)]
         return TableIR(t.name, _const(t.name), columns, t.count, [f"return {body}"], t.node.pos[0], cells,
                        [f"return {detail}"] if detail else [], c_columns)

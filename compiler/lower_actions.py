@@ -23,7 +23,7 @@ from . import nodes as N
 from . import statements as S
 from .moves import (
     AddMove, CellScan, ForcedFirst, Guard, KernelMoves, ListedMoves, MovesBound, NeighbourScan, PairScan, Scan, Source,
-    SlideScan, keyed_moves, move_lines, nest)
+    SlideScan, nest)
 from .lower_grids import gconst
 from .lower_common import (
     Ctx, decides_in_parts, pyname, _zone_name, _names_in, _moves_fit, joined)
@@ -51,10 +51,10 @@ class ActionLowering:
     """Mixed into :class:`lower.Lowerer`."""
 
     def step_ir(self, index: int, step: ast.Step, nsteps: int, actions: list) -> StepIR:
-        """A step: its condition and its actions, then two passes over its move generators'
-        tree: the call the condition and the generators both compute, computed once per
-        decision (compiler/share.py), and the reads of the state they make twice, taken once
-        (compiler/reads.py)."""
+        """A step: its condition and its actions, then a pass over its move generators' tree:
+        the call the condition and the generators both compute, computed once per decision
+        (compiler/share.py). (Each engine's writing takes the reads of the state they make
+        twice once: compiler/written.py.)"""
         ir, cond = self.step_choices(index, step, actions)
         block = [st for a in ir.actions if a.forced for st in a.moves]
         if block:  # the forced actions' moves first; when there are any, they are all the moves
@@ -67,9 +67,7 @@ class ActionLowering:
                 ir.shared_code = shared
                 cond, block = use_shared(cond, shared), use_shared(block, shared)
         ir.cond_code = cond
-        block = tuple(take_reads_once(block, self.native, sizes=True))
-        ir.move_lines = move_lines(block, self.writer)
-        ir.keyed = keyed_moves(block, ir.actions, ir.kind, ir.shared_code is not None, self.writer) if self.native else None
+        ir.move_lines = tuple(block)  # written as a list of moves, and natively as keys too (compiler/written.py)
         whole: dict[str, bool] = {}  # a local of several actions: a C number if it is in each
         for a in ir.actions:
             for var, number in a.gen_locals.items():

@@ -248,7 +248,7 @@ class CallLowering:
                 body = (code, tree.type, prec)
                 # each list of cells the body builds twice or more, built once (compiler/share.py)
                 built, tree = build_once(tree, {p.name for p in scope.values()} | {"me"}, self.native)
-                lines = self.writer.lines([*built, S.Return(d.pos[0], tree)])
+                lines = (*built, S.Return(d.pos[0], tree))  # the function's statements
             finally:
                 self._defining = stack
                 self._in_function -= 1

@@ -11,6 +11,8 @@ from __future__ import annotations
 import attrs
 
 from .ir import ActionIR, GameIR, StepIR
+from .moves import keyed_moves, move_lines
+from .reads import take_reads_once
 
 
 def write_game(ir: GameIR, writer) -> GameIR:
@@ -29,6 +31,7 @@ def write_game(ir: GameIR, writer) -> GameIR:
         score_clauses=[(name, line, code(value)) for name, line, value in ir.score_clauses],
         winner_keys=[(line, code(key), var) for line, key, var in ir.winner_keys],
         invariants=[(name, line, code(cond)) for name, line, cond in ir.invariants],
+        functions=[(name, params, comment, lines(body), sig) for name, params, comment, body, sig in ir.functions],
     )
     actions = {a.index: _action(a, writer) for a in ir.actions}
     written.actions = [actions[a.index] for a in ir.actions]
@@ -41,11 +44,17 @@ def write_game(ir: GameIR, writer) -> GameIR:
 
 
 def _step(st: StepIR, writer) -> StepIR:
+    """A step written: its condition, its automatic statements, and its move generator as a
+    list of moves and, natively, as packed keys into the state's buffer (compiler/moves.py)."""
+    shared = st.shared_code is not None
+    moves = tuple(take_reads_once(st.move_lines, writer.native, sizes=True))  # compiler/reads.py
     return attrs.evolve(
         st,
         cond_code=None if st.cond_code is None else writer.code(st.cond_code),
         shared_code=None if st.shared_code is None else writer.code(st.shared_code),
         body_lines=writer.lines(st.body_lines),
+        move_lines=move_lines(moves, writer),
+        keyed=keyed_moves(moves, st.actions, st.kind, shared, writer) if writer.native else None,
     )
 
 
