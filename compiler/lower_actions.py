@@ -140,7 +140,7 @@ class ActionLowering:
             free = not reads & set(levels)
 
             def source_code(tree: N.Expr) -> N.Expr:
-                if level == 0 or not free or self.native and _constant_range(tree):  # natively a C loop
+                if level == 0 or not free or _constant_range(tree):  # natively a C loop
                     return tree
                 var = f"_src{len(hoisted)}_{index}"
                 hoisted.append(Source(node.pos[0], var, tree))

@@ -10,9 +10,9 @@ import attrs
 from regle.dsl import ast
 
 from . import nodes as N
-from . import statements as S
 from .counts import COUNTED_FORMS
-from .share import build_once, shape
+from .emit import PythonWriter
+from .share import shape
 from . import types as T
 from .symbols import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
 from .lower_grids import GRID_FUNCTIONS
@@ -244,29 +244,28 @@ class CallLowering:
             self._in_function += 1
             try:
                 tree = self.tree(d.body, inner)
-                code, prec = self.writer.write(tree)
-                body = (code, tree.type, prec)
-                # each list of cells the body builds twice or more, built once (compiler/share.py)
-                built, tree = build_once(tree, {p.name for p in scope.values()} | {"me"}, self.native)
-                lines = (*built, S.Return(d.pos[0], tree))  # the function's statements
+                # how long its code is, as the Python engine writes it (the same for both engines)
+                size = len(PythonWriter().code(tree))
+                # the function's body: its tree, the names it is given, its rules line (written
+                # by compiler/written.py, which builds each list of cells it builds twice once)
+                lines = (tree, frozenset({p.name for p in scope.values()} | {"me"}), d.pos[0])
             finally:
                 self._defining = stack
                 self._in_function -= 1
-            entry = (body, inner.uses, lines)
+            entry = (size, tree.type, inner.uses, lines)
             self._bodies[key] = entry
-        (code, ty, prec), uses, lines = entry
+        size, ty, uses, lines = entry
         params = [pyname(p) for p in d.params]
         # a short expression that calls no other define's function is written in place when no
         # argument would be computed twice (a name or a number may be repeated freely): the body
         # lowered again with the arguments' trees in place of its parameters
         plain = [_plain(t, ctx) for t in trees]
-        if (len(code) <= 100 and not any(u.startswith("fn:") for u in uses) and "span" not in uses
+        if (size <= 100 and not any(u.startswith("fn:") for u in uses) and "span" not in uses
                 and "score" not in uses
                 and all(uses[p] <= 1 or simple for p, simple in zip(d.params, plain))
                 # natively an aggregate is a helper that takes the names it reads: in place only
-                # when the arguments are names or numbers
-                and not (self.native and any(isinstance(n, ast.Comp) for n in ast_nodes(d.body))
-                         and not all(plain))):
+                # when the arguments are names or numbers (in both engines, which stay alike)
+                and not (any(isinstance(n, ast.Comp) for n in ast_nodes(d.body)) and not all(plain))):
             self._functions.setdefault(key, None)
             inner = self._define_ctx(d, dict(zip(d.params, trees)), ctx)
             diags, self.diags = self.diags, []  # its mistakes were reported as it was typed, above
@@ -294,7 +293,7 @@ class CallLowering:
                 self.functions.append((fname, head, self.comment(d), lines, sig))
                 # the work of one call: its own code and that of every call it makes, so
                 # that a chain of defines each using the previous twice cannot hide 2**40 steps
-                cost = len(code) + sum(self._cost.get(u[3:], 0) * n for u, n in uses.items() if u.startswith("fn:"))
+                cost = size + sum(self._cost.get(u[3:], 0) * n for u, n in uses.items() if u.startswith("fn:"))
                 self._cost[fname] = cost
                 if cost > LIMITS["define_work"]:
                     self.error(f"define '{d.name}' does the work of {cost:,} characters of code per use "

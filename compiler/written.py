@@ -13,6 +13,8 @@ import attrs
 from .ir import ActionIR, GameIR, StepIR
 from .moves import keyed_moves, move_lines
 from .reads import take_reads_once
+from .share import build_once
+from . import statements as S
 
 
 def write_game(ir: GameIR, writer) -> GameIR:
@@ -31,7 +33,8 @@ def write_game(ir: GameIR, writer) -> GameIR:
         score_clauses=[(name, line, code(value)) for name, line, value in ir.score_clauses],
         winner_keys=[(line, code(key), var) for line, key, var in ir.winner_keys],
         invariants=[(name, line, code(cond)) for name, line, cond in ir.invariants],
-        functions=[(name, params, comment, lines(body), sig) for name, params, comment, body, sig in ir.functions],
+        functions=[(name, params, comment, lines(_function_body(body, writer.native)), sig)
+                   for name, params, comment, body, sig in ir.functions],
     )
     actions = {a.index: _action(a, writer) for a in ir.actions}
     written.actions = [actions[a.index] for a in ir.actions]
@@ -41,6 +44,14 @@ def write_game(ir: GameIR, writer) -> GameIR:
     written.bound_calls = dict(sorted(getattr(writer, "bound", {}).items())) or ir.bound_calls
     written.writer = None
     return written
+
+
+def _function_body(body: tuple, native: bool) -> tuple:
+    """A define's function: each list of cells its body builds twice or more built once into
+    a local first (compiler/share.py), then its value returned."""
+    tree, names, line = body
+    built, tree = build_once(tree, set(names), native)
+    return (*built, S.Return(line, tree))
 
 
 def _step(st: StepIR, writer) -> StepIR:
