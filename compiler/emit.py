@@ -17,6 +17,7 @@ from . import statements as S
 from . import types as T
 from .nodes import P_OR, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM
 from .safety import literal
+from .show import joined, shown
 
 #: runtime helpers that have a C form in the native engine (defined by its template), so that
 #: a native engine calls them in C: the language's bound on numbers (for sums, which fit in 64
@@ -116,6 +117,16 @@ class PythonWriter:
 
     def w_ListOf(self, e: N.ListOf) -> tuple[str, int]:
         return "[" + self.args(e.items) + "]", P_ATOM
+
+    def w_Shown(self, e: N.Shown) -> tuple[str, int]:
+        return shown(e.value.type, self.code(e.value, P_ATOM), e.how, self.name), P_ADD
+
+    def w_TextOf(self, e: N.TextOf) -> tuple[str, int]:
+        if not e.parts:
+            return "''", P_ATOM
+        if len(e.parts) == 1:
+            return self.write(e.parts[0])
+        return joined([self.code(p, P_ADD) for p in e.parts], e.sep), P_ADD
 
     def w_Literal(self, e: N.Literal) -> tuple[str, int]:
         return literal(e.value), P_ATOM

@@ -45,11 +45,6 @@ class CythonWriter(PythonWriter):
     def name(self, qualified: str) -> str:
         return runtime_call(qualified, True, self.bound)
 
-    def declare(self, e: N.Expr) -> None:
-        """An aggregate's helper method, made when the lowering meets it (so they are numbered
-        in the order the rules are read)."""
-        self.write(e)
-
     def w_Helper(self, e: N.Helper) -> tuple[str, int]:
         module, name = e.name.split(".")
         if module == "ops" and e.c_form and name in C_FORMS:

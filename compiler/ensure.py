@@ -45,12 +45,13 @@ def ensure_test(low, effects: list, index: int, arg_names: list, arg_types: dict
 
 
 def ensure_method(low, prefix: list, effects: list, guard_ctx: Ctx, arg_names: list) -> tuple[list, list]:
-    """The statements of ``_ensure_N`` (after ``me``): the places the effects before ``ensure`` may
+    """The trial of ``_ensure_N`` (after ``me``), as (the statements before it, its effects and
+    condition, what a ``finally`` puts back or None, its rules line): the places the effects before ``ensure`` may
     change kept, those effects and the condition returned, the places put back; or, when the
     places are not known, the same on a copy of the state (``s`` rebound to it)."""
     ensure = next((s for s in effects if isinstance(s, ast.Ensure)), None)
     if ensure is None:
-        return [], []
+        return (), []
     before, blocks = trial_statements(effects[:effects.index(ensure)], ensure.cond, low.sym.defines)
     low.trial_blocks = blocks  # the procedures the trial runs, pruned alike
     try:
@@ -63,7 +64,7 @@ def ensure_method(low, prefix: list, effects: list, guard_ctx: Ctx, arg_names: l
     line = ensure.pos[0]
     if places is None:
         copy = S.Assign(line, N.Local(T.ANY, 0, "s"), "=", N.StateCopy(T.ANY, 0))
-        return [copy, *block], c_locals
+        return ((copy,), tuple(block), None, line), c_locals
     grids = [f"g_{name}" for name in sorted(places) if name in low.sym.grids and not low.sym.grids[name].per]
     journaled = journal(block, grids, line)
     start: list = []
@@ -74,7 +75,7 @@ def ensure_method(low, prefix: list, effects: list, guard_ctx: Ctx, arg_names: l
         c_locals = c_locals + names
     keep, put_back = _keep(low, sorted(places), line)
     c_locals = c_locals + ["_keep_work"]  # natively the work count is one C number
-    return [*keep, *start, S.Try(line, tuple(block), tuple(back + put_back))], c_locals
+    return ((*keep, *start), tuple(block), tuple(back + put_back), line), c_locals
 
 
 def trial_statements(before: list, cond, defines: dict) -> tuple[list, dict]:

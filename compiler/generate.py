@@ -6,6 +6,7 @@ import threading
 from functools import lru_cache
 from pathlib import Path
 
+import attrs
 import jinja2
 
 from regle.dsl import ast
@@ -149,8 +150,8 @@ def render(ir: GameIR, native: bool = False) -> str:
     """The engine module's source: Python, or with ``native`` the same engine as Cython source
     (the lowered game's trees written first, by its own emitter: compiler/written.py)."""
     from regle import __version__
-    if ir.writer is not None:
-        ir = write_game(ir, ir.writer)
+    if not ir.written:
+        ir = write_game(ir)
     bound: dict[str, str] = {}  # the helpers the template's own code calls, natively
 
     def rt(qualified: str) -> str:
@@ -185,7 +186,7 @@ def _sources(text: str, filename: str, name: str | None, native: bool) -> str:
 
 
 def _generate(text: str, filename: str, name: str | None, native: bool) -> str:
-    ir = lower(text, filename, name)
+    ir = lower(text, filename, name)  # the same trees for both engines
     code = render(ir)
     if len(code) > LIMITS["engine_bytes"]:
         raise RulesError([Diagnostic(f"the engine of these rules would be {len(code):,} characters of Python "
@@ -194,8 +195,7 @@ def _generate(text: str, filename: str, name: str | None, native: bool) -> str:
     verify(code)
     if not native:
         return code
-    # the native lowering (aggregates as methods) is verified as Python too, then laid out typed
-    ir = lower(text, filename, name, native=True)
-    ir = write_game(ir, ir.writer)  # once, for both layouts
+    # written natively (aggregates as methods, C forms), verified as Python too, then laid out typed
+    ir = write_game(attrs.evolve(ir, native_lowered=True))  # once, for both layouts
     verify(render(ir))
     return render(ir, native=True)  # written natively by the lowering and the template: no pass over it

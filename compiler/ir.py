@@ -1,10 +1,9 @@
 """The lowered game: everything the engine template needs, already checked and typed.
 
-As the lowering (:mod:`lower`) leaves it, the game's expressions and blocks of statements are
-trees (:mod:`nodes`, :mod:`statements`; the fields marked *tree* below), each block after a
-comment naming its rules line. :func:`written.write_game` turns them into this engine's code,
-by the emitter kept in ``GameIR.writer``, just before the template lays the module out. The
-notations, shows and move generators are still written by the lowering itself (text).
+As the lowering (:mod:`lower`) leaves it, the same for both engines, the game's expressions and
+blocks of statements are trees (:mod:`nodes`, :mod:`statements`; the fields marked *tree*
+below), each block after a comment naming its rules line. :func:`written.write_game` turns them
+into one engine's code (``written``) just before the template lays the module out.
 """
 from __future__ import annotations
 
@@ -113,9 +112,10 @@ class ActionIR:
     #: the effects' locals that always hold whole numbers: C numbers in the native engine
     c_locals: list = attrs.Factory(list)
     gen_locals: dict = attrs.Factory(dict)  # the move generator's locals -> whether each holds whole numbers
-    #: tree: ``ensure``'s trial: the effects before it (what they change put back), then its
-    #: condition (returned)
-    ensure_lines: list = attrs.Factory(list)
+    #: tree: ``ensure``'s trial (compiler/ensure.py): the statements before it, the effects
+    #: before ``ensure`` and its condition (returned), what a ``finally`` puts back (None: the
+    #: trial runs on a copy), its rules line; () without ``ensure``
+    ensure_lines: tuple = ()
     ensure_locals: list = attrs.Factory(list)
     forced: bool = False  # ``forced action``: its moves, when it has any, are the step's only ones
 
@@ -200,13 +200,12 @@ class GameIR:
     notes: list = attrs.Factory(list)
     end_shapes: list = attrs.Factory(list)
     announces: bool = False  # some effect says `announce "..."`
-    #: lowered for the native engine (its code calls the C forms the native template defines;
-    #: rendered as Python only to be verified, with a Python twin of each)
+    #: for the native engine: written by its emitter (its code calls the C forms the native
+    #: template defines; rendered as Python only to be verified, with a Python twin of each)
     native_lowered: bool = False
     #: natively, how many memos of in_a_row_since a state keeps (``s._memo(k, size)``)
     memos: int = 0
     #: natively, the C globals bound to the runtime helpers the lowered code calls
     bound_calls: dict = attrs.Factory(dict)
-    #: the emitter of this engine (compiler/emit.py, emit_native.py), which writes the trees
-    #: above (None once they are written: compiler/written.py)
-    writer: object = attrs.field(default=None, eq=False, repr=False)
+    #: the trees above written as code (compiler/written.py), for the engine ``native_lowered`` says
+    written: bool = False

@@ -3,8 +3,8 @@
 Every expression is typed as it is lowered (unknown names, wrong types and wrong arity are
 reported here, at their positions) into a tree of :mod:`nodes`, and every statement into a
 tree of :mod:`statements` after a ``# line N: ...`` comment naming its rules line (which is
-also how run-time errors are traced back to the rules text). This engine's emitter
-(:mod:`emit`, ``Lowerer.writer``) writes them as its code.
+also how run-time errors are traced back to the rules text). The lowering is the same for
+both engines; :mod:`written` has each engine's emitter write the trees as its code.
 """
 from __future__ import annotations
 
@@ -21,9 +21,8 @@ from .safety import comment_text
 from .analysis import announces, ends_by_statement, flows, has_chance, has_next_player, secrecy
 
 from . import nodes as N
-from .emit import PythonWriter
-from .emit_native import CythonWriter
-from .lower_common import Ctx, pyname, _hex_places, _path_word, _const, column_const, is_c_column, joined
+from . import statements as S
+from .lower_common import Ctx, pyname, _hex_places, _path_word, _const, column_const, is_c_column
 from .lower_exprs import ExpressionLowering
 from .lower_calls import CallLowering
 from .lower_stmts import StatementLowering
@@ -38,11 +37,9 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
     def __init__(self, rules: ast.Rules, sym: Symbols, source: Source, diags: list[Diagnostic],
                  sources: dict[str, Source] | None = None, native: bool = False):
         self.rules = rules
-        #: lowering for the native engine: aggregates become methods with a loop (a C loop
-        #: once compiled) instead of the list comprehensions that are fastest in Python
+        #: whether the game is to be written for the native engine (GameIR.native_lowered):
+        #: the lowering itself is the same for both engines
         self.native = native
-        #: natively, the runtime helpers the code calls through C globals (see runtime_call)
-        self.bound_calls: dict[str, str] = {}
         #: natively, the memos of lines looked for at the end of turns (in_a_row_since): a key
         #: per grid and length -> its index among the state's memos
         self.memos: dict[tuple, int] = {}
@@ -50,11 +47,6 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.leap_tables: dict[tuple, tuple] = {}
         #: while an ensure's trial is written: per procedure, the statements it keeps (ensure.py)
         self.trial_blocks: dict | None = None
-        self.helpers: list[tuple] = []  # natively, the aggregates' methods (emit_native.CythonWriter)
-        self._helper_names: dict[tuple, str] = {}
-        #: the emitter of this engine's code (compiler/emit.py, compiler/emit_native.py): the
-        #: typed IR is the same for both engines, and each writes its own forms
-        self.writer = CythonWriter(self.bound_calls, self.helpers, self._helper_names) if native else PythonWriter()
         self.sym = sym
         self.source = source
         self.sources = sources or {}
@@ -84,14 +76,6 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
     @staticmethod
     def local(name: str) -> str:
         return pyname(name)
-
-    def rt(self, qualified: str) -> str:
-        """The runtime helper ``K.name`` / ``ops.name`` as this engine calls it (runtime_call)."""
-        return self.writer.name(qualified)
-
-    def write(self, e: N.Expr, need: int = N.P_OR) -> str:
-        """The code of a tree in this engine, for a place that needs precedence ``need``."""
-        return self.writer.code(e, need)
 
     def helper(self, qualified: str, ty: T.Type, *args, c_form: bool = True) -> N.Helper:
         """A call of the runtime helper ``ops.name`` / ``K.name`` (natively by its C form when
@@ -237,7 +221,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                         for (g, m, n), (deg, table) in sorted(self.leap_tables.items()) if g == gr.name]
         return GameIR(
             name=name, title=game.title if game else name, rules_file=self.source.filename,
-            native_lowered=self.native, bound_calls=dict(sorted(self.bound_calls.items())), writer=self.writer,
+            native_lowered=self.native,
             memos=len(self.memos), rules_hash=rules_hash,
             min_players=game.min_players if game else 2, max_players=game.max_players if game else 2,
             first_code=first, params=[(p.name, p.value) for p in sym.params.values()],
@@ -245,7 +229,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             pattern_texts=list(sym.pattern_texts),
             counters=counters, setup_lines=setup_lines,
             steps=steps, actions=actions, end_conds=ends, end_shapes=self.end_shapes(sym.ends),
-            end_winners=end_winners, functions=self.functions, helpers=self.helpers,
+            end_winners=end_winners, functions=self.functions,
             marks=list(game.marks) if game else [], colours=list(game.colours) if game else [],
             zone_values={z.name: z.values for z in sym.zones.values() if z.values is not None},
             notes=list(dict.fromkeys(self.notes)),
@@ -307,13 +291,15 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             if t.node.show_if is not None:  # show A if C1 else B if C2 else C: the text chosen by the item
                 other = self.template_code(t.node.show_else, names, t.node.pos)
                 for cond_node, text in reversed(t.node.show_elifs):
-                    cond = self.boolean(cond_node, Ctx("show", names))
-                    other = f"({self.template_code(text, names, t.node.pos)}) if {cond} else ({other})"
-                cond = self.boolean(t.node.show_if, Ctx("show", names))
-                body = f"({body}) if {cond} else ({other})"
+                    cond = self.boolean_tree(cond_node, Ctx("show", names))
+                    other = N.Cond(T.TEXT, 0, cond, self.template_code(text, names, t.node.pos), other)
+                cond = self.boolean_tree(t.node.show_if, Ctx("show", names))
+                body = N.Cond(T.TEXT, 0, cond, body, other)
+        elif names:
+            body = N.TextOf(T.TEXT, 0, tuple(N.Shown(T.TEXT, 0, tree) for tree in names.values()), " ")
         else:
-            body = joined([self.show_tree(tree) for tree in names.values()], " ") or "str(i)"
-        detail = self.template_code(t.detail, names, t.node.pos) if t.detail is not None else None
+            body = N.Apply(T.TEXT, 0, "str", (item,))
+        line = t.node.pos[0]
+        detail = [S.Return(line, self.template_code(t.detail, names, t.node.pos))] if t.detail is not None else []
         c_columns = [c.name for c in t.columns.values() if is_c_column(c.values)]
-        return TableIR(t.name, _const(t.name), columns, t.count, [f"return {body}"], t.node.pos[0], cells,
-                       [f"return {detail}"] if detail else [], c_columns)
+        return TableIR(t.name, _const(t.name), columns, t.count, [S.Return(line, body)], line, cells, detail, c_columns)

@@ -14,7 +14,6 @@ from .symbols import LIMITS, NotConstant, fold_constant
 from .texts import split_template
 from .ensure import ensure_method, ensure_test
 from .counts import count_only
-from .reads import take_reads_once
 from .share import shared_value, use_shared
 from .notation import notation_names
 from .analysis import conjuncts
@@ -24,9 +23,7 @@ from . import statements as S
 from .moves import (
     AddMove, CellScan, ForcedFirst, Guard, KernelMoves, ListedMoves, MovesBound, NeighbourScan, PairScan, Scan, Source,
     SlideScan, nest)
-from .lower_grids import gconst
-from .lower_common import (
-    Ctx, decides_in_parts, pyname, _zone_name, _names_in, _moves_fit, joined)
+from .lower_common import Ctx, decides_in_parts, pyname, _zone_name, _names_in, _moves_fit
 
 
 @attrs.define
@@ -94,13 +91,14 @@ class ActionLowering:
                 actions.append(a)
             else:
                 text = choice.notation or "pass"
-                a = ActionIR(self.action_count, "pass", index, [f"return {text!r}"], [], [], [], after,
+                a = ActionIR(self.action_count, "pass", index, [S.Return(choice.pos[0], N.Text(T.TEXT, 0, text))],
+                             [], [], [], after,
                              choice.pos[0], is_pass=True, skeleton=text)
                 self.action_count += 1
                 ir.pass_action = a
                 actions.append(a)
         if step.kind == "optional":
-            a = ActionIR(self.action_count, "skip", index, [f"return {'skip ' + step.name!r}"], [], [], [],
+            a = ActionIR(self.action_count, "skip", index, [S.Return(step.pos[0], N.Text(T.TEXT, 0, "skip " + step.name))], [], [], [],
                          after, step.pos[0], is_pass=True, skeleton="skip " + step.name)
             self.action_count += 1
             ir.pass_action = a
@@ -327,29 +325,32 @@ class ActionLowering:
         # effects
         do_block, do_ctx = self.effects(prefix, effects, guard_ctx)
         ensure_lines, ensure_locals = ensure_method(self, prefix, effects, guard_ctx, arg_names)
-        say_body = (self.template_code(node.notation, notation_names(self, node, prefix, arg_types), node.pos)
-                    if node.notation is not None
-                    else joined([repr(node.name)] + [self.show_code(a.name, a.type) for a in arg_types.values()], " "))
-        say_call = f"_say_{index}_{node.name}({', '.join(pyname(n) for n in arg_names)})"
-        long_parts = [self.long_code(a.name, a.type) for a in arg_types.values()]
-        long_body = joined([say_call] + long_parts, " ")
+        line = node.pos[0]
+        if node.notation is not None:
+            say_body = self.template_code(node.notation, notation_names(self, node, prefix, arg_types), node.pos)
+        else:  # the action's name, then each argument shown
+            say_body = N.TextOf(T.TEXT, 0, (N.Text(T.TEXT, 0, node.name),
+                                            *(N.Shown(T.TEXT, 0, a) for a in arg_types.values())), " ")
+        # the notation, then each argument's longer form (telling apart moves that read alike)
+        say_call = N.Apply(T.TEXT, 0, f"_say_{index}_{node.name}", tuple(arg_types.values()))
+        long_body = N.TextOf(T.TEXT, 0, (say_call, *(self.long_form(a) for a in arg_types.values())), " ")
         clash, skeleton = self.clash_of(node, arg_types)
         # a let of a kernel's list the guards only count is the count (compiler/counts.py)
         moves, counted = count_only(nest([S.Comment(node.pos[0], self.comment(node))] + gen))
         for var in counted:
             ctx.locals[var] = True  # its one binding in the generator is now a whole number
-        return ActionIR(index, node.name, step, [f"return {say_body}"], [pyname(n) for n in arg_names],
+        return ActionIR(index, node.name, step, [S.Return(line, say_body)], [pyname(n) for n in arg_names],
                         moves, do_block, after, node.pos[0],
-                        long_lines=[f"return {long_body}"], clash=clash, skeleton=skeleton, domains=domains,
+                        long_lines=[S.Return(line, long_body)], clash=clash, skeleton=skeleton, domains=domains,
                         arg_kinds=[a.type.display_kind for a in arg_types.values()],
                         c_locals=do_ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"}),
                         gen_locals=dict(ctx.locals), ensure_lines=ensure_lines, ensure_locals=ensure_locals,
                         forced=node.forced)
 
     def effects(self, prefix: list, effects: list, guard_ctx: Ctx, ensure: bool = False) -> tuple[list, Ctx]:
-        """An action's effects (the lets of its guards again, then its statements), with the
-        reads of the state they make twice taken once (compiler/reads.py). With ``ensure``, the
-        method that tests the move: its ``ensure`` returns the condition."""
+        """An action's effects (the lets of its guards again, then its statements). With
+        ``ensure``, the method that tests the move: its ``ensure`` returns the condition. (Each
+        engine's writing takes the reads of the state they make twice once: written.py.)"""
         ensuring, self.ensuring = self.ensuring, ensure
         try:
             do_ctx = Ctx("effect", dict(guard_ctx.scope), has_me=True, random_ok=True)
@@ -359,7 +360,7 @@ class ActionLowering:
                 if isinstance(stmt, ast.Let):
                     block += self.statement(stmt, do_ctx)
             block += self.block(effects, do_ctx)
-            return take_reads_once(block, self.native), do_ctx
+            return block, do_ctx
         finally:
             self.ensuring = ensuring
 
@@ -512,17 +513,12 @@ class ActionLowering:
         columns = (N.Global(T.ANY, 0, a.column), N.Global(T.ANY, 0, b.column))
         return KernelMoves(node.pos[0], "K.holding_pairs", (zone, loop.src, *columns, N.Const(T.INT, 0, index)))
 
-    def long_code(self, code: str, ty: T.Type) -> str:
+    def long_form(self, arg: N.Expr) -> N.Shown:
         """A longer display of a move's argument that tells apart what the notation may not:
-        an item's detail text (or its number), a group's first cell."""
-        if ty.kind == "item":
-            t = self.sym.tables[ty.name]
-            if t.node.detail is not None:
-                return f"detail__{ty.name}({code})"
-            return f"'#' + str({code} + 1)"
-        if ty.kind == "group" and ty.space in self.sym.grids:
-            return f"'at ' + {gconst(ty.space)}_NAMES[{self.rt('ops.group_anchor')}({code})]"
-        return self.show_code(code, ty)
+        an item's detail text (or its number), a group's first cell (compiler/show.py)."""
+        ty = arg.type
+        detail = ty.kind == "item" and self.sym.tables[ty.name].node.detail is not None
+        return N.Shown(T.TEXT, 0, arg, "detail" if detail else "long")
 
     def clash_of(self, node: ast.Action, arg_types: dict) -> tuple[str, str]:
         """Whether two moves of this action may share a notation (a Python condition, decided

@@ -16,9 +16,7 @@ from .share import shape
 from . import types as T
 from .symbols import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
 from .lower_grids import GRID_FUNCTIONS
-from .lower_common import (
-    P_UNARY, P_ATOM, Ctx, c_type, pyname,
-    _atomic, _is_int, ast_nodes, nodes_through_defines)
+from .lower_common import P_ATOM, Ctx, c_type, pyname, ast_nodes, nodes_through_defines
 
 
 def draws(node, defines: dict) -> bool:
@@ -210,10 +208,10 @@ class CallLowering:
             if not ctx.random_ok:
                 self.error("random() may only be used in setup and in effects", node.pos,
                            "conditions, scores and the winner must not depend on chance")
-            bound = self.number(args[0], ctx)
+            bound = self.number_tree(args[0], ctx)
             logged = ctx.where != "setup"  # during play: kept in the state's log, so a game can be replayed
             self.rolls = self.rolls or logged
-            return N.Draw(T.INT, 0, self.node(bound), logged)
+            return N.Draw(T.INT, 0, bound, logged)
         self.error(f"{f}() needs the form {f}(value for x in zone where condition)", node.pos)
         return "0", T.ANY, P_ATOM
 
@@ -352,7 +350,6 @@ class CallLowering:
         parameters taking any value, so that its mistakes are reported all the same."""
         used = {key[0] for key in self._functions}
         kept = len(self.functions)  # checked, not compiled: nothing of this reaches the engine
-        kept_helpers = len(self.helpers)
         for d in self.sym.defines.values():
             if d.name not in used and d.block is not None and d.name not in self._ran:
                 self.s_Run(ast.Run(name=d.name, args=[ast.Name(id="none", pos=d.pos) for _ in d.params], pos=d.pos),
@@ -365,13 +362,6 @@ class CallLowering:
                 finally:
                     self._defining = []
         del self.functions[kept:]
-        del self.helpers[kept_helpers:]
-        self._helper_names = {key: name for key, name in self._helper_names.items()
-                              if any(h[0] == name for h in self.helpers)}
-
-    def collection(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type]:
-        tree, ty = self.collection_tree(node, ctx)
-        return self.write(tree), ty
 
     def collection_tree(self, node: ast.Node, ctx: Ctx) -> tuple[N.Expr, T.Type]:
         tree = self.tree(node, ctx)
@@ -419,5 +409,4 @@ class CallLowering:
         params = tuple((n, types.get(n)) for n in sorted(ctx.engine_names(ctx.uses - before, exclude=var)))
         made = N.Aggregate(result, 0, f, var, source, element, test, lazy, params, self.comment(node),
                            display=ctx.where == "show")
-        self.writer.declare(made)  # natively its helper method is made now, in the order the rules read
         return made

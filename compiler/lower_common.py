@@ -248,29 +248,3 @@ def _moves_fit(domains: list[tuple]) -> bool:
         else:
             return False
     return total <= LIMITS["moves"]
-
-
-def joined(parts: list[str], sep: str = "") -> str:
-    """Code for the strings ``parts`` joined by ``sep``: ``a + ' ' + b`` when short, else one
-    ``join`` call, so that a text of thousands of parts is no expression thousands deep."""
-    if len(parts) <= 4:
-        return f" + {sep!r} + ".join(parts) if sep else " + ".join(parts)
-    return f"{sep!r}.join(({', '.join(parts)},))"
-
-
-def _atomic(code: str) -> bool:
-    """Whether Python code is one operand (a name, a number, a call, an index: no blank
-    outside brackets or strings), so that it can stand inside another expression as it is."""
-    depth, quote = 0, ""
-    for ch in code:
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == " " and depth == 0:
-            return False
-    return not code.startswith("-")

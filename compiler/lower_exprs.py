@@ -11,38 +11,21 @@ from regle.dsl import ast
 from . import nodes as N
 from . import types as T
 from .symbols import LIMITS, suggest
-from .lower_common import (
-    P_OR, P_ATOM, Ctx, _is_int, _const,
-    column_const, cells_const, is_c_column, _zone_name)
+from .lower_common import P_OR, P_ATOM, Ctx, _const, column_const, cells_const, is_c_column, _zone_name
 
 
 class ExpressionLowering:
     """Mixed into :class:`lower.Lowerer`."""
 
     # ---- expressions ------------------------------------------------------------------
-    def expr(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type]:
-        """The code of an expression that any place may hold: a conditional comes grouped,
-        since its callers do not know its precedence (the lowest of all)."""
-        code, ty, prec = self._expr(node, ctx)
-        return (f"({code})" if prec < P_OR else code), ty
-
-    def want(self, node: ast.Node, ctx: Ctx, kinds: Iterable[str], what: str) -> str:
-        return self.write(self.want_tree(node, ctx, kinds, what))
-
     def want_tree(self, node: ast.Node, ctx: Ctx, kinds: Iterable[str], what: str) -> N.Expr:
         tree = self.tree(node, ctx)
         if tree.type.kind != "any" and tree.type.kind not in kinds:
             self.error(f"expected {what} here, but this is {tree.type}", node.pos)
         return tree
 
-    def number(self, node: ast.Node, ctx: Ctx) -> str:
-        return self.write(self.number_tree(node, ctx))
-
     def number_tree(self, node: ast.Node, ctx: Ctx) -> N.Expr:
         return self.want_tree(node, ctx, ("int", "player", "lane"), "a number")
-
-    def boolean(self, node: ast.Node, ctx: Ctx) -> str:
-        return self.write(self.boolean_tree(node, ctx))
 
     def boolean_tree(self, node: ast.Node, ctx: Ctx) -> N.Expr:
         return self.want_tree(node, ctx, ("bool",), "a condition (true/false)")
@@ -59,16 +42,6 @@ class ExpressionLowering:
         elif ty.kind != "any":
             self.error(f"expected a zone here, but this is {ty}", node.pos)
         return tree, T.ANY, name
-
-    @staticmethod
-    def wrap(code: str, prec: int, need: int) -> str:
-        return f"({code})" if prec < need else code
-
-    def _expr(self, node: ast.Node, ctx: Ctx) -> tuple[str, T.Type, int]:
-        """(code, type, precedence) of an expression: its tree, written by this engine's emitter."""
-        tree = self.tree(node, ctx)
-        code, prec = self.writer.write(tree)
-        return code, tree.type, prec
 
     def tree(self, node: ast.Node, ctx: Ctx) -> N.Expr:
         """The typed IR of an expression (compiler/nodes.py): operators, comparisons,

@@ -26,7 +26,7 @@ class GridStatementLowering:
         gtree, sym = self.grid_tree(node.grid, ctx)
         to = self.optional_zone(node.to, ctx, sym)
         what = self.tree(node.what, ctx)
-        code, ty = self.write(what), what.type
+        ty = what.type
         if ty.kind == "group":
             if sym is not None and ty.space != sym.name:
                 self.error(f"this group is from grid '{ty.space}', not '{sym.name}'", node.what.pos)
@@ -41,7 +41,7 @@ class GridStatementLowering:
         if node.to is None:  # one cell emptied: what clear_cells does for it, without a call
             kind = N.NumberCell if sym is not None and sym.elem.kind == "int" else N.Index
             return [S.Assign(node.pos[0], kind(T.INT, 0, gtree, what), "=", N.Const(T.INT, 0, 0))]
-        return [self.effect(node, "ops.clear_cells", gtree, f"({code},)", to)]
+        return [self.effect(node, "ops.clear_cells", gtree, N.ListOf(T.list_of(ty), 0, (what,)), to)]
 
     def effect(self, node: ast.Node, qualified: str, *args) -> S.Eval:
         """A statement that is a call of a runtime helper (or kernel) for what it does."""

@@ -430,24 +430,6 @@ class GridLowering:
         c, t = table[node.name]
         return self.helper(c, t, whole) if isinstance(c, str) else c
 
-    def special_show(self, code: str, ty: T.Type) -> str | None:
-        if ty.kind == "direction":
-            return f"{gconst(ty.space)}_DIRS[{code}]"
-        if ty.kind == "lane":  # lanes are drawn numbered from 1
-            return f"str({code} + 1)"
-        if ty.kind == "cell":
-            return f"{gconst(ty.space)}_NAMES[{code}]"
-        if ty.kind == "linemove":
-            g = gconst(ty.space)
-            return f"{self.rt('ops.show_line')}({code}, {g}_NAMES, {g}_DIRS)"
-        if ty.kind == "placement":
-            return f"{self.rt('ops.show_placement')}({code})"
-        if ty.kind == "group":
-            elem = ty.elem or T.ANY
-            return (f"{self.show_code(self.rt('ops.group_colour') + f'({code})', elem)} + ' group of ' + "
-                    f"str({self.rt('ops.group_size')}({code}))")
-        return None
-
     # ---- cells holding a value --------------------------------------------------------------
     def cells_holding(self, grid: N.Expr, sym, args: list, codes: list) -> N.Helper:
         """The cells of a grid of elements holding a value: on a grid of pieces, a piece, a kind

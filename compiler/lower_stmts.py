@@ -11,47 +11,20 @@ from . import statements as S
 from . import types as T
 from .symbols import LIMITS, suggest
 from .texts import split_template
-from .lower_common import (
-    Ctx, has_product, _const, _zone_name, joined,
-    _atomic)
+from .lower_common import Ctx, has_product, _zone_name
 
 
 class StatementLowering:
     """Mixed into :class:`lower.Lowerer`."""
 
     # ---- display ------------------------------------------------------------------------
-    def show_code(self, code: str, ty: T.Type) -> str:
-        """Python expression displaying a value of type ``ty`` (``code`` of any precedence)."""
-        if not _atomic(code):
-            code = f"({code})"  # a conditional or an operation: grouped before it is used inside
-        special = self.special_show(code, ty)
-        if special is not None:
-            return special
-        if ty.kind == "enum":  # -1 is none (a '-' in a table)
-            return f"({_const(ty.name)}_NAMES[{code}] if {code} >= 0 else 'none')"
-        if ty.kind == "item":
-            return f"show__{ty.name}({code})"
-        if ty.kind == "pattern":
-            return f"PATTERN_TEXT[{code}]"
-        if ty.kind == "player":
-            return f"'P' + str({code} + 1)"
-        if ty.kind == "bool":
-            return f"('yes' if {code} else 'no')"
-        if ty.kind == "list":  # a subset parameter: its values one after another, or "none"
-            return f"(' '.join([{self.show_code('_v', ty.elem or T.ANY)} for _v in {code}]) or 'none')"
-        return f"str({code})"
-
-    def show_tree(self, tree: N.Expr) -> str:
-        """Python expression displaying the value of a tree (grouped as one operand first)."""
-        return self.show_code(self.write(tree, N.P_ATOM), tree.type)
-
-    def template_code(self, text: str, names: dict[str, N.Expr], pos) -> str:
-        """A text with ``{placeholders}`` as a Python expression: ``names`` says what each name
-        it may show stands for."""
-        parts = []
+    def template_code(self, text: str, names: dict[str, N.Expr], pos) -> N.Expr:
+        """A text with ``{placeholders}`` as a tree (``TextOf`` its literal parts and the values
+        shown, compiler/show.py): ``names`` says what each name it may show stands for."""
+        parts: list[N.Expr] = []
         for kind, value in split_template(text):
             if kind == "text":
-                parts.append(repr(value))
+                parts.append(N.Text(T.TEXT, 0, value))
                 continue
             value, _, spec = value.partition(":")
             value, spec = value.strip(), spec.strip()
@@ -67,23 +40,17 @@ class StatementLowering:
             if value in names:
                 ty = names[value].type
                 if spec == "symbol" and ty.kind == "enum":
-                    const = _const(ty.name)
-                    code = self.write(names[value], N.P_ATOM)
-                    parts.append(f"({const}_SYMBOLS[{code}] or {const}_NAMES[{code}] if {code} >= 0 else '-')")
+                    parts.append(N.Shown(T.TEXT, 0, names[value], "symbol"))
                 elif spec:
                     self.error(f"'{{{value}:{spec}}}': the only format is ':symbol', for enum members", pos)
                 else:
-                    parts.append(self.show_tree(names[value]))
+                    parts.append(N.Shown(T.TEXT, 0, names[value]))
             else:
                 self.error(f"'{{{value}}}' in this text names nothing", pos,
                            suggest(value, names) or ("known: " + ", ".join(names) if names else None))
-        return joined(parts) if parts else "''"
+        return N.TextOf(T.TEXT, 0, tuple(parts))
 
     # ---- statements ---------------------------------------------------------------------
-    def stmts(self, body: list, ctx: Ctx) -> list[str]:
-        """The lines of a block of statements, written by this engine's emitter."""
-        return self.writer.lines(self.block(body, ctx))
-
     def block(self, body: list, ctx: Ctx) -> list[S.Stmt]:
         """The typed IR of a block of statements (compiler/statements.py)."""
         out: list[S.Stmt] = []
@@ -238,8 +205,9 @@ class StatementLowering:
                             N.Binary(T.BOOL, 0, "<", names["_i"], N.Len(T.INT, 0, names["_src"])))
             one = N.Const(T.INT, 0, 1)
             lines = [S.Assign(line, names["_src"], "=", src), S.Assign(line, names["_dst"], "=", dst),
-                     S.Assign(line, N.Code(T.ANY, 0, "_i, _taken, _limit", N.P_ATOM), "=",
-                              N.Code(T.ANY, 0, f"0, 0, {self.write(limit)}", N.P_ATOM)),
+                     S.Assign(line, names["_i"], "=", N.Const(T.INT, 0, 0)),
+                     S.Assign(line, names["_taken"], "=", N.Const(T.INT, 0, 0)),
+                     S.Assign(line, names["_limit"], "=", limit),
                      S.While(line, more, (
                          S.Assign(line, names["it"], "=", N.Index(es, 0, names["_src"], names["_i"])),
                          S.If(line, ((cond, (S.Eval(line, N.Append(T.ANY, 0, names["_dst"], taken)),
@@ -272,8 +240,7 @@ class StatementLowering:
         self.same_elem(item.type, es, node.item)
         self.same_elem(es, ed, node)
         lines: list[S.Stmt] = []
-        code = self.write(item)
-        if not code.isidentifier() and not code.lstrip("-").isdigit():  # computed once
+        if not isinstance(item, (N.Local, N.Global, N.Const)):  # computed once
             lines.append(S.Assign(node.pos[0], N.Local(item.type, 0, "_x"), "=", item))
             item = N.Local(item.type, 0, "_x")
         lines += self.capacity_check(node.dst, dst, dname)
@@ -423,7 +390,7 @@ class StatementLowering:
                            "shared counters, params, turns and player_count", node.pos,
                            "keep the value in a counter if everyone may see it")
                 return []
-        text = self.node(self.template_code(node.text, names, node.pos))  # a text made of literals and shows
+        text = self.template_code(node.text, names, node.pos)  # a text made of literals and shows
         return [S.Eval(node.pos[0], N.Apply(T.ANY, 0, "s._announce", (text,)))]
 
     def s_EndGame(self, node: ast.EndGame, ctx: Ctx) -> list[S.Stmt]:

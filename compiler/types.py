@@ -68,6 +68,7 @@ INT = Type("int")
 BOOL = Type("bool")
 PLAYER = Type("player")
 ANY = Type("any")
+TEXT = Type("text")  # a text made for people (a notation, a show): only ever shown
 
 
 def enum(name: str) -> Type:

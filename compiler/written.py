@@ -1,15 +1,20 @@
-"""The lowered game written out: each tree :class:`GameIR` holds, as this engine's code.
+"""The lowered game written out: each tree :class:`GameIR` holds, as one engine's code.
 
-The lowering (:mod:`lower`) leaves the game's expressions and blocks of statements as trees
-(``nodes``, ``statements``); this is the one place they become code, by the emitter of the
-engine being made (``PythonWriter`` or ``CythonWriter``). It runs before the template is laid
-out, so that what writing declares (an aggregate's helper method, natively the C globals
-bound to runtime helpers) is complete when the module's head is rendered.
+The lowering (:mod:`lower`) is the same for both engines and leaves the game's expressions and
+blocks of statements as trees (``nodes``, ``statements``); this is the one place they become
+code, by the emitter of the engine being made (``PythonWriter``, or ``CythonWriter`` for a game
+lowered with ``native_lowered``), after the passes each engine needs: the reads of the state a
+method makes twice taken once (compiler/reads.py), the cell lists a define builds twice built
+once (compiler/share.py), natively the move generators' packed keys (compiler/moves.py). It
+runs before the template is laid out, so that what writing declares (natively an aggregate's
+helper method, the C globals bound to runtime helpers) is complete when the module is.
 """
 from __future__ import annotations
 
 import attrs
 
+from .emit import PythonWriter
+from .emit_native import CythonWriter
 from .ir import ActionIR, GameIR, StepIR
 from .moves import keyed_moves, move_lines
 from .reads import take_reads_once
@@ -17,8 +22,9 @@ from .share import build_once
 from . import statements as S
 
 
-def write_game(ir: GameIR, writer) -> GameIR:
-    """The game with its trees written as code by ``writer`` (the emitter of this engine)."""
+def write_game(ir: GameIR) -> GameIR:
+    """The game with its trees written as code, by the emitter of the engine it is for."""
+    writer = CythonWriter() if ir.native_lowered else PythonWriter()
     code, lines = writer.code, writer.lines
     written = attrs.evolve(
         ir,
@@ -33,6 +39,7 @@ def write_game(ir: GameIR, writer) -> GameIR:
         score_clauses=[(name, line, code(value)) for name, line, value in ir.score_clauses],
         winner_keys=[(line, code(key), var) for line, key, var in ir.winner_keys],
         invariants=[(name, line, code(cond)) for name, line, cond in ir.invariants],
+        tables=[attrs.evolve(t, show_lines=lines(t.show_lines), detail_lines=lines(t.detail_lines)) for t in ir.tables],
         functions=[(name, params, comment, lines(_function_body(body, writer.native)), sig)
                    for name, params, comment, body, sig in ir.functions],
     )
@@ -41,8 +48,10 @@ def write_game(ir: GameIR, writer) -> GameIR:
     written.steps = [attrs.evolve(st, actions=[actions[a.index] for a in st.actions],
                                   pass_action=None if st.pass_action is None else actions[st.pass_action.index])
                      for st in written.steps]
-    written.bound_calls = dict(sorted(getattr(writer, "bound", {}).items())) or ir.bound_calls
-    written.writer = None
+    # natively, the aggregates' helper methods and the C globals the written code calls
+    written.helpers = list(getattr(writer, "helpers", []))
+    written.bound_calls = dict(sorted(getattr(writer, "bound", {}).items()))
+    written.written = True
     return written
 
 
@@ -70,4 +79,13 @@ def _step(st: StepIR, writer) -> StepIR:
 
 
 def _action(a: ActionIR, writer) -> ActionIR:
-    return attrs.evolve(a, do_lines=writer.lines(a.do_lines), ensure_lines=writer.lines(a.ensure_lines))
+    """An action's effects and its ``ensure`` trial, each with the reads of the state it makes
+    twice taken once (compiler/reads.py: natively not inside an aggregate, a method of its own)."""
+    effects = take_reads_once(a.do_lines, writer.native)
+    trial: list = []
+    if a.ensure_lines:
+        before, body, put_back, line = a.ensure_lines
+        body = tuple(take_reads_once(body, writer.native))
+        trial = [*before, *body] if put_back is None else [*before, S.Try(line, body, put_back)]
+    return attrs.evolve(a, do_lines=writer.lines(effects), ensure_lines=writer.lines(trial),
+                        say_lines=writer.lines(a.say_lines), long_lines=writer.lines(a.long_lines))

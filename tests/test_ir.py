@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from regle.compiler import emit, nodes as N, statements as S, types as T
 from regle.compiler.emit_native import CythonWriter
+from regle.compiler.evaluate import evaluate
 
 ENV = {"a": 3, "b": -2, "l": [4, -1, 0, 7], "e": []}
 BUILTINS = {"_abs": abs, "max": max, "min": min, "sum": sum, "len": len, "range": range, "any": any,
@@ -118,7 +119,7 @@ def test_the_python_written_from_a_tree_computes_what_the_evaluator_says(data):
     trees = Trees(data.draw)
     tree = trees.number(4) if trees.pick(2) else trees.truth(4)
     code, _prec = emit.python(tree)
-    want = N.evaluate(tree, dict(ENV))
+    want = evaluate(tree, dict(ENV))
     # one namespace: a comprehension sees the globals, not eval's separate locals
     assert eval(code, {"__builtins__": {}, **BUILTINS, **ENV}) == want, code  # noqa: S307
 

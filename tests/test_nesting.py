@@ -262,9 +262,10 @@ class Operators(Maker):
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_the_ir_of_operators_is_what_the_text_means(data):
-    """Lowered to the typed IR (compiler/nodes.py), an expression evaluates (nodes.evaluate) to
+    """Lowered to the typed IR (compiler/nodes.py), an expression evaluates (compiler/evaluate.py) to
     the value of the tree it was written from, and the Python written from the IR too."""
-    from regle.compiler import emit, nodes
+    from regle.compiler import emit, nodes, types
+    from regle.compiler.evaluate import evaluate
     from regle.compiler.lower import Lowerer
     from regle.compiler.lower_common import Ctx
     from regle.compiler.checker import Checker
@@ -281,11 +282,11 @@ def test_the_ir_of_operators_is_what_the_text_means(data):
     lowerer = Lowerer(rules, sym, Source(text, "n.rules"), [], {}, False)
     clause = next(d for d in rules.decls if type(d).__name__ == "Score").clauses[0]
     expression = clause.expr.args[0]  # inside number(...)
-    tree = lowerer.tree(expression, Ctx("score", {"p": ("p_", None)}))
+    tree = lowerer.tree(expression, Ctx("score", {"p": nodes.Local(types.PLAYER, 0, "p_")}))
     assert not lowerer.diags
     leaves = {"s.c_a": ENV["a"], "s.c_b": ENV["b"], "s.c_c": ENV["c"]}
     want = node.value(dict(ENV))
-    assert nodes.evaluate(tree, leaves) == want
+    assert evaluate(tree, leaves) == want
     code, _prec = emit.python(tree)
 
     class S:
