@@ -92,8 +92,9 @@ def c_def(name: str, params: list[str], ctypes: list[str], result: str) -> str:
 
 
 def lower(text: str, filename: str = "<rules>", name: str | None = None, native: bool = False) -> GameIR:
-    """Parse, check and lower a rules text; raise RulesError with every problem found. With
-    ``native``, lowered for the native engine (aggregates as methods with loops)."""
+    """Parse, check and lower a rules text; raise RulesError with every problem found. The
+    trees are the same for both engines; ``native`` marks the game to be written for the native
+    engine (compiler/written.py: aggregates as methods with C loops, C forms)."""
     source = Source(text, filename)
     try:
         rules = parse(text, filename)
