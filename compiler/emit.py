@@ -131,6 +131,9 @@ class PythonWriter:
     def w_Literal(self, e: N.Literal) -> tuple[str, int]:
         return literal(e.value), P_ATOM
 
+    def w_Tuple(self, e: N.Tuple) -> tuple[str, int]:
+        return ", ".join(self.code(item) for item in e.items), 0
+
     def w_Concat(self, e: N.Concat) -> tuple[str, int]:
         return f"[*{self.code(e.left)}, *{self.code(e.right)}]", P_ATOM
 
@@ -329,7 +332,8 @@ class PythonWriter:
 
     def s_Assign(self, st: S.Assign) -> list[str]:
         note = f"  # {st.note}" if st.note else ""
-        return [f"{self.code(st.target)} {st.op} {self.code(st.value)}{note}"]
+        need = 0 if isinstance(st.target, N.Tuple) else P_OR  # several values unpacked at once
+        return [f"{self.code(st.target, need)} {st.op} {self.code(st.value, need)}{note}"]
 
     def s_Eval(self, st: S.Eval) -> list[str]:
         return [self.code(st.value)]

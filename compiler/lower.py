@@ -208,9 +208,9 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         for z in sym.zones.values():  # a zone declared with its values holds no others
             if z.values is not None:
                 lo, hi = z.values
-                test = f"all({lo} <= v <= {hi} for v in {{}})"
-                code = (f"all({test.format('z')} for z in s.z_{z.name})" if z.per else test.format(f"s.z_{z.name}"))
-                invariants.append((f"{z.name} values", z.node.pos[0], N.Code(T.BOOL, 0, code, N.P_ATOM)))
+                within = self.helper("ops.values_within", T.BOOL, N.Field(T.ANY, 0, f"z_{z.name}"), lo, hi,
+                                     int(z.per is not None), c_form=False)
+                invariants.append((f"{z.name} values", z.node.pos[0], within))
         kinds = {f"enum:{e.name}": len(e.members) for e in sym.enums.values()}
         kinds.update({f"item:{t.name}": t.count for t in sym.tables.values()})
         held = [x.elem for x in [*sym.grids.values(), *sym.zones.values()]] + [c.type for c in sym.counters.values()]

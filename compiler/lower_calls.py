@@ -343,7 +343,7 @@ class CallLowering:
         if spec not in self.histories:
             self.histories.append(spec)
         k = self.histories.index(spec)
-        return self.helper("K.repeats", T.INT, f"s.hist_{k}")
+        return self.helper("K.repeats", T.INT, N.Field(T.ANY, 0, f"hist_{k}"))
 
     def check_unused_defines(self) -> None:
         """A define is checked where it is used; one used nowhere is checked once here, its
@@ -371,7 +371,7 @@ class CallLowering:
         elif not ty.is_collection and ty.kind != "any":
             self.error(f"expected a zone or a list here, but this is {ty}", node.pos)
         if ty.kind == "zones" or not ty.is_collection:
-            return N.Code(T.list_of(T.ANY), node.pos[0], "[]", N.P_ATOM), T.list_of(T.ANY)
+            return N.ListOf(T.list_of(T.ANY), node.pos[0], ()), T.list_of(T.ANY)
         return tree, ty
 
     def x_Comp(self, node: ast.Comp, ctx: Ctx):

@@ -111,9 +111,15 @@ class GridStatementLowering:
         # the kernel moves the line; a piece that left the board is returned with its last cell
         # and direction, which name the sides it crossed
         pushed = self.helper("K.apply_line_key", T.ANY, grid, self.adj_table(g), deg, key)
-        left = S.Assign(node.pos[0], self.node(f"{who}, {sides}"), "=", self.node(f"_left - 1, {g}_EXITS[_last * {deg} + _d]"))
-        return [S.Assign(node.pos[0], self.node("_left, _last, _d"), "=", pushed),
-                S.If(node.pos[0], ((N.Local(T.INT, 0, "_left"), (left, *body)),))]
+        left_, last_, d_ = (N.Local(T.INT, 0, name) for name in ("_left", "_last", "_d"))
+        exits = N.Index(T.list_of(side_t), 0, N.Global(T.ANY, 0, f"{g}_EXITS"),
+                        N.binary("+", N.binary("*", last_, N.Const(T.INT, 0, deg), T.INT), d_, T.INT))
+        piece = N.binary("-", left_, N.Const(T.INT, 0, 1), sym.elem)
+        line = node.pos[0]
+        left = S.Assign(line, N.Tuple(T.ANY, 0, (N.Local(sym.elem, 0, who), N.Local(T.list_of(side_t), 0, sides))), "=",
+                        N.Tuple(T.ANY, 0, (piece, exits)))
+        return [S.Assign(line, N.Tuple(T.ANY, 0, (left_, last_, d_)), "=", pushed),
+                S.If(line, ((left_, (left, *body)),))]
 
     def s_EndTurn(self, node: ast.EndTurn, ctx) -> list[S.Stmt]:
         if ctx.where == "effect":

@@ -62,11 +62,11 @@ class GridLowering:
         ty = tree.type
         if ty.kind == "grids":
             self.error(f"'{ty.space}' is a grid per {ty.per}: say whose, e.g. {ty.space}[me]", node.pos)
-            return N.Code(T.ANY, 0, "bytearray()", P_ATOM), None
+            return N.Apply(T.ANY, 0, "bytearray", ()), None
         if ty.kind != "grid":
             if ty.kind != "any":
                 self.error(f"expected a grid here, but this is {ty}", node.pos)
-            return N.Code(T.ANY, 0, "bytearray()", P_ATOM), None
+            return N.Apply(T.ANY, 0, "bytearray", ()), None
         sym = self.sym.grids[ty.space]
         if ty.elem is not None and ty.elem != sym.elem:  # seen through a column: its cells hold that
             sym = attrs.evolve(sym, elem=ty.elem)

@@ -191,7 +191,7 @@ class StatementLowering:
         src, es, _ = self.zone_tree(node.src, ctx)
         dst, ed, dname = self.zone_tree(node.dst, ctx)
         self.same_elem(es, ed, node)
-        count = N.Code(T.ANY, 0, "None", N.P_ATOM) if node.count is None else self.number_tree(node.count, ctx)
+        count = N.Const(T.ANY, 0, None) if node.count is None else self.number_tree(node.count, ctx)
         line = node.pos[0]
         if node.where is None:
             lines = [S.Eval(line, self.helper("ops.deal", T.ANY, src, dst, count))]
@@ -396,7 +396,9 @@ class StatementLowering:
     def s_EndGame(self, node: ast.EndGame, ctx: Ctx) -> list[S.Stmt]:
         finish = [S.Eval(node.pos[0], N.Apply(T.ANY, 0, "s._finish", ())), S.Return(node.pos[0])]
         if ctx.where in ("effect", "auto"):
-            return [S.line("s.turns += 1  # the turn in progress counts as played"), *finish]
+            turns = S.Assign(node.pos[0], N.Field(T.INT, 0, "turns"), "+=", N.Const(T.INT, 0, 1),
+                             "the turn in progress counts as played")
+            return [turns, *finish]
         return finish
 
 

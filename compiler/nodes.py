@@ -112,6 +112,13 @@ class Literal(Expr):
 
 
 @attrs.frozen
+class Tuple(Expr):
+    """Values side by side, ``a, b``: what a kernel returns several of, unpacked at once by an
+    assignment (written with the lowest precedence)."""
+    items: tuple
+
+
+@attrs.frozen
 class Concat(Expr):
     """Two lists joined, in order: ``[*left, *right]``."""
     left: Expr

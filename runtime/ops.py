@@ -284,6 +284,13 @@ def at_xy(x: int, y: int, width: int, height: int, lane_major: int) -> int:
 
 
 # ---- mancala boards: the first seat's houses 0..n-1 and store n, the second's n+1..2n, 2n+1 ---
+def values_within(zone, lo: int, hi: int, per: int) -> bool:
+    """Whether every value of a zone (of each zone, ``per``: a zone per seat or member) lies
+    from ``lo`` to ``hi``: the invariant of a zone declared with its values."""
+    zones = zone if per else (zone,)
+    return all(lo <= v <= hi for z in zones for v in z)
+
+
 def number_cells(grid, filled: int) -> list[int]:
     """The cells of a grid of numbers that hold 0 (``filled`` 0) or any other number (1)."""
     if filled:

@@ -243,3 +243,36 @@ def test_an_aggregate_over_the_seats_of_a_counter_is_one_call_in_python_and_a_lo
     name, params, _note, lines, sig = cy.helpers[0]
     assert (name, params, sig[0], sig[1]) == ("_agg_0_any", ["k_"], ["long"], "bint")
     assert "for p_ in range(s.n):" in lines and "        break" in lines
+
+
+def _trees_in(value):
+    """Every IR node held anywhere in a lowered game (records, lists, tuples, dicts)."""
+    if isinstance(value, N.Node):
+        yield value
+    if attrs.has(type(value)):
+        for field in attrs.fields(type(value)):
+            yield from _trees_in(getattr(value, field.name))
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _trees_in(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _trees_in(item)
+
+
+def test_the_lowering_of_every_game_is_trees_and_the_same_for_both_engines():
+    """The lowering writes no code: no code leaf (``Code``) nor line of text (``Line``) in the
+    GameIR of any file in games/, which holds trees; and lowering for the native engine gives
+    the very same trees (only the mark of the engine to write them for differs)."""
+    from pathlib import Path
+
+    from regle.compiler.generate import lower
+    root = Path(__file__).resolve().parent.parent
+    for path in sorted((root / "games").rglob("*.rules")):
+        text = path.read_text(encoding="utf-8")
+        ir = lower(text, str(path), path.stem)
+        found = [n for n in _trees_in(ir) if isinstance(n, (N.Code, S.Line))]
+        assert not found, (path.name, found[:3])
+        assert any(isinstance(n, N.Expr) for n in _trees_in(ir.steps)), path.name
+        native = lower(text, str(path), path.stem, native=True)
+        assert attrs.evolve(native, native_lowered=False) == ir, path.name
