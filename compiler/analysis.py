@@ -217,7 +217,7 @@ def _statements(body: list):
 
 
 #: per statement kind, the fields naming the places it changes
-_WRITES = {ast.Put: ("grid",), ast.Clear: ("grid", "to"), ast.Drop: ("grid", "taking", "overflow"),
+_WRITES = {ast.Put: ("grid",), ast.MovePiece: ("grid",), ast.Clear: ("grid", "to"), ast.Drop: ("grid", "taking", "overflow"),
            ast.Settle: ("grid",), ast.Rotate: ("grid",), ast.Place: ("grid", "taking", "overflow"), ast.Push: ("grid",),
            ast.Deal: ("src", "dst"), ast.Move: ("src", "dst"), ast.Add: ("dst",), ast.Remove: ("src",),
            ast.Refill: ("dst", "src"), ast.Shuffle: ("zone",)}

@@ -1,4 +1,4 @@
-"""Statements over grids: put, clear, drop, settle, rotate/reflect/copy, place, push, end turn
+"""Statements over grids: put, move, clear, drop, settle, rotate/reflect/copy, place, push, end turn
 (see docs/language.md, "Grids"), each lowered to the statement IR (compiler/statements.py)."""
 from __future__ import annotations
 
@@ -21,6 +21,23 @@ class GridStatementLowering:
             return [S.Assign(node.pos[0], N.NumberCell(T.INT, 0, grid, cell), "=",
                              self.helper("ops.number", T.INT, value, c_form=False))]
         return [S.Assign(node.pos[0], N.Index(T.INT, 0, grid, cell), "=", self.stored(value))]
+
+    def s_MovePiece(self, node: ast.MovePiece, ctx) -> list[S.Stmt]:
+        """``move c to t on G``: what c holds taken into a local, c emptied, then t given it (so
+        moving a piece to its own cell leaves it there)."""
+        grid, sym = self.grid_tree(node.grid, ctx)
+        cell, to = self.cell_tree(node.cell, ctx, sym), self.cell_tree(node.to, ctx, sym)
+        kind = N.NumberCell if sym is not None and sym.elem.kind == "int" else N.Index
+        held = N.Local(T.INT, 0, "_moved")  # (no rules name starts with _)
+        ctx.note_local(held.name, T.INT)
+        line = node.pos[0]
+        if sym is not None and sym.elem.kind == "int":
+            read = N.NumberCell(T.INT, 0, grid, cell)
+        else:
+            read = self.cell_read(grid, cell)
+        return [S.Assign(line, held, "=", read),
+                S.Assign(line, kind(T.INT, 0, grid, cell), "=", N.Const(T.INT, 0, 0)),
+                S.Assign(line, kind(T.INT, 0, grid, to), "=", held)]
 
     def s_Clear(self, node: ast.Clear, ctx) -> list[S.Stmt]:
         gtree, sym = self.grid_tree(node.grid, ctx)

@@ -260,6 +260,15 @@ class Put(Node):
 
 
 @attrs.define
+class MovePiece(Node):
+    """What a cell of a grid holds moved to another cell: ``move c to t on G`` (``c`` is
+    empty afterwards, unless ``t`` is ``c``)."""
+    cell: Expr = None
+    to: Expr = None
+    grid: Expr = None
+
+
+@attrs.define
 class Clear(Node):
     """Empty a cell, or every cell of a group; the contents go to ``to`` when given."""
 

@@ -537,6 +537,9 @@ class ToAst(Transformer):
     def put(self, meta, items):
         return ast.Put(value=items[0], cell=items[1], grid=items[2], pos=_pos(meta))
 
+    def move_piece(self, meta, items):
+        return ast.MovePiece(cell=items[0], to=items[1], grid=items[2], pos=_pos(meta))
+
     def clear(self, meta, items):
         return ast.Clear(what=items[0], grid=items[1], to=items[2], pos=_pos(meta))
 

@@ -204,6 +204,8 @@ def stmt_head(node) -> str:
         return f"next player {expr(node.value)}"
     if isinstance(node, ast.Put):
         return f"put {expr(node.value)} at {expr(node.cell)} on {expr(node.grid)}"
+    if isinstance(node, ast.MovePiece):
+        return f"move {expr(node.cell)} to {expr(node.to)} on {expr(node.grid)}"
     if isinstance(node, ast.Run):
         return f"{node.name}({', '.join(expr(a) for a in node.args)})"
     if isinstance(node, ast.Ensure):

@@ -408,6 +408,9 @@ class Writer:
             return f"Do {code(s.name + '(' + ', '.join(expr(a) for a in s.args) + ')')} (see its definition)."
         if isinstance(s, ast.Put):
             return f"Put {self.seat_or_code(s.value, s.grid)} at cell {code(s.cell)} of {code(s.grid)}."
+        if isinstance(s, ast.MovePiece):
+            return (f"Move what cell {code(s.cell)} of {code(s.grid)} holds to cell {code(s.to)} (replacing what "
+                    f"was there), leaving {code(s.cell)} empty.")
         if isinstance(s, ast.Clear):
             to = f", into {code(s.to)}" if s.to is not None else ""
             return f"Empty {code(s.what)} of {code(s.grid)}{to}."

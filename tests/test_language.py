@@ -489,3 +489,63 @@ def test_forced_is_kept_by_the_formatter_the_rulebook_and_diff():
     assert "**Forced**" in rulebook("forced.rules", text=FORCED)
     changes = [str(c) for c in diff(parse(FORCED), parse(FORCED.replace("forced action halve", "action halve")))]
     assert any("halve" in c and "not forced" in c for c in changes), changes
+
+
+MOVERS = '''
+game "Movers" { players 2 }
+enum piece { man = "o", king = "k" }
+grid board: piece of player square 4 by 4
+grid counts: int square 2 by 2
+setup {
+  put piece(man, 0) at "a1" on board
+  put piece(king, 1) at "d4" on board
+  counts["a1"] = 5
+}
+turn {
+  step go {
+    action shift(c in filled_cells(board, me), t in empty_cells(board)) "{c}-{t}" {
+      move c to t on board
+      move "a1" to "b2" on counts
+    }
+    action stay(c in filled_cells(board, me)) "{c}=" {
+      move c to c on board
+    }
+    action swap(c in filled_cells(board, me), t in filled_cells(board, 1 - me)) "{c}x{t}" {
+      move c to t on board
+      ensure board[t].kind == man
+    }
+  }
+}
+end when turns >= 6
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_a_piece_moves_to_another_cell_of_its_grid(backend):
+    """`move c to t on G`: t gets what c held (a piece, or a number), c is left empty; a move to
+    its own cell leaves the piece where it is; in an `ensure` trial the move is tried on the
+    position and put back (only the man may capture: the king's capture is not legal)."""
+    game = regle.loads(MOVERS, name="movers", backend=backend)
+    state = game.new_game(seed=1)
+    a1, c3, d4 = 0, 10, 15  # cells numbered from a1, west to east then north
+    assert "a1xd4" in moves(state)
+    state.play("a1-c3")
+    assert [(c, v) for c, v in enumerate(state.g_board) if v] == [(c3, 1), (d4, 4)]  # man of P1, king of P2
+    assert list(state.g_counts) == [0, 0, 0, 5]  # a1 emptied, b2 holds the 5
+    state.play("d4=")  # to its own cell: still there
+    assert [(c, v) for c, v in enumerate(state.g_board) if v] == [(c3, 1), (d4, 4)]
+    assert "c3xd4" in moves(state)
+    state.play("c3-a1")
+    assert not [m for m in moves(state) if "x" in m]  # the king may not take the man
+    assert [(c, v) for c, v in enumerate(state.g_board) if v] == [(a1, 1), (d4, 4)]  # trials put back
+
+
+def test_moving_on_what_is_not_a_grid_or_a_cell_of_another_is_reported():
+    with pytest.raises(regle.RulesError, match="expected a grid here") as info:
+        regle.loads(MOVERS.replace("move c to t on board", "move c to t on me"), name="bad", backend="python")
+    assert info.value.diagnostics[0].line == 14
+    with pytest.raises(regle.RulesError, match="a cell of grid 'board', which is not shaped like 'counts'"):
+        regle.loads(MOVERS.replace('move "a1" to "b2" on counts', "move c to c on counts"), name="bad",
+                    backend="python")
+    from regle.dsl.printer import format_text
+    assert "move c to t on board" in format_text(MOVERS, "m.rules")
