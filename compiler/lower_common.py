@@ -1,5 +1,6 @@
-"""What every part of the lowering shares: the context of an expression, the precedences of
-the generated Python, C types of the native engine, and small helpers on generated code."""
+"""What every part of the lowering shares: the context of an expression (each name in scope
+standing for a tree), the precedences of the generated Python, C types of the native engine,
+and small helpers over the rules' AST (names read, defines reached, what fits in action ids)."""
 from __future__ import annotations
 
 from collections import Counter
