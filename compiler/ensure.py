@@ -46,9 +46,10 @@ def ensure_test(low, effects: list, index: int, arg_names: list, arg_types: dict
 
 def ensure_method(low, prefix: list, effects: list, guard_ctx: Ctx, arg_names: list) -> tuple[list, list]:
     """The trial of ``_ensure_N`` (after ``me``), as (the statements before it, its effects and
-    condition, what a ``finally`` puts back or None, its rules line): the places the effects before ``ensure`` may
-    change kept, those effects and the condition returned, the places put back; or, when the
-    places are not known, the same on a copy of the state (``s`` rebound to it)."""
+    condition, what a ``finally`` puts back or None, its rules line): the places the effects
+    before ``ensure`` may change kept, those effects and the condition returned, the places put
+    back; or, when the places are not known, the same on a copy of the state (``s`` rebound to
+    it). compiler/written.py assembles and writes it."""
     ensure = next((s for s in effects if isinstance(s, ast.Ensure)), None)
     if ensure is None:
         return (), []

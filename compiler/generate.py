@@ -199,4 +199,4 @@ def _generate(text: str, filename: str, name: str | None, native: bool) -> str:
     # written natively (aggregates as methods, C forms), verified as Python too, then laid out typed
     ir = write_game(attrs.evolve(ir, native_lowered=True))  # once, for both layouts
     verify(render(ir))
-    return render(ir, native=True)  # written natively by the lowering and the template: no pass over it
+    return render(ir, native=True)  # written natively by its emitter and the template: no pass over it

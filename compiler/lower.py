@@ -176,11 +176,11 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         ends = [(self.comment(e), self.boolean_tree(e.cond, end_ctx)) for e in sym.ends]
         end_winners = []
         if any(e.winner is not None or e.draw for e in sym.ends):
-            for e, (comment, code) in zip(sym.ends, ends):
+            for e, (comment, cond) in zip(sym.ends, ends):
                 win = "draw" if e.draw else None  # nobody wins
                 if e.winner is not None:
                     win = self.want_tree(e.winner, end_ctx, ("player", "int"), "a player (the winner)")
-                end_winners.append((comment, code, win))
+                end_winners.append((comment, cond, win))
         clauses, score_secrecy = [], []
         score_var = pyname(sym.scores[0].var) if sym.scores else "p"
         for score in sym.scores:

@@ -92,14 +92,14 @@ class ActionLowering:
             else:
                 text = choice.notation or "pass"
                 a = ActionIR(self.action_count, "pass", index, [S.Return(choice.pos[0], N.Text(T.TEXT, 0, text))],
-                             [], [], [], after,
-                             choice.pos[0], is_pass=True, skeleton=text)
+                             [], [], [], after, choice.pos[0], is_pass=True, skeleton=text)
                 self.action_count += 1
                 ir.pass_action = a
                 actions.append(a)
         if step.kind == "optional":
-            a = ActionIR(self.action_count, "skip", index, [S.Return(step.pos[0], N.Text(T.TEXT, 0, "skip " + step.name))], [], [], [],
-                         after, step.pos[0], is_pass=True, skeleton="skip " + step.name)
+            skip = "skip " + step.name
+            a = ActionIR(self.action_count, "skip", index, [S.Return(step.pos[0], N.Text(T.TEXT, 0, skip))], [], [], [],
+                         after, step.pos[0], is_pass=True, skeleton=skip)
             self.action_count += 1
             ir.pass_action = a
             actions.append(a)

@@ -78,7 +78,6 @@ class ExpressionLowering:
         ctx.uses.clear()
         ctx.uses.update(mark)
 
-
     def x_Players(self, node: ast.Players, ctx: Ctx):
         return N.Upto(T.list_of(T.PLAYER), 0, N.Field(T.INT, 0, "n"))
 

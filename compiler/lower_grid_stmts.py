@@ -18,26 +18,24 @@ class GridStatementLowering:
         value = self.element_tree(node.value, ctx, sym)
         cell = self.cell_tree(node.cell, ctx, sym)
         if sym is not None and sym.elem.kind == "int":  # a grid of numbers holds them as they are
-            return [S.Assign(node.pos[0], N.NumberCell(T.INT, 0, grid, cell), "=",
-                             self.helper("ops.number", T.INT, value, c_form=False))]
-        return [S.Assign(node.pos[0], N.Index(T.INT, 0, grid, cell), "=", self.stored(value))]
+            value = self.helper("ops.number", T.INT, value, c_form=False)
+        else:
+            value = self.stored(value)
+        return [S.Assign(node.pos[0], self.cell_slot(grid, sym, cell), "=", value)]
 
     def s_MovePiece(self, node: ast.MovePiece, ctx) -> list[S.Stmt]:
         """``move c to t on G``: what c holds taken into a local, c emptied, then t given it (so
         moving a piece to its own cell leaves it there)."""
         grid, sym = self.grid_tree(node.grid, ctx)
         cell, to = self.cell_tree(node.cell, ctx, sym), self.cell_tree(node.to, ctx, sym)
-        kind = N.NumberCell if sym is not None and sym.elem.kind == "int" else N.Index
         held = N.Local(T.INT, 0, "_moved")  # (no rules name starts with _)
         ctx.note_local(held.name, T.INT)
         line = node.pos[0]
-        if sym is not None and sym.elem.kind == "int":
-            read = N.NumberCell(T.INT, 0, grid, cell)
-        else:
-            read = self.cell_read(grid, cell)
-        return [S.Assign(line, held, "=", read),
-                S.Assign(line, kind(T.INT, 0, grid, cell), "=", N.Const(T.INT, 0, 0)),
-                S.Assign(line, kind(T.INT, 0, grid, to), "=", held)]
+        numbers = sym is not None and sym.elem.kind == "int"
+        read = self.cell_slot(grid, sym, cell) if numbers else self.cell_read(grid, cell)  # natively a C read
+        return [S.Assign(line, held, "=", read),  # the stored code itself
+                S.Assign(line, self.cell_slot(grid, sym, cell), "=", N.Const(T.INT, 0, 0)),
+                S.Assign(line, self.cell_slot(grid, sym, to), "=", held)]
 
     def s_Clear(self, node: ast.Clear, ctx) -> list[S.Stmt]:
         gtree, sym = self.grid_tree(node.grid, ctx)
@@ -56,8 +54,7 @@ class GridStatementLowering:
         if ty.kind not in ("cell", "int", "any"):
             self.error(f"clear takes a cell, a list of cells or a group, not {ty}", node.what.pos)
         if node.to is None:  # one cell emptied: what clear_cells does for it, without a call
-            kind = N.NumberCell if sym is not None and sym.elem.kind == "int" else N.Index
-            return [S.Assign(node.pos[0], kind(T.INT, 0, gtree, what), "=", N.Const(T.INT, 0, 0))]
+            return [S.Assign(node.pos[0], self.cell_slot(gtree, sym, what), "=", N.Const(T.INT, 0, 0))]
         return [self.effect(node, "ops.clear_cells", gtree, N.ListOf(T.list_of(ty), 0, (what,)), to)]
 
     def effect(self, node: ast.Node, qualified: str, *args) -> S.Eval:
@@ -133,8 +130,8 @@ class GridStatementLowering:
                         N.binary("+", N.binary("*", last_, N.Const(T.INT, 0, deg), T.INT), d_, T.INT))
         piece = N.binary("-", left_, N.Const(T.INT, 0, 1), sym.elem)
         line = node.pos[0]
-        left = S.Assign(line, N.Tuple(T.ANY, 0, (N.Local(sym.elem, 0, who), N.Local(T.list_of(side_t), 0, sides))), "=",
-                        N.Tuple(T.ANY, 0, (piece, exits)))
+        named = N.Tuple(T.ANY, 0, (inner.scope[node.who], inner.scope[node.sides]))
+        left = S.Assign(line, named, "=", N.Tuple(T.ANY, 0, (piece, exits)))
         return [S.Assign(line, N.Tuple(T.ANY, 0, (left_, last_, d_)), "=", pushed),
                 S.If(line, ((left_, (left, *body)),))]
 

@@ -56,6 +56,13 @@ class GridLowering:
         """What a cell of a grid of pieces (a bytearray) holds (N.CellRead)."""
         return N.CellRead(T.INT, 0, grid, self.node(cell))
 
+    @staticmethod
+    def cell_slot(grid: N.Expr, sym, cell: N.Expr) -> N.Expr:
+        """A cell of a grid as a place statements write: a number of a grid of numbers, else
+        the byte of a grid of elements (the element + 1, 0 when empty)."""
+        kind = N.NumberCell if sym is not None and sym.elem.kind == "int" else N.Index
+        return kind(T.INT, 0, grid, cell)
+
     def grid_tree(self, node: ast.Node, ctx, shape: str | None = None, what: str = "this") -> tuple[N.Expr, object]:
         """Lower an expression that must be one grid: returns (its tree, GridSym or None)."""
         tree = self.tree(node, ctx)
@@ -129,7 +136,8 @@ class GridLowering:
         tree = self.tree(node, ctx)
         ty = tree.type
         if ty.kind == "enum" and sym is not None and sym.edges == ty.name:
-            return N.Index(T.list_of(T.Type("cell", space=sym.name)), 0, N.Global(T.ANY, 0, f"{gconst(sym.name)}_SIDES"), tree)
+            sides = N.Global(T.ANY, 0, f"{gconst(sym.name)}_SIDES")
+            return N.Index(T.list_of(T.Type("cell", space=sym.name)), 0, sides, tree)
         if ty.kind in ("list", "zone") and (ty.elem is None or ty.elem.kind in ("cell", "int", "any")):
             return tree
         if ty.kind != "any":
