@@ -243,7 +243,8 @@ OPENSPIEL = {"tictactoe": ("games/classics/tictactoe.rules", "tic_tac_toe"),
              "go": ("games/classics/go.rules", "go(board_size=9)"),
              "morris": ("games/classics/morris.rules", "nine_mens_morris"),
              "chess": ("games/classics/chess.rules", "chess"),
-             "pentago": ("games/classics/pentago.rules", "pentago")}
+             "pentago": ("games/classics/pentago.rules", "pentago"),
+             "quoridor": ("games/classics/quoridor.rules", "quoridor")}
 
 
 def _ids_steps(game, seconds: float, players: int | None = None, by_moves: bool = False) -> float:

@@ -394,6 +394,30 @@ class Checker:
         self.grid_cells += geo.cells
         return attrs.evolve(geo, numbered=True) if node.numbered else geo
 
+    def walls_board(self, node: ast.Grid):
+        """``walls of G``: the places between the cells of a grid declared above."""
+        base = node.size[0]
+        sym = self.sym.grids.get(base.id)
+        if sym is None:
+            self.error(f"'walls of {base.id}': there is no grid '{base.id}' declared above", base.pos,
+                       suggest(base.id, self.sym.grids) or "declare the board first, then its walls")
+            return None
+        if sym.geo.kind == "walls":
+            self.error(f"'{base.id}' is itself walls: walls stand between the cells of a board", base.pos)
+            return None
+        if node.numbered or node.under is not None:
+            self.error("walls are named by the cells they stand between: no 'numbered' or 'under'", node.pos)
+        geo = geometry.walls(sym.geo)
+        if geo.cells == 0:
+            self.error(f"no two cells of '{base.id}' share a side, so there is no place for a wall", base.pos,
+                       "walls stand between orthogonal neighbours (square boards), hexagons, or points of a line")
+            return None
+        if geo.cells > LIMITS["grid_cells"] or self.grid_cells + geo.cells > LIMITS["all_grid_cells"]:
+            self.error(f"grid '{node.name}' has too many walls ({geo.cells:,})", node.pos)
+            return None
+        self.grid_cells += geo.cells
+        return geo
+
     def decl_grid(self, node: ast.Grid) -> None:
         if not self.declare(node.name, _at(node), "grid"):
             return
@@ -409,10 +433,12 @@ class Checker:
             self.error(f"a grid holds at most 254 different items; table '{elem.name}' has more", node.elem.pos)
         if node.capacity is not None:
             self.error("a grid's capacity is its number of cells; remove 'capacity'", node.capacity.pos)
-        sizes = [self.const(e) for e in node.size] if node.shape != "lines" else []
+        sizes = [self.const(e) for e in node.size] if node.shape not in ("lines", "walls") else []
         geo = None
         if node.shape == "lines":
             geo = self.lines_board(node)
+        elif node.shape == "walls":
+            geo = self.walls_board(node)
         elif all(isinstance(v, int) and not isinstance(v, bool) for v in sizes):
             if any(v < 1 for v in sizes):
                 self.error(f"a grid's sizes must be at least 1, not {', '.join(map(str, sizes))}", node.pos)
@@ -453,10 +479,11 @@ class Checker:
             if enum is None:
                 self.error(f"'edges {node.edges}': '{node.edges}' is not an enum", node.pos,
                            suggest(node.edges, self.sym.enums))
-            elif node.shape in ("lanes", "mancala", "lines"):
+            elif node.shape in ("lanes", "mancala", "lines", "walls"):
                 self.error({"lanes": "lanes have no edges to leave by",
                             "mancala": "a mancala board has no edges to leave by",
-                            "lines": "a board of points and lines has no edges to leave by"}[node.shape], node.pos)
+                            "lines": "a board of points and lines has no edges to leave by",
+                            "walls": "walls have no edges to leave by"}[node.shape], node.pos)
             elif len(enum.members) != len(geo.sides):
                 shape = "hex W by H" if node.shape == "rhombus" else node.shape
                 self.error(f"a {shape} board has {len(geo.sides)} sides ({', '.join(geo.sides)}, clockwise "

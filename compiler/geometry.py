@@ -8,6 +8,9 @@ Layouts (shared with the runtime kernels):
   the floor; neighbours are orthogonal;
 - hex board of side s: 3s(s-1)+1 cells in rows of s, s+1, ..., 2s-1, ..., s cells, numbered
   row by row from the south, west to east; directions E, W, NE, SW, NW, SE.
+- walls of a board: the places between two cells of a board that share a side (a square's
+  four sides, a hexagon's six, a segment of a line), numbered by the first cell then direction;
+  what stands there (a wall, a fence) is a grid's cell like any other.
 - points and lines: the points named in the lines (a1: column letter, row number), numbered row
   by row from the south, west to east; two points next to each other on a line are neighbours,
   in the direction of the step between them (E, W, N, S, and the diagonals if a line has one).
@@ -44,6 +47,9 @@ class Geometry:
     exits: tuple = ()  # per (cell * deg + d) the sides crossed leaving the board, () if it stays
     numbered: bool = False  # cells named 1, 2, 3... in reading order (north row first, west to east)
     lines: tuple = ()  # a board of points and lines: per line, its points in order
+    ends: tuple = ()  # walls of a board: per wall, the two cells of the board it stands between
+    slots: tuple = ()  # walls of a board: per (board cell * its directions + d), the wall crossed, -1 none
+    base: Geometry | None = None  # walls of a board: that board
 
 
     @property
@@ -52,7 +58,7 @@ class Geometry:
 
     @property
     def sides(self) -> tuple:
-        if self.kind in ("mancala", "points"):
+        if self.kind in ("mancala", "points", "walls"):
             return ()
         return HEX_SIDES if self.kind == "hex" else SQUARE_SIDES
 
@@ -79,6 +85,9 @@ class Geometry:
             for number, c in enumerate(self.reading_order(), 1):
                 names[c] = str(number)
             return tuple(names)
+        if self.kind == "walls":
+            names = self.base.cell_names()
+            return tuple(f"{names[a]}|{names[b]}" for a, b in self.ends)
         if self.kind == "mancala":
             n = self.width
             return tuple([f"{_letters(i)}1" for i in range(n)] + ["store1"]
@@ -94,6 +103,10 @@ class Geometry:
     def layout(self) -> tuple[str, tuple]:
         """How to draw the board: the cell shape ("square", "hex" or "pit") and each cell's
         centre in cell widths, x to the east, y to the south (the north row at the top)."""
+        if self.kind == "walls":  # each wall halfway between its two cells
+            _shape, centres = self.base.layout()
+            return "wall", tuple((round((centres[a][0] + centres[b][0]) / 2, 3),
+                                  round((centres[a][1] + centres[b][1]) / 2, 3)) for a, b in self.ends)
         if self.kind == "hex":
             k = self.width - 1
             return "hex", tuple((round(q + r / 2 + k / 2, 3), round((r + k) * 0.866, 3)) for q, r in self.coords)
@@ -199,6 +212,29 @@ def points(lines: list[str]) -> Geometry:
     return Geometry("points", len(places), width, height, dirs, tuple(adj), tuple(places),
                     tuple(y for _x, y in places), tuple(() for _ in adj),
                     lines=tuple(tuple(index[p] for p in walk) for walk in walks))
+
+
+def walls(base: Geometry) -> Geometry:
+    """``walls of G``: a place between every two cells of G that share a side (on square boards
+    and lanes the orthogonal neighbours, not the diagonal ones; on hex boards all six; on a board
+    of points the segments of its lines). Numbered by the lower cell, then by direction."""
+    side_dirs = [d for d, name in enumerate(base.dirs)
+                 if base.kind not in ("square", "lanes") or name in SQUARE_DIRS]
+    ends, slots = [], [-1] * len(base.adj)
+    for a in range(base.cells):
+        for d in side_dirs:
+            b = base.adj[a * base.deg + d]
+            if b > a:
+                slots[a * base.deg + d] = len(ends)
+                ends.append((a, b))
+    number = {pair: k for k, pair in enumerate(ends)}
+    for a in range(base.cells):  # the same wall seen from the other cell
+        for d in side_dirs:
+            b = base.adj[a * base.deg + d]
+            if 0 <= b < a:
+                slots[a * base.deg + d] = number[(b, a)]
+    return Geometry("walls", len(ends), base.width, base.height, (), (), tuple(base.coords[a] for a, _b in ends),
+                    tuple(base.rows[a] for a, _b in ends), (), ends=tuple(ends), slots=tuple(slots), base=base)
 
 
 def leap_table(geo: Geometry, m: int, n: int) -> tuple[int, tuple]:

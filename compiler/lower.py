@@ -45,6 +45,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.memos: dict[tuple, int] = {}
         #: the leap tables the rules use: (grid, m, n) -> (offsets per cell, the table)
         self.leap_tables: dict[tuple, tuple] = {}
+        self.way_memos: dict[str, int] = {}  # per board, how many reachable() calls keep a way found
         #: while an ensure's trial is written: per procedure, the statements it keeps (ensure.py)
         self.trial_blocks: dict | None = None
         self.sym = sym
@@ -155,7 +156,9 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                                 numbers=g.elem.kind == "int", values=self.value_count(g.elem, None)[1],
                                 layout=geo.layout(),
                                 numbered={n: c for n, c in enumerate(geo.reading_order(), 1)} if geo.numbered else {},
-                                lines=[list(line) for line in geo.lines]))
+                                lines=[list(line) for line in geo.lines],
+                                base=g.node.size[0].id if geo.kind == "walls" else None,
+                                ends=[list(pair) for pair in geo.ends], slots=list(geo.slots)))
         first = N.Const(T.INT, 0, 0)
         if game is not None and game.first is not None:
             first = self.number_tree(game.first, setup_ctx)
@@ -219,6 +222,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         for gr in grids:  # the leaps the rules used, each a table of its own
             gr.leaps = [(f"LEAP_{m}_{n}", deg, list(table))
                         for (g, m, n), (deg, table) in sorted(self.leap_tables.items()) if g == gr.name]
+            gr.ways = self.way_memos.get(gr.name, 0)
         return GameIR(
             name=name, title=game.title if game else name, rules_file=self.source.filename,
             native_lowered=self.native,

@@ -20,7 +20,7 @@ P_ATOM = 8
 #: the grid functions that read only the board's geometry, never what its cells hold
 GEOMETRY_ONLY = frozenset({"column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
                            "edge_cells", "lanes", "sides", "houses", "store", "opposite", "cells", "row", "lane",
-                           "around", "lines", "leaps"})
+                           "around", "lines", "leaps", "wall", "beside"})
 #: the values (seats, members) whose lines an end condition's memo remembers (others: a scan)
 MEMO_VALUES = 8
 
@@ -29,16 +29,16 @@ GRID_FUNCTIONS = {"cells", "empty_cells", "filled_cells", "content", "is_empty",
                   "column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
                   "edge_cells", "in_a_row", "connected", "flanked", "houses", "store", "opposite", "chain",
                   "sides", "lanes", "around", "liberties", "slide", "blocker", "lines", "leaps", "reach",
-                  "in_a_row_exactly"}
+                  "in_a_row_exactly", "wall", "beside", "reachable"}
 #: how many arguments each grid function takes
 ARITY = {"cells": range(1, 257), "empty_cells": (1,), "filled_cells": (1, 2, 3), "content": (2,), "is_empty": (2,),
          "row": (2,), "lane": (2,), "lane_count": (2,), "groups": (2, 3, 4), "largest_zone": (2, 3),
          "placements": (2, 3), "line_moves": (2, 3), "column": (2,), "cell": (2, 3),
-         "neighbour": (3,), "neighbours": (2,), "directions": (1,), "ray": (3,), "distance": (3,),
+         "neighbour": (3,), "neighbours": (2, 3), "directions": (1,), "ray": (3,), "distance": (3, 4),
          "edge_cells": (2,), "in_a_row": (3,), "connected": (4,), "flanked": (3, 4), "houses": (2,),
          "store": (2,), "opposite": (2,), "chain": (2,), "sides": (2,), "lanes": (1,),
          "around": (2,), "liberties": (2,), "slide": (3,), "blocker": (3,), "reach": (3,), "lines": (1, 2),
-         "in_a_row_exactly": (3,), "leaps": (4,)}
+         "in_a_row_exactly": (3,), "leaps": (4,), "wall": (3,), "beside": (2,), "reachable": (3, 4)}
 #: functions that read pieces through the compiled kernels: not for grids of numbers
 _PIECE_FUNCTIONS = {"groups", "largest_zone", "placements", "line_moves", "in_a_row", "in_a_row_exactly",
                     "connected", "flanked", "lane_count", "chain", "liberties"}
@@ -181,6 +181,35 @@ class GridLowering:
             self.error(f"{what}, but this is {pat.type}", node.pos)
         return N.Index(T.ANY, 0, N.Global(T.ANY, 0, "PATTERNS"), pat)
 
+    def walls_of(self, node: ast.Node, ctx, board) -> tuple[N.Expr, object]:
+        """A grid of walls standing on ``board`` (an argument of neighbours() or distance())."""
+        tree, walls = self.grid_tree(node, ctx, "walls", "this argument")
+        if walls is not None and walls.geo.kind == "walls" and walls.geo.base.cells != board.geo.cells:
+            self.error(f"'{walls.name}' are walls of another board than '{board.name}'", node.pos)
+            return tree, None
+        return tree, walls if walls is not None and walls.geo.kind == "walls" else None
+
+    def wall_call(self, f: str, args: list, ctx, walls) -> object:
+        """``wall(F, a, b)``: the place of F between two cells of its board (a cell and a
+        direction also name it), none when they do not share a side; ``beside(F, w)``: the two
+        cells a place of F stands between."""
+        if walls.geo.kind != "walls":
+            return "0", T.ANY, P_ATOM
+        g, base = gconst(walls.name), walls.geo.base
+        board = attrs.evolve(walls, name=walls.node.size[0].id, geo=base)
+        cell_t = T.Type("cell", space=walls.name)
+        if f == "beside":
+            w = self.cell_tree(args[1], ctx, walls)
+            return N.Index(T.list_of(T.Type("cell", space=board.name)), 0, N.Global(T.ANY, 0, f"{g}_ENDS"), w)
+        a = self.cell_tree(args[1], ctx, board)
+        if isinstance(args[2], ast.Str) and args[2].value in base.dirs or \
+                not isinstance(args[2], ast.Str) and self.tree(args[2], ctx).type.kind == "direction":
+            d = self.direction_tree(args[2], ctx, board)
+            return N.Neighbour(cell_t, 0, f"{g}_SLOTS", base.deg, a, d)
+        b = self.cell_tree(args[2], ctx, board)
+        return self.helper("ops.wall_between", cell_t, self.adj_table(gconst(board.name)), base.deg,
+                           N.Table(T.ANY, 0, f"{g}_SLOTS"), a, b)
+
     # ---- functions ----------------------------------------------------------------------
     def geometry(self, g: str, table: str, index, ty: T.Type = T.INT) -> N.Geometry:
         """An entry of one of a grid's tables (``ROWS``, ``COLUMNS``, ``ADJ``) by index."""
@@ -223,6 +252,7 @@ class GridLowering:
                                pat, taking)
         gtree, sym = self.grid_tree(args[0], ctx, "lanes" if f in ("lane", "lane_count", "lanes") else
                                     "board" if f == "line_moves" else
+                                    "walls" if f in ("wall", "beside") else
                                     "mancala" if f in ("houses", "store", "opposite") else None, f"{f}()")
         if sym is None:
             return "0", T.ANY, P_ATOM
@@ -254,6 +284,15 @@ class GridLowering:
                 index = N.Binary(T.INT, 0, "+", N.Binary(T.INT, 0, "*", c, N.Const(T.INT, 0, deg)), d)
                 return self.geometry(g, "ADJ", index, cell_t)
             return N.Neighbour(cell_t, 0, f"{g}_ADJ", deg, c, d)
+        if f in ("wall", "beside"):
+            return self.wall_call(f, args, ctx, sym)
+        if f == "neighbours" and len(args) == 3:  # the neighbours no wall of F separates from c
+            fence, walls = self.walls_of(args[2], ctx, sym)
+            if walls is None:
+                return "[]", T.ANY, P_ATOM
+            cell = self.cell_tree(args[1], ctx, sym)
+            return self.helper("K.open_neighbours", T.list_of(cell_t), self.adj_table(g), deg,
+                               N.Table(T.ANY, 0, f"{gconst(walls.name)}_SLOTS"), fence, cell)
         if f == "neighbours":
             cell = self.cell_tree(args[1], ctx, sym)
             return self.neighbour_list(f"{g}_ADJ", deg, cell, T.list_of(cell_t))
@@ -262,6 +301,23 @@ class GridLowering:
         if f == "ray":
             c, d = self.cell_tree(args[1], ctx, sym), self.direction_tree(args[2], ctx, sym)
             return self.helper("ops.ray", T.list_of(cell_t), self.adj_table(g), deg, c, d)
+        if f == "distance" and len(args) == 4 or f == "reachable":
+            # through no wall of F, to a cell or the nearest of cells (a side of the board)
+            slots = fence = N.Const(T.ANY, 0, None)
+            if len(args) == 4:
+                fence, walls = self.walls_of(args[3], ctx, sym)
+                if walls is None:
+                    return "0", T.ANY, P_ATOM
+                slots = N.Table(T.ANY, 0, f"{gconst(walls.name)}_SLOTS")
+            a = self.cell_tree(args[1], ctx, sym)
+            many = not isinstance(args[2], ast.Str) and self.tree(args[2], ctx).type.kind in ("list", "zone", "enum")
+            b = self.cell_list(args[2], ctx, sym) if many else self.cell_tree(args[2], ctx, sym)
+            if f == "distance":
+                return self.helper("K.walled_distance", T.INT, self.adj_table(g), deg, slots, fence, a, b)
+            k = self.way_memos.get(sym.name, 0)
+            self.way_memos[sym.name] = k + 1
+            return self.helper("K.reachable", T.BOOL, self.adj_table(g), deg, slots, fence, a, b,
+                               N.Global(T.ANY, 0, f"{g}_WAYS_{k}"))
         if f == "distance":
             a, b = self.cell_tree(args[1], ctx, sym), self.cell_tree(args[2], ctx, sym)
             return self.helper("ops.distance", T.INT, self.adj_table(g), deg, a, b)

@@ -305,7 +305,10 @@ class StatementLowering:
         inner = ctx.child(**{node.var: N.Local(ty.elem or T.ANY, 0, var)})
         if not walk:
             ctx.note_local(var, ty.elem or T.ANY)
+        where = None if node.where is None else self.boolean_tree(node.where, inner)
         body = tuple(self.block(node.body, inner))
+        if where is not None:  # `for x in S where C`: the body under `if C`
+            body = (S.If(node.pos[0], ((where, body),), None),)
         # a zone is walked on a copy: the body may change the zone it walks
         return [S.For(node.pos[0], var, source, body, copy=ty.kind == "zone", walk=walk)]
 

@@ -179,9 +179,12 @@ class If(Node):
 
 @attrs.define
 class For(Node):
+    """Repeat the body for each element of source; with ``where``, only the elements it holds for."""
+
     var: str = ""
     source: Expr = None
     body: list = attrs.Factory(list)
+    where: Expr | None = None
 
 
 @attrs.define
@@ -471,7 +474,9 @@ class Zone(Decl):
 @attrs.define
 class Grid(Decl):
     """A board of cells: ``square`` w by h, ``lanes`` n of a height, ``hex`` of a side, ``hex``
-    w by h (a rhombus of hexagons) or ``mancala`` n (two rows of n pits and a store each)."""
+    w by h (a rhombus of hexagons), ``mancala`` n (two rows of n pits and a store each),
+    ``lines`` (points and the lines through them) or ``walls of`` another grid (the places
+    between its cells)."""
 
     name: str = ""
     elem: TypeRef = None

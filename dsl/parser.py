@@ -285,6 +285,9 @@ class ToAst(Transformer):
     def shape_lines(self, meta, items):
         return ("shape", ("lines", [ast.Str(value=_unquote(t), pos=_pos(t)) for t in items]))
 
+    def shape_walls(self, meta, items):
+        return ("shape", ("walls", [ast.Name(id=str(items[0]), pos=_pos(items[0]))]))
+
     def diagonals(self, meta, items):
         return ("diagonals", "only" if items[0] is not None else True)
 
@@ -494,7 +497,8 @@ class ToAst(Transformer):
         return ("else", items[0])
 
     def for_(self, meta, items):
-        return ast.For(var=str(items[0]), source=items[1], body=items[2], pos=_pos(meta))
+        var, source, where, body = items
+        return ast.For(var=str(var), source=source, body=body, where=where, pos=_pos(meta))
 
     def while_(self, meta, items):
         return ast.While(cond=items[0], body=items[1], pos=_pos(meta))

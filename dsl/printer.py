@@ -233,7 +233,8 @@ def stmt_head(node) -> str:
             head += f" ejecting ({node.who}, {node.sides})"
         return head
     if isinstance(node, ast.For):
-        return f"for {node.var} in {expr(node.source)}"
+        where = "" if node.where is None else f" where {expr(node.where)}"
+        return f"for {node.var} in {expr(node.source)}{where}"
     if isinstance(node, ast.While):
         return f"while {expr(node.cond)}"
     raise TypeError(f"cannot print {type(node).__name__}")
@@ -253,6 +254,8 @@ def _expression_of(node) -> tuple[str, object, str] | None:
     if isinstance(node, ast.While):
         return "while ", node.cond, ""
     if isinstance(node, ast.For):
+        if node.where is not None:  # the condition is usually the long part
+            return f"for {node.var} in {expr(node.source)} where ", node.where, ""
         return f"for {node.var} in ", node.source, ""
     if isinstance(node, ast.NextPlayer):
         return "next player ", node.value, ""
@@ -422,7 +425,7 @@ class Printer:
                 self.lines_grid(head, [quote(s.value) for s in d.size], f"{edges}{_opts(d)}")
             else:
                 size = {"square": "square {} by {}", "lanes": "lanes {} height {}", "hex": "hex side {}",
-                        "rhombus": "hex {} by {}", "mancala": "mancala {}"}[d.shape]
+                        "rhombus": "hex {} by {}", "mancala": "mancala {}", "walls": "walls of {}"}[d.shape]
                 self.line(f"{head} {size.format(*(expr(e) for e in d.size))}{edges}{_opts(d)}")
         elif isinstance(d, ast.Counter):
             kind = f": {type_text(d.type)}" if d.type is not None else ""

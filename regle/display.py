@@ -101,10 +101,13 @@ def draw_patterns(texts: list[str], st: Style) -> list[str]:
     return lines
 
 
-def draw_grid(state: BaseState, meta: tuple, value: Any, st: Style, below=None) -> list[str]:
+def draw_grid(state: BaseState, meta: tuple, value: Any, st: Style, below=None,
+              walls: set | None = None) -> list[str]:
     """Lines of text drawing one grid (its cells, top row first). ``below``: (kind, cells) of a
     grid lying under this one, drawn in the same cells: ``5R+`` has a card under it, ``(9B)`` is
-    a card alone underneath, ``(#)`` one this player may not see."""
+    a card alone underneath, ``(#)`` one this player may not see. ``walls``: the pairs of cells
+    (lower first) a wall stands between, drawn between them on a square board (``│``, ``─``),
+    listed below any other."""
     name, _attr, _per, _hidden, _private, kind, shape, width, height, cells = meta
     symbol = state.GAME.namespace["show_symbol"]
 
@@ -142,6 +145,18 @@ def draw_grid(state: BaseState, meta: tuple, value: Any, st: Style, below=None) 
                 empty = value[i] == -1 and (below is None or below[1][i] == -1)
                 row.append(_pad(st.dim(names[i]) if empty else marks[i], wide))
             lines.append("   " + " ".join(row).rstrip())
+    elif shape == "square" and walls is not None:
+        for y in range(height - 1, -1, -1):
+            row = []
+            for x in range(width):
+                i = y * width + x
+                row.append(cell(i) + ("" if x == width - 1 else st.bold("│") if (i, i + 1) in walls else " "))
+            lines.append(f"{y + 1:>2} " + "".join(row).rstrip())
+            if y:
+                lines.append("   " + " ".join(st.bold("─" * w) if (i - width, i) in walls else " " * w
+                                              for i in range(y * width, y * width + width)).rstrip())
+        lines.append("   " + " ".join(_pad(chr(97 + x), w) for x in range(width)).rstrip())
+        return lines
     elif shape == "square":
         for y in range(height - 1, -1, -1):
             lines.append(f"{y + 1:>2} " + " ".join(cell(y * width + x) for x in range(width)).rstrip())
@@ -175,7 +190,25 @@ def draw_grid(state: BaseState, meta: tuple, value: Any, st: Style, below=None) 
             cells_ = rows[letter]
             indent = " " * ((longest - len(cells_)) * (wide + 1) // 2)
             lines.append(f"{letter:>2} {indent}" + " ".join(hex_cell(c) for c in cells_).rstrip())
+    if walls:
+        names = state.GAME.cell_names(name)
+        lines.append("walls " + " ".join(f"{names[a]}|{names[b]}" for a, b in sorted(walls)))
     return lines
+
+
+def standing_walls(state: BaseState, view: dict, board: str) -> set | None:
+    """The pairs of cells of a shared board that a wall of a shared grid of walls on it stands
+    between (None when no such grid is drawn on it)."""
+    ns = state.GAME.namespace
+    found = None
+    for walls, base in ns.get("GRID_WALLS", {}).items():
+        meta = next(g for g in state.GAME.grids if g[0] == walls)
+        if base != board or meta[2] is not None or walls in ns.get("QUIET", ()):
+            continue
+        ends, numbers = ns[f"G_{walls}__ENDS"], meta[5] == "int"  # a number stands when not 0
+        found = (found or set()) | {tuple(ends[w]) for w, v in enumerate(view["zones"][walls])
+                                    if (v != 0 if numbers else v != -1)}
+    return found
 
 
 def draw_points(state: BaseState, name: str, marks: list[str], w: int, st: Style) -> list[str]:
@@ -262,12 +295,15 @@ def render(state: BaseState, viewer: int | None = None, st: Style | None = None)
         elif per != "player":
             lines.append("  " + _pad(_label(name), width)
                          + " ".join(game.show_counter(name, v) for v in view["counters"][name]))
+    on_boards = {w for w, base in ns.get("GRID_WALLS", {}).items()
+                 if next(g[2] for g in game.grids if g[0] == base) is None}  # drawn on their board
     for meta in game.grids:
-        if meta[2] is None and meta[0] not in quiet:
+        if meta[2] is None and meta[0] not in quiet and meta[0] not in on_boards:
             lines.append("  " + _label(meta[0]))
             top, bottom = _edge_lines(state, meta, around, zones)
             lines.extend("    " + line for line in top)
-            lines.extend("    " + line for line in draw_grid(state, meta, zones[meta[0]], st))
+            walls = standing_walls(state, view, meta[0])
+            lines.extend("    " + line for line in draw_grid(state, meta, zones[meta[0]], st, walls=walls))
             lines.extend("    " + line for line in bottom)
     # per player
     header = []

@@ -196,13 +196,16 @@ class Writer:
                     size = {"square": "a {} by {} grid", "lanes": "{} lanes of {}", "hex": "a hexagonal board of side {}",
                             "rhombus": "a {} by {} rhombus of hexagons",
                             "mancala": "a mancala board of two rows of {} houses and a store at each end",
-                            "lines": "a board of {} points joined by {} lines"}[z.shape]
+                            "lines": "a board of {} points joined by {} lines",
+                            "walls": "the places between two cells of `{}` that share a side (walls)"}[z.shape]
                     held = (f"pieces ({_name(z.elem.name)}, each with an owner)" if z.elem.piece
                             else type_text(z.elem))
                     if z.shape == "lines":
                         named = {p for s in z.size for p in s.value.split()}
                         lines = ", ".join(s.value.replace(" ", "-") for s in z.size)
                         what = size.format(len(named), len(z.size)) + f", of {held}; the lines: {lines}"
+                    elif z.shape == "walls":
+                        what = size.format(z.size[0].id) + f", each holding {held} or nothing"
                     else:
                         what = size.format(*(expr(e) for e in z.size)) + f" of {held}"
                     if z.diagonals == "only":
@@ -391,7 +394,8 @@ class Writer:
         if isinstance(s, ast.If):
             return f"If {said(s.branches[0][0])}:"
         if isinstance(s, ast.For):
-            return f"For each `{s.var}` in {code(s.source)}:"
+            where = "" if s.where is None else f" such that {said(s.where)}"
+            return f"For each `{s.var}` in {code(s.source)}{where}:"
         if isinstance(s, ast.While):
             return f"As long as {code(s.cond)}:"
         if isinstance(s, ast.EndGame):

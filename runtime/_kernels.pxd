@@ -99,3 +99,6 @@ cdef inline bint small_int(object v, long* out) noexcept:
 # results into caller's C arrays (-1: not small numbers or no room; then the caller uses the list kernel)
 cdef Py_ssize_t distinct_pairs_into(list values, long* out, Py_ssize_t cap) except -2
 cdef Py_ssize_t holding_into(list values, object items, object firsts, object seconds, long* out, Py_ssize_t cap) except -2
+cpdef list open_neighbours(object adj_obj, int deg, object slots_obj, object walls_obj, int cell)
+cpdef long walled_distance(object adj_obj, int deg, object slots_obj, object walls_obj, int a, object to) except? -2
+cpdef bint reachable(object adj_obj, int deg, object slots_obj, object walls_obj, int a, object to, object memo) except -1

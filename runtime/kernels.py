@@ -580,6 +580,117 @@ def in_a_row_exactly(cells, adj, deg: int, value: int, n: int) -> bool:
     return _some_run(cells, adj, deg, value, n, True)
 
 
+# ---- walls: ways between the cells of a board that no standing wall crosses -------------------
+# ``slots[c * deg + d]`` is the place (a cell of the grid of walls) between cell c and its
+# neighbour in direction d, -1 where none is; a wall stands where ``walls[place]`` is not 0.
+# Without walls (``slots`` None) every neighbour is open.
+
+def _open(slots, walls, k: int) -> bool:
+    return slots is None or slots[k] < 0 or not walls[slots[k]]
+
+
+def open_neighbours(adj, deg: int, slots, walls, cell: int) -> list[int]:
+    """The cells next to ``cell`` that no standing wall separates from it."""
+    if cell < 0:
+        raise ValueError("there is no cell here (none) to look around")
+    return [adj[k] for k in range(cell * deg, cell * deg + deg) if adj[k] >= 0 and _open(slots, walls, k)]
+
+
+def _targets(to) -> set:
+    targets = {to} if isinstance(to, int) else set(to)
+    if -1 in targets:
+        raise ValueError("there is no cell here (none) to go to")
+    return targets
+
+
+def walled_distance(adj, deg: int, slots, walls, a: int, to) -> int:
+    """The fewest steps from cell a to cell ``to`` (or the nearest of a list of cells), never
+    crossing a standing wall; -1 when every way is walled."""
+    if a < 0:
+        raise ValueError("there is no cell here (none) to measure from")
+    targets = _targets(to)
+    if a in targets:
+        return 0
+    seen, frontier, steps = {a}, [a], 0
+    while frontier:
+        steps += 1
+        nxt = []
+        for c in frontier:
+            for k in range(c * deg, c * deg + deg):
+                nb = adj[k]
+                if nb < 0 or nb in seen or not _open(slots, walls, k):
+                    continue
+                if nb in targets:
+                    return steps
+                seen.add(nb)
+                nxt.append(nb)
+        frontier = nxt
+    return -1
+
+
+def _way_open(adj, deg: int, slots, walls, memo, base: int) -> bool:
+    """Whether the way kept at ``memo[base]`` (its length, then its cells) is open step by step."""
+    at = memo[base + 1]
+    for i in range(base + 2, base + memo[base] + 1):
+        nxt = memo[i]
+        k = next((k for k in range(at * deg, at * deg + deg) if adj[k] == nxt), -1)
+        if k < 0 or not _open(slots, walls, k):
+            return False
+        at = nxt
+    return True
+
+
+def reachable(adj, deg: int, slots, walls, a: int, to, memo) -> bool:
+    """Whether some way leads from cell a to ``to`` (a cell or a list of cells) crossing no
+    standing wall. ``memo`` (``array('h')``, a whole number of rows of a cell more than the
+    board) keeps the last ways found, each as its length then its cells, one per start: when
+    the way kept from a is still open to a target, it is the answer and nothing is searched
+    (the answer never depends on the memo, only the time)."""
+    if a < 0:
+        raise ValueError("there is no cell here (none) to start from")
+    targets = _targets(to)
+    if a in targets:
+        return True
+    row = len(adj) // deg + 1 if deg else 1
+    rows = len(memo) // row
+    mine = empty = -1
+    for r in range(rows):
+        base = r * row
+        if memo[base] == 0:
+            empty = r if empty < 0 else empty
+        elif memo[base + 1] == a:
+            mine = r
+            if memo[base + memo[base]] in targets and _way_open(adj, deg, slots, walls, memo, base):
+                return True
+    if mine < 0:
+        mine = empty if empty >= 0 else a % rows if rows else -1
+    parent = {a: -1}
+    frontier = [a]
+    while frontier:
+        nxt = []
+        for c in frontier:
+            for k in range(c * deg, c * deg + deg):
+                nb = adj[k]
+                if nb < 0 or nb in parent or not _open(slots, walls, k):
+                    continue
+                parent[nb] = c
+                if nb in targets:
+                    if mine >= 0:
+                        way = [nb]
+                        while parent[way[-1]] >= 0:
+                            way.append(parent[way[-1]])
+                        base = mine * row
+                        memo[base] = len(way)
+                        for i, cell in enumerate(reversed(way)):
+                            memo[base + 1 + i] = cell
+                    return True
+                nxt.append(nb)
+        frontier = nxt
+    if mine >= 0:
+        memo[mine * row] = 0
+    return False
+
+
 def flanked(cells, adj, deg: int, cell: int, value: int, d: int) -> list[int]:
     """The cells a piece of ``value`` at ``cell`` would outflank: in each direction (only d
     when d >= 0), the unbroken run of other pieces next to it that one of ``value`` ends."""

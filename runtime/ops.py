@@ -229,6 +229,27 @@ def distance(adj, deg: int, a: int, b: int) -> int:
     return -1
 
 
+def wall_between(adj, deg: int, slots, a: int, b: int) -> int:
+    """The wall place between cells a and b of a board (a grid of walls' cell), -1 (none) when
+    they do not share a side."""
+    if a < 0 or b < 0:
+        raise ValueError("there is no cell here (none) to find a wall beside")
+    for d in range(deg):
+        if adj[a * deg + d] == b:
+            return slots[a * deg + d]
+    return -1
+
+
+#: how many ways (one per start) a reachable() call keeps
+WAYS_KEPT = 4
+
+
+def way_memo(cells: int):
+    """Where a reachable() call keeps the last ways it found, one per start (each its length,
+    then its cells)."""
+    return array("h", bytes(2 * WAYS_KEPT * (cells + 1)))
+
+
 def member(value: int, count: int, enum_name: str) -> int:
     """An enum member from its number (0 for the first), refused outside the enum."""
     if 0 <= value < count:

@@ -1052,7 +1052,7 @@ def test_draughts_forced_jumps_chains_crowning_and_the_ends():
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn",
-                                  "breakthrough", "draughts", "go", "morris", "chess", "pentago"])
+                                  "breakthrough", "draughts", "go", "morris", "chess", "pentago", "quoridor"])
 def test_classics_are_checked_clean_and_formatted(name):
     from regle.dsl.printer import format_text
     text = (CLASSICS / f"{name}.rules").read_text(encoding="utf-8")
@@ -1061,9 +1061,70 @@ def test_classics_are_checked_clean_and_formatted(name):
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn",
-                                  "breakthrough", "draughts", "go", "morris", "chess", "pentago"])
+                                  "breakthrough", "draughts", "go", "morris", "chess", "pentago", "quoridor"])
 def test_classic_rulebooks_are_up_to_date(name):
     from regle.rulebook import rulebook
     committed = (CLASSICS.parent.parent / "docs" / "rules" / f"{name}.md").read_text(encoding="utf-8")
     assert committed == rulebook(CLASSICS / f"{name}.rules"), \
         f"run: regle rules games/classics/{name}.rules -o docs/rules/{name}.md"
+
+
+def _quoridor_move(move: str, size: int) -> str:
+    """regle's notation of a Quoridor move as OpenSpiel writes it: rows counted from the north
+    there; a wall named by the square north-west of its middle."""
+    letter, rest = move[0], move[1:]
+    if rest[-1] in "hv":
+        return f"{letter}{size - int(rest[:-1])}{rest[-1]}"
+    return f"{letter}{size + 1 - int(rest)}"
+
+
+def _quoridor_pawns(oracle, size: int) -> dict[int, str]:
+    """Where OpenSpiel's pawns stand (0 the first player, @ the second), in regle's names."""
+    found = {}
+    for line in str(oracle).split("\n")[2:]:
+        if line[:2].strip().isdigit():
+            row = int(line[:2])
+            for column in range(size):
+                mark = line[3 + 4 * column]
+                if mark in "0@":
+                    found["0@".index(mark)] = f"{_letters(column)}{size + 1 - row}"
+    return found
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_quoridor_agrees_with_openspiel(backend):
+    """OpenSpiel's C++ `quoridor` is the oracle, on its 9x9 board (ten walls each) and on a 5x5
+    one (three): the same legal moves (steps, jumps straight and aside, walls that neither
+    overlap nor cross nor shut a pawn from its goal), the same pawns after each move, the same
+    end (the far row wins; four moves per square draw)."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from regle import native
+    if backend == "native" and not native.available():
+        pytest.skip(native.unavailable_reason())
+    text = (CLASSICS / "quoridor.rules").read_text(encoding="utf-8")
+    seen = {"jump": 0, "win": 0, "draw": 0}
+    for size, games in ((9, 2), (5, 25 if backend == "python" else 60)):
+        game = regle.loads(text.replace("param size = 9", f"param size = {size}"), name=f"quoridor{size}",
+                           backend=backend)
+        oracle_game = pyspiel.load_game("quoridor", {"board_size": size})
+        for seed in range(games):
+            state, oracle = game.new_game(seed=seed), oracle_game.new_initial_state()
+            rng = random.Random(seed)
+            while not oracle.is_terminal():
+                assert not state.is_over and state.current_player == oracle.current_player()
+                names = state.cell_names("board") if hasattr(state, "cell_names") else game.cell_names("board")
+                board = _board(state)
+                assert {v: names[c] for c, v in enumerate(board) if v >= 0} == _quoridor_pawns(oracle, size)
+                theirs = {oracle.action_to_string(a): a for a in oracle.legal_actions()}
+                ours = {_quoridor_move(m, size): m for m in state.notations()}
+                assert set(ours) == set(theirs), (size, seed, state.decisions)
+                move = rng.choice(sorted(theirs))
+                seen["jump"] += move[-1] not in "hv" and ours[move] not in [
+                    names[c] for c in game.namespace["G_board__ADJ"][4 * board.index(state.current_player):][:4]]
+                state = state.play(ours[move])
+                oracle.apply_action(theirs[move])
+            assert state.is_over
+            returns = oracle.returns()
+            assert state.winners == [p for p in range(2) if returns[p] > 0], (size, seed)
+            seen["win" if returns[0] else "draw"] += 1
+    assert all(seen.values()), seen  # jumps were made, and games were won and drawn

@@ -549,3 +549,49 @@ def test_moving_on_what_is_not_a_grid_or_a_cell_of_another_is_reported():
                     backend="python")
     from regle.dsl.printer import format_text
     assert "move c to t on board" in format_text(MOVERS, "m.rules")
+
+
+FILTERED = '''
+game "Filtered" { players 2 }
+grid board: player square 4 by 4
+counter seen
+setup {
+  for c in cells(board) where row(board, c) == 0 and column(board, c) != 1 {
+    put 0 at c on board
+  }
+}
+turn {
+  step s {
+    action place(c in empty_cells(board)) "{c}" {
+      put me at c on board
+      /// the condition is tested before each round: the body's changes count
+      for n in neighbours(board, c) where is_empty(board, n) and seen < 2 {
+        seen += 1
+      }
+    }
+  }
+}
+end when turns >= 3
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_for_where_runs_the_body_only_where_the_condition_holds(backend):
+    """`for x in S where C { ... }`: the body runs for the elements C holds for, C read before
+    each round (so a change made by the body counts for the next element)."""
+    game = regle.loads(FILTERED, name="filtered", backend=backend)
+    state = game.new_game(seed=1)
+    assert [c for c, v in enumerate(state.g_board) if v] == [0, 2, 3]  # a1, c1, d1: not b1
+    state.play("b2")  # four empty neighbours, but only two rounds before seen reaches 2
+    assert state.c_seen == 2
+    state.play("d4")
+    assert state.c_seen == 2
+
+
+def test_for_where_is_kept_by_the_formatter_and_the_rulebook():
+    from regle.dsl.printer import format_text
+    from regle.rulebook import rulebook
+    text = format_text(FILTERED, "f.rules")
+    assert "for c in cells(board) where row(board, c) == 0 and column(board, c) != 1 {" in text
+    assert format_text(text, "f.rules") == text
+    assert "For each `n` in `neighbours(board, c)` such that" in rulebook("f.rules", text=FILTERED)

@@ -808,3 +808,30 @@ def test_board_sides_are_labelled_with_what_lies_beyond_them():
     assert drawn.count('class="side-piece"') == 1 and drawn.count("target empty") == 5
     hexed = table_html(regle.load(_path("hex"), backend="python").new_game(), None)
     assert hexed.count('class="side"') == 4 and ">north<" in hexed
+
+
+def test_a_wall_is_built_by_clicking_its_place_on_the_board(browser, tmp_path):
+    """A grid of walls is drawn on its board: the places an action may take are pointed at, a
+    click on one leaves its move, and the wall built is drawn standing."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    from test_walls import RACE
+    rules = tmp_path / "race.rules"
+    rules.write_text(RACE, encoding="utf-8")
+    server = make_server(regle.load(rules, backend="python"), port=0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_address[1]}/")
+        wait = WebDriverWait(browser, 30)
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
+        place = browser.find_element(By.CSS_SELECTOR, '.cell.wall.pointable[data-grid="fence"][data-name="c2|c3"]')
+        browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", place)
+        wait.until(lambda b: [x.get_attribute("data-move") for x in b.find_elements(By.CSS_SELECTOR, "#moves button")]
+                   == ["c2|c3"])
+        browser.find_element(By.CSS_SELECTOR, "#moves button").click()
+        wait.until(lambda b: "P1: c2|c3" in b.find_element(By.ID, "log").text)
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, '.cell.wall.up[data-grid="fence"][data-name="c2|c3"]'))
+        assert browser.find_element(By.ID, "error").text == ""
+    finally:
+        server.shutdown()
+        server.server_close()

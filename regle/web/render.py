@@ -130,11 +130,42 @@ def _side_svg(ns: dict, name: str, centres: list, labels: list, x0: float, y0: f
     return out
 
 
+def walls_svg(game, walls: list, centres: tuple, shape: str, x0: float, y0: float) -> list[str]:
+    """Grids of walls drawn on their board: each place a thin bar along the side two cells
+    share (a cell of its own grid for the page to point at), filled where a wall stands.
+    ``walls``: (grid name, kind, values) per grid of walls on this board."""
+    ns = game.namespace
+    out = []
+    for name, kind, values in walls:
+        ends, names = ns[f"G_{name}__ENDS"], game.cell_names(name)
+        for k, (a, b) in enumerate(ends):
+            (ax, ay), (bx, by) = centres[a], centres[b]
+            length = math.hypot(bx - ax, by - ay) or 1.0
+            vx, vy = (bx - ax) / length, (by - ay) / length  # across the wall
+            half = length * {"hex": 0.29, "point": 0.22}.get(shape, 0.5)  # half the side the cells share
+            thick = 0.07 * length
+            mx, my = (ax + bx) / 2, (ay + by) / 2
+            corners = [(mx - vy * half * s1 + vx * thick * s2, my + vx * half * s1 + vy * thick * s2)
+                       for s1, s2 in ((1, 1), (1, -1), (-1, -1), (-1, 1))]
+            pts = " ".join(f"{(x - x0) * UNIT:.1f},{(y - y0) * UNIT:.1f}" for x, y in corners)
+            v = values[k]
+            up = v != 0 if kind == "int" else v != -1
+            style = ""
+            if up:
+                fill = "#5b4a32" if kind == "int" or v < 0 else piece_colour(ns, kind, v)
+                style = f' style="fill:{esc(fill)};stroke:#222;stroke-width:1"'
+            out.append(f'<polygon class="cell wall{" up" if up else ""}" data-grid="{esc(name)}" data-instance="0" '
+                       f'data-cell="{k}" data-name="{esc(names[k])}" points="{pts}"{style}>'
+                       f'<title>{esc(names[k])}</title></polygon>')
+    return out
+
+
 def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: dict | None = None,
-             instance: int = 0, around: dict | None = None) -> str:
+             instance: int = 0, around: dict | None = None, walls: list | None = None) -> str:
     """One grid as SVG. ``values``: per cell the element (-1 empty, -2 unseen), or the number
     for a grid of numbers (``kind`` "int"). ``around``: zones laid out by the enum naming the
-    board's sides ({zone: (kind, contents per member)}), drawn beyond those sides."""
+    board's sides ({zone: (kind, contents per member)}), drawn beyond those sides. ``walls``:
+    grids of walls standing on this board, drawn on it (see walls_svg)."""
     ns = game.namespace
     shape, centres = ns["GRID_LAYOUTS"][name]
     names = game.cell_names(name)
@@ -204,6 +235,8 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
             fill = piece_colour(ns, kind, v)
             out.append(f'<g class="token" data-cell="{c}"><circle class="piece" cx="{px:.1f}" cy="{py:.1f}" r="{r * 0.62:.1f}" fill="{fill}"/>'
                        f'<text class="symbol" x="{px:.1f}" y="{py + 5:.1f}" fill="{_text_colour(fill)}">{esc(text)}</text></g>')
+    if walls:
+        out += walls_svg(game, walls, centres, shape, x0, y0)
     out += _side_svg(ns, name, centres, labels, x0, y0)
     if lanes:
         width_cells, height_cells = lanes
@@ -291,15 +324,21 @@ def table_html(state, viewer: int | None) -> str:
             if per and per != "player" and ns["ZONE_PER_ENUM"].get(name) == enum and name not in quiet:
                 around[grid][name] = (kind, zones[name])
     beyond = {z for zs in around.values() for z in zs}
+    pers = {g[0]: (g[2], g[5]) for g in ns["GRIDS"]}
+    on_board: dict[str, list] = {}  # shared grids of walls, drawn on their shared board
+    for walls, base in ns.get("GRID_WALLS", {}).items():
+        if pers[walls][0] is None and pers[base][0] is None and walls not in quiet:
+            on_board.setdefault(base, []).append((walls, pers[walls][1], zones[walls]))
+    drawn_on = {w for ws in on_board.values() for w, _k, _v in ws}
     for (name, _attr, per, _h, _p, kind, *_), what in spaces:
-        if name in quiet or name in beyond:
+        if name in quiet or name in beyond or name in drawn_on:
             continue
         for seat, instance, label, value in _places(ns, name, per, zones[name], state.n):
             if what == "zone":
                 body = _items(game, name, kind, value, instance)
             else:
                 body = grid_svg(game, name, value, kind, f"{name} of P{seat + 1}" if seat is not None else label,
-                                instance=instance, around=around.get(name))
+                                instance=instance, around=around.get(name), walls=on_board.get(name))
             (per_seat[seat] if seat is not None else shared).append(
                 f'<div class="{what}"><span class="label">{esc(words(label))}</span>{body}</div>')
     counters_shared = []
