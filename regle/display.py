@@ -129,6 +129,10 @@ def draw_grid(state: BaseState, meta: tuple, value: Any, st: Style, below=None,
         return _pad(marks[i], w)
 
     lines = []
+    if shape == "walls":  # not drawn on a board (one per player, or on a board per player): listed
+        names = state.GAME.cell_names(name)
+        standing = [f"{names[i]} {marks[i]}" for i, v in enumerate(value) if (v != 0 if kind == "int" else v != -1)]
+        return [", ".join(standing) if standing else st.dim("no wall")]
     if shape == "points":
         return draw_points(state, name, [_pad(m, w) for m in marks], w, st)
     if shape == "lanes":
