@@ -55,7 +55,36 @@ class Checker:
             self.error("the turn never asks a player anything", self.sym.turns[0].pos,
                        "add a step with at least one action")
         self.nesting(self.rules)
+        self.mark_since()
         return self.sym
+
+    def mark_since(self) -> None:
+        """``since(A)``: each action it names gets a counter of the turn it was last played
+        (``since__A``: no rules name may hold '__'), kept by the engine and not drawn."""
+        if "since" in self.sym.defines or not self.sym.turns:
+            return
+        actions = [c.name for step in self.sym.turns[0].steps for c in step.choices if isinstance(c, ast.Action)]
+        stack = list(self.rules.decls)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Call) and node.func == "since":
+                arg = node.args[0] if len(node.args) == 1 else None
+                if not isinstance(arg, ast.Name) or arg.id not in actions:
+                    self.error("since() takes the name of an action: the turns since it was last played",
+                               (arg or node).pos, suggest(arg.id, actions) if isinstance(arg, ast.Name) else
+                               f"e.g. since({actions[0] if actions else 'place'})")
+                elif arg.id not in self.sym.since:
+                    name = f"since__{arg.id}"
+                    self.sym.since[arg.id] = name
+                    counter = ast.Counter(name=name, init=ast.Int(value=-1, pos=node.pos), quiet=True, pos=node.pos)
+                    self.sym.counters[name] = CounterSym(name, None, counter, T.INT)
+            for f in attrs.fields(type(node)):
+                value = getattr(node, f.name)
+                for child in (value if isinstance(value, (list, tuple)) else [value]):
+                    for part in (child if isinstance(child, tuple) else (child,)):
+                        for c in (part if isinstance(part, list) else [part]):
+                            if isinstance(c, ast.Node):
+                                stack.append(c)
 
     def nesting(self, rules: ast.Rules) -> None:
         """Refuse runaway nesting with a position, before anything recursive walks it."""
@@ -583,6 +612,10 @@ class Checker:
 
     def decl_winner(self, node: ast.Winner) -> None:
         self.sym.winners.append(node)
+        if node.ties not in ("draw", "shared") and node.ties not in self.sym.seats:
+            self.error(f"'ties {node.ties}': a tie is a draw, shared, or goes to a seat, and '{node.ties}' "
+                       "names no seat", node.pos,
+                       suggest(node.ties, self.sym.seats) or "name the seats in the game block: seats black, white")
 
     def decl_define(self, node: ast.Define) -> None:
         if not self.declare(node.name, _at(node), "define"):

@@ -29,6 +29,23 @@ from .lower_stmts import StatementLowering
 from .lower_actions import ActionLowering
 
 
+#: seat names that are colours: seats so named are drawn in them when no colours are given
+COLOUR_NAMES = frozenset({"black", "white", "red", "blue", "green", "yellow", "orange", "purple", "pink", "brown",
+                          "grey", "gray", "cyan", "magenta", "gold", "silver"})
+
+
+def seat_colours(seats: list[str]) -> list[str]:
+    """The seats' own names as their colours, when every one is a colour (seats black, white)."""
+    return list(seats) if seats and all(s in COLOUR_NAMES for s in seats) else []
+
+
+def seat_marks(seats: list[str]) -> list[str]:
+    """The first letters of the seats' names as their marks, when those differ (seats black,
+    white: b and w)."""
+    firsts = [s[0] for s in seats]
+    return firsts if seats and len(set(firsts)) == len(firsts) else []
+
+
 class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowering, GridLowering,
               GridStatementLowering):
     """The checked rules -> GameIR: each concern in its own mixin (expressions, calls,
@@ -202,7 +219,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             for rank in w.ranks:
                 key = self.number_tree(rank.expr, ctx)
                 keys.append((rank.pos[0], key if rank.most else N.Neg(T.INT, 0, key), pyname(w.var)))
-            ties = w.ties
+            ties = w.ties if w.ties in ("draw", "shared") else sym.seats.get(w.ties, 0)  # a seat: its number
         else:
             keys = [(0, N.Index(T.INT, 0, N.Local(T.ANY, 0, "_sc"), N.Local(T.PLAYER, 0, "p")), "p")]
         invariants = []
@@ -234,7 +251,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             counters=counters, setup_lines=setup_lines,
             steps=steps, actions=actions, end_conds=ends, end_shapes=self.end_shapes(sym.ends),
             end_winners=end_winners, functions=self.functions,
-            marks=list(game.marks) if game else [], colours=list(game.colours) if game else [],
+            marks=list(game.marks) or seat_marks(game.seats) if game else [],
+            colours=list(game.colours) or seat_colours(game.seats) if game else [],
             zone_values={z.name: z.values for z in sym.zones.values() if z.values is not None},
             notes=list(dict.fromkeys(self.notes)),
             max_decisions=self.sym_const(game.max_decisions) or LIMITS["decisions"]

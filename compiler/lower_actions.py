@@ -216,6 +216,9 @@ class ActionLowering:
                            "conditions decide whether the action is legal; put them first")
             else:
                 effects.append(stmt)
+        if node.name in self.sym.since:  # since(this action): the turn it is played, noted first
+            effects.insert(0, ast.Assign(name=self.sym.since[node.name], op="=",
+                                         value=ast.Name(id="turns", pos=node.pos), pos=node.pos))
         # place each guard at the innermost loop it depends on
         placed: dict[int, list] = {i: [] for i in range(-1, len(node.params))}
         tests: dict[int, list] = {i: [] for i in range(-1, len(node.params))}  # (the let or require, its test)

@@ -25,7 +25,7 @@ FUNCTIONS = {"count", "sum", "max", "min", "any", "all", "has", "abs", "random",
 OPEN_FUNCTIONS = {"number", "first", "last", "column", "cell", "neighbour", "neighbours", "directions",
                   "ray", "distance", "edge_cells", "in_a_row", "connected", "flanked", "houses", "store",
                   "opposite", "chain", "sides", "lanes", "around", "liberties", "slide", "blocker", "repeated",
-                  "lines", "leaps", "reach", "in_a_row_exactly", "wall", "beside", "reachable"}
+                  "lines", "leaps", "reach", "in_a_row_exactly", "wall", "beside", "reachable", "since"}
 
 #: Resource bounds for untrusted rules files (see docs/language.md, "Limits").
 #: a seat's colour: a colour word (letters only, as CSS names them) or #rgb / #rrggbb
@@ -136,6 +136,7 @@ class Symbols:
     grids: dict = attrs.Factory(dict)
     counters: dict = attrs.Factory(dict)
     defines: dict = attrs.Factory(dict)
+    since: dict = attrs.Factory(dict)  # an action since() names -> the counter of the turn it was last played
     patterns: list = attrs.Factory(list)  # (rows, cols, bytes) per distinct pattern
     pattern_texts: list = attrs.Factory(list)  # how each was first written
     setup: list = attrs.Factory(list)

@@ -543,7 +543,7 @@ class Rank(Node):
 class Winner(Decl):
     var: str = "p"
     ranks: list = attrs.Factory(list)
-    ties: str = "draw"
+    ties: str = "draw"  # or "shared", or a seat's name (a tie goes to that seat)
 
 
 @attrs.define

@@ -373,6 +373,9 @@ class ToAst(Transformer):
     def ties(self, meta, items):
         return str(items[0])
 
+    def ties_seat(self, meta, items):  # ties white: a tie goes to that seat
+        return str(items[0])
+
     def define(self, meta, items):
         name, *params, body = items
         return ast.Define(name=str(name), params=[str(p) for p in params if p is not None], body=body,

@@ -468,7 +468,8 @@ class Writer:
             w = winners[0]
             order = "; then ".join(("most " if r.most else "least ") + code(r.expr) for r in w.ranks)
             ties = ("a tie on all of these is a draw" if w.ties == "draw"
-                    else "players tied on all of these share the win")
+                    else "players tied on all of these share the win" if w.ties == "shared"
+                    else f"a tie on all of these goes to **{_name(w.ties)}**")
             doc.p(f"The winner has {order}; {ties}." + self.standin(w, "the winner"))
         else:
             doc.p("The winner has the highest score; a tie is a draw.")

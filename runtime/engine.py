@@ -766,8 +766,9 @@ class Game:
         return any(hidden or private for _n, _a, _p, hidden, private, *_ in spaces)
 
     @property
-    def ties(self) -> str:
-        """'draw' (a tie on everything: no winner) or 'shared' (every tied seat wins)."""
+    def ties(self) -> str | int:
+        """'draw' (a tie on everything: no winner), 'shared' (every tied seat wins), or a seat
+        (the tie goes to it when it is among the tied)."""
         return self.namespace["TIES"]
 
     def max_decisions(self, players: int | None = None) -> int:
@@ -779,7 +780,7 @@ class Game:
         """'zero_sum' when the returns always add up to 0 (two seats, one winner or a draw),
         else 'general_sum'. Returns are +1 for a winner, -1 for a loser, 0 for all in a draw."""
         n = self.players.start if players is None else players
-        return "zero_sum" if n == 2 and self.ties == "draw" else "general_sum"
+        return "zero_sum" if n == 2 and self.ties != "shared" else "general_sum"
 
     def action_space(self, players: int | None = None):
         """The numbering of every move this game can offer, for a player count (see

@@ -1017,7 +1017,8 @@ def _draughts_at(game, pieces: dict, player: int = 0, quiet: int = 0):
     data["zones"]["board"] = [-1] * 64
     for name, piece in pieces.items():
         data["zones"]["board"][names.index(name)] = piece
-    data["current"], data["counters"]["quiet"] = player, quiet
+    # the last capture `quiet` turns ago: since(jump) counts the turns after the one it was in
+    data["current"], data["counters"]["since__jump"] = player, data["turns"] - quiet - 1
     return game.state_from_json(data)
 
 

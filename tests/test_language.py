@@ -595,3 +595,75 @@ def test_for_where_is_kept_by_the_formatter_and_the_rulebook():
     assert "for c in cells(board) where row(board, c) == 0 and column(board, c) != 1 {" in text
     assert format_text(text, "f.rules") == text
     assert "For each `n` in `neighbours(board, c)` such that" in rulebook("f.rules", text=FILTERED)
+
+
+SINCE = '''
+game "Since" {
+  players 2
+  seats black, white
+}
+counter pot per player
+turn {
+  step s {
+    action grab "grab" { pot[me] += 1 }
+    action wait "wait" { }
+  }
+}
+end when since(grab) >= 2 then winner me
+end when turns >= 9
+score p { pot: pot[p] }
+winner p {
+  most score
+  ties white
+}
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_since_counts_the_turns_after_the_last_one_an_action_was_played(backend):
+    """since(A): 0 at the end of a turn A was played in, then 1, 2...; every turn so far while
+    it never was (two waits at the start already end the game)."""
+    game = regle.loads(SINCE, name="since", backend=backend)
+    state = game.new_game(seed=1)
+    state.play("wait")
+    assert not state.is_over
+    state.play("wait")
+    assert state.is_over and state.winners == [1]  # the ending turn's player named
+    state = game.new_game(seed=1)
+    for move in ["grab", "wait", "grab", "wait"]:
+        state.play(move)
+        assert not state.is_over
+    state.play("wait")
+    assert state.is_over
+    # the turn is kept in the state: a saved game goes on alike
+    state = game.new_game(seed=1)
+    for move in ["grab", "wait"]:
+        state.play(move)
+    again = game.state_from_json(state.to_json())
+    again.play("wait")
+    assert again.is_over
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_a_tie_can_go_to_a_named_seat(backend):
+    game = regle.loads(SINCE.replace("end when since(grab) >= 2 then winner me\n", ""), name="ties",
+                       backend=backend)
+    state = game.new_game(seed=1)
+    for move in ["grab", "grab"] + ["wait"] * 7:
+        state.play(move)
+    assert state.is_over and state.scores == [1, 1] and state.winners == [1]  # white
+    assert game.ties == 1 and game.utility() == "zero_sum"
+
+
+def test_since_and_ties_are_checked_and_seats_name_their_colours_and_marks():
+    with pytest.raises(regle.RulesError, match="since\\(\\) takes the name of an action") as info:
+        regle.loads(SINCE.replace("since(grab)", "since(grabs)"), name="bad", backend="python")
+    assert "grab" in str(info.value)  # the near miss suggested
+    with pytest.raises(regle.RulesError, match="'ties red': .* 'red' names no seat"):
+        regle.loads(SINCE.replace("ties white", "ties red"), name="bad", backend="python")
+    game = regle.loads(SINCE, name="since", backend="python")
+    assert game.namespace["SEAT_COLOURS"] == ["black", "white"] and game.namespace["MARKS"] == ["b", "w"]
+    from regle.rulebook import rulebook
+    assert "a tie on all of these goes to **white**" in rulebook("since.rules", text=SINCE)
+    from regle.dsl.printer import format_text
+    assert "ties white" in format_text(SINCE, "since.rules")
