@@ -16,6 +16,7 @@ from regle.dsl.errors import Diagnostic
 
 from . import geometry
 from . import types as T
+from .since import mark_since
 from .symbols import (
     COLOUR, LIMITS, ParamSym, EnumSym, ColumnSym, TableSym, ZoneSym, GridSym, CounterSym,
     Symbols, _cell_count, NotConstant, fold_constant, suggest, bad_identifier)
@@ -55,36 +56,8 @@ class Checker:
             self.error("the turn never asks a player anything", self.sym.turns[0].pos,
                        "add a step with at least one action")
         self.nesting(self.rules)
-        self.mark_since()
+        mark_since(self.rules, self.sym, self.error)
         return self.sym
-
-    def mark_since(self) -> None:
-        """``since(A)``: each action it names gets a counter of the turn it was last played
-        (``since__A``: no rules name may hold '__'), kept by the engine and not drawn."""
-        if "since" in self.sym.defines or not self.sym.turns:
-            return
-        actions = [c.name for step in self.sym.turns[0].steps for c in step.choices if isinstance(c, ast.Action)]
-        stack = list(self.rules.decls)
-        while stack:
-            node = stack.pop()
-            if isinstance(node, ast.Call) and node.func == "since":
-                arg = node.args[0] if len(node.args) == 1 else None
-                if not isinstance(arg, ast.Name) or arg.id not in actions:
-                    self.error("since() takes the name of an action: the turns since it was last played",
-                               (arg or node).pos, suggest(arg.id, actions) if isinstance(arg, ast.Name) else
-                               f"e.g. since({actions[0] if actions else 'place'})")
-                elif arg.id not in self.sym.since:
-                    name = f"since__{arg.id}"
-                    self.sym.since[arg.id] = name
-                    counter = ast.Counter(name=name, init=ast.Int(value=-1, pos=node.pos), quiet=True, pos=node.pos)
-                    self.sym.counters[name] = CounterSym(name, None, counter, T.INT)
-            for f in attrs.fields(type(node)):
-                value = getattr(node, f.name)
-                for child in (value if isinstance(value, (list, tuple)) else [value]):
-                    for part in (child if isinstance(child, tuple) else (child,)):
-                        for c in (part if isinstance(part, list) else [part]):
-                            if isinstance(c, ast.Node):
-                                stack.append(c)
 
     def nesting(self, rules: ast.Rules) -> None:
         """Refuse runaway nesting with a position, before anything recursive walks it."""
@@ -404,6 +377,8 @@ class Checker:
     def resolve_per(self, per: str | None, pos) -> str | None:
         if per is None or per == "player":
             return per
+        if per == "turn":
+            return self.error("only a counter is set back as each turn begins: 'per turn' is for counters", pos)
         if per in self.sym.enums:
             return per
         self.error(f"'per {per}': '{per}' is not an enum", pos,
@@ -432,18 +407,16 @@ class Checker:
                        suggest(base.id, self.sym.grids) or "declare the board first, then its walls")
             return None
         if sym.geo.kind == "walls":
-            self.error(f"'{base.id}' is itself walls: walls stand between the cells of a board", base.pos)
-            return None
-        if node.numbered or node.under is not None:
-            self.error("walls are named by the cells they stand between: no 'numbered' or 'under'", node.pos)
+            return self.error(f"'{base.id}' is itself walls: walls stand between the cells of a board", base.pos)
+        if node.numbered or node.under is not None:  # named by their two cells, drawn on their board
+            self.error("walls take no 'numbered' or 'under'", node.pos)
         geo = geometry.walls(sym.geo)
         if geo.cells == 0:
             self.error(f"no two cells of '{base.id}' share a side, so there is no place for a wall", base.pos,
                        "walls stand between orthogonal neighbours (square boards), hexagons, or points of a line")
             return None
         if geo.cells > LIMITS["grid_cells"] or self.grid_cells + geo.cells > LIMITS["all_grid_cells"]:
-            self.error(f"grid '{node.name}' has too many walls ({geo.cells:,})", node.pos)
-            return None
+            return self.error(f"grid '{node.name}' has too many walls ({geo.cells:,})", node.pos)
         self.grid_cells += geo.cells
         return geo
 
@@ -572,7 +545,8 @@ class Checker:
             self.error("a counter holds one value: a number, true/false, a player, a cell, an enum member or "
                        "an item, not a pattern", node.type.pos)
             kind = T.ANY
-        self.sym.counters[node.name] = CounterSym(node.name, self.resolve_per(node.per, node.pos), node, kind)
+        per = None if node.per == "turn" else self.resolve_per(node.per, node.pos)  # per turn: one value
+        self.sym.counters[node.name] = CounterSym(node.name, per, node, kind)
 
     def decl_setup(self, node: ast.Setup) -> None:
         self.sym.setup.append(node)

@@ -91,6 +91,7 @@ class CounterIR:
     init_code: object  # tree: its first value
     line: int
     kind: str = "int"  # what it holds, for displays: int, player, bool, cell:GRID, enum:E, item:T
+    per_turn: bool = False  # set back to its first value as each turn begins
 
 
 @attrs.define

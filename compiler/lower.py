@@ -155,7 +155,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             else:
                 init = self.counter_value(c, c.node.init, setup_ctx)
             counters.append(CounterIR(c.name, f"c_{c.name}", self.per_count(c.per), init, c.node.pos[0],
-                                      c.type.display_kind))
+                                      c.type.display_kind, per_turn=c.node.per == "turn"))
         grids = []
         seats = sym.game.max_players if sym.game else 2
         for g in sym.grids.values():

@@ -497,7 +497,7 @@ class Grid(Decl):
 class Counter(Decl):
     name: str = ""
     type: TypeRef | None = None  # None: a number
-    per: str | None = None
+    per: str | None = None  # "player", an enum, or "turn" (set back to its first value as each turn begins)
     init: Expr | None = None
     quiet: bool = False
 

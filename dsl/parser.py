@@ -264,6 +264,9 @@ class ToAst(Transformer):
     def per_player(self, meta, items):
         return ("per", "player")
 
+    def per_turn(self, meta, items):  # a counter set back to its first value as each turn begins
+        return ("per", "turn")
+
     def per_enum(self, meta, items):
         return ("per", str(items[0]))
 

@@ -222,7 +222,8 @@ class Writer:
             doc.ul(items)
         counters = self.of(ast.Counter)
         if counters:
-            doc.ul([f"counter **{_name(c.name)}**" + (" (one per player)" if c.per == "player" else "")
+            doc.ul([f"counter **{_name(c.name)}**" + (" (one per player)" if c.per == "player" else
+                                                      " (set back as each turn begins)" if c.per == "turn" else "")
                     + (f", holding {_counter_kind(c.type)}" if c.type is not None else "")
                     + (f", starting at {code(c.init)}" if c.init is not None else "")
                     + (f": {prose(c.doc)}" if c.doc else "") for c in counters])

@@ -667,3 +667,43 @@ def test_since_and_ties_are_checked_and_seats_name_their_colours_and_marks():
     assert "a tie on all of these goes to **white**" in rulebook("since.rules", text=SINCE)
     from regle.dsl.printer import format_text
     assert "ties white" in format_text(SINCE, "since.rules")
+
+
+PER_TURN = '''
+game "Per turn" { players 2 }
+counter taken per turn
+counter best per player
+turn {
+  repeat step take while taken < 2 {
+    action take(n in 1..3) "take {n}" {
+      taken += 1
+      best[me] = max(best[me], n)
+    }
+  }
+}
+end when taken == 2 and turns >= 4
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_a_counter_per_turn_begins_each_turn_afresh(backend):
+    """`counter X per turn`: back to its first value as each turn begins, after the end
+    conditions have read it (two takes a turn, since the count starts again at 0)."""
+    game = regle.loads(PER_TURN, name="per_turn", backend=backend)
+    state = game.new_game(seed=1)
+    for turn in range(4):
+        assert state.current_player == turn % 2 and state.c_taken == 0
+        state.play("take 1")
+        assert state.c_taken == 1 and state.current_player == turn % 2  # the same turn goes on
+        state.play("take 3")
+    assert state.is_over  # the end condition saw taken == 2 before it was set back
+
+
+def test_per_turn_is_for_counters_and_kept_by_the_formatter():
+    from regle.dsl.printer import format_text
+    from regle.rulebook import rulebook
+    assert "counter taken per turn" in format_text(PER_TURN, "p.rules")
+    assert "set back as each turn begins" in rulebook("p.rules", text=PER_TURN)
+    with pytest.raises(regle.RulesError, match="'per turn' is for counters"):
+        regle.loads(PER_TURN.replace("counter best per player", "zone pile: int per turn"), name="bad",
+                    backend="python")
