@@ -96,8 +96,7 @@ class Checker:
     # -- declarations -------------------------------------------------------------------
     def decl_game(self, node: ast.Game) -> None:
         if self.sym.game is not None:
-            self.error("a second game block", node.pos, "a rules file describes one game")
-            return
+            return self.error("a second game block", node.pos, "a rules file describes one game")
         self.sym.game = node
         at = node.players_pos if node.players_pos[0] else node.pos
         if node.min_players < 1:
@@ -377,13 +376,12 @@ class Checker:
     def resolve_per(self, per: str | None, pos) -> str | None:
         if per is None or per == "player":
             return per
-        if per == "turn":
-            return self.error("only a counter is set back as each turn begins: 'per turn' is for counters", pos)
+        if per == "turn":  # only a counter is set back as each turn begins
+            return self.error("'per turn' is for counters", pos)
         if per in self.sym.enums:
             return per
-        self.error(f"'per {per}': '{per}' is not an enum", pos,
-                   suggest(per, self.sym.enums) or "write 'per player' or 'per' an enum declared above")
-        return None
+        return self.error(f"'per {per}': '{per}' is not an enum", pos,
+                          suggest(per, self.sym.enums) or "write 'per player' or 'per' an enum declared above")
 
     def lines_board(self, node: ast.Grid) -> geometry.Geometry | None:
         """A board of points and lines, or None after saying why it cannot be laid."""
