@@ -1877,6 +1877,19 @@ cdef inline object _standing(object walls):
     return bytes([1 if v else 0 for v in walls])
 
 
+cdef object _walls_view(object slots_obj, object walls_obj, const short** slots, const unsigned char** walls,
+                        Py_ssize_t* nwalls):
+    """Points at the wall places' table and at the walls (none when ``slots_obj`` is None);
+    returns what must stay alive while they are read."""
+    if slots_obj is None:
+        return None
+    slots[0] = _tab(slots_obj)
+    keep = _standing(walls_obj)
+    walls[0] = _ro(keep)
+    nwalls[0] = len(walls_obj)
+    return keep
+
+
 cdef inline bint _open_step(const short* slots, const unsigned char* walls, Py_ssize_t nwalls, int k) noexcept:
     cdef int w
     if slots == NULL:
@@ -1922,11 +1935,7 @@ cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_o
         raise ValueError("there is no cell here (none) to start from")
     if size > MAX_BOARD:
         raise ValueError("the board has more cells than a grid may")
-    if slots_obj is not None:
-        slots = _tab(slots_obj)
-        keep = _standing(walls_obj)
-        walls = _ro(keep)
-        nwalls = len(walls_obj)
+    keep = _walls_view(slots_obj, walls_obj, &slots, &walls, &nwalls)
     if memo_obj is not None:
         memo = (<array.array>memo_obj).data.as_shorts
         memo_size = len(memo_obj)
@@ -2013,11 +2022,7 @@ cpdef list open_neighbours(object adj_obj, int deg, object slots_obj, object wal
         raise ValueError("there is no cell here (none) to look around")
     if (cell + 1) * deg > len(adj_obj):
         raise ValueError("the cell is not on the board")
-    if slots_obj is not None:
-        slots = _tab(slots_obj)
-        keep = _standing(walls_obj)
-        walls = _ro(keep)
-        nwalls = len(walls_obj)
+    keep = _walls_view(slots_obj, walls_obj, &slots, &walls, &nwalls)
     for k in range(cell * deg, cell * deg + deg):
         if adj[k] >= 0 and _open_step(slots, walls, nwalls, k):
             out.append(adj[k])

@@ -603,6 +603,34 @@ def _targets(to) -> set:
     return targets
 
 
+def _search(adj, deg: int, slots, walls, a: int, targets: set) -> tuple[dict, int]:
+    """Breadth first from a, crossing no standing wall, in direction order: each cell reached
+    with the one it was reached from, and the first target reached (-1 none)."""
+    parent = {a: -1}
+    frontier = [a]
+    while frontier:
+        nxt = []
+        for c in frontier:
+            for k in range(c * deg, c * deg + deg):
+                nb = adj[k]
+                if nb < 0 or nb in parent or not _open(slots, walls, k):
+                    continue
+                parent[nb] = c
+                if nb in targets:
+                    return parent, nb
+                nxt.append(nb)
+        frontier = nxt
+    return parent, -1
+
+
+def _way(parent: dict, end: int) -> list[int]:
+    """The way the search took to ``end``, from its start."""
+    way = [end]
+    while parent[way[-1]] >= 0:
+        way.append(parent[way[-1]])
+    return way[::-1]
+
+
 def walled_distance(adj, deg: int, slots, walls, a: int, to) -> int:
     """The fewest steps from cell a to cell ``to`` (or the nearest of a list of cells), never
     crossing a standing wall; -1 when every way is walled."""
@@ -611,21 +639,8 @@ def walled_distance(adj, deg: int, slots, walls, a: int, to) -> int:
     targets = _targets(to)
     if a in targets:
         return 0
-    seen, frontier, steps = {a}, [a], 0
-    while frontier:
-        steps += 1
-        nxt = []
-        for c in frontier:
-            for k in range(c * deg, c * deg + deg):
-                nb = adj[k]
-                if nb < 0 or nb in seen or not _open(slots, walls, k):
-                    continue
-                if nb in targets:
-                    return steps
-                seen.add(nb)
-                nxt.append(nb)
-        frontier = nxt
-    return -1
+    parent, end = _search(adj, deg, slots, walls, a, targets)
+    return len(_way(parent, end)) - 1 if end >= 0 else -1
 
 
 def _way_open(adj, deg: int, slots, walls, memo, base: int) -> bool:
@@ -664,31 +679,13 @@ def reachable(adj, deg: int, slots, walls, a: int, to, memo) -> bool:
                 return True
     if mine < 0:
         mine = empty if empty >= 0 else a % rows if rows else -1
-    parent = {a: -1}
-    frontier = [a]
-    while frontier:
-        nxt = []
-        for c in frontier:
-            for k in range(c * deg, c * deg + deg):
-                nb = adj[k]
-                if nb < 0 or nb in parent or not _open(slots, walls, k):
-                    continue
-                parent[nb] = c
-                if nb in targets:
-                    if mine >= 0:
-                        way = [nb]
-                        while parent[way[-1]] >= 0:
-                            way.append(parent[way[-1]])
-                        base = mine * row
-                        memo[base] = len(way)
-                        for i, cell in enumerate(reversed(way)):
-                            memo[base + 1 + i] = cell
-                    return True
-                nxt.append(nb)
-        frontier = nxt
+    parent, end = _search(adj, deg, slots, walls, a, targets)
     if mine >= 0:
-        memo[mine * row] = 0
-    return False
+        way = _way(parent, end) if end >= 0 else []
+        memo[mine * row] = len(way)
+        for i, cell in enumerate(way):
+            memo[mine * row + 1 + i] = cell
+    return end >= 0
 
 
 def flanked(cells, adj, deg: int, cell: int, value: int, d: int) -> list[int]:
