@@ -184,8 +184,8 @@ class GridLowering:
     def walls_of(self, node: ast.Node, ctx, board) -> tuple[N.Expr, object]:
         """A grid of walls standing on ``board`` (an argument of neighbours() or distance())."""
         tree, walls = self.grid_tree(node, ctx, "walls", "this argument")
-        if walls is not None and walls.geo.kind == "walls" and walls.geo.base.cells != board.geo.cells:
-            self.error(f"'{walls.name}' are walls of another board than '{board.name}'", node.pos)
+        if walls is not None and walls.geo.kind == "walls" and walls.geo.base != board.geo:
+            self.error(f"'{walls.name}' are walls of a board shaped otherwise than '{board.name}'", node.pos)
             return tree, None
         return tree, walls if walls is not None and walls.geo.kind == "walls" else None
 

@@ -137,6 +137,14 @@ def test_mistakes_with_walls_are_reported_at_their_place(change, message):
                                                                    if k in message)] in said
 
 
+def test_walls_of_a_board_shaped_otherwise_are_refused():
+    text = RACE.replace("grid marks: int walls of board", "grid small: player square 3 by 3\ngrid marks: int walls of small")
+    text = text.replace("  marks[w] += 1\n", "").replace("probe = distance(board, t, goal(me), fence)",
+                                                          "probe = distance(board, t, goal(me), marks)")
+    with pytest.raises(regle.RulesError, match="'marks' are walls of a board shaped otherwise than 'board'"):
+        regle.loads(text, name="bad", backend="python")
+
+
 def test_a_board_whose_cells_share_no_side_has_no_walls():
     text = RACE.replace("grid board: player square 4 by 4 edges side",
                         "grid board: player square 4 by 4 with diagonals only edges side")
