@@ -646,12 +646,11 @@ def test_since_counts_the_turns_after_the_last_one_an_action_was_played(backend)
 
 @pytest.mark.parametrize("backend", ["python", "native"])
 def test_a_tie_can_go_to_a_named_seat(backend):
-    game = regle.loads(SINCE.replace("end when since(grab) >= 2 then winner me\n", ""), name="ties",
-                       backend=backend)
+    game = regle.loads(SINCE, name="since", backend=backend)  # the same game: no second build
     state = game.new_game(seed=1)
-    for move in ["grab", "grab"] + ["wait"] * 7:
-        state.play(move)
-    assert state.is_over and state.scores == [1, 1] and state.winners == [1]  # white
+    for move in ["grab", "grab", "wait", "grab", "grab", "wait", "grab", "grab", "wait"]:
+        state.play(move)  # never two turns without a grab
+    assert state.is_over and state.scores == [3, 3] and state.winners == [1]  # white
     assert game.ties == 1 and game.utility() == "zero_sum"
 
 
