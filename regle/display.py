@@ -131,7 +131,7 @@ def draw_grid(state: BaseState, meta: tuple, value: Any, st: Style, below=None,
     lines = []
     if shape == "walls":  # not drawn on a board (one per player, or on a board per player): listed
         names = state.GAME.cell_names(name)
-        standing = [f"{names[i]} {marks[i]}" for i, v in enumerate(value) if (v != 0 if kind == "int" else v != -1)]
+        standing = [f"{names[i]} {marks[i]}" for i, v in enumerate(value) if (v != 0 if kind == "int" else v >= 0)]
         return [", ".join(standing) if standing else st.dim("no wall")]
     if shape == "points":
         return draw_points(state, name, [_pad(m, w) for m in marks], w, st)
@@ -209,9 +209,10 @@ def standing_walls(state: BaseState, view: dict, board: str) -> set | None:
         meta = next(g for g in state.GAME.grids if g[0] == walls)
         if base != board or meta[2] is not None or walls in ns.get("QUIET", ()):
             continue
-        ends, numbers = ns[f"G_{walls}__ENDS"], meta[5] == "int"  # a number stands when not 0
+        # a number stands when not 0, an element when seen (-1 is empty, -2 unseen)
+        ends, numbers = ns[f"G_{walls}__ENDS"], meta[5] == "int"
         found = (found or set()) | {tuple(ends[w]) for w, v in enumerate(view["zones"][walls])
-                                    if (v != 0 if numbers else v != -1)}
+                                    if (v != 0 if numbers else v >= 0)}
     return found
 
 

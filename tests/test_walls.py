@@ -204,3 +204,17 @@ def test_wall_kernels_refuse_a_missing_cell(k):
         k.reachable(adj, 4, slots, bytearray(12), -1, 3, array("h", bytes(20)))
     with pytest.raises(ValueError, match="no cell here"):
         k.walled_distance(adj, 4, slots, bytearray(12), 0, [2, -1])
+
+
+def test_hidden_walls_are_not_drawn_standing():
+    """A grid of walls nobody sees: its places are drawn empty, whatever stands there."""
+    from regle.display import render
+    from regle.web.render import table_html
+    text = RACE.replace("grid fence: player walls of board", "grid fence: player walls of board hidden")
+    text = text.replace("grid marks: int walls of board\n", "").replace("      marks[w] += 1\n", "")
+    game = regle.loads(text, name="hidden_walls", backend="python")
+    state = game.new_game(seed=1)
+    state.play("a1|b1")
+    assert state.view(0)["zones"]["fence"][0] == -2  # something there, unseen
+    assert "│" not in render(state, 0) and 'class="cell wall up"' not in table_html(state, 0)
+    assert " 1 .│1" in render(regle.loads(RACE, name="race", backend="python").new_game(seed=1).play("a1|b1"))

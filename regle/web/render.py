@@ -149,10 +149,10 @@ def walls_svg(game, walls: list, centres: tuple, shape: str, x0: float, y0: floa
                        for s1, s2 in ((1, 1), (1, -1), (-1, -1), (-1, 1))]
             pts = " ".join(f"{(x - x0) * UNIT:.1f},{(y - y0) * UNIT:.1f}" for x, y in corners)
             v = values[k]
-            up = v != 0 if kind == "int" else v != -1
+            up = v != 0 if kind == "int" else v >= 0  # -1 empty, -2 unseen: not drawn standing
             style = ""
             if up:
-                fill = "#5b4a32" if kind == "int" or v < 0 else piece_colour(ns, kind, v)
+                fill = "#5b4a32" if kind == "int" else piece_colour(ns, kind, v)
                 style = f' style="fill:{esc(fill)};stroke:#222;stroke-width:1"'
             out.append(f'<polygon class="cell wall{" up" if up else ""}" data-grid="{esc(name)}" data-instance="0" '
                        f'data-cell="{k}" data-name="{esc(names[k])}" points="{pts}"{style}>'
