@@ -64,7 +64,7 @@ class _Walk:
             return level
         if isinstance(node, ast.Comp):
             owners = owners - {node.var}  # the loop variable shadows an owner's name
-        for child in _children(node):
+        for child in children(node):
             level = _worst(level, self.walk(child, owners, defining))
         return level
 
@@ -93,10 +93,11 @@ class _Walk:
         return PUBLIC
 
 
-def _children(node):
+def children(node):
+    """The AST nodes a node (or a list of them) holds directly, whatever their fields."""
     if isinstance(node, (list, tuple)):
         for item in node:
-            yield from _children(item)
+            yield from children(item)
         return
     if not attrs.has(type(node)):
         return
@@ -179,7 +180,7 @@ def has_chance(rules: ast.Rules) -> bool:
         node = stack.pop()
         if isinstance(node, ast.Call) and node.func == "random":
             return True
-        stack.extend(_children(node))
+        stack.extend(children(node))
     return False
 
 

@@ -301,8 +301,8 @@ class GridLowering:
         if f == "ray":
             c, d = self.cell_tree(args[1], ctx, sym), self.direction_tree(args[2], ctx, sym)
             return self.helper("ops.ray", T.list_of(cell_t), self.adj_table(g), deg, c, d)
-        if f == "distance" and len(args) == 4 or f == "reachable":
-            # through no wall of F, to a cell or the nearest of cells (a side of the board)
+        if f in ("distance", "reachable"):
+            # through no wall of F (when given), to a cell or the nearest of cells (a side)
             slots = fence = N.Const(T.ANY, 0, None)
             if len(args) == 4:
                 fence, walls = self.walls_of(args[3], ctx, sym)
@@ -318,9 +318,6 @@ class GridLowering:
             self.way_memos[sym.name] = k + 1
             return self.helper("K.reachable", T.BOOL, self.adj_table(g), deg, slots, fence, a, b,
                                N.Global(T.ANY, 0, f"{g}_WAYS_{k}"))
-        if f == "distance":
-            a, b = self.cell_tree(args[1], ctx, sym), self.cell_tree(args[2], ctx, sym)
-            return self.helper("ops.distance", T.INT, self.adj_table(g), deg, a, b)
         if f == "edge_cells":
             return attrs.evolve(self.cell_list(args[1], ctx, sym), type=T.list_of(cell_t))
         if f == "in_a_row":

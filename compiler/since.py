@@ -3,11 +3,10 @@
 the action is played and reads ``since(A)`` as ``turns - that - 1``."""
 from __future__ import annotations
 
-import attrs
-
 from regle.dsl import ast
 
 from . import types as T
+from .analysis import children
 from .symbols import CounterSym, suggest
 
 
@@ -31,10 +30,4 @@ def mark_since(rules: ast.Rules, sym, error) -> None:
                 sym.since[arg.id] = name
                 counter = ast.Counter(name=name, init=ast.Int(value=-1, pos=node.pos), quiet=True, pos=node.pos)
                 sym.counters[name] = CounterSym(name, None, counter, T.INT)
-        for f in attrs.fields(type(node)):
-            value = getattr(node, f.name)
-            for child in (value if isinstance(value, (list, tuple)) else [value]):
-                for part in (child if isinstance(child, tuple) else (child,)):
-                    for c in (part if isinstance(part, list) else [part]):
-                        if isinstance(c, ast.Node):
-                            stack.append(c)
+        stack.extend(children(node))

@@ -131,8 +131,8 @@ def draw_grid(state: BaseState, meta: tuple, value: Any, st: Style, below=None,
     lines = []
     if shape == "walls":  # not drawn on a board (one per player, or on a board per player): listed
         names = state.GAME.cell_names(name)
-        standing = [f"{names[i]} {marks[i]}" for i, v in enumerate(value) if (v != 0 if kind == "int" else v >= 0)]
-        return [", ".join(standing) if standing else st.dim("no wall")]
+        up = [f"{names[i]} {marks[i]}" for i, v in enumerate(value) if standing(kind, v)]
+        return [", ".join(up) if up else st.dim("no wall")]
     if shape == "points":
         return draw_points(state, name, [_pad(m, w) for m in marks], w, st)
     if shape == "lanes":
@@ -200,21 +200,35 @@ def draw_grid(state: BaseState, meta: tuple, value: Any, st: Style, below=None,
     return lines
 
 
-def standing_walls(state: BaseState, view: dict, board: str) -> set | None:
-    """The pairs of cells of a shared board that a wall of a shared grid of walls on it stands
-    between (None when no such grid is drawn on it)."""
-    ns = state.GAME.namespace
-    found = None
+def walls_on_boards(ns: dict) -> dict[str, list[str]]:
+    """Per shared board, the shared grids of walls drawn on it (not quiet): what the terminal
+    and the browser draw in the board instead of as grids of their own."""
+    per = {g[0]: g[2] for g in ns["GRIDS"]}
+    quiet = set(ns.get("QUIET", ()))
+    out: dict[str, list[str]] = {}
     for walls, base in ns.get("GRID_WALLS", {}).items():
-        meta = next(g for g in state.GAME.grids if g[0] == walls)
-        if base != board or meta[2] is not None or walls in ns.get("QUIET", ()):
-            continue
-        # a number stands when not 0, an element when seen (-1 is empty, -2 unseen)
-        ends, numbers = ns[f"G_{walls}__ENDS"], meta[5] == "int"
-        found = (found or set()) | {tuple(ends[w]) for w, v in enumerate(view["zones"][walls])
-                                    if (v != 0 if numbers else v >= 0)}
-    return found
+        if per[walls] is None and per[base] is None and walls not in quiet:
+            out.setdefault(base, []).append(walls)
+    return out
 
+
+def standing(kind: str, value: int) -> bool:
+    """Whether a wall stands in a place as a view shows it: a number that is not 0, an element
+    that is seen (-1 is empty, -2 unseen)."""
+    return value != 0 if kind == "int" else value >= 0
+
+
+def standing_walls(state: BaseState, view: dict, board: str) -> set | None:
+    """The pairs of cells of a shared board that a wall of a grid of walls drawn on it stands
+    between (None when no grid of walls is drawn on it)."""
+    ns = state.GAME.namespace
+    kinds = {g[0]: g[5] for g in ns["GRIDS"]}
+    found = None
+    for walls in walls_on_boards(ns).get(board, ()):
+        ends = ns[f"G_{walls}__ENDS"]
+        found = (found or set()) | {tuple(ends[w]) for w, v in enumerate(view["zones"][walls])
+                                    if standing(kinds[walls], v)}
+    return found
 
 def draw_points(state: BaseState, name: str, marks: list[str], w: int, st: Style) -> list[str]:
     """A board of points and lines as a diagram: each point where its name puts it (columns a, b,
@@ -300,8 +314,7 @@ def render(state: BaseState, viewer: int | None = None, st: Style | None = None)
         elif per != "player":
             lines.append("  " + _pad(_label(name), width)
                          + " ".join(game.show_counter(name, v) for v in view["counters"][name]))
-    on_boards = {w for w, base in ns.get("GRID_WALLS", {}).items()
-                 if next(g[2] for g in game.grids if g[0] == base) is None}  # drawn on their board
+    on_boards = {w for ws in walls_on_boards(ns).values() for w in ws}  # drawn on their board
     for meta in game.grids:
         if meta[2] is None and meta[0] not in quiet and meta[0] not in on_boards:
             lines.append("  " + _label(meta[0]))

@@ -1899,9 +1899,8 @@ cdef inline bint _open_step(const short* slots, const unsigned char* walls, Py_s
 
 
 cdef int _mark_targets(object to, unsigned char* mark, Py_ssize_t size) except -1:
-    """Marks the target cells (a cell, or a list or tuple of cells); how many were marked."""
+    """Marks the target cells (a cell, or a list or tuple of cells) with 2."""
     cdef Py_ssize_t c
-    cdef int count = 0
     if isinstance(to, int):
         to = (to,)
     for t in to:
@@ -1910,8 +1909,7 @@ cdef int _mark_targets(object to, unsigned char* mark, Py_ssize_t size) except -
             raise ValueError("there is no cell here (none) to go to")
         if c < size:
             mark[c] = 2
-            count += 1
-    return count
+    return 0
 
 
 cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_obj, int a, object to,
@@ -2031,6 +2029,8 @@ cpdef list open_neighbours(object adj_obj, int deg, object slots_obj, object wal
 
 cpdef long walled_distance(object adj_obj, int deg, object slots_obj, object walls_obj, int a, object to) except? -2:
     """The fewest steps from a to ``to`` (a cell or cells) crossing no standing wall, -1 none."""
+    if a < 0:
+        raise ValueError("there is no cell here (none) to measure from")
     return _walls_search(adj_obj, deg, slots_obj, walls_obj, a, to, None, True)
 
 

@@ -206,29 +206,6 @@ def ray(adj, deg: int, cell: int, d: int) -> list[int]:
     return out
 
 
-def distance(adj, deg: int, a: int, b: int) -> int:
-    """The fewest steps between two cells (through any cells), -1 when none joins them."""
-    if a < 0 or b < 0:
-        raise ValueError("there is no cell here (none) to measure from")
-    if a == b:
-        return 0
-    seen = {a}
-    frontier = [a]
-    steps = 0
-    while frontier:
-        steps += 1
-        nxt = []
-        for c in frontier:
-            for nb in adj[c * deg:(c + 1) * deg]:
-                if nb >= 0 and nb not in seen:
-                    if nb == b:
-                        return steps
-                    seen.add(nb)
-                    nxt.append(nb)
-        frontier = nxt
-    return -1
-
-
 def wall_between(adj, deg: int, slots, a: int, b: int) -> int:
     """The wall place between cells a and b of a board (a grid of walls' cell), -1 (none) when
     they do not share a side."""

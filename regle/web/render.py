@@ -9,6 +9,8 @@ from __future__ import annotations
 import html
 import math
 
+from regle.display import standing, walls_on_boards
+
 UNIT = 46  # pixels per cell width
 #: CSS colours for enum members named after a colour (any other member gets one of PALETTE)
 COLOUR_WORDS = {
@@ -149,7 +151,7 @@ def walls_svg(game, walls: list, centres: tuple, shape: str, x0: float, y0: floa
                        for s1, s2 in ((1, 1), (1, -1), (-1, -1), (-1, 1))]
             pts = " ".join(f"{(x - x0) * UNIT:.1f},{(y - y0) * UNIT:.1f}" for x, y in corners)
             v = values[k]
-            up = v != 0 if kind == "int" else v >= 0  # -1 empty, -2 unseen: not drawn standing
+            up = standing(kind, v)
             style = ""
             if up:
                 fill = "#5b4a32" if kind == "int" else piece_colour(ns, kind, v)
@@ -324,12 +326,9 @@ def table_html(state, viewer: int | None) -> str:
             if per and per != "player" and ns["ZONE_PER_ENUM"].get(name) == enum and name not in quiet:
                 around[grid][name] = (kind, zones[name])
     beyond = {z for zs in around.values() for z in zs}
-    pers = {g[0]: (g[2], g[5]) for g in ns["GRIDS"]}
-    on_board: dict[str, list] = {}  # shared grids of walls, drawn on their shared board
-    for walls, base in ns.get("GRID_WALLS", {}).items():
-        if pers[walls][0] is None and pers[base][0] is None and walls not in quiet:
-            on_board.setdefault(base, []).append((walls, pers[walls][1], zones[walls]))
-    drawn_on = {w for ws in on_board.values() for w, _k, _v in ws}
+    kinds = {g[0]: g[5] for g in ns["GRIDS"]}
+    on_board = {base: [(w, kinds[w], zones[w]) for w in ws] for base, ws in walls_on_boards(ns).items()}
+    drawn_on = {w for ws in on_board.values() for w, _k, _v in ws}  # drawn on their board
     for (name, _attr, per, _h, _p, kind, *_), what in spaces:
         if name in quiet or name in beyond or name in drawn_on:
             continue
