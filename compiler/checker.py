@@ -16,6 +16,8 @@ from regle.dsl.errors import Diagnostic
 
 from . import geometry
 from . import types as T
+from .again import mark_again
+from .analysis import children
 from .since import mark_since
 from .symbols import (
     COLOUR, LIMITS, ParamSym, EnumSym, ColumnSym, TableSym, ZoneSym, GridSym, CounterSym,
@@ -57,6 +59,7 @@ class Checker:
                        "add a step with at least one action")
         self.nesting(self.rules)
         mark_since(self.rules, self.sym, self.error)
+        mark_again(self.sym, self.error)
         return self.sym
 
     def nesting(self, rules: ast.Rules) -> None:
@@ -69,17 +72,7 @@ class Checker:
                 self.error(f"this is nested more than {limit} levels deep", node.pos,
                            "split it up: name parts with let or define")
                 return
-            for f in attrs.fields(type(node)):
-                value = getattr(node, f.name)
-                children = value if isinstance(value, list) else [value]
-                for child in children:
-                    if isinstance(child, tuple):  # if branches: (condition, body)
-                        for part in child:
-                            for c in (part if isinstance(part, list) else [part]):
-                                if isinstance(c, ast.Node):
-                                    stack.append((c, depth + 1))
-                    elif isinstance(child, ast.Node):
-                        stack.append((child, depth + 1))
+            stack.extend((child, depth + 1) for child in children(node))
 
     def declare(self, name: str, pos: tuple[int, int], what: str) -> bool:
         why = bad_identifier(name)

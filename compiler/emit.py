@@ -271,7 +271,9 @@ class PythonWriter:
         return f"{self.name('ops.neighbours')}({e.table}, {e.degree}, {self.code(e.cell)})", P_ATOM
 
     def w_Neighbour(self, e: N.Neighbour) -> tuple[str, int]:
-        return f"{self.name('ops.neighbour')}({e.table}, {e.degree}, {self.code(e.cell)}, {self.code(e.direction)})", P_ATOM
+        steps = f", {self.code(e.steps)}" if e.steps is not None else ""
+        return (f"{self.name('ops.neighbour')}({e.table}, {e.degree}, {self.code(e.cell)}, {self.code(e.direction)}"
+                f"{steps})"), P_ATOM
 
     def w_Numbered(self, e: N.Numbered) -> tuple[str, int]:
         return f"{e.table}[{self.code(e.number)}]", P_ATOM

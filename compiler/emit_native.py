@@ -103,6 +103,9 @@ class CythonWriter(PythonWriter):
         return f"_neighbour_list(_v_{e.table}, {e.degree}, {self.code(e.cell)})", P_ATOM
 
     def w_Neighbour(self, e: N.Neighbour) -> tuple[str, int]:
+        if e.steps is not None:
+            return (f"_neighbour_steps(_v_{e.table}, {e.degree}, {self.code(e.cell)}, {self.code(e.direction)}, "
+                    f"{self.code(e.steps)})"), P_ATOM
         return f"_neighbour(_v_{e.table}, {e.degree}, {self.code(e.cell)}, {self.code(e.direction)})", P_ATOM
 
     def w_Numbered(self, e: N.Numbered) -> tuple[str, int]:

@@ -146,16 +146,6 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             zones.append(ZoneIR(z.name, f"z_{z.name}", self.per_count(z.per), z.hidden, z.private,
                                 z.elem.display_kind, z.capacity, init, z.node.pos[0],
                                 values=self.value_count(z.elem, z.values)))
-        counters = []
-        for c in sym.counters.values():
-            if c.node.init is None:
-                init = N.Const(T.INT, 0, 0 if c.type.kind in ("int", "bool", "any") else -1)  # none until set
-            elif c.type.is_number:
-                init = self.number_tree(c.node.init, setup_ctx)
-            else:
-                init = self.counter_value(c, c.node.init, setup_ctx)
-            counters.append(CounterIR(c.name, f"c_{c.name}", self.per_count(c.per), init, c.node.pos[0],
-                                      c.type.display_kind, per_turn=c.node.per == "turn"))
         grids = []
         seats = sym.game.max_players if sym.game else 2
         for g in sym.grids.values():
@@ -186,6 +176,16 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         if sym.turns:
             for i, step in enumerate(sym.turns[0].steps):
                 steps.append(self.step_ir(i, step, len(sym.turns[0].steps), actions))
+        counters = []  # after the steps: a counter of again takes its parameter's type there
+        for c in sym.counters.values():
+            if c.node.init is None:
+                init = N.Const(T.INT, 0, 0 if c.type.kind in ("int", "bool", "any") else -1)  # none until set
+            elif c.type.is_number:
+                init = self.number_tree(c.node.init, setup_ctx)
+            else:
+                init = self.counter_value(c, c.node.init, setup_ctx)
+            counters.append(CounterIR(c.name, f"c_{c.name}", self.per_count(c.per), init, c.node.pos[0],
+                                      c.type.display_kind, per_turn=c.node.per == "turn"))
         end_ctx = Ctx("end", has_me=True)
         skeletons: dict[str, int] = {}
         for a in actions:

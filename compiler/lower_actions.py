@@ -17,6 +17,7 @@ from .counts import count_only
 from .share import shared_value, use_shared
 from .notation import notation_names
 from .analysis import conjuncts
+from .again import chained_after
 from .ir import ActionIR, StepIR
 from . import nodes as N
 from . import statements as S
@@ -86,7 +87,7 @@ class ActionLowering:
             ir.kind = "when"
         for choice in step.choices:
             if isinstance(choice, ast.Action):
-                a = self.action_ir(choice, index, after)
+                a = self.action_ir(choice, index, chained_after(self.sym, step, choice.name, index, after))
                 ir.actions.append(a)
                 actions.append(a)
             else:
@@ -206,6 +207,9 @@ class ActionLowering:
                 arg_names.append(n)
                 arg_types[n] = ctx.scope[n]
                 domains.append(self.domain(node, n, b, ctx.scope[n].type))
+        for counter, (at, action, param) in self.sym.again_pins.items():  # again keeps a value of this type
+            if (at, action) == (step, node.name) and param in arg_types:
+                self.sym.counters[counter].type = arg_types[param].type
         # guard prefix (let/require) and effects
         prefix, effects = [], []
         for stmt in node.body:

@@ -193,7 +193,7 @@ def _names_in(node) -> set[str]:
 #: built-in functions whose value is small whatever their arguments (a cell, a count, a truth)
 _BOUNDED = frozenset({"count", "number", "first", "last", "has", "any", "all", "row", "column", "cell", "lane",
                       "distance", "neighbour", "blocker", "store", "opposite", "lane_count", "in_a_row",
-                      "connected", "is_empty", "content", "repeated"})
+                      "connected", "is_empty", "content", "repeated", "shade"})
 
 
 def has_product(node, defines: dict) -> bool:

@@ -135,6 +135,11 @@ class GridStatementLowering:
         return [S.Assign(line, N.Tuple(T.ANY, 0, (left_, last_, d_)), "=", pushed),
                 S.If(line, ((left_, (left, *body)),))]
 
+    def s_Again(self, node: ast.Again, ctx) -> list[S.Stmt]:  # the checker rewrote those of the actions
+        self.error("'again' stands among an action's own effects (not in a define, the setup or an automatic "
+                   "step): the action is played again by the same player", node.pos)
+        return []
+
     def s_EndTurn(self, node: ast.EndTurn, ctx) -> list[S.Stmt]:
         if ctx.where == "effect":
             return [S.Eval(node.pos[0], N.Apply(T.ANY, 0, "s._enter", (N.Const(T.INT, 0, self.nsteps),))),

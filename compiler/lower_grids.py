@@ -20,7 +20,7 @@ P_ATOM = 8
 #: the grid functions that read only the board's geometry, never what its cells hold
 GEOMETRY_ONLY = frozenset({"column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
                            "edge_cells", "lanes", "sides", "houses", "store", "opposite", "cells", "row", "lane",
-                           "around", "lines", "leaps", "wall", "beside"})
+                           "around", "lines", "leaps", "wall", "beside", "shade"})
 #: the values (seats, members) whose lines an end condition's memo remembers (others: a scan)
 MEMO_VALUES = 8
 
@@ -29,16 +29,17 @@ GRID_FUNCTIONS = {"cells", "empty_cells", "filled_cells", "content", "is_empty",
                   "column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
                   "edge_cells", "in_a_row", "connected", "flanked", "houses", "store", "opposite", "chain",
                   "sides", "lanes", "around", "liberties", "slide", "blocker", "lines", "leaps", "reach",
-                  "in_a_row_exactly", "wall", "beside", "reachable"}
+                  "in_a_row_exactly", "wall", "beside", "reachable", "shade"}
 #: how many arguments each grid function takes
 ARITY = {"cells": range(1, 257), "empty_cells": (1,), "filled_cells": (1, 2, 3), "content": (2,), "is_empty": (2,),
          "row": (2,), "lane": (2,), "lane_count": (2,), "groups": (2, 3, 4), "largest_zone": (2, 3),
          "placements": (2, 3), "line_moves": (2, 3), "column": (2,), "cell": (2, 3),
-         "neighbour": (3,), "neighbours": (2, 3), "directions": (1,), "ray": (3,), "distance": (3, 4),
+         "neighbour": (3, 4), "neighbours": (2, 3), "directions": (1,), "ray": (3,), "distance": (3, 4),
          "edge_cells": (2,), "in_a_row": (3,), "connected": (4,), "flanked": (3, 4), "houses": (2,),
          "store": (2,), "opposite": (2,), "chain": (2,), "sides": (2,), "lanes": (1,),
          "around": (2,), "liberties": (2,), "slide": (3,), "blocker": (3,), "reach": (3,), "lines": (1, 2),
-         "in_a_row_exactly": (3,), "leaps": (4,), "wall": (3,), "beside": (2,), "reachable": (3, 4)}
+         "in_a_row_exactly": (3,), "leaps": (4,), "wall": (3,), "beside": (2,), "reachable": (3, 4),
+         "shade": (2,)}
 #: functions that read pieces through the compiled kernels: not for grids of numbers
 _PIECE_FUNCTIONS = {"groups", "largest_zone", "placements", "line_moves", "in_a_row", "in_a_row_exactly",
                     "connected", "flanked", "lane_count", "chain", "liberties"}
@@ -265,6 +266,12 @@ class GridLowering:
         deg = sym.geo.deg
         if f == "column":
             return self.geometry(g, "COLUMNS", self.cell_tree(args[1], ctx, sym))
+        if f == "shade":  # a chequered board: a1's shade 0, the other 1
+            if sym.geo.kind != "square":
+                self.error(f"shade() is for boards of squares, not a {sym.geo.kind} board", node.pos)
+            cell = self.cell_tree(args[1], ctx, sym)
+            column, row = self.geometry(g, "COLUMNS", cell), self.geometry(g, "ROWS", cell)
+            return N.binary("%", N.binary("+", column, row, T.INT), N.Const(T.INT, 0, 2), T.INT)
         if f == "cell":
             if len(args) == 2 and sym.geo.numbered and not isinstance(args[1], ast.Str):
                 number = self.tree(args[1], ctx)
@@ -279,6 +286,8 @@ class GridLowering:
             return self.helper("ops.at_xy", cell_t, x, y, *self.sizes(g), int(sym.geo.kind == 'lanes'))
         if f == "neighbour":
             c, d = self.cell_tree(args[1], ctx, sym), self.direction_tree(args[2], ctx, sym)
+            if len(args) == 4:  # the cell n steps along d
+                return N.Neighbour(cell_t, 0, f"{g}_ADJ", deg, c, d, self.number_tree(args[3], ctx))
             if isinstance(d, N.Const) and d.value >= 0 and (isinstance(c, N.Local) or isinstance(c, N.Const) and c.value >= 0):
                 # a named direction from a named cell: the table's entry, read in place
                 index = N.Binary(T.INT, 0, "+", N.Binary(T.INT, 0, "*", c, N.Const(T.INT, 0, deg)), d)

@@ -331,11 +331,12 @@ class NeighbourList(Expr):
 
 @attrs.frozen
 class Neighbour(Expr):
-    """The neighbour of a cell in one direction (none at the edge)."""
+    """The neighbour of a cell in one direction (none at the edge), or the cell ``steps`` away."""
     table: str
     degree: int
     cell: Expr
     direction: Expr
+    steps: Expr | None = None
 
 
 @attrs.frozen

@@ -137,6 +137,8 @@ class Symbols:
     counters: dict = attrs.Factory(dict)
     defines: dict = attrs.Factory(dict)
     since: dict = attrs.Factory(dict)  # an action since() names -> the counter of the turn it was last played
+    again_flags: dict = attrs.Factory(dict)  # (action, step) that says again -> its flag counter (compiler/again.py)
+    again_pins: dict = attrs.Factory(dict)  # a counter of a value again keeps -> (step, action, parameter)
     patterns: list = attrs.Factory(list)  # (rows, cols, bytes) per distinct pattern
     pattern_texts: list = attrs.Factory(list)  # how each was first written
     setup: list = attrs.Factory(list)

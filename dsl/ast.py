@@ -240,6 +240,15 @@ class EndTurn(Node):
 
 
 @attrs.define
+class Again(Node):
+    """``again with p = e, ...`` among an action's effects: the same player plays this action
+    again before the turn goes on, with each named parameter set to its value (a capture chain:
+    ``again with c = t``); when it has no legal move so, the turn goes on."""
+
+    pins: list = attrs.Factory(list)  # [(parameter name, Expr)]
+
+
+@attrs.define
 class Ensure(Node):
     """``ensure COND`` among an action's effects: the move is legal only if COND holds once the
     effects before it are done (the position the move leads to)."""
@@ -362,6 +371,8 @@ class Step(Node):
     cond: Expr | None = None
     choices: list = attrs.Factory(list)
     body: list = attrs.Factory(list)
+    #: a turn written as its actions alone (``turn { action ... }``): one decision step
+    implicit: bool = False
 
 
 # ---- declarations ------------------------------------------------------------------

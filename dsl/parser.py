@@ -137,6 +137,8 @@ class ToAst(Transformer):
                 node.max_decisions = value
             else:
                 node.first = value
+        if node.seats and not node.players_pos[0]:  # seats black, white: two players
+            node.min_players = node.max_players = len(node.seats)
         return node
 
     def players(self, meta, items):
@@ -350,6 +352,11 @@ class ToAst(Transformer):
     def turn(self, meta, items):
         return ast.Turn(steps=list(items), pos=_pos(meta))
 
+    def turn_choices(self, meta, items):
+        """``turn { action ... }``: a turn of one decision, its step named ``move``."""
+        step = ast.Step(kind="decision", name="move", choices=list(items), implicit=True, pos=_pos(meta))
+        return ast.Turn(steps=[step], pos=_pos(meta))
+
     def end(self, meta, items):
         return ast.End(cond=items[0], winner=items[1], pos=_pos(meta))
 
@@ -540,6 +547,12 @@ class ToAst(Transformer):
 
     def end_turn(self, meta, items):
         return ast.EndTurn(pos=_pos(meta))
+
+    def again(self, meta, items):
+        return ast.Again(pins=[p for p in items if p is not None], pos=_pos(meta))
+
+    def pin(self, meta, items):
+        return (str(items[0]), items[1])
 
     def next_player(self, meta, items):
         return ast.NextPlayer(value=items[0], pos=_pos(meta))

@@ -200,6 +200,8 @@ def stmt_head(node) -> str:
         return f"announce {quote(node.text)}"
     if isinstance(node, ast.EndTurn):
         return "end turn"
+    if isinstance(node, ast.Again):
+        return "again" + (" with " + ", ".join(f"{n} = {expr(e)}" for n, e in node.pins) if node.pins else "")
     if isinstance(node, ast.NextPlayer):
         return f"next player {expr(node.value)}"
     if isinstance(node, ast.Put):
@@ -392,7 +394,8 @@ class Printer:
         if isinstance(d, ast.Game):
             self.line(f"{mark}game {quote(d.title)} {{")
             players = str(d.min_players) if d.min_players == d.max_players else f"{d.min_players}..{d.max_players}"
-            self.line(f"{INDENT}players {players}")
+            if not d.seats or (d.min_players, d.max_players) != (len(d.seats), len(d.seats)):
+                self.line(f"{INDENT}players {players}")  # else the seats say it
             if d.first is not None:
                 self.line(f"{INDENT}first player {expr(d.first)}")
             if d.marks:
@@ -445,6 +448,9 @@ class Printer:
             self.line(f"{mark}turn {{")
             self.depth += 1
             for i, step in enumerate(d.steps):
+                if step.implicit:  # turn { action ... }: the actions alone
+                    self.choices(step)
+                    continue
                 self.comments_before(step.pos[0])
                 self.docs(step)
                 self.step(step)
@@ -538,6 +544,11 @@ class Printer:
         else:
             self.line(f"{mark}{head} {{")
         self.depth += 1
+        self.choices(step)
+        self.depth -= 1
+        self.line("}")
+
+    def choices(self, step: ast.Step) -> None:
         for choice in step.choices:
             self.comments_before(choice.pos[0])
             self.docs(choice)
@@ -557,8 +568,6 @@ class Printer:
             self.line(head + " {")
             self.block(choice.body)
             self.line("}")
-        self.depth -= 1
-        self.line("}")
 
 
 def _show_text(d: ast.Table) -> str:

@@ -405,6 +405,11 @@ class Writer:
             return f"Everyone is told {code(quote(s.text))}."
         if isinstance(s, ast.EndTurn):
             return "The turn ends at once."
+        if isinstance(s, ast.Again):
+            kept = ", ".join(f"{code(n)} being {code(e)}" for n, e in s.pins)
+            return ("The same player then plays this action again" + (f", {kept}" if kept else "")
+                    + ", before the turn goes on; meanwhile no other action of the step may be taken, and "
+                      "when it has no legal move so, the turn goes on.")
         if isinstance(s, ast.NextPlayer):
             return f"The next turn is played by {_seat(s.value) or code(s.value)}."
         if isinstance(s, ast.Ensure):

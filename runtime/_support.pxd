@@ -308,6 +308,17 @@ cdef inline long neighbour(const short[::1] adj, long deg, long at, long d) exce
     return adj[at * deg + d]
 
 
+cdef inline long neighbour_steps(const short[::1] adj, long deg, long at, long d, long steps) except? -2:
+    """ops.neighbour with a number of steps in C: the cell `steps` steps from `at` along d, -1 off
+    the board."""
+    if steps < 0:
+        raise ValueError(f"a cell {steps} steps along a direction: count the steps from 0")
+    while steps > 0 and at >= 0:
+        at = neighbour(adj, deg, at, d)
+        steps -= 1
+    return at
+
+
 cdef inline long piece_kind(long piece, long kinds) noexcept:
     """ops.piece_kind in C."""
     return piece % kinds if piece >= 0 else -1

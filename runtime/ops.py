@@ -179,11 +179,18 @@ def lines_through(table: tuple, cell: int) -> tuple:
 
 
 # ---- geometry: the tables are the grid's, computed when the engine was generated ---------------
-def neighbour(adj, deg: int, cell: int, d: int) -> int:
-    """The next cell from ``cell`` in direction d, or -1 (none) off the board."""
+def neighbour(adj, deg: int, cell: int, d: int, steps: int = 1) -> int:
+    """The next cell from ``cell`` in direction d (or the cell ``steps`` steps along it), or -1
+    (none) off the board."""
     if cell < 0:
         raise ValueError("there is no cell here (none) to step from")
-    return adj[cell * deg + d]
+    if steps < 0:
+        raise ValueError(f"a cell {steps} steps along a direction: count the steps from 0")
+    for _ in range(steps):
+        if cell < 0:
+            break
+        cell = adj[cell * deg + d]
+    return cell
 
 
 def neighbours(adj, deg: int, cell: int) -> list[int]:
