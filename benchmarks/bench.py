@@ -278,8 +278,24 @@ def _openspiel_steps(game, seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
+def _openspiel_playouts(game, seconds: float) -> tuple[float, float]:
+    """Random games per second of OpenSpiel's C++ game driven through its Python loop, and
+    their mean length in moves."""
+    rng = random.Random(0)
+    games = moves = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or games == 0:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            moves += 1
+        games += 1
+    return games / (time.perf_counter() - start), moves / games
+
+
 def bench_openspiel(quick: bool, native: bool) -> None:
-    """regle's classics against OpenSpiel's C++ games in the same Python loop, as ratios."""
+    """regle's classics against OpenSpiel's C++ games in the same Python loop, as ratios; then,
+    natively, regle's random playouts against OpenSpiel's games driven through that loop."""
     try:
         import pyspiel
     except ImportError:
@@ -297,6 +313,22 @@ def bench_openspiel(quick: bool, native: bool) -> None:
             ours = max(ours, _ids_steps(game, seconds))
             theirs = max(theirs, _openspiel_steps(spiel, seconds))
         print(f"{name:<14}{spiel_name:<22}{theirs:>11,.0f}{ours:>15,.0f}{ours / theirs:>8.2f}")
+    if not native:
+        return
+    print(f"\nrandom playouts/s: regle native (play_random_playout) against OpenSpiel's game through its "
+          f"Python loop (best of {rounds}), and the mean length of a game in moves")
+    print(f"{'game':<14}{'OpenSpiel':>11}{'moves':>8}{'regle':>11}{'moves':>8}{'ratio':>8}")
+    for name, (path, spiel_name) in OPENSPIEL.items():
+        game = regle.load(ROOT / path, backend="native")
+        spiel = pyspiel.load_game(spiel_name)
+        ours = theirs = 0.0
+        for r in range(rounds):
+            ours = max(ours, native_playouts(game, 2, seconds, 1000 * r))
+            rate, their_length = _openspiel_playouts(spiel, seconds)
+            theirs = max(theirs, rate)
+        lengths = [game.new_game(2, seed=i).play_random_playout(i).decisions for i in range(20)]
+        our_length = sum(lengths) / len(lengths)
+        print(f"{name:<14}{theirs:>11,.1f}{their_length:>8.0f}{ours:>11,.1f}{our_length:>8.0f}{ours / theirs:>8.2f}")
 
 
 def bench_play(quick: bool, native: bool, only: str | None = None) -> None:

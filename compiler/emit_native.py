@@ -160,6 +160,14 @@ class CythonWriter(PythonWriter):
                 "        continue",
                 "    s._walk(1)", *self.body(st.body)]
 
+    def s_Assign(self, st: S.Assign) -> list[str]:
+        """A grid of elements read once into a local is typed a bytearray for Cython (it infers
+        the local's type from ``_as_bytearray``), so that each cell read or written on it is a C
+        access."""
+        if st.note == "read once" and _byte_grid(st.value):
+            return [f"{self.code(st.target)} = _as_bytearray({self.code(st.value)})  # read once, a bytearray"]
+        return super().s_Assign(st)
+
     def s_Shuffle(self, st: S.Shuffle) -> list[str]:  # the shuffle kernel on the generator's state, in C
         return [f"s.rng.state = {self.name('K.shuffle')}({self.code(st.zone)}, s.rng.state)"]
 
@@ -174,44 +182,18 @@ class CythonWriter(PythonWriter):
         if e.display:
             return super().w_Aggregate(e)
         grids: dict[str, N.Field] = {}
-        e = rebuild(e, lambda value: _grid_locals(value, grids))  # each grid read once, before the walk
-        f, var = e.func, e.var
-        elem = self.code(e.elem)
-        cond = self.code(e.cond) if e.cond is not None else ""
-        elem_type = e.source.type.elem or T.ANY
-        value = c_type(e.elem.type)  # the C type of one element's value (max, min, argmin, argmax)
-        decls: dict[str, list[str]] = {"long": [], "bint": [], "bytearray": []}
+        decls: dict[str, list[str]] = {"long": [], "bint": [], "bytearray": [], "const unsigned char": []}
 
         def declare(ctype: str, *names: str) -> None:
             if ctype != "object":
                 decls[ctype].extend(names)
-        start, step, result = self.fold(e, elem, declare, value, elem_type)
+        bytes_read: set[str] = set()  # the grids whose bytes a walk of their own tables reads unchecked
+        walk, result = self.aggregate_walk(e, grids, declare, "", bytes_read)
         for attr in grids:
             declare("bytearray", "_" + attr)
-        start = [f"_{attr} = s.{attr}" for attr in grids] + start
-        source = e.source
-        src = self.code(source)
-        if isinstance(source, N.Cells) and source.walkable:  # the grid's cells walked in place: no list
-            grid = self.code(source.grid)
-            test = f"{self.code(N.CellRead(T.INT, 0, source.grid, N.Local(T.INT, 0, var)))} {'!=' if source.filled else '=='} 0"
-            src, cond = f"range(len({grid}))", f"{test} and ({cond})" if cond else test
-        body = [f"for {var} in {src}:"]
-        if isinstance(source, N.NeighbourList):  # the neighbours' table read in C: no list either
-            table, deg, cell = f"_v_{source.table}", source.degree, self.code(source.cell, P_MUL + 1)
-            declare("long", "_d")
-            start = start + [f"if {cell} < 0: raise ValueError('there is no cell here (none) to look around')"]
-            body = [f"for _d in range({deg}):", f"    {var} = {table}[{cell} * {deg} + _d]"]
-            cond = f"{var} >= 0 and ({cond})" if cond else f"{var} >= 0"
-        if isinstance(source, N.Slide):  # a slide (or reach) followed in C along its direction
-            start, body = start + self.walk_head(source, var, declare), []
-        if cond:
-            body += [f"    if {cond}:"] + ["        " + line for line in step]
-        else:
-            body += ["    " + line for line in step]
-        if isinstance(source, N.Slide):
-            body = self.walk_body(source, var, body)
-        declare(c_type(elem_type), var)
-        lines = start + body + [f"return {result}"]
+        lines = [f"_{attr} = s.{attr}" for attr in grids] + [f"_p_{attr} = _bytes_of(_{attr})" for attr in bytes_read]
+        lines += walk + [f"return {result}"]
+        decls["const unsigned char"] = [f"*_p_{attr}" for attr in bytes_read]
         params = [name for name, _ty in e.params]
         # typed parameters, result and locals (whole numbers as C longs, truths as C ints), so
         # that the loop runs on C numbers
@@ -220,41 +202,92 @@ class CythonWriter(PythonWriter):
         key = (tuple(lines), tuple(params), repr(sig))
         name = self.helper_names.get(key)
         if name is None:
-            name = f"_agg_{len(self.helpers)}_{f}"
+            name = f"_agg_{len(self.helpers)}_{e.func}"
             self.helper_names[key] = name
             self.helpers.append((name, params, e.note, lines, sig))
         return f"s.{name}({', '.join(params)})", P_ATOM
 
+    def aggregate_walk(self, e: N.Aggregate, grids: dict, declare, sfx: str,
+                       bytes_read: set) -> tuple[list[str], str]:
+        """The lines that walk an aggregate's collection once and the name of its result. An
+        aggregate whose every element is itself an aggregate (``any(any(... for y in reach(G, x,
+        d)) for d in directions(G))``: a slide scan per direction) walks the inner one in place,
+        its locals suffixed (``sfx``), instead of calling a method per element."""
+        e = rebuild(e, lambda value: _grid_locals(value, grids))  # each grid read once, before the walk
+        var = e.var
+        walked = _walked_grid(e.source)
+        if walked is not None and walked in grids:  # its cells met by the walk: read with no check
+            bytes_read.add(walked)
+            e = rebuild(e, lambda value: _cells_met(value, walked, var))
+        inner = e.elem
+        if isinstance(inner, N.Aggregate) and not inner.display and inner.var != var:
+            inner_walk, elem = self.aggregate_walk(inner, grids, declare, sfx + "1", bytes_read)
+        else:
+            inner_walk, elem = [], self.code(e.elem)
+        cond = self.code(e.cond) if e.cond is not None else ""
+        elem_type = e.source.type.elem or T.ANY
+        value = c_type(e.elem.type)  # the C type of one element's value (max, min, argmin, argmax)
+        start, step, result = self.fold(e, elem, declare, value, elem_type, sfx)
+        step = inner_walk + step
+        source = e.source
+        src = self.code(source)
+        if isinstance(source, N.Cells) and source.walkable:  # the grid's cells walked in place: no list
+            grid = self.code(source.grid)
+            test = f"{self.code(N.CellRead(T.INT, 0, source.grid, N.Local(T.INT, 0, var)))} {'!=' if source.filled else '=='} 0"
+            src, cond = f"range(len({grid}))", f"{test} and ({cond})" if cond else test
+        body = [f"for {var} in {src}:"]
+        if isinstance(source, N.NeighbourList):  # the neighbours' table read in C: no list either
+            table, deg, cell = source.table, source.degree, self.code(source.cell, P_MUL + 1)
+            declare("long", "_d" + sfx)
+            start = start + [f"if {cell} < 0 or ({cell} + 1) * {deg} > len(_v_{table}): "
+                             "raise ValueError('there is no cell here (none) to look around')"]
+            body = [f"for _d{sfx} in range({deg}):", f"    {var} = _p_{table}[{cell} * {deg} + _d{sfx}]"]
+            cond = f"{var} >= 0 and ({cond})" if cond else f"{var} >= 0"
+        if isinstance(source, N.Slide):  # a slide (or reach) followed in C along its direction
+            start, body = start + self.walk_head(source, var, declare, "_from" + sfx, "_steps" + sfx), []
+        if cond:
+            body += [f"    if {cond}:"] + ["        " + line for line in step]
+        else:
+            body += ["    " + line for line in step]
+        if isinstance(source, N.Slide):
+            body = self.walk_body(source, var, body, "_from" + sfx, "_steps" + sfx,
+                                  walked if walked in bytes_read else None)
+        declare(c_type(elem_type), var)
+        return start + body, result
+
     @staticmethod
-    def fold(e: N.Aggregate, elem: str, declare, value: str, elem_type: T.Type) -> tuple[list, list, str]:
-        """The lines before the walk, the step for each element that qualifies, and the result."""
+    def fold(e: N.Aggregate, elem: str, declare, value: str, elem_type: T.Type,
+             sfx: str = "") -> tuple[list, list, str]:
+        """The lines before the walk, the step for each element that qualifies, and the result
+        (its locals suffixed by ``sfx``)."""
         f = e.func
+        n, ok, none, best, v, found = (name + sfx for name in ("_n", "_ok", "_none", "_best", "_v", "_found"))
         if f == "count":
-            declare("long", "_n")
-            return ["_n = 0"], ["_n += 1"], "_n"
+            declare("long", n)
+            return [f"{n} = 0"], [f"{n} += 1"], n
         if f == "sum":
-            declare("long", "_n")
-            return ["_n = 0"], [f"_n += {elem}"], "_n"
+            declare("long", n)
+            return [f"{n} = 0"], [f"{n} += {elem}"], n
         if f in ("max", "min"):  # 0 when there is no element
-            declare("bint", "_none")
-            declare(value, "_best", "_v")
-            return (["_none = True", "_best = 0"],
-                    [f"_v = {elem}", f"if _none or _v {'>' if f == 'max' else '<'} _best:", "    _none = False",
-                     "    _best = _v"], "_best")
+            declare("bint", none)
+            declare(value, best, v)
+            return ([f"{none} = True", f"{best} = 0"],
+                    [f"{v} = {elem}", f"if {none} or {v} {'>' if f == 'max' else '<'} {best}:", f"    {none} = False",
+                     f"    {best} = {v}"], best)
         if f in ("any", "all"):
-            declare("bint", "_ok")
-            step = [f"if {'not ' if f == 'all' else ''}({elem}):", f"    _ok = {f != 'all'}"]
+            declare("bint", ok)
+            step = [f"if {'not ' if f == 'all' else ''}({elem}):", f"    {ok} = {f != 'all'}"]
             if e.lazy:  # nothing drawn: stop at the first element that decides, as any() does
                 step.append("    break")
-            return [f"_ok = {f == 'all'}"], step, "_ok"
+            return [f"{ok} = {f == 'all'}"], step, ok
         # argmin/argmax: the first element with the smallest (largest) key; -1 when none
         sign = "" if f == "argmin" else "-"
-        declare("bint", "_none")
-        declare(value, "_best", "_v")
-        declare(c_type(elem_type), "_found")
-        return (["_none = True", "_best = 0", "_found = -1"],
-                [f"_v = {sign}({elem})", "if _none or _v < _best:", "    _none = False", "    _best = _v",
-                 f"    _found = {e.var}"], "_found")
+        declare("bint", none)
+        declare(value, best, v)
+        declare(c_type(elem_type), found)
+        return ([f"{none} = True", f"{best} = 0", f"{found} = -1"],
+                [f"{v} = {sign}({elem})", f"if {none} or {v} < {best}:", f"    {none} = False", f"    {best} = {v}",
+                 f"    {found} = {e.var}"], found)
 
     def walk_head(self, walk: N.Slide, var: str, declare, start: str = "_from", steps: str = "_steps") -> list[str]:
         """The start of a walk along a slide (``slide``: the empty cells from c in direction d;
@@ -265,21 +298,53 @@ class CythonWriter(PythonWriter):
         return [f"{start} = {self.code(walk.cell)}",
                 f"if {start} < 0 or {start} >= {cells}: raise ValueError('there is no cell here (none) to slide from')",
                 f"if {d} < 0 or {d} >= {deg}: raise IndexError('no such direction')", f"{steps} = 0",
-                f"{var} = _v_{walk.table.name}[{start} * {deg} + {d}]"]
+                f"{var} = _p_{walk.table.name}[{start} * {deg} + {d}]"]  # both checked: no check
 
     def walk_body(self, walk: N.Slide, var: str, body: list[str], start: str = "_from",
-                  steps: str = "_steps") -> list[str]:
+                  steps: str = "_steps", unchecked: str | None = None) -> list[str]:
         """The loop of a walk: ``body`` (the step, indented once) for each cell met, then the
-        next cell; a slide stops before a filled cell, a reach after it, both at the edge."""
+        next cell; a slide stops before a filled cell, a reach after it, both at the edge.
+        ``unchecked``: the grid whose bytes the method reads with no check (``_p_g_board``)."""
         d, deg = self.code(walk.direction, P_MUL), walk.degree
         filled = f"{self.code(N.CellRead(T.INT, 0, walk.grid, N.Local(T.INT, 0, var)))} != 0"
+        if unchecked is not None:
+            filled = f"_p_{unchecked}[{var}] != 0"
         out = [f"while {var} >= 0 and {var} != {start} and {steps} < {walk.cells}:"]
         if walk.kind == "slide":
             out.append(f"    if {filled}: break")
         out += [f"    {steps} += 1"] + body
         if walk.kind == "reach":
             out.append(f"    if {filled}: break")
-        return out + [f"    {var} = _v_{walk.table.name}[{var} * {deg} + {d}]"]
+        return out + [f"    {var} = _p_{walk.table.name}[{var} * {deg} + {d}]"]  # a cell from the table
+
+
+def _walked_grid(source) -> str | None:
+    """The state's grid (``g_board``) whose own table an aggregate walks (a slide or reach of
+    it; its neighbours or leaps), so that every cell the walk meets is one of its cells; else
+    None."""
+    if isinstance(source, N.Slide) and isinstance(source.grid, N.Local) and source.grid.name.startswith("_g_"):
+        return source.grid.name[1:]
+    if isinstance(source, N.NeighbourList) and source.table.startswith("G_"):
+        return "g_" + source.table[2:].split("__")[0]  # G_board__ADJ, G_board__LEAP_1_2: g_board
+    return None
+
+
+def _cells_met(value, attr: str, var: str):
+    """``value`` with each read of grid ``attr`` at the walk's cell ``var`` read from its bytes
+    (``_p_g_board[y_]``): the cell comes from the grid's own table, so it is one of its cells.
+    An aggregate inside walks cells of its own."""
+    if isinstance(value, N.Aggregate):
+        return value
+    if isinstance(value, N.CellRead) and isinstance(value.grid, N.Local) and value.grid.name == "_" + attr \
+            and isinstance(value.cell, N.Local) and value.cell.name == var:
+        return N.Code(value.type, 0, f"_p_{attr}[{var}]", P_ATOM)
+    return over(value, lambda inner: _cells_met(inner, attr, var))
+
+
+def _byte_grid(value) -> bool:
+    """Whether ``value`` is a shared grid of elements of the state (``s.g_board``): a bytearray."""
+    return isinstance(value, N.Field) and value.type.kind == "grid" and value.attr.startswith("g_") \
+        and (value.type.elem is None or value.type.elem.kind != "int")
 
 
 def _grid_locals(value, grids: dict):
@@ -288,8 +353,7 @@ def _grid_locals(value, grids: dict):
     count per cell); an aggregate inside is a method of its own and reads its own."""
     if isinstance(value, N.Aggregate):
         return value
-    if isinstance(value, N.Field) and value.type.kind == "grid" and value.attr.startswith("g_") \
-            and (value.type.elem is None or value.type.elem.kind != "int"):  # a grid of numbers is a list
+    if _byte_grid(value):  # a grid of numbers is a list
         grids[value.attr] = value
         return N.Local(value.type, 0, "_" + value.attr)
     return over(value, lambda inner: _grid_locals(inner, grids))

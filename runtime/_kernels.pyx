@@ -13,7 +13,7 @@ from cpython.long cimport PyLong_AsLongAndOverflow
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.sequence cimport PySequence_Fast_ITEMS
 from libc.stdint cimport uint64_t
-from libc.string cimport memcmp, memcpy, memset
+from libc.string cimport memchr, memcmp, memcpy, memset
 
 import array as _array_module
 
@@ -1773,12 +1773,13 @@ cpdef Py_ssize_t first_holding(object cells_obj, int kinds, int kind, int owner)
     cdef int e, byte
     if kinds <= 0:
         raise ValueError("kinds must be positive")
+    cdef const void* found
     byte = _holding_byte(kinds, kind, owner)
-    if byte >= 0:  # one value: compare bytes, no division per cell
-        for c in range(n):
-            if cells[c] == byte:
-                return c
-        return -1
+    if byte >= 0:  # one value: the C library's byte search (memchr), no division per cell
+        if byte > 255 or n == 0:
+            return -1
+        found = memchr(cells, byte, n)
+        return -1 if found == NULL else <const unsigned char*>found - cells
     for c in range(n):
         e = cells[c] - 1
         if e >= 0 and (kind == -2 or e % kinds == kind) and (owner == -2 or e // kinds == owner):

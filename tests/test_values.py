@@ -644,11 +644,11 @@ def test_ensure_tests_the_position_a_move_leads_to():
     import random
     from pathlib import Path
     text = (Path(__file__).resolve().parent.parent / "games" / "classics" / "go.rules").read_text(encoding="utf-8")
-    before = "      require c != ko and lives(c)\n"
-    after = "      /// A ko only when"
+    before = "    require c != ko and lives(c)\n"
+    after = "    /// A ko only when"
     assert before in text and after in text
-    text = text.replace(before, "      require c != ko\n").replace(
-        after, "      ensure count(liberties(board, c)) > 0\n" + after)
+    text = text.replace(before, "    require c != ko\n").replace(
+        after, "    ensure count(liberties(board, c)) > 0\n" + after)
     game = regle.loads(text, name="go_after", backend="python")
     oracle_game = pyspiel.load_game("go(board_size=9)")
     for seed in range(4):
