@@ -164,7 +164,10 @@ class CythonWriter(PythonWriter):
         """A grid of elements read once into a local is typed a bytearray for Cython (it infers
         the local's type from ``_as_bytearray``), so that each cell read or written on it is a C
         access."""
-        if st.note == "read once" and _byte_grid(st.value):
+        value = st.value
+        one_seat = isinstance(value, N.Index) and value.type.kind == "grid" and isinstance(value.obj, N.Field) \
+            and value.obj.attr.startswith("g_") and (value.type.elem is None or value.type.elem.kind != "int")
+        if st.note == "read once" and (_byte_grid(value) or one_seat):  # a shared grid, or one seat's
             return [f"{self.code(st.target)} = _as_bytearray({self.code(st.value)})  # read once, a bytearray"]
         return super().s_Assign(st)
 
