@@ -10,8 +10,9 @@ requires:
 - as the first ``require`` of the step's other actions: none of their moves meanwhile;
 - the flag lowered as A's effects begin, and raised (with the values set) by ``again``.
 
-The lowering sends the turn back to the step after A while the flag is up, and gives each
-value's counter its parameter's type (``chained_after``, ``pin_types``).
+The lowering sends the turn back to the step after A while the flag is up (``chained_after``),
+and gives each value's counter its parameter's type once the parameters are lowered
+(``ActionLowering.action_ir``).
 """
 from __future__ import annotations
 
@@ -71,7 +72,13 @@ def _rewrite(sym, where: tuple, at: int, choices: list, error) -> list:
     sym.counters[flag] = CounterSym(flag, None, ast.Counter(name=flag, per="turn", quiet=True, pos=pos), T.BOOL)
     params = [n for b in a.params for n in b.names]
     pins: dict[str, str] = {}  # parameter -> its counter
-    for again in _agains(a.body):
+    agains = _agains(a.body)
+    sets = {tuple(sorted(name for name, _value in again.pins)) for again in agains}
+    if len(sets) > 1:  # else a value one again leaves unset would still be compared
+        error(f"the 'again' statements of action {a.name} set different parameters "
+              f"({'; '.join(', '.join(s) or 'none' for s in sorted(sets))}): each must set the same ones",
+              agains[0].pos, "set the same parameters in each, or split the action in two")
+    for again in agains:
         seen = set()
         for name, value in again.pins:
             if name not in params:

@@ -208,3 +208,11 @@ def test_seats_count_the_players_unless_players_says_more():
     ranged = 'game "Ranged" {\n  players 2..4\n  seats red, green\n}\n'
     assert regle.loads(ranged + rest, name="ranged", backend="python").players == range(2, 5)
     assert "players 2..4" in format_text(ranged + rest) and "players" not in format_text(three + rest)
+
+
+def test_every_again_of_an_action_sets_the_same_parameters():
+    """Else the move after an again that leaves d unset would still be held to an old d."""
+    text = HOPS.replace("    again with c = t, d = d\n", "    if hops[me] > 2 {\n      again with c = t\n    } else {\n"
+                        "      again with c = t, d = d\n    }\n")
+    with pytest.raises(regle.RulesError, match="the 'again' statements of action hop set different parameters"):
+        regle.loads(text, name="hops", backend="python")
