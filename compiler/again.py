@@ -80,12 +80,12 @@ def _rewrite(sym, where: tuple, at: int, choices: list, error) -> list:
               agains[0].pos, "set the same parameters in each, or split the action in two")
     for again in agains:
         seen = set()
-        for name, value in again.pins:
+        for (name, value), at in zip(again.pins, again.pins_pos or [p[1].pos for p in again.pins]):
             if name not in params:
                 error(f"'{name}' is not a parameter of action {a.name}: again sets the parameters the next "
-                      "move keeps", value.pos, suggest(name, params) or f"parameters: {', '.join(params) or 'none'}")
+                      "move keeps", at, suggest(name, params) or f"parameters: {', '.join(params) or 'none'}")
             elif name in seen:
-                error(f"again sets '{name}' twice", value.pos)
+                error(f"again sets '{name}' twice", at)
             seen.add(name)
             if name in params and name not in pins:
                 pins[name] = f"{flag}__{name}"
@@ -116,7 +116,8 @@ def _expanded(body: list, flag: str, pins: dict) -> list:
     for stmt in body:
         if isinstance(stmt, ast.Again):
             out.append(ast.Assign(name=flag, op="=", value=ast.Bool(value=True, pos=stmt.pos), pos=stmt.pos))
-            out += [ast.Assign(name=pins[n], op="=", value=v, pos=stmt.pos) for n, v in stmt.pins if n in pins]
+            first = {n: v for n, v in reversed(stmt.pins)}  # a name set twice is an error already: set once
+            out += [ast.Assign(name=pins[n], op="=", value=v, pos=v.pos) for n, v in first.items() if n in pins]
             continue
         changes = {}
         for f in attrs.fields(type(stmt)):

@@ -163,7 +163,10 @@ class StatementLowering:
         ty = tree.type
         if not T.compatible(c.type, ty) or (c.type.kind == "cell" and ty.kind == "cell" and ty.space
                                              and not self.same_cells(c.type.space, ty.space)):
-            self.error(f"'{c.name}' holds {c.type}{self.cell_grid(c.type)}, not {ty}{self.cell_grid(ty)}", node.pos)
+            held = f"{c.type}{self.cell_grid(c.type)}"
+            pin = self.sym.again_pins.get(c.name)  # again with p = v: say it of the parameter
+            self.error(f"again sets parameter '{pin[2]}', which takes {held}, to {ty}{self.cell_grid(ty)}" if pin else
+                       f"'{c.name}' holds {held}, not {ty}{self.cell_grid(ty)}", node.pos)
         if c.type.kind == "bool":  # stored as 1 or 0, as in a counter's C slot
             return N.Number(T.INT, 0, tree)
         return tree

@@ -246,6 +246,7 @@ class Again(Node):
     ``again with c = t``); when it has no legal move so, the turn goes on."""
 
     pins: list = attrs.Factory(list)  # [(parameter name, Expr)]
+    pins_pos: list = attrs.field(factory=list, eq=False, repr=False)  # where each parameter is named
 
 
 @attrs.define

@@ -549,10 +549,12 @@ class ToAst(Transformer):
         return ast.EndTurn(pos=_pos(meta))
 
     def again(self, meta, items):
-        return ast.Again(pins=[p for p in items if p is not None], pos=_pos(meta))
+        pins = [p for p in items if p is not None]
+        return ast.Again(pins=[(name, value) for name, value, _at in pins], pins_pos=[at for *_, at in pins],
+                         pos=_pos(meta))
 
     def pin(self, meta, items):
-        return (str(items[0]), items[1])
+        return (str(items[0]), items[1], _pos(items[0]))
 
     def next_player(self, meta, items):
         return ast.NextPlayer(value=items[0], pos=_pos(meta))
