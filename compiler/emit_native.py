@@ -66,6 +66,9 @@ class CythonWriter(PythonWriter):
     def w_CellRead(self, e: N.CellRead) -> tuple[str, int]:
         return f"_cell({self.code(e.grid)}, {self.code(e.cell)})", P_ATOM
 
+    def w_Element(self, e: N.Element) -> tuple[str, int]:  # a code less one, with no overflow check
+        return f"_element({self.code(e.code)})", P_ATOM
+
     def w_NumberCell(self, e: N.NumberCell) -> tuple[str, int]:
         # the cell's place in the array, read or written in C (``_number_at(g, c)[0] += 1``)
         return f"_number_at({self.code(e.grid)}, {self.code(e.cell)})[0]", P_ATOM
@@ -244,7 +247,7 @@ class CythonWriter(PythonWriter):
             declare("long", "_d" + sfx)
             start = start + [f"if {cell} < 0 or ({cell} + 1) * {deg} > len(_v_{table}): "
                              "raise ValueError('there is no cell here (none) to look around')"]
-            body = [f"for _d{sfx} in range({deg}):", f"    {var} = _p_{table}[{cell} * {deg} + _d{sfx}]"]
+            body = [f"for _d{sfx} in range({deg}):", f"    {var} = _table_at(_p_{table}, {cell}, {deg}, _d{sfx})"]
             cond = f"{var} >= 0 and ({cond})" if cond else f"{var} >= 0"
         if isinstance(source, N.Slide):  # a slide (or reach) followed in C along its direction
             start, body = start + self.walk_head(source, var, declare, "_from" + sfx, "_steps" + sfx), []
@@ -301,7 +304,7 @@ class CythonWriter(PythonWriter):
         return [f"{start} = {self.code(walk.cell)}",
                 f"if {start} < 0 or {start} >= {cells}: raise ValueError('there is no cell here (none) to slide from')",
                 f"if {d} < 0 or {d} >= {deg}: raise IndexError('no such direction')", f"{steps} = 0",
-                f"{var} = _p_{walk.table.name}[{start} * {deg} + {d}]"]  # both checked: no check
+                f"{var} = _table_at(_p_{walk.table.name}, {start}, {deg}, {d})"]  # both checked: no check
 
     def walk_body(self, walk: N.Slide, var: str, body: list[str], start: str = "_from",
                   steps: str = "_steps", unchecked: str | None = None) -> list[str]:
@@ -318,7 +321,7 @@ class CythonWriter(PythonWriter):
         out += [f"    {steps} += 1"] + body
         if walk.kind == "reach":
             out.append(f"    if {filled}: break")
-        return out + [f"    {var} = _p_{walk.table.name}[{var} * {deg} + {d}]"]  # a cell from the table
+        return out + [f"    {var} = _table_at(_p_{walk.table.name}, {var}, {deg}, {d})"]  # a cell from the table
 
 
 def _walked_grid(source) -> str | None:

@@ -319,6 +319,17 @@ cdef inline long neighbour_steps(const short[::1] adj, long deg, long at, long d
     return at
 
 
+cdef inline long element(long code) noexcept:
+    """The element a cell's code stands for (the code, a byte, less one: -1 for an empty cell)."""
+    return code - 1
+
+
+cdef inline long table_at(const short* table, long at, long deg, long d) noexcept:
+    """``table[at * deg + d]`` for a walk of a grid's own table whose start cell and direction
+    were checked (so no overflow check either: this file's functions have none)."""
+    return table[at * deg + d]
+
+
 cdef inline long piece_kind(long piece, long kinds) noexcept:
     """ops.piece_kind in C."""
     return piece % kinds if piece >= 0 else -1
