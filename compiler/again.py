@@ -68,11 +68,11 @@ def _rewrite(sym, where: tuple, at: int, choices: list, error) -> list:
     a = choices[at]
     index, step = where
     flag = f"again__{step.name}__{a.name}"
-    pos = _agains(a.body)[0].pos
+    agains = _agains(a.body)
+    pos = agains[0].pos
     sym.counters[flag] = CounterSym(flag, None, ast.Counter(name=flag, per="turn", quiet=True, pos=pos), T.BOOL)
     params = [n for b in a.params for n in b.names]
     pins: dict[str, str] = {}  # parameter -> its counter
-    agains = _agains(a.body)
     sets = {tuple(sorted(name for name, _value in again.pins)) for again in agains}
     if len(sets) > 1:  # else a value one again leaves unset would still be compared
         error(f"the 'again' statements of action {a.name} set different parameters "

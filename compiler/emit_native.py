@@ -15,6 +15,7 @@ from . import nodes as N
 from . import statements as S
 from . import types as T
 from .emit import C_FORMS, PythonWriter, runtime_call
+from .lower_grids import gconst
 from .nodes import P_NOT, P_MUL, P_ATOM
 from .traverse import over, rebuild
 
@@ -168,8 +169,7 @@ class CythonWriter(PythonWriter):
         the local's type from ``_as_bytearray``), so that each cell read or written on it is a C
         access."""
         value = st.value
-        one_seat = isinstance(value, N.Index) and value.type.kind == "grid" and isinstance(value.obj, N.Field) \
-            and value.obj.attr.startswith("g_") and (value.type.elem is None or value.type.elem.kind != "int")
+        one_seat = isinstance(value, N.Index) and _byte_grid(value.obj, value.type)  # grid[me]
         if st.note == "read once" and (_byte_grid(value) or one_seat):  # a shared grid, or one seat's
             return [f"{self.code(st.target)} = _as_bytearray({self.code(st.value)})  # read once, a bytearray"]
         return super().s_Assign(st)
@@ -221,8 +221,8 @@ class CythonWriter(PythonWriter):
         its locals suffixed (``sfx``), instead of calling a method per element."""
         e = rebuild(e, lambda value: _grid_locals(value, grids))  # each grid read once, before the walk
         var = e.var
-        walked = _walked_grid(e.source)
-        if walked is not None and walked in grids:  # its cells met by the walk: read with no check
+        walked = _walked_grid(e.source, grids)
+        if walked is not None:  # its cells met by the walk: read with no check
             bytes_read.add(walked)
             e = rebuild(e, lambda value: _cells_met(value, walked, var))
         inner = e.elem
@@ -324,14 +324,15 @@ class CythonWriter(PythonWriter):
         return out + [f"    {var} = _table_at(_p_{walk.table.name}, {var}, {deg}, {d})"]  # a cell from the table
 
 
-def _walked_grid(source) -> str | None:
-    """The state's grid (``g_board``) whose own table an aggregate walks (a slide or reach of
-    it; its neighbours or leaps), so that every cell the walk meets is one of its cells; else
-    None."""
-    if isinstance(source, N.Slide) and isinstance(source.grid, N.Local) and source.grid.name.startswith("_g_"):
-        return source.grid.name[1:]
-    if isinstance(source, N.NeighbourList) and source.table.startswith("G_"):
-        return "g_" + source.table[2:].split("__")[0]  # G_board__ADJ, G_board__LEAP_1_2: g_board
+def _walked_grid(source, grids: dict) -> str | None:
+    """The grid among ``grids`` (the aggregate's, ``g_board``) whose own table it walks (a slide
+    or reach of it; its neighbours or leaps), so that every cell the walk meets is one of its
+    cells; else None."""
+    if isinstance(source, N.Slide) and isinstance(source.grid, N.Local):
+        attr = source.grid.name[1:]  # the grid's local, _g_board
+        return attr if attr in grids else None
+    if isinstance(source, N.NeighbourList):  # its table is named after the grid (gconst): G_board__ADJ
+        return next((attr for attr in grids if source.table.startswith(gconst(attr[2:]) + "_")), None)
     return None
 
 
@@ -347,10 +348,12 @@ def _cells_met(value, attr: str, var: str):
     return over(value, lambda inner: _cells_met(inner, attr, var))
 
 
-def _byte_grid(value) -> bool:
-    """Whether ``value`` is a shared grid of elements of the state (``s.g_board``): a bytearray."""
-    return isinstance(value, N.Field) and value.type.kind == "grid" and value.attr.startswith("g_") \
-        and (value.type.elem is None or value.type.elem.kind != "int")
+def _byte_grid(value, ty: T.Type | None = None) -> bool:
+    """Whether ``value`` is a grid of elements of the state (``s.g_board``): a bytearray. With
+    ``ty``, the type of one seat's part of it (``s.g_hand[me]``) is the one looked at."""
+    ty = ty or getattr(value, "type", None)
+    return isinstance(value, N.Field) and ty.kind == "grid" and value.attr.startswith("g_") \
+        and (ty.elem is None or ty.elem.kind != "int")
 
 
 def _grid_locals(value, grids: dict):
