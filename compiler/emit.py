@@ -33,11 +33,12 @@ def c_kernels() -> frozenset[str]:
     from importlib.resources import files
     text = files("regle.runtime").joinpath("_kernels.pxd").read_text(encoding="utf-8")
     names = set()
-    for line in text.splitlines():  # "cpdef list tagged(...)": a return type, then the name
-        head, paren, _rest = line.partition("(")
+    for line in text.splitlines():  # "cpdef list tagged(...)": a return type (of one word or
+        head, paren, _rest = line.partition("(")  # more: "long long"), then the name
         words = head.split()
-        if paren and not line[:1].isspace() and len(words) == 3 and words[0] in ("def", "cdef", "cpdef"):
-            names.add(words[2])
+        if paren and not line[:1].isspace() and len(words) >= 3 and words[0] in ("def", "cdef", "cpdef") \
+                and words[1] != "inline":
+            names.add(words[-1])
     return frozenset(names)
 
 

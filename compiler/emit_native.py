@@ -87,7 +87,7 @@ class CythonWriter(PythonWriter):
         if e.op in ("in", "not in") and isinstance(e.right, N.NeighbourList):
             # t in neighbours(G, c): a look at c's row of the C table, no list made
             r = e.right
-            test = f"_is_neighbour(_v_{r.table}, {r.degree}, {self.code(r.cell)}, {self.code(e.left)})"
+            test = f"_next_to(_p_{r.table}, len(_v_{r.table}), {r.degree}, {self.code(r.cell)}, {self.code(e.left)})"
             return ("not " + test, P_NOT) if e.op == "not in" else (test, P_ATOM)
         return super().w_Binary(e)
 
@@ -151,6 +151,9 @@ class CythonWriter(PythonWriter):
 
     def s_For(self, st: S.For) -> list[str]:
         source = st.source
+        count = _range_size(source)
+        if count is not None:  # a range of known size (the seats, a span): counted, then a C loop
+            return [f"s._walk({count})", f"for {st.var} in {self.code(source)}:", *self.body(st.body)]
         if not (isinstance(source, N.NeighbourList) and st.walk):
             return super().s_For(st)
         # the neighbours' table walked in C: no list
@@ -322,6 +325,18 @@ class CythonWriter(PythonWriter):
         if walk.kind == "reach":
             out.append(f"    if {filled}: break")
         return out + [f"    {var} = _table_at(_p_{walk.table.name}, {var}, {deg}, {d})"]  # a cell from the table
+
+
+def _range_size(source) -> str | None:
+    """How many numbers a loop's range walks, when that is known without computing it twice: a
+    span's, or the seats' (``range(s.n)``); else None."""
+    if isinstance(source, N.Span):
+        return str(max(source.last - source.first + 1, 0))
+    if isinstance(source, N.Upto) and isinstance(source.count, N.Field) and source.count.attr == "n":
+        return "s.n"
+    if isinstance(source, N.Upto) and isinstance(source.count, N.Const) and isinstance(source.count.value, int):
+        return str(max(source.count.value, 0))
+    return None
 
 
 def _walked_grid(source, grids: dict) -> str | None:

@@ -23,7 +23,7 @@ from . import nodes as N
 from . import statements as S
 from .moves import (
     AddMove, CellScan, ForcedFirst, Guard, KernelMoves, ListedMoves, MovesBound, NeighbourScan, PairScan, Scan, Source,
-    SlideScan, nest)
+    SlideScan, neighbour_tables, nest)
 from .lower_common import Ctx, decides_in_parts, pyname, _zone_name, _names_in, _moves_fit
 
 
@@ -43,6 +43,18 @@ class Loop:
 
     def __attrs_post_init__(self) -> None:
         self.clauses = self.clauses or ((self.names, self.src),)
+
+
+def _holding_scan(src: N.Expr) -> bool:
+    """Whether a loop over ``src`` may walk a grid's bytes for a span of them: the cells of a
+    state's grid of elements holding one value, or an owner's pieces, or one kind of an owner's
+    (``K.cells_holding``; a kind of any owner is not one span, and keeps the kernel's list)."""
+    if not (isinstance(src, N.Helper) and src.name == "K.cells_holding"):
+        return False
+    grid, _kinds, kind, owner = src.args
+    any_owner = isinstance(owner, N.Const) and owner.value == -2
+    any_kind = isinstance(kind, N.Const) and kind.value == -2
+    return isinstance(grid, N.Field) and grid.attr.startswith("g_") and (any_kind or not any_owner)
 
 
 class ActionLowering:
@@ -310,6 +322,11 @@ class ActionLowering:
                 break
             if isinstance(loop.src, N.Cells) and loop.src.walkable:  # natively the grid's bytes: no list
                 gen.append(CellScan(node.pos[0], loop.names, loop.src))
+            elif _holding_scan(loop.src):  # the cells holding pieces: the grid's bytes too
+                low, high = f"_lo{level}", f"_hi{level}"
+                ctx.note_local(low, T.INT)
+                ctx.note_local(high, T.INT)
+                gen.append(CellScan(node.pos[0], loop.names, loop.src, low=low, high=high))
             elif loop.pairs_of is not None:
                 gen.append(PairScan(node.pos[0], *loop.pair, loop.src, loop.pairs_of))
             elif isinstance(loop.src, N.Slide) and loop.single:  # natively followed in C: no list
@@ -317,7 +334,7 @@ class ActionLowering:
                 ctx.note_local(start, T.INT)
                 ctx.note_local(steps, T.INT)
                 gen.append(SlideScan(node.pos[0], loop.names, loop.src, start, steps))
-            elif isinstance(loop.src, N.NeighbourList):  # natively the neighbours' C table: no list
+            elif neighbour_tables(loop.src) is not None:  # natively the neighbours' C tables: no list
                 d = f"_d{level}"
                 ctx.note_local(d, T.INT)
                 gen.append(NeighbourScan(node.pos[0], loop.names, loop.src, d))

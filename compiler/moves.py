@@ -15,6 +15,7 @@ import attrs
 from . import nodes as N
 from . import statements as S
 from . import types as T
+from .traverse import over
 
 #: packed keys: the action in the low 8 bits, then each argument in 27 bits (from -2**26), or,
 #: for an action of three arguments, in 18 bits (from -2**17)
@@ -53,21 +54,26 @@ class PairScan(S.Stmt):
 
 @attrs.frozen
 class CellScan(S.Stmt):
-    """A parameter over a grid's empty (filled) cells: natively walked on the grid's bytes (its
-    size, then each cell tested), no list made; in Python the kernel's list."""
+    """A parameter over a grid's empty (filled) cells, or over those holding a piece, a kind of
+    an owner or an owner's pieces (``K.cells_holding``): natively walked on the grid's bytes
+    (its size, then each cell's byte tested, between ``low`` and ``high`` for the holding ones,
+    the method's locals), no list made; in Python the kernel's list."""
     var: str
-    cells: N.Cells
+    cells: N.Expr  # N.Cells, or the K.cells_holding helper of a grid of elements
     body: tuple | None = None
+    low: str = ""
+    high: str = ""
     #: natively the grid is read at every step of the walk (compiler/reads.py counts it so)
     repeated = ("cells",)
 
 
 @attrs.frozen
 class NeighbourScan(S.Stmt):
-    """A parameter over a cell's neighbours (leaps): natively walked on their C table (``d``:
-    the walk's own local), no list made; in Python the list."""
+    """A parameter over a cell's neighbours (leaps), or several such lists joined: natively
+    walked on their C tables in turn (``d``: the walk's own local), no list made; in Python the
+    list."""
     var: str
-    cells: N.NeighbourList
+    cells: N.Expr  # N.NeighbourList, or N.Concat of them
     d: str
     body: tuple | None = None
 
@@ -155,6 +161,34 @@ def nest(items: list) -> tuple:
     return tuple(body)
 
 
+def _cells_read_at(value, grids: frozenset, var: str):
+    """``value`` (a scan's body) with each read of a grid named in ``grids`` (its local,
+    ``g_board``) at the scan's cell ``var`` read from its bytes with no check (``_byte_at(g_board,
+    c_)``): the cell is one of the grid's, and a generator only writes the grid in a trial that
+    puts it back."""
+    if isinstance(value, N.CellRead) and isinstance(value.grid, N.Local) and value.grid.name in grids \
+            and isinstance(value.cell, N.Local) and value.cell.name == var:
+        return N.Code(value.type, 0, f"_byte_at({value.grid.name}, {var})", N.P_ATOM)
+    return over(value, lambda inner: _cells_read_at(inner, grids, var))
+
+
+def neighbour_tables(source: N.Expr) -> list | None:
+    """The neighbours' (or leaps') tables a loop's source joins (``leaps(G, c, 1, 2) +
+    neighbours(G, c)``), in order, when it is only such lists; else None."""
+    if isinstance(source, N.NeighbourList):
+        return [source]
+    if isinstance(source, N.Concat):
+        left, right = neighbour_tables(source.left), neighbour_tables(source.right)
+        return left + right if left is not None and right is not None else None
+    return None
+
+
+def _table_grids(tables: list) -> frozenset:
+    """The locals of the grids (``g_board``) whose own tables these are (``G_board__LEAP_1_2``):
+    every cell met in them is one of that grid's."""
+    return frozenset("g_" + t.table[2:].split("__")[0] for t in tables if t.table.startswith("G_"))
+
+
 def _code_only(block) -> list:
     return [st for st in block if not isinstance(st, S.Comment)]
 
@@ -195,21 +229,42 @@ class _Moves:
     def m_CellScan(self, st: CellScan) -> list[str]:
         if not self.native:
             return [f"for {st.var} in {self.w.code(st.cells)}:", *self.inside(st.body)]
-        grid = st.cells.grid
-        cell = self.w.code(N.CellRead(T.INT, 0, grid, N.Local(T.INT, 0, st.var)))
-        test = cell if st.cells.filled else "not " + cell
-        return [f"for {st.var} in range({self.w.code(N.Len(T.INT, 0, grid))}):", f"    if {test}:",
-                *("    " + line for line in self.inside(st.body))]
+        if isinstance(st.cells, N.Cells):  # the filled bytes (1 to 255), or the empty ones (0)
+            grid = st.cells.grid
+            low, high = ("1", "255") if st.cells.filled else ("0", "0")
+            head = []
+        else:  # K.cells_holding(grid, kinds, kind, owner): the span of bytes it looks for
+            grid, kinds, kind, owner = st.cells.args
+            args = ", ".join(self.w.code(a) for a in (kinds, kind, owner))
+            low, high = st.low, st.high
+            head = [f"{low} = _holding_low({args})", f"{high} = _holding_high({args})"]
+        # from cell to cell found in C, no list; each is one of the grid's: the body reads it
+        # with no check either
+        g, var = self.w.code(grid), st.var
+        return head + [f"{var} = _next_in_span({g}, 0, {low}, {high})", f"while {var} >= 0:",
+                       *self.inside(_cells_read_at(st.body, frozenset([g]), var)),
+                       f"    {var} = _next_in_span({g}, {var} + 1, {low}, {high})"]
 
     def m_NeighbourScan(self, st: NeighbourScan) -> list[str]:
         if not self.native:
             return [f"for {st.var} in {self.w.code(st.cells)}:", *self.inside(st.body)]
-        cells = st.cells
-        cell = self.w.code(cells.cell, N.P_MUL + 1)
-        return [f"if {cell} < 0: raise ValueError('there is no cell here (none) to look around')",
-                f"for {st.d} in range({cells.degree}):",
-                f"    {st.var} = _v_{cells.table}[{cell} * {cells.degree} + {st.d}]",
-                f"    if {st.var} >= 0:", *("    " + line for line in self.inside(st.body))]
+        # each table's cell checked once; then one C loop over their entries in turn, no list
+        tables = neighbour_tables(st.cells)
+        out, picks, start = [], [], 0
+        for t in tables:
+            cell = self.w.code(t.cell, N.P_MUL + 1)
+            out.append(f"if {cell} < 0 or ({cell} + 1) * {t.degree} > len(_v_{t.table}): "
+                       "raise ValueError('there is no cell here (none) to look around')")
+            picks.append((start, f"_table_at(_p_{t.table}, {cell}, {t.degree}, {st.d} - {start})"))
+            start += t.degree
+        out.append(f"for {st.d} in range({start}):")
+        if len(picks) == 1:
+            out.append(f"    {st.var} = {picks[0][1]}")
+        for i, (first, pick) in enumerate(picks if len(picks) > 1 else []):
+            test = "else" if i == len(picks) - 1 else f"{'if' if i == 0 else 'elif'} {st.d} < {picks[i + 1][0]}"
+            out += [f"    {test}:", f"        {st.var} = {pick}"]
+        body = _cells_read_at(st.body, _table_grids(tables), st.var)
+        return out + [f"    if {st.var} >= 0:", *("    " + line for line in self.inside(body))]
 
     def m_SlideScan(self, st: SlideScan) -> list[str]:
         if not self.native:

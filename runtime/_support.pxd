@@ -13,7 +13,7 @@ from cpython.mem cimport PyMem_Realloc
 from cpython.array cimport array
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_FromStringAndSize, PyByteArray_GET_SIZE
 from cpython.object cimport Py_SIZE
-from libc.string cimport memcpy, memset
+from libc.string cimport memchr, memcpy, memset
 from regle.runtime cimport _kernels as _CK
 
 cdef extern from *:
@@ -286,15 +286,19 @@ cdef inline long at_xy(long x, long y, long width, long height, long lane_major)
 cdef list neighbour_list(const short[::1] table, long deg, long at)
 
 
-cdef inline bint is_neighbour(const short[::1] adj, long deg, long at, long other) except -1:
-    """``other in neighbours(G, at)`` in C: whether other is one of at's neighbours."""
+cdef inline bint next_to(const short* table, Py_ssize_t size, long deg, long at, long other) except -1:
+    """``other in neighbours(G, at)`` in C on the table's pointer (``size`` entries): whether
+    other is one of at's neighbours, with no memoryview passed."""
     cdef long d
     if at < 0:
         raise ValueError("there is no cell here (none) to look around")
-    if at * deg + deg > adj.shape[0]:
+    if at * deg + deg > size:
         raise IndexError("no such cell")
+    if other < 0:
+        return False
+    table += at * deg
     for d in range(deg):
-        if adj[at * deg + d] == other and other >= 0:
+        if table[d] == other:
             return True
     return False
 
@@ -338,6 +342,69 @@ cdef inline long piece_kind(long piece, long kinds) noexcept:
 cdef inline long piece_owner(long piece, long kinds) noexcept:
     """ops.piece_owner in C."""
     return piece // kinds if piece >= 0 else -1
+
+
+cdef inline long holding_low(long kinds, long kind, long owner) noexcept:
+    """The lowest byte of a grid of elements that ``K.cells_holding(g, kinds, kind, owner)``
+    finds (-2: any kind or owner): a scan of the grid's bytes tests each against the span from
+    this to ``holding_high``. A kind of any owner is no span: it is told as ``-1 - kind`` (and
+    ``holding_high`` gives the number of kinds), which ``in_span`` tests by division."""
+    if kinds >= 256 and owner == -2 and 0 <= kind < 255:  # a grid of values: one byte
+        return kind + 1
+    if owner == -2 and kind == -2:
+        return 1
+    if owner == -2 and 0 <= kind < kinds:
+        return -1 - kind
+    if owner >= 0 and kind == -2:
+        return owner * kinds + 1
+    if owner >= 0 and 0 <= kind < kinds:
+        return owner * kinds + kind + 1
+    return 1  # nothing (a kind or owner that is none)
+
+
+cdef inline long holding_high(long kinds, long kind, long owner) noexcept:
+    """The highest byte of the span ``holding_low`` begins (below it: nothing is found)."""
+    if kinds >= 256 and owner == -2 and 0 <= kind < 255:
+        return kind + 1
+    if owner == -2 and kind == -2:
+        return 255
+    if owner == -2 and 0 <= kind < kinds:
+        return kinds
+    if owner >= 0 and kind == -2:
+        return owner * kinds + kinds
+    if owner >= 0 and 0 <= kind < kinds:
+        return owner * kinds + kind + 1
+    return 0
+
+
+cdef inline Py_ssize_t next_in_span(object grid, Py_ssize_t at, long low, long high) except -2:
+    """The first cell from ``at`` on of a grid of elements whose byte is in the span
+    ``holding_low`` and ``holding_high`` give (an empty cell: 0 to 0; a filled one: 1 to 255),
+    or -1: a scan of the grid's cells walks them so, one call per cell found, with no list. One
+    byte is the C library's search (memchr); a span, a tight loop."""
+    cdef const unsigned char* cells
+    cdef const void* found
+    cdef Py_ssize_t n
+    if type(grid) is not bytearray:
+        raise TypeError("a grid of elements is missing")
+    n = PyByteArray_GET_SIZE(grid)
+    if at < 0 or at >= n or (low >= 0 and (high < low or low > 255)):
+        return -1
+    cells = <const unsigned char*>PyByteArray_AS_STRING(grid)
+    if low == high:
+        found = memchr(cells + at, low, n - at)
+        return -1 if found == NULL else <const unsigned char*>found - cells
+    if low >= 0:
+        while at < n:
+            if <unsigned long>(cells[at] - low) <= <unsigned long>(high - low):
+                return at
+            at += 1
+        return -1
+    while at < n:  # a kind of any owner: by division
+        if cells[at] != 0 and (cells[at] - 1) % high == -1 - low:
+            return at
+        at += 1
+    return -1
 
 
 # ---- packed move keys: a move (tag, a, b) of small numbers as one C long, pushed into the

@@ -811,3 +811,21 @@ def batch_step(object state_class, list states, list finished, const long long[:
             states[i] = s
         current[i] = s.cur
         _batch_mask(s, &mask[i, 0], width)
+
+
+# ---- for the tests: the inline scans of native engines, held to the kernels they stand for ----
+def span_of(long kinds, long kind, long owner):
+    """(holding_low, holding_high): the span of bytes a native scan for ``K.cells_holding(g,
+    kinds, kind, owner)`` tests (ops.holding_span is its twin)."""
+    return holding_low(kinds, kind, owner), holding_high(kinds, kind, owner)
+
+
+def scan_span(object grid, long low, long high):
+    """The cells a native engine's scan walks for a span of bytes, in order: ``next_in_span``
+    from each cell found to the next (ops.next_in_span is its twin)."""
+    cdef Py_ssize_t c = next_in_span(grid, 0, low, high)
+    out = []
+    while c >= 0:
+        out.append(c)
+        c = next_in_span(grid, c + 1, low, high)
+    return out

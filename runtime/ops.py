@@ -333,6 +333,34 @@ def piece_owner(piece: int, kinds: int) -> int:
     return piece // kinds if piece >= 0 else -1
 
 
+def holding_span(kinds: int, kind: int, owner: int) -> tuple[int, int]:
+    """The bytes of a grid of elements whose cells ``cells_holding(g, kinds, kind, owner)``
+    finds (-2: any kind or owner), as a span (low, high) for a scan to test each cell against.
+    A kind of any owner is no span: it is told by a negative low, ``-1 - kind``, with high the
+    number of kinds (``in_span`` tests it by division). Nothing is found when low > high."""
+    if kinds >= 256 and owner == -2 and 0 <= kind < 255:  # a grid of values: one byte
+        return kind + 1, kind + 1
+    if owner == -2 and kind == -2:
+        return 1, 255
+    if owner == -2 and 0 <= kind < kinds:
+        return -1 - kind, kinds
+    if owner >= 0 and kind == -2:
+        return owner * kinds + 1, owner * kinds + kinds
+    if owner >= 0 and 0 <= kind < kinds:
+        return owner * kinds + kind + 1, owner * kinds + kind + 1
+    return 1, 0  # a kind or owner that is none
+
+
+def next_in_span(grid, at: int, low: int, high: int) -> int:
+    """The first cell from ``at`` on whose byte is in the span :func:`holding_span` gives (an
+    empty cell: 0 to 0; a filled one: 1 to 255), or -1."""
+    for c in range(max(at, 0), len(grid)):
+        byte = grid[c]
+        if low <= byte <= high if low >= 0 else byte != 0 and (byte - 1) % high == -1 - low:
+            return c
+    return -1
+
+
 def mancala_opposite(cell: int, n: int) -> int:
     """The house across the board (none for a store)."""
     if cell < 0 or cell == n or cell >= 2 * n + 1:

@@ -192,7 +192,7 @@ def test_the_native_emitter_writes_the_c_forms():
         (N.Helper(I, 0, "ops.number", (local("x_"),)), "ops.number(x_)", "_number(x_)"),
         (N.Helper(I, 0, "ops.number", (local("x_"),), False), "ops.number(x_)", "_ops_number(x_)"),
         (N.Binary(B, 0, "in", local("t_"), N.NeighbourList(L, 0, "G_board__ADJ", 8, cell)),
-         "t_ in ops.neighbours(G_board__ADJ, 8, c_)", "_is_neighbour(_v_G_board__ADJ, 8, c_, t_)"),
+         "t_ in ops.neighbours(G_board__ADJ, 8, c_)", "_next_to(_p_G_board__ADJ, len(_v_G_board__ADJ), 8, c_, t_)"),
     ]
     for tree, python, native in cases:
         assert py.write(tree)[0] == python

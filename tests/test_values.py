@@ -313,6 +313,39 @@ def test_cells_holding_kernel_twins_agree():
     agree()
 
 
+def test_native_scans_of_cells_holding_agree_with_the_kernel():
+    """A native move generator walks ``for c in filled_cells(G, kind, owner)`` (and the empty or
+    filled cells) on the grid's bytes: a span of them (holding_low, holding_high), from one cell
+    found to the next. In C and in the Python twins, it finds what the kernel's list holds."""
+    from hypothesis import given, strategies as st
+    from regle.runtime import kernels as pure, ops
+    try:
+        from regle.runtime import _support
+    except ImportError:
+        pytest.skip("the compiled runtime is not built")
+
+    def walk(grid, low, high):
+        out, c = [], ops.next_in_span(grid, 0, low, high)
+        while c >= 0:
+            out.append(c)
+            c = ops.next_in_span(grid, c + 1, low, high)
+        return out
+
+    @given(st.binary(max_size=40), st.sampled_from([1, 2, 6, 7, 256]), st.integers(-3, 300), st.integers(-3, 5))
+    def agree(cells, kinds, kind, owner):
+        grid = bytearray(cells)
+        span = ops.holding_span(kinds, kind, owner)
+        assert _support.span_of(kinds, kind, owner) == span
+        expected = pure.cells_holding(grid, kinds, kind, owner)
+        assert _support.scan_span(grid, *span) == walk(grid, *span) == expected
+        assert _support.scan_span(grid, 1, 255) == walk(grid, 1, 255) == [c for c, b in enumerate(grid) if b]
+        assert _support.scan_span(grid, 0, 0) == walk(grid, 0, 0) == [c for c, b in enumerate(grid) if not b]
+
+    agree()
+    with pytest.raises(TypeError):
+        _support.scan_span(None, 1, 255)  # a grid that is missing stops the scan, with no read
+
+
 def test_words_of_the_language_are_names_where_only_a_name_fits():
     """LALR merges states, so after `clear c on board` the lexer once read `quiet` as the zone
     option and refused `quiet = 0`; a word is now a name wherever only a name fits."""
