@@ -50,6 +50,10 @@ class CythonWriter(PythonWriter):
         module, name = e.name.split(".")
         if module == "ops" and e.c_form and name in C_FORMS:
             return f"{C_FORMS[name]}({self.args(e.args)})", P_ATOM
+        if e.name == "K.first_holding" and (_byte_grid(e.args[0]) or isinstance(e.args[0], N.Local)
+                                            and e.args[0].name.startswith("g_")):
+            # where the king stands: the grid's bytes searched inline (a span, memchr for one byte)
+            return f"_first_in({self.args(e.args)})", P_ATOM
         return super().w_Helper(e)
 
     def w_StateCopy(self, e: N.StateCopy) -> tuple[str, int]:

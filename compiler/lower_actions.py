@@ -22,9 +22,9 @@ from .ir import ActionIR, StepIR
 from . import nodes as N
 from . import statements as S
 from .moves import (
-    AddMove, CellScan, ForcedFirst, Guard, KernelMoves, ListedMoves, MovesBound, NeighbourScan, PairScan, Scan, Source,
+    AddMove, CellScan, ForcedFirst, Guard, ItemScan, KernelMoves, ListedMoves, MovesBound, NeighbourScan, PairScan, Scan, Source,
     SlideScan, neighbour_tables, nest)
-from .lower_common import Ctx, decides_in_parts, pyname, _zone_name, _names_in, _moves_fit
+from .lower_common import Ctx, c_type, decides_in_parts, pyname, _zone_name, _names_in, _moves_fit
 
 
 @attrs.define
@@ -334,6 +334,12 @@ class ActionLowering:
                 ctx.note_local(start, T.INT)
                 ctx.note_local(steps, T.INT)
                 gen.append(SlideScan(node.pos[0], loop.names, loop.src, start, steps))
+            elif isinstance(loop.src, N.ListOf) and loop.single and 1 <= len(loop.src.items) <= 8 \
+                    and c_type(loop.src.type.elem or T.ANY) == "long":  # natively its items, then a C loop
+                k, items = f"_k{level}", tuple(f"_item{level}_{j}" for j in range(len(loop.src.items)))
+                for name in (k, *items):
+                    ctx.note_local(name, T.INT)
+                gen.append(ItemScan(node.pos[0], loop.names, loop.src, k, items))
             elif neighbour_tables(loop.src) is not None:  # natively the neighbours' C tables: no list
                 d = f"_d{level}"
                 ctx.note_local(d, T.INT)

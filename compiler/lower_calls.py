@@ -268,7 +268,10 @@ class CallLowering:
         # argument would be computed twice (a name or a number may be repeated freely): the body
         # lowered again with the arguments' trees in place of its parameters
         plain = [_plain(t, ctx) for t in trees]
-        if (size <= 100 and not any(u.startswith("fn:") for u in uses) and "span" not in uses
+        # a list written out (``[off(c, -1, 1), off(c, 0, 1)]``) is as cheap in place at any
+        # length, and a loop over it in place needs no list natively
+        listed = isinstance(d.body, ast.ListExpr) and len(d.body.items) <= 8 and all(plain)
+        if ((size <= 100 or listed) and not any(u.startswith("fn:") for u in uses) and "span" not in uses
                 and "score" not in uses
                 and all(uses[p] <= 1 or simple for p, simple in zip(d.params, plain))
                 # natively an aggregate is a helper that takes the names it reads: in place only

@@ -79,6 +79,18 @@ class NeighbourScan(S.Stmt):
 
 
 @attrs.frozen
+class ItemScan(S.Stmt):
+    """A parameter over a list written out of whole numbers (``t in [off(c, -1, 1), off(c, 0,
+    1)]``): natively each item computed once into a local of its own (``items``), then a C loop
+    (``k``) that takes them in turn, no list made; in Python the list."""
+    var: str
+    cells: N.ListOf
+    k: str
+    items: tuple
+    body: tuple | None = None
+
+
+@attrs.frozen
 class SlideScan(S.Stmt):
     """A parameter over a slide or a reach (``t in reach(G, c, d)``): natively the line is
     followed in C from cell to cell (``start``, ``steps``: the walk's own locals), no list
@@ -146,7 +158,7 @@ class ForcedFirst(S.Stmt):
     step's moves (the other actions' part of the generator is not run)."""
 
 
-OPENERS = (Guard, Scan, PairScan, CellScan, NeighbourScan, SlideScan)
+OPENERS = (Guard, Scan, PairScan, CellScan, NeighbourScan, ItemScan, SlideScan)
 MADE = (AddMove, KernelMoves, ListedMoves)
 
 
@@ -265,6 +277,15 @@ class _Moves:
             out += [f"    {test}:", f"        {st.var} = {pick}"]
         body = _cells_read_at(st.body, _table_grids(tables), st.var)
         return out + [f"    if {st.var} >= 0:", *("    " + line for line in self.inside(body))]
+
+    def m_ItemScan(self, st: ItemScan) -> list[str]:
+        if not self.native:
+            return [f"for {st.var} in {self.w.code(st.cells)}:", *self.inside(st.body)]
+        out = [f"{name} = {self.w.code(item)}" for name, item in zip(st.items, st.cells.items)]
+        pick = st.items[-1]
+        for i in range(len(st.items) - 2, -1, -1):
+            pick = f"{st.items[i]} if {st.k} == {i} else {'(' + pick + ')' if i < len(st.items) - 2 else pick}"
+        return out + [f"for {st.k} in range({len(st.items)}):", f"    {st.var} = {pick}", *self.inside(st.body)]
 
     def m_SlideScan(self, st: SlideScan) -> list[str]:
         if not self.native:

@@ -407,6 +407,12 @@ cdef inline Py_ssize_t next_in_span(object grid, Py_ssize_t at, long low, long h
     return -1
 
 
+cdef inline Py_ssize_t first_in(object grid, long kinds, long kind, long owner) except -2:
+    """``K.first_holding`` on a grid of elements (a bytearray), inline: the first cell holding
+    (kind, owner), or -1."""
+    return next_in_span(grid, 0, holding_low(kinds, kind, owner), holding_high(kinds, kind, owner))
+
+
 # ---- packed move keys: a move (tag, a, b) of small numbers as one C long, pushed into the
 # state's buffer by the _keys_N methods; the move tuple is made only when it is played or read
 cdef inline long packed(long tag, long a, long b) noexcept:
