@@ -380,20 +380,17 @@ cdef inline long holding_high(long kinds, long kind, long owner) noexcept:
 cdef inline Py_ssize_t next_in_span(object grid, Py_ssize_t at, long low, long high) except -2:
     """The first cell from ``at`` on of a grid of elements whose byte is in the span
     ``holding_low`` and ``holding_high`` give (an empty cell: 0 to 0; a filled one: 1 to 255),
-    or -1: a scan of the grid's cells walks them so, one call per cell found, with no list. One
-    byte is the C library's search (memchr); a span, a tight loop."""
+    or -1: a scan of the grid's cells walks them so, one call per cell found, with no list (in
+    a tight loop: the cells found are often near each other, where a call of memchr costs more
+    than it saves)."""
     cdef const unsigned char* cells
-    cdef const void* found
     cdef Py_ssize_t n
     if type(grid) is not bytearray:
         raise TypeError("a grid of elements is missing")
     n = PyByteArray_GET_SIZE(grid)
-    if at < 0 or at >= n or (low >= 0 and (high < low or low > 255)):
+    if at < 0 or (low >= 0 and (high < low or low > 255)):
         return -1
     cells = <const unsigned char*>PyByteArray_AS_STRING(grid)
-    if low == high:
-        found = memchr(cells + at, low, n - at)
-        return -1 if found == NULL else <const unsigned char*>found - cells
     if low >= 0:
         while at < n:
             if <unsigned long>(cells[at] - low) <= <unsigned long>(high - low):
@@ -409,8 +406,15 @@ cdef inline Py_ssize_t next_in_span(object grid, Py_ssize_t at, long low, long h
 
 cdef inline Py_ssize_t first_in(object grid, long kinds, long kind, long owner) except -2:
     """``K.first_holding`` on a grid of elements (a bytearray), inline: the first cell holding
-    (kind, owner), or -1."""
-    return next_in_span(grid, 0, holding_low(kinds, kind, owner), holding_high(kinds, kind, owner))
+    (kind, owner), or -1. One byte (a king of a seat) is the C library's search (memchr)."""
+    cdef long low = holding_low(kinds, kind, owner), high = holding_high(kinds, kind, owner)
+    cdef const void* found
+    cdef Py_ssize_t n
+    if low != high or low < 1 or low > 255 or type(grid) is not bytearray:
+        return next_in_span(grid, 0, low, high)
+    n = PyByteArray_GET_SIZE(grid)
+    found = memchr(PyByteArray_AS_STRING(grid), low, n)
+    return -1 if found == NULL else <const char*>found - PyByteArray_AS_STRING(grid)
 
 
 # ---- packed move keys: a move (tag, a, b) of small numbers as one C long, pushed into the

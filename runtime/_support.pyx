@@ -820,6 +820,11 @@ def span_of(long kinds, long kind, long owner):
     return holding_low(kinds, kind, owner), holding_high(kinds, kind, owner)
 
 
+def first_of(object grid, long kinds, long kind, long owner):
+    """``first_in``: K.first_holding as a native engine searches a grid of elements inline."""
+    return first_in(grid, kinds, kind, owner)
+
+
 def scan_span(object grid, long low, long high):
     """The cells a native engine's scan walks for a span of bytes, in order: ``next_in_span``
     from each cell found to the next (ops.next_in_span is its twin)."""

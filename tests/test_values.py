@@ -338,6 +338,8 @@ def test_native_scans_of_cells_holding_agree_with_the_kernel():
         assert _support.span_of(kinds, kind, owner) == span
         expected = pure.cells_holding(grid, kinds, kind, owner)
         assert _support.scan_span(grid, *span) == walk(grid, *span) == expected
+        assert _support.first_of(grid, kinds, kind, owner) == pure.first_holding(grid, kinds, kind, owner) \
+            == (expected or [-1])[0]
         assert _support.scan_span(grid, 1, 255) == walk(grid, 1, 255) == [c for c, b in enumerate(grid) if b]
         assert _support.scan_span(grid, 0, 0) == walk(grid, 0, 0) == [c for c, b in enumerate(grid) if not b]
 
