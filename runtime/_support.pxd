@@ -199,17 +199,37 @@ cdef inline long long rolled(list rolls, long long value) except? -1:
 
 
 # ---- the C forms of the language's operations (regle.runtime.ops) ----
-cdef long cell_elsewhere(bytearray grid, Py_ssize_t at) except -1
-
-
-cdef inline long cell(bytearray grid, Py_ssize_t at) except -1:
-    """What a cell of a grid of elements holds (the element + 1, 0 when empty), read in C;
-    bounds checked, and from the end when negative, as Python's indexing. The common case is
-    written out, small enough for the C compiler to inline; the rest (an index from the end, a
-    wrong one) is ``cell_elsewhere``'s."""
-    if grid is not None and <size_t>at < <size_t>PyByteArray_GET_SIZE(grid):
-        return <unsigned char>PyByteArray_AS_STRING(grid)[at]
-    return cell_elsewhere(grid, at)
+cdef extern from *:
+    """
+    /* A cell of a grid of elements (a bytearray): its byte, read in place wherever it is read.
+       Forced inline: in a large method (a move generator) the C compiler would otherwise call
+       it, and its call costs more than the read. Another grid, a wrong index or one from the
+       end goes the way of Python's indexing (regle_cell_slow: the same value or error). */
+    static long regle_cell_slow(PyObject* grid, Py_ssize_t at) {
+        PyObject *key, *item;
+        long value;
+        key = PyLong_FromSsize_t(at);
+        if (key == NULL) return -1;
+        item = PyObject_GetItem(grid, key);
+        Py_DECREF(key);
+        if (item == NULL) return -1;
+        value = PyLong_AsLong(item);
+        Py_DECREF(item);
+        return value;
+    }
+    #if defined(__GNUC__)
+    __attribute__((always_inline))
+    #endif
+    static CYTHON_INLINE long regle_cell(PyObject* grid, Py_ssize_t at) {
+        if (grid->ob_type == &PyByteArray_Type && (size_t)at < (size_t)((PyVarObject*)grid)->ob_size)
+            return (unsigned char)((PyByteArrayObject*)grid)->ob_start[at];
+        return regle_cell_slow(grid, at);
+    }
+    /* A cell's byte where the index is known good (a scan of the grid's own cells or tables). */
+    #define REGLE_BYTE_AT(grid, at) ((long)(unsigned char)((PyByteArrayObject*)(grid))->ob_start[at])
+    """
+    long cell "regle_cell"(object grid, Py_ssize_t at) except? -1
+    long byte_at "REGLE_BYTE_AT"(bytearray grid, Py_ssize_t at) noexcept
 
 
 cdef inline long long abs_number(long long n) except? -1:

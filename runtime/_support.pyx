@@ -26,12 +26,6 @@ from regle.runtime.kernels import MAX_PAIRS as _MAX_PAIRS, TOO_MANY_PAIRS as _TO
 from regle.runtime.rng import Rng as _Rng
 
 
-cdef long cell_elsewhere(bytearray grid, Py_ssize_t at) except -1:
-    """A cell read the inline ``cell`` leaves to Python's indexing: from the end (a negative
-    index), or an error (no such cell, no grid)."""
-    return grid[at]
-
-
 cdef array _LONGS = array("q")  # the model of a grid of numbers' array: C long longs
 
 
