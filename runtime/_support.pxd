@@ -12,7 +12,9 @@ cimport cython
 from cpython.mem cimport PyMem_Realloc
 from cpython.array cimport array
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_FromStringAndSize, PyByteArray_GET_SIZE
-from cpython.object cimport Py_SIZE
+from cpython.object cimport Py_SIZE, PyObject
+from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF, Py_DECREF
 from libc.string cimport memchr, memcpy, memset
 from regle.runtime cimport _kernels as _CK
 
@@ -119,6 +121,27 @@ cdef inline int keep_bytes(bytearray into, bytearray source) except -1:
                       PyByteArray_GET_SIZE(into), PyByteArray_GET_SIZE(source))
 
 
+cdef inline int keep_list(list into, list source) except -1:
+    """into[:] = source for a zone (a list), in C: where the lengths agree, item by item, and an
+    item that is already the same object (a small number, most of a zone a move left alone)
+    costs one comparison and no reference counting; Python's slice assignment otherwise."""
+    cdef Py_ssize_t i, n
+    cdef PyObject* old
+    cdef PyObject* new
+    if into is None or source is None or PyList_GET_SIZE(into) != PyList_GET_SIZE(source):
+        into[:] = source
+        return 0
+    n = PyList_GET_SIZE(source)
+    for i in range(n):
+        new = PyList_GET_ITEM(source, i)
+        old = PyList_GET_ITEM(into, i)
+        if new != old:
+            Py_INCREF(<object>new)
+            PyList_SET_ITEM(into, i, <object>new)
+            Py_DECREF(<object>old)
+    return 0
+
+
 cdef inline int keep_parts(list into, list source) except -1:
     """into[i][:] = source[i] for each part of a place per seat (or per member), in a C loop."""
     cdef Py_ssize_t i
@@ -129,6 +152,8 @@ cdef inline int keep_parts(list into, list source) except -1:
         part = source[i]
         if type(part) is bytearray and type(into[i]) is bytearray:
             keep_bytes(into[i], part)
+        elif type(part) is list and type(into[i]) is list:
+            keep_list(into[i], part)
         else:
             into[i][:] = part
     return 0
