@@ -122,23 +122,28 @@ cdef inline int keep_bytes(bytearray into, bytearray source) except -1:
 
 
 cdef inline int keep_list(list into, list source) except -1:
-    """into[:] = source for a zone (a list), in C: where the lengths agree, item by item, and an
-    item that is already the same object (a small number, most of a zone a move left alone)
-    costs one comparison and no reference counting; Python's slice assignment otherwise."""
-    cdef Py_ssize_t i, n
+    """into[:] = source for a zone (a list), in C: item by item, an item that is already the
+    same object (a small number, most of a zone a move left alone) costing one comparison and
+    no reference counting; a longer ``into`` loses its tail, a shorter one is appended to."""
+    cdef Py_ssize_t i, n, m
     cdef PyObject* old
     cdef PyObject* new
-    if into is None or source is None or PyList_GET_SIZE(into) != PyList_GET_SIZE(source):
-        into[:] = source
+    if into is None or source is None:
+        into[:] = source  # (the error Python's way gives)
         return 0
-    n = PyList_GET_SIZE(source)
-    for i in range(n):
+    n, m = PyList_GET_SIZE(source), PyList_GET_SIZE(into)
+    if m > n:
+        del into[n:]
+        m = n
+    for i in range(m):
         new = PyList_GET_ITEM(source, i)
         old = PyList_GET_ITEM(into, i)
         if new != old:
             Py_INCREF(<object>new)
             PyList_SET_ITEM(into, i, <object>new)
             Py_DECREF(<object>old)
+    for i in range(m, n):
+        into.append(<object>PyList_GET_ITEM(source, i))
     return 0
 
 
