@@ -274,6 +274,8 @@ def test_ops_reexports_the_kernels_that_native_engines_call_in_c():
     from regle.compiler.emit import c_kernels
     from regle.runtime import K, ops
     assert {"line_move_keys", "deal", "place", "triple"} <= c_kernels()
+    assert "position_key" in c_kernels()  # a return type of two words (cpdef long long ...)
+    assert not {"long", "bint", "small_int"} & c_kernels()  # neither a type nor an inline helper
     from importlib.resources import files
     import re
     pxd = files("regle.runtime").joinpath("_kernels.pxd").read_text()

@@ -305,3 +305,70 @@ def test_moves_along_slides_and_reaches_are_the_same_on_both_engines():
             b.advance(b.legal[k])
             assert a.to_json() == b.to_json()
         assert a.turns > 3
+
+
+HOLDERS = '''
+game "Holders" {
+  seats white, black
+}
+
+enum piece { man = "m", king = "k" }
+
+grid board: piece of player square 5 by 5 with diagonals
+
+setup {
+  for c in cells(board) where row(board, c) == 0 or row(board, c) == 4 {
+    put piece(if column(board, c) == 2 then king else man, number(row(board, c) == 4)) at c on board
+  }
+}
+
+define off(c, dx, dy) = cell(board, column(board, c) + dx, row(board, c) + dy)
+define ahead(c) = [off(c, -1, 1 - 2 * me), off(c, 0, 1 - 2 * me), off(c, 1, 1 - 2 * me)]
+
+turn {
+  action step(c in filled_cells(board, man, me), t in ahead(c)) "{c}-{t}" {
+    require t != none and board[t].owner != me
+    move c to t on board
+  }
+  action hop(c in filled_cells(board, me), t in leaps(board, c, 1, 2) + neighbours(board, c)) "{c}:{t}" {
+    require board[c].kind == king and is_empty(board, t)
+    move c to t on board
+  }
+  action crown(c in filled_cells(board, king), t in empty_cells(board)) "{c}*{t}" {
+    require board[c].owner == me and row(board, t) == 2 and column(board, c) == column(board, t)
+    move c to t on board
+  }
+}
+
+end when turns >= 40 or count(board, king) < 2
+'''
+
+
+def test_scans_of_pieces_joined_tables_and_written_out_lists_are_the_same_on_both_engines():
+    """Natively, a parameter over filled_cells(G, kind, owner) (or an owner's pieces, or the
+    empty cells) walks the grid's bytes from one cell found to the next, one over joined
+    neighbour tables walks them in turn, and one over a list written out (here through a define,
+    written in place) takes its items computed once: no list made. A kind of any owner keeps the
+    kernel's list. The moves are those of the Python engine's lists, position after position."""
+    if "native" not in _backends():
+        pytest.skip("no native engines here")
+    from regle.compiler.generate import native_source
+    source = native_source(HOLDERS, "h.rules")
+    generator = source.split("cdef _moves_0")[1].split("\n\n")[0]
+    assert generator.count("_next_in_span(") == 2 * 2  # two spans of pieces (the empty cells are
+    assert "_src0_2 = _CK.empty_cells(g_board)" in generator  # listed once, before the loops)
+    assert "_CK.cells_holding(g_board, 2, 1, -2)" in generator  # a king of any owner: the list
+    assert "for _d1 in range(16):" in generator and "_item1_2 = " in generator
+    assert "fn__ahead" not in source and "_neighbour_list" not in generator
+    python, compiled = (regle.loads(HOLDERS, name="holders", backend=b) for b in ("python", "native"))
+    kinds = set()
+    for seed in range(12):
+        a, b = python.new_game(seed=seed), compiled.new_game(seed=seed)
+        while not a.is_over:
+            assert [str(m) for m in b.legal_moves()] == [str(m) for m in a.legal_moves()]
+            kinds.update(str(m)[2] for m in a.legal_moves())
+            k = (seed * 7 + a.turns) % len(a.legal)
+            a.advance(a.legal[k])
+            b.advance(b.legal[k])
+            assert a.to_json() == b.to_json()
+    assert kinds == {"-", ":", "*"}  # every action was offered somewhere
