@@ -329,6 +329,40 @@ def bench_openspiel(quick: bool, native: bool) -> None:
         lengths = [game.new_game(2, seed=i).play_random_playout(i).decisions for i in range(20)]
         our_length = sum(lengths) / len(lengths)
         print(f"{name:<14}{theirs:>11,.1f}{their_length:>8.0f}{ours:>11,.1f}{our_length:>8.0f}{ours / theirs:>8.2f}")
+    bench_board_growth(seconds, rounds, pyspiel)
+
+
+#: Connect Four at 15x13: its rules with the board's params (and the bound on decisions) changed
+BIG_CONNECT4 = [("param columns = 7", "param columns = 15"), ("param rows = 6", "param rows = 13"),
+                ("max decisions 42", "max decisions 195")]
+
+
+def bench_board_growth(seconds: float, rounds: int, pyspiel) -> None:
+    """Native random playouts of Connect Four at 7x6 and 15x13 against OpenSpiel's
+    ``connect_four`` at the same sizes (its Python loop), and how the cost of a move grows."""
+    text = (ROOT / "games/classics/connect4.rules").read_text(encoding="utf-8")
+    big = text
+    for old, new in BIG_CONNECT4:
+        assert old in big, old
+        big = big.replace(old, new)
+    print(f"\nConnect Four as the board grows: random playouts/s natively against OpenSpiel's (best of {rounds}), "
+          "and the cost of a move")
+    print(f"{'board':<8}{'OpenSpiel':>11}{'ns/move':>9}{'regle':>11}{'ns/move':>9}{'ratio':>8}")
+    per_move = {}
+    for label, rules, spec in (("7x6", text, "connect_four"), ("15x13", big, "connect_four(rows=13,columns=15)")):
+        game = regle.loads(rules, name="connect4" if label == "7x6" else "connect4_15x13", backend="native")
+        spiel = pyspiel.load_game(spec)
+        ours = theirs = 0.0
+        for r in range(rounds):
+            ours = max(ours, native_playouts(game, 2, seconds, 1000 * r))
+            rate, their_length = _openspiel_playouts(spiel, seconds)
+            theirs = max(theirs, rate)
+        lengths = [game.new_game(2, seed=i).play_random_playout(i).decisions for i in range(200)]
+        mine, theirs_ns = 1e9 / ours / (sum(lengths) / len(lengths)), 1e9 / theirs / their_length
+        per_move[label] = (mine, theirs_ns)
+        print(f"{label:<8}{theirs:>11,.0f}{theirs_ns:>9.0f}{ours:>11,.0f}{mine:>9.0f}{ours / theirs:>8.2f}")
+    print(f"a move's cost from 7x6 to 15x13: regle {per_move['15x13'][0] / per_move['7x6'][0]:.2f}x, "
+          f"OpenSpiel {per_move['15x13'][1] / per_move['7x6'][1]:.2f}x")
 
 
 def bench_play(quick: bool, native: bool, only: str | None = None) -> None:

@@ -50,6 +50,8 @@ class CythonWriter(PythonWriter):
         module, name = e.name.split(".")
         if module == "ops" and e.c_form and name in C_FORMS:
             return f"{C_FORMS[name]}({self.args(e.args)})", P_ATOM
+        if e.name == "K.lane_count":  # a lane's height, inline (the kernel for what is not a grid's bytes)
+            return f"_lane_count({self.args(e.args)})", P_ATOM
         if e.name == "K.first_holding" and (_byte_grid(e.args[0]) or isinstance(e.args[0], N.Local)
                                             and e.args[0].name.startswith("g_")):
             # where the king stands: the grid's bytes searched inline (a span, memchr for one byte)
@@ -146,6 +148,10 @@ class CythonWriter(PythonWriter):
 
     def w_Draw(self, e: N.Draw) -> tuple[str, int]:  # the generator driven in C
         return self.logged(e, f"_rng_below(s.rng, {self.code(e.bound)})"), P_ATOM
+
+    def holds(self, grid: N.Expr, value: int, present: bool) -> tuple[str, int]:  # the C library's search
+        found = f"_has_byte({self.code(grid)}, {value})"
+        return (found, P_ATOM) if present else (f"not {found}", P_NOT)
 
     def w_CountValue(self, e: N.CountValue) -> tuple[str, int]:
         return f"{self.name('K.count_byte')}({self.code(e.grid)}, {self.code(e.value)})", P_ATOM

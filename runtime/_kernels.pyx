@@ -3,8 +3,8 @@
 results (see its docstring for the layouts). Tables (``adj``, ``step``) are ``array('h')``."""
 
 from cpython cimport array
-from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_Check
-from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_Check, PyBytes_FromStringAndSize
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_Check, PyByteArray_GET_SIZE
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_Check, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF, PyObject
@@ -42,6 +42,16 @@ cdef inline const unsigned char* _ro(object cells) except NULL:
     if PyByteArray_Check(cells):
         return <const unsigned char*>PyByteArray_AS_STRING(cells)
     raise TypeError("cells must be bytes or a bytearray")
+
+
+cdef inline Py_ssize_t _len(object cells) except -1:
+    """len(cells) of a grid's bytes read in C (Python's len() is a generic call), any other
+    object as len() says."""
+    if PyByteArray_Check(cells):
+        return PyByteArray_GET_SIZE(cells)
+    if PyBytes_Check(cells):
+        return PyBytes_GET_SIZE(cells)
+    return len(cells)
 
 
 cdef inline unsigned char* _rw(object cells) except NULL:
@@ -640,7 +650,7 @@ cdef list _groups(object cells_obj, object adj_obj, int deg, int wild, int min_s
                   bint best_only):
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
-    cdef int n = len(cells_obj)
+    cdef int n = _len(cells_obj)
     cdef Scratch w
     _scratch_open(&w, n)
     try:
@@ -707,7 +717,7 @@ cpdef object group_at(object cells_obj, object adj_obj, int deg, int cell, int c
 cdef object _group_at(object cells_obj, object adj_obj, int deg, int cell, int colour, int wild):
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
-    cdef int n = len(cells_obj), count
+    cdef int n = _len(cells_obj), count
     cdef int v = cells[cell]
     if v != colour and not (v == wild and wild != 0):
         return ()
@@ -800,7 +810,7 @@ cpdef object drop(object cells_obj, int lanes, int height, int lane, int value):
 cpdef long lane_count(object cells_obj, int lanes, int height, int lane) except? -1:
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef int base = lane * height, row = 0
-    if not 0 <= lane < lanes or len(cells_obj) < lanes * height:
+    if not 0 <= lane < lanes or _len(cells_obj) < lanes * height:
         raise ValueError(f"there is no lane {lane} (lanes are 0 to {lanes - 1})")
     while row < height and cells[base + row]:
         row += 1
@@ -810,7 +820,7 @@ cpdef long lane_count(object cells_obj, int lanes, int height, int lane) except?
 cpdef Py_ssize_t count_byte(object cells_obj, int value) except -1:
     """How many cells of a grid hold ``value`` (0: the empty ones): bytearray.count in C."""
     cdef const unsigned char* cells = _ro(cells_obj)
-    cdef Py_ssize_t c, count = 0, n = len(cells_obj)
+    cdef Py_ssize_t c, count = 0, n = _len(cells_obj)
     for c in range(n):
         count += cells[c] == value
     return count
@@ -865,7 +875,7 @@ cdef _Placed _place_all(object cells_obj, int lanes, int height, int rows, int c
     """The placements of a pattern (as ``placements`` lists them) worked out in C."""
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const unsigned char* given = _ro(pattern)
-    cdef Py_ssize_t n = len(cells_obj), size = <Py_ssize_t>rows * cols, i
+    cdef Py_ssize_t n = _len(cells_obj), size = <Py_ssize_t>rows * cols, i
     cdef int r = rows, c = cols, turns, offset, col, row, lane, v, tries = 4 * (lanes + 1), k
     cdef _Placed out = _Placed.__new__(_Placed)
     cdef uint64_t* hashes = NULL
@@ -1116,7 +1126,7 @@ cdef Py_ssize_t line_keys_into(object cells_obj, object step_obj, int ndirs, int
     buffer; returns how many. Native engines keep them there until a move is picked."""
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* step = _tab(step_obj)
-    cdef int n = len(cells_obj), head, d, run, back, front, v, m, cur, k
+    cdef int n = _len(cells_obj), head, d, run, back, front, v, m, cur, k
     cdef Py_ssize_t count = 0
     for head in range(n):
         if cells[head] != me:
@@ -1181,7 +1191,7 @@ cdef Py_ssize_t cells_keys_into(object cells_obj, bint filled, long** keys, Py_s
     """A grid's empty (or filled) cells, read from its bytes into a growable buffer of keys (no
     list made); returns how many."""
     cdef const unsigned char* cells = _ro(cells_obj)
-    cdef Py_ssize_t c, count = 0, n = len(cells_obj)
+    cdef Py_ssize_t c, count = 0, n = _len(cells_obj)
     if n > cap[0]:
         _grow(keys, cap, n)
     for c in range(n):
@@ -1263,7 +1273,7 @@ cdef bint _some_run(object cells_obj, object adj_obj, int deg, int value, int n,
     ``exact``: an overline does not count); each line is walked once, from its first cell."""
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
-    cdef Py_ssize_t size = len(cells_obj)
+    cdef Py_ssize_t size = _len(cells_obj)
     cdef int c, d, back
     if len(adj_obj) < size * deg:
         raise ValueError("the table is smaller than the board")
@@ -1344,7 +1354,7 @@ cpdef object in_a_row_since(object cells_obj, bytearray memo, object adj_obj, in
     that was not there must run through a cell that changed). The same answer as in_a_row."""
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
-    cdef Py_ssize_t size = len(cells_obj), c = 0, last
+    cdef Py_ssize_t size = _len(cells_obj), c = 0, last
     cdef unsigned char* m
     if len(adj_obj) < size * deg:
         raise ValueError("the table is smaller than the board")
@@ -1371,7 +1381,7 @@ cdef long _flank(object cells_obj, object adj_obj, int deg, int cell, int value,
     and into ``out`` when it is a list."""
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
-    cdef Py_ssize_t size = len(cells_obj)
+    cdef Py_ssize_t size = _len(cells_obj)
     cdef int k, k_end, at, first, count
     cdef long total = 0
     if cell < 0 or cell >= size or len(adj_obj) < size * deg or d >= deg:
@@ -1412,7 +1422,7 @@ cpdef long flanked_count(object cells_obj, object adj_obj, int deg, int cell, in
 cpdef object connected(object cells_obj, object adj_obj, int deg, int value, object starts, object goals):
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
-    cdef Py_ssize_t size = len(cells_obj)
+    cdef Py_ssize_t size = _len(cells_obj)
     cdef int c, k, nb, top = 0
     cdef object g
     cdef unsigned char mark_here[1024]  # boards up to 1023 cells: no allocation
@@ -1471,7 +1481,7 @@ cpdef object connected_since(object cells_obj, bytearray memo, object adj_obj, i
     same answer as connected."""
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
-    cdef Py_ssize_t size = len(cells_obj), c
+    cdef Py_ssize_t size = _len(cells_obj), c
     cdef Py_ssize_t width = 2 * size + 1
     cdef unsigned char* m
     cdef unsigned char* board
@@ -1555,7 +1565,7 @@ cpdef object connected_since(object cells_obj, bytearray memo, object adj_obj, i
 
 cpdef list empty_cells(object cells_obj):
     cdef const unsigned char* cells = _ro(cells_obj)
-    cdef Py_ssize_t c, n = len(cells_obj)
+    cdef Py_ssize_t c, n = _len(cells_obj)
     cdef list out = []
     for c in range(n):
         if not cells[c]:
@@ -1565,7 +1575,7 @@ cpdef list empty_cells(object cells_obj):
 
 cpdef list filled_cells(object cells_obj):
     cdef const unsigned char* cells = _ro(cells_obj)
-    cdef Py_ssize_t c, n = len(cells_obj)
+    cdef Py_ssize_t c, n = _len(cells_obj)
     cdef list out = []
     for c in range(n):
         if cells[c]:
@@ -1641,7 +1651,7 @@ cdef int _slide_into(object cells_obj, object adj_obj, int deg, int cell, int d,
     first filled cell met, or -1 at the edge (or back at the start, around a ring)."""
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
-    cdef Py_ssize_t n = len(cells_obj), steps = 0
+    cdef Py_ssize_t n = _len(cells_obj), steps = 0
     cdef int at
     if cell < 0 or cell >= n:
         raise ValueError(f"there is no cell here (none) to {what} from")
@@ -1676,7 +1686,7 @@ cpdef long blocker(object cells_obj, object adj_obj, int deg, int cell, int d) e
 
 cpdef list chain(object cells_obj, object adj_obj, int deg, int cell):
     cdef const unsigned char* cells = _ro(cells_obj)
-    if cell < 0 or cell >= len(cells_obj):
+    if cell < 0 or cell >= _len(cells_obj):
         raise ValueError("there is no cell here (none) to start a chain from")
     return list(_group_at(cells_obj, adj_obj, deg, cell, cells[cell], 0))
 
@@ -1719,7 +1729,7 @@ cdef int _liberties(const unsigned char* cells, const short* adj, Py_ssize_t n, 
 cpdef list liberties(object cells_obj, object adj_obj, int deg, int cell):
     cdef unsigned char mark[MAX_BOARD]  # 1: in the chain, 2: a liberty
     cdef int stack[MAX_BOARD]
-    cdef Py_ssize_t n = len(cells_obj), c
+    cdef Py_ssize_t n = _len(cells_obj), c
     cdef list out = []
     if _liberties(_ro(cells_obj), _tab(adj_obj), n, deg, cell, mark, stack, -1) > 0:
         for c in range(n):
@@ -1731,7 +1741,7 @@ cpdef list liberties(object cells_obj, object adj_obj, int deg, int cell):
 cpdef long liberty_count(object cells_obj, object adj_obj, int deg, int cell, int limit=-1) except -1:
     cdef unsigned char mark[MAX_BOARD]
     cdef int stack[MAX_BOARD]
-    return _liberties(_ro(cells_obj), _tab(adj_obj), len(cells_obj), deg, cell, mark, stack, limit)
+    return _liberties(_ro(cells_obj), _tab(adj_obj), _len(cells_obj), deg, cell, mark, stack, limit)
 
 
 cpdef list around(object members, object adj_obj, int deg, int n):
@@ -1772,7 +1782,7 @@ cdef inline int _holding_byte(int kinds, int kind, int owner) noexcept:
 
 cpdef Py_ssize_t first_holding(object cells_obj, int kinds, int kind, int owner) except -2:
     cdef const unsigned char* cells = _ro(cells_obj)
-    cdef Py_ssize_t c, n = len(cells_obj)
+    cdef Py_ssize_t c, n = _len(cells_obj)
     cdef int e, byte
     if kinds <= 0:
         raise ValueError("kinds must be positive")
@@ -1792,7 +1802,7 @@ cpdef Py_ssize_t first_holding(object cells_obj, int kinds, int kind, int owner)
 
 cpdef list cells_holding(object cells_obj, int kinds, int kind, int owner):
     cdef const unsigned char* cells = _ro(cells_obj)
-    cdef Py_ssize_t c, n = len(cells_obj)
+    cdef Py_ssize_t c, n = _len(cells_obj)
     cdef int e
     cdef list out = []
     cdef int byte, low, high
@@ -1848,7 +1858,7 @@ cpdef object observe_counts(list out, list values, long lo, Py_ssize_t size):
 
 cpdef object observe_planes(list out, object cells_obj, Py_ssize_t size, bint shown):
     cdef const unsigned char* cells = _ro(cells_obj)
-    cdef Py_ssize_t n = len(cells_obj), c, total = (size + 1) * n, i
+    cdef Py_ssize_t n = _len(cells_obj), c, total = (size + 1) * n, i
     cdef list row
     cdef object zero = 0, one = 1, item
     cdef unsigned char* planes = <unsigned char*>PyMem_Malloc(total + 1)

@@ -454,6 +454,27 @@ cdef inline Py_ssize_t next_in_span(object grid, Py_ssize_t at, long low, long h
     return -1
 
 
+cdef inline long lane_count(object grid, long lanes, long height, long lane) except? -1:
+    """``K.lane_count`` inline on a grid of elements (a bytearray): how many cells of a lane
+    are filled from its foot, with no call of the kernel; anything else goes to the kernel."""
+    cdef const unsigned char* cells
+    cdef long row = 0
+    if type(grid) is not bytearray or not 0 <= lane < lanes or PyByteArray_GET_SIZE(grid) < lanes * height:
+        return _CK.lane_count(grid, lanes, height, lane)  # (which says what is wrong)
+    cells = <const unsigned char*>PyByteArray_AS_STRING(grid) + lane * height
+    while row < height and cells[row]:
+        row += 1
+    return row
+
+
+cdef inline bint has_byte(object grid, long value) except -1:
+    """Whether some cell of a grid of elements holds the byte ``value`` (``count(empty_cells(G))
+    == 0`` asks it): the C library's byte search, stopping at the first."""
+    if type(grid) is bytearray and 0 <= value <= 255:
+        return memchr(PyByteArray_AS_STRING(grid), value, PyByteArray_GET_SIZE(grid)) != NULL
+    return value in grid
+
+
 cdef inline Py_ssize_t first_in(object grid, long kinds, long kind, long owner) except -2:
     """``K.first_holding`` on a grid of elements (a bytearray), inline: the first cell holding
     (kind, owner), or -1. One byte (a king of a seat) is the C library's search (memchr)."""

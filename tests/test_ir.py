@@ -209,6 +209,39 @@ def test_the_native_emitter_writes_the_c_forms():
     assert cy.lines([shuffle]) == ["s.rng.state = _CK.shuffle(s.z_deck, s.rng.state)"]
 
 
+def test_a_count_of_cells_compared_with_none_is_a_search_that_stops_at_the_first():
+    """``count(empty_cells(G)) == 0`` asks whether some cell is empty: both engines search for
+    one (``in``; natively the C library's memchr) rather than count every cell; the answers are
+    those of the counts, on any grid."""
+    py, cy = emit.PythonWriter(), CythonWriter()
+    grid = N.Field(T.ANY, 0, "g_board")
+    count = N.CountValue(I, 0, grid, const(0))
+    cases = [
+        (N.Binary(B, 0, "==", count, const(0)), "0 not in s.g_board", "not _has_byte(s.g_board, 0)"),
+        (N.Binary(B, 0, "!=", count, const(0)), "0 in s.g_board", "_has_byte(s.g_board, 0)"),
+        (N.Binary(B, 0, ">", count, const(0)), "0 in s.g_board", "_has_byte(s.g_board, 0)"),
+        (N.Binary(B, 0, "==", const(0), count), "0 not in s.g_board", "not _has_byte(s.g_board, 0)"),
+        # anything else is still a count: another comparison, another number, a value not written out
+        (N.Binary(B, 0, ">", count, const(1)), "s.g_board.count(0) > 1", "_CK.count_byte(s.g_board, 0) > 1"),
+        (N.Binary(B, 0, "<", count, const(0)), "s.g_board.count(0) < 0", "_CK.count_byte(s.g_board, 0) < 0"),
+        (N.Binary(B, 0, "==", N.CountValue(I, 0, grid, local("v_")), const(0)),
+         "s.g_board.count(v_) == 0", "_CK.count_byte(s.g_board, v_) == 0"),
+    ]
+    for tree, python, native in cases:
+        assert py.write(tree)[0] == python
+        assert cy.write(tree)[0] == native
+
+    @settings(max_examples=200)
+    @given(st.binary(max_size=30), st.integers(0, 255), st.sampled_from(["==", "!=", ">"]))
+    def agree(cells, value, op):
+        board = bytearray(cells)
+        tree = N.Binary(B, 0, op, N.CountValue(I, 0, grid, const(value)), const(0))
+        counted = {"==": board.count(value) == 0, "!=": board.count(value) != 0, ">": board.count(value) > 0}[op]
+        assert eval(py.write(tree)[0], {"s": type("S", (), {"g_board": board})}) == counted
+
+    agree()
+
+
 def test_a_text_of_the_rules_reaches_the_engine_only_as_a_literal():
     nasty = "x')\nimport os  # "
     for writer in (emit.PythonWriter(), CythonWriter()):
