@@ -15,7 +15,7 @@ from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_FromStringAndS
 from cpython.object cimport Py_SIZE, PyObject
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF, Py_DECREF
-from libc.string cimport memchr, memcpy, memset
+from libc.string cimport memchr, memcmp, memcpy, memset
 from regle.runtime cimport _kernels as _CK
 
 cdef extern from *:
@@ -121,29 +121,46 @@ cdef inline int keep_bytes(bytearray into, bytearray source) except -1:
                       PyByteArray_GET_SIZE(into), PyByteArray_GET_SIZE(source))
 
 
+cdef extern from *:
+    """
+    /* The items of a list, in place (PySequence_Fast_ITEMS of a list, named for what it is here). */
+    #define REGLE_LIST_ITEMS(op) (((PyListObject*)(op))->ob_item)
+    /* A list's size lowered in place (its tail's items let go first by the caller): what
+       del l[n:] does, without the general slice assignment. */
+    #define REGLE_LIST_SHRINK(op, n) (((PyVarObject*)(op))->ob_size = (n))
+    """
+    PyObject** list_items "REGLE_LIST_ITEMS"(list op)
+    void list_shrink "REGLE_LIST_SHRINK"(list op, Py_ssize_t n)
+
+
 cdef inline int keep_list(list into, list source) except -1:
-    """into[:] = source for a zone (a list), in C: item by item, an item that is already the
-    same object (a small number, most of a zone a move left alone) costing one comparison and
-    no reference counting; a longer ``into`` loses its tail, a shorter one is appended to."""
+    """into[:] = source for a zone (a list), in C: nothing when both hold the same objects (one
+    memcmp of their item pointers: most zones a move leaves alone); else item by item, an item
+    that is already the same object costing one comparison and no reference counting; a longer
+    ``into`` loses its tail, a shorter one is appended to."""
     cdef Py_ssize_t i, n, m
-    cdef PyObject* old
-    cdef PyObject* new
+    cdef PyObject** old
+    cdef PyObject** new
+    cdef PyObject* gone
     if into is None or source is None:
         into[:] = source  # (the error Python's way gives)
         return 0
     n, m = PyList_GET_SIZE(source), PyList_GET_SIZE(into)
-    if m > n:
-        del into[n:]
-        m = n
-    for i in range(m):
-        new = PyList_GET_ITEM(source, i)
-        old = PyList_GET_ITEM(into, i)
-        if new != old:
-            Py_INCREF(<object>new)
-            PyList_SET_ITEM(into, i, <object>new)
-            Py_DECREF(<object>old)
+    new, old = list_items(source), list_items(into)
+    if n == m and (n == 0 or memcmp(old, new, n * sizeof(PyObject*)) == 0):
+        return 0
+    for i in range(min(n, m)):
+        if new[i] != old[i]:
+            gone = old[i]
+            Py_INCREF(<object>new[i])
+            old[i] = new[i]
+            Py_DECREF(<object>gone)
+    if m > n:  # the size lowered first, then the tail let go: the list never shows a dead item
+        list_shrink(into, n)
+        for i in range(n, m):
+            Py_DECREF(<object>old[i])
     for i in range(m, n):
-        into.append(<object>PyList_GET_ITEM(source, i))
+        into.append(<object>new[i])
     return 0
 
 

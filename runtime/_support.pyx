@@ -828,3 +828,8 @@ def scan_span(object grid, long low, long high):
         out.append(c)
         c = next_in_span(grid, c + 1, low, high)
     return out
+
+
+def keep_list_into(list into, list source):
+    """``keep_list``: into[:] = source as play()'s rollback copy keeps a zone, in C."""
+    keep_list(into, source)

@@ -1003,3 +1003,33 @@ def test_an_ensure_trial_puts_back_the_cells_it_wrote_one_by_one(backend):
         s.play("b1")
     data = s.to_json()["zones"]  # grids are saved with the zones: -1 is an empty cell
     assert data["board"] == [-1] * 9 and data["marks"] == [2, 0, 2, 0, 2, 0, 0, 0, 0]
+
+
+def test_a_zone_kept_for_plays_rollback_is_the_zone_item_for_item():
+    """play() keeps each zone in its spare copy item by item in C (``keep_list``): unchanged, a
+    longer or a shorter list, items shared or not, small numbers or objects. After it, the copy
+    holds the same objects in the same order, and nothing is leaked or let go too early."""
+    import sys
+    from hypothesis import given, strategies as st
+    try:
+        from regle.runtime import _support
+    except ImportError:
+        pytest.skip("the compiled runtime is not built")
+    pool = [object() for _ in range(6)] + list(range(4)) + [10 ** 30, (1, 2)]
+
+    @given(st.lists(st.integers(0, len(pool) - 1), max_size=12), st.lists(st.integers(0, len(pool) - 1), max_size=12),
+           st.booleans())
+    def agree(a, b, same_start):
+        into = [pool[i] for i in a]
+        source = [pool[i] for i in (a if same_start else b)]
+        before = [sys.getrefcount(x) for x in pool]
+        _support.keep_list_into(into, source)
+        assert len(into) == len(source) and all(x is y for x, y in zip(into, source))
+        after = [sys.getrefcount(x) for x in pool]  # (counted alike: the same temporaries)
+        held = [sum(1 for y in into + source if y is x) for x in pool]
+        was = [sum(1 for y in [pool[i] for i in a] + source if y is x) for x in pool]
+        counted = [i for i, x in enumerate(pool) if type(x) is not int or x > 256]  # (small ints are shared)
+        assert [after[i] - held[i] for i in counted] == [before[i] - was[i] for i in counted]
+        into.clear()
+
+    agree()
