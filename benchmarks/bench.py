@@ -320,16 +320,23 @@ def bench_openspiel(quick: bool, native: bool) -> None:
     print(f"{'game':<14}{'OpenSpiel':>11}{'moves':>8}{'regle':>11}{'moves':>8}{'ratio':>8}")
     for name, (path, spiel_name) in OPENSPIEL.items():
         game = regle.load(ROOT / path, backend="native")
-        spiel = pyspiel.load_game(spiel_name)
-        ours = theirs = 0.0
-        for r in range(rounds):
-            ours = max(ours, native_playouts(game, 2, seconds, 1000 * r))
-            rate, their_length = _openspiel_playouts(spiel, seconds)
-            theirs = max(theirs, rate)
-        lengths = [game.new_game(2, seed=i).play_random_playout(i).decisions for i in range(20)]
-        our_length = sum(lengths) / len(lengths)
+        ours, our_length, theirs, their_length = _playouts_side_by_side(game, pyspiel.load_game(spiel_name),
+                                                                        seconds, rounds, 20)
         print(f"{name:<14}{theirs:>11,.1f}{their_length:>8.0f}{ours:>11,.1f}{our_length:>8.0f}{ours / theirs:>8.2f}")
     bench_board_growth(seconds, rounds, pyspiel)
+
+
+def _playouts_side_by_side(game, spiel, seconds: float, rounds: int, games: int) -> tuple:
+    """(regle's native random playouts/s, its mean game length over ``games`` seeded games,
+    OpenSpiel's playouts/s through its Python loop, its mean length), the best of rounds taken
+    in turn."""
+    ours = theirs = 0.0
+    for r in range(rounds):
+        ours = max(ours, native_playouts(game, 2, seconds, 1000 * r))
+        rate, their_length = _openspiel_playouts(spiel, seconds)
+        theirs = max(theirs, rate)
+    lengths = [game.new_game(2, seed=i).play_random_playout(i).decisions for i in range(games)]
+    return ours, sum(lengths) / len(lengths), theirs, their_length
 
 
 #: Connect Four at 15x13: its rules with the board's params (and the bound on decisions) changed
@@ -351,14 +358,9 @@ def bench_board_growth(seconds: float, rounds: int, pyspiel) -> None:
     per_move = {}
     for label, rules, spec in (("7x6", text, "connect_four"), ("15x13", big, "connect_four(rows=13,columns=15)")):
         game = regle.loads(rules, name="connect4" if label == "7x6" else "connect4_15x13", backend="native")
-        spiel = pyspiel.load_game(spec)
-        ours = theirs = 0.0
-        for r in range(rounds):
-            ours = max(ours, native_playouts(game, 2, seconds, 1000 * r))
-            rate, their_length = _openspiel_playouts(spiel, seconds)
-            theirs = max(theirs, rate)
-        lengths = [game.new_game(2, seed=i).play_random_playout(i).decisions for i in range(200)]
-        mine, theirs_ns = 1e9 / ours / (sum(lengths) / len(lengths)), 1e9 / theirs / their_length
+        ours, our_length, theirs, their_length = _playouts_side_by_side(game, pyspiel.load_game(spec), seconds,
+                                                                        rounds, 200)
+        mine, theirs_ns = 1e9 / ours / our_length, 1e9 / theirs / their_length
         per_move[label] = (mine, theirs_ns)
         print(f"{label:<8}{theirs:>11,.0f}{theirs_ns:>9.0f}{ours:>11,.0f}{mine:>9.0f}{ours / theirs:>8.2f}")
     print(f"a move's cost from 7x6 to 15x13: regle {per_move['15x13'][0] / per_move['7x6'][0]:.2f}x, "

@@ -14,7 +14,6 @@ import attrs
 
 from . import nodes as N
 from . import statements as S
-from . import types as T
 from .traverse import over
 
 #: packed keys: the action in the low 8 bits, then each argument in 27 bits (from -2**26), or,
