@@ -25,6 +25,11 @@ from .show import joined, shown
 C_FORMS = {"number": "_number", "mancala_store": "_mancala_store", "mancala_opposite": "_mancala_opposite",
            "piece_kind": "_piece_kind", "piece_owner": "_piece_owner", "at_xy": "_at_xy"}
 
+#: kernels with an inline C form (runtime/_support.pxd), written into the native engine's own
+#: code where the call of a kernel would cost more than its work: on a grid's bytes they read
+#: them in place, anything else they hand to the kernel
+K_FORMS = {"lane_count": "_lane_count", "first_holding": "_first_in"}
+
 
 @lru_cache(maxsize=1)
 def c_kernels() -> frozenset[str]:

@@ -14,8 +14,8 @@ from __future__ import annotations
 from . import nodes as N
 from . import statements as S
 from . import types as T
-from .emit import C_FORMS, PythonWriter, runtime_call
-from .lower_grids import gconst
+from .emit import C_FORMS, K_FORMS, PythonWriter, runtime_call
+from .lower_grids import owns_table
 from .nodes import P_NOT, P_MUL, P_ATOM
 from .traverse import over, rebuild
 
@@ -50,12 +50,8 @@ class CythonWriter(PythonWriter):
         module, name = e.name.split(".")
         if module == "ops" and e.c_form and name in C_FORMS:
             return f"{C_FORMS[name]}({self.args(e.args)})", P_ATOM
-        if e.name == "K.lane_count":  # a lane's height, inline (the kernel for what is not a grid's bytes)
-            return f"_lane_count({self.args(e.args)})", P_ATOM
-        if e.name == "K.first_holding" and (_byte_grid(e.args[0]) or isinstance(e.args[0], N.Local)
-                                            and e.args[0].name.startswith("g_")):
-            # where the king stands: the grid's bytes searched inline (a span, memchr for one byte)
-            return f"_first_in({self.args(e.args)})", P_ATOM
+        if module == "K" and e.c_form and name in K_FORMS:
+            return f"{K_FORMS[name]}({self.args(e.args)})", P_ATOM
         return super().w_Helper(e)
 
     def w_StateCopy(self, e: N.StateCopy) -> tuple[str, int]:
@@ -356,8 +352,8 @@ def _walked_grid(source, grids: dict) -> str | None:
     if isinstance(source, N.Slide) and isinstance(source.grid, N.Local):
         attr = source.grid.name[1:]  # the grid's local, _g_board
         return attr if attr in grids else None
-    if isinstance(source, N.NeighbourList):  # its table is named after the grid (gconst): G_board__ADJ
-        return next((attr for attr in grids if source.table.startswith(gconst(attr[2:]) + "_")), None)
+    if isinstance(source, N.NeighbourList):  # its table is named after the grid: G_board__ADJ
+        return next((attr for attr in grids if owns_table(attr, source.table)), None)
     return None
 
 

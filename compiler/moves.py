@@ -14,6 +14,7 @@ import attrs
 
 from . import nodes as N
 from . import statements as S
+from .lower_grids import owns_table
 from .traverse import over
 
 #: packed keys: the action in the low 8 bits, then each argument in 27 bits (from -2**26), or,
@@ -172,15 +173,15 @@ def nest(items: list) -> tuple:
     return tuple(body)
 
 
-def _cells_read_at(value, grids: frozenset, var: str):
-    """``value`` (a scan's body) with each read of a grid named in ``grids`` (its local,
-    ``g_board``) at the scan's cell ``var`` read from its bytes with no check (``_byte_at(g_board,
+def _cells_read_at(value, known, var: str):
+    """``value`` (a scan's body) with each read of a grid whose local (``g_board``) ``known``
+    accepts at the scan's cell ``var`` read from its bytes with no check (``_byte_at(g_board,
     c_)``): the cell is one of the grid's, and a generator only writes the grid in a trial that
     puts it back."""
-    if isinstance(value, N.CellRead) and isinstance(value.grid, N.Local) and value.grid.name in grids \
+    if isinstance(value, N.CellRead) and isinstance(value.grid, N.Local) and known(value.grid.name) \
             and isinstance(value.cell, N.Local) and value.cell.name == var:
         return N.Code(value.type, 0, f"_byte_at({value.grid.name}, {var})", N.P_ATOM)
-    return over(value, lambda inner: _cells_read_at(inner, grids, var))
+    return over(value, lambda inner: _cells_read_at(inner, known, var))
 
 
 def neighbour_tables(source: N.Expr) -> list | None:
@@ -192,12 +193,6 @@ def neighbour_tables(source: N.Expr) -> list | None:
         left, right = neighbour_tables(source.left), neighbour_tables(source.right)
         return left + right if left is not None and right is not None else None
     return None
-
-
-def _table_grids(tables: list) -> frozenset:
-    """The locals of the grids (``g_board``) whose own tables these are (``G_board__LEAP_1_2``):
-    every cell met in them is one of that grid's."""
-    return frozenset("g_" + t.table[2:].split("__")[0] for t in tables if t.table.startswith("G_"))
 
 
 def _code_only(block) -> list:
@@ -253,7 +248,7 @@ class _Moves:
         # with no check either
         g, var = self.w.code(grid), st.var
         return head + [f"{var} = _next_in_span({g}, 0, {low}, {high})", f"while {var} >= 0:",
-                       *self.inside(_cells_read_at(st.body, frozenset([g]), var)),
+                       *self.inside(_cells_read_at(st.body, lambda name: name == g, var)),
                        f"    {var} = _next_in_span({g}, {var} + 1, {low}, {high})"]
 
     def m_NeighbourScan(self, st: NeighbourScan) -> list[str]:
@@ -274,7 +269,7 @@ class _Moves:
         for i, (first, pick) in enumerate(picks if len(picks) > 1 else []):
             test = "else" if i == len(picks) - 1 else f"{'if' if i == 0 else 'elif'} {st.d} < {picks[i + 1][0]}"
             out += [f"    {test}:", f"        {st.var} = {pick}"]
-        body = _cells_read_at(st.body, _table_grids(tables), st.var)
+        body = _cells_read_at(st.body, lambda name: any(owns_table(name, t.table) for t in tables), st.var)
         return out + [f"    if {st.var} >= 0:", *("    " + line for line in self.inside(body))]
 
     def m_ItemScan(self, st: ItemScan) -> list[str]:

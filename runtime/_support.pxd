@@ -494,11 +494,14 @@ cdef inline bint has_byte(object grid, long value) except -1:
 
 cdef inline Py_ssize_t first_in(object grid, long kinds, long kind, long owner) except -2:
     """``K.first_holding`` on a grid of elements (a bytearray), inline: the first cell holding
-    (kind, owner), or -1. One byte (a king of a seat) is the C library's search (memchr)."""
+    (kind, owner), or -1. One byte (a king of a seat) is the C library's search (memchr);
+    anything but a bytearray goes to the kernel."""
     cdef long low = holding_low(kinds, kind, owner), high = holding_high(kinds, kind, owner)
     cdef const void* found
     cdef Py_ssize_t n
-    if low != high or low < 1 or low > 255 or type(grid) is not bytearray:
+    if type(grid) is not bytearray:
+        return _CK.first_holding(grid, kinds, kind, owner)
+    if low != high or low < 1 or low > 255:
         return next_in_span(grid, 0, low, high)
     n = PyByteArray_GET_SIZE(grid)
     found = memchr(PyByteArray_AS_STRING(grid), low, n)
