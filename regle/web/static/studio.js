@@ -197,13 +197,15 @@ async function start() {
   $("file").textContent = source.file;
   document.title = source.file + " · regle studio";
   defineMode(source.grammar);
+  // the editor starts with the text, so its first check is of the rules and never of an empty
+  // text (whose "no game" would show until the next check answers)
+  $("source").value = source.text;
   editor = CodeMirror.fromTextArea($("source"), {
     mode: "regle", lineNumbers: true, lineWrapping: true, indentUnit: 4, tabSize: 4, indentWithTabs: false,
     gutters: ["CodeMirror-lint-markers"],
     lint: {getAnnotations: lint, async: true, delay: 250},
     extraKeys: {"Ctrl-S": save, "Cmd-S": save, Tab: (cm) => cm.replaceSelection("    ")},
   });
-  editor.setValue(source.text);
   editor.clearHistory();
   editor.on("change", savedState);
   $("save").addEventListener("click", save);
