@@ -282,4 +282,4 @@ def mask(ids: list[int], size: int) -> Any:
         import numpy
     except ImportError:  # NumPy is optional
         return out
-    return numpy.frombuffer(bytes(out), dtype=numpy.int8).copy()
+    return numpy.frombuffer(out, dtype=numpy.int8)  # the array wraps the bytearray: writable, no copy

@@ -64,6 +64,33 @@ def test_both_backends_play_the_same_games(engines, path):
 
 
 @pytest.mark.parametrize("path", GAME_FILES)
+def test_observations_and_masks_made_in_c_are_the_python_engines(engines, path):
+    """A native engine makes ``observation`` float32 and ``action_mask`` int8 in C: the same
+    numbers as the Python engine's, for every seat, along random games; arrays of their own
+    (writing one changes no other)."""
+    import numpy as np
+    python, compiled = engines[path]
+    n = python.players.start
+    for seed in range(2):
+        a, b = python.new_game(n, seed=seed), compiled.new_game(n, seed=seed)
+        rng = random.Random(seed)
+        while True:
+            for p in [None, *range(n)]:
+                theirs, ours = a.observation(p), b.observation(p)
+                assert ours.dtype == np.float32 and ours.tolist() == theirs.tolist()
+            mask = b.action_mask()
+            assert mask.dtype == np.int8 and mask.tolist() == a.action_mask().tolist()
+            assert np.flatnonzero(mask).tolist() == sorted(b.legal_action_ids())
+            mask[:] = 7
+            assert b.action_mask().tolist() == a.action_mask().tolist()  # a new array each time
+            if a.is_over:
+                break
+            k = rng.randrange(len(a.legal))
+            a.advance(a.legal[k])
+            b.advance(b.legal[k])
+
+
+@pytest.mark.parametrize("path", GAME_FILES)
 def test_random_playouts_are_the_same_and_saved_states_cross_backends(engines, path):
     python, compiled = engines[path]
     n = python.players.start

@@ -1033,3 +1033,25 @@ def test_a_zone_kept_for_plays_rollback_is_the_zone_item_for_item():
         into.clear()
 
     agree()
+
+
+def test_an_observation_made_float32_in_c_is_numpys_conversion():
+    """Native observations turn the engine's list of numbers into float32 in C (``floats_of``):
+    the same floats as NumPy's conversion, for whole numbers of any size and sign, floats and
+    truth values."""
+    np = pytest.importorskip("numpy")
+    from hypothesis import given, strategies as st
+    try:
+        from regle.runtime import _support
+    except ImportError:
+        pytest.skip("the compiled runtime is not built")
+    number = st.one_of(st.integers(), st.integers(-300, 300), st.booleans(),
+                       st.floats(allow_nan=False, width=32))
+
+    @given(st.lists(number, max_size=40))
+    def agree(values):
+        ours = _support.float_row(values)
+        assert ours.dtype == np.float32 and ours.flags.writeable
+        assert ours.tobytes() == np.asarray(values, dtype=np.float32).tobytes()
+
+    agree()
