@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 import venv
@@ -223,6 +224,31 @@ def test_explicit_chance_passes_openspiels_random_simulation_on_every_packaged_g
         sizes.append(len(lost.chance_outcomes()))
         lost.apply_action(0)
     assert sizes == list(range(60, 1, -1))
+
+
+@pytest.mark.parametrize("name", ["eclats", "pixies"])
+def test_an_explicit_clone_is_independent_through_pending_draws(name):
+    """A clone taken anywhere (a move pending its draws included) plays on alone: the state it
+    came from does not move with it, and the same outcomes and moves bring both to one place."""
+    pytest.importorskip("pyspiel")
+    import regle.adapters.openspiel as ros
+    game = ros.load(name, chance="explicit")
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    pending = 0
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        clone = state.clone()
+        chance = state.is_chance_node()
+        action = rng.choice([o for o, _p in state.chance_outcomes()] if chance else state.legal_actions())
+        seen = str(clone)
+        state.apply_action(action)
+        assert str(clone) == seen
+        clone.apply_action(action)
+        assert str(clone) == str(state) and clone.current_player() == state.current_player()
+        pending += chance and state.is_chance_node()
+    assert pending  # some clones were taken between two draws
 
 
 def test_cfr_on_kuhn_written_in_regle_matches_openspiels_kuhn_poker():

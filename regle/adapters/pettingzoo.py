@@ -53,6 +53,7 @@ class RegleEnv(AECEnv):
         self.render_mode = render_mode
         self.space = game.action_space(self.n)
         self.possible_agents = [f"player_{i}" for i in range(self.n)]
+        self.seats = {a: i for i, a in enumerate(self.possible_agents)}
         self.agents = self.possible_agents[:]
         size = len(self.space)
         length = sum(part[2] for part in game.observation_spec(self.n))
@@ -83,11 +84,13 @@ class RegleEnv(AECEnv):
         self.agent_selection = self.possible_agents[self.state.current_player]
 
     def observe(self, agent: str) -> dict[str, Any]:
-        seat = self.possible_agents.index(agent)
-        mask = np.zeros(len(self.space), dtype=np.int8)
-        if not self.state.is_over and seat == self.state.current_player:
-            mask[self.state.legal_action_ids()] = 1
-        return {"observation": self.state.observation(seat), "action_mask": mask}
+        seat = self.seats[agent]
+        state = self.state
+        if not state.is_over and seat == state.current_player:
+            mask = state.action_mask()  # made in C by a native engine
+        else:
+            mask = np.zeros(len(self.space), dtype=np.int8)
+        return {"observation": state.observation(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -102,7 +105,7 @@ class RegleEnv(AECEnv):
             for i, a in enumerate(self.possible_agents):
                 self.rewards[a] = 0 if not winners else (1 if i in winners else -1)
             self.terminations = dict.fromkeys(self.agents, True)
-            self.agent_selection = self.possible_agents[(self.possible_agents.index(agent) + 1) % self.n]
+            self.agent_selection = self.possible_agents[(self.seats[agent] + 1) % self.n]
         else:
             self.agent_selection = self.possible_agents[self.state.current_player]
         self._accumulate_rewards()
