@@ -19,6 +19,11 @@ from cpython.ref cimport Py_INCREF
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_FromStringAndSize
 from cpython.float cimport PyFloat_AsDouble
 from cpython.list cimport PyList_GET_ITEM
+from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
+
+
+cdef extern from "Python.h":
+    int PyObject_GenericSetDict(object o, object value, void* context) except -1
 from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_AsUnsignedLongLongMask
 from libc.string cimport memcpy, memset
 
@@ -207,6 +212,13 @@ cdef class NativeCore:
     def copy(self):
         """An independent copy (the same game, played on separately)."""
         return self._copy()
+
+    def __deepcopy__(self, memo):
+        """BaseState.__deepcopy__ in C: copy() (OpenSpiel deep-copies an adapter's state at
+        every clone, millions of times in a tree walk)."""
+        twin = self._copy()
+        memo[id(self)] = twin
+        return twin
 
     # ---- what learners read at every step: made in C, not through a Python list ----
     def action_mask(s):
@@ -629,41 +641,45 @@ cdef object move_of_key(const unsigned char* arity, long keys_tag, long key):
 
 cdef int key_of_move(const unsigned char* arity, long keys_tag, object move, long* key) except -1:
     """The key a move tuple of whole numbers has among keys of action ``keys_tag`` (or packed:
-    -1), into ``key``: 1. 2: it is no key of these; 0: not whole numbers (compare tuples)."""
+    -1), into ``key``: 1. 2: it is no key of these; 0: not whole numbers (compare tuples). Its
+    numbers are read into C once (play() reads every move it is given here)."""
     cdef Py_ssize_t size, i
-    cdef long tag, n, a = 0, b = 0
+    cdef long long v[4]
+    cdef long tag, n
+    cdef int overflow
     if not isinstance(move, tuple):
         return 0
-    size = len(move)
+    size = PyTuple_GET_SIZE(move)
     for i in range(size):
-        if type((<tuple>move)[i]) is not int:
+        if type(<object>PyTuple_GET_ITEM(move, i)) is not int:
             return 0
-    if size < 1 or not 0 <= (<tuple>move)[0] < 256:
+    if size < 1 or size > 4:
         return 2
-    tag = (<tuple>move)[0]
-    if keys_tag >= 0:
-        if size != 2 or tag != keys_tag or not -KEY_HALF <= (<tuple>move)[1] < KEY_HALF:
+    for i in range(size):
+        v[i] = PyLong_AsLongLongAndOverflow(<object>PyTuple_GET_ITEM(move, i), &overflow)
+        if overflow:
             return 2
-        key[0] = (<tuple>move)[1]
+    if not 0 <= v[0] < 256:
+        return 2
+    tag = <long>v[0]
+    if keys_tag >= 0:
+        if size != 2 or tag != keys_tag or not -KEY_HALF <= v[1] < KEY_HALF:
+            return 2
+        key[0] = <long>v[1]
         return 1
     n = arity[tag]
     if size != n + 1:
         return 2
     if n == 3:
         for i in range(1, 4):
-            if not -KEY3_HALF <= (<tuple>move)[i] < KEY3_HALF:
+            if not -KEY3_HALF <= v[i] < KEY3_HALF:
                 return 2
-        key[0] = packed3(tag, (<tuple>move)[1], (<tuple>move)[2], (<tuple>move)[3])
+        key[0] = packed3(tag, <long>v[1], <long>v[2], <long>v[3])
         return 1
-    if n >= 1:
-        if not -KEY_HALF <= (<tuple>move)[1] < KEY_HALF:
+    for i in range(1, size):
+        if not -KEY_HALF <= v[i] < KEY_HALF:
             return 2
-        a = (<tuple>move)[1]
-    if n == 2:
-        if not -KEY_HALF <= (<tuple>move)[2] < KEY_HALF:
-            return 2
-        b = (<tuple>move)[2]
-    key[0] = packed(tag, a, b)
+    key[0] = packed(tag, <long>v[1] if n >= 1 else 0, <long>v[2] if n == 2 else 0)
     return 1
 
 
@@ -701,8 +717,7 @@ cdef class KeyMoves:
             return m
         m = retyped(self.move, m)  # self.move(m), made in C
         if self.told is not None:  # a Move of Move.told_class(): it reads its notation here
-            m.moves = self
-            m.at = k
+            PyObject_GenericSetDict(m, {"moves": self, "at": k}, NULL)  # one dict, made whole
         return m
 
     def notation_at(self, Py_ssize_t k):

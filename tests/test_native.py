@@ -90,6 +90,43 @@ def test_observations_and_masks_made_in_c_are_the_python_engines(engines, path):
             b.advance(b.legal[k])
 
 
+@pytest.mark.parametrize("path", ["games/classics/connect4.rules", "games/pixies.rules", "games/eclats.rules",
+                                  "games/classics/chess.rules"])
+def test_play_reads_any_tuple_as_the_python_engine_does(engines, path):
+    """play() reads a move tuple's numbers in C to find its key: any tuple (a legal move with
+    one number changed to another, a truth value, a float, a number too large for C, or one
+    more or fewer) is played or refused as by the Python engine, which compares tuples."""
+    from hypothesis import given, settings, strategies as st
+    python, compiled = engines[path]
+    a, b = python.new_game(seed=2), compiled.new_game(seed=2)
+    for k in range(3):
+        a.advance(a.legal[k % len(a.legal)])
+        b.advance(b.legal[k % len(b.legal)])
+    odd = st.one_of(st.integers(), st.integers(-3, 70), st.sampled_from([True, False, 1.0, 2 ** 63, -2 ** 40, None]))
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.integers(0, len(a.legal) - 1), st.integers(0, 4), odd, st.sampled_from(["change", "add", "drop"]))
+    def agree(k, where, value, how):
+        move = list(a.legal[k])
+        if how == "change":
+            move[where % len(move)] = value
+        elif how == "add":
+            move.append(value)
+        else:
+            move.pop()
+        move = tuple(move)
+        outcome = []
+        for state in (a.copy(), b.copy()):
+            try:
+                state.play(move)
+                outcome.append(state.to_json())
+            except regle.IllegalMove:
+                outcome.append("refused")
+        assert outcome[0] == outcome[1], move
+
+    agree()
+
+
 @pytest.mark.parametrize("path", GAME_FILES)
 def test_random_playouts_are_the_same_and_saved_states_cross_backends(engines, path):
     python, compiled = engines[path]
