@@ -4,7 +4,8 @@
     python benchmarks/bench.py --quick    # shorter runs
     python benchmarks/bench.py --only eclats
     python benchmarks/bench.py --profile cibles   # where a playout's time goes
-    python benchmarks/bench.py --adapters --only othello   # also the PettingZoo adapter's cost
+    python benchmarks/bench.py --adapters                  # also the OpenSpiel and PettingZoo adapters
+    python benchmarks/bench.py --exploitability            # also OpenSpiel's exploitability (minutes)
     python benchmarks/bench.py --openspiel --only kalah    # also the classics against OpenSpiel's
     python benchmarks/bench.py --batch --only hex          # also batched stepping (game.batch)
     python benchmarks/bench.py --play                      # also legal_moves + play against ids
@@ -192,14 +193,14 @@ def _engine_steps(game, players: int, seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def _pettingzoo_steps(path: str, players: int, seconds: float) -> float:
+def _pettingzoo_steps(game, players: int, seconds: float) -> float:
     """The same loop through the PettingZoo AEC environment (last() gives mask and observation)."""
     import warnings
 
     import numpy as np
     warnings.simplefilter("ignore")
     import regle.adapters.pettingzoo as rpz
-    env = rpz.env(ROOT / path, players)
+    env = rpz.env(game, players)
     rng = random.Random(0)
     steps, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -214,22 +215,63 @@ def _pettingzoo_steps(path: str, players: int, seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def bench_adapters(quick: bool) -> None:
-    """Steps/s through the PettingZoo adapter against the same agent loop on the engine API;
-    the adapter's cost is the time it adds to a step, as a share of the engine's own."""
+def _openspiel_adapter_steps(game, players: int, seconds: float) -> float:
+    """The ids loop through the OpenSpiel adapter: ``legal_actions`` + ``apply_action`` on the
+    adapter's states, as an OpenSpiel user drives any game."""
+    import regle.adapters.openspiel as ros
+    return _openspiel_steps(ros.load(game, players), seconds)
+
+
+def bench_adapters(quick: bool, native: bool) -> None:
+    """Steps/s through the two adapters against the engine's own loops, on each engine: the
+    OpenSpiel adapter's ids loop against the engine's (``legal_action_ids`` + ``advance_id``),
+    and PettingZoo's AEC loop, whose ``last()`` gives every step an observation and a mask,
+    against the engine's ids loop and against the engine's loop with the same observation and
+    mask. Rounds alternate so that noise hits every side."""
     try:
-        import pettingzoo  # noqa: F401
+        importlib.import_module("pettingzoo")
+        import pyspiel
     except ImportError:
-        print("adapters: PettingZoo is not installed (pip install 'regle[pettingzoo]')")
+        print("adapters: PettingZoo and OpenSpiel are not both installed (the test extra has them)")
         return
-    seconds = 1.0 if quick else 3.0
-    print(f"{'steps/s':<14}{'players':>8}{'engine API':>12}{'PettingZoo':>12}{'adapter cost':>14}")
-    for name in ("eclats", "cibles", "othello"):
-        path, players = GAMES[name]
-        game = regle.load(ROOT / path, backend="python")
-        bare = max(_engine_steps(game, players, seconds) for _ in range(2))
-        wrapped = max(_pettingzoo_steps(path, players, seconds) for _ in range(2))
-        print(f"{name:<14}{players:>8}{bare:>12,.0f}{wrapped:>12,.0f}{bare / wrapped - 1:>14.0%}")
+    seconds, rounds = (0.5, 2) if quick else (1.0, 3)
+    print(f"\nsteps/s through the adapters against the engine's loops (best of {rounds}; x: times fewer)")
+    print(f"{'game':<12}{'backend':<8}{'ids':>11}{'OpenSpiel':>11}{'x':>6}{'mask+obs':>10}{'PettingZoo':>12}"
+          f"{'x ids':>7}{'x m+o':>7}")
+    for name in ("tictactoe", "connect4", "othello"):
+        path, _spiel = OPENSPIEL[name]
+        for backend in (("python", "native") if native else ("python",)):
+            game = regle.load(ROOT / path, backend=backend)
+            ids = spiel = observed = zoo = 0.0
+            for _ in range(rounds):
+                ids = max(ids, _ids_steps(game, seconds, 2))
+                spiel = max(spiel, _openspiel_adapter_steps(game, 2, seconds))
+                observed = max(observed, _engine_steps(game, 2, seconds))
+                zoo = max(zoo, _pettingzoo_steps(game, 2, seconds))
+            print(f"{name:<12}{backend:<8}{ids:>11,.0f}{spiel:>11,.0f}{ids / spiel:>6.2f}{observed:>10,.0f}"
+                  f"{zoo:>12,.0f}{ids / zoo:>7.2f}{observed / zoo:>7.2f}")
+    import spiel_floor
+    table = pyspiel.load_game(spiel_floor.register_table_game())
+    floor = max(_openspiel_steps(table, seconds) for _ in range(rounds))
+    print(f"(any Python game in OpenSpiel's loop: Tic-tac-toe as table lookups, {floor:,.0f} steps/s; "
+          "apply_action calls back from C++ into Python)")
+
+
+def bench_exploitability() -> None:
+    """OpenSpiel's exploitability of the uniform policy on Tic-tac-toe: its C++ game, regle's
+    native engine through the adapter, and two other Python games under the same C++ best
+    response (spiel_floor): OpenSpiel's own Python Tic-tac-toe, and a game whose every method
+    is a table lookup, the least any Python game can cost. Minutes in all."""
+    try:
+        import spiel_floor
+    except ImportError as exc:
+        print(f"exploitability: {exc}")
+        return
+    print("\nexploitability of the uniform policy on Tic-tac-toe, seconds (x: against OpenSpiel's C++ game)")
+    rows = spiel_floor.exploitability_times(regle.load("tictactoe", backend="native"))
+    base = rows[0][1]
+    for label, seconds in rows:
+        print(f"{label:<52}{seconds:>9.1f}{seconds / base:>7.2f}x")
 
 
 #: regle's rules file beside the OpenSpiel game with the same rules (pyspiel, in the test extra)
@@ -443,7 +485,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-native", action="store_true",
                         help="leave out the native engines (built once per game, seconds each, when not cached)")
     parser.add_argument("--adapters", action="store_true",
-                        help="also measure steps/s through the PettingZoo adapter against the engine API")
+                        help="also steps/s through the OpenSpiel and PettingZoo adapters against the engine's loops")
+    parser.add_argument("--exploitability", action="store_true",
+                        help="also OpenSpiel's exploitability on Tic-tac-toe: its C++ game, regle's through "
+                             "the adapter, and the floor of any Python game (minutes)")
     parser.add_argument("--openspiel", action="store_true",
                         help="also the classics against OpenSpiel's C++ games in the same loop (pyspiel)")
     parser.add_argument("--play", action="store_true",
@@ -477,7 +522,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.agents:
         bench_agents(args.quick, native)
     if args.adapters:
-        bench_adapters(args.quick)
+        bench_adapters(args.quick, native)
+    if args.exploitability:
+        bench_exploitability()
     if args.openspiel:
         bench_openspiel(args.quick, native)
     if args.play:
