@@ -219,8 +219,8 @@ class RegleState(pyspiel.State):
     state's deep copy is its ``copy()``: a clone is one copy of the position, and its move plays
     on it in place.
 
-    OpenSpiel's C++ algorithms call these methods millions of times (a best response over
-    Tic-tac-toe: 22 million ``current_player``), so each reads the regle state once and no more."""
+    OpenSpiel's C++ algorithms call these methods millions of times (a best response over a
+    small board game: 22 million ``current_player``), so each reads the regle state once."""
 
     regle_game: Game
     n: int
