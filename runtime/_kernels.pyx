@@ -7,7 +7,7 @@ from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_Check, PyByteA
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_Check, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
-from cpython.ref cimport Py_INCREF, PyObject
+from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
 from libc.stdlib cimport calloc
 from cpython.long cimport PyLong_AsLongAndOverflow
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
@@ -1857,29 +1857,21 @@ cpdef object observe_counts(list out, list values, long lo, Py_ssize_t size):
 
 
 cpdef object observe_planes(list out, object cells_obj, Py_ssize_t size, bint shown):
+    """Append the planes of a grid (kernels.observe_planes): a list of zeros made at once, the
+    ones set at the cells that hold something, then appended whole."""
     cdef const unsigned char* cells = _ro(cells_obj)
-    cdef Py_ssize_t n = _len(cells_obj), c, total = (size + 1) * n, i
-    cdef list row
-    cdef object zero = 0, one = 1, item
-    cdef unsigned char* planes = <unsigned char*>PyMem_Malloc(total + 1)
-    if planes == NULL:
-        raise MemoryError()
-    try:
-        memset(planes, 0, total + 1)
-        for c in range(n):
-            if cells[c]:
-                if shown and cells[c] - 1 < size:
-                    planes[(cells[c] - 1) * n + c] = 1
-                else:
-                    planes[size * n + c] = 1
-        row = PyList_New(total)
-        for i in range(total):
-            item = one if planes[i] else zero
-            Py_INCREF(item)
-            PyList_SET_ITEM(row, i, item)
-        out.extend(row)
-    finally:
-        PyMem_Free(planes)
+    cdef Py_ssize_t n = _len(cells_obj), c, at
+    cdef object zero = 0, one = 1
+    cdef list row = [zero] * ((size + 1) * n)
+    cdef unsigned char v
+    for c in range(n):
+        v = cells[c]
+        if v:
+            at = ((v - 1) if shown and v - 1 < size else size) * n + c
+            Py_INCREF(one)
+            Py_DECREF(zero)  # the place held a zero; each cell has one place
+            PyList_SET_ITEM(row, at, one)
+    out.extend(row)
 
 
 # ---- walls: ways between the cells of a board that no standing wall crosses ------------------
