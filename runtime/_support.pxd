@@ -191,6 +191,8 @@ cdef inline bytearray zeroed(Py_ssize_t size):
 # ---- the generator in C (regle.runtime.rng, SplitMix64) ----
 cdef unsigned long long mixed(object seed) except? 0
 cdef object rng_at(unsigned long long state)
+cdef int keep_rng(object into, object source) except -1
+cdef object rng_copy(object source)
 
 
 @cython.overflowcheck(False)  # SplitMix64 wraps around by design

@@ -15,7 +15,7 @@ cimport cython
 from cpython.array cimport array, clone
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
-from cpython.ref cimport Py_INCREF
+from cpython.ref cimport Py_INCREF, Py_XDECREF, PyObject
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_FromStringAndSize
 from cpython.float cimport PyFloat_AsDouble
 from cpython.list cimport PyList_GET_ITEM
@@ -24,6 +24,12 @@ from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 
 cdef extern from "Python.h":
     int PyObject_GenericSetDict(object o, object value, void* context) except -1
+
+    ctypedef struct PyMemberDef:
+        Py_ssize_t offset
+
+    ctypedef struct PyMemberDescrObject:  # a slot's descriptor (CPython's descrobject.h)
+        PyMemberDef* d_member
 from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_AsUnsignedLongLongMask
 from libc.string cimport memcpy, memset
 
@@ -495,6 +501,43 @@ cdef object rng_at(unsigned long long state):
     """An Rng in that state, without running Rng.__init__ (a Python function)."""
     cdef object rng = fresh(_Rng, ())
     rng.state = state
+    return rng
+
+
+# Where an Rng keeps its state (its one slot), read off the slot's descriptor once: play()'s
+# keep and a copy move the state's number from slot to slot, with no attribute looked up.
+cdef object _RNG_TYPE = _Rng
+cdef Py_ssize_t _RNG_STATE_AT = (<PyMemberDescrObject*>_Rng.__dict__["state"]).d_member.offset
+
+
+cdef inline PyObject** _rng_slot(object rng) noexcept:
+    return <PyObject**>((<char*><PyObject*>rng) + _RNG_STATE_AT)
+
+
+cdef int keep_rng(object into, object source) except -1:
+    """``into.state = source.state`` for play()'s keep: slot to slot when both are Rngs."""
+    cdef PyObject** place
+    cdef PyObject* value
+    cdef PyObject* old
+    if type(into) is not _RNG_TYPE or type(source) is not _RNG_TYPE:
+        into.state = source.state
+        return 0
+    place = _rng_slot(into)
+    value = _rng_slot(source)[0]
+    if place[0] != value:
+        if value == NULL:
+            raise AttributeError("state")
+        Py_INCREF(<object>value)
+        old = place[0]
+        place[0] = value
+        Py_XDECREF(old)
+    return 0
+
+
+cdef object rng_copy(object source):
+    """A new Rng in ``source``'s state (a state's copy), made in C."""
+    cdef object rng = fresh(_Rng, ())
+    keep_rng(rng, source)
     return rng
 
 

@@ -756,12 +756,14 @@ turn {
       tally[c] += n
       put n at c on tallies[me]
       add n to pile
+      add random(1000) to pile
       add marks[me] to hand[me]
       marks[me] += 1
       n += 1
     }
     action grow "grow" {
       add n to pile
+      add random(1000) to pile
       put me at first(empty_cells(board)) on copied[1 - me]
       tally[first(empty_cells(board))] += 7
       put 3 at first(empty_cells(board)) on tallies[1 - me]
@@ -784,7 +786,7 @@ def test_play_keeps_the_state_in_a_spare_copy_and_takes_it_back_after_a_rules_er
     it was, however many moves the spare was reused for, and play goes on the same as advance
     on a copy (the Python engine's). The places cover each way the spare is overwritten: a
     grid, a grid per seat, a grid of numbers (natively an array of C numbers) and one per
-    seat, a zone, a zone per seat, counters."""
+    seat, a zone, a zone per seat, counters, and the generator (a draw before the failure)."""
     game = regle.loads(SPARE_RULES, name="spare", backend=backend)
     reference = regle.loads(SPARE_RULES, name="spare", backend="python")
     rng = random.Random(5)
