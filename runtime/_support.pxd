@@ -165,19 +165,22 @@ cdef inline int keep_list(list into, list source) except -1:
 
 
 cdef inline int keep_parts(list into, list source) except -1:
-    """into[i][:] = source[i] for each part of a place per seat (or per member), in a C loop."""
+    """into[i][:] = source[i] for each part of a place per seat (or per member), in a C loop
+    that reads the parts in place (both lists checked to be lists of one size first)."""
     cdef Py_ssize_t i
-    if len(into) != len(source):
+    cdef object part, mine
+    if into is None or source is None or PyList_GET_SIZE(into) != PyList_GET_SIZE(source):
         into[:] = [part[:] for part in source]
         return 0
-    for i in range(len(source)):
-        part = source[i]
-        if type(part) is bytearray and type(into[i]) is bytearray:
-            keep_bytes(into[i], part)
-        elif type(part) is list and type(into[i]) is list:
-            keep_list(into[i], part)
+    for i in range(PyList_GET_SIZE(source)):
+        part = <object>PyList_GET_ITEM(source, i)
+        mine = <object>PyList_GET_ITEM(into, i)
+        if type(part) is bytearray and type(mine) is bytearray:
+            keep_bytes(mine, part)
+        elif type(part) is list and type(mine) is list:
+            keep_list(mine, part)
         else:
-            into[i][:] = part
+            mine[:] = part
     return 0
 
 
