@@ -13,14 +13,14 @@ engines never use it.
 """
 cimport cython
 from cpython.array cimport array, clone
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.mem cimport PyMem_Free, PyMem_Malloc
-from cpython.ref cimport Py_INCREF, Py_XDECREF, PyObject
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_FromStringAndSize
 from cpython.float cimport PyFloat_AsDouble
-from cpython.list cimport PyList_GET_ITEM
+from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
+from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_AsUnsignedLongLongMask
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.ref cimport Py_INCREF, Py_XDECREF, PyObject
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
-
+from libc.string cimport memcpy, memset
 
 cdef extern from "Python.h":
     int PyObject_GenericSetDict(object o, object value, void* context) except -1
@@ -30,8 +30,6 @@ cdef extern from "Python.h":
 
     ctypedef struct PyMemberDescrObject:  # a slot's descriptor (CPython's descrobject.h)
         PyMemberDef* d_member
-from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_AsUnsignedLongLongMask
-from libc.string cimport memcpy, memset
 
 from regle.runtime.engine import _told_apart, BaseState as _BaseState, MAX_WORK as _MAX_WORK, Moves as _Moves, \
     TOO_MUCH_FOR as _TOO_MUCH_FOR, TOO_MUCH_WHILE as _TOO_MUCH_WHILE
