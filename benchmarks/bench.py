@@ -257,9 +257,9 @@ def bench_adapters(quick: bool, native: bool) -> None:
           "apply_action calls back from C++ into Python)")
 
 
-def bench_exploitability() -> None:
+def bench_exploitability(native: bool) -> None:
     """OpenSpiel's exploitability of the uniform policy on Tic-tac-toe: its C++ game, regle's
-    native engine through the adapter, and two other Python games under the same C++ best
+    engine through the adapter (native unless --no-native), and two other Python games under the same C++ best
     response (spiel_floor): OpenSpiel's own Python Tic-tac-toe, and a game whose every method
     is a table lookup, the least any Python game can cost. Minutes in all."""
     try:
@@ -268,7 +268,7 @@ def bench_exploitability() -> None:
         print(f"exploitability: {exc}")
         return
     print("\nexploitability of the uniform policy on Tic-tac-toe, seconds (x: against OpenSpiel's C++ game)")
-    rows = spiel_floor.exploitability_times(regle.load("tictactoe", backend="native"))
+    rows = spiel_floor.exploitability_times(regle.load("tictactoe", backend="native" if native else "python"))
     base = rows[0][1]
     for label, seconds in rows:
         print(f"{label:<52}{seconds:>9.1f}{seconds / base:>7.2f}x")
@@ -524,7 +524,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.adapters:
         bench_adapters(args.quick, native)
     if args.exploitability:
-        bench_exploitability()
+        bench_exploitability(native)
     if args.openspiel:
         bench_openspiel(args.quick, native)
     if args.play:
