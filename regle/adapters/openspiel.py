@@ -125,7 +125,7 @@ def register(game: Game, players: int, short: str | None = None, chance: str = "
             return RegleObserver(self, iig_obs_type, params)
 
     State = type(f"RegleState_{short}", (ExplicitState if explicit else RegleState,), {
-        "regle_game": game, "n": players, "explicit": explicit, "by_scores": returns == "scores",
+        "regle_game": game, "n": players, "by_scores": returns == "scores",
         # the first position of a game without chance, which each new state copies when first read
         "first": None if game.has_chance else game.new_game(players, seed=0)})
     RegleGame.__name__ = RegleGame.__qualname__ = f"RegleGame_{short}"
@@ -214,7 +214,7 @@ _TERMINAL = pyspiel.PlayerId.TERMINAL
 class RegleState(pyspiel.State):
     """An OpenSpiel state holding a regle state, ``inner`` (None until the chance node chose the
     seed). Each registered game has its subclass, whose class attributes say what never changes
-    (``regle_game``, ``n``, ``explicit``, ``by_scores``, ``first``): only ``inner`` is the
+    (``regle_game``, ``n``, ``by_scores``, ``first``): only ``inner`` is the
     state's own. OpenSpiel clones a Python state by deep-copying its attributes, and a regle
     state's deep copy is its ``copy()``: a clone is one copy of the position, and its move plays
     on it in place.
@@ -224,7 +224,6 @@ class RegleState(pyspiel.State):
 
     regle_game: Game
     n: int
-    explicit: bool
     by_scores: bool
     first: Any  # the first position of a game without chance (None with chance)
     inner = _Start()
