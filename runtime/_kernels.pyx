@@ -8,6 +8,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_Check, PyBytes_FromStringA
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
+from cpython.object cimport Py_SIZE
 from libc.stdlib cimport calloc
 from cpython.long cimport PyLong_AsLongAndOverflow
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
@@ -16,6 +17,7 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memchr, memcmp, memcpy, memset
 
 import array as _array_module
+import types as _types
 
 cdef extern from "Python.h":
     int _list_set_slice "PyList_SetSlice"(object items, Py_ssize_t low, Py_ssize_t high, PyObject* value) except -1
@@ -1313,39 +1315,76 @@ cdef inline int _run_from(const unsigned char* cells, const short* adj, int deg,
     return run
 
 
-cdef bint _run_through(const unsigned char* cells, const short* adj, int deg, int c, int value, int n):
-    """Whether the run of ``value`` along some line through ``c`` (which holds it) is n long:
-    counted from the run's start, as in_a_row counts it (a closed ring has no start)."""
-    cdef int d, at, start
+cdef extern from *:
+    """
+    /* Which byte of a word of differences (cells compared eight at a time, copied from memory)
+       is the first that differs, in memory order; that byte is cleared, so that the next call
+       gives the next. Little-endian machines count the trailing zero bits. */
+    static inline int regle_next_byte(unsigned long long *diff) {
+    #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        int b = __builtin_ctzll(*diff) >> 3;
+        *diff &= ~(0xFFULL << (b * 8));
+        return b;
+    #else
+        unsigned char *bytes = (unsigned char *)diff;
+        int b = 0;
+        while (!bytes[b]) b++;
+        bytes[b] = 0;
+        return b;
+    #endif
+    }
+    """
+    int next_byte "regle_next_byte"(unsigned long long* diff) noexcept
+
+
+cdef bint _run_through(const unsigned char* cells, const short* adj, int deg, int c, int value, int n) noexcept:
+    """Whether the run of ``value`` along some line through ``c`` (which holds it) is n long, as
+    in_a_row counts it from the run's start (a closed ring has no start): the cells behind c
+    are walked to the run's start, then the cells ahead of c only as far as n needs."""
+    cdef int d, at, nxt, start, run
     for d in range(0, deg - 1, 2):
-        start = c
-        while True:
-            at = adj[start * deg + d + 1]
-            if at < 0 or cells[at] != value:
+        at, run = c, 1
+        while True:  # behind c (direction d + 1), to the start of the run
+            nxt = adj[at * deg + d + 1]
+            if nxt < 0 or cells[nxt] != value or nxt == c:
                 break
-            start = at
-            if start == c:
-                break
-        if start == c and at >= 0 and cells[at] == value:
+            at = nxt
+            run += 1
+        if nxt == c:
             continue  # around a ring: in_a_row finds no start there
-        if _run_from(cells, adj, deg, start, d, value, n) >= n:
+        start, at = at, c
+        while run < n:  # ahead of c (direction d), stopping where a ring comes back to the start
+            at = adj[at * deg + d]
+            if at < 0 or cells[at] != value or at == start:
+                break
+            run += 1
+        if run >= n:
             return True
     return False
 
 
 cdef inline Py_ssize_t _changed_from(const unsigned char* cells, const unsigned char* board, Py_ssize_t c,
-                                     Py_ssize_t size) noexcept:
-    """The first cell from c on that starts a word of eight cells differing from the board as
-    remembered (the equal words are passed over eight cells at a time), or the first of the
-    last few cells (fewer than eight): what a memo's caller looks at next, up to eight cells."""
+                                     Py_ssize_t size, unsigned long long* diff) noexcept:
+    """The first word of eight cells from c on that differs from the board as remembered, with
+    which of its bytes differ in ``diff`` (the equal words are passed over eight cells at a
+    time); ``size`` when none does. The last few cells (fewer than eight) are read as a word
+    padded with equal bytes."""
     cdef unsigned long long now, then
     while c + 8 <= size:
         memcpy(&now, cells + c, 8)
         memcpy(&then, board + c, 8)
         if now != then:
+            diff[0] = now ^ then
             return c
         c += 8
-    return c
+    if c < size:
+        now = then = 0
+        memcpy(&now, cells + c, size - c)
+        memcpy(&then, board + c, size - c)
+        if now != then:
+            diff[0] = now ^ then
+            return c
+    return size
 
 
 cpdef object in_a_row_since(object cells_obj, bytearray memo, object adj_obj, int deg, int value, int n):
@@ -1354,21 +1393,26 @@ cpdef object in_a_row_since(object cells_obj, bytearray memo, object adj_obj, in
     that was not there must run through a cell that changed). The same answer as in_a_row."""
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
-    cdef Py_ssize_t size = _len(cells_obj), c = 0, last
+    cdef Py_ssize_t size = _len(cells_obj), c = 0, at
+    cdef unsigned long long diff = 0
+    cdef int b
     cdef unsigned char* m
-    if len(adj_obj) < size * deg:
+    if Py_SIZE(adj_obj) < size * deg:  # (an array's length: _tab checked its type)
         raise ValueError("the table is smaller than the board")
-    if value < 1 or value * (size + 1) > len(memo):
+    if memo is None or value < 1 or value * (size + 1) > PyByteArray_GET_SIZE(memo):
         return in_a_row(cells_obj, adj_obj, deg, value, n)
     m = <unsigned char*>PyByteArray_AS_STRING(memo) + (value - 1) * (size + 1)
     if m[0]:
-        while c < size:  # the cells that changed, found eight at a time
-            c = _changed_from(cells, m + 1, c, size)
-            last = min(c + 8, size)
-            while c < last:
-                if cells[c] == value and m[1 + c] != value and _run_through(cells, adj, deg, <int>c, value, n):
+        while True:  # the cells that changed: a word of eight that differs, then its bytes that do
+            c = _changed_from(cells, m + 1, c, size, &diff)
+            if c >= size:
+                break
+            while diff:
+                b = next_byte(&diff)
+                at = c + b
+                if cells[at] == value and m[1 + at] != value and _run_through(cells, adj, deg, <int>at, value, n):
                     return True
-                c += 1
+            c += 8
     elif in_a_row(cells_obj, adj_obj, deg, value, n):
         return True
     memcpy(m + 1, cells, size)
@@ -1487,14 +1531,15 @@ cpdef object connected_since(object cells_obj, bytearray memo, object adj_obj, i
     cdef unsigned char* board
     cdef unsigned char* marks
     cdef int* stack
-    cdef Py_ssize_t last
+    cdef Py_ssize_t at
+    cdef unsigned long long diff = 0
     cdef int stack_here[1024]
     cdef int k, nb, top = 0
     cdef bint whole
     cdef object g
-    if len(adj_obj) < size * deg:
+    if Py_SIZE(adj_obj) < size * deg:  # (an array's length: _tab checked its type)
         raise ValueError("the table is smaller than the board")
-    if value < 1 or value > 255 or value * width > len(memo):
+    if memo is None or value < 1 or value > 255 or value * width > PyByteArray_GET_SIZE(memo):
         return connected(cells_obj, adj_obj, deg, value, starts, goals)
     m = <unsigned char*>PyByteArray_AS_STRING(memo) + (value - 1) * width
     board, marks = m + 1, m + 1 + size
@@ -1506,28 +1551,30 @@ cpdef object connected_since(object cells_obj, bytearray memo, object adj_obj, i
     try:
         whole = not m[0]
         c = 0
-        while not whole and c < size:  # the cells that changed, found eight at a time
-            c = _changed_from(cells, board, c, size)
-            last = min(c + 8, size)
-            while c < last:
-                if cells[c] == value:  # gained the value: reached when a start or touching one
-                    if board[c] != value and not marks[c] & 1:
-                        if marks[c] & 2:
-                            marks[c] |= 1
-                            stack[top] = <int>c
+        while not whole:  # the cells that changed: a word of eight that differs, then its bytes that do
+            c = _changed_from(cells, board, c, size, &diff)
+            if c >= size:
+                break
+            while diff:
+                at = c + next_byte(&diff)
+                if cells[at] == value:  # gained the value: reached when a start or touching one
+                    if board[at] != value and not marks[at] & 1:
+                        if marks[at] & 2:
+                            marks[at] |= 1
+                            stack[top] = <int>at
                             top += 1
                         else:
                             for k in range(deg):
-                                nb = adj[c * deg + k]
+                                nb = adj[at * deg + k]
                                 if nb >= 0 and marks[nb] & 1:
-                                    marks[c] |= 1
-                                    stack[top] = <int>c
+                                    marks[at] |= 1
+                                    stack[top] = <int>at
                                     top += 1
                                     break
-                elif marks[c] & 1:  # a reached cell lost the value: what it joined may be cut
+                elif marks[at] & 1:  # a reached cell lost the value: what it joined may be cut
                     whole = True
                     break
-                c += 1
+            c += 8
         if whole:
             top = 0
             memset(marks, 0, size)
@@ -2045,3 +2092,147 @@ cpdef bint reachable(object adj_obj, int deg, object slots_obj, object walls_obj
     """Whether some way leads from a to ``to`` crossing no standing wall (the last way found
     kept in ``memo`` and tried first)."""
     return _walls_search(adj_obj, deg, slots_obj, walls_obj, a, to, memo, False) == 1
+
+
+# ---- play()'s rollback: one state's slots kept in another's (kernels.keep_slots) --------------
+cdef extern from "Python.h":
+    ctypedef struct _MemberDef "PyMemberDef":
+        Py_ssize_t offset
+
+    ctypedef struct _MemberDescr "PyMemberDescrObject":  # a slot's descriptor (CPython's descrobject.h)
+        _MemberDef* d_member
+cdef object _MEMBER_DESCRIPTOR = _types.MemberDescriptorType
+
+
+cdef Py_ssize_t _slot_at(type cls, str name):
+    """Where objects of ``cls`` keep slot ``name`` (from its descriptor), or -1 when it is no
+    slot (then the Python way copies it)."""
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            d = klass.__dict__[name]
+            return (<_MemberDescr*><PyObject*>d).d_member.offset if type(d) is _MEMBER_DESCRIPTOR else -1
+    return -1
+
+
+cdef class SlotPlan:
+    """kernels.slot_plan compiled: each slot's kind and place, read off its descriptor once."""
+    cdef readonly object cls
+    cdef readonly tuple pure  # the twin's plan: what keep_slots falls back on
+    cdef bytes kinds  # 0 same, 1 list, 2 parts, 3 inner
+    cdef object places  # array('q'): each slot's offset (for inner: then the inner slot's name index)
+    cdef object inner_type  # the class of an inner slot's object (found at the first keep)
+    cdef Py_ssize_t inner_at
+
+
+def slot_plan(type cls, same=(), lists=(), parts=(), inner=()):
+    """kernels.slot_plan: the slots' places read off their descriptors (the Python way when one
+    is not a slot)."""
+    cdef SlotPlan plan = SlotPlan.__new__(SlotPlan)
+    cdef Py_ssize_t at
+    plan.cls, plan.pure = cls, _pure.slot_plan(cls, same, lists, parts, inner)
+    plan.inner_type, plan.inner_at = None, -1
+    kinds, places = bytearray(), _array_module.array("q")
+    for kind, names in ((0, plan.pure[1]), (1, plan.pure[2]), (2, plan.pure[3]), (3, [n for n, _ in plan.pure[4]])):
+        for name in names:
+            at = _slot_at(cls, name)
+            if at < 0:
+                plan.kinds = None  # not slots: keep_slots goes the Python way
+                return plan
+            kinds.append(kind)
+            places.append(at)
+    if len(plan.pure[4]) > 1:
+        plan.kinds = None  # (one inner slot at most is kept in C)
+        return plan
+    plan.kinds, plan.places = bytes(kinds), places
+    return plan
+
+
+cdef inline PyObject* _slot_value(object o, Py_ssize_t at) noexcept:
+    return (<PyObject**>((<char*><PyObject*>o) + at))[0]
+
+
+cdef inline int _put_slot(object o, Py_ssize_t at, PyObject* value) except -1:
+    """o's slot at ``at`` made ``value`` (a new reference taken, the old one let go)."""
+    cdef PyObject** place = <PyObject**>((<char*><PyObject*>o) + at)
+    cdef PyObject* old = place[0]
+    if old != value:
+        Py_INCREF(<object>value)
+        place[0] = value
+        if old != NULL:
+            Py_DECREF(<object>old)
+    return 0
+
+
+cdef int _keep_whole(object mine, object theirs) except -1:
+    """mine[:] = theirs, in C for two lists (an item already the same object costs a
+    comparison) and for two bytearrays of one size (a memcpy)."""
+    cdef Py_ssize_t i, n, m
+    cdef PyObject** old
+    cdef PyObject** new
+    cdef PyObject* gone
+    if type(mine) is list and type(theirs) is list:
+        n, m = PyList_GET_SIZE(theirs), PyList_GET_SIZE(mine)
+        if n != m:
+            mine[:] = theirs
+            return 0
+        new, old = PySequence_Fast_ITEMS(theirs), PySequence_Fast_ITEMS(mine)
+        for i in range(n):
+            if new[i] != old[i]:
+                gone = old[i]
+                Py_INCREF(<object>new[i])
+                old[i] = new[i]
+                Py_DECREF(<object>gone)
+        return 0
+    if type(mine) is bytearray and type(theirs) is bytearray and _len(mine) == _len(theirs):
+        memcpy(PyByteArray_AS_STRING(mine), PyByteArray_AS_STRING(theirs), _len(theirs))
+        return 0
+    mine[:] = theirs
+    return 0
+
+
+def keep_slots(into, source, plan):
+    """kernels.keep_slots in C: each slot read and written at its place, with no attribute
+    looked up (the Python way for another plan, class or a slot not set)."""
+    cdef SlotPlan p
+    cdef const unsigned char* kinds
+    cdef const long long* places
+    cdef Py_ssize_t k, n, i, at
+    cdef PyObject* theirs
+    cdef PyObject* mine
+    cdef object a, b
+    if type(plan) is not SlotPlan:
+        return _pure.keep_slots(into, source, plan)
+    p = <SlotPlan>plan
+    if p.kinds is None or type(into) is not p.cls or type(source) is not p.cls:
+        return _pure.keep_slots(into, source, p.pure)
+    kinds, n = <const unsigned char*>PyBytes_AS_STRING(p.kinds), PyBytes_GET_SIZE(p.kinds)
+    places = (<array.array>p.places).data.as_longlongs
+    for k in range(n):
+        theirs = _slot_value(source, places[k])
+        if theirs == NULL:
+            return _pure.keep_slots(into, source, p.pure)  # (which says which is not set)
+        if kinds[k] == 0:
+            _put_slot(into, places[k], theirs)
+            continue
+        mine = _slot_value(into, places[k])
+        if mine == NULL:
+            return _pure.keep_slots(into, source, p.pure)
+        a, b = <object>mine, <object>theirs
+        if kinds[k] == 1:
+            _keep_whole(a, b)
+        elif kinds[k] == 2:
+            if type(a) is list and type(b) is list and PyList_GET_SIZE(a) == PyList_GET_SIZE(b):
+                for i in range(PyList_GET_SIZE(b)):
+                    _keep_whole(<object>PyList_GET_ITEM(a, i), <object>PyList_GET_ITEM(b, i))
+            else:
+                for i, part in enumerate(b):
+                    a[i][:] = part
+        else:  # an inner slot: the object's own slot (a generator's state)
+            if p.inner_type is not type(b):
+                at = _slot_at(type(b), p.pure[4][0][1])
+                p.inner_type, p.inner_at = (type(b), at) if at >= 0 else (None, -1)
+            if p.inner_type is not None and type(a) is p.inner_type and _slot_value(b, p.inner_at) != NULL:
+                _put_slot(a, p.inner_at, _slot_value(b, p.inner_at))
+            else:
+                setattr(a, p.pure[4][0][1], getattr(b, p.pure[4][0][1]))
+    return None

@@ -128,9 +128,30 @@ cdef extern from *:
     /* A list's size lowered in place (its tail's items let go first by the caller): what
        del l[n:] does, without the general slice assignment. */
     #define REGLE_LIST_SHRINK(op, n) (((PyVarObject*)(op))->ob_size = (n))
+    /* A borrowed object's bytes when it is a bytearray (else NULL), and its size. */
+    #define REGLE_BYTEARRAY_AT(op) (Py_IS_TYPE((op), &PyByteArray_Type) ? PyByteArray_AS_STRING(op) : NULL)
+    #define REGLE_BYTEARRAY_SIZE(op) PyByteArray_GET_SIZE(op)
+    #define REGLE_IS_LIST(op) Py_IS_TYPE((op), &PyList_Type)
+    /* memcpy for the few bytes of a small grid: two overlapping words from 8 to 16 bytes
+       (copied through registers, no call), the C library's memcpy otherwise. */
+    static inline void regle_copy_cells(char *to, const char *from, Py_ssize_t n) {
+        if (n >= 8 && n <= 16) {
+            unsigned long long head, tail;
+            memcpy(&head, from, 8);
+            memcpy(&tail, from + n - 8, 8);
+            memcpy(to, &head, 8);
+            memcpy(to + n - 8, &tail, 8);
+        } else {
+            memcpy(to, from, n);
+        }
+    }
     """
     PyObject** list_items "REGLE_LIST_ITEMS"(list op)
     void list_shrink "REGLE_LIST_SHRINK"(list op, Py_ssize_t n)
+    char* bytearray_at "REGLE_BYTEARRAY_AT"(PyObject* op) noexcept
+    Py_ssize_t bytearray_size "REGLE_BYTEARRAY_SIZE"(PyObject* op) noexcept
+    bint is_list "REGLE_IS_LIST"(PyObject* op) noexcept
+    void copy_cells "regle_copy_cells"(char* to, const char* cells, Py_ssize_t size) noexcept
 
 
 cdef inline int keep_list(list into, list source) except -1:
@@ -166,21 +187,27 @@ cdef inline int keep_list(list into, list source) except -1:
 
 cdef inline int keep_parts(list into, list source) except -1:
     """into[i][:] = source[i] for each part of a place per seat (or per member), in a C loop
-    that reads the parts in place (both lists checked to be lists of one size first)."""
+    that reads the parts in place, borrowed (both lists checked to be lists of one size first):
+    a grid's part of the same size is one memcpy, a zone's is keep_list."""
     cdef Py_ssize_t i
-    cdef object part, mine
+    cdef PyObject* part
+    cdef PyObject* mine
+    cdef char* cells
+    cdef char* to
+    cdef object whole
     if into is None or source is None or PyList_GET_SIZE(into) != PyList_GET_SIZE(source):
-        into[:] = [part[:] for part in source]
+        into[:] = [whole[:] for whole in source]
         return 0
     for i in range(PyList_GET_SIZE(source)):
-        part = <object>PyList_GET_ITEM(source, i)
-        mine = <object>PyList_GET_ITEM(into, i)
-        if type(part) is bytearray and type(mine) is bytearray:
-            keep_bytes(mine, part)
-        elif type(part) is list and type(mine) is list:
-            keep_list(mine, part)
+        part = PyList_GET_ITEM(source, i)
+        mine = PyList_GET_ITEM(into, i)
+        cells, to = bytearray_at(part), bytearray_at(mine)
+        if cells != NULL and to != NULL and bytearray_size(part) == bytearray_size(mine):
+            copy_cells(to, cells, bytearray_size(part))
+        elif is_list(part) and is_list(mine):
+            keep_list(<list>mine, <list>part)
         else:
-            mine[:] = part
+            (<object>mine)[:] = <object>part
     return 0
 
 

@@ -994,3 +994,31 @@ def observe_planes(out: list, cells, size: int, shown: bool) -> None:
         if v:
             planes[((v - 1) if shown else size) * n + c] = 1
     out.extend(planes)
+
+
+# ---- play()'s rollback: one state's slots kept in another's ----------------------------------
+def slot_plan(cls: type, same: tuple = (), lists: tuple = (), parts: tuple = (), inner: tuple = ()) -> tuple:
+    """How keep_slots keeps a state of class ``cls`` in another (play()'s rollback copy): the
+    slots taken as they are (``same``: numbers, tuples, lists never changed in place), those
+    overwritten in place (``lists``: zones, grids, counters per seat), those overwritten part by
+    part (``parts``: a place per seat), and (slot, its object's slot) pairs copied one level
+    down (``inner``: a generator's state). The compiled twin reads each slot's place off its
+    descriptor once, here."""
+    return (cls, tuple(same), tuple(lists), tuple(parts), tuple(inner))
+
+
+def keep_slots(into, source, plan: tuple) -> None:
+    """``into`` made what ``source`` is, slot by slot as ``plan`` (slot_plan) says, with no list
+    or state made: what a Python engine's _keep_into does."""
+    _cls, same, lists, parts, inner = plan
+    for name in same:
+        setattr(into, name, getattr(source, name))
+    for name, inner_name in inner:
+        setattr(getattr(into, name), inner_name, getattr(getattr(source, name), inner_name))
+    for name in lists:
+        getattr(into, name)[:] = getattr(source, name)
+    for name in parts:
+        mine = getattr(into, name)
+        for i, part in enumerate(getattr(source, name)):
+            mine[i][:] = part
+

@@ -764,3 +764,59 @@ def test_holding_pairs_of_many_items_agree():
     for tag in (None, 4):
         results = [k.holding_pairs([0, 1, 2, 3, 3, 4], items, firsts, seconds, tag) for k in both()]
         assert all(r == results[0] for r in results) and len(results[0]) > 64
+
+
+class _Inner:
+    __slots__ = ("state",)
+
+
+class _Slotted:
+    """A state's shape for keep_slots: numbers, a zone, a grid, a place per seat, a generator."""
+    __slots__ = ("n", "legal", "zone", "grid", "per_seat", "rng")
+
+
+class _Unslotted:
+    """A state whose fields are in a dict: no slot to read in place."""
+
+
+def _slotted(data, cls=_Slotted) -> object:
+    objects = [object() for _ in range(3)]
+    item = st.one_of(st.integers(-3, 300), st.sampled_from(objects))
+    s = cls()
+    s.n = data.draw(st.one_of(st.integers(), st.none()))
+    s.legal = data.draw(st.lists(st.tuples(st.integers(0, 3)), max_size=3))
+    s.zone = data.draw(st.lists(item, max_size=6))
+    s.grid = bytearray(data.draw(st.binary(max_size=20)))
+    s.per_seat = [data.draw(st.one_of(st.lists(item, max_size=4), st.binary(max_size=12).map(bytearray)))
+                  for _ in range(data.draw(st.integers(0, 3)))]
+    s.rng = _Inner()
+    s.rng.state = data.draw(st.integers(0, 2 ** 64 - 1))
+    return s
+
+
+_NAMES = dict(same=("n", "legal"), lists=("zone", "grid"), parts=("per_seat",), inner=(("rng", "state"),))
+
+
+@pytest.mark.parametrize("k", IMPLS)
+@pytest.mark.parametrize("cls", [_Slotted, _Unslotted])
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_a_state_kept_slot_by_slot_is_the_state_in_its_own_lists(k, cls, data):
+    """keep_slots (a Python engine's play() rollback copy) makes one state what another is:
+    equal in every field, each list and bytearray overwritten in place (the same containers),
+    its items the very objects of the source, the source left as it was; in C for slotted
+    classes, the Python way for a class without slots or a plan of the other twin."""
+    into, source = _slotted(data, cls), _slotted(data, cls)
+    if len(into.per_seat) != len(source.per_seat) or any(type(a) is not type(b) for a, b in
+                                                         zip(into.per_seat, source.per_seat)):
+        into.per_seat = [p[:] for p in source.per_seat]  # (a state's parts are alike in number and kind)
+    plan = data.draw(st.sampled_from([m.slot_plan(cls, **_NAMES) for m in (k, pure)]))
+    places = [into.zone, into.grid, into.rng] + list(into.per_seat)
+    was = (source.n, list(source.zone), bytes(source.grid), [p[:] for p in source.per_seat], source.rng.state)
+    k.keep_slots(into, source, plan)
+    assert (source.n, source.zone, source.grid, source.per_seat, source.rng.state) == was
+    assert [into.zone, into.grid, into.rng] + list(into.per_seat) == places
+    assert all(a is b for a, b in zip([into.zone, into.grid, into.rng] + list(into.per_seat), places))
+    assert into.n is source.n and into.legal is source.legal and into.rng.state == source.rng.state
+    assert into.zone == source.zone and all(a is b for a, b in zip(into.zone, source.zone))
+    assert into.grid == source.grid and into.per_seat == source.per_seat
