@@ -465,6 +465,8 @@ cdef inline long long id_of_key(long keys_tag, long key, const long long* plan) 
     cdef const long long* row
     unpack(keys_tag, key, &tag, &a, &b)
     row = plan + 8 * tag
+    if row[0] == 2:  # one plain argument (the most common action: asked first)
+        return row[1] + a - row[2] if 0 <= a - row[2] < row[3] else -1
     if row[0] == 1:  # no arguments
         return row[1]
     if row[0] == 6:  # three plain arguments, a key laid out apart
@@ -480,8 +482,6 @@ cdef inline long long id_of_key(long keys_tag, long key, const long long* plan) 
         return row[1] + b if a >= 0 and 0 <= b < row[3] else -1
     if row[0] == 0 or not 0 <= a - row[2] < row[3]:
         return -1
-    if row[0] == 2:  # one plain argument
-        return row[1] + a - row[2]
     if not 0 <= b - row[4] < row[5]:
         return -1
     return row[1] + (a - row[2]) * row[6] + b - row[4]
@@ -729,7 +729,8 @@ cdef class KeyMoves:
     or its Move, when read: ``legal_moves()`` of a keyed step natively (a regle.runtime.Moves),
     and what play() looks a move up in."""
 
-    cdef long* keys
+    cdef long* keys  # ``few`` when they fit there, else their own memory
+    cdef long few[16]  # the keys of a decision of 16 moves or fewer: no allocation
     cdef Py_ssize_t n
     cdef long tag
     cdef const unsigned char* arity  # of the engine's actions (its module keeps the bytes)
@@ -815,7 +816,8 @@ cdef class KeyMoves:
         return _Moves, (list(self),)
 
     def __dealloc__(self):
-        PyMem_Free(self.keys)
+        if self.keys != &self.few[0]:
+            PyMem_Free(self.keys)
 
 
 _Moves.register(KeyMoves)
@@ -826,7 +828,10 @@ cdef object key_moves(NativeCore s, object move, bint told=False):
     ``told``: two of their notations may read alike, and ``move`` is the engine's
     Move.told_class(), see KeyMoves.told)."""
     cdef KeyMoves out = KeyMoves.__new__(KeyMoves)
-    out.keys = <long*>PyMem_Malloc(max(s._nkeys, 1) * sizeof(long))
+    if s._nkeys <= 16:
+        out.keys = &out.few[0]
+    else:
+        out.keys = <long*>PyMem_Malloc(s._nkeys * sizeof(long))
     if out.keys == NULL:
         raise MemoryError()
     memcpy(out.keys, s._keys, s._nkeys * sizeof(long))
