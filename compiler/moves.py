@@ -39,6 +39,8 @@ class Scan(S.Stmt):
     names: str
     source: N.Expr
     body: tuple | None = None
+    #: the body runs for each value: a read there is made many times (compiler/reads.py)
+    repeated = ("body",)
 
 
 @attrs.frozen
@@ -50,6 +52,8 @@ class PairScan(S.Stmt):
     source: N.Expr
     values: N.Expr | None
     body: tuple | None = None
+    #: the body runs for each value: a read there is made many times (compiler/reads.py)
+    repeated = ("body",)
 
 
 @attrs.frozen
@@ -63,8 +67,8 @@ class CellScan(S.Stmt):
     body: tuple | None = None
     low: str = ""
     high: str = ""
-    #: natively the grid is read at every step of the walk (compiler/reads.py counts it so)
-    repeated = ("cells",)
+    #: natively the grid is read at every step of the walk, and the body runs at each (compiler/reads.py)
+    repeated = ("cells", "body")
 
 
 @attrs.frozen
@@ -76,6 +80,8 @@ class NeighbourScan(S.Stmt):
     cells: N.Expr  # N.NeighbourList, or N.Concat of them
     d: str
     body: tuple | None = None
+    #: the body runs for each value: a read there is made many times (compiler/reads.py)
+    repeated = ("body",)
 
 
 @attrs.frozen
@@ -88,6 +94,8 @@ class ItemScan(S.Stmt):
     k: str
     items: tuple
     body: tuple | None = None
+    #: the body runs for each value: a read there is made many times (compiler/reads.py)
+    repeated = ("body",)
 
 
 @attrs.frozen
@@ -100,8 +108,8 @@ class SlideScan(S.Stmt):
     start: str
     steps: str
     body: tuple | None = None
-    #: natively the grid is read at every step of the walk (compiler/reads.py counts it so)
-    repeated = ("cells",)
+    #: natively the grid is read at every step of the walk, and the body runs at each (compiler/reads.py)
+    repeated = ("cells", "body")
 
 
 @attrs.frozen

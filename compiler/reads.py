@@ -1,7 +1,8 @@
 """A pass over a method's tree: the reads of the state it makes twice or more, taken once.
 
 A zone or a grid of the state (``s.z_hand``, ``s.g_board``) and one seat's (``s.z_hand[me]``)
-read twice or more in a method become a local read once at its top (``z_hand__me``): fewer
+read twice or more in a method (a read in a loop's body, a node's ``repeated`` field, counts
+as twice: it is made at every round) become a local read once at its top (``z_hand__me``): fewer
 lookups on every move. This is safe because a zone's or a grid's list never changes identity
 after the state is built (only its contents do; nothing assigns a zone itself), and ``me`` is
 fixed for the whole method. In a move generator, which changes nothing, the size of such a

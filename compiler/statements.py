@@ -72,6 +72,8 @@ class For(Stmt):
     body: tuple
     copy: bool = False  # the source is a zone the body may change
     walk: tuple = ()
+    #: the body runs again and again: a read there is made many times (compiler/reads.py)
+    repeated = ("body",)
 
 
 @attrs.frozen
@@ -79,6 +81,8 @@ class While(Stmt):
     """``while test``: each round counts against the decision's work budget."""
     test: N.Expr
     body: tuple
+    #: the test and the body run again and again (compiler/reads.py)
+    repeated = ("test", "body")
 
 
 @attrs.frozen

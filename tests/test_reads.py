@@ -7,7 +7,7 @@ from regle.compiler import statements as S
 from regle.compiler import types as T
 from regle.compiler.emit import PythonWriter
 from regle.compiler.emit_native import CythonWriter
-from regle.compiler.moves import AddMove, Guard, KernelMoves, move_lines, nest
+from regle.compiler.moves import AddMove, Guard, KernelMoves, Scan, move_lines, nest
 from regle.compiler.reads import take_reads_once
 
 ZONE = T.zone_of(T.INT)
@@ -73,3 +73,20 @@ def test_the_reads_inside_a_move_generator_s_guards_are_rewritten_too():
     lines = move_lines(tuple(take_reads_once(gen, native=False, sizes=True)), PythonWriter())
     assert "    if n_z_hand__me >= 2:" in lines and "        _add((0,))" in lines
     assert lines.index("z_hand__me = s.z_hand[me]  # read once") < lines.index("if n_z_hand__me >= 1:")
+
+
+def test_a_read_made_once_inside_a_loop_is_made_at_every_round_so_it_is_taken_once():
+    """A loop's body (a for, a while, a parameter's scan) runs again and again: a read there is
+    taken once before the loop. A read made once outside any loop is left."""
+    each = N.Local(T.INT, 0, "x_")
+    looped = [S.For(1, "x_", N.Local(ZONE, 0, "items"), (S.Eval(2, N.Append(T.ANY, 0, POOL, each)),))]
+    lines = _lines(take_reads_once(looped, native=False))
+    assert lines[0] == "z_pool = s.z_pool  # read once" and "s.z_pool" not in "".join(lines[1:])
+    while_ = [S.While(1, _size_at_least(POOL, 1), (S.Eval(2, N.Removal(T.ANY, 0, POOL, ONE)),))]
+    assert _lines(take_reads_once(while_, native=False))[0] == "z_pool = s.z_pool  # read once"
+    scan = nest([Scan(1, "x_", N.Local(ZONE, 0, "items")), Guard(2, _size_at_least(HAND, 1)), AddMove(2, 0, ())])
+    lines = move_lines(tuple(take_reads_once(scan, native=False, sizes=True)), PythonWriter())
+    taken = lines.index("z_hand__me = s.z_hand[me]  # read once")
+    assert taken < lines.index("for x_ in items:") and "s.z_hand" not in "".join(lines[taken + 1:])
+    once = [S.Eval(1, N.Append(T.ANY, 0, POOL, ONE))]
+    assert take_reads_once(once, native=False) == once
