@@ -134,11 +134,13 @@ class CythonWriter(PythonWriter):
         return self.remembered(e, "K.connected_since", (e.starts, e.goals)) or super().w_Joined(e)
 
     def remembered(self, e: N.Runs | N.Joined, kernel: str, rest: tuple) -> tuple[str, int] | None:
-        """The call of a query's kernel that keeps its memo in the state (``s._memo(k, size)``,
-        given after the grid); None when the query keeps none."""
+        """The call of a query's kernel that keeps its memo in the state (``s._memo_k``, made by
+        ``s._memo(k, size)`` when first needed), given after the grid; None when the query keeps
+        none."""
         if e.memo is None:
             return None
-        memo = N.Code(T.ANY, 0, f"s._memo({e.memo}, {e.memo_size})", P_ATOM)
+        field = f"s._memo_{e.memo}"
+        memo = N.Code(T.ANY, 0, f"({field} if {field} is not None else s._memo({e.memo}, {e.memo_size}))", P_ATOM)
         args = self.args((e.grid, memo, e.table, N.Const(T.INT, 0, e.degree), e.code, *rest))
         return f"{self.name(kernel)}({args})", P_ATOM
 

@@ -1370,6 +1370,7 @@ cdef inline Py_ssize_t _changed_from(const unsigned char* cells, const unsigned 
     time); ``size`` when none does. The last few cells (fewer than eight) are read as a word
     padded with equal bytes."""
     cdef unsigned long long now, then
+    cdef Py_ssize_t k
     while c + 8 <= size:
         memcpy(&now, cells + c, 8)
         memcpy(&then, board + c, 8)
@@ -1377,12 +1378,12 @@ cdef inline Py_ssize_t _changed_from(const unsigned char* cells, const unsigned 
             diff[0] = now ^ then
             return c
         c += 8
-    if c < size:
-        now = then = 0
-        memcpy(&now, cells + c, size - c)
-        memcpy(&then, board + c, size - c)
-        if now != then:
-            diff[0] = now ^ then
+    if c < size:  # the last few: their differences put in a word byte by byte (no memcpy call)
+        now = 0
+        for k in range(size - c):
+            (<unsigned char*>&now)[k] = cells[c + k] ^ board[c + k]
+        if now:
+            diff[0] = now
             return c
     return size
 

@@ -45,6 +45,8 @@ cdef class NativeCore:
     cdef public object rng, seed, work  # work: unused here (walked, walked_in count instead)
     cdef long walked, walked_in  # elements walked by loops in decision walked_in
     cdef NativeCore _spare  # play's rollback: the state before the move, kept in place (_keep)
+    cdef const long long* _plan_at  # _plan() remembered (plan_of), for _plan_n players
+    cdef long _plan_n
 
     # the game's own (the engine's _Core defines them)
     cdef NativeCore _copy(self)
@@ -209,6 +211,15 @@ cdef inline int keep_parts(list into, list source) except -1:
         else:
             (<object>mine)[:] = <object>part
     return 0
+
+
+cdef inline const long long* plan_of(NativeCore s) except NULL:
+    """``s._plan()`` remembered in the state for its player count: the ids of its keys are read
+    at every step of the loops by ids and of a batch."""
+    if s._plan_at == NULL or s._plan_n != s.n:
+        s._plan_at = s._plan()
+        s._plan_n = s.n
+    return s._plan_at
 
 
 cdef inline bytearray zeroed(Py_ssize_t size):

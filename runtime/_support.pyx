@@ -83,14 +83,18 @@ cdef int mark_legal(NativeCore s, signed char* row, Py_ssize_t width) except -1:
     """1 at each legal action id of ``s`` in ``row`` (zeroed before): read off the keys in C
     when the step is keyed and every key has a plain id, else through legal_action_ids."""
     cdef const long long* plan
-    cdef long long v
-    cdef Py_ssize_t i
+    cdef const long* keys
+    cdef long long v, shift
+    cdef long tag
+    cdef Py_ssize_t i, n
     if s.over:
         return 0
     if s._legal is None:
-        plan = s._plan()
-        for i in range(s._nkeys):
-            v = id_of_key(s._keys_tag, s._keys[i], plan)
+        plan = plan_of(s)
+        keys, n, tag = s._keys, s._nkeys, s._keys_tag  # in locals: a write to the row may alias the state
+        shift = plain_shift(tag, plan)
+        for i in range(n):
+            v = plain_id(tag, keys[i], plan, shift) if shift != NO_SHIFT else id_of_key(tag, keys[i], plan)
             if not 0 <= v < width:
                 break
             row[v] = 1
@@ -252,15 +256,17 @@ cdef class NativeCore:
         move tuple made, when the step is keyed and its actions' arguments are plain values)."""
         cdef const long long* plan
         cdef list out
-        cdef long long v
+        cdef long long v, shift
         cdef Py_ssize_t i
         cdef object item
         if s.over or s._legal is not None:
             return _BaseState.legal_action_ids(s)
-        plan = s._plan()
+        plan = plan_of(s)
+        shift = plain_shift(s._keys_tag, plan)
         out = PyList_New(s._nkeys)  # filled below, each place set once (no None put first)
         for i in range(s._nkeys):
-            v = id_of_key(s._keys_tag, s._keys[i], plan)
+            v = plain_id(s._keys_tag, s._keys[i], plan, shift) if shift != NO_SHIFT else \
+                id_of_key(s._keys_tag, s._keys[i], plan)
             if v < 0:
                 for i in range(i, s._nkeys):  # the places not filled, made valid before it goes
                     Py_INCREF(None)
@@ -283,7 +289,7 @@ cdef class NativeCore:
         cdef Py_ssize_t i
         if s.over or s._legal is not None:
             return -1
-        plan = s._plan()
+        plan = plan_of(s)
         if s._keys_tag >= 0:
             row = plan + 8 * s._keys_tag
             if row[0] == 2:  # one plain argument: id = offset + value - lowest
@@ -485,6 +491,27 @@ cdef inline long long id_of_key(long keys_tag, long key, const long long* plan) 
     if not 0 <= b - row[4] < row[5]:
         return -1
     return row[1] + (a - row[2]) * row[6] + b - row[4]
+
+
+cdef long long NO_SHIFT = -(<long long>1 << 62)  # plain_shift: no one shift for every key
+
+
+cdef inline long long plain_shift(long keys_tag, const long long* plan) noexcept:
+    """When every key of the buffer is of one action with one plain argument (the step's
+    kernel keys of that action, or packed keys of a game of one action), what turns a key's
+    argument into its id (id = argument + this); else -1 << 62 (then id_of_key, key by key)."""
+    if keys_tag >= 0 and plan[8 * keys_tag] == 2:
+        return plan[8 * keys_tag + 1] - plan[8 * keys_tag + 2]
+    if keys_tag < 0 and plan[8] == -1 and plan[0] == 2:  # one action: every packed key is of action 0
+        return plan[1] - plan[2]
+    return NO_SHIFT
+
+
+cdef inline long long plain_id(long keys_tag, long key, const long long* plan, long long shift) noexcept:
+    """The id of a key as plain_shift found it (-1: outside the action's domain)."""
+    cdef long long a = key if keys_tag >= 0 else ((key >> 8) & KEY_MASK) - KEY_HALF
+    cdef const long long* row = plan if keys_tag < 0 else plan + 8 * keys_tag
+    return a + shift if 0 <= a - row[2] < row[3] else -1
 
 
 # ---- the generator in C ----
