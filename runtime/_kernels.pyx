@@ -1403,19 +1403,18 @@ cpdef object in_a_row_since(object cells_obj, bytearray memo, object adj_obj, in
     if memo is None or value < 1 or value * (size + 1) > PyByteArray_GET_SIZE(memo):
         return in_a_row(cells_obj, adj_obj, deg, value, n)
     m = <unsigned char*>PyByteArray_AS_STRING(memo) + (value - 1) * (size + 1)
-    if m[0]:
-        while True:  # the cells that changed: a word of eight that differs, then its bytes that do
-            c = _changed_from(cells, m + 1, c, size, &diff)
-            if c >= size:
-                break
-            while diff:
-                b = next_byte(&diff)
-                at = c + b
-                if cells[at] == value and m[1 + at] != value and _run_through(cells, adj, deg, <int>at, value, n):
-                    return True
-            c += 8
-    elif in_a_row(cells_obj, adj_obj, deg, value, n):
-        return True
+    if not m[0]:  # not used yet: remembered as a board of zeros, where no line of a value of 1
+        memset(m + 1, 0, size)  # or more can be; every cell filled since is looked at
+    while True:  # the cells that changed: a word of eight that differs, then its bytes that do
+        c = _changed_from(cells, m + 1, c, size, &diff)
+        if c >= size:
+            break
+        while diff:
+            b = next_byte(&diff)
+            at = c + b
+            if cells[at] == value and m[1 + at] != value and _run_through(cells, adj, deg, <int>at, value, n):
+                return True
+        c += 8
     memcpy(m + 1, cells, size)
     m[0] = 1
     return False

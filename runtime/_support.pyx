@@ -300,6 +300,14 @@ cdef class NativeCore:
                     if s._keys[i] == key:
                         return i
                 return -1
+        elif plan[8] == -1 and plan[0] == 2:  # packed keys of a game of one action, of one plain argument
+            if not 0 <= wanted - plan[1] < plan[3]:
+                return -1
+            key = packed(0, <long>(wanted - plan[1] + plan[2]), 0)
+            for i in range(s._nkeys):
+                if s._keys[i] == key:
+                    return i
+            return -1
         else:
             i = _packed_key_of_id(s, plan, wanted)
             if i >= 0:
