@@ -28,7 +28,7 @@ C_FORMS = {"number": "_number", "mancala_store": "_mancala_store", "mancala_oppo
 #: kernels with an inline C form (runtime/_support.pxd), written into the native engine's own
 #: code where the call of a kernel would cost more than its work: on a grid's bytes they read
 #: them in place, anything else they hand to the kernel
-K_FORMS = {"lane_count": "_lane_count", "first_holding": "_first_in"}
+K_FORMS = {"lane_count": "_lane_count", "first_holding": "_first_in", "flanked_count": "_flanked_count"}
 
 
 @lru_cache(maxsize=1)

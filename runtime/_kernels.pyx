@@ -1277,7 +1277,7 @@ cdef bint _some_run(object cells_obj, object adj_obj, int deg, int value, int n,
     cdef const short* adj = _tab(adj_obj)
     cdef Py_ssize_t size = _len(cells_obj)
     cdef int c, d, back
-    if len(adj_obj) < size * deg:
+    if Py_SIZE(adj_obj) < size * deg:
         raise ValueError("the table is smaller than the board")
     for c in range(size):
         if cells[c] != value:
@@ -1428,7 +1428,7 @@ cdef long _flank(object cells_obj, object adj_obj, int deg, int cell, int value,
     cdef Py_ssize_t size = _len(cells_obj)
     cdef int k, k_end, at, first, count
     cdef long total = 0
-    if cell < 0 or cell >= size or len(adj_obj) < size * deg or d >= deg:
+    if cell < 0 or cell >= size or Py_SIZE(adj_obj) < size * deg or d >= deg:
         raise IndexError("no such cell or direction")
     if d < 0:
         k, k_end = 0, deg
@@ -1472,7 +1472,7 @@ cpdef object connected(object cells_obj, object adj_obj, int deg, int value, obj
     cdef unsigned char mark_here[1024]  # boards up to 1023 cells: no allocation
     cdef int stack_here[1024]
     cdef bint small = size < 1024
-    if len(adj_obj) < size * deg:
+    if Py_SIZE(adj_obj) < size * deg:
         raise ValueError("the table is smaller than the board")
     cdef unsigned char* mark = &mark_here[0]
     cdef int* stack = &stack_here[0]
@@ -1970,7 +1970,7 @@ cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_o
     """The search behind walled_distance (the steps, -1 none) and reachable (1 or 0, the way kept
     in memo): breadth first from a, in the order the twins search."""
     cdef const short* adj = _tab(adj_obj)
-    cdef Py_ssize_t size = len(adj_obj) // deg if deg > 0 else 0
+    cdef Py_ssize_t size = Py_SIZE(adj_obj) // deg if deg > 0 else 0
     cdef const short* slots = NULL
     cdef const unsigned char* walls = NULL
     cdef object keep = None
@@ -2071,7 +2071,7 @@ cpdef list open_neighbours(object adj_obj, int deg, object slots_obj, object wal
     cdef int k
     if cell < 0:
         raise ValueError("there is no cell here (none) to look around")
-    if (cell + 1) * deg > len(adj_obj):
+    if (cell + 1) * deg > Py_SIZE(adj_obj):
         raise ValueError("the cell is not on the board")
     keep = _walls_view(slots_obj, walls_obj, &slots, &walls, &nwalls)
     for k in range(cell * deg, cell * deg + deg):

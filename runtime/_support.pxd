@@ -527,6 +527,33 @@ cdef inline long lane_count(object grid, long lanes, long height, long lane) exc
     return row
 
 
+cdef inline long flanked_count(object grid, object table, long deg, long cell, long value, long d) except? -1:
+    """``K.flanked_count`` inline on a grid of elements (a bytearray) and its table (an
+    array('h')): how many pieces a piece of ``value`` at ``cell`` would outflank, along
+    direction d (-1: every direction), read in place with no call of the kernel (a move
+    generator asks it of every empty cell); anything else goes to the kernel."""
+    cdef const unsigned char* cells
+    cdef const short* adj
+    cdef long k, k_end, at, count, total = 0
+    if type(grid) is not bytearray or type(table) is not array or (<array>table).ob_descr.typecode != b'h' \
+            or not 0 <= cell < PyByteArray_GET_SIZE(grid) or Py_SIZE(table) < PyByteArray_GET_SIZE(grid) * deg \
+            or d >= deg:
+        return _CK.flanked_count(grid, table, deg, cell, value, d)  # (which says what is wrong)
+    cells = <const unsigned char*>PyByteArray_AS_STRING(grid)
+    adj = (<array>table).data.as_shorts
+    k, k_end = (0, deg) if d < 0 else (d, d + 1)
+    while k < k_end:  # each way: a run of the other pieces, closed by one of value
+        at = adj[cell * deg + k]
+        count = 0
+        while at >= 0 and at != cell and cells[at] != 0 and cells[at] != value:
+            count += 1
+            at = adj[at * deg + k]
+        if count and at >= 0 and at != cell and cells[at] == value:
+            total += count
+        k += 1
+    return total
+
+
 cdef inline bint has_byte(object grid, long value) except -1:
     """Whether some cell of a grid of elements holds the byte ``value`` (``count(empty_cells(G))
     == 0`` asks it): the C library's byte search, stopping at the first."""

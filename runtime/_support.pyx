@@ -980,6 +980,11 @@ def first_of(object grid, long kinds, long kind, long owner):
     return first_in(grid, kinds, kind, owner)
 
 
+def flanked_count_of(object grid, object table, long deg, long cell, long value, long d):
+    """``flanked_count``: K.flanked_count as a native engine counts it inline."""
+    return flanked_count(grid, table, deg, cell, value, d)
+
+
 def scan_span(object grid, long low, long high):
     """The cells a native engine's scan walks for a span of bytes, in order: ``next_in_span``
     from each cell found to the next (ops.next_in_span is its twin)."""

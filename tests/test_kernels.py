@@ -820,3 +820,27 @@ def test_a_state_kept_slot_by_slot_is_the_state_in_its_own_lists(k, cls, data):
     assert into.n is source.n and into.legal is source.legal and into.rng.state == source.rng.state
     assert into.zone == source.zone and all(a is b for a, b in zip(into.zone, source.zone))
     assert into.grid == source.grid and into.per_seat == source.per_seat
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_a_native_engine_s_inline_flank_count_is_the_kernel_s(data):
+    """A native move generator counts ``count(flanked(G, c, v))`` inline on the grid's bytes and
+    its table (``flanked_count`` of _support.pxd): the kernel's count on every geometry, cell,
+    value and direction; a cell or direction off the board goes to the kernel, which refuses it."""
+    try:
+        from regle.runtime import _support
+    except ImportError:
+        pytest.skip("the compiled runtime is not built")
+    geo = data.draw(_geometries())
+    adj = geo.table()
+    cells = bytearray(data.draw(st.lists(st.sampled_from([0, 1, 2, 3]), min_size=geo.cells, max_size=geo.cells)))
+    cell = data.draw(st.integers(-1, geo.cells))
+    value = data.draw(st.integers(1, 3))
+    d = data.draw(st.integers(-1, geo.deg))
+    if not (0 <= cell < geo.cells and d < geo.deg):
+        with pytest.raises(IndexError):  # (the compiled kernel's refusal)
+            _support.flanked_count_of(cells, adj, geo.deg, cell, value, d)
+        return
+    assert _support.flanked_count_of(cells, adj, geo.deg, cell, value, d) == \
+        pure.flanked_count(cells, adj, geo.deg, cell, value, d) == len(pure.flanked(cells, adj, geo.deg, cell, value, d))
