@@ -607,6 +607,21 @@ cdef inline void unpack3(long key, long* a, long* b, long* c) noexcept:
     c[0] = ((key >> 44) & KEY3_MASK) - KEY3_HALF
 
 
+cdef inline int room_for(NativeCore s, Py_ssize_t more) except -1:
+    """Room in the buffer for ``more`` keys at once (a loop then writes them with no check)."""
+    cdef long* bigger
+    cdef Py_ssize_t size = s._keys_cap if s._keys_cap > 0 else 64
+    if s._nkeys + more <= s._keys_cap:
+        return 0
+    while size < s._nkeys + more:
+        size *= 2
+    bigger = <long*>PyMem_Realloc(s._keys, size * sizeof(long))
+    if bigger == NULL:
+        raise MemoryError()
+    s._keys, s._keys_cap = bigger, size
+    return 0
+
+
 cdef inline int _room(NativeCore s) except -1:
     """Room in the buffer for one more key."""
     cdef long* bigger

@@ -84,7 +84,7 @@ cdef int mark_legal(NativeCore s, signed char* row, Py_ssize_t width) except -1:
     when the step is keyed and every key has a plain id, else through legal_action_ids."""
     cdef const long long* plan
     cdef const long* keys
-    cdef long long v, shift
+    cdef long long v
     cdef long tag
     cdef Py_ssize_t i, n
     if s.over:
@@ -92,9 +92,8 @@ cdef int mark_legal(NativeCore s, signed char* row, Py_ssize_t width) except -1:
     if s._legal is None:
         plan = plan_of(s)
         keys, n, tag = s._keys, s._nkeys, s._keys_tag  # in locals: a write to the row may alias the state
-        shift = plain_shift(tag, plan)
         for i in range(n):
-            v = plain_id(tag, keys[i], plan, shift) if shift != NO_SHIFT else id_of_key(tag, keys[i], plan)
+            v = key_id(tag, keys[i], plan)
             if not 0 <= v < width:
                 break
             row[v] = 1
@@ -256,23 +255,21 @@ cdef class NativeCore:
         move tuple made, when the step is keyed and its actions' arguments are plain values)."""
         cdef const long long* plan
         cdef list out
-        cdef long long v, shift
+        cdef long long v
         cdef Py_ssize_t i
         cdef object item
         if s.over or s._legal is not None:
             return _BaseState.legal_action_ids(s)
         plan = plan_of(s)
-        shift = plain_shift(s._keys_tag, plan)
         out = PyList_New(s._nkeys)  # filled below, each place set once (no None put first)
         for i in range(s._nkeys):
-            v = plain_id(s._keys_tag, s._keys[i], plan, shift) if shift != NO_SHIFT else \
-                id_of_key(s._keys_tag, s._keys[i], plan)
+            v = key_id(s._keys_tag, s._keys[i], plan)
             if v < 0:
                 for i in range(i, s._nkeys):  # the places not filled, made valid before it goes
                     Py_INCREF(None)
                     PyList_SET_ITEM(out, i, None)
                 return _BaseState.legal_action_ids(s)
-            item = v
+            item = <object>PyTuple_GET_ITEM(_IDS, v) if v < _NIDS else v  # an id made once
             Py_INCREF(item)  # PyList_SET_ITEM takes the reference
             PyList_SET_ITEM(out, i, item)
         return out
@@ -501,25 +498,20 @@ cdef inline long long id_of_key(long keys_tag, long key, const long long* plan) 
     return row[1] + (a - row[2]) * row[6] + b - row[4]
 
 
-cdef long long NO_SHIFT = -(<long long>1 << 62)  # plain_shift: no one shift for every key
+# the ids up to 4,095 made once: legal_action_ids hands them out with no int made per id
+cdef Py_ssize_t _NIDS = 4096
+cdef tuple _IDS = tuple(range(_NIDS))
 
 
-cdef inline long long plain_shift(long keys_tag, const long long* plan) noexcept:
-    """When every key of the buffer is of one action with one plain argument (the step's
-    kernel keys of that action, or packed keys of a game of one action), what turns a key's
-    argument into its id (id = argument + this); else -1 << 62 (then id_of_key, key by key)."""
-    if keys_tag >= 0 and plan[8 * keys_tag] == 2:
-        return plan[8 * keys_tag + 1] - plan[8 * keys_tag + 2]
-    if keys_tag < 0 and plan[8] == -1 and plan[0] == 2:  # one action: every packed key is of action 0
-        return plan[1] - plan[2]
-    return NO_SHIFT
-
-
-cdef inline long long plain_id(long keys_tag, long key, const long long* plan, long long shift) noexcept:
-    """The id of a key as plain_shift found it (-1: outside the action's domain)."""
-    cdef long long a = key if keys_tag >= 0 else ((key >> 8) & KEY_MASK) - KEY_HALF
-    cdef const long long* row = plan if keys_tag < 0 else plan + 8 * keys_tag
-    return a + shift if 0 <= a - row[2] < row[3] else -1
+cdef inline long long key_id(long keys_tag, long key, const long long* plan) noexcept:
+    """id_of_key with its most common case inline (an action of one plain argument: the key's
+    argument and an offset); the others through id_of_key."""
+    cdef long tag = keys_tag if keys_tag >= 0 else key & 255
+    cdef long a = key if keys_tag >= 0 else ((key >> 8) & KEY_MASK) - KEY_HALF
+    cdef const long long* row = plan + 8 * tag
+    if row[0] == 2:
+        return row[1] + a - row[2] if 0 <= a - row[2] < row[3] else -1
+    return id_of_key(keys_tag, key, plan)
 
 
 # ---- the generator in C ----
@@ -641,10 +633,20 @@ cdef int push_tagged(NativeCore s, long tag, object values, bint distinct) excep
 cdef int push_cells(NativeCore s, long tag, bytearray grid, bint filled) except -1:
     """K.tagged(tag, K.empty_cells(grid)) (or filled_cells) as keys, from the grid's bytes."""
     cdef const unsigned char* cells = <const unsigned char*>PyByteArray_AS_STRING(grid)
-    cdef Py_ssize_t i, n = len(grid)
-    for i in range(n):
-        if (cells[i] != 0) == filled:
-            push(s, tag, i, 0)
+    cdef Py_ssize_t i, n = len(grid), k
+    cdef long* keys
+    cdef long first
+    if n >= KEY_HALF:  # (a cell past what a packed key holds: push marks the step wide)
+        for i in range(n):
+            if (cells[i] != 0) == filled:
+                push(s, tag, i, 0)
+        return 0
+    room_for(s, n)  # for every cell at once: no check per key
+    keys, k, first = s._keys, s._nkeys, packed(tag, 0, 0)
+    for i in range(n):  # written at every cell, kept where the cell is one (no branch)
+        keys[k] = first + (i << 8)  # packed(tag, i, 0)
+        k += (cells[i] != 0) == filled
+    s._nkeys = k
     return 0
 
 
