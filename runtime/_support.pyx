@@ -424,7 +424,7 @@ cdef class NativeCore:
         if s.walked_in != s.decisions:
             s.walked_in, s.walked = s.decisions, 0
         s.walked += len(items)
-        if s.walked > _MAX_WORK:
+        if s.walked > MAX_WORK_C:
             raise ValueError(_TOO_MUCH_FOR)
         return items
 
@@ -442,7 +442,7 @@ cdef class NativeCore:
         if s.walked_in != s.decisions:
             s.walked_in, s.walked = s.decisions, 0
         s.walked += n
-        if s.walked > _MAX_WORK:
+        if s.walked > MAX_WORK_C:
             raise ValueError(_TOO_MUCH_FOR)
         return 0
 
@@ -451,10 +451,11 @@ cdef class NativeCore:
         if s.walked_in != s.decisions:
             s.walked_in, s.walked = s.decisions, 0
         s.walked += 1
-        if s.walked > _MAX_WORK:
+        if s.walked > MAX_WORK_C:
             raise ValueError(_TOO_MUCH_WHILE)
 
 
+cdef long MAX_WORK_C = _MAX_WORK  # the work budget as a C number: compared at every round of a loop
 cdef long long _LOW32 = (<long long>1 << 32) - 1  # the low half of a C number (a literal past 2**31 is a Python int)
 
 
