@@ -1337,6 +1337,19 @@ cdef extern from *:
     int next_byte "regle_next_byte"(unsigned long long* diff) noexcept
 
 
+cdef inline void _copy_small(unsigned char* to, const unsigned char* cells, Py_ssize_t n) noexcept:
+    """memcpy, with the few bytes of a small board (8 to 16) copied as two overlapping words
+    through registers, no call."""
+    cdef unsigned long long head, tail
+    if 8 <= n <= 16:
+        memcpy(&head, cells, 8)
+        memcpy(&tail, cells + n - 8, 8)
+        memcpy(to, &head, 8)
+        memcpy(to + n - 8, &tail, 8)
+    else:
+        memcpy(to, cells, n)
+
+
 cdef bint _run_through(const unsigned char* cells, const short* adj, int deg, int c, int value, int n) noexcept:
     """Whether the run of ``value`` along some line through ``c`` (which holds it) is n long, as
     in_a_row counts it from the run's start (a closed ring has no start): the cells behind c
@@ -1415,7 +1428,7 @@ cpdef object in_a_row_since(object cells_obj, bytearray memo, object adj_obj, in
             if cells[at] == value and m[1 + at] != value and _run_through(cells, adj, deg, <int>at, value, n):
                 return True
         c += 8
-    memcpy(m + 1, cells, size)
+    _copy_small(m + 1, cells, size)
     m[0] = 1
     return False
 
