@@ -92,6 +92,18 @@ cdef extern from *:
     bint one_digit "regle_one_digit"(PyObject* v, long* out) noexcept
 
 
+cdef inline long flank_run(const unsigned char* cells, const short* adj, int deg, int cell, int value,
+                           int k) noexcept:
+    """How many pieces a piece of ``value`` at ``cell`` would outflank along direction k: the
+    unbroken run of other pieces next to it, when one of ``value`` closes it (else 0). The walk
+    of the flanked kernels, and of a native engine's inline count (_support.flanked_count)."""
+    cdef long at = adj[cell * deg + k], count = 0
+    while at >= 0 and at != cell and cells[at] != 0 and cells[at] != value:
+        count += 1
+        at = adj[at * deg + k]
+    return count if count and at >= 0 and at != cell and cells[at] == value else 0
+
+
 cdef inline bint small_int(object v, long* out) noexcept:
     """Whether v is an int of one digit (then in out): inlined where it is called."""
     return type(v) is int and one_digit(<PyObject*>v, out)

@@ -1439,7 +1439,7 @@ cdef long _flank(object cells_obj, object adj_obj, int deg, int cell, int value,
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef const short* adj = _tab(adj_obj)
     cdef Py_ssize_t size = _len(cells_obj)
-    cdef int k, k_end, at, first, count
+    cdef int k, k_end, at, count
     cdef long total = 0
     if cell < 0 or cell >= size or Py_SIZE(adj_obj) < size * deg or d >= deg:
         raise IndexError("no such cell or direction")
@@ -1448,15 +1448,10 @@ cdef long _flank(object cells_obj, object adj_obj, int deg, int cell, int value,
     else:
         k, k_end = d, d + 1
     while k < k_end:
-        first = adj[cell * deg + k]
-        at = first
-        count = 0
-        while at >= 0 and at != cell and cells[at] != 0 and cells[at] != value:
-            count += 1
-            at = adj[at * deg + k]
-        if count and at >= 0 and at != cell and cells[at] == value:
+        count = flank_run(cells, adj, deg, cell, value, k)
+        if count:
             total += count
-            at = first
+            at = adj[cell * deg + k]
             while count and out is not None:
                 out.append(at)
                 at = adj[at * deg + k]

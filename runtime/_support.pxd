@@ -534,7 +534,7 @@ cdef inline long flanked_count(object grid, object table, long deg, long cell, l
     generator asks it of every empty cell); anything else goes to the kernel."""
     cdef const unsigned char* cells
     cdef const short* adj
-    cdef long k, k_end, at, count, total = 0
+    cdef long k, k_end, total = 0
     if type(grid) is not bytearray or type(table) is not array or (<array>table).ob_descr.typecode != b'h' \
             or not 0 <= cell < PyByteArray_GET_SIZE(grid) or Py_SIZE(table) < PyByteArray_GET_SIZE(grid) * deg \
             or d >= deg:
@@ -543,13 +543,7 @@ cdef inline long flanked_count(object grid, object table, long deg, long cell, l
     adj = (<array>table).data.as_shorts
     k, k_end = (0, deg) if d < 0 else (d, d + 1)
     while k < k_end:  # each way: a run of the other pieces, closed by one of value
-        at = adj[cell * deg + k]
-        count = 0
-        while at >= 0 and at != cell and cells[at] != 0 and cells[at] != value:
-            count += 1
-            at = adj[at * deg + k]
-        if count and at >= 0 and at != cell and cells[at] == value:
-            total += count
+        total += _CK.flank_run(cells, adj, deg, cell, value, k)
         k += 1
     return total
 
