@@ -70,7 +70,9 @@ cdef Py_ssize_t line_keys_into(object cells_obj, object step_obj, int ndirs, int
 cdef Py_ssize_t keys_into(object values, long** keys, Py_ssize_t* cap) except -1
 cdef Py_ssize_t cells_keys_into(object cells_obj, bint filled, long** keys, Py_ssize_t* cap) except -1
 
-from cpython.ref cimport PyObject
+from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
+from cpython.list cimport PyList_GET_SIZE
+from libc.string cimport memcmp, memcpy
 
 cdef extern from *:
     """
@@ -114,3 +116,101 @@ cdef Py_ssize_t holding_into(list values, object items, object firsts, object se
 cpdef list open_neighbours(object adj_obj, int deg, object slots_obj, object walls_obj, int cell)
 cpdef long walled_distance(object adj_obj, int deg, object slots_obj, object walls_obj, int a, object to) except? -2
 cpdef bint reachable(object adj_obj, int deg, object slots_obj, object walls_obj, int a, object to, object memo) except -1
+
+
+# ---- in-place copies and slots, shared by the kernels and runtime/_support.pxd (play()'s keep)
+cdef extern from *:
+    """
+    /* The items of a list, in place (PySequence_Fast_ITEMS of a list, named for what it is here). */
+    #define REGLE_LIST_ITEMS(op) (((PyListObject*)(op))->ob_item)
+    /* A list's size lowered in place (its tail's items let go first by the caller): what
+       del l[n:] does, without the general slice assignment. */
+    #define REGLE_LIST_SHRINK(op, n) (((PyVarObject*)(op))->ob_size = (n))
+    """
+    PyObject** list_items "REGLE_LIST_ITEMS"(list op)
+    void list_shrink "REGLE_LIST_SHRINK"(list op, Py_ssize_t n)
+
+# PyMemberDef is complete in structmember.h up to Python 3.11
+cdef extern from "structmember.h":
+    ctypedef struct _MemberDef "PyMemberDef":
+        Py_ssize_t offset
+
+cdef extern from "Python.h":
+    ctypedef struct _MemberDescr "PyMemberDescrObject":  # a slot's descriptor (CPython's descrobject.h)
+        _MemberDef* d_member
+
+    ctypedef struct _TypeObject "PyTypeObject":
+        pass
+    _TypeObject _MEMBER_DESCRIPTOR "PyMemberDescr_Type"  # the type of a slot's descriptor
+    bint _is_type "Py_IS_TYPE"(PyObject* o, _TypeObject* t) noexcept
+
+
+cdef inline void copy_small(void* to, const void* cells, Py_ssize_t n) noexcept:
+    """memcpy, with the few bytes of a small board (8 to 16) copied as two overlapping words
+    through registers, no call."""
+    cdef unsigned long long head, tail
+    if 8 <= n <= 16:
+        memcpy(&head, cells, 8)
+        memcpy(&tail, <const char*>cells + n - 8, 8)
+        memcpy(to, &head, 8)
+        memcpy(<char*>to + n - 8, &tail, 8)
+    else:
+        memcpy(to, cells, n)
+
+
+cdef inline int keep_list(list into, list source) except -1:
+    """into[:] = source for a zone (a list), in C: nothing when both hold the same objects (one
+    memcmp of their item pointers: most zones a move leaves alone); else item by item, an item
+    that is already the same object costing one comparison and no reference counting; a longer
+    ``into`` loses its tail, a shorter one is appended to."""
+    cdef Py_ssize_t i, n, m
+    cdef PyObject** old
+    cdef PyObject** new
+    cdef PyObject* gone
+    if into is None or source is None:
+        into[:] = source  # (the error Python's way gives)
+        return 0
+    n, m = PyList_GET_SIZE(source), PyList_GET_SIZE(into)
+    new, old = list_items(source), list_items(into)
+    if n == m and (n == 0 or memcmp(old, new, n * sizeof(PyObject*)) == 0):
+        return 0
+    for i in range(min(n, m)):
+        if new[i] != old[i]:
+            gone = old[i]
+            Py_INCREF(<object>new[i])
+            old[i] = new[i]
+            Py_DECREF(<object>gone)
+    if m > n:  # the size lowered first, then the tail let go: the list never shows a dead item
+        list_shrink(into, n)
+        for i in range(n, m):
+            Py_DECREF(<object>old[i])
+    for i in range(m, n):
+        into.append(<object>new[i])
+    return 0
+
+
+cdef inline Py_ssize_t slot_at(type cls, str name) except -2:
+    """Where objects of ``cls`` keep slot ``name`` (read off its descriptor), or -1 when it is
+    no slot (then the Python way reads and writes it)."""
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            d = klass.__dict__[name]
+            return (<_MemberDescr*><PyObject*>d).d_member.offset if _is_type(<PyObject*>d, &_MEMBER_DESCRIPTOR) else -1
+    return -1
+
+
+cdef inline PyObject* slot_value(object o, Py_ssize_t at) noexcept:
+    """The object in o's slot at ``at`` (borrowed; NULL when the slot is not set)."""
+    return (<PyObject**>((<char*><PyObject*>o) + at))[0]
+
+
+cdef inline int put_slot(object o, Py_ssize_t at, PyObject* value) except -1:
+    """o's slot at ``at`` made ``value`` (a new reference taken, the old one let go)."""
+    cdef PyObject** place = <PyObject**>((<char*><PyObject*>o) + at)
+    cdef PyObject* old = place[0]
+    if old != value:
+        Py_INCREF(<object>value)
+        place[0] = value
+        if old != NULL:
+            Py_DECREF(<object>old)
+    return 0

@@ -17,7 +17,6 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memchr, memcmp, memcpy, memset
 
 import array as _array_module
-import types as _types
 
 cdef extern from "Python.h":
     int _list_set_slice "PyList_SetSlice"(object items, Py_ssize_t low, Py_ssize_t high, PyObject* value) except -1
@@ -1337,19 +1336,6 @@ cdef extern from *:
     int next_byte "regle_next_byte"(unsigned long long* diff) noexcept
 
 
-cdef inline void _copy_small(unsigned char* to, const unsigned char* cells, Py_ssize_t n) noexcept:
-    """memcpy, with the few bytes of a small board (8 to 16) copied as two overlapping words
-    through registers, no call."""
-    cdef unsigned long long head, tail
-    if 8 <= n <= 16:
-        memcpy(&head, cells, 8)
-        memcpy(&tail, cells + n - 8, 8)
-        memcpy(to, &head, 8)
-        memcpy(to + n - 8, &tail, 8)
-    else:
-        memcpy(to, cells, n)
-
-
 cdef bint _run_through(const unsigned char* cells, const short* adj, int deg, int c, int value, int n) noexcept:
     """Whether the run of ``value`` along some line through ``c`` (which holds it) is n long, as
     in_a_row counts it from the run's start (a closed ring has no start): the cells behind c
@@ -1428,7 +1414,7 @@ cpdef object in_a_row_since(object cells_obj, bytearray memo, object adj_obj, in
             if cells[at] == value and m[1 + at] != value and _run_through(cells, adj, deg, <int>at, value, n):
                 return True
         c += 8
-    _copy_small(m + 1, cells, size)
+    copy_small(m + 1, cells, size)
     m[0] = 1
     return False
 
@@ -2103,25 +2089,6 @@ cpdef bint reachable(object adj_obj, int deg, object slots_obj, object walls_obj
 
 
 # ---- play()'s rollback: one state's slots kept in another's (kernels.keep_slots) --------------
-cdef extern from "Python.h":
-    ctypedef struct _MemberDef "PyMemberDef":
-        Py_ssize_t offset
-
-    ctypedef struct _MemberDescr "PyMemberDescrObject":  # a slot's descriptor (CPython's descrobject.h)
-        _MemberDef* d_member
-cdef object _MEMBER_DESCRIPTOR = _types.MemberDescriptorType
-
-
-cdef Py_ssize_t _slot_at(type cls, str name):
-    """Where objects of ``cls`` keep slot ``name`` (from its descriptor), or -1 when it is no
-    slot (then the Python way copies it)."""
-    for klass in cls.__mro__:
-        if name in klass.__dict__:
-            d = klass.__dict__[name]
-            return (<_MemberDescr*><PyObject*>d).d_member.offset if type(d) is _MEMBER_DESCRIPTOR else -1
-    return -1
-
-
 cdef class SlotPlan:
     """kernels.slot_plan compiled: each slot's kind and place, read off its descriptor once."""
     cdef readonly object cls
@@ -2142,7 +2109,7 @@ def slot_plan(type cls, same=(), lists=(), parts=(), inner=()):
     kinds, places = bytearray(), _array_module.array("q")
     for kind, names in ((0, plan.pure[1]), (1, plan.pure[2]), (2, plan.pure[3]), (3, [n for n, _ in plan.pure[4]])):
         for name in names:
-            at = _slot_at(cls, name)
+            at = slot_at(cls, name)
             if at < 0:
                 plan.kinds = None  # not slots: keep_slots goes the Python way
                 return plan
@@ -2155,44 +2122,12 @@ def slot_plan(type cls, same=(), lists=(), parts=(), inner=()):
     return plan
 
 
-cdef inline PyObject* _slot_value(object o, Py_ssize_t at) noexcept:
-    return (<PyObject**>((<char*><PyObject*>o) + at))[0]
-
-
-cdef inline int _put_slot(object o, Py_ssize_t at, PyObject* value) except -1:
-    """o's slot at ``at`` made ``value`` (a new reference taken, the old one let go)."""
-    cdef PyObject** place = <PyObject**>((<char*><PyObject*>o) + at)
-    cdef PyObject* old = place[0]
-    if old != value:
-        Py_INCREF(<object>value)
-        place[0] = value
-        if old != NULL:
-            Py_DECREF(<object>old)
-    return 0
-
-
 cdef int _keep_whole(object mine, object theirs) except -1:
-    """mine[:] = theirs, in C for two lists (an item already the same object costs a
-    comparison) and for two bytearrays of one size (a memcpy)."""
-    cdef Py_ssize_t i, n, m
-    cdef PyObject** old
-    cdef PyObject** new
-    cdef PyObject* gone
+    """mine[:] = theirs, in C for two lists (keep_list) and for two bytearrays of one size."""
     if type(mine) is list and type(theirs) is list:
-        n, m = PyList_GET_SIZE(theirs), PyList_GET_SIZE(mine)
-        if n != m:
-            mine[:] = theirs
-            return 0
-        new, old = PySequence_Fast_ITEMS(theirs), PySequence_Fast_ITEMS(mine)
-        for i in range(n):
-            if new[i] != old[i]:
-                gone = old[i]
-                Py_INCREF(<object>new[i])
-                old[i] = new[i]
-                Py_DECREF(<object>gone)
-        return 0
+        return keep_list(mine, theirs)
     if type(mine) is bytearray and type(theirs) is bytearray and _len(mine) == _len(theirs):
-        memcpy(PyByteArray_AS_STRING(mine), PyByteArray_AS_STRING(theirs), _len(theirs))
+        copy_small(PyByteArray_AS_STRING(mine), PyByteArray_AS_STRING(theirs), _len(theirs))
         return 0
     mine[:] = theirs
     return 0
@@ -2216,13 +2151,13 @@ def keep_slots(into, source, plan):
     kinds, n = <const unsigned char*>PyBytes_AS_STRING(p.kinds), PyBytes_GET_SIZE(p.kinds)
     places = (<array.array>p.places).data.as_longlongs
     for k in range(n):
-        theirs = _slot_value(source, places[k])
+        theirs = slot_value(source, places[k])
         if theirs == NULL:
             return _pure.keep_slots(into, source, p.pure)  # (which says which is not set)
         if kinds[k] == 0:
-            _put_slot(into, places[k], theirs)
+            put_slot(into, places[k], theirs)
             continue
-        mine = _slot_value(into, places[k])
+        mine = slot_value(into, places[k])
         if mine == NULL:
             return _pure.keep_slots(into, source, p.pure)
         a, b = <object>mine, <object>theirs
@@ -2237,10 +2172,10 @@ def keep_slots(into, source, plan):
                     a[i][:] = part
         else:  # an inner slot: the object's own slot (a generator's state)
             if p.inner_type is not type(b):
-                at = _slot_at(type(b), p.pure[4][0][1])
+                at = slot_at(type(b), p.pure[4][0][1])
                 p.inner_type, p.inner_at = (type(b), at) if at >= 0 else (None, -1)
-            if p.inner_type is not None and type(a) is p.inner_type and _slot_value(b, p.inner_at) != NULL:
-                _put_slot(a, p.inner_at, _slot_value(b, p.inner_at))
+            if p.inner_type is not None and type(a) is p.inner_type and slot_value(b, p.inner_at) != NULL:
+                put_slot(a, p.inner_at, slot_value(b, p.inner_at))
             else:
                 setattr(a, p.pure[4][0][1], getattr(b, p.pure[4][0][1]))
     return None

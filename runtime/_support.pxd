@@ -15,7 +15,7 @@ from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_FromStringAndS
 from cpython.object cimport Py_SIZE, PyObject
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF, Py_DECREF
-from libc.string cimport memchr, memcmp, memcpy, memset
+from libc.string cimport memchr, memset
 from regle.runtime cimport _kernels as _CK
 
 cdef extern from *:
@@ -108,12 +108,12 @@ cdef extern from *:
 cdef inline int keep_block(object into, object source, void* to, const void* cells, Py_ssize_t into_size,
                            Py_ssize_t size) except -1:
     """into[:] = source for a grid's cells (into the rollback copy's), given where both keep
-    them and their sizes in bytes: one memcpy when the sizes agree, as a grid's always do;
+    them and their sizes in bytes: one copy when the sizes agree, as a grid's always do;
     Python's slice assignment otherwise."""
     if into_size != size:
         into[:] = source
     elif size:
-        memcpy(to, cells, size)
+        _CK.copy_small(to, cells, size)
     return 0
 
 
@@ -125,66 +125,20 @@ cdef inline int keep_bytes(bytearray into, bytearray source) except -1:
 
 cdef extern from *:
     """
-    /* The items of a list, in place (PySequence_Fast_ITEMS of a list, named for what it is here). */
-    #define REGLE_LIST_ITEMS(op) (((PyListObject*)(op))->ob_item)
-    /* A list's size lowered in place (its tail's items let go first by the caller): what
-       del l[n:] does, without the general slice assignment. */
-    #define REGLE_LIST_SHRINK(op, n) (((PyVarObject*)(op))->ob_size = (n))
     /* A borrowed object's bytes when it is a bytearray (else NULL), and its size. */
     #define REGLE_BYTEARRAY_AT(op) (Py_IS_TYPE((op), &PyByteArray_Type) ? PyByteArray_AS_STRING(op) : NULL)
     #define REGLE_BYTEARRAY_SIZE(op) PyByteArray_GET_SIZE(op)
     #define REGLE_IS_LIST(op) Py_IS_TYPE((op), &PyList_Type)
-    /* memcpy for the few bytes of a small grid: two overlapping words from 8 to 16 bytes
-       (copied through registers, no call), the C library's memcpy otherwise. */
-    static inline void regle_copy_cells(char *to, const char *from, Py_ssize_t n) {
-        if (n >= 8 && n <= 16) {
-            unsigned long long head, tail;
-            memcpy(&head, from, 8);
-            memcpy(&tail, from + n - 8, 8);
-            memcpy(to, &head, 8);
-            memcpy(to + n - 8, &tail, 8);
-        } else {
-            memcpy(to, from, n);
-        }
-    }
     """
-    PyObject** list_items "REGLE_LIST_ITEMS"(list op)
-    void list_shrink "REGLE_LIST_SHRINK"(list op, Py_ssize_t n)
     char* bytearray_at "REGLE_BYTEARRAY_AT"(PyObject* op) noexcept
     Py_ssize_t bytearray_size "REGLE_BYTEARRAY_SIZE"(PyObject* op) noexcept
     bint is_list "REGLE_IS_LIST"(PyObject* op) noexcept
-    void copy_cells "regle_copy_cells"(char* to, const char* cells, Py_ssize_t size) noexcept
 
 
 cdef inline int keep_list(list into, list source) except -1:
-    """into[:] = source for a zone (a list), in C: nothing when both hold the same objects (one
-    memcmp of their item pointers: most zones a move leaves alone); else item by item, an item
-    that is already the same object costing one comparison and no reference counting; a longer
-    ``into`` loses its tail, a shorter one is appended to."""
-    cdef Py_ssize_t i, n, m
-    cdef PyObject** old
-    cdef PyObject** new
-    cdef PyObject* gone
-    if into is None or source is None:
-        into[:] = source  # (the error Python's way gives)
-        return 0
-    n, m = PyList_GET_SIZE(source), PyList_GET_SIZE(into)
-    new, old = list_items(source), list_items(into)
-    if n == m and (n == 0 or memcmp(old, new, n * sizeof(PyObject*)) == 0):
-        return 0
-    for i in range(min(n, m)):
-        if new[i] != old[i]:
-            gone = old[i]
-            Py_INCREF(<object>new[i])
-            old[i] = new[i]
-            Py_DECREF(<object>gone)
-    if m > n:  # the size lowered first, then the tail let go: the list never shows a dead item
-        list_shrink(into, n)
-        for i in range(n, m):
-            Py_DECREF(<object>old[i])
-    for i in range(m, n):
-        into.append(<object>new[i])
-    return 0
+    """into[:] = source for a zone (a list), in C (_kernels.keep_list: item by item, the same
+    ones skipped)."""
+    return _CK.keep_list(into, source)
 
 
 cdef inline int keep_parts(list into, list source) except -1:
@@ -205,7 +159,7 @@ cdef inline int keep_parts(list into, list source) except -1:
         mine = PyList_GET_ITEM(into, i)
         cells, to = bytearray_at(part), bytearray_at(mine)
         if cells != NULL and to != NULL and bytearray_size(part) == bytearray_size(mine):
-            copy_cells(to, cells, bytearray_size(part))
+            _CK.copy_small(to, cells, bytearray_size(part))
         elif is_list(part) and is_list(mine):
             keep_list(<list>mine, <list>part)
         else:
@@ -618,15 +572,7 @@ cdef inline int room_for(NativeCore s, Py_ssize_t more) except -1:
 
 cdef inline int _room(NativeCore s) except -1:
     """Room in the buffer for one more key."""
-    cdef long* bigger
-    cdef Py_ssize_t size
-    if s._nkeys >= s._keys_cap:
-        size = s._keys_cap * 2 if s._keys_cap > 0 else 64
-        bigger = <long*>PyMem_Realloc(s._keys, size * sizeof(long))
-        if bigger == NULL:
-            raise MemoryError()
-        s._keys, s._keys_cap = bigger, size
-    return 0
+    return room_for(s, 1)
 
 
 cdef inline int push(NativeCore s, long tag, long a, long b) except -1:

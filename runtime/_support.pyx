@@ -18,18 +18,12 @@ from cpython.float cimport PyFloat_AsDouble
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_AsUnsignedLongLongMask
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
-from cpython.ref cimport Py_INCREF, Py_XDECREF, PyObject
+from cpython.ref cimport Py_INCREF, PyObject
 from cpython.tuple cimport PyTuple_GET_ITEM, PyTuple_GET_SIZE
 from libc.string cimport memcpy, memset
 
 cdef extern from "Python.h":
     int PyObject_GenericSetDict(object o, object value, void* context) except -1
-
-    ctypedef struct PyMemberDef:
-        Py_ssize_t offset
-
-    ctypedef struct PyMemberDescrObject:  # a slot's descriptor (CPython's descrobject.h)
-        PyMemberDef* d_member
 
 from regle.runtime.engine import _told_apart, BaseState as _BaseState, MAX_WORK as _MAX_WORK, Moves as _Moves, \
     TOO_MUCH_FOR as _TOO_MUCH_FOR, TOO_MUCH_WHILE as _TOO_MUCH_WHILE
@@ -297,14 +291,6 @@ cdef class NativeCore:
                     if s._keys[i] == key:
                         return i
                 return -1
-        elif plan[8] == -1 and plan[0] == 2:  # packed keys of a game of one action, of one plain argument
-            if not 0 <= wanted - plan[1] < plan[3]:
-                return -1
-            key = packed(0, <long>(wanted - plan[1] + plan[2]), 0)
-            for i in range(s._nkeys):
-                if s._keys[i] == key:
-                    return i
-            return -1
         else:
             i = _packed_key_of_id(s, plan, wanted)
             if i >= 0:
@@ -533,31 +519,19 @@ cdef object rng_at(unsigned long long state):
 # Where an Rng keeps its state (its one slot), read off the slot's descriptor once: play()'s
 # keep and a copy move the state's number from slot to slot, with no attribute looked up.
 cdef object _RNG_TYPE = _Rng
-cdef Py_ssize_t _RNG_STATE_AT = (<PyMemberDescrObject*>_Rng.__dict__["state"]).d_member.offset
-
-
-cdef inline PyObject** _rng_slot(object rng) noexcept:
-    return <PyObject**>((<char*><PyObject*>rng) + _RNG_STATE_AT)
+cdef Py_ssize_t _RNG_STATE_AT = _CK.slot_at(_Rng, "state")
 
 
 cdef int keep_rng(object into, object source) except -1:
     """``into.state = source.state`` for play()'s keep: slot to slot when both are Rngs."""
-    cdef PyObject** place
     cdef PyObject* value
-    cdef PyObject* old
-    if type(into) is not _RNG_TYPE or type(source) is not _RNG_TYPE:
+    if type(into) is not _RNG_TYPE or type(source) is not _RNG_TYPE or _RNG_STATE_AT < 0:
         into.state = source.state
         return 0
-    place = _rng_slot(into)
-    value = _rng_slot(source)[0]
-    if place[0] != value:
-        if value == NULL:
-            raise AttributeError("state")
-        Py_INCREF(<object>value)
-        old = place[0]
-        place[0] = value
-        Py_XDECREF(old)
-    return 0
+    value = _CK.slot_value(source, _RNG_STATE_AT)
+    if value == NULL:
+        raise AttributeError("state")
+    return _CK.put_slot(into, _RNG_STATE_AT, value)
 
 
 cdef object rng_copy(object source):
