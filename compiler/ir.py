@@ -208,9 +208,18 @@ class GameIR:
     #: for the native engine: written by its emitter (its code calls the C forms the native
     #: template defines; rendered as Python only to be verified, with a Python twin of each)
     native_lowered: bool = False
-    #: natively, how many memos of in_a_row_since a state keeps (``s._memo(k, size)``)
+    #: natively, how many memos of in_a_row_since a state keeps (``s._memo_k``, made by ``s._memo(k, size)``)
     memos: int = 0
     #: natively, the C globals bound to the runtime helpers the lowered code calls
     bound_calls: dict = attrs.Factory(dict)
     #: the trees above written as code (compiler/written.py), for the engine ``native_lowered`` says
     written: bool = False
+
+    @property
+    def same_fields(self) -> tuple[str, ...]:
+        """The fields a copy of a state takes as they are (numbers, and tuples or bytes never
+        changed in place), in copy(), _keep_into() and the Python engine's keep_slots plan
+        alike; ``legal`` is the state's list of moves (natively its keys, copied)."""
+        return ("n", "seed", "cur", "step", "turns", "decisions", "over", "legal", "nxt", "repeats") \
+            + (("announced",) if self.announces else ()) + (("stuck",) if self.reads_stuck else ()) \
+            + tuple(f"hist_{k}" for k in range(len(self.histories)))
