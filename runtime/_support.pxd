@@ -105,6 +105,70 @@ cdef extern from *:
     object retyped "regle_retyped"(object cls, tuple items)
 
 
+cdef extern from *:
+    """
+    /* A told move: a Move of a decision whose notations may read alike, that finds its
+       notation in its decision (a KeyMoves) when it is read. The decision is held past the
+       tuple's items, at ob_item[size], where no tuple operation looks (hash, ==, len and
+       pickling see the move alone), so that a told move costs what a plain one does: no
+       instance dict. regle_told_dealloc (the class's tp_dealloc, see told_key_class) lets it
+       go. A told class has no dict, slots, weak references or finalizer: its instances are
+       tuples with a type; PyType_GenericAlloc always allocates one item more than asked (the
+       sentinel), so an instance made by the class's own __new__ holds NULL there. */
+    static CYTHON_UNUSED PyObject* regle_told(PyObject* cls, PyObject* items, PyObject* decision) {
+        PyTypeObject* type = (PyTypeObject*)cls;
+        Py_ssize_t n = PyTuple_GET_SIZE(items), i;
+        PyObject* out = type->tp_alloc(type, n + 1);
+        if (out == NULL)
+            return NULL;
+        Py_SET_SIZE(out, n);
+        for (i = 0; i < n; i++) {
+            PyObject* item = PyTuple_GET_ITEM(items, i);
+            Py_INCREF(item);
+            PyTuple_SET_ITEM(out, i, item);
+        }
+        Py_INCREF(decision);
+        ((PyTupleObject*)out)->ob_item[n] = decision;
+        return out;
+    }
+
+    static CYTHON_UNUSED PyObject* regle_told_decision(PyObject* move) {  /* borrowed; NULL: none */
+        return ((PyTupleObject*)move)->ob_item[Py_SIZE(move)];
+    }
+
+    /* What subtype_dealloc does for such a class (untrack, tuple's dealloc, the type let go),
+       and the decision let go after. */
+    static CYTHON_UNUSED void regle_told_dealloc(PyObject* self) {
+        PyTypeObject* type = Py_TYPE(self);
+        PyObject* decision = ((PyTupleObject*)self)->ob_item[Py_SIZE(self)];
+        PyTuple_Type.tp_dealloc(self);
+        Py_XDECREF(decision);
+        Py_DECREF(type);
+    }
+
+    /* Whether cls is a class of that kind, and if so its instances are let go as above. */
+    static CYTHON_UNUSED int regle_make_told(PyObject* cls) {
+        PyTypeObject* type = (PyTypeObject*)cls;
+        if (!PyType_IsSubtype(type, &PyTuple_Type) || !(type->tp_flags & Py_TPFLAGS_HEAPTYPE)
+                || type->tp_itemsize != (Py_ssize_t)sizeof(PyObject*)
+                || type->tp_basicsize != PyTuple_Type.tp_basicsize || type->tp_dictoffset != 0
+                || type->tp_weaklistoffset != 0 || type->tp_finalize != NULL || type->tp_del != NULL
+                || type->tp_alloc != PyType_GenericAlloc)
+            return 0;
+        type->tp_dealloc = regle_told_dealloc;
+        return 1;
+    }
+
+    static CYTHON_INLINE int regle_is_told(PyObject* cls) {
+        return ((PyTypeObject*)cls)->tp_dealloc == regle_told_dealloc;
+    }
+    """
+    object told "regle_told"(object cls, tuple items, object decision)
+    PyObject* told_decision "regle_told_decision"(object move)
+    bint make_told "regle_make_told"(object cls)
+    bint is_told "regle_is_told"(object cls)
+
+
 cdef inline int keep_block(object into, object source, void* to, const void* cells, Py_ssize_t into_size,
                            Py_ssize_t size) except -1:
     """into[:] = source for a grid's cells (into the rollback copy's), given where both keep

@@ -769,9 +769,12 @@ cdef class KeyMoves:
         m = move_of_key(self.arity, self.tag, self.keys[k])
         if self.move is None:
             return m
-        m = retyped(self.move, m)  # self.move(m), made in C
-        if self.told is not None:  # a Move of Move.told_class(): it reads its notation here
-            PyObject_GenericSetDict(m, {"moves": self, "at": k}, NULL)  # one dict, made whole
+        if self.told is None:
+            return retyped(self.move, m)  # self.move(m), made in C
+        if is_told(self.move):  # a told move (told_key_class): it holds this decision, past its items
+            return told(self.move, m, self)
+        m = retyped(self.move, m)  # a Move of Move.told_class(): it reads its notation here
+        PyObject_GenericSetDict(m, {"moves": self, "at": k}, NULL)  # one dict, made whole
         return m
 
     def notation_at(self, Py_ssize_t k):
@@ -833,6 +836,34 @@ cdef class KeyMoves:
 
 
 _Moves.register(KeyMoves)
+
+
+def told_key_class(move: type) -> type:
+    """The class of the moves ``legal_moves()`` makes natively in a decision whose notations
+    may read alike (made once per engine, from its Move class). Each holds its decision past
+    its items, not in a dict (see regle_told), and reads its notation there when it is read;
+    it is equal to the plain move, and copied and pickled as the named move it reads as.
+    Move.told_class() (a dict per move) where this Python lays classes out otherwise."""
+    cls = move.__dict__.get("_told_key_class")
+    if cls is None:
+        cls = type(move.__name__, (move,), {
+            "__slots__": (), "__module__": move.__module__, "__qualname__": move.__qualname__, "__str__": _told_notation,
+            "__reduce__": lambda self: (move.named, (tuple(self), str(self)))})
+        if not make_told(cls):
+            cls = move.told_class()
+        move._told_key_class = cls
+    return cls
+
+
+def _told_notation(move) -> str:
+    """A told move's notation, told apart from its decision's others (KeyMoves.notation_at);
+    one made by its class's own __new__ has no decision: its plain notation."""
+    cdef PyObject* decision = told_decision(move)
+    cdef KeyMoves moves
+    if decision is NULL:
+        return move.FORMATS[move[0]](*move[1:])
+    moves = <KeyMoves>decision
+    return moves.notation_at(moves.index(move))
 
 
 cdef object key_moves(NativeCore s, object move, bint told=False):

@@ -243,3 +243,24 @@ def test_notations_that_read_alike_are_told_apart_when_read_not_when_listed(back
         assert got[1] not in s.legal_moves() and len(s.legal_moves()) == 6
     finally:
         move_class.FORMATS = formats
+
+
+def test_a_native_told_move_holds_its_decision_and_lets_it_go():
+    """Natively a Move that may read alike holds its decision past its items (no dict): the
+    decision lives as long as one of its Moves, and goes when the last does; the move is a
+    tuple to everything else; one made by its class from a tuple reads its plain notation."""
+    import sys
+    from regle import native
+    if not native.available():
+        pytest.skip("no C compiler or Cython here")
+    s = regle.loads(ALIKE, name="alike", backend="native").new_game(seed=0)
+    got = s.legal_moves()
+    held = sys.getrefcount(got)
+    picked = [got[k] for k in range(len(got))]
+    assert sys.getrefcount(got) == held + len(got)
+    m = picked[5]
+    assert not hasattr(m, "__dict__") and m == (1, 1) and hash(m) == hash((1, 1)) and len(m) == 2
+    assert list(m) == [1, 1] and m[-1] == 1 and m + (0,) == (1, 1, 0)
+    assert str(m) == "b1 b1 #2" and str(type(m)((1, 1))) == "b1"  # its plain notation, alone
+    del picked, m
+    assert sys.getrefcount(got) == held
