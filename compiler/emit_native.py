@@ -16,6 +16,7 @@ from . import statements as S
 from . import types as T
 from .emit import C_FORMS, K_FORMS, PythonWriter, runtime_call
 from .lower_grids import owns_table
+from .moves import holding_scan
 from .nodes import P_NOT, P_MUL, P_ATOM
 from .traverse import over, rebuild
 
@@ -230,6 +231,7 @@ class CythonWriter(PythonWriter):
         aggregate whose every element is itself an aggregate (``any(any(... for y in reach(G, x,
         d)) for d in directions(G))``: a slide scan per direction) walks the inner one in place,
         its locals suffixed (``sfx``), instead of calling a method per element."""
+        spans = holding_scan(e.source)  # the cells holding pieces: found in the grid's bytes, no list
         e = rebuild(e, lambda value: _grid_locals(value, grids))  # each grid read once, before the walk
         var = e.var
         walked = _walked_grid(e.source, grids)
@@ -262,10 +264,18 @@ class CythonWriter(PythonWriter):
             cond = f"{var} >= 0 and ({cond})" if cond else f"{var} >= 0"
         if isinstance(source, N.Slide):  # a slide (or reach) followed in C along its direction
             start, body = start + self.walk_head(source, var, declare, "_from" + sfx, "_steps" + sfx), []
+        if spans:  # from cell to cell found in C (as a move generator's CellScan)
+            grid, low, high = self.code(source.args[0]), "_lo" + sfx, "_hi" + sfx
+            declare("long", low, high)
+            args = ", ".join(self.code(a) for a in source.args[1:])
+            start = start + [f"{low} = _holding_low({args})", f"{high} = _holding_high({args})"]
+            body = [f"{var} = _next_in_span({grid}, 0, {low}, {high})", f"while {var} >= 0:"]
         if cond:
             body += [f"    if {cond}:"] + ["        " + line for line in step]
         else:
             body += ["    " + line for line in step]
+        if spans:
+            body.append(f"    {var} = _next_in_span({grid}, {var} + 1, {low}, {high})")
         if isinstance(source, N.Slide):
             body = self.walk_body(source, var, body, "_from" + sfx, "_steps" + sfx,
                                   walked if walked in bytes_read else None)

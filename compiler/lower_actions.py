@@ -22,6 +22,7 @@ from .ir import ActionIR, StepIR
 from . import nodes as N
 from . import statements as S
 from .moves import (
+    holding_scan,
     AddMove, CellScan, ForcedFirst, Guard, ItemScan, KernelMoves, ListedMoves, MovesBound, NeighbourScan, PairScan, Scan, Source,
     SlideScan, neighbour_tables, nest)
 from .lower_common import Ctx, c_type, decides_in_parts, pyname, _zone_name, _names_in, _moves_fit
@@ -43,18 +44,6 @@ class Loop:
 
     def __attrs_post_init__(self) -> None:
         self.clauses = self.clauses or ((self.names, self.src),)
-
-
-def _holding_scan(src: N.Expr) -> bool:
-    """Whether a loop over ``src`` may walk a grid's bytes for a span of them: the cells of a
-    state's grid of elements holding one value, or an owner's pieces, or one kind of an owner's
-    (``K.cells_holding``; a kind of any owner is not one span, and keeps the kernel's list)."""
-    if not (isinstance(src, N.Helper) and src.name == "K.cells_holding"):
-        return False
-    grid, _kinds, kind, owner = src.args
-    any_owner = isinstance(owner, N.Const) and owner.value == -2
-    any_kind = isinstance(kind, N.Const) and kind.value == -2
-    return isinstance(grid, N.Field) and grid.attr.startswith("g_") and (any_kind or not any_owner)
 
 
 class ActionLowering:
@@ -322,7 +311,7 @@ class ActionLowering:
                 break
             if isinstance(loop.src, N.Cells) and loop.src.walkable:  # natively the grid's bytes: no list
                 gen.append(CellScan(node.pos[0], loop.names, loop.src))
-            elif _holding_scan(loop.src):  # the cells holding pieces: the grid's bytes too
+            elif holding_scan(loop.src):  # the cells holding pieces: the grid's bytes too
                 low, high = f"_lo{level}", f"_hi{level}"
                 ctx.note_local(low, T.INT)
                 ctx.note_local(high, T.INT)

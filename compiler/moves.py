@@ -23,6 +23,20 @@ KEY_TAGS = 256
 PAIRS_ROOM, HELD_ROOM = 128, 64  # C arrays of the pairs of a zone and the items held, in _keys_N
 
 
+def holding_scan(src: N.Expr) -> bool:
+    """Whether a loop over ``src`` may walk a grid's bytes for a span of them: the cells of a
+    state's grid of elements holding one value (a grid of values: 256 kinds or more, of any
+    owner), or an owner's pieces, or one kind of an owner's (``K.cells_holding``; a kind of any
+    owner on a grid of pieces is not one span, and keeps the kernel's list)."""
+    if not (isinstance(src, N.Helper) and src.name == "K.cells_holding"):
+        return False
+    grid, kinds, kind, owner = src.args
+    any_owner = isinstance(owner, N.Const) and owner.value == -2
+    any_kind = isinstance(kind, N.Const) and kind.value == -2
+    one_value = isinstance(kinds, N.Const) and kinds.value >= 256  # holding_low: one byte, kind + 1
+    return isinstance(grid, N.Field) and grid.attr.startswith("g_") and (any_kind or not any_owner or one_value)
+
+
 # ---- node kinds -------------------------------------------------------------------------------
 # A guard or a loop built with ``body=None`` opens: everything after it in the generator's
 # order goes inside it (``nest`` makes the tree).

@@ -409,6 +409,53 @@ def test_aggregates_compute_alike_natively():
         counters = a.to_json()["counters"]
         assert counters["biggest"] == 0 and counters["lowest"] in (0, 1, 2)
 
+MINE = """game "mine" {
+  players 2
+}
+
+grid board: player square 4 by 4
+
+setup {
+  put 0 at cell(board, 0, 0) on board
+  put 1 at cell(board, 3, 3) on board
+}
+
+turn {
+  action grow(c in filled_cells(board, me), t in neighbours(board, c)) "{c}{t}" {
+    require is_empty(board, t)
+    put me at t on board
+  }
+  action pass "pass" {
+    require not any(any(is_empty(board, t) for t in neighbours(board, c)) for c in filled_cells(board, me))
+  }
+}
+
+end when any(row(board, c) == 3 - 3 * me and column(board, c) == 3 - 3 * me for c in filled_cells(board, me))
+    then winner me
+end when count(board, me) + count(board, 1 - me) == 16
+"""
+
+
+def test_the_cells_of_a_value_are_walked_in_the_grid_s_bytes_natively():
+    """``filled_cells(G, v)`` on a grid of values is one byte: a move generator's loop and an
+    aggregate's walk find its cells in the grid's bytes, in cell order, with no list made by
+    the kernel; the same games as the Python engine."""
+    from regle.compiler.generate import native_source
+    source = native_source(MINE, "m.rules")
+    assert "_next_in_span(" in source and "cells_holding(" not in source
+    python = regle.loads(MINE, name="mine", backend="python")
+    compiled = regle.loads(MINE, name="mine", backend="native")
+    for seed in range(8):
+        a, b = python.new_game(seed=seed), compiled.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not a.is_over:
+            assert a.legal == b.legal
+            k = rng.randrange(len(a.legal))
+            a.advance(a.legal[k])
+            b.advance(b.legal[k])
+            assert a.to_json() == b.to_json()
+
+
 def test_numbered_cells_read_alike_natively():
     """Natively the cells of a numbered grid are found in a C table; a number that is not
     there still says so."""
