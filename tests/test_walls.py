@@ -195,6 +195,59 @@ def test_wall_kernels_agree_with_their_twins(case, data):
             steps = pure.walled_distance(adj, deg, slots, standing, a, to)
 
 
+def _open_way(board, slots, standing, way: list, a: int, targets: set) -> bool:
+    """Whether ``way`` leads from a to a target, step by step between cells next to each other,
+    crossing no standing wall and meeting no cell twice."""
+    if not way or way[0] != a or way[-1] not in targets or len(set(way)) != len(way):
+        return False
+    for at, nxt in zip(way, way[1:]):
+        ks = [k for k in range(at * board.deg, at * board.deg + board.deg) if board.adj[k] == nxt]
+        if not ks or (slots[ks[0]] >= 0 and standing[slots[ks[0]]]):
+            return False
+    return True
+
+
+@pytest.mark.skipif(compiled is None, reason="compiled kernels not built")
+@settings(max_examples=300, deadline=None)
+@given(walled(), st.data())
+def test_a_kept_way_that_walls_block_is_mended_to_an_open_way(case, data):
+    """reachable() mends the way it kept when walls rise across it (a short search around
+    them, never back over the cells before them), else searches the whole board: the answer
+    is walled_distance's, the way kept after each True is an open way from a to a target with
+    no cell twice, and both twins keep the same ways."""
+    board, places, standing, a, to = case
+    adj, slots = array("h", board.adj), array("h", places.slots)
+    targets = {to} if isinstance(to, int) else set(to)
+    row = board.cells + 1
+    memos = [array("h", bytes(2 * 2 * row)) for _ in range(2)]
+    for _ in range(6):
+        steps = pure.walled_distance(adj, board.deg, slots, standing, a, to)
+        found = [k.reachable(adj, board.deg, slots, standing, a, to, m) for k, m in zip((pure, compiled), memos)]
+        assert found == [steps >= 0] * 2 and memos[0] == memos[1]
+        if steps > 0:
+            ways = [list(memos[0][r * row + 1:r * row + 1 + memos[0][r * row]]) for r in range(2)]
+            assert any(_open_way(board, places.slots, standing, way, a, targets) for way in ways)
+        for _ in range(data.draw(st.integers(1, 3))):  # walls rise (mostly) and fall
+            w = data.draw(st.integers(0, places.cells - 1))
+            standing[w] = data.draw(st.sampled_from([1, 1, 1, 0]))
+
+
+@pytest.mark.parametrize("k", KERNELS)
+def test_a_way_walled_across_keeps_its_cells_before_the_wall(k):
+    """On a 5 x 5 board the way kept from a corner to the other runs along the first row and
+    up the last column; a wall raised between 14 and 19 is walked around from 14 (through
+    13 and 18), the way's cells before it kept, not searched again from the corner."""
+    board = geometry.square(5, 5)
+    places = geometry.walls(board)
+    adj, slots = array("h", board.adj), array("h", places.slots)
+    standing, memo = bytearray(places.cells), array("h", bytes(2 * 2 * 26))
+    assert k.reachable(adj, 4, slots, standing, 0, 24, memo)
+    assert list(memo[1:1 + memo[0]]) == [0, 1, 2, 3, 4, 9, 14, 19, 24]
+    standing[slots[next(j for j in range(14 * 4, 14 * 4 + 4) if adj[j] == 19)]] = 1
+    assert k.reachable(adj, 4, slots, standing, 0, 24, memo)
+    assert list(memo[1:1 + memo[0]]) == [0, 1, 2, 3, 4, 9, 14, 13, 18, 19, 24]
+
+
 @pytest.mark.parametrize("k", KERNELS)
 def test_wall_kernels_refuse_a_missing_cell(k):
     board = geometry.square(3, 3)
