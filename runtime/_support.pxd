@@ -146,7 +146,8 @@ cdef extern from *:
         Py_DECREF(type);
     }
 
-    /* Whether cls is a class of that kind, and if so its instances are let go as above. */
+    /* Whether cls is a class of that kind; if so its instances are let go as above, and it
+       can have no subclass (whose instance dict would sit at ob_item[size]). */
     static CYTHON_UNUSED int regle_make_told(PyObject* cls) {
         PyTypeObject* type = (PyTypeObject*)cls;
         if (!PyType_IsSubtype(type, &PyTuple_Type) || !(type->tp_flags & Py_TPFLAGS_HEAPTYPE)
@@ -156,6 +157,7 @@ cdef extern from *:
                 || type->tp_alloc != PyType_GenericAlloc)
             return 0;
         type->tp_dealloc = regle_told_dealloc;
+        type->tp_flags &= ~Py_TPFLAGS_BASETYPE;
         return 1;
     }
 

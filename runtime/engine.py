@@ -74,7 +74,8 @@ class Move(tuple):
         """The class of the moves of a decision whose notations may read alike (made once per
         engine). Each holds its decision (``moves``) and its place there (``at``), and reads
         its notation there when it is first read (all of the decision's are told apart then,
-        once), not when it is made; it is equal to the plain move all the same."""
+        once), not when it is made; it is equal to the plain move all the same. (A native
+        engine's moves hold their decision without a dict: _support.told_key_class.)"""
         told_class = cls.__dict__.get("_told_class")
         if told_class is None:
             told_class = type(cls.__name__, (cls,), {

@@ -262,5 +262,7 @@ def test_a_native_told_move_holds_its_decision_and_lets_it_go():
     assert not hasattr(m, "__dict__") and m == (1, 1) and hash(m) == hash((1, 1)) and len(m) == 2
     assert list(m) == [1, 1] and m[-1] == 1 and m + (0,) == (1, 1, 0)
     assert str(m) == "b1 b1 #2" and str(type(m)((1, 1))) == "b1"  # its plain notation, alone
+    with pytest.raises(TypeError):
+        type("Sub", (type(m),), {})  # (a subclass's dict would sit where the decision does)
     del picked, m
     assert sys.getrefcount(got) == held
