@@ -1949,8 +1949,10 @@ cdef int _mark_targets(object to, unsigned char* mark, Py_ssize_t size) except -
     """Marks the target cells (a cell, or a list or tuple of cells) with 2."""
     cdef Py_ssize_t c, i
     if isinstance(to, list):  # (a board's side: read in place, each a C number)
-        for i in range(PyList_GET_SIZE(to)):
+        i = 0
+        while i < PyList_GET_SIZE(to):
             _mark_target(<object>PyList_GET_ITEM(to, i), mark, size)
+            i += 1
         return 0
     if isinstance(to, int):
         to = (to,)

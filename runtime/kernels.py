@@ -665,7 +665,10 @@ def _mend_way(adj, deg: int, slots, walls, memo, base: int, first: int, last: in
     cells then follow. False when there is no such detour."""
     way = list(memo[base + 1:base + 1 + memo[base]])
     before = frozenset(way[:first + 1])
-    after = {c: j for j, c in enumerate(way) if j > last and c not in before}
+    after: dict[int, int] = {}  # each cell of the way after the last blocked step: where it first is
+    for j in range(last + 1, len(way)):
+        if way[j] not in before:
+            after.setdefault(way[j], j)
     parent, end = _search(adj, deg, slots, walls, way[first], (targets - before) | set(after), before)
     if end < 0:
         return False
