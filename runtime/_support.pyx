@@ -491,13 +491,20 @@ cdef tuple _IDS = tuple(range(_NIDS))
 
 
 cdef inline long long key_id(long keys_tag, long key, const long long* plan) noexcept:
-    """id_of_key with its most common case inline (an action of one plain argument: the key's
-    argument and an offset); the others through id_of_key."""
+    """id_of_key with its most common cases inline (an action of one plain argument: the key's
+    argument and an offset; of two: a cell and a direction, a square and a twist...); the
+    others through id_of_key."""
     cdef long tag = keys_tag if keys_tag >= 0 else key & 255
     cdef long a = key if keys_tag >= 0 else ((key >> 8) & KEY_MASK) - KEY_HALF
+    cdef long b
     cdef const long long* row = plan + 8 * tag
     if row[0] == 2:
         return row[1] + a - row[2] if 0 <= a - row[2] < row[3] else -1
+    if row[0] == 3 and keys_tag < 0:  # (as id_of_key's last case reads them)
+        b = ((key >> 35) & KEY_MASK) - KEY_HALF
+        if 0 <= a - row[2] < row[3] and 0 <= b - row[4] < row[5]:
+            return row[1] + (a - row[2]) * row[6] + b - row[4]
+        return -1
     return id_of_key(keys_tag, key, plan)
 
 
