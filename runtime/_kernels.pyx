@@ -14,7 +14,7 @@ from cpython.long cimport PyLong_AsLongAndOverflow
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.sequence cimport PySequence_Fast_ITEMS
 from libc.stdint cimport uint64_t
-from libc.string cimport memchr, memcmp, memcpy, memmove, memset
+from libc.string cimport memchr, memcmp, memcpy, memset
 
 import array as _array_module
 
@@ -1947,125 +1947,22 @@ cdef inline bint _open_step(const short* slots, const unsigned char* walls, Py_s
 
 cdef int _mark_targets(object to, unsigned char* mark, Py_ssize_t size) except -1:
     """Marks the target cells (a cell, or a list or tuple of cells) with 2."""
-    cdef Py_ssize_t c, i
-    if isinstance(to, list):  # (a board's side: read in place, each a C number)
-        i = 0
-        while i < PyList_GET_SIZE(to):
-            _mark_target(<object>PyList_GET_ITEM(to, i), mark, size)
-            i += 1
-        return 0
+    cdef Py_ssize_t c
     if isinstance(to, int):
         to = (to,)
     for t in to:
-        _mark_target(t, mark, size)
+        c = t
+        if c < 0:
+            raise ValueError("there is no cell here (none) to go to")
+        if c < size:
+            mark[c] = 2
     return 0
-
-
-cdef inline int _mark_target(object t, unsigned char* mark, Py_ssize_t size) except -1:
-    cdef Py_ssize_t c = t
-    if c < 0:
-        raise ValueError("there is no cell here (none) to go to")
-    if c < size:
-        mark[c] = 2
-    return 0
-
-
-cdef int _walls_bfs(const short* adj, int deg, const short* slots, const unsigned char* walls, Py_ssize_t nwalls,
-                    int start, unsigned char* mark, short* parent, short* depth, short* queue) noexcept:
-    """Breadth first from ``start`` in direction order, crossing no standing wall and no cell
-    marked 1 (met already): the first cell marked 2 or more it reaches (its way back in
-    ``parent``, its steps in ``depth``), or -1."""
-    cdef int head = 0, tail = 0, c, nb, k
-    mark[start] = 1
-    parent[start] = -1
-    depth[start] = 0
-    queue[tail] = start
-    tail += 1
-    while head < tail:
-        c = queue[head]
-        head += 1
-        for k in range(c * deg, c * deg + deg):
-            nb = adj[k]
-            if nb < 0 or mark[nb] == 1 or not _open_step(slots, walls, nwalls, k):
-                continue
-            parent[nb] = c
-            depth[nb] = depth[c] + 1
-            if mark[nb] >= 2:
-                return nb
-            mark[nb] = 1
-            queue[tail] = nb
-            tail += 1
-    return -1
-
-
-cdef int _way_blocked(const short* adj, int deg, const short* slots, const unsigned char* walls, Py_ssize_t nwalls,
-                      const short* way, int length, int* last) noexcept:
-    """The first step of a kept way (its cells) that a standing wall blocks, -1 when none does
-    (the last one blocked in ``last``); -2 when two of its cells are not next to each other."""
-    cdef int i, c, k, first = -1
-    last[0] = -1
-    for i in range(length - 1):
-        k = -1
-        for c in range(way[i] * deg, way[i] * deg + deg):
-            if adj[c] == way[i + 1]:
-                k = c
-                break
-        if k < 0:
-            return -2
-        if not _open_step(slots, walls, nwalls, k):
-            if first < 0:
-                first = i
-            last[0] = i
-    return first
-
-
-cdef bint _mend_way(const short* adj, int deg, const short* slots, const unsigned char* walls, Py_ssize_t nwalls,
-                    short* row, int first, int last, Py_ssize_t size, unsigned char* mark, short* parent,
-                    short* depth, short* queue) noexcept:
-    """A kept way (``row``: its length, then its cells) that walls block between its steps
-    ``first`` and ``last``, mended in place: breadth first from the cell before the first
-    blocked step, never back over the cells before it, to the nearest target or cell of the
-    way after the last blocked step (marked 3 here), whose cells then follow. False when there is no such detour (a way
-    may still go back: the whole search decides)."""
-    cdef short* way = row + 1
-    cdef int length = row[0], j, end, at = -1, d, tail_len, new_len
-    for j in range(first + 1):
-        mark[way[j]] = 1
-    for j in range(last + 1, length):
-        if mark[way[j]] != 1:
-            mark[way[j]] = 3
-    end = _walls_bfs(adj, deg, slots, walls, nwalls, way[first], mark, parent, depth, queue)
-    if end < 0:
-        return False
-    tail_len = 0
-    if mark[end] == 3:  # back on the way: its cells after ``end`` follow
-        for j in range(last + 1, length):
-            if way[j] == end:
-                at = j
-                break
-        if at < 0:
-            return False
-        tail_len = length - 1 - at
-    d = depth[end]
-    new_len = first + 1 + d + tail_len
-    if new_len > size:
-        return False
-    if tail_len:
-        memmove(way + first + 1 + d, way + at + 1, tail_len * sizeof(short))
-    j = first + d  # the detour's cells, from its end back to the cell after way[first]
-    while j > first:
-        way[j] = end
-        end = parent[end]
-        j -= 1
-    row[0] = new_len
-    return True
 
 
 cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_obj, int a, object to,
                        object memo_obj, bint shortest) except -2:
     """The search behind walled_distance (the steps, -1 none) and reachable (1 or 0, the way kept
-    in memo): breadth first from a, in the order the twins search. A kept way from a that
-    walls now block is mended around them first (a short search) before a whole search."""
+    in memo): breadth first from a, in the order the twins search."""
     cdef const short* adj = _tab(adj_obj)
     cdef Py_ssize_t size = Py_SIZE(adj_obj) // deg if deg > 0 else 0
     cdef const short* slots = NULL
@@ -2073,12 +1970,10 @@ cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_o
     cdef object keep = None
     cdef Py_ssize_t nwalls = 0
     cdef unsigned char mark[MAX_BOARD]
-    cdef unsigned char targets[MAX_BOARD]
     cdef short parent[MAX_BOARD]
     cdef short queue[MAX_BOARD]
     cdef short depth[MAX_BOARD]
-    cdef int nb, i, length, at, r, rows, base, row = 0, mine = -1, empty = -1, first, last, fix = -1, fix_first = 0
-    cdef int fix_last = 0
+    cdef int head = 0, tail = 0, c, nb, k, i, length, at, nxt, r, rows, base, row = 0, mine = -1, empty = -1
     cdef short* memo = NULL
     cdef Py_ssize_t memo_size = 0
     if a < 0:
@@ -2095,7 +1990,7 @@ cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_o
         raise ValueError("the cell is not on the board")
     if mark[a] == 2:
         return 1 if not shortest else 0
-    if memo != NULL:  # the ways kept from a, if one is still open to a target
+    if memo != NULL:  # the way kept from a, if still open to a target
         row = size + 1
         rows = memo_size // row
         for r in range(rows):
@@ -2110,32 +2005,50 @@ cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_o
             mine = r
             if not (0 < length <= size and 0 <= memo[base + length] < size and mark[memo[base + length]] == 2):
                 continue
-            first = _way_blocked(adj, deg, slots, walls, nwalls, memo + base + 1, length, &last)
-            if first == -1:
+            at = a
+            for i in range(base + 2, base + length + 1):
+                nxt = memo[i]
+                k = -1
+                for c in range(at * deg, at * deg + deg):
+                    if adj[c] == nxt:
+                        k = c
+                        break
+                if k < 0 or not _open_step(slots, walls, nwalls, k):
+                    break
+                at = nxt
+            else:
                 return 1
-            if first >= 0 and fix < 0:
-                fix, fix_first, fix_last = r, first, last
-        if fix >= 0:
-            memcpy(targets, mark, size)
-            if _mend_way(adj, deg, slots, walls, nwalls, memo + fix * row, fix_first, fix_last, size, mark, parent,
-                         depth, queue):
-                return 1
-            memcpy(mark, targets, size)  # no detour: the whole search, on the targets' marks alone
         if mine < 0:
             mine = empty if empty >= 0 else (a % rows if rows else -1)
-    nb = _walls_bfs(adj, deg, slots, walls, nwalls, a, mark, parent, depth, queue)
-    if nb >= 0:
-        if shortest:
-            return depth[nb]
-        if memo != NULL and mine >= 0:
-            base = mine * row
-            length = depth[nb] + 1
-            memo[base] = length
-            at = nb
-            for i in range(base + length, base, -1):
-                memo[i] = at
-                at = parent[at]
-        return 1
+    mark[a] = 1
+    parent[a] = -1
+    depth[a] = 0
+    queue[tail] = a
+    tail += 1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        for k in range(c * deg, c * deg + deg):
+            nb = adj[k]
+            if nb < 0 or mark[nb] == 1 or not _open_step(slots, walls, nwalls, k):
+                continue
+            parent[nb] = c
+            depth[nb] = depth[c] + 1
+            if mark[nb] == 2:
+                if shortest:
+                    return depth[nb]
+                if memo != NULL and mine >= 0:
+                    base = mine * row
+                    length = depth[nb] + 1
+                    memo[base] = length
+                    at = nb
+                    for i in range(base + length, base, -1):
+                        memo[i] = at
+                        at = parent[at]
+                return 1
+            mark[nb] = 1
+            queue[tail] = nb
+            tail += 1
     if memo != NULL and mine >= 0:
         memo[mine * row] = 0
     return -1 if shortest else 0

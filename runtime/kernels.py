@@ -603,10 +603,9 @@ def _targets(to) -> set:
     return targets
 
 
-def _search(adj, deg: int, slots, walls, a: int, targets: set, met: frozenset = frozenset()) -> tuple[dict, int]:
-    """Breadth first from a, crossing no standing wall and no cell of ``met``, in direction
-    order: each cell reached with the one it was reached from, and the first target reached
-    (-1 none)."""
+def _search(adj, deg: int, slots, walls, a: int, targets: set) -> tuple[dict, int]:
+    """Breadth first from a, crossing no standing wall, in direction order: each cell reached
+    with the one it was reached from, and the first target reached (-1 none)."""
     parent = {a: -1}
     frontier = [a]
     while frontier:
@@ -614,7 +613,7 @@ def _search(adj, deg: int, slots, walls, a: int, targets: set, met: frozenset = 
         for c in frontier:
             for k in range(c * deg, c * deg + deg):
                 nb = adj[k]
-                if nb < 0 or nb in parent or nb in met or not _open(slots, walls, k):
+                if nb < 0 or nb in parent or not _open(slots, walls, k):
                     continue
                 parent[nb] = c
                 if nb in targets:
@@ -644,40 +643,15 @@ def walled_distance(adj, deg: int, slots, walls, a: int, to) -> int:
     return len(_way(parent, end)) - 1 if end >= 0 else -1
 
 
-def _way_blocked(adj, deg: int, slots, walls, way: list) -> tuple[int, int]:
-    """The first and the last step of a kept way (its cells) that a standing wall blocks (-1,
-    -1: none does); (-2, -1) when two of its cells are not next to each other."""
-    first = last = -1
-    for i in range(len(way) - 1):
-        k = next((k for k in range(way[i] * deg, way[i] * deg + deg) if adj[k] == way[i + 1]), -1)
-        if k < 0:
-            return -2, -1
-        if not _open(slots, walls, k):
-            first = i if first < 0 else first
-            last = i
-    return first, last
-
-
-def _mend_way(adj, deg: int, slots, walls, memo, base: int, first: int, last: int, targets: set, size: int) -> bool:
-    """A kept way that walls block between its steps ``first`` and ``last``, mended in place:
-    breadth first from the cell before the first blocked step, never back over the cells
-    before it, to the nearest target or cell of the way after the last blocked step, whose
-    cells then follow. False when there is no such detour."""
-    way = list(memo[base + 1:base + 1 + memo[base]])
-    before = frozenset(way[:first + 1])
-    after: dict[int, int] = {}  # each cell of the way after the last blocked step: where it first is
-    for j in range(last + 1, len(way)):
-        if way[j] not in before:
-            after.setdefault(way[j], j)
-    parent, end = _search(adj, deg, slots, walls, way[first], (targets - before) | set(after), before)
-    if end < 0:
-        return False
-    new = way[:first + 1] + _way(parent, end)[1:] + (way[after[end] + 1:] if end in after else [])
-    if len(new) > size:
-        return False
-    memo[base] = len(new)
-    for i, cell in enumerate(new):
-        memo[base + 1 + i] = cell
+def _way_open(adj, deg: int, slots, walls, memo, base: int) -> bool:
+    """Whether the way kept at ``memo[base]`` (its length, then its cells) is open step by step."""
+    at = memo[base + 1]
+    for i in range(base + 2, base + memo[base] + 1):
+        nxt = memo[i]
+        k = next((k for k in range(at * deg, at * deg + deg) if adj[k] == nxt), -1)
+        if k < 0 or not _open(slots, walls, k):
+            return False
+        at = nxt
     return True
 
 
@@ -685,33 +659,24 @@ def reachable(adj, deg: int, slots, walls, a: int, to, memo) -> bool:
     """Whether some way leads from cell a to ``to`` (a cell or a list of cells) crossing no
     standing wall. ``memo`` (``array('h')``, a whole number of rows of a cell more than the
     board) keeps the last ways found, each as its length then its cells, one per start: when
-    the way kept from a is still open to a target, it is the answer and nothing is searched;
-    when walls now block it, it is mended around them by a short search first (the answer
-    never depends on the memo, only the time)."""
+    the way kept from a is still open to a target, it is the answer and nothing is searched
+    (the answer never depends on the memo, only the time)."""
     if a < 0:
         raise ValueError("there is no cell here (none) to start from")
     targets = _targets(to)
     if a in targets:
         return True
-    size = len(adj) // deg if deg else 0
-    row = size + 1
+    row = len(adj) // deg + 1 if deg else 1
     rows = len(memo) // row
-    mine = empty = fix = -1
+    mine = empty = -1
     for r in range(rows):
         base = r * row
-        length = memo[base]
-        if length == 0:
+        if memo[base] == 0:
             empty = r if empty < 0 else empty
         elif memo[base + 1] == a:
             mine = r
-            if 0 < length <= size and memo[base + length] in targets:
-                first, last = _way_blocked(adj, deg, slots, walls, list(memo[base + 1:base + 1 + length]))
-                if first == -1:
-                    return True
-                if first >= 0 and fix < 0:
-                    fix, fix_first, fix_last = r, first, last
-    if fix >= 0 and _mend_way(adj, deg, slots, walls, memo, fix * row, fix_first, fix_last, targets, size):
-        return True
+            if 0 < memo[base] < row and memo[base + memo[base]] in targets and _way_open(adj, deg, slots, walls, memo, base):
+                return True
     if mine < 0:
         mine = empty if empty >= 0 else a % rows if rows else -1
     parent, end = _search(adj, deg, slots, walls, a, targets)
