@@ -159,6 +159,20 @@ cdef class NativeCore:
     cdef const unsigned char* _arities(self) noexcept:
         return NULL
 
+    # ---- the public API's properties read by every loop, as C properties (BaseState's) ----
+    @property
+    def current_player(s):
+        """The seat to act, or None when the game is over."""
+        return None if s.over else s.cur
+
+    @property
+    def is_over(s):
+        return s.over
+
+    @property
+    def players(s):
+        return s.n
+
     # ---- the legal moves, as move tuples or as keys ----
     @property
     def legal(s):

@@ -51,6 +51,7 @@ def test_both_backends_play_the_same_games(engines, path):
                 assert a.to_json() == b.to_json()
                 assert [str(m) for m in a.legal_moves()] == [str(m) for m in b.legal_moves()]
                 assert a.scores == b.scores
+                assert (a.current_player, a.is_over, a.players) == (b.current_player, b.is_over, b.players)
                 if a.is_over:
                     break
                 k = rng.randrange(len(a.legal))

@@ -106,9 +106,9 @@ class RegleEnv(AECEnv):
                 self.rewards[a] = 0 if not winners else (1 if i in winners else -1)
             self.terminations = dict.fromkeys(self.agents, True)
             self.agent_selection = self.possible_agents[(self.seats[agent] + 1) % self.n]
-        else:
+            self._accumulate_rewards()
+        else:  # no reward before the end: nothing to add to the sums
             self.agent_selection = self.possible_agents[self.state.current_player]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
