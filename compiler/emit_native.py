@@ -16,7 +16,7 @@ from . import statements as S
 from . import types as T
 from .emit import C_FORMS, K_FORMS, PythonWriter, runtime_call
 from .lower_grids import owns_table
-from .moves import holding_scan
+from .moves import holding_scan, span_walk
 from .nodes import P_NOT, P_MUL, P_ATOM
 from .traverse import over, rebuild
 
@@ -264,18 +264,15 @@ class CythonWriter(PythonWriter):
             cond = f"{var} >= 0 and ({cond})" if cond else f"{var} >= 0"
         if isinstance(source, N.Slide):  # a slide (or reach) followed in C along its direction
             start, body = start + self.walk_head(source, var, declare, "_from" + sfx, "_steps" + sfx), []
+        each = [f"if {cond}:"] + ["    " + line for line in step] if cond else step
         if spans:  # from cell to cell found in C (as a move generator's CellScan)
-            grid, low, high = self.code(source.args[0]), "_lo" + sfx, "_hi" + sfx
+            low, high = "_lo" + sfx, "_hi" + sfx
             declare("long", low, high)
             args = ", ".join(self.code(a) for a in source.args[1:])
             start = start + [f"{low} = _holding_low({args})", f"{high} = _holding_high({args})"]
-            body = [f"{var} = _next_in_span({grid}, 0, {low}, {high})", f"while {var} >= 0:"]
-        if cond:
-            body += [f"    if {cond}:"] + ["        " + line for line in step]
+            body = span_walk(var, self.code(source.args[0]), low, high, each)
         else:
-            body += ["    " + line for line in step]
-        if spans:
-            body.append(f"    {var} = _next_in_span({grid}, {var} + 1, {low}, {high})")
+            body += ["    " + line for line in each]
         if isinstance(source, N.Slide):
             body = self.walk_body(source, var, body, "_from" + sfx, "_steps" + sfx,
                                   walked if walked in bytes_read else None)

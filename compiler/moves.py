@@ -37,6 +37,14 @@ def holding_scan(src: N.Expr) -> bool:
     return isinstance(grid, N.Field) and grid.attr.startswith("g_") and (any_kind or not any_owner or one_value)
 
 
+def span_walk(var: str, grid: str, low: str, high: str, body: list[str]) -> list[str]:
+    """A native walk of the cells of ``grid`` whose byte is in the span ``low``..``high``, from
+    cell to cell found in C (``_next_in_span``), no list: ``var`` each in turn, ``body``
+    indented under it (a ``break`` in it ends the walk)."""
+    return [f"{var} = _next_in_span({grid}, 0, {low}, {high})", f"while {var} >= 0:",
+            *("    " + line for line in body), f"    {var} = _next_in_span({grid}, {var} + 1, {low}, {high})"]
+
+
 # ---- node kinds -------------------------------------------------------------------------------
 # A guard or a loop built with ``body=None`` opens: everything after it in the generator's
 # order goes inside it (``nest`` makes the tree).
@@ -269,9 +277,7 @@ class _Moves:
         # from cell to cell found in C, no list; each is one of the grid's: the body reads it
         # with no check either
         g, var = self.w.code(grid), st.var
-        return head + [f"{var} = _next_in_span({g}, 0, {low}, {high})", f"while {var} >= 0:",
-                       *self.inside(_cells_read_at(st.body, lambda name: name == g, var)),
-                       f"    {var} = _next_in_span({g}, {var} + 1, {low}, {high})"]
+        return head + span_walk(var, g, low, high, self.lines(_cells_read_at(st.body, lambda name: name == g, var)))
 
     def m_NeighbourScan(self, st: NeighbourScan) -> list[str]:
         if not self.native:

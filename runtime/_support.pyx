@@ -25,7 +25,7 @@ from libc.string cimport memcpy, memset
 cdef extern from "Python.h":
     int PyObject_GenericSetDict(object o, object value, void* context) except -1
 
-from regle.runtime.engine import _told_apart, BaseState as _BaseState, MAX_WORK as _MAX_WORK, Moves as _Moves, \
+from regle.runtime.engine import _told_apart, BaseState as _BaseState, Move as _Move, MAX_WORK as _MAX_WORK, Moves as _Moves, \
     TOO_MUCH_FOR as _TOO_MUCH_FOR, TOO_MUCH_WHILE as _TOO_MUCH_WHILE
 from regle.runtime.kernels import MAX_PAIRS as _MAX_PAIRS, TOO_MANY_PAIRS as _TOO_MANY_PAIRS
 from regle.runtime.rng import Rng as _Rng
@@ -470,15 +470,26 @@ cdef inline bint _plain_id(object action_id):
     return overflow == 0 and 0 <= v < (<long long>1 << 62)
 
 
-cdef inline long long id_of_key(long keys_tag, long key, const long long* plan) noexcept:
+cdef inline long long one_plain_id(const long long* row, long a) noexcept:
+    """The id of a move of an action of one plain argument (plan row kind 2), -1 outside it."""
+    return row[1] + a - row[2] if 0 <= a - row[2] < row[3] else -1
+
+
+cdef inline long long two_plain_id(const long long* row, long a, long b) noexcept:
+    """The id of a move of an action of two plain arguments (plan row kind 3), -1 outside it."""
+    return row[1] + (a - row[2]) * row[6] + b - row[4] if 0 <= a - row[2] < row[3] and 0 <= b - row[4] < row[5] else -1
+
+
+cdef long long id_of_key(long keys_tag, long key, const long long* plan) noexcept:
     """The action id of a key of the buffer, by the action space's plan (-1: not a plain
-    move, or outside its domain: the Python way says which)."""
+    move, or outside its domain: the Python way says which). A call, not inline: key_id
+    answers the common cases in the loops, and this one inlined there crowded them."""
     cdef long tag, a, b, c
     cdef const long long* row
     unpack(keys_tag, key, &tag, &a, &b)
     row = plan + 8 * tag
     if row[0] == 2:  # one plain argument (the most common action: asked first)
-        return row[1] + a - row[2] if 0 <= a - row[2] < row[3] else -1
+        return one_plain_id(row, a)
     if row[0] == 1:  # no arguments
         return row[1]
     if row[0] == 6:  # three plain arguments, a key laid out apart
@@ -492,11 +503,9 @@ cdef inline long long id_of_key(long keys_tag, long key, const long long* plan) 
     if row[0] == 5:  # a group: its colour and first cell
         b = (((a >> 24) & 255) - 1) * row[4] + ((a >> 12) & 4095)
         return row[1] + b if a >= 0 and 0 <= b < row[3] else -1
-    if row[0] == 0 or not 0 <= a - row[2] < row[3]:
+    if row[0] == 0:  # another shape: through tuples
         return -1
-    if not 0 <= b - row[4] < row[5]:
-        return -1
-    return row[1] + (a - row[2]) * row[6] + b - row[4]
+    return two_plain_id(row, a, b)  # two plain arguments
 
 
 # the ids up to 4,095 made once: legal_action_ids hands them out with no int made per id
@@ -510,15 +519,11 @@ cdef inline long long key_id(long keys_tag, long key, const long long* plan) noe
     others through id_of_key."""
     cdef long tag = keys_tag if keys_tag >= 0 else key & 255
     cdef long a = key if keys_tag >= 0 else ((key >> 8) & KEY_MASK) - KEY_HALF
-    cdef long b
     cdef const long long* row = plan + 8 * tag
     if row[0] == 2:
-        return row[1] + a - row[2] if 0 <= a - row[2] < row[3] else -1
-    if row[0] == 3 and keys_tag < 0:  # (as id_of_key's last case reads them)
-        b = ((key >> 35) & KEY_MASK) - KEY_HALF
-        if 0 <= a - row[2] < row[3] and 0 <= b - row[4] < row[5]:
-            return row[1] + (a - row[2]) * row[6] + b - row[4]
-        return -1
+        return one_plain_id(row, a)
+    if row[0] == 3 and keys_tag < 0:
+        return two_plain_id(row, a, ((key >> 35) & KEY_MASK) - KEY_HALF)
     return id_of_key(keys_tag, key, plan)
 
 
@@ -882,7 +887,7 @@ def _told_notation(move) -> str:
     cdef PyObject* decision = told_decision(move)
     cdef KeyMoves moves
     if decision is NULL:
-        return move.FORMATS[move[0]](*move[1:])
+        return _Move.__str__(move)
     moves = <KeyMoves>decision
     return moves.notation_at(moves.index(move))
 
