@@ -62,7 +62,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.memos: dict[tuple, int] = {}
         #: the leap tables the rules use: (grid, m, n) -> (offsets per cell, the table)
         self.leap_tables: dict[tuple, tuple] = {}
-        self.way_memos: dict[str, int] = {}  # per board, how many reachable() calls keep a way found
+        self.way_memos: dict[str, int] = {}  # per board, how many reachable() calls keep the ways found
         #: while an ensure's trial is written: per procedure, the statements it keeps (ensure.py)
         self.trial_blocks: dict | None = None
         self.sym = sym

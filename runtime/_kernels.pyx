@@ -14,7 +14,7 @@ from cpython.long cimport PyLong_AsLongAndOverflow
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.sequence cimport PySequence_Fast_ITEMS
 from libc.stdint cimport uint64_t
-from libc.string cimport memchr, memcmp, memcpy, memset
+from libc.string cimport memchr, memcmp, memcpy, memmove, memset
 
 import array as _array_module
 
@@ -1973,7 +1973,8 @@ cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_o
     cdef short parent[MAX_BOARD]
     cdef short queue[MAX_BOARD]
     cdef short depth[MAX_BOARD]
-    cdef int head = 0, tail = 0, c, nb, k, i, length, at, nxt, r, rows, base, row = 0, mine = -1, empty = -1
+    cdef short kept[MAX_BOARD + 1]
+    cdef int head = 0, tail = 0, c, nb, k, i, length, at, nxt, r, rows = 0, base, row = 0
     cdef short* memo = NULL
     cdef Py_ssize_t memo_size = 0
     if a < 0:
@@ -1982,6 +1983,8 @@ cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_o
         raise ValueError("the board has more cells than a grid may")
     keep = _walls_view(slots_obj, walls_obj, &slots, &walls, &nwalls)
     if memo_obj is not None:
+        if type(memo_obj) is not array.array or (<array.array>memo_obj).ob_descr.typecode != b'h':
+            raise TypeError("the ways kept must be an array('h')")
         memo = (<array.array>memo_obj).data.as_shorts
         memo_size = len(memo_obj)
     memset(mark, 0, size)
@@ -1990,19 +1993,14 @@ cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_o
         raise ValueError("the cell is not on the board")
     if mark[a] == 2:
         return 1 if not shortest else 0
-    if memo != NULL:  # the way kept from a, if still open to a target
+    if memo != NULL:  # the ways kept from a, newest first: the first still open to a target
         row = size + 1
         rows = memo_size // row
         for r in range(rows):
             base = r * row
             length = memo[base]
-            if length == 0:
-                if empty < 0:
-                    empty = r
+            if length == 0 or memo[base + 1] != a:
                 continue
-            if memo[base + 1] != a:
-                continue
-            mine = r
             if not (0 < length <= size and 0 <= memo[base + length] < size and mark[memo[base + length]] == 2):
                 continue
             at = a
@@ -2017,9 +2015,14 @@ cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_o
                     break
                 at = nxt
             else:
+                if r:  # the way used goes first (the rows before it one down)
+                    memcpy(kept, memo + base, row * sizeof(short))
+                    memmove(memo + row, memo, base * sizeof(short))
+                    memcpy(memo, kept, row * sizeof(short))
                 return 1
-        if mine < 0:
-            mine = empty if empty >= 0 else (a % rows if rows else -1)
+        if rows:  # the way found will go first, the oldest kept goes
+            memmove(memo + row, memo, (rows - 1) * row * sizeof(short))
+            memo[0] = 0
     mark[a] = 1
     parent[a] = -1
     depth[a] = 0
@@ -2037,20 +2040,17 @@ cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_o
             if mark[nb] == 2:
                 if shortest:
                     return depth[nb]
-                if memo != NULL and mine >= 0:
-                    base = mine * row
+                if memo != NULL and rows:
                     length = depth[nb] + 1
-                    memo[base] = length
+                    memo[0] = length
                     at = nb
-                    for i in range(base + length, base, -1):
+                    for i in range(length, 0, -1):
                         memo[i] = at
                         at = parent[at]
                 return 1
             mark[nb] = 1
             queue[tail] = nb
             tail += 1
-    if memo != NULL and mine >= 0:
-        memo[mine * row] = 0
     return -1 if shortest else 0
 
 

@@ -658,33 +658,36 @@ def _way_open(adj, deg: int, slots, walls, memo, base: int) -> bool:
 def reachable(adj, deg: int, slots, walls, a: int, to, memo) -> bool:
     """Whether some way leads from cell a to ``to`` (a cell or a list of cells) crossing no
     standing wall. ``memo`` (``array('h')``, a whole number of rows of a cell more than the
-    board) keeps the last ways found, each as its length then its cells, one per start: when
-    the way kept from a is still open to a target, it is the answer and nothing is searched
-    (the answer never depends on the memo, only the time)."""
+    board) keeps the last ways found, each as its length then its cells, the newest first:
+    when a way kept from a is still open to a target, it is the answer and nothing is searched
+    (the answer never depends on the memo, only the time). A way used or found goes first and
+    the way used longest ago goes: each start asked in turn (each seat's pawn) keeps its ways,
+    and a start keeps the ways around the walls tried one after another."""
     if a < 0:
         raise ValueError("there is no cell here (none) to start from")
+    if not (isinstance(memo, array) and memo.typecode == "h"):
+        raise TypeError("the ways kept must be an array('h')")
     targets = _targets(to)
     if a in targets:
         return True
     row = len(adj) // deg + 1 if deg else 1
     rows = len(memo) // row
-    mine = empty = -1
     for r in range(rows):
         base = r * row
-        if memo[base] == 0:
-            empty = r if empty < 0 else empty
-        elif memo[base + 1] == a:
-            mine = r
+        if memo[base] != 0 and memo[base + 1] == a:
             if 0 < memo[base] < row and memo[base + memo[base]] in targets and _way_open(adj, deg, slots, walls, memo, base):
+                if r:
+                    kept = memo[base:base + row]
+                    memo[row:(r + 1) * row] = memo[:r * row]
+                    memo[:row] = kept
                 return True
-    if mine < 0:
-        mine = empty if empty >= 0 else a % rows if rows else -1
     parent, end = _search(adj, deg, slots, walls, a, targets)
-    if mine >= 0:
+    if rows:  # the way found goes first, the oldest kept goes
+        memo[row:rows * row] = memo[:(rows - 1) * row]
         way = _way(parent, end) if end >= 0 else []
-        memo[mine * row] = len(way)
+        memo[0] = len(way)
         for i, cell in enumerate(way):
-            memo[mine * row + 1 + i] = cell
+            memo[1 + i] = cell
     return end >= 0
 
 

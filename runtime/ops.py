@@ -229,8 +229,8 @@ WAYS_KEPT = 4
 
 
 def way_memo(cells: int):
-    """Where a reachable() call keeps the last ways it found, one per start (each its length,
-    then its cells)."""
+    """Where a reachable() call keeps the last ways it found, the one used last first (each its
+    length, then its cells)."""
     return array("h", bytes(2 * WAYS_KEPT * (cells + 1)))
 
 

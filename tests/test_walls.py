@@ -246,6 +246,43 @@ def test_a_kept_way_of_a_length_no_row_holds_is_not_read(k, length):
 
 
 @pytest.mark.parametrize("k", KERNELS)
+def test_starts_asked_in_turn_keep_their_ways(k, monkeypatch):
+    """Two pawns asked about in turn, as a wall's ``ensure`` asks for each seat, when every row
+    holds a way from elsewhere: each keeps its way, the newest first, whatever their cells
+    (starts 0 and 2 once took turns in row 0, each search undoing the other's), and asking
+    again searches nothing."""
+    board = geometry.square(4, 4)
+    places = geometry.walls(board)
+    adj, slots = array("h", board.adj), array("h", places.slots)
+    walls = bytearray(places.cells)
+    goal = [12, 13, 14, 15]
+    row = board.cells + 1
+    memo = array("h", bytes(2 * 2 * row))
+    for a in (1, 3, 0, 2, 0, 2):  # the ways from 1 and 3 fill both rows first
+        assert k.reachable(adj, 4, slots, walls, a, goal, memo)
+    assert (memo[1], memo[row + 1]) == (2, 0)  # the way used last first
+    kept = array("h", memo)
+
+    def search(*args):
+        raise AssertionError("a way kept was searched again")
+
+    if k is pure:  # (the compiled kernel is held to the twin's ways by the hypothesis tests)
+        monkeypatch.setattr(pure, "_search", search)
+    for a in (0, 2, 0, 2):
+        assert k.reachable(adj, 4, slots, walls, a, goal, memo)
+    assert memo == kept
+
+
+@pytest.mark.parametrize("k", KERNELS)
+def test_the_ways_kept_must_be_an_array_of_shorts(k):
+    board = geometry.square(3, 3)
+    adj, slots = array("h", board.adj), array("h", geometry.walls(board).slots)
+    for memo in ([0] * 20, array("q", bytes(8 * 20)), bytearray(40)):
+        with pytest.raises(TypeError, match="array"):
+            k.reachable(adj, 4, slots, bytearray(12), 0, 8, memo)
+
+
+@pytest.mark.parametrize("k", KERNELS)
 def test_wall_kernels_refuse_a_missing_cell(k):
     board = geometry.square(3, 3)
     adj, slots = array("h", board.adj), array("h", geometry.walls(board).slots)
