@@ -1986,7 +1986,7 @@ cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_o
         if type(memo_obj) is not array.array or (<array.array>memo_obj).ob_descr.typecode != b'h':
             raise TypeError("the ways kept must be an array('h')")
         memo = (<array.array>memo_obj).data.as_shorts
-        memo_size = len(memo_obj)
+        memo_size = Py_SIZE(memo_obj)
     memset(mark, 0, size)
     _mark_targets(to, mark, size)
     if a >= size:
@@ -2015,7 +2015,8 @@ cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_o
                     break
                 at = nxt
             else:
-                if r:  # the way used goes first (the rows before it one down)
+                if r > 1:  # the way used goes first (the rows before it one down); from the
+                    # second row it stays, so that two starts asked in turn move nothing
                     memcpy(kept, memo + base, row * sizeof(short))
                     memmove(memo + row, memo, base * sizeof(short))
                     memcpy(memo, kept, row * sizeof(short))

@@ -660,9 +660,10 @@ def reachable(adj, deg: int, slots, walls, a: int, to, memo) -> bool:
     standing wall. ``memo`` (``array('h')``, a whole number of rows of a cell more than the
     board) keeps the last ways found, each as its length then its cells, the newest first:
     when a way kept from a is still open to a target, it is the answer and nothing is searched
-    (the answer never depends on the memo, only the time). A way used or found goes first and
-    the way used longest ago goes: each start asked in turn (each seat's pawn) keeps its ways,
-    and a start keeps the ways around the walls tried one after another."""
+    (the answer never depends on the memo, only the time). A way found goes first, and so does
+    a way used from the third row on; the last row's way goes: each start asked in turn (each
+    seat's pawn) keeps its ways, and a start keeps the ways around the walls tried one after
+    another."""
     if a < 0:
         raise ValueError("there is no cell here (none) to start from")
     if not (isinstance(memo, array) and memo.typecode == "h"):
@@ -676,7 +677,7 @@ def reachable(adj, deg: int, slots, walls, a: int, to, memo) -> bool:
         base = r * row
         if memo[base] != 0 and memo[base + 1] == a:
             if 0 < memo[base] < row and memo[base + memo[base]] in targets and _way_open(adj, deg, slots, walls, memo, base):
-                if r:
+                if r > 1:  # (from the second row it stays: two starts asked in turn move nothing)
                     kept = memo[base:base + row]
                     memo[row:(r + 1) * row] = memo[:r * row]
                     memo[:row] = kept
