@@ -556,13 +556,14 @@ cdef Py_ssize_t _fill_ids(list out, const long* keys, Py_ssize_t n, long keys_ta
     cdef PyObject** ids = PySequence_Fast_ITEMS(_IDS)
     cdef PyObject** slots = PySequence_Fast_ITEMS(out)
     cdef const long long* row
-    cdef long long low, span, offset, v
+    cdef long long low, span, offset, v, kind = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, r6 = 0
+    cdef long key, last = -1, a, b
     cdef PyObject* item
-    cdef Py_ssize_t i
+    cdef Py_ssize_t i, nids = _NIDS
     if keys_tag >= 0 and plan[8 * keys_tag] == 2:
         row = plan + 8 * keys_tag
         low, span, offset = row[2], row[3], row[1] - row[2]
-        if offset < 0 or offset + low + span > _NIDS:
+        if offset < 0 or offset + low + span > nids:
             return 0
         for i in range(n):
             if <unsigned long long>(keys[i] - low) >= <unsigned long long>span:
@@ -571,9 +572,32 @@ cdef Py_ssize_t _fill_ids(list out, const long* keys, Py_ssize_t n, long keys_ta
             Py_INCREF(<object>item)
             slots[i] = item
         return n
-    for i in range(n):
-        v = key_id(keys_tag, keys[i], plan)
-        if not 0 <= v < _NIDS:
+    if keys_tag >= 0:
+        for i in range(n):
+            v = key_id(keys_tag, keys[i], plan)
+            if not 0 <= v < nids:
+                return i
+            item = ids[v]
+            Py_INCREF(<object>item)
+            slots[i] = item
+        return n
+    for i in range(n):  # packed keys: their action's row read into locals when the action changes
+        key = keys[i]
+        if key & 255 != last:
+            last = key & 255
+            row = plan + 8 * last
+            kind, r1, r2, r3, r4, r5, r6 = row[0], row[1], row[2], row[3], row[4], row[5], row[6]
+        a = ((key >> 8) & KEY_MASK) - KEY_HALF
+        if kind == 2:  # (one_plain_id and two_plain_id, on the locals)
+            v = r1 + a - r2 if 0 <= a - r2 < r3 else -1
+        elif kind == 3:
+            b = ((key >> 35) & KEY_MASK) - KEY_HALF
+            v = r1 + (a - r2) * r6 + b - r4 if 0 <= a - r2 < r3 and 0 <= b - r4 < r5 else -1
+        elif kind == 1:
+            v = r1
+        else:
+            v = id_of_key(keys_tag, key, plan)
+        if not 0 <= v < nids:
             return i
         item = ids[v]
         Py_INCREF(<object>item)
@@ -720,7 +744,9 @@ cdef int push_product(NativeCore s, long tag, object firsts, object seconds, bin
     cdef list ys = seconds if type(seconds) is list else list(seconds)
     cdef long a[64]
     cdef long b[64]
-    cdef Py_ssize_t na = 0, nb = 0, i, j
+    cdef Py_ssize_t na = 0, nb = 0, i, j, k
+    cdef long* keys
+    cdef long first
     if len(xs) > 64 or len(ys) > 64:
         if distinct:
             xs, ys = _CK.distinct(xs), _CK.distinct(ys)
@@ -738,9 +764,14 @@ cdef int push_product(NativeCore s, long tag, object firsts, object seconds, bin
     if na < 0 or nb < 0:
         s._keys_wide = True
         return 0
+    room_for(s, na * nb)  # every key at once: each value fits (_small_values said so)
+    keys, k = s._keys, s._nkeys  # in locals: a write to the buffer may alias the state
     for i in range(na):
+        first = packed(tag, a[i], 0) - ((<long>KEY_HALF) << 35)  # packed(tag, a[i], b) is first + ((b + KEY_HALF) << 35)
         for j in range(nb):
-            push(s, tag, a[i], b[j])
+            keys[k] = first + ((b[j] + <long>KEY_HALF) << 35)
+            k += 1
+    s._nkeys = k
     return 0
 
 
