@@ -5,8 +5,9 @@ Python game, calls back into Python for every ``current_player``, ``clone``, ``a
 ``legal_actions``, ``is_terminal`` and ``returns``: about 22 million calls for Tic-tac-toe. The
 floor of any Python game is then what those calls cost when each does nothing: ``TableGame``
 is Tic-tac-toe read off pyspiel's own game into tables, every method one lookup. bench.py's
-``--exploitability`` times it beside OpenSpiel's C++ game, OpenSpiel's own Python Tic-tac-toe
-and regle's engine through the adapter.
+``--exploitability`` times it beside OpenSpiel's C++ game, OpenSpiel's own Python Tic-tac-toe,
+regle's engine through the adapter, and regle's game handed to OpenSpiel as its whole tree
+(``regle.adapters.spiel_tree``: no call back into Python at all).
 """
 from __future__ import annotations
 
@@ -120,6 +121,16 @@ def _timed(game: Any) -> float:
     return time.perf_counter() - start
 
 
+def _timed_tree(regle_game: Any) -> float:
+    """The same on regle's game as its whole tree (spiel_tree.load_tree), the walk that writes
+    the tree and OpenSpiel's reading of it counted in."""
+    import regle.adapters.spiel_tree as tree
+    start = time.perf_counter()
+    game = tree.load_tree(regle_game, 2)
+    exploitability.exploitability(game, policies.UniformRandomPolicy(game))
+    return time.perf_counter() - start
+
+
 def exploitability_times(regle_game: Any) -> list[tuple[str, float]]:
     """(what, seconds) of the exploitability of the uniform policy on each Tic-tac-toe: OpenSpiel's
     C++ game first."""
@@ -127,5 +138,6 @@ def exploitability_times(regle_game: Any) -> list[tuple[str, float]]:
     importlib.import_module("open_spiel.python.games")  # registers python_tic_tac_toe
     return [("OpenSpiel's C++ tic_tac_toe", _timed(pyspiel.load_game("tic_tac_toe"))),
             (f"regle ({regle_game.backend}) through the adapter", _timed(ros.load(regle_game, 2))),
+            (f"regle ({regle_game.backend}) as its whole tree (load_tree)", _timed_tree(regle_game)),
             ("any Python game: every method a table lookup", _timed(pyspiel.load_game(register_table_game()))),
             ("OpenSpiel's own Python python_tic_tac_toe", _timed(pyspiel.load_game("python_tic_tac_toe")))]
