@@ -52,7 +52,7 @@ def test_the_tree_is_the_adapters_game_for_openspiel(tiny):
     """OpenSpiel's exploitability and its game value on the tree are the adapter's game's."""
     from open_spiel.python import policy as policies
     from open_spiel.python.algorithms import exploitability, expected_game_score
-    spiel, whole = ros.load(tiny, 2), tree.load_tree(tiny)
+    spiel, whole = ros.load(tiny, 2), ros.load_tree(tiny)  # (the adapter's way to spiel_tree's)
     assert whole.num_players() == 2
     for game in (spiel, whole):
         assert game.new_initial_state().current_player() == 0

@@ -20,6 +20,10 @@ true distribution of each draw. A game without chance has no chance node.
 
 Observations are ``state.observation(seat)`` (what that seat may see); the information-state
 string adds the moves played so far (moves are public: every seat sees what the others play).
+
+**A small game as its whole tree.** ``load_tree`` hands OpenSpiel every node at once (Gambit's
+extensive-form text, ``regle.adapters.spiel_tree``): exploitability, CFR and best response then
+run all in C++, with no call back into Python per node.
 """
 from __future__ import annotations
 
@@ -72,6 +76,15 @@ def load(rules: str | os.PathLike | Game, players: int | None = None, backend: s
     if n not in game.players:
         raise ValueError(f"{game.title} is for {game._counts()} players, not {n}")
     return pyspiel.load_game(register(game, n, chance=chance, returns=returns))
+
+
+def load_tree(rules: str | os.PathLike | Game, players: int | None = None, backend: str | None = None,
+              returns: str = "winners", max_nodes: int | None = None) -> "pyspiel.Game":
+    """A small game as its whole tree, read by OpenSpiel in C++ (``pyspiel.load_efg_game``):
+    algorithms that walk the whole game (exploitability, CFR, best response) then never call
+    back into Python. See ``regle.adapters.spiel_tree``."""
+    from regle.adapters import spiel_tree
+    return spiel_tree.load_tree(rules, players, backend, returns, max_nodes or spiel_tree.MAX_NODES)
 
 
 def register(game: Game, players: int, short: str | None = None, chance: str = "seeds",
