@@ -14,7 +14,6 @@ engines never use it.
 cimport cython
 from cpython.array cimport array, clone
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_FromStringAndSize
-from cpython.bytes cimport PyBytes_AS_STRING
 from cpython.float cimport PyFloat_AsDouble
 from cpython.list cimport PyList_GET_ITEM, PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_AsUnsignedLongLongMask
@@ -26,37 +25,6 @@ from libc.string cimport memcpy, memset
 
 cdef extern from "Python.h":
     int PyObject_GenericSetDict(object o, object value, void* context) except -1
-
-cdef extern from *:
-    """
-    /* The cells of a span of bytes that hold something (filled) or nothing, as the packed
-       keys first + (cell << 8) written at out (room for n), and how many. On little-endian
-       machines a word of eight cells at a time: a mask with the high bit of each byte that
-       is not zero, then its set bits, so the cost follows the cells kept, not the board. */
-    static Py_ssize_t regle_cell_keys(const unsigned char *cells, Py_ssize_t n, int filled,
-                                      long first, long *out) {
-        Py_ssize_t i = 0, k = 0;
-    #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        const unsigned long long low7 = 0x7F7F7F7F7F7F7F7FULL, high = 0x8080808080808080ULL;
-        for (; i + 8 <= n; i += 8) {
-            unsigned long long w, hits;
-            memcpy(&w, cells + i, 8);
-            hits = (((w & low7) + low7) | w) & high;  /* the bytes that are not zero */
-            if (!filled) hits ^= high;
-            while (hits) {
-                out[k++] = first + ((long)(i + (__builtin_ctzll(hits) >> 3)) << 8);
-                hits &= hits - 1;
-            }
-        }
-    #endif
-        for (; i < n; i++) {  /* written at every cell, kept where the cell is one (no branch) */
-            out[k] = first + ((long)i << 8);
-            k += (cells[i] != 0) == filled;
-        }
-        return k;
-    }
-    """
-    Py_ssize_t cell_keys "regle_cell_keys"(const unsigned char* cells, Py_ssize_t n, int filled, long first, long* out) noexcept
 
 from regle.runtime.engine import _told_apart, BaseState as _BaseState, Move as _Move, MAX_WORK as _MAX_WORK, Moves as _Moves, \
     TOO_MUCH_FOR as _TOO_MUCH_FOR, TOO_MUCH_WHILE as _TOO_MUCH_WHILE
@@ -726,14 +694,20 @@ cdef int push_tagged(NativeCore s, long tag, object values, bint distinct) excep
 cdef int push_cells(NativeCore s, long tag, bytearray grid, bint filled) except -1:
     """K.tagged(tag, K.empty_cells(grid)) (or filled_cells) as keys, from the grid's bytes."""
     cdef const unsigned char* cells = <const unsigned char*>PyByteArray_AS_STRING(grid)
-    cdef Py_ssize_t i, n = len(grid)
+    cdef Py_ssize_t i, n = len(grid), k
+    cdef long* keys
+    cdef long first
     if n >= KEY_HALF:  # (a cell past what a packed key holds: push marks the step wide)
         for i in range(n):
             if (cells[i] != 0) == filled:
                 push(s, tag, i, 0)
         return 0
     room_for(s, n)  # for every cell at once: no check per key
-    s._nkeys += cell_keys(cells, n, filled, packed(tag, 0, 0), s._keys + s._nkeys)
+    keys, k, first = s._keys, s._nkeys, packed(tag, 0, 0)
+    for i in range(n):  # written at every cell, kept where the cell is one (no branch)
+        keys[k] = first + (i << 8)  # packed(tag, i, 0)
+        k += (cells[i] != 0) == filled
+    s._nkeys = k
     return 0
 
 
@@ -1121,20 +1095,6 @@ def scan_span(object grid, long low, long high):
         out.append(c)
         c = next_in_span(grid, c + 1, low, high)
     return out
-
-
-def cell_keys_of(bytes cells, bint filled, long first):
-    """``cell_keys``: the keys push_cells writes for the empty (or filled) cells of a grid's
-    bytes, a word of eight at a time where the machine allows."""
-    cdef Py_ssize_t n = len(cells), k
-    cdef long* out = <long*>PyMem_Malloc((n + 1) * sizeof(long))
-    if out == NULL:
-        raise MemoryError()
-    try:
-        k = cell_keys(<const unsigned char*>PyBytes_AS_STRING(cells), n, filled, first, out)
-        return [out[i] for i in range(k)]
-    finally:
-        PyMem_Free(out)
 
 
 def float_row(list values):

@@ -348,26 +348,6 @@ def test_native_scans_of_cells_holding_agree_with_the_kernel():
         _support.scan_span(None, 1, 255)  # a grid that is missing stops the scan, with no read
 
 
-def test_the_keys_of_empty_and_filled_cells_are_found_word_by_word():
-    """A move generator over ``empty_cells(G)`` or ``filled_cells(G)`` writes each cell's key
-    from the grid's bytes, eight at a time (a mask of the bytes that are not zero): the cells
-    kept, in order, are those a byte loop keeps, at every length and every byte value."""
-    from hypothesis import given, strategies as st
-    try:
-        from regle.runtime import _support
-    except ImportError:
-        pytest.skip("the compiled runtime is not built")
-
-    @given(st.binary(max_size=70), st.sampled_from([0, 1, 3]))
-    def agree(cells, tag):
-        for filled in (False, True):
-            expected = [tag + (c << 8) for c, b in enumerate(cells) if bool(b) == filled]
-            assert _support.cell_keys_of(cells, filled, tag) == expected
-
-    agree()
-    assert _support.cell_keys_of(bytes([0, 128, 1, 255] * 5), True, 0) == [c << 8 for c in range(20) if c % 4]
-
-
 def test_words_of_the_language_are_names_where_only_a_name_fits():
     """LALR merges states, so after `clear c on board` the lexer once read `quiet` as the zone
     option and refused `quiet = 0`; a word is now a name wherever only a name fits."""
