@@ -526,7 +526,6 @@ cdef Py_ssize_t _fill_ids(list out, const long* keys, Py_ssize_t n, long keys_ta
     cdef const long long* row
     cdef long long low, span, offset, v, kind = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, r6 = 0
     cdef long key, last = -1, a, b
-    cdef PyObject* item
     cdef Py_ssize_t i, nids = _NIDS
     if keys_tag >= 0 and plan[8 * keys_tag] == 2:
         row = plan + 8 * keys_tag
@@ -536,18 +535,14 @@ cdef Py_ssize_t _fill_ids(list out, const long* keys, Py_ssize_t n, long keys_ta
         for i in range(n):
             if <unsigned long long>(keys[i] - low) >= <unsigned long long>span:
                 return i
-            item = ids[keys[i] + offset]
-            Py_INCREF(<object>item)
-            slots[i] = item
+            _put_id(slots, i, ids[keys[i] + offset])
         return n
     if keys_tag >= 0:
         for i in range(n):
             v = key_id(keys_tag, keys[i], plan)
             if not 0 <= v < nids:
                 return i
-            item = ids[v]
-            Py_INCREF(<object>item)
-            slots[i] = item
+            _put_id(slots, i, ids[v])
         return n
     for i in range(n):  # packed keys: their action's row read into locals when the action changes
         key = keys[i]
@@ -567,10 +562,14 @@ cdef Py_ssize_t _fill_ids(list out, const long* keys, Py_ssize_t n, long keys_ta
             v = id_of_key(keys_tag, key, plan)
         if not 0 <= v < nids:
             return i
-        item = ids[v]
-        Py_INCREF(<object>item)
-        slots[i] = item
+        _put_id(slots, i, ids[v])
     return n
+
+
+cdef inline void _put_id(PyObject** slots, Py_ssize_t i, PyObject* item) noexcept:
+    """A shared id into place i of a new list (which takes the reference)."""
+    Py_INCREF(<object>item)
+    slots[i] = item
 
 
 cdef inline long long key_id(long keys_tag, long key, const long long* plan) noexcept:
