@@ -472,14 +472,27 @@ cdef inline bint _plain_id(object action_id):
     return overflow == 0 and 0 <= v < (<long long>1 << 62)
 
 
+cdef inline long long plain_id(long long first, long long low, long long span, long a) noexcept:
+    """The id of a move of an action of one plain argument: its first id, its argument's lowest
+    value and how many values it takes (plan row kind 2: row[1], row[2], row[3]); -1 outside."""
+    return first + a - low if 0 <= a - low < span else -1
+
+
+cdef inline long long pair_id(long long first, long long low_a, long long span_a, long long low_b,
+                              long long span_b, long long stride, long a, long b) noexcept:
+    """The id of a move of an action of two plain arguments (plan row kind 3: row[1] to
+    row[6]); -1 outside."""
+    return first + (a - low_a) * stride + b - low_b if 0 <= a - low_a < span_a and 0 <= b - low_b < span_b else -1
+
+
 cdef inline long long one_plain_id(const long long* row, long a) noexcept:
-    """The id of a move of an action of one plain argument (plan row kind 2), -1 outside it."""
-    return row[1] + a - row[2] if 0 <= a - row[2] < row[3] else -1
+    """plain_id by a plan row of kind 2."""
+    return plain_id(row[1], row[2], row[3], a)
 
 
 cdef inline long long two_plain_id(const long long* row, long a, long b) noexcept:
-    """The id of a move of an action of two plain arguments (plan row kind 3), -1 outside it."""
-    return row[1] + (a - row[2]) * row[6] + b - row[4] if 0 <= a - row[2] < row[3] and 0 <= b - row[4] < row[5] else -1
+    """pair_id by a plan row of kind 3."""
+    return pair_id(row[1], row[2], row[3], row[4], row[5], row[6], a, b)
 
 
 cdef long long id_of_key(long keys_tag, long key, const long long* plan) noexcept:
@@ -524,18 +537,19 @@ cdef Py_ssize_t _fill_ids(list out, const long* keys, Py_ssize_t n, long keys_ta
     cdef PyObject** ids = PySequence_Fast_ITEMS(_IDS)
     cdef PyObject** slots = PySequence_Fast_ITEMS(out)
     cdef const long long* row
-    cdef long long low, span, offset, v, kind = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, r6 = 0
-    cdef long key, last = -1, a, b
+    cdef long long v, kind = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, r6 = 0
+    cdef long key, last = -1, a
     cdef Py_ssize_t i, nids = _NIDS
     if keys_tag >= 0 and plan[8 * keys_tag] == 2:
         row = plan + 8 * keys_tag
-        low, span, offset = row[2], row[3], row[1] - row[2]
-        if offset < 0 or offset + low + span > nids:
+        r1, r2, r3 = row[1], row[2], row[3]
+        if r1 < 0 or r1 + r3 > nids:  # (every id of the action is a shared one: no check per key)
             return 0
         for i in range(n):
-            if <unsigned long long>(keys[i] - low) >= <unsigned long long>span:
+            v = plain_id(r1, r2, r3, keys[i])
+            if v < 0:
                 return i
-            _put_id(slots, i, ids[keys[i] + offset])
+            _put_id(slots, i, ids[v])
         return n
     if keys_tag >= 0:
         for i in range(n):
@@ -551,11 +565,10 @@ cdef Py_ssize_t _fill_ids(list out, const long* keys, Py_ssize_t n, long keys_ta
             row = plan + 8 * last
             kind, r1, r2, r3, r4, r5, r6 = row[0], row[1], row[2], row[3], row[4], row[5], row[6]
         a = ((key >> 8) & KEY_MASK) - KEY_HALF
-        if kind == 2:  # (one_plain_id and two_plain_id, on the locals)
-            v = r1 + a - r2 if 0 <= a - r2 < r3 else -1
+        if kind == 2:
+            v = plain_id(r1, r2, r3, a)
         elif kind == 3:
-            b = ((key >> 35) & KEY_MASK) - KEY_HALF
-            v = r1 + (a - r2) * r6 + b - r4 if 0 <= a - r2 < r3 and 0 <= b - r4 < r5 else -1
+            v = pair_id(r1, r2, r3, r4, r5, r6, a, ((key >> 35) & KEY_MASK) - KEY_HALF)
         elif kind == 1:
             v = r1
         else:
@@ -719,7 +732,6 @@ cdef int push_product(NativeCore s, long tag, object firsts, object seconds, bin
     cdef long b[64]
     cdef Py_ssize_t na = 0, nb = 0, i, j, k
     cdef long* keys
-    cdef long first
     if len(xs) > 64 or len(ys) > 64:
         if distinct:
             xs, ys = _CK.distinct(xs), _CK.distinct(ys)
@@ -740,9 +752,8 @@ cdef int push_product(NativeCore s, long tag, object firsts, object seconds, bin
     room_for(s, na * nb)  # every key at once: each value fits (_small_values said so)
     keys, k = s._keys, s._nkeys  # in locals: a write to the buffer may alias the state
     for i in range(na):
-        first = packed(tag, a[i], 0) - ((<long>KEY_HALF) << 35)  # packed(tag, a[i], b) is first + ((b + KEY_HALF) << 35)
         for j in range(nb):
-            keys[k] = first + ((b[j] + <long>KEY_HALF) << 35)
+            keys[k] = packed(tag, a[i], b[j])
             k += 1
     s._nkeys = k
     return 0
