@@ -296,9 +296,7 @@ class RegleState(pyspiel.State):
         inner = self.inner
         if inner is None or not inner.over:
             return [0.0] * self.n
-        if self.by_scores:
-            return [float(v) for v in inner.scores]
-        return returns_of(inner)
+        return returns_of(inner, self.by_scores)
 
     def __str__(self) -> str:
         inner = self.inner
@@ -452,8 +450,11 @@ class RegleObserver:
         return text
 
 
-def returns_of(state: Any) -> list[float]:
-    """The returns of a regle state as this adapter reports them."""
+def returns_of(state: Any, by_scores: bool = False) -> list[float]:
+    """The returns of a finished regle state as this adapter reports them: +1 / -1 / 0 by its
+    winners, or with ``by_scores`` its scores."""
+    if by_scores:
+        return [float(v) for v in state.scores]
     winners = state.winners
     return [0.0 if not winners else (1.0 if p in winners else -1.0) for p in range(state.n)]
 

@@ -41,14 +41,12 @@ class TooLarge(ValueError):
     """The tree has more nodes than the bound given."""
 
 
-def efg_text(game: Any, max_nodes: int = MAX_NODES, title: str | None = None) -> str:
+def efg_text(game: Any, max_nodes: int = MAX_NODES) -> str:
     """The whole tree of ``game`` (any sequential pyspiel game) in Gambit's extensive-form
     format, depth first in the order of the legal actions."""
     n = game.num_players()
     perfect = game.get_type().information == pyspiel.GameType.Information.PERFECT_INFORMATION
-    name = (title or game.get_type().long_name).replace("\\", "").replace('"', "'")
-    seats = " ".join(f'"P{p + 1}"' for p in range(n))
-    lines = [f'EFG 2 R "{name}" {{ {seats} }}', '""', ""]
+    name, lines = _header(game)
     sets: dict[tuple[int, str], int] = {}  # (seat, information-state string) -> its set's number
     counts = [0] * (n + 1)  # the sets numbered so far, per seat (the last: chance)
     outcomes: dict[tuple, int] = {}  # the returns of a final node -> its outcome's number
@@ -84,6 +82,14 @@ def efg_text(game: Any, max_nodes: int = MAX_NODES, title: str | None = None) ->
     return "\n".join(lines) + "\n"
 
 
+def _header(game: Any) -> tuple[str, list[str]]:
+    """The game's name as the text may hold it, and the text's first lines: the format, the
+    name, the seats (P1, P2...) and an empty comment."""
+    name = game.get_type().long_name.replace("\\", "").replace('"', "'")
+    seats = " ".join(f'"P{p + 1}"' for p in range(game.num_players()))
+    return name, [f'EFG 2 R "{name}" {{ {seats} }}', '""', ""]
+
+
 def _bound(lines: list, max_nodes: int, name: str) -> None:
     if len(lines) > max_nodes:
         raise TooLarge(f"{name}: its tree has more than {max_nodes:,} nodes; load_tree is for small "
@@ -105,12 +111,10 @@ def engine_efg_text(game: Game, players: int, returns: str = "winners", max_node
     """``efg_text`` of the adapter's game for a regle game without chance or hidden information,
     walked on the engine itself (a copy and ``advance_id`` per node, no OpenSpiel state): the
     same text, several times sooner."""
-    from regle.adapters.openspiel import returns_of
+    from regle.adapters import openspiel as ros
     if game.has_chance or game.has_hidden_information:
         raise ValueError("the engine's own walk is for games without chance or hidden information")
-    name = f"{game.title} ({players} players, regle)".replace("\\", "").replace('"', "'")
-    seats = " ".join(f'"P{p + 1}"' for p in range(players))
-    lines = [f'EFG 2 R "{name}" {{ {seats} }}', '""', ""]
+    name, lines = _header(ros.load(game, players, returns=returns))  # (the adapter's name for it)
     counts = [0] * players
     outcomes: dict[tuple, int] = {}
     by_scores = returns == "scores"
@@ -120,8 +124,7 @@ def engine_efg_text(game: Game, players: int, returns: str = "winners", max_node
         state = stack.pop()
         _bound(lines, max_nodes, name)
         if state.over:
-            lines.append(_final(tuple(float(v) for v in state.scores) if by_scores else tuple(returns_of(state)),
-                                outcomes))
+            lines.append(_final(tuple(ros.returns_of(state, by_scores)), outcomes))
             continue
         seat = state.current_player
         counts[seat] += 1
@@ -143,11 +146,11 @@ def load_tree(rules: str | os.PathLike | Game, players: int | None = None, backe
     "explicit"``, on the Python engine). Raises ``TooLarge`` past ``max_nodes`` nodes."""
     import regle
     from regle.adapters import openspiel as ros
-    game = rules if isinstance(rules, Game) else regle.load(rules, backend=backend)
-    if game.has_chance and not isinstance(rules, Game):
-        game = regle.load(rules, backend="python")  # (a loaded game on another engine is refused by load)
-    spiel = ros.load(game, players, chance="explicit" if game.has_chance else "seeds", returns=returns)
-    if game.has_chance or game.has_hidden_information:
+    game = rules if isinstance(rules, Game) else regle.load(rules, backend="python")  # (cached, quick)
+    if game.has_chance or game.has_hidden_information:  # the adapter's game, walked
+        spiel = ros.load(game, players, chance="explicit" if game.has_chance else "seeds", returns=returns)
         return pyspiel.load_efg_game(efg_text(spiel, max_nodes))
-    n = spiel.num_players()
+    if not isinstance(rules, Game) and backend != "python":
+        game = regle.load(rules, backend=backend)  # the engine asked for (native by default) walks
+    n = game.players.start if players is None else players
     return pyspiel.load_efg_game(engine_efg_text(game, n, returns, max_nodes))
