@@ -43,7 +43,8 @@ class _Walk:
 
     def walk(self, node, owners: set[str], defining: frozenset) -> str:
         level = PUBLIC
-        if isinstance(node, ast.Call) and node.func in _SHAPE_ONLY and node.args and \
+        if isinstance(node, ast.Call) and node.func in _SHAPE_ONLY and node.func not in self.sym.defines and \
+                node.args and \
                 self._is_place(node.args[0]):
             # the place itself is read for its shape only; other arguments still count
             for arg in node.args[1:]:

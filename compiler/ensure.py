@@ -22,18 +22,92 @@ from .journal import journal
 from .lower_common import Ctx, ast_nodes, nodes_through_defines, pyname
 
 
-def ensure_test(low, effects: list, index: int, arg_names: list, arg_types: dict) -> N.Expr | None:
-    """The test of an action's ``ensure`` (the call of its ``_ensure_`` method), or None."""
-    ensures = [s for s in effects if isinstance(s, ast.Ensure)]
-    for stmt in ast_nodes(effects):
-        if isinstance(stmt, ast.Ensure) and stmt not in ensures:
-            low.error("'ensure' stands among the action's own statements, not inside if, for or while",
-                      stmt.pos, "the move is tested once its effects before the ensure are done")
-    if len(ensures) > 1:
-        low.error("an action has one 'ensure'; join the conditions with 'and'", ensures[1].pos)
-    if not ensures:
+def ensure_sites(stmts: list, defines: dict) -> list[tuple[tuple, ast.Ensure, bool]]:
+    """Every ``ensure`` the statements hold, directly or in a procedure they run (through any
+    depth of procedures), as (the runs leading to it, outermost first; the ensure; whether it
+    stands among the statements' own, each run on the way among its runner's own statements).
+    An ensure in a procedure acts as if the procedure's statements stood where it runs."""
+    sites: list = []
+
+    def walk(block: list, runs: tuple, top: bool) -> None:
+        for stmt in block:
+            for inner in ast_nodes(stmt):
+                here = top and inner is stmt
+                if isinstance(inner, ast.Ensure):
+                    sites.append((runs, inner, here))
+                elif isinstance(inner, ast.Run):
+                    proc = defines.get(inner.name)
+                    if proc is not None and proc.block is not None and all(r.name != inner.name for r in runs):
+                        walk(proc.block, runs + (inner,), here)
+    walk(stmts, (), True)
+    return sites
+
+
+def _among(stmt, block: list) -> bool:
+    return any(s is stmt for s in block)
+
+
+def _nested_at(effects: list, runs: tuple, ens: ast.Ensure, defines: dict):
+    """The first statement on the way to an ensure that stands inside if, for or while of its
+    block: what an error about the misplaced ensure points at."""
+    block = effects
+    for stmt in (*runs, ens):
+        if not _among(stmt, block):
+            return stmt
+        block = defines[stmt.name].block if isinstance(stmt, ast.Run) else block
+    return ens
+
+
+def _trial_chain(runs: tuple, ens: ast.Ensure, defines: dict) -> list[tuple[str, list]]:
+    """Each procedure on the way to the ensure with its statements up to the run it leads to
+    (or the ensure itself, last): what a trial of the move runs of it."""
+    chain = []
+    for i, run in enumerate(runs):
+        target = runs[i + 1] if i + 1 < len(runs) else ens
+        block = defines[run.name].block
+        cut = next(k for k, s in enumerate(block) if s is target)
+        chain.append((run.name, block[:cut + 1]))
+    return chain
+
+
+def _split(effects: list, defines: dict) -> tuple[list, object, tuple, ast.Ensure] | None:
+    """The action's statements before its one ``ensure`` (or before the run that leads to it),
+    that statement, the runs on the way and the ensure; None without an ensure."""
+    tops = [(runs, ens) for runs, ens, top in ensure_sites(effects, defines) if top]
+    if not tops:
         return None
-    before = effects[:effects.index(ensures[0])]
+    runs, ens = tops[0]
+    head = runs[0] if runs else ens
+    index = next(i for i, s in enumerate(effects) if s is head)
+    return list(effects[:index]), head, runs, ens
+
+
+def ensure_test(low, effects: list, index: int, arg_names: list, arg_types: dict) -> N.Expr | None:
+    """The test of an action's ``ensure`` (the call of its ``_ensure_`` method), or None. An
+    ``ensure`` in a procedure the action runs is the action's: tested alike, or refused where
+    the action's own would be."""
+    defines = low.sym.defines
+    sites = ensure_sites(effects, defines)
+    for runs, ens, top in sites:
+        if top:
+            continue
+        at = _nested_at(effects, runs, ens, defines)
+        if isinstance(at, ast.Run):
+            low.error(f"procedure '{at.name}' holds an 'ensure' (line {ens.pos[0]}), and it runs inside if, for "
+                      "or while here", at.pos, "run it among the action's own statements: the move is tested once "
+                      "its effects before the ensure are done")
+        else:
+            low.error("'ensure' stands among the action's own statements (or those of a procedure it runs), not "
+                      "inside if, for or while", ens.pos, "the move is tested once its effects before the ensure "
+                      "are done")
+    tops = [ens for _, ens, top in sites if top]
+    if len(tops) > 1:
+        low.error("an action has one 'ensure'; join the conditions with 'and'", tops[1].pos)
+    split = _split(effects, defines)
+    if split is None:
+        return None
+    before, _, runs, ens = split
+    before += [s for _, block in _trial_chain(runs, ens, defines) for s in block[:-1]]
     for stmt in ast_nodes(before):
         if isinstance(stmt, (ast.EndTurn, ast.EndGame, ast.NextPlayer, ast.Shuffle, ast.Announce)) or (
                 isinstance(stmt, ast.Call) and stmt.func == "random"):
@@ -50,18 +124,22 @@ def ensure_method(low, prefix: list, effects: list, guard_ctx: Ctx, arg_names: l
     before ``ensure`` may change kept, those effects and the condition returned, the places put
     back; or, when the places are not known, the same on a copy of the state (``s`` rebound to
     it). compiler/written.py assembles and writes it."""
-    ensure = next((s for s in effects if isinstance(s, ast.Ensure)), None)
-    if ensure is None:
+    split = _split(effects, low.sym.defines)
+    if split is None:
         return (), []
-    before, blocks = trial_statements(effects[:effects.index(ensure)], ensure.cond, low.sym.defines)
+    before, head, runs, ensure = split
+    # the effects before it that change what it reads; of the procedures on the way to it,
+    # their statements up to it, all run (compiler/journal.py and the places kept see them)
+    before, blocks = trial_statements(before, head, low.sym.defines)
+    blocks.update(_trial_chain(runs, ensure, low.sym.defines))
     low.trial_blocks = blocks  # the procedures the trial runs, pruned alike
     try:
-        block, ctx = low.effects(prefix, before + [ensure], guard_ctx, ensure=True)
+        block, ctx = low.effects(prefix, before + [head], guard_ctx, ensure=True)
     finally:
         low.trial_blocks = None
     c_locals = ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"})
-    places = written_places(before, {**low.sym.defines, **{n: _with_block(low.sym.defines[n], b)
-                                                            for n, b in blocks.items()}})
+    trial_defines = {**low.sym.defines, **{n: _with_block(low.sym.defines[n], b) for n, b in blocks.items()}}
+    places = written_places(before + [head], trial_defines)
     line = ensure.pos[0]
     if places is None:
         copy = S.Assign(line, N.Local(T.ANY, 0, "s"), "=", N.StateCopy(T.ANY, 0))

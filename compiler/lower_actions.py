@@ -394,6 +394,7 @@ class ActionLowering:
                 visit(node.left)
                 visit(node.right)
             elif isinstance(node, ast.Call) and node.func in ("in_a_row", "connected") and node.args \
+                    and node.func not in self.sym.defines \
                     and isinstance(node.args[0], ast.Name) and node.args[0].id in self.sym.grids:
                 grid = self.sym.grids[node.args[0].id]
                 if node.func == "in_a_row" and len(node.args) == 3:

@@ -64,6 +64,13 @@ class CallLowering:
         a truth); every other call is lowered by :meth:`x_Call` into a code leaf."""
         f, args, line = node.func, node.args, node.pos[0]
         builtin = f not in self.sym.defines and f not in GRID_FUNCTIONS and f not in self.sym.enums
+        if f not in self.sym.defines and f not in self.sym.enums and f in OPEN_FUNCTIONS | set(GRID_FUNCTIONS) \
+                and self.declared_as(f):
+            what, pos = self.declared_as(f)
+            self.error(f"'{f}' is your {what} in this file (line {pos[0]}), so the built-in {f}() cannot be "
+                       "used here too: a name means one thing in a file", node.pos,
+                       f"rename your {what} (then {f}() is the built-in), or define {f}(...) to call your own")
+            return N.Const(T.ANY, 0, 0)
         if builtin and ((f == "abs" and len(args) == 1) or (f in ("max", "min") and len(args) >= 2)):
             trees = tuple(self.tree(a, ctx) for a in args)
             for tree, arg in zip(trees, args):
@@ -89,6 +96,15 @@ class CallLowering:
         if builtin and f == "since":
             return N.Const(T.INT, 0, 0)  # said by the checker
         return self.as_tree(self.x_Call(node, ctx), line)
+
+    def declared_as(self, name: str) -> tuple[str, tuple] | None:
+        """What the rules declare by that name, besides a define, and where: (what, position)."""
+        for decl in self.rules.decls:
+            if getattr(decl, "name", None) == name and not isinstance(decl, ast.Define):
+                return type(decl).__name__.lower(), decl.pos
+        if name in self.sym.members or name in self.sym.seats:
+            return ("enum member" if name in self.sym.members else "seat"), self.sym.game.pos
+        return None
 
     def x_Call(self, node: ast.Call, ctx: Ctx):
         f, args = node.func, node.args

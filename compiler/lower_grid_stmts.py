@@ -14,14 +14,25 @@ class GridStatementLowering:
     """Mixed into :class:`lower.Lowerer`."""
 
     def s_Put(self, node: ast.Put, ctx) -> list[S.Stmt]:
+        """``put X at C on G``; C may be a list of cells, each given X (computed once)."""
         grid, sym = self.grid_tree(node.grid, ctx)
         value = self.element_tree(node.value, ctx, sym)
-        cell = self.cell_tree(node.cell, ctx, sym)
+        cell = self.cell_tree(node.cell, ctx, sym, lists=True)
         if sym is not None and sym.elem.kind == "int":  # a grid of numbers holds them as they are
             value = self.helper("ops.number", T.INT, value, c_form=False)
         else:
             value = self.stored(value)
-        return [S.Assign(node.pos[0], self.cell_slot(grid, sym, cell), "=", value)]
+        line = node.pos[0]
+        if cell.type.kind not in ("list", "zone"):
+            return [S.Assign(line, self.cell_slot(grid, sym, cell), "=", value)]
+        # a list of cells: the value once into a local, then each cell of the list given it
+        self._runs += 1
+        held, each = N.Local(T.INT, 0, f"_put{self._runs}"), N.Local(cell.type.elem or T.ANY, 0, f"_at{self._runs}")
+        ctx.note_local(held.name, T.INT)
+        ctx.note_local(each.name, each.type)
+        return [S.Assign(line, held, "=", value),
+                S.For(line, each.name, cell, (S.Assign(line, self.cell_slot(grid, sym, each), "=", held),),
+                      copy=cell.type.kind == "zone")]
 
     def s_MovePiece(self, node: ast.MovePiece, ctx) -> list[S.Stmt]:
         """``move c to t on G``: what c holds taken into a local, c emptied, then t given it (so

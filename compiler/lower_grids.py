@@ -104,7 +104,8 @@ class GridLowering:
         """Whether a cell of grid a may stand for a cell of grid b (grids shaped alike)."""
         return a == b or self.sym.grids[a].geo.cells == self.sym.grids[b].geo.cells
 
-    def cell_tree(self, node: ast.Node, ctx, sym) -> N.Expr:
+    def cell_tree(self, node: ast.Node, ctx, sym, lists: bool = False) -> N.Expr:
+        """A cell of the grid: quoted ("d4") or a value; with ``lists``, a list of cells too."""
         cell_t = T.Type("cell", space=sym.name) if sym is not None else T.ANY
         if isinstance(node, ast.Str):  # a cell by its name: "d4"
             if sym is None:
@@ -117,8 +118,14 @@ class GridLowering:
             return N.Const(cell_t, 0, 0)
         tree = self.tree(node, ctx)
         ty = tree.type
+        if lists and ty.kind in ("list", "zone") and (ty.elem is None or ty.elem.kind in ("cell", "int", "any")):
+            if sym is not None and ty.elem is not None and ty.elem.kind == "cell" and ty.elem.space \
+                    and not self.same_cells(ty.elem.space, sym.name):
+                self.error(f"these are cells of grid '{ty.elem.space}', which is not shaped like '{sym.name}'",
+                           node.pos)
+            return tree
         if ty.kind not in ("cell", "int", "any"):
-            self.error(f"expected a cell here, but this is {ty}", node.pos)
+            self.error(f"expected a cell here{', or a list of cells' if lists else ''}, but this is {ty}", node.pos)
         elif sym is not None and ty.kind == "cell" and ty.space and not self.same_cells(ty.space, sym.name):
             self.error(f"this is a cell of grid '{ty.space}', which is not shaped like '{sym.name}'", node.pos)
         return tree

@@ -9,7 +9,7 @@ from regle.dsl import ast
 from . import nodes as N
 from . import statements as S
 from . import types as T
-from .symbols import LIMITS, suggest
+from .symbols import BUILTIN_NAMES, LIMITS, suggest
 from .texts import split_template
 from .lower_common import Ctx, has_product, _zone_name
 
@@ -72,7 +72,10 @@ class StatementLowering:
         if ty.kind in ("zone", "zones", "counters"):
             self.error("'let' names a value; a zone can be used by its own name", node.value.pos)
         var = ctx.local(node.name)
-        if node.name in self.sym.all_names():
+        if node.name in BUILTIN_NAMES:
+            self.error(f"'{node.name}' is a built-in name of the rules language; choose another name for this value",
+                       node.pos)
+        elif node.name in self.sym.all_names():
             self.error(f"'{node.name}' is already declared; choose another name for this value", node.pos)
         ctx.bind(node.name, var, ty)
         ctx.lets.add(node.name)
@@ -247,12 +250,12 @@ class StatementLowering:
             lines.append(S.Assign(node.pos[0], N.Local(item.type, 0, "_x"), "=", item))
             item = N.Local(item.type, 0, "_x")
         lines += self.capacity_check(node.dst, dst, dname)
-        lines += [self.removal(src, item), self.append(dst, item)]
+        lines += [self.removal(src, item, node.pos[0]), self.append(dst, item, node.pos[0])]
         return lines
 
     @staticmethod
-    def append(zone: N.Expr, item: N.Expr) -> S.Eval:
-        return S.Eval(0, N.Append(T.ANY, 0, zone, item))
+    def append(zone: N.Expr, item: N.Expr, line: int) -> S.Eval:
+        return S.Eval(line, N.Append(T.ANY, 0, zone, item))
 
     def capacity_check(self, zone_node: ast.Node, zone: N.Expr, name: str, created: bool = False) -> list[S.Stmt]:
         """A check before putting one element into a zone: its capacity, or, for an element
@@ -270,18 +273,18 @@ class StatementLowering:
         self.same_elem(item.type, ed, node.item)
         if has_product(node.item, self.sym.defines):  # kept in range
             item = self.helper("ops.number", T.INT, item, c_form=False)
-        return self.capacity_check(node.dst, dst, dname, created=True) + [self.append(dst, item)]
+        return self.capacity_check(node.dst, dst, dname, created=True) + [self.append(dst, item, node.pos[0])]
 
     def s_Remove(self, node: ast.Remove, ctx: Ctx) -> list[S.Stmt]:
         item = self.tree(node.item, ctx)
         src, es, _ = self.zone_tree(node.src, ctx)
         self.same_elem(item.type, es, node.item)
-        return [self.removal(src, item)]
+        return [self.removal(src, item, node.pos[0])]
 
     @staticmethod
-    def removal(zone: N.Expr, item: N.Expr) -> S.Eval:
+    def removal(zone: N.Expr, item: N.Expr, line: int) -> S.Eval:
         """Take one ``item`` out of a zone (with list.remove's ValueError when it is not there)."""
-        return S.Eval(0, N.Removal(T.ANY, 0, zone, item))
+        return S.Eval(line, N.Removal(T.ANY, 0, zone, item))
 
     def s_Refill(self, node: ast.Refill, ctx: Ctx) -> list[S.Stmt]:
         dst, ed, _ = self.zone_tree(node.dst, ctx)

@@ -29,10 +29,10 @@ def beyond_move(node: ast.Node, names: set[str], sym, _defines: frozenset = froz
             return None
         return node
     if isinstance(node, ast.Call):
-        if node.func in GEOMETRY_ONLY and node.args and isinstance(node.args[0], ast.Name) \
+        if node.func in GEOMETRY_ONLY and node.func not in sym.defines and node.args and isinstance(node.args[0], ast.Name) \
                 and node.args[0].id in sym.grids and not sym.grids[node.args[0].id].per:
             return _first(node.args[1:], names, sym, _defines)
-        if node.func in _PURE_CALLS:
+        if node.func in _PURE_CALLS and node.func not in sym.defines:
             return _first(node.args, names, sym, _defines)
         define = sym.defines.get(node.func)
         if define is not None and define.block is None and len(define.params) == len(node.args) \

@@ -16,12 +16,13 @@ from . import types as T
 
 
 #: Names the language defines; a declaration may not reuse them.
-BUILTIN_NAMES = {"me", "turns", "player_count", "players", "it", "score", "true", "false", "none"}
+BUILTIN_NAMES = {"me", "turns", "player_count", "players", "it", "score", "true", "false", "none", "stuck"}
 FUNCTIONS = {"count", "sum", "max", "min", "any", "all", "has", "abs", "random", "argmin", "argmax",
              "at", "cells", "empty_cells", "filled_cells", "content", "is_empty", "row", "lane",
              "lane_count", "groups", "largest_zone", "placements", "line_moves"}
-#: Functions added later: common words, so they stay free as names of declarations and columns
-#: (a call ``cell(...)`` is the function; a define of the same name takes precedence).
+#: Functions added later: common words, so they stay free as names of declarations and columns.
+#: Such a name means one thing in a file: a define of the same name is called everywhere in its
+#: place; any other declaration of it makes a call of the built-in an error (lower_calls.py).
 OPEN_FUNCTIONS = {"number", "first", "last", "column", "cell", "neighbour", "neighbours", "directions",
                   "ray", "distance", "edge_cells", "in_a_row", "connected", "flanked", "houses", "store",
                   "opposite", "chain", "sides", "lanes", "around", "liberties", "slide", "blocker", "repeated",
