@@ -20,7 +20,10 @@ P_ATOM = 8
 #: the grid functions that read only the board's geometry, never what its cells hold
 GEOMETRY_ONLY = frozenset({"column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
                            "edge_cells", "lanes", "sides", "houses", "store", "opposite", "cells", "row", "lane",
-                           "around", "lines", "leaps", "wall", "beside", "shade"})
+                           "around", "lines", "leaps", "wall", "beside", "shade", "line"})
+#: each direction's name and the name of the direction opposite it, on every board
+OPPOSITE_NAMES = {"e": "w", "w": "e", "n": "s", "s": "n", "ne": "sw", "sw": "ne", "nw": "se", "se": "nw",
+                  "ccw": "cw", "cw": "ccw"}
 #: the values (seats, members) whose lines an end condition's memo remembers (others: a scan)
 MEMO_VALUES = 8
 
@@ -29,7 +32,7 @@ GRID_FUNCTIONS = {"cells", "empty_cells", "filled_cells", "content", "is_empty",
                   "column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
                   "edge_cells", "in_a_row", "connected", "flanked", "houses", "store", "opposite", "chain",
                   "sides", "lanes", "around", "liberties", "slide", "blocker", "lines", "leaps", "reach",
-                  "in_a_row_exactly", "wall", "beside", "reachable", "shade"}
+                  "in_a_row_exactly", "wall", "beside", "reachable", "shade", "line"}
 #: how many arguments each grid function takes
 ARITY = {"cells": range(1, 257), "empty_cells": (1,), "filled_cells": (1, 2, 3), "content": (2,), "is_empty": (2,),
          "row": (2,), "lane": (2,), "lane_count": (2,), "groups": (2, 3, 4), "largest_zone": (2, 3),
@@ -39,7 +42,7 @@ ARITY = {"cells": range(1, 257), "empty_cells": (1,), "filled_cells": (1, 2, 3),
          "store": (2,), "opposite": (2,), "chain": (2,), "sides": (2,), "lanes": (1,),
          "around": (2,), "liberties": (2,), "slide": (3,), "blocker": (3,), "reach": (3,), "lines": (1, 2),
          "in_a_row_exactly": (3,), "leaps": (4,), "wall": (3,), "beside": (2,), "reachable": (3, 4),
-         "shade": (2,)}
+         "shade": (2,), "line": (3,)}
 #: functions that read pieces through the compiled kernels: not for grids of numbers
 _PIECE_FUNCTIONS = {"groups", "largest_zone", "placements", "line_moves", "in_a_row", "in_a_row_exactly",
                     "connected", "flanked", "lane_count", "chain", "liberties"}
@@ -129,6 +132,23 @@ class GridLowering:
         elif sym is not None and ty.kind == "cell" and ty.space and not self.same_cells(ty.space, sym.name):
             self.error(f"this is a cell of grid '{ty.space}', which is not shaped like '{sym.name}'", node.pos)
         return tree
+
+    def names_direction(self, node: ast.Node, ctx, sym) -> bool:
+        """Whether an argument is a direction of the grid (quoted, or of a direction's type)."""
+        if isinstance(node, ast.Str):
+            return node.value in sym.geo.dirs and node.value not in sym.geo.cell_names()
+        return self.tree(node, ctx).type.kind == "direction"
+
+    @staticmethod
+    def opposite_direction(d: N.Expr, sym) -> N.Expr:
+        """The direction opposite ``d`` on the grid (a named direction's pair: e and w, ne and sw,
+        ccw and cw...); folded when ``d`` is known."""
+        ty = T.Type("direction", space=sym.name)
+        table = tuple(sym.geo.dirs.index(OPPOSITE_NAMES[name]) if OPPOSITE_NAMES.get(name) in sym.geo.dirs else -1
+                      for name in sym.geo.dirs)
+        if isinstance(d, N.Const) and isinstance(d.value, int) and 0 <= d.value < len(table):
+            return N.Const(ty, 0, table[d.value])
+        return N.Index(ty, 0, N.Literal(T.list_of(T.INT), 0, table), d)
 
     def direction_tree(self, node: ast.Node, ctx, sym) -> N.Expr:
         """A direction of the grid: quoted ("ne") or a value from directions(G)."""
@@ -268,7 +288,7 @@ class GridLowering:
         gtree, sym = self.grid_tree(args[0], ctx, "lanes" if f in ("lane", "lane_count", "lanes") else
                                     "board" if f == "line_moves" else
                                     "walls" if f in ("wall", "beside") else
-                                    "mancala" if f in ("houses", "store", "opposite") else None, f"{f}()")
+                                    "mancala" if f in ("houses", "store") else None, f"{f}()")
         if sym is None:
             return "0", T.ANY, P_ATOM
         g = gconst(sym.name)
@@ -301,7 +321,12 @@ class GridLowering:
         if f == "neighbour":
             c, d = self.cell_tree(args[1], ctx, sym), self.direction_tree(args[2], ctx, sym)
             if len(args) == 4:  # the cell n steps along d
-                return N.Neighbour(cell_t, 0, f"{g}_ADJ", deg, c, d, self.number_tree(args[3], ctx))
+                steps = self.number_tree(args[3], ctx)
+                if isinstance(steps, N.Const) and isinstance(steps.value, int) and steps.value < 0:
+                    self.error(f"a cell {steps.value} steps away: steps count from 0 along the direction",
+                               args[3].pos, f"go the other way: neighbour({sym.name}, c, opposite({sym.name}, d), "
+                               f"{-steps.value})")
+                return N.Neighbour(cell_t, 0, f"{g}_ADJ", deg, c, d, steps)
             if isinstance(d, N.Const) and d.value >= 0 and (isinstance(c, N.Local) or isinstance(c, N.Const) and c.value >= 0):
                 # a named direction from a named cell: the table's entry, read in place
                 index = N.Binary(T.INT, 0, "+", N.Binary(T.INT, 0, "*", c, N.Const(T.INT, 0, deg)), d)
@@ -438,9 +463,18 @@ class GridLowering:
             if f == "store":
                 return self.helper("ops.mancala_store", cell_t, p, n)
             return N.Houses(T.list_of(cell_t), 0, p, n)
-        if f == "opposite":
+        if f == "opposite" and not self.names_direction(args[1], ctx, sym):
+            if sym.geo.kind != "mancala":
+                self.error(f"opposite(G, d) takes a direction of '{sym.name}' (the house across from a cell is "
+                           "for mancala boards)", args[1].pos, "its directions: " + ", ".join(sym.geo.dirs))
             cell = self.cell_tree(args[1], ctx, sym)
             return self.helper("ops.mancala_opposite", cell_t, cell, sym.geo.width)
+        if f == "opposite":  # the direction back: a table made when the engine is generated
+            return self.opposite_direction(self.direction_tree(args[1], ctx, sym), sym)
+        if f == "line":  # the cells both ways along d through c: the far end behind, c, the far end ahead
+            c, d = self.cell_tree(args[1], ctx, sym), self.direction_tree(args[2], ctx, sym)
+            return self.helper("ops.line", T.list_of(cell_t), self.adj_table(g), deg, c, d,
+                               self.opposite_direction(d, sym))
         if f == "cells" and len(args) > 1:  # cells(G, "a1", "d1", c): a list of cells, named or not
             return N.ListOf(T.list_of(cell_t), 0, tuple(self.cell_tree(a, ctx, sym) for a in args[1:]))
         if f == "cells":

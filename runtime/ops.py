@@ -213,6 +213,17 @@ def ray(adj, deg: int, cell: int, d: int) -> list[int]:
     return out
 
 
+def line(adj, deg: int, cell: int, d: int, back: int) -> list[int]:
+    """The cells of the line through ``cell`` along direction d, in order: from the far end
+    behind it (direction ``back``, the opposite of d), the cell itself, then on to the far end
+    ahead."""
+    behind = ray(adj, deg, cell, back) if back >= 0 else []
+    behind.reverse()
+    behind.append(cell)
+    behind += ray(adj, deg, cell, d)
+    return behind
+
+
 def wall_between(adj, deg: int, slots, a: int, b: int) -> int:
     """The wall place between cells a and b of a board (a grid of walls' cell), -1 (none) when
     they do not share a side."""

@@ -372,3 +372,68 @@ def test_scans_of_pieces_joined_tables_and_written_out_lists_are_the_same_on_bot
             b.advance(b.legal[k])
             assert a.to_json() == b.to_json()
     assert kinds == {"-", ":", "*"}  # every action was offered somewhere
+
+
+# ---- directions both ways: opposite(G, d), line(G, c, d), negative steps refused -------------
+
+BOTH_WAYS = '''game "l" {
+  players 2
+  max decisions 20
+}
+grid board: player square 4 by 4 with diagonals
+grid ring: int hex side 2
+counter k
+counter back: cell of board
+counter home
+turn {
+  action mark(c in empty_cells(board)) "{c}" {
+    put me at c on board
+    k = count(line(board, c, "ne"))
+    back = neighbour(board, c, opposite(board, "n"), 1)
+    for d in directions(board) {
+      if neighbour(board, c, d) != none and neighbour(board, neighbour(board, c, d), opposite(board, d)) == c {
+        home += 1
+      }
+    }
+  }
+}
+end when turns >= 3
+'''
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_opposite_and_line_go_both_ways_along_a_direction(backend):
+    """line(G, c, d) holds the cells behind c (from the far end), c, then those ahead; a step
+    along d then along opposite(G, d) comes back to c, for every direction."""
+    if backend == "native" and not native.available():
+        pytest.skip(native.unavailable_reason())
+    game = regle.loads(BOTH_WAYS, name="l", backend=backend)
+    s = game.new_game(seed=0)
+    s = s.play("b2")  # every step from b2 and back comes home: 8 neighbours
+    assert s.to_json()["counters"] == {"k": 4, "back": 1, "home": 8}  # a1 b2 c3 d4; b1 below b2
+    s = s.play("d1")
+    assert s.to_json()["counters"]["k"] == 1  # only d1 on its north-east line
+
+
+def test_opposite_pairs_every_direction_of_every_board():
+    from regle.compiler import geometry
+    from regle.compiler.lower_grids import OPPOSITE_NAMES
+    for geo in (geometry.square(3, 3, True), geometry.hexagon(2), geometry.mancala(6), geometry.lanes(3, 3)):
+        for d, name in enumerate(geo.dirs):
+            back = geo.dirs.index(OPPOSITE_NAMES[name])
+            for c in range(geo.cells):
+                ahead = geo.adj[c * geo.deg + d]
+                if ahead >= 0 and geo.kind != "mancala":  # a step there and back comes home
+                    assert geo.adj[ahead * geo.deg + back] == c, (geo.kind, name, c)
+
+
+def test_a_negative_step_count_is_refused_with_the_way_back():
+    from regle.compiler.generate import engine_source
+    text = BOTH_WAYS.replace('opposite(board, "n"), 1)', '"n", -1)')
+    with pytest.raises(regle.RulesError) as info:
+        engine_source(text, "l.rules")
+    assert any("steps count from 0" in d.message and "opposite(board" in (d.hint or "")
+               for d in info.value.diagnostics)
+    with pytest.raises(regle.RulesError) as info:  # a cell is not a direction of a square board
+        engine_source(BOTH_WAYS.replace('opposite(board, "n")', "opposite(board, c)"), "l.rules")
+    assert any("opposite(G, d) takes a direction" in d.message for d in info.value.diagnostics)
