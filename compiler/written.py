@@ -17,13 +17,16 @@ from .emit import PythonWriter
 from .emit_native import CythonWriter
 from .ir import ActionIR, GameIR, StepIR
 from .moves import keyed_moves, move_lines
+from .passes import optimize
 from .reads import take_reads_once
 from .share import build_once
 from . import statements as S
 
 
 def write_game(ir: GameIR) -> GameIR:
-    """The game with its trees written as code, by the emitter of the engine it is for."""
+    """The game with its trees written as code, by the emitter of the engine it is for, after
+    the optimizations both engines share (compiler/passes)."""
+    ir = optimize(ir)
     writer = CythonWriter() if ir.native_lowered else PythonWriter()
     code, lines = writer.code, writer.lines
     written = attrs.evolve(

@@ -1,0 +1,137 @@
+"""The phrasing suite: pairs of rules texts with the same meaning, written two ways.
+
+An author should not need to know which phrasing is fast: the compiler shares, hoists and stops
+early, so that both texts of a pair run at the same speed (within 1.15x, on both engines).
+Each pair is a shipped game and the edits that rewrite one of its rules another way; the tests
+(tests/test_phrasing.py) check that both texts play identical games, and
+
+    python benchmarks/phrasing.py [--quick] [--no-native] [--only NAME]
+
+(or ``bench.py --phrasing``) measures the loop by ids of both, side by side in rounds, and
+prints their ratio (the slower over the faster).
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+from typing import NamedTuple
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Pair(NamedTuple):
+    name: str
+    what: str  # the two phrasings, in words
+    game: str  # the rules file the first text is
+    edits: tuple  # (old, new) replacements giving the second text
+
+    def texts(self) -> tuple[str, str]:
+        first = (ROOT / self.game).read_text(encoding="utf-8")
+        second = first
+        for old, new in self.edits:
+            if old not in second:
+                raise ValueError(f"phrasing pair {self.name}: {old!r} is not in {self.game}")
+            second = second.replace(old, new, 1)
+        return first, second
+
+
+OTHELLO = "games/classics/othello.rules"
+BREAKTHROUGH = "games/classics/breakthrough.rules"
+CONNECT4 = "games/classics/connect4.rules"
+
+PAIRS = (
+    Pair("let-or-repeat", "a let of the outflanked discs, or flanked() written again where used", OTHELLO, (
+        ("    let turned = flanked(board, c, me)\n    require count(turned) > 0\n    put me at c on board\n"
+         "    for d in turned {",
+         "    require count(flanked(board, c, me)) > 0\n    for d in flanked(board, c, me) {"),
+        ("      put me at d on board\n    }\n  }", "      put me at d on board\n    }\n    put me at c on board\n  }"),
+    )),
+    Pair("define-or-inline", "a define for the test of a move, or its body written in place", OTHELLO, (
+        ("define can_move(p) =", "define flips(c, p) = count(flanked(board, c, p))\n\ndefine can_move(p) ="),
+        ("    require count(turned) > 0", "    require flips(c, me) > 0"),
+    )),
+    Pair("any-or-count", "any(...) over the empty cells, or count(... where ...) > 0", OTHELLO, (
+        ("define can_move(p) = any(count(flanked(board, c, p)) > 0 for c in empty_cells(board))",
+         "define can_move(p) = count(c for c in empty_cells(board) where count(flanked(board, c, p)) > 0) > 0"),
+    )),
+    Pair("aggregate-or-each", "any(... for p in players), or each seat written out", OTHELLO, (
+        ("end when not any(can_move(p) for p in players)", "end when not can_move(0) and not can_move(1)"),
+    )),
+    Pair("guard-order", "the cheap test of a capture first, or last", BREAKTHROUGH, (
+        ("    require row(board, t) == row(board, c) + forward(me)\n    require column(board, t) != column(board, c)\n"
+         "    require not is_empty(board, t) and board[t] != me\n",
+         "    require not is_empty(board, t) and board[t] != me\n    require column(board, t) != column(board, c)\n"
+         "    require row(board, t) == row(board, c) + forward(me)\n"),
+    )),
+    Pair("define-or-expression", "forward(me) through a define, or the number written in place", BREAKTHROUGH, (
+        ("    require row(board, t) == row(board, c) + forward(me)\n    require is_empty(board, t)",
+         "    require row(board, t) == row(board, c) + 2 * me - 1\n    require is_empty(board, t)"),
+    )),
+)
+
+
+def ids_steps(game, seconds: float) -> float:
+    """Steps/s of the loop by ids: legal_action_ids, one picked at random, advance_id."""
+    rng = random.Random(0)
+    steps, games, start = 0, 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        s = game.new_game(seed=games)
+        games += 1
+        while not s.over:
+            s.advance_id(rng.choice(s.legal_action_ids()))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def measure(pair: Pair, backend: str, rounds: int, seconds: float) -> tuple[float, float]:
+    """The best steps/s of each text of the pair, measured in alternate rounds."""
+    import regle
+    first, second = pair.texts()
+    games = [regle.loads(text, name=f"{pair.name}_{i}", backend=backend) for i, text in enumerate((first, second))]
+    best = [0.0, 0.0]
+    for _ in range(rounds):
+        for i, game in enumerate(games):
+            best[i] = max(best[i], ids_steps(game, seconds))
+    return best[0], best[1]
+
+
+def run(quick: bool, native: bool, only: str | None = None) -> list[tuple]:
+    """Print the suite's table; returns its rows (pair, backend, first, second, ratio)."""
+    rounds, seconds = (2, 0.4) if quick else (4, 1.0)
+    backends = ["python"] + (["native"] if native else [])
+    print(f"\nphrasing: the loop by ids of two texts with the same meaning (steps/s, best of {rounds}); "
+          "ratio = slower / faster, aim <= 1.15")
+    print(f"{'pair':<22}{'engine':>8}{'first':>12}{'second':>12}{'ratio':>8}  what")
+    rows = []
+    for pair in PAIRS:
+        if only and pair.name != only:
+            continue
+        for backend in backends:
+            a, b = measure(pair, backend, rounds, seconds)
+            ratio = max(a, b) / min(a, b)
+            rows.append((pair.name, backend, a, b, ratio))
+            print(f"{pair.name:<22}{backend:>8}{a:>12,.0f}{b:>12,.0f}{ratio:>8.2f}  {pair.what}", flush=True)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="short rounds")
+    parser.add_argument("--no-native", action="store_true", help="the Python engine only")
+    parser.add_argument("--only", choices=[p.name for p in PAIRS], help="one pair only")
+    args = parser.parse_args(argv)
+    native = not args.no_native
+    if native:
+        from regle import native as nat
+        if nat.unavailable_reason():
+            print(f"(no native engines: {nat.unavailable_reason()})")
+            native = False
+    run(args.quick, native, args.only)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

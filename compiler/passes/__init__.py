@@ -1,0 +1,55 @@
+"""Optimizations as tree passes over the typed IR, shared by both engines.
+
+Each pass is one module with one job: a function from a tree to a tree of the same value (the
+reference evaluator, compiler/evaluate.py, is the judge: tests/test_passes.py holds each pass to
+it on trees made by hand and on random ones). :func:`optimize` runs them, in order, over every
+tree a :class:`GameIR` holds, before either engine's writer sees it (compiler/written.py); the
+passes that differ by engine (reads taken once, cells built once, packed keys) run there.
+
+The pipeline:
+
+1. ``early_exit``: counts compared with 0 or 1 become ``any`` (or ``not any``), which stops at
+   the first element that qualifies.
+"""
+from __future__ import annotations
+
+import attrs
+
+from ..nodes import Node
+from ..traverse import over
+from .early_exit import stop_early
+
+#: the passes, in the order they run; each maps a node to a node of the same value
+PIPELINE = (stop_early,)
+
+
+def bottom_up(tree, change):
+    """``tree`` with ``change`` applied to every node, children first."""
+    return change(over(tree, lambda part: bottom_up(part, change))) if isinstance(tree, Node) else \
+        over(tree, lambda part: bottom_up(part, change)) if isinstance(tree, (tuple, list)) else tree
+
+
+def each_tree(value, change):
+    """``value`` (a GameIR, one of its records, a tuple or list of them) with every tree in it
+    passed through ``change``; records and containers rebuilt only where something changed."""
+    if isinstance(value, Node):
+        return change(value)
+    if isinstance(value, (tuple, list)):
+        new = [each_tree(item, change) for item in value]
+        return value if all(a is b for a, b in zip(new, value)) else type(value)(new)
+    if attrs.has(type(value)) and not isinstance(value, type):
+        changes = {}
+        for f in attrs.fields(type(value)):
+            old = getattr(value, f.name)
+            new = each_tree(old, change)
+            if new is not old:
+                changes[f.name] = new
+        return attrs.evolve(value, **changes) if changes else value
+    return value
+
+
+def optimize(ir):
+    """The game with every tree through the pipeline."""
+    for step in PIPELINE:
+        ir = each_tree(ir, lambda tree, step=step: bottom_up(tree, step))
+    return ir
