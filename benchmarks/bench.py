@@ -10,6 +10,7 @@
     python benchmarks/bench.py --batch --only hex          # also batched stepping (game.batch)
     python benchmarks/bench.py --play                      # also legal_moves + play against ids
     python benchmarks/bench.py --mcts 100 --only cibles    # also MCTS against OpenSpiel's MCTSBot (a duel)
+    python benchmarks/bench.py --phrasing                  # also the phrasing suite (benchmarks/phrasing.py)
 
 Prints random playouts per second of each generated engine and of its yardstick, and their
 ratio (generated / yardstick; above 1.0 the generated engine is faster). Both sides play
@@ -498,6 +499,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mcts", type=int, nargs="?", const=100, metavar="GAMES",
                         help="also MCTS on Connect Four against OpenSpiel's C++ MCTSBot: iterations/s and "
                              "a duel of GAMES games (default 100; 10 with --quick)")
+    parser.add_argument("--phrasing", action="store_true",
+                        help="also the phrasing suite: pairs of texts with the same meaning, side by side "
+                             "(benchmarks/phrasing.py)")
     parser.add_argument("--profile", choices=sorted(GAMES), metavar="GAME",
                         help="profile random playouts of GAME and print its top functions (instead of the table)")
     args = parser.parse_args(argv)
@@ -533,6 +537,9 @@ def main(argv: list[str] | None = None) -> int:
         bench_batch(args.quick, native)
     if args.mcts:
         bench_mcts_openspiel(args.quick, native, args.mcts)
+    if args.phrasing:
+        import phrasing
+        phrasing.run(args.quick, native)
     return 0
 
 

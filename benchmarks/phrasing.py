@@ -66,6 +66,14 @@ PAIRS = (
          "    require not is_empty(board, t) and board[t] != me\n    require column(board, t) != column(board, c)\n"
          "    require row(board, t) == row(board, c) + forward(me)\n"),
     )),
+    Pair("any-or-count-end", "an end test as any(...) or as count(... where ...) > 0", BREAKTHROUGH, (
+        ("end when any(row(board, c) == goal(me) for c in filled_cells(board, me)) then winner me",
+         "end when count(c for c in filled_cells(board, me) where row(board, c) == goal(me)) > 0 then winner me"),
+    )),
+    Pair("filled-or-filter", "the cells holding a seat's pieces, or every cell tested", BREAKTHROUGH, (
+        ("end when any(row(board, c) == goal(me) for c in filled_cells(board, me)) then winner me",
+         "end when any(board[c] == me and row(board, c) == goal(me) for c in cells(board)) then winner me"),
+    )),
     Pair("define-or-expression", "forward(me) through a define, or the number written in place", BREAKTHROUGH, (
         ("    require row(board, t) == row(board, c) + forward(me)\n    require is_empty(board, t)",
          "    require row(board, t) == row(board, c) + 2 * me - 1\n    require is_empty(board, t)"),

@@ -749,7 +749,13 @@ def _diagnose(lark: Lark, err: UnexpectedInput, source: Source, chunk: bool = Fa
             "a declaration (game, param, enum, table, zone, counter, setup, turn, end, score, winner, invariant)"]
     text = str(token) if token is not None else ""
     previous = _previous_line(err)
-    if "a name" in words and re.fullmatch(r"[A-Za-z_]\w*", text):
+    before = source.line_text(err.line)[:max(err.column - 1, 0)].rstrip()
+    if text == "if" and before.endswith("else") and "'{'" in words:
+        hint = "among statements the next test is 'elif COND { ... }' ('else if' is the spelling of expressions)"
+    elif text == "when" and re.match(r"\s*(standin\s+)?(optional|repeat)\s+step\b", source.line_text(err.line)):
+        hint = ("only a plain step takes a condition (step NAME when COND { ... }); an optional step offers its "
+                "actions and a skip, so guard the actions with require")
+    elif "a name" in words and re.fullmatch(r"[A-Za-z_]\w*", text):
         hint = f"'{text}' is a word of the rules language here; choose another name"
     elif text == "=" and "'('" in words and re.match(r"\s*(standin\s+|override\s+)*define\b",
                                                       source.line_text(err.line)):

@@ -183,3 +183,17 @@ def test_a_define_used_nowhere_is_checked_all_the_same():
             'turn { step s { action take(v in pile) { remove v from pile } } }\nend when count(pile) == 0\n')
     found = errors_of(text)
     assert any(line == 2 and "unknown name 'pil'" in m for line, _c, m in found), found
+
+
+def test_hints_for_else_if_among_statements_and_a_condition_on_an_optional_step():
+    text = ('game "x" { players 2 }\ncounter n\nsetup {\n  if n > 0 {\n    n += 1\n  } else if n < 0 {\n'
+            '    n += 2\n  }\n}\nturn {\n  step s {\n    action a { n += 1 }\n  }\n}\nend when turns > 2\n')
+    with pytest.raises(regle.RulesError) as info:
+        engine_source(text, "x.rules")
+    d = info.value.diagnostics[0]
+    assert (d.line, d.column) == (6, 10) and "elif COND" in d.hint
+    engine_source(text.replace("} else if n < 0", "} elif n < 0"), "x.rules")  # the spelling it hints at
+    optional = text.replace("} else if n < 0", "} elif n < 0").replace("  step s {", "  optional step s when n > 0 {")
+    with pytest.raises(regle.RulesError) as info:
+        engine_source(optional, "x.rules")
+    assert "only a plain step takes a condition" in info.value.diagnostics[0].hint
