@@ -99,6 +99,8 @@ class CallLowering:
 
     def declared_as(self, name: str) -> tuple[str, tuple] | None:
         """What the rules declare by that name, besides a define, and where: (what, position)."""
+        if name not in self.sym.all_names():
+            return None
         for decl in self.rules.decls:
             if getattr(decl, "name", None) == name and not isinstance(decl, ast.Define):
                 return type(decl).__name__.lower(), decl.pos

@@ -25,8 +25,10 @@ PIPELINE = (stop_early,)
 
 def bottom_up(tree, change):
     """``tree`` with ``change`` applied to every node, children first."""
-    return change(over(tree, lambda part: bottom_up(part, change))) if isinstance(tree, Node) else \
-        over(tree, lambda part: bottom_up(part, change)) if isinstance(tree, (tuple, list)) else tree
+    if not isinstance(tree, (Node, tuple, list)):
+        return tree
+    inner = over(tree, lambda part: bottom_up(part, change))
+    return change(inner) if isinstance(inner, Node) else inner
 
 
 def each_tree(value, change):
