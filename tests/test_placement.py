@@ -237,9 +237,9 @@ def test_an_ensure_in_a_procedure_is_tested_as_the_actions_own(backend, run):
     assert [str(m) for m in s.legal_moves()] == ["c1", "a2", "c2", "a3", "c3"]
 
 
-def _line_of(text: str, fragment: str, nth: int = 0) -> int:
-    """The line of the nth line of ``text`` holding ``fragment``."""
-    return [i + 1 for i, line in enumerate(text.splitlines()) if fragment in line][nth]
+def _line_of(text: str, fragment: str) -> int:
+    """The number of the first line of ``text`` holding ``fragment``."""
+    return next(i + 1 for i, line in enumerate(text.splitlines()) if fragment in line)
 
 
 def _diagnostics(text: str) -> list[tuple[int, str]]:
