@@ -14,9 +14,10 @@ from .counts import COUNTED_FORMS
 from .emit import PythonWriter
 from .share import shape
 from . import types as T
-from .symbols import FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
+from .symbols import BUILTIN_NAMES, FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
+from . import statements as S
 from .lower_grids import GRID_FUNCTIONS
-from .lower_common import P_ATOM, Ctx, c_type, pyname, ast_nodes, nodes_through_defines
+from .lower_common import P_ATOM, Ctx, c_type, pyname, ast_nodes, has_product, nodes_through_defines
 
 
 def draws(node, defines: dict) -> bool:
@@ -269,12 +270,14 @@ class CallLowering:
             self._defining = stack + [d.name]
             self._in_function += 1
             try:
-                tree = self.tree(d.body, inner)
+                steps, body = self.define_lets(d, inner)
+                tree = self.tree(body, inner)
                 # how long its code is, as the Python engine writes it (the same for both engines)
                 size = len(PythonWriter().code(tree))
-                # the function's body: its tree, the names it is given, its rules line (written
-                # by compiler/written.py, which builds each list of cells it builds twice once)
-                lines = (tree, frozenset({p.name for p in scope.values()} | {"me"}), d.pos[0])
+                # the function's body: its tree, the names it is given, its rules line, its lets'
+                # statements (written by compiler/written.py, which builds each list of cells it
+                # builds twice once)
+                lines = (tree, frozenset({p.name for p in scope.values()} | {"me"}), d.pos[0], tuple(steps))
             finally:
                 self._defining = stack
                 self._in_function -= 1
@@ -289,7 +292,10 @@ class CallLowering:
         # a list written out (``[off(c, -1, 1), off(c, 0, 1)]``) is as cheap in place at any
         # length, and a loop over it in place needs no list natively
         listed = isinstance(d.body, ast.ListExpr) and len(d.body.items) <= 8 and all(plain)
-        if ((size <= 100 or listed) and not any(u.startswith("fn:") for u in uses) and "span" not in uses
+        # (a notation has no state to give a function: what it shows is always written in place)
+        if ctx.where == "notation" or ((size <= 100 or listed) and not any(u.startswith("fn:") for u in uses)
+                and "span" not in uses
+                and not isinstance(d.body, ast.LetIn)  # its lets are locals of its function
                 and "score" not in uses
                 and all(uses[p] <= 1 or simple for p, simple in zip(d.params, plain))
                 # natively an aggregate is a helper that takes the names it reads: in place only
@@ -337,6 +343,55 @@ class CallLowering:
         state = [N.Local(T.ANY, 0, "s")] + ([N.Local(T.PLAYER, 0, "me")] if uses_me else [])
         scores = [N.Local(T.ANY, 0, "_sc")] if needs_scores else []
         return N.Apply(ty, 0, fname, tuple(state + trees + scores))
+
+    def define_lets(self, d, inner: Ctx) -> tuple[list, ast.Node]:
+        """A define's lets (``let a = x then ... then value``) as assignments of its function's
+        locals, each name bound in ``inner`` for the lets after it and the value; and the
+        value's AST. A define without lets has none."""
+        if not isinstance(d.body, ast.LetIn):
+            return [], d.body
+        steps = []
+        for let in d.body.lets:
+            tree = self.tree(let.value, inner)
+            if tree.type.kind in ("zone", "zones", "counters"):
+                self.error("'let' names a value; a zone can be used by its own name", let.value.pos)
+            if self.let_name_clashes(let, d.params, inner):
+                continue
+            if tree.type.kind in ("int", "any") and has_product(let.value, self.sym.defines):  # kept in range
+                tree = self.helper("ops.number", T.INT, tree, c_form=False)
+            var = pyname(let.name)
+            local = inner.bind(let.name, var, tree.type)
+            inner.lets.add(let.name)
+            steps.append(S.Assign(let.pos[0], local, "=", tree))
+        return steps, d.body.value
+
+    def let_name_clashes(self, let: ast.Let, params: list, ctx: Ctx) -> bool:
+        """Whether a define's ``let`` takes a name it may not (reported at the let): a built-in
+        name, a declared one, a parameter, or an earlier let's."""
+        if let.name in BUILTIN_NAMES:
+            self.error(f"'{let.name}' is a built-in name of the rules language; choose another name for this value",
+                       let.pos)
+        elif let.name in self.sym.all_names():
+            self.error(f"'{let.name}' is already declared; choose another name for this value", let.pos)
+        elif let.name in params:
+            self.error(f"'{let.name}' is a parameter of this define; choose another name for this value", let.pos)
+        elif let.name in ctx.lets:
+            self.error(f"'{let.name}' is already a let of this define; choose another name for this value", let.pos,
+                       "a define's lets are values, each named once")
+        else:
+            return False
+        return True
+
+    def t_LetIn(self, node: ast.LetIn, ctx: Ctx) -> N.Expr:
+        """A define's lets where its body is lowered as one expression (a define used nowhere,
+        checked once): each let's tree stands in for its name."""
+        inner = ctx.child()
+        for let in node.lets:
+            tree = self.tree(let.value, inner)
+            if not self.let_name_clashes(let, [n for n in ctx.scope if n not in ctx.lets], inner):
+                inner.scope[let.name] = tree
+                inner.lets.add(let.name)
+        return self.tree(node.value, inner)
 
     @staticmethod
     def _define_ctx(d, scope: dict, ctx: Ctx) -> Ctx:

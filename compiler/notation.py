@@ -56,6 +56,14 @@ def beyond_move(node: ast.Node, names: set[str], sym, _defines: frozenset = froz
         return beyond_move(node.operand, names, sym, _defines)
     if isinstance(node, ast.Cond):
         return _first([node.test, node.then, node.orelse], names, sym, _defines)
+    if isinstance(node, ast.LetIn):  # a define's lets: each known when what it reads is
+        known = set(names)
+        for let in node.lets:
+            found = beyond_move(let.value, known, sym, _defines)
+            if found is not None:
+                return found
+            known.add(let.name)
+        return beyond_move(node.value, known, sym, _defines)
     if isinstance(node, ast.Range):
         return _first([node.lo, node.hi], names, sym, _defines)
     if isinstance(node, ast.ListExpr):

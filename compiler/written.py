@@ -14,7 +14,7 @@ from __future__ import annotations
 import attrs
 
 from .emit import PythonWriter
-from .emit_native import CythonWriter
+from .emit_native import CythonWriter, c_type
 from .ir import ActionIR, GameIR, StepIR
 from .moves import keyed_moves, move_lines
 from .passes import optimize
@@ -43,7 +43,7 @@ def write_game(ir: GameIR) -> GameIR:
         winner_keys=[(line, code(key), var) for line, key, var in ir.winner_keys],
         invariants=[(name, line, code(cond)) for name, line, cond in ir.invariants],
         tables=[attrs.evolve(t, show_lines=lines(t.show_lines), detail_lines=lines(t.detail_lines)) for t in ir.tables],
-        functions=[(name, params, comment, lines(_function_body(body, writer.native)), sig)
+        functions=[(name, params, comment, lines(_function_body(body, writer.native)), (*sig, _c_locals(body)))
                    for name, params, comment, body, sig in ir.functions],
     )
     actions = {a.index: _action(a, writer) for a in ir.actions}
@@ -59,11 +59,19 @@ def write_game(ir: GameIR) -> GameIR:
 
 
 def _function_body(body: tuple, native: bool) -> tuple:
-    """A define's function: each list of cells its body builds twice or more built once into
-    a local first (compiler/share.py), then its value returned."""
-    tree, names, line = body
-    built, tree = build_once(tree, set(names), native)
-    return (*built, S.Return(line, tree))
+    """A define's function: its lets (natively each a C local where it is a number or a
+    truth), each list of cells its value builds twice or more built once into a local
+    (compiler/share.py), then its value returned."""
+    tree, names, line, lets = body
+    built, tree = build_once(tree, set(names) | {a.target.name for a in lets}, native)
+    return (*lets, *built, S.Return(line, tree))
+
+
+def _c_locals(body: tuple) -> list[str]:
+    """The native declarations of a define's function's lets that are C numbers or truths
+    (``long n_``), for the template to write at the top of the function."""
+    lets = body[3]
+    return [f"{c_type(a.target.type)} {a.target.name}" for a in lets if c_type(a.target.type) != "object"]
 
 
 def _step(st: StepIR, writer) -> StepIR:

@@ -126,7 +126,17 @@ class Cond(Node):
     orelse: Expr = None
 
 
-Expr = Union[Int, Bool, Name, Players, Attr, Index, Call, Comp, ListExpr, BinOp, Not, Neg, Str, Range, Cond]
+@attrs.define
+class LetIn(Node):
+    """``let a = x then let b = y then value``: a define's value computed through named steps,
+    each ``let`` read by the ones after it and by the value (only a define's body is one)."""
+
+    lets: list = attrs.Factory(list)  # Let nodes, in order
+    value: "Expr" = None
+
+
+Expr = Union[Int, Bool, Name, Players, Attr, Index, Call, Comp, ListExpr, BinOp, Not, Neg, Str, Range, Cond,
+             LetIn]
 
 
 # ---- statements --------------------------------------------------------------------

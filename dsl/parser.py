@@ -388,6 +388,10 @@ class ToAst(Transformer):
 
     def define(self, meta, items):
         name, *params, body = items
+        lets = [p for p in params if isinstance(p, ast.Let)]
+        params = [p for p in params if not isinstance(p, ast.Let)]
+        if lets:
+            body = ast.LetIn(lets=lets, value=body, pos=lets[0].pos)
         return ast.Define(name=str(name), params=[str(p) for p in params if p is not None], body=body,
                           pos=_pos(meta), name_pos=_pos(name))
 
@@ -518,6 +522,8 @@ class ToAst(Transformer):
 
     def let(self, meta, items):
         return ast.Let(name=str(items[0]), value=items[1], pos=_pos(meta))
+
+    define_let = let
 
     def require(self, meta, items):
         cond, message = items
@@ -755,6 +761,9 @@ def _diagnose(lark: Lark, err: UnexpectedInput, source: Source, chunk: bool = Fa
     elif text == "when" and re.match(r"\s*(standin\s+)?(optional|repeat)\s+step\b", source.line_text(err.line)):
         hint = ("only a plain step takes a condition (step NAME when COND { ... }); an optional step offers its "
                 "actions and a skip, so guard the actions with require")
+    elif "'then'" in words and re.search(r"\blet\b(?!.*\bif\b)", before or _line_above(source, err.line)):
+        hint = "in a define, each let is followed by 'then' and the next let or the value: " \
+               "define f(c) = let a = ... then a + 1"
     elif "a name" in words and re.fullmatch(r"[A-Za-z_]\w*", text):
         hint = f"'{text}' is a word of the rules language here; choose another name"
     elif text == "=" and "'('" in words and re.match(r"\s*(standin\s+|override\s+)*define\b",
@@ -767,6 +776,9 @@ def _diagnose(lark: Lark, err: UnexpectedInput, source: Source, chunk: bool = Fa
     elif any(w in words for w in ("')'", "']'")) and previous not in (None, err.line):
         closer = "')'" if "')'" in words else "']'"
         hint = f"is a {closer} missing at the end of line {previous}?"
+    elif _ASSIGN in words and _in_procedure(source, err.line):
+        hint = ("a procedure's statements act and give no value; a define that gives a value is written "
+                "define f(c) = let a = ... then a + 1")
     elif _ASSIGN in words and text == "(":
         hint = "a statement is an effect (move, add, deal, ...) or sets a counter (name += value)"
     return Diagnostic(f"unexpected {_token_words(token)}; expected {_join(words)}", err.line, err.column, hint)
@@ -778,6 +790,25 @@ def _join(words: list[str]) -> str:
     if len(words) <= 2:
         return " or ".join(words)
     return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _in_procedure(source: Source, line: int) -> bool:
+    """Whether ``line`` stands in the block of a procedure (``define NAME(...) {``), as far as
+    the lines above it show: the nearest declaration above it, at the left margin, is one."""
+    for n in range(line, 0, -1):
+        text = source.line_text(n)
+        if text[:1].isalpha():
+            return re.match(r"(standin\s+|override\s+)*define\b[^=]*\{", text) is not None
+    return False
+
+
+def _line_above(source: Source, line: int) -> str:
+    """The nearest line above ``line`` that holds something (comments and blanks skipped)."""
+    for n in range(line - 1, 0, -1):
+        text = source.line_text(n).split("#")[0].strip()
+        if text:
+            return text
+    return ""
 
 
 def _previous_line(err: UnexpectedInput) -> int | None:

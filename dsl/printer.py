@@ -54,6 +54,9 @@ def _expr(node) -> tuple[str, int]:
         return f"{_wrap(node.lo, 5)}..{_wrap(node.hi, 5)}", 4
     if isinstance(node, ast.Cond):
         return f"if {_wrap(node.test, 0)} then {_wrap(node.then, 0)} else {_wrap(node.orelse, 0)}", 0
+    if isinstance(node, ast.LetIn):
+        lets = "".join(f"let {let.name} = {_wrap(let.value, 0)} then " for let in node.lets)
+        return lets + _wrap(node.value, 0), 0
     if isinstance(node, ast.BinOp):
         prec = _PREC[node.op]
         if node.op in ("in", "not in"):  # the right side may be a range
@@ -438,6 +441,13 @@ class Printer:
             self.line(f"{mark}define {d.name}({', '.join(d.params)}) {{")
             self.block(d.block)
             self.line("}")
+        elif isinstance(d, ast.Define) and isinstance(d.body, ast.LetIn):  # a let on each line
+            self.line(f"{mark}define {d.name}({', '.join(d.params)}) =")
+            self.depth += 1
+            for i, let in enumerate(d.body.lets):
+                self.line_expr(("then " if i else "") + f"let {let.name} = ", let.value)
+            self.line_expr("then ", d.body.value)
+            self.depth -= 1
         elif isinstance(d, ast.Define):
             self.line_expr(f"{mark}define {d.name}({', '.join(d.params)}) = ", d.body)
         elif isinstance(d, ast.Setup):

@@ -183,20 +183,33 @@ class Maker:
         return aggregate(self.pick(["any", "all"]), self.truth(d, inner), None, lo, lo + self.draw(4), name)
 
 
-def rules_text(draw, clauses: int, depth: int) -> tuple[str, list[int]]:
-    """A rules file whose score clauses are random expressions, and each clause's value."""
+def rules_text(draw, clauses: int, depth: int, f_let: bool | None = None) -> tuple[str, list[int]]:
+    """A rules file whose score clauses are random expressions, and each clause's value
+    (``f_let``: whether define f has a let, else drawn)."""
     names = list(ENV)
     maker = Maker(draw, {})
-    f_body = maker.number(depth - 1, names[:3] + ["u", "v"])
-    g_body = maker.truth(depth - 1, names[:3] + ["u"])
-    maker.defines = {"f": lambda u, v: f_body.value(dict(ENV, u=u, v=v)),
-                     "g": lambda u: g_body.value(dict(ENV, u=u))}
+    # each define may name a step of its value with a let (``let w = ... then ...``)
+    f_let = maker.number(depth - 2, names[:3] + ["u", "v"]) if (draw(2) if f_let is None else f_let) else None
+    g_let = maker.number(depth - 2, names[:3] + ["u"]) if draw(2) else None
+    f_body = maker.number(depth - 1, names[:3] + ["u", "v"] + ["w"] * (f_let is not None))
+    g_body = maker.truth(depth - 1, names[:3] + ["u"] + ["t"] * (g_let is not None))
+    if f_let is not None:  # the let is read, at least there
+        f_body = binop("+", var("w"), f_body)
+    if g_let is not None:
+        g_body = boolop("or", compare("<", var("t"), lit(2)), g_body)
+
+    def with_let(env: dict, name: str, let) -> dict:
+        return dict(env, **{name: let.value(env)}) if let is not None else env
+    maker.defines = {"f": lambda u, v: f_body.value(with_let(dict(ENV, u=u, v=v), "w", f_let)),
+                     "g": lambda u: g_body.value(with_let(dict(ENV, u=u), "t", g_let))}
+    f_text = (f"let w = {f_let.text(COND)} then " if f_let is not None else "") + f_body.text(COND)
+    g_text = (f"let t = {g_let.text(COND)} then " if g_let is not None else "") + g_body.text(COND)
     lines, values = [], []
     for i in range(clauses):
         node = maker.number(depth, names) if i % 2 == 0 else number_of(maker.truth(depth, names))
         lines.append(f"  e{i}: {node.text(COND)}")
         values.append(node.value(dict(ENV)))
-    text = (HEADER + f"define f(u, v) = {f_body.text(COND)}\n" + f"define g(u) = {g_body.text(COND)}\n"
+    text = (HEADER + f"define f(u, v) = {f_text}\n" + f"define g(u) = {g_text}\n"
             + "turn { step go { action wait { c += 0 } } }\nend when c > 0\n"
             + "score p {\n" + "\n".join(lines) + "\n}\n")
     return text, values
@@ -222,7 +235,7 @@ def test_nested_expressions_on_the_python_engine(data):
 def test_nested_expressions_on_the_native_engine():
     """A build failure fails this test: Cython rejecting generated code is a bug of regle."""
     rng = random.Random(20261201)
-    text, values = rules_text(rng.randrange, clauses=120, depth=3)
+    text, values = rules_text(rng.randrange, clauses=120, depth=3, f_let=True)
     check(regle.loads(text, name="nesting_batch", backend="python"), values, text)
     check(regle.loads(text, name="nesting_batch", backend="native"), values, text)
 
