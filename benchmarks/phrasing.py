@@ -53,6 +53,11 @@ PAIRS = (
         ("define can_move(p) =", "define flips(c, p) = count(flanked(board, c, p))\n\ndefine can_move(p) ="),
         ("    require count(turned) > 0", "    require flips(c, me) > 0"),
     )),
+    Pair("let-or-repeat-in-define", "the test in the action, or a define that counts the discs twice", OTHELLO, (
+        ("define can_move(p) =", "define gain(c, p) =\n  if count(flanked(board, c, p)) > 0 then count(flanked(board, c, p)) + 1"
+         " else 0\n\ndefine can_move(p) ="),
+        ("    require count(turned) > 0", "    require gain(c, me) > 0"),
+    )),
     Pair("any-or-count", "any(...) over the empty cells, or count(... where ...) > 0", OTHELLO, (
         ("define can_move(p) = any(count(flanked(board, c, p)) > 0 for c in empty_cells(board))",
          "define can_move(p) = count(c for c in empty_cells(board) where count(flanked(board, c, p)) > 0) > 0"),

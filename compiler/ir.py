@@ -187,7 +187,8 @@ class GameIR:
     #: that names its winner
     end_winners: list = attrs.Factory(list)
     #: module-level functions compiled from defines: (name, parameter codes, comment, tree: its
-    #: body as (the value's tree, the names it is given, its rules line), C signature)
+    #: body as (the value's tree, the names it is given, its rules line, its lets as assignments),
+    #: C signature)
     functions: list = attrs.Factory(list)
     #: native lowering only: methods of the state that compute aggregates with a loop
     #: (name, parameter codes, comment, body lines)

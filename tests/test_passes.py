@@ -78,3 +78,107 @@ def test_the_pipeline_keeps_the_value_of_random_trees(data):
     after = optimize((tree,))[0]
     assert evaluate(after, dict(ENV)) == evaluate(tree, dict(ENV))
     assert bottom_up(after, stop_early) == after  # a fixed point: running it again changes nothing
+
+
+# ---- share_values: a call a define computes twice, computed once -------------------------------
+
+from regle.compiler import statements as S  # noqa: E402
+from regle.compiler.passes.share_values import _occurrences, drawing_functions, share_in_function  # noqa: E402
+
+
+def _run(body, env):
+    """A define's function body run by the evaluator: its lets in turn, then its value."""
+    tree, _names, _line, lets = body
+    env = dict(env)
+    for a in lets:
+        env[a.target.name] = evaluate(a.value, env)
+    return evaluate(tree, env)
+
+
+def test_a_call_computed_twice_is_computed_once_before_its_first_statement():
+    walked = count(N.Span(L, 0, 0, 9), above(4))
+    tree = N.Binary(I, 0, "+", walked, N.Binary(I, 0, "*", walked, N.Const(I, 0, 2)))
+    body = share_in_function((tree, frozenset({"a"}), 3, ()), set())
+    after, _, _, lets = body
+    assert len(lets) == 1 and lets[0].target.name == "_v0" and lets[0].value == walked
+    assert after == N.Binary(I, 0, "+", lets[0].target, N.Binary(I, 0, "*", lets[0].target, N.Const(I, 0, 2)))
+    assert _run(body, ENV) == _run((tree, (), 3, ()), ENV) == 15
+
+
+def test_a_call_only_some_evaluations_reach_is_not_computed_earlier():
+    """In the right side of and/or or a branch of if-then-else, a call may be unsafe to
+    compute (c != none and walk(c)...): it is never computed where it was not."""
+    walked = count(N.Local(L, 0, "l"), above(0))
+    test = N.Binary(B, 0, ">", N.Local(I, 0, "a"), N.Const(I, 0, 0))
+    guarded = N.Binary(B, 0, "and", test, N.Binary(B, 0, "==", walked, walked))
+    assert share_in_function((guarded, frozenset({"a", "l"}), 1, ()), set())[3] == ()
+    branches = N.Cond(I, 0, test, walked, N.Binary(I, 0, "+", walked, N.Const(I, 0, 1)))
+    assert share_in_function((branches, frozenset({"a", "l"}), 1, ()), set())[3] == ()
+    # reached by every evaluation once: the test computes it, so the branches read it
+    sure = N.Cond(I, 0, N.Binary(B, 0, ">", walked, N.Const(I, 0, 1)), walked, N.Const(I, 0, 0))
+    after, _, _, lets = share_in_function((sure, frozenset({"l"}), 1, ()), set())
+    assert len(lets) == 1 and after.then == lets[0].target and after.test.left == lets[0].target
+
+
+def test_a_let_shares_with_the_value_and_the_local_comes_before_the_first_user():
+    walked = count(N.Local(L, 0, "l"), above(0))
+    first = S.Assign(2, N.Local(I, 0, "n_"), "=", N.Binary(I, 0, "+", N.Local(I, 0, "a"), N.Const(I, 0, 1)))
+    second = S.Assign(3, N.Local(I, 0, "m_"), "=", walked)
+    tree = N.Binary(I, 0, "-", walked, N.Local(I, 0, "m_"))
+    body = (tree, frozenset({"a", "l"}), 1, (first, second))
+    after = share_in_function(body, set())
+    lets = after[3]
+    assert [a.target.name for a in lets] == ["n_", "_v0", "m_"]
+    assert lets[2].value == lets[1].target and after[0].left == lets[1].target
+    assert _run(after, ENV) == _run(body, ENV)
+
+
+def test_what_an_aggregate_binds_or_draws_is_not_shared():
+    # a call reading the aggregate's own variable is one per element
+    inner = count(N.Local(L, 0, "l"), N.Binary(B, 0, ">", N.Local(I, 0, "x_"), N.Local(I, 0, "y_")))
+    outer = N.Aggregate(I, 0, "sum", "y_", N.Span(L, 0, 0, 3), N.Binary(I, 0, "+", inner, inner), None)
+    assert share_in_function((outer, frozenset(), 1, ()), set())[3] == ()
+    # a draw on chance, or a define's function that draws, is computed as often as written
+    rolled = count(N.Span(L, 0, 1, 6), N.Binary(B, 0, ">", N.Draw(I, 0, N.Const(I, 0, 6)), N.Const(I, 0, 3)))
+    assert share_in_function((N.Binary(I, 0, "+", rolled, rolled), frozenset(), 1, ()), set())[3] == ()
+    called = N.Apply(I, 0, "fn__roll", (N.Local(I, 0, "s"),))
+    twice = N.Binary(I, 0, "+", called, called)
+    assert share_in_function((twice, frozenset({"s"}), 1, ()), {"fn__roll"})[3] == ()
+    assert len(share_in_function((twice, frozenset({"s"}), 1, ()), set())[3]) == 1
+    functions = [("fn__roll", [], "", (N.Draw(I, 0, N.Const(I, 0, 6)), frozenset(), 1, ()), None),
+                 ("fn__twice", [], "", (twice, frozenset(), 1, ()), None),
+                 ("fn__plain", [], "", (N.Const(I, 0, 1), frozenset(), 1, ()), None)]
+    assert drawing_functions(functions) == {"fn__roll", "fn__twice"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_sharing_keeps_the_value_of_random_define_bodies(data):
+    """Random lets and values of the nesting generator in which one random aggregate is planted
+    several times (where a name ``w`` stood): shared or not, the evaluator gives the same value."""
+    trees = Trees(data.draw)
+    planted = N.Aggregate(I, 0, data.draw(st.sampled_from(["count", "sum", "max", "min"])), "z_",
+                          trees.list(2), trees.number(1, ("a", "z_")), trees.truth(1, ("b", "z_")) if trees.pick(2) else None)
+
+    def plant(tree):
+        return bottom_up(tree, lambda n: planted if isinstance(n, N.Local) and n.name == "w" else n)
+    names = ("a", "b", "w")
+    lets = []
+    for i in range(trees.pick(3)):
+        lets.append(S.Assign(i + 2, N.Local(I, 0, f"k{i}"), "=", plant(trees.number(3, names))))
+        names = (*names, f"k{i}")
+    tree = plant(trees.number(3, names) if trees.pick(2) else trees.truth(3, names))
+    body = (tree, frozenset({"a", "b", "l", "e"}), 1, tuple(lets))
+    after = share_in_function(body, set())
+    try:
+        want = _run(body, ENV)
+    except (TypeError, ZeroDivisionError) as error:  # the same mistake either way
+        with pytest.raises(type(error)):
+            _run(after, ENV)
+        return
+    assert _run(after, ENV) == want
+    assert share_in_function(after, set()) == after  # a fixed point
+    # the planted call, met twice in the value (outside aggregates) and once for sure, is shared
+    met = [sure for n, sure in _occurrences(tree) if n == planted]
+    if len(met) >= 2 and any(met) and not any(n == planted for a in lets for n, _ in _occurrences(a.value)):
+        assert any(a.value == planted for a in after[3])

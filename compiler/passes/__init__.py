@@ -10,6 +10,9 @@ The pipeline:
 
 1. ``early_exit``: counts compared with 0 or 1 become ``any`` (or ``not any``), which stops at
    the first element that qualifies.
+2. ``share_values``: in a define's function, a call computed twice or more (of the runtime, of
+   another define, an aggregate) is computed once, into a local, where it is first computed
+   unconditionally.
 """
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ import attrs
 from ..nodes import Node
 from ..traverse import over
 from .early_exit import stop_early
+from .share_values import share_values
 
 #: the passes, in the order they run; each maps a node to a node of the same value
 PIPELINE = (stop_early,)
@@ -54,4 +58,6 @@ def optimize(ir):
     """The game with every tree through the pipeline."""
     for step in PIPELINE:
         ir = each_tree(ir, lambda tree, step=step: bottom_up(tree, step))
+    if hasattr(ir, "functions"):  # a GameIR (the tests give the pipeline bare trees too)
+        ir = attrs.evolve(ir, functions=share_values(ir.functions))
     return ir
