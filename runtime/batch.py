@@ -56,6 +56,7 @@ class Batch:
         self._done = np.zeros(n, dtype=np.uint8)
         self._rngs = np.zeros(n, dtype=np.uint64)  # the random seats' generators (SplitMix64 states)
         self.states: list = [None] * n
+        self._legal: list = [(None, ())] * n  # per game: its legal moves and their ids (Python engines)
         self.finished: list = [None] * n  # the last game each slot ended, as it ended
         ns = game.namespace
         self._compiled = (ns["_batch_step"], ns["_batch_start"]) if "_batch_step" in ns else None
@@ -106,12 +107,21 @@ class Batch:
             s.advance(legal[rng.below(len(legal))])
         self._rngs[i] = rng.state
 
+    def _ids_of(self, s: Any, i: int) -> list:
+        """The legal ids of game i (none when it is over), kept with the list of moves they
+        number, so that ``step`` finds its move by index with no id computed again."""
+        self.current[i] = s.cur
+        if s.over:
+            self._legal[i] = (None, ())
+            return []
+        ids = s.legal_action_ids()
+        self._legal[i] = (s.legal, ids)
+        return ids
+
     def _mask_of(self, s: Any, i: int) -> None:
         row = self.mask[i]
         row[:] = 0
-        self.current[i] = s.cur
-        if not s.over:
-            row[s.legal_action_ids()] = 1
+        row[self._ids_of(s, i)] = 1
 
     def step(self, actions: Any) -> tuple[Any, Any]:
         """Play ``actions[i]`` (a legal action id of game i's acting seat) in every game. Returns
@@ -128,17 +138,47 @@ class Batch:
                               self.illegal == "loses")
             return self.rewards, done.view(bool)
         self.rewards[:] = 0
-        for i, s in enumerate(self.states):
-            action = int(ids[i])
-            if self.illegal == "loses" and action not in s.legal_action_ids():
-                self.rewards[i, s.cur] = -1
-                done[i] = True
-                continue
-            s.advance_id(action)
-            self._answer(s, i, seat)
-            done[i] = s.over
-            self._mask_of(s, i)
-        for i in np.flatnonzero(done).tolist():
+        legal_of, loses = self._legal, self.illegal == "loses"
+        # legal_action_ids itself, one call shorter on a Python engine (a native one has its own)
+        space = self.game.action_space(self.players)
+        python = "_batch_step" not in self.game.namespace
+        current = self.current.tolist()  # set one by one in a list, then in the array at once
+        on: list = []  # the legal ids of every game after this step, one game after another
+        counts = [0] * self.size  # how many each game has
+        ended = []
+        for i, (s, action) in enumerate(zip(self.states, ids.tolist())):
+            moves, legal_ids = legal_of[i]
+            try:  # the move the id numbers, by its place among the legal ids of the mask
+                move = moves[legal_ids.index(action)] if moves is s.legal else None
+            except ValueError:
+                move = None
+                if loses:
+                    self.rewards[i, s.cur] = -1
+                    ended.append(i)
+                    continue
+            if move is None:
+                s.advance_id(action)  # the state changed by hand, or an illegal id: it says why
+            else:
+                s.advance(move)
+            if seat >= 0:
+                self._answer(s, i, seat)
+            current[i] = s.cur
+            if s.over:
+                legal_of[i] = (None, ())
+                ended.append(i)
+            else:
+                moves = s.legal
+                legal_ids = space.encode_all(moves) if python else s.legal_action_ids()
+                legal_of[i] = (moves, legal_ids)
+                on.extend(legal_ids)
+                counts[i] = len(legal_ids)
+        self.current[:] = current
+        self.mask.fill(0)  # then each game's legal ids set, at i * width + id
+        rows = np.repeat(np.arange(self.size, dtype=np.int64) * self.num_actions, counts)
+        self.mask.reshape(-1)[rows + np.asarray(on, dtype=np.int64)] = 1
+        done[:] = 0
+        done[ended] = 1
+        for i in ended:
             s = self.finished[i] = self.states[i]
             winners = s.winners
             if winners:
