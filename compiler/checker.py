@@ -369,8 +369,8 @@ class Checker:
     def resolve_per(self, per: str | None, pos) -> str | None:
         if per is None or per == "player":
             return per
-        if per == "turn":  # only a counter is set back as each turn begins
-            return self.error("'per turn' is for counters", pos)
+        if per == "turn":  # one value, set back (a counter) or emptied (a grid, a zone) each turn
+            return None
         if per in self.sym.enums:
             return per
         return self.error(f"'per {per}': '{per}' is not an enum", pos,
@@ -465,6 +465,8 @@ class Checker:
         if node.private and node.per != "player":
             self.error("only a grid 'per player' can be private to its owner", node.pos)
         per = self.resolve_per(node.per, node.pos)
+        if node.per == "turn" and (node.under is not None or node.shape == "walls"):
+            self.error("a grid 'per turn' is emptied as each turn begins: not under another, nor walls", node.pos)
         geo = geo or geometry.square(1, 1)
         edges = None
         if node.edges is not None:
@@ -488,6 +490,8 @@ class Checker:
             if top is None:
                 self.error(f"'under {node.under}': there is no grid '{node.under}' declared above", node.pos,
                            suggest(node.under, self.sym.grids))
+            elif top.node.per == "turn":
+                self.error(f"grid '{node.under}' is emptied as each turn begins: nothing can lie under it", node.pos)
             elif (top.geo.kind, top.geo.cells, top.per, top.geo.numbered) != (geo.kind, geo.cells, per, geo.numbered):
                 self.error(f"grid '{node.name}' lies under '{node.under}', so both need the same shape and owners",
                            node.pos)
@@ -510,6 +514,9 @@ class Checker:
             self.error("only a zone 'per player' can be private to its owner", node.pos,
                        "add 'per player', or use 'hidden' for a zone nobody sees")
         per = self.resolve_per(node.per, node.pos)
+        if node.per == "turn" and node.init is not None:
+            self.error("a zone 'per turn' starts each turn empty: it takes no first contents", node.init.pos,
+                       "fill it in the turn's effects, or leave out 'per turn'")
         values = None
         if node.values is not None:
             v = node.values
@@ -536,7 +543,7 @@ class Checker:
             self.error("a counter holds one value: a number, true/false, a player, a cell, an enum member or "
                        "an item, not a pattern", node.type.pos)
             kind = T.ANY
-        per = None if node.per == "turn" else self.resolve_per(node.per, node.pos)  # per turn: one value
+        per = self.resolve_per(node.per, node.pos)
         self.sym.counters[node.name] = CounterSym(node.name, per, node, kind)
 
     def decl_setup(self, node: ast.Setup) -> None:

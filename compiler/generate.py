@@ -15,6 +15,7 @@ from regle.dsl import RulesError, Source, parse
 from regle.dsl.errors import Diagnostic
 from regle.dsl.variants import resolve
 
+from .bare_calls import call_bare_defines
 from .checker import LIMITS, Checker
 from .ir import GameIR
 from .lower import Lowerer
@@ -118,9 +119,10 @@ def lower(text: str, filename: str = "<rules>", name: str | None = None, native:
 
 def _check(rules, source: Source, sources: dict, name: str, text: str,
            native: bool = False) -> tuple[GameIR, list[Diagnostic]]:
+    early = call_bare_defines(rules)  # `total` for `total()`: one form for every stage after
     checker = Checker(rules)
     sym = checker.run()
-    diags = list(checker.diags)
+    diags = early + list(checker.diags)
     ir = Lowerer(rules, sym, source, diags, sources, native).build(name, rules_hash(text))
     return ir, diags
 

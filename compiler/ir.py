@@ -45,6 +45,7 @@ class ZoneIR:
     capacity: int | None
     init_code: object  # tree: its first contents (None: empty)
     line: int
+    per_turn: bool = False  # emptied as each turn begins (a set of marks that lasts a turn)
     #: for observations: (lowest value, how many values: a number, "n" for the seats, or None
     #: for numbers without declared values)
     values: tuple = (0, None)
@@ -81,6 +82,7 @@ class GridIR:
     base: str | None = None  # walls: the board whose cells they stand between
     ends: list = attrs.Factory(list)  # walls: per wall, its two cells of the board
     slots: list = attrs.Factory(list)  # walls: per (board cell * directions + d), the wall crossed (-1 none)
+    per_turn: bool = False  # emptied as each turn begins (marks that last a turn)
 
 
 @attrs.define

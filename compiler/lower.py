@@ -145,7 +145,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                 init = N.Apply(T.ANY, 0, "list", (tree,))
             zones.append(ZoneIR(z.name, f"z_{z.name}", self.per_count(z.per), z.hidden, z.private,
                                 z.elem.display_kind, z.capacity, init, z.node.pos[0],
-                                values=self.value_count(z.elem, z.values)))
+                                values=self.value_count(z.elem, z.values), per_turn=z.node.per == "turn"))
         grids = []
         seats = sym.game.max_players if sym.game else 2
         for g in sym.grids.values():
@@ -165,7 +165,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                                 numbered={n: c for n, c in enumerate(geo.reading_order(), 1)} if geo.numbered else {},
                                 lines=[list(line) for line in geo.lines],
                                 base=g.node.size[0].id if geo.kind == "walls" else None,
-                                ends=[list(pair) for pair in geo.ends], slots=list(geo.slots)))
+                                ends=[list(pair) for pair in geo.ends], slots=list(geo.slots),
+                                per_turn=g.node.per == "turn"))
         first = N.Const(T.INT, 0, 0)
         if game is not None and game.first is not None:
             first = self.number_tree(game.first, setup_ctx)

@@ -583,6 +583,8 @@ class Define(Decl):
     params: list = attrs.Factory(list)
     body: Expr = None
     block: list | None = None  # a procedure's statements (then body is None)
+    #: written without parentheses (``define total = ...``): used by its name alone, ``total``
+    bare: bool = False
 
 
 @attrs.define

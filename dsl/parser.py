@@ -387,13 +387,13 @@ class ToAst(Transformer):
         return str(items[0])
 
     def define(self, meta, items):
-        name, *params, body = items
+        name, opened, *params, body = items
         lets = [p for p in params if isinstance(p, ast.Let)]
         params = [p for p in params if not isinstance(p, ast.Let)]
         if lets:
             body = ast.LetIn(lets=lets, value=body, pos=lets[0].pos)
         return ast.Define(name=str(name), params=[str(p) for p in params if p is not None], body=body,
-                          pos=_pos(meta), name_pos=_pos(name))
+                          pos=_pos(meta), name_pos=_pos(name), bare=opened is None)
 
     def procedure(self, meta, items):
         name, *params, block = items
@@ -689,7 +689,7 @@ _WORDS = {
     "NAME": "a name", "INT": "a number", "NEGINT": "a number", "STRING": 'a quoted string',
     "DOC": "a doc comment (///)", "CMP_OP": "a comparison", "ASSIGN_OP": "an assignment (=, +=, -=)",
     "ADD_OP": "'+' or '-'", "MUL_OP": "'*', '//' or '%'",
-    "TIE_KIND": "'draw' or 'shared'", "STANDIN": "'standin'", "WILD": "'wild'",
+    "TIE_KIND": "'draw' or 'shared'", "STANDIN": "'standin'", "WILD": "'wild'", "PARAMS_OPEN": "'('",
     "$END": "the end of the file",
 }
 
@@ -766,9 +766,6 @@ def _diagnose(lark: Lark, err: UnexpectedInput, source: Source, chunk: bool = Fa
                "define f(c) = let a = ... then a + 1"
     elif "a name" in words and re.fullmatch(r"[A-Za-z_]\w*", text):
         hint = f"'{text}' is a word of the rules language here; choose another name"
-    elif text == "=" and "'('" in words and re.match(r"\s*(standin\s+|override\s+)*define\b",
-                                                      source.line_text(err.line)):
-        hint = "a define lists its parameters in parentheses, even none: define name() = ..."
     elif text == "=" and "'='" not in words:
         hint = "'=' sets a counter; to compare use '=='"
     elif text == "}" and "'}'" not in words:

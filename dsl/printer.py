@@ -67,6 +67,11 @@ def _expr(node) -> tuple[str, int]:
     raise TypeError(f"cannot print {type(node).__name__}")
 
 
+def _define_head(d) -> str:
+    """``name(a, b)``, or the name alone for a define written without parentheses."""
+    return d.name if d.bare else f"{d.name}({', '.join(d.params)})"
+
+
 def _wrap(node, need: int) -> str:
     text, prec = _expr(node)
     return f"({text})" if _grouped(node, prec, need) else text
@@ -285,6 +290,7 @@ class Printer:
         self.comments = sorted(comments or [])
         self.trailing = dict(trailing or {})  # line -> a comment written after code on that line
         self.pending: str | None = None  # the trailing comment of the node being printed
+        self.node_start = 0  # where the lines of the node being printed begin in ``lines``
         self.depth = 0
 
     def line_expr(self, prefix: str, node, suffix: str = "") -> None:
@@ -305,8 +311,34 @@ class Printer:
 
     def line(self, text: str = "") -> None:
         if text and self.pending is not None and not text.startswith("///"):
-            text, self.pending = f"{text}  {self.pending}", None  # back at the end of its line
+            comment, self.pending = self.pending, None
+            if len(INDENT * self.depth + text) + 2 + len(comment) <= WIDTH:
+                text = f"{text}  {comment}"  # back at the end of its line
+            else:  # too long there: on lines of its own, above the node (and its doc comment)
+                at = min(self.node_start, len(self.lines))
+                self.lines[at:at] = self.broken(comment)
         self.lines.append((INDENT * self.depth + text) if text else "")
+
+    def comment_lines(self, text: str) -> None:
+        self.lines.extend(self.broken(text))
+
+    def broken(self, text: str) -> list[str]:
+        """A comment (``# ...`` or a doc line ``/// ...``) on as many lines as it needs to stay
+        within WIDTH, broken between words (a word longer than a line stays whole)."""
+        out = []
+        mark = re.match(r"(///|#+)\s*", text)
+        head, words = text[:mark.end()], text[mark.end():].split(" ")
+        if head.strip() != head:
+            head = head.rstrip() + " "
+        room = WIDTH - len(INDENT * self.depth)
+        current = text[:mark.end()] + words[0]
+        for word in words[1:]:
+            if len(current) + 1 + len(word) > room and current.strip() != head.strip():
+                out.append(INDENT * self.depth + current.rstrip())
+                current = head + word
+            else:
+                current += " " + word
+        return out + [INDENT * self.depth + current.rstrip()]
 
     def comments_before(self, line: int, start: int | None = None) -> None:
         """Emit the comments above ``line``; a blank line follows them when the source had a
@@ -314,23 +346,24 @@ class Printer:
         code on ``line`` goes back at the end of the node's first line; one after code on a line
         no node starts on (a closing brace) comes above the next node, as before."""
         if self.pending is not None:  # its node printed no line of its own
-            self.lines.append(INDENT * self.depth + self.pending)
-            self.pending = None
+            pending, self.pending = self.pending, None
+            self.comment_lines(pending)
         for early in sorted(n for n in self.trailing if line and n < line):
             self.comments.append((early, self.trailing.pop(early)))
         self.comments.sort()
         last = None
         while self.comments and line and self.comments[0][0] < line:
             last, text = self.comments.pop(0)
-            self.line(text)
+            self.comment_lines(text)
         if last is not None and start is not None and last < start - 1:
             self.line()
+        self.node_start = len(self.lines)  # where the node's own lines begin (its doc comment first)
         self.pending = self.trailing.pop(line, None) if line else None
 
     def docs(self, node) -> None:
-        if node.doc:
+        if node.doc:  # a paragraph: a line too long is broken between words
             for text in node.doc.split("\n"):
-                self.line(("/// " + text).rstrip())
+                self.comment_lines(("/// " + text).rstrip())
 
     def mark(self, node) -> str:
         return "standin " if getattr(node, "standin", False) else ""
@@ -385,10 +418,13 @@ class Printer:
             self.decl(decl)
             previous = kind if one_line else None
         if self.pending is not None:
-            self.lines[-1] += "  " + self.pending
+            if len(self.lines[-1]) + 2 + len(self.pending) <= WIDTH:
+                self.lines[-1] += "  " + self.pending
+            else:
+                self.comment_lines(self.pending)
             self.pending = None
         for _, text in sorted(self.comments + list(self.trailing.items())):
-            self.line(text)
+            self.comment_lines(text)
         self.comments, self.trailing = [], {}
         return "\n".join(self.lines).rstrip() + "\n"
 
@@ -442,14 +478,14 @@ class Printer:
             self.block(d.block)
             self.line("}")
         elif isinstance(d, ast.Define) and isinstance(d.body, ast.LetIn):  # a let on each line
-            self.line(f"{mark}define {d.name}({', '.join(d.params)}) =")
+            self.line(f"{mark}define {_define_head(d)} =")
             self.depth += 1
             for i, let in enumerate(d.body.lets):
                 self.line_expr(("then " if i else "") + f"let {let.name} = ", let.value)
             self.line_expr("then ", d.body.value)
             self.depth -= 1
         elif isinstance(d, ast.Define):
-            self.line_expr(f"{mark}define {d.name}({', '.join(d.params)}) = ", d.body)
+            self.line_expr(f"{mark}define {_define_head(d)} = ", d.body)
         elif isinstance(d, ast.Setup):
             self.line(f"{mark}setup {{")
             self.block(d.body)

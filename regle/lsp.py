@@ -117,7 +117,8 @@ def _declared(node, kind: str, uri: str, lines: list[str], summary: str | None =
         if kind == "Define" and node.block is not None:
             summary = f"define {node.name}({', '.join(node.params)}) {{ ... }}"
         elif kind == "Define":
-            summary = f"define {node.name}({', '.join(node.params)}) = {expr(node.body)}"
+            head = node.name if node.bare else f"{node.name}({', '.join(node.params)})"
+            summary = f"define {head} = {expr(node.body)}"
         elif kind == "Action":
             summary = f"action {node.name}(" + ", ".join(binding_text(b) for b in node.params) + ")"
     return Declared(node.name, kind, uri, line, column, getattr(node, "doc", None), summary)

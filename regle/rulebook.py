@@ -233,7 +233,8 @@ class Writer:
             items: list = []
             for d in defines:
                 said = f" = {code(d.body)}" if d.block is None else ", a procedure"
-                items.append(f"**{_name(d.name)}**({', '.join(d.params)}){said}" + self.standin(d, f"define {d.name}")
+                head = f"**{_name(d.name)}**" + ("" if d.bare else f"({', '.join(d.params)})")
+                items.append(head + said + self.standin(d, f"define {d.name}")
                              + (f" — {prose(d.doc)}" if d.doc else ""))
                 if d.block is not None:  # its statements, as an action's
                     items.append(self.statements(d.block))

@@ -142,3 +142,36 @@ def test_a_long_condition_breaks_between_its_operands():
     assert lines[at] == "end when count(pile_0) == 0 and total_0 > 0"
     assert lines[at + 1:] == [f"    or count(pile_{i}) == {i} and total_{i} > {i * 10}" for i in range(1, 6)]
     assert parse(out) == parse(text) and format_text(out) == out
+
+
+# ---- every line within 100 columns: comments and doc comments too ------------------------------
+
+
+@pytest.mark.parametrize("path", ALL, ids=lambda p: p.stem)
+def test_no_formatted_line_of_a_shipped_game_is_over_100_columns(path):
+    for n, line in enumerate(format_text(path.read_text(encoding="utf-8")).splitlines(), 1):
+        assert len(line) <= 100 or " " not in line.strip(), f"{path.name}:{n}: {len(line)} columns"
+
+
+_words = st.lists(st.text("abcdefghij", min_size=1, max_size=14), min_size=1, max_size=40).map(" ".join)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_words, _words, _words, st.integers(0, 60))
+def test_long_comments_and_doc_comments_are_broken_between_words(doc, comment, trailing, pad):
+    """A doc comment is a paragraph: broken into lines it says the same. A comment, on a line
+    of its own or after code, is broken the same way (after code it moves above when too long)."""
+    name = "n" + "x" * pad
+    text = (f'game "T" {{ players 2 }}\n/// {doc}\ncounter {name} = 1  # {trailing}\n# {comment}\n'
+            f"turn {{\n  step s {{\n    /// {doc}\n    action a {{\n      {name} += 1  # {trailing}\n"
+            f"    }}\n  }}\n}}\nend when {name} > 3\n")
+    out = format_text(text)
+    assert format_text(out) == out
+    for line in out.splitlines():
+        assert len(line) <= 100 or " " not in line.strip().lstrip("#/ ").strip(), line
+    before, after = parse(text), parse(out)
+    prose = lambda d: " ".join((d or "").split())  # noqa: E731
+    assert [prose(d.doc) for d in before.decls] == [prose(d.doc) for d in after.decls]
+    # every word of every comment is still there, in order
+    said = lambda t: [w for line in t.splitlines() if "#" in line for w in line.split("#", 1)[1].split()]  # noqa: E731
+    assert said(out) == said(text) or sorted(said(out)) == sorted(said(text))

@@ -698,11 +698,11 @@ def test_a_counter_per_turn_begins_each_turn_afresh(backend):
     assert state.is_over  # the end condition saw taken == 2 before it was set back
 
 
-def test_per_turn_is_for_counters_and_kept_by_the_formatter():
+def test_per_turn_is_kept_by_the_formatter_and_a_zone_per_turn_starts_empty():
     from regle.dsl.printer import format_text
     from regle.rulebook import rulebook
     assert "counter taken per turn" in format_text(PER_TURN, "p.rules")
     assert "set back as each turn begins" in rulebook("p.rules", text=PER_TURN)
-    with pytest.raises(regle.RulesError, match="'per turn' is for counters"):
-        regle.loads(PER_TURN.replace("counter best per player", "zone pile: int per turn"), name="bad",
+    with pytest.raises(regle.RulesError, match="a zone 'per turn' starts each turn empty"):
+        regle.loads(PER_TURN.replace("counter best per player", "zone pile: int per turn = [1]"), name="bad",
                     backend="python")
