@@ -179,7 +179,7 @@ def has_chance(rules: ast.Rules) -> bool:
     stack = [rules]
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.Call) and node.func == "random":
+        if isinstance(node, ast.Call) and node.func in ("random", "die"):  # symbols.CHANCE_FUNCTIONS
             return True
         stack.extend(children(node))
     return False

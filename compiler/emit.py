@@ -322,11 +322,13 @@ class PythonWriter:
         return f"{self.name('K.connected')}({args})", P_ATOM
 
     def w_Draw(self, e: N.Draw) -> tuple[str, int]:
-        return self.logged(e, f"s.rng.below({self.code(e.bound)})"), P_ATOM
+        return self.logged(e, f"s.rng.below({self.code(e.bound)})")
 
     @staticmethod
-    def logged(e: N.Draw, draw: str) -> str:
-        return f"_rolled(s.rolls, {draw})" if e.logged else draw
+    def logged(e: N.Draw, draw: str) -> tuple[str, int]:
+        """A draw, from its lowest value (a die's face from 1), kept in the log as it is used."""
+        value, prec = (f"{draw} + {e.low}", P_ADD) if e.low else (draw, P_ATOM)
+        return (f"_rolled(s.rolls, {value})", P_ATOM) if e.logged else (value, prec)
 
     def w_CountValue(self, e: N.CountValue) -> tuple[str, int]:
         return f"{self.code(e.grid, P_ATOM)}.count({self.code(e.value)})", P_ATOM

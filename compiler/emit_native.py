@@ -146,7 +146,7 @@ class CythonWriter(PythonWriter):
         return f"{self.name(kernel)}({args})", P_ATOM
 
     def w_Draw(self, e: N.Draw) -> tuple[str, int]:  # the generator driven in C
-        return self.logged(e, f"_rng_below(s.rng, {self.code(e.bound)})"), P_ATOM
+        return self.logged(e, f"_rng_below(s.rng, {self.code(e.bound)})")
 
     def holds(self, grid: N.Expr, value: int, present: bool) -> tuple[str, int]:  # the C library's search
         found = f"_has_byte({self.code(grid)}, {value})"

@@ -20,6 +20,7 @@ from . import types as T
 from .analysis import written_places
 from .journal import journal
 from .lower_common import Ctx, ast_nodes, nodes_through_defines, pyname
+from .symbols import CHANCE_FUNCTIONS
 
 
 def ensure_sites(stmts: list, defines: dict) -> list[tuple[tuple, ast.Ensure, bool]]:
@@ -110,7 +111,7 @@ def ensure_test(low, effects: list, index: int, arg_names: list, arg_types: dict
     before += [s for _, block in _trial_chain(runs, ens, defines) for s in block[:-1]]
     for stmt in ast_nodes(before):
         if isinstance(stmt, (ast.EndTurn, ast.EndGame, ast.NextPlayer, ast.Shuffle, ast.Announce)) or (
-                isinstance(stmt, ast.Call) and stmt.func == "random"):
+                isinstance(stmt, ast.Call) and stmt.func in CHANCE_FUNCTIONS):
             low.error("'ensure' tests the position the move leads to: the effects before it may not end the "
                       "turn or the game, choose the next player, announce or draw on chance", stmt.pos,
                       "put the ensure before this statement")

@@ -169,7 +169,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                                 per_turn=g.node.per == "turn"))
         first = N.Const(T.INT, 0, 0)
         if game is not None and game.first is not None:
-            first = self.number_tree(game.first, setup_ctx)
+            # its draw is logged with the rolls of play: who starts is part of a game's replay
+            first = self.number_tree(game.first, Ctx("first", random_ok=True))
         setup_lines = []
         for node in sym.setup:
             setup_lines += self.block(node.body, Ctx("setup", random_ok=True))

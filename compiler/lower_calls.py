@@ -14,7 +14,7 @@ from .counts import COUNTED_FORMS
 from .emit import PythonWriter
 from .share import shape
 from . import types as T
-from .symbols import BUILTIN_NAMES, FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
+from .symbols import BUILTIN_NAMES, CHANCE_FUNCTIONS, FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
 from . import statements as S
 from .lower_grids import GRID_FUNCTIONS
 from .lower_common import P_ATOM, Ctx, c_type, pyname, ast_nodes, has_product, nodes_through_defines
@@ -24,7 +24,7 @@ def draws(node, defines: dict) -> bool:
     """Whether evaluating an expression may draw a random number (``random()``, itself or in a
     define it uses): then an aggregate evaluates every element, so that both engines draw alike;
     otherwise it stops at the first element that decides."""
-    return any(isinstance(inner, ast.Call) and inner.func == "random"
+    return any(isinstance(inner, ast.Call) and inner.func in CHANCE_FUNCTIONS
                for inner in nodes_through_defines(node, defines))
 
 
@@ -231,16 +231,18 @@ class CallLowering:
             if f == "first" and isinstance(tree, N.Helper) and tree.name == "K.cells_holding":
                 return self.helper("K.first_holding", ty.elem or T.ANY, *tree.args)  # the first one found, no list
             return self.helper("ops." + f, ty.elem or T.ANY, tree)
-        if f == "random":
+        if f in CHANCE_FUNCTIONS:  # random(n): 0..n-1; die(n): a die's face, 1..n
             if not arity(1):
                 return "0", T.INT, P_ATOM
             if not ctx.random_ok:
-                self.error("random() may only be used in setup and in effects", node.pos,
+                self.error(f"{f}() may only be used in setup and in effects", node.pos,
                            "conditions, scores and the winner must not depend on chance")
             bound = self.number_tree(args[0], ctx)
-            logged = ctx.where != "setup"  # during play: kept in the state's log, so a game can be replayed
+            # during play (and the first player's draw): kept in the state's log, as the rules use
+            # it, so that a game can be replayed from its rolls and moves
+            logged = ctx.where != "setup"
             self.rolls = self.rolls or logged
-            return N.Draw(T.INT, 0, bound, logged)
+            return N.Draw(T.INT, 0, bound, logged, 1 if f == "die" else 0)
         self.error(f"{f}() needs the form {f}(value for x in zone where condition)", node.pos)
         return "0", T.ANY, P_ATOM
 

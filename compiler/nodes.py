@@ -405,10 +405,12 @@ class Joined(Expr):
 
 @attrs.frozen
 class Draw(Expr):
-    """A random whole number from 0 below ``bound``, from the state's generator; ``logged``: kept
-    in the state's log of rolls (during play)."""
+    """A random whole number from ``low`` up to ``low + bound - 1`` (``random(n)``: from 0; a
+    die's face, ``die(n)``: from 1), from the state's generator; ``logged``: kept in the state's
+    log of rolls (during play), as drawn."""
     bound: Expr
     logged: bool = False
+    low: int = 0
 
 
 @attrs.frozen

@@ -26,7 +26,10 @@ FUNCTIONS = {"count", "sum", "max", "min", "any", "all", "has", "abs", "random",
 OPEN_FUNCTIONS = {"number", "first", "last", "column", "cell", "neighbour", "neighbours", "directions",
                   "ray", "distance", "edge_cells", "in_a_row", "connected", "flanked", "houses", "store",
                   "opposite", "chain", "sides", "lanes", "around", "liberties", "slide", "blocker", "repeated",
-                  "lines", "leaps", "reach", "in_a_row_exactly", "wall", "beside", "reachable", "since", "line"}
+                  "lines", "leaps", "reach", "in_a_row_exactly", "wall", "beside", "reachable", "since", "line",
+                  "die"}
+#: The functions that draw on chance: ``random(n)`` (0..n-1) and ``die(n)`` (a die's face, 1..n).
+CHANCE_FUNCTIONS = frozenset({"random", "die"})
 
 #: Resource bounds for untrusted rules files (see docs/language.md, "Limits").
 #: a seat's colour: a colour word (letters only, as CSS names them) or #rgb / #rrggbb

@@ -186,6 +186,11 @@ def test_the_native_emitter_writes_the_c_forms():
         (N.Table(T.ANY, 0, "G_board__ADJ"), "G_board__ADJ", "_t_G_board__ADJ"),
         (N.Dimension(I, 0, "G_board__WIDTH", 7), "G_board__WIDTH", "7"),
         (N.Draw(I, 0, const(6), True), "_rolled(s.rolls, s.rng.below(6))", "_rolled(s.rolls, _rng_below(s.rng, 6))"),
+        # a die: its face from 1, logged as the face; grouped where its place needs it
+        (N.Draw(I, 0, const(6), True, 1), "_rolled(s.rolls, s.rng.below(6) + 1)",
+         "_rolled(s.rolls, _rng_below(s.rng, 6) + 1)"),
+        (N.Binary(I, 0, "*", const(2), N.Draw(I, 0, const(6), False, 1)), "2 * (s.rng.below(6) + 1)",
+         "2 * (_rng_below(s.rng, 6) + 1)"),
         (N.CountValue(I, 0, grid, const(0)), "s.g_board.count(0)", "_CK.count_byte(s.g_board, 0)"),
         (N.Removal(T.ANY, 0, N.Field(T.ANY, 0, "z_deck"), local("x_")), "s.z_deck.remove(x_)",
          "_CK.remove_value(s.z_deck, x_)"),

@@ -954,8 +954,41 @@ def test_every_roll_is_kept_in_the_state_also_on_turns_with_no_decision(backend)
     assert game.state_from_json(data).to_json()["rolls"] == rolls
     assert game.new_game(seed=3).to_json()["rolls"] == rolls[:1]  # the first turn has rolled
     assert "rolls" in game.new_game(seed=3).view(0)
-    pixies = regle.load("pixies", backend="python")  # a roll in setup is not a roll during play
-    assert "rolls" not in pixies.new_game(seed=0).to_json()
+    pixies = regle.load("pixies", backend="python")  # who starts is drawn: logged first, as drawn
+    for seed in range(4):
+        start = pixies.new_game(3, seed=seed)
+        assert start.to_json()["rolls"] == [start.cur]
+
+
+DIE = DICE.replace("die = 1 + random(6)", "die = die(6)").replace("counter die", "counter face") \
+    .replace("die = die(6)", "face = die(6)").replace("require die != 6", "require face != 6") \
+    .replace("n * die", "n * face").replace("players 2", "players 2\n  first player random(2)")
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_a_die_is_logged_as_its_face_after_the_first_players_draw(backend):
+    """die(n) is a face from 1 to n, kept in the log as the rules use it (not the 0..n-1 drawn
+    beneath it); the first player's draw comes first in the log."""
+    if backend == "native" and not native.available():
+        pytest.skip(native.unavailable_reason())
+    game = regle.loads(DIE, name="die", backend=backend)
+    faces = set()
+    for seed in range(12):
+        state = game.new_game(seed=seed)
+        first = state.to_json()["rolls"][0]  # (a six passes the first turn before any decision)
+        assert first in (0, 1) and (state.cur == first or state.to_json()["rolls"][1] == 6)
+        while not state.is_over:
+            state = state.play(state.notations()[-1])
+        rolls = state.to_json()["rolls"]
+        assert rolls[0] == first
+        assert len(rolls) == 13 and all(1 <= r <= 6 for r in rolls[1:])
+        totals = [0, 0]  # the replay from the log: a six passes, else the move adds 2 * face
+        for turn, r in enumerate(rolls[1:]):
+            if r != 6:
+                totals[(first + turn) % 2] += 2 * r
+        assert state.to_json()["counters"]["total"] == totals
+        faces.update(rolls[1:])
+    assert faces == {1, 2, 3, 4, 5, 6}
 
 
 JOURNAL = '''
