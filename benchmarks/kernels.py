@@ -12,7 +12,7 @@ import random
 import sys
 import time
 
-from regle.compiler.geometry import hexagon, lanes, square
+from regle.compiler.check.geometry import hexagon, lanes, square
 from regle.runtime import kernels as pure
 
 try:

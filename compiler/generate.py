@@ -15,15 +15,15 @@ from regle.dsl import RulesError, Source, parse
 from regle.dsl.errors import Diagnostic
 from regle.dsl.variants import resolve
 
-from .bare_calls import call_bare_defines
-from .checker import LIMITS, Checker
-from .ir import GameIR
-from .lower import Lowerer
-from .emit import runtime_call
-from .safety import literal, verify
-from .written import write_game
+from .check.bare_calls import call_bare_defines
+from .check.checker import LIMITS, Checker
+from .ir.game import GameIR
+from .lower.lowerer import Lowerer
+from .write.emit import runtime_call
+from .write.safety import literal, verify
+from .write.written import write_game
 
-TEMPLATES = Path(__file__).with_name("templates")
+TEMPLATES = Path(__file__).parent / "write" / "templates"
 
 
 @lru_cache(maxsize=1)
@@ -95,7 +95,7 @@ def c_def(name: str, params: list[str], ctypes: list[str], result: str) -> str:
 def lower(text: str, filename: str = "<rules>", name: str | None = None, native: bool = False) -> GameIR:
     """Parse, check and lower a rules text; raise RulesError with every problem found. The
     trees are the same for both engines; ``native`` marks the game to be written for the native
-    engine (compiler/written.py: aggregates as methods with C loops, C forms)."""
+    engine (compiler/write/written.py: aggregates as methods with C loops, C forms)."""
     source = Source(text, filename)
     try:
         rules = parse(text, filename)
@@ -151,7 +151,7 @@ def rules_hash(text: str) -> str:
 
 def render(ir: GameIR, native: bool = False) -> str:
     """The engine module's source: Python, or with ``native`` the same engine as Cython source
-    (the lowered game's trees written first, by its own emitter: compiler/written.py)."""
+    (the lowered game's trees written first, by its own emitter: compiler/write/written.py)."""
     from regle import __version__
     if not ir.written:
         ir = write_game(ir)

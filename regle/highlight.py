@@ -9,8 +9,8 @@ from pathlib import Path
 from pygments.lexer import RegexLexer, words
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text
 
-from regle.compiler.symbols import FUNCTIONS, OPEN_FUNCTIONS
-from regle.compiler.lower_grids import GRID_FUNCTIONS
+from regle.compiler.check.symbols import FUNCTIONS, OPEN_FUNCTIONS
+from regle.compiler.lower.grids import GRID_FUNCTIONS
 from regle.dsl import parser
 
 def _keywords() -> tuple:

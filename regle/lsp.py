@@ -325,7 +325,7 @@ def completion(ls: LanguageServer, params: lsp.CompletionParams) -> lsp.Completi
 def _cells(document, before: str) -> list[lsp.CompletionItem]:
     """The cells and directions of the grid named last before the cursor, from the checked
     declarations (the file is being typed: the rest of it need not be right)."""
-    from regle.compiler.checker import Checker
+    from regle.compiler.check.checker import Checker
     from regle.dsl.errors import Source
     from regle.dsl.variants import resolve
     path = path_of(document.uri)

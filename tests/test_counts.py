@@ -1,13 +1,13 @@
-"""The pass that makes a let of a kernel's list, only counted, the count (compiler/counts.py),
+"""The pass that makes a let of a kernel's list, only counted, the count (compiler/passes/counts.py),
 on trees made by hand."""
 from __future__ import annotations
 
-from regle.compiler import nodes as N
-from regle.compiler import statements as S
-from regle.compiler import types as T
-from regle.compiler.counts import count_only
-from regle.compiler.emit import PythonWriter
-from regle.compiler.moves import AddMove, Guard, move_lines, nest
+from regle.compiler.ir import nodes as N
+from regle.compiler.ir import statements as S
+from regle.compiler.ir import types as T
+from regle.compiler.passes.counts import count_only
+from regle.compiler.write.emit import PythonWriter
+from regle.compiler.write.moves import AddMove, Guard, move_lines, nest
 
 CELLS = T.list_of(T.INT)
 FLANKED = N.Helper(CELLS, 0, "K.flanked", (N.Field(T.ANY, 0, "g_board"), N.Local(T.INT, 0, "c_")))

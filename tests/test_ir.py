@@ -1,5 +1,5 @@
-"""The typed IR (compiler/nodes.py, compiler/statements.py) and its two emitters
-(compiler/emit.py): every node kind is written by both, random trees written as Python compute
+"""The typed IR (compiler/ir/nodes.py, compiler/ir/statements.py) and its two emitters
+(compiler/write/emit.py): every node kind is written by both, random trees written as Python compute
 what the reference evaluator says, and the native forms are the C ones."""
 from __future__ import annotations
 
@@ -8,9 +8,12 @@ import inspect
 import attrs
 from hypothesis import given, settings, strategies as st
 
-from regle.compiler import emit, nodes as N, statements as S, types as T
-from regle.compiler.emit_native import CythonWriter
-from regle.compiler.evaluate import evaluate
+from regle.compiler.write import emit
+from regle.compiler.ir import nodes as N
+from regle.compiler.ir import statements as S
+from regle.compiler.ir import types as T
+from regle.compiler.write.emit_native import CythonWriter
+from regle.compiler.ir.evaluate import evaluate
 
 ENV = {"a": 3, "b": -2, "l": [4, -1, 0, 7], "e": []}
 BUILTINS = {"_abs": abs, "max": max, "min": min, "sum": sum, "len": len, "range": range, "any": any,

@@ -96,7 +96,7 @@ def test_kernels_mode_is_reported():
 
 
 # ---- boards ----------------------------------------------------------------------------------
-from regle.compiler.geometry import hexagon, lanes, square  # noqa: E402
+from regle.compiler.check.geometry import hexagon, lanes, square  # noqa: E402
 
 GEOMETRIES = [square(3, 3), square(1, 6), square(6, 1), lanes(5, 5), lanes(1, 1), square(7, 5),
               hexagon(4), hexagon(5), hexagon(1)]
@@ -271,7 +271,7 @@ def test_shared_moves_are_plain_tuples(tag, a, b):
 def test_ops_reexports_the_kernels_that_native_engines_call_in_c():
     """A native engine turns ops.NAME( into a C call of the kernel NAME when the .pxd declares
     one: then ops.NAME must be that kernel, not a helper of the same name."""
-    from regle.compiler.emit import c_kernels
+    from regle.compiler.write.emit import c_kernels
     from regle.runtime import K, ops
     assert {"line_move_keys", "deal", "place", "triple"} <= c_kernels()
     assert "position_key" in c_kernels()  # a return type of two words (cpdef long long ...)
@@ -597,7 +597,7 @@ def test_engines_play_the_same_games_on_both_kernel_paths(game, tmp_path):
 
 # ---- board queries: lines, outflanking, connection ------------------------------------------------
 def _geometries():
-    from regle.compiler import geometry
+    from regle.compiler.check import geometry
     return st.sampled_from([geometry.square(3, 3, True), geometry.square(5, 4), geometry.square(6, 6, True),
                             geometry.lanes(4, 3, True), geometry.rhombus(5, 5), geometry.hexagon(3),
                             geometry.mancala(3)])
@@ -679,7 +679,7 @@ def test_chains_followed_since_flood_only_from_what_changed(k):
     """After the first call, connected_since floods only from the cells that gained the value:
     with the memo's reached marks wiped (its board kept), a stone that completes the chain is
     not seen to, which shows the whole board is not searched again."""
-    from regle.compiler import geometry
+    from regle.compiler.check import geometry
     geo = geometry.square(3, 3, False)
     adj = geo.table()
     starts, goals = [0, 1, 2], [6, 7, 8]
@@ -709,7 +709,7 @@ def test_a_lane_count_of_no_such_lane_is_an_error(k):
 
 @pytest.mark.parametrize("k", IMPLS)
 def test_board_queries_hand_made(k):
-    from regle.compiler import geometry
+    from regle.compiler.check import geometry
     geo = geometry.square(3, 3, True)
     adj = geo.table()
     diagonal = bytearray([1, 0, 0, 0, 1, 0, 0, 0, 1])  # a1 b2 c3

@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 import regle
 from regle import native
-from regle.compiler import geometry
+from regle.compiler.check import geometry
 from regle.compiler.generate import engine_source
 from regle.display import Style, render
 from regle.dsl.printer import format_text

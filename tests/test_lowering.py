@@ -1,17 +1,19 @@
 """What the lowering learns from its own records rather than from the code it wrote: a define
 written in place only when no argument would be computed twice, the reads of the state taken
 once, the value a step's condition shares with its moves, counted lets, and move generators
-written from statement nodes (compiler/moves.py)."""
+written from statement nodes (compiler/write/moves.py)."""
 from __future__ import annotations
 
 import pytest
 
 import regle
 from regle.compiler.generate import engine_source, native_source
-from regle.compiler import nodes as N, statements as S, types as T
-from regle.compiler.emit import PythonWriter
-from regle.compiler.emit_native import CythonWriter
-from regle.compiler.moves import AddMove, Guard, KernelMoves, MovesBound, keyed_moves, move_lines, nest
+from regle.compiler.ir import nodes as N
+from regle.compiler.ir import statements as S
+from regle.compiler.ir import types as T
+from regle.compiler.write.emit import PythonWriter
+from regle.compiler.write.emit_native import CythonWriter
+from regle.compiler.write.moves import AddMove, Guard, KernelMoves, MovesBound, keyed_moves, move_lines, nest
 
 DICE = '''
 game "Dice" { players 2 }

@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 import regle
 from regle import native
-from regle.compiler import geometry
+from regle.compiler.check import geometry
 from regle.compiler.generate import engine_source
 from regle.dsl.printer import format_text
 from regle.runtime import kernels as pure
@@ -416,8 +416,8 @@ def test_opposite_and_line_go_both_ways_along_a_direction(backend):
 
 
 def test_opposite_pairs_every_direction_of_every_board():
-    from regle.compiler import geometry
-    from regle.compiler.lower_grids import OPPOSITE_NAMES
+    from regle.compiler.check import geometry
+    from regle.compiler.lower.grids import OPPOSITE_NAMES
     for geo in (geometry.square(3, 3, True), geometry.hexagon(2), geometry.mancala(6), geometry.lanes(3, 3)):
         for d, name in enumerate(geo.dirs):
             back = geo.dirs.index(OPPOSITE_NAMES[name])

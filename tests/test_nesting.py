@@ -275,13 +275,15 @@ class Operators(Maker):
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_the_ir_of_operators_is_what_the_text_means(data):
-    """Lowered to the typed IR (compiler/nodes.py), an expression evaluates (compiler/evaluate.py) to
+    """Lowered to the typed IR (compiler/ir/nodes.py), an expression evaluates (compiler/ir/evaluate.py) to
     the value of the tree it was written from, and the Python written from the IR too."""
-    from regle.compiler import emit, nodes, types
-    from regle.compiler.evaluate import evaluate
-    from regle.compiler.lower import Lowerer
-    from regle.compiler.lower_common import Ctx
-    from regle.compiler.checker import Checker
+    from regle.compiler.write import emit
+    from regle.compiler.ir import nodes
+    from regle.compiler.ir import types
+    from regle.compiler.ir.evaluate import evaluate
+    from regle.compiler.lower.lowerer import Lowerer
+    from regle.compiler.lower.common import Ctx
+    from regle.compiler.check.checker import Checker
     from regle.dsl.errors import Source
     from regle.dsl.parser import parse
     draw = lambda n: data.draw(st.integers(0, n - 1)) if n > 1 else 0  # noqa: E731

@@ -1,13 +1,13 @@
 """The optimization passes shared by both engines (compiler/passes), each on its own: trees
-before and after, and the same value under the reference evaluator (compiler/evaluate.py)."""
+before and after, and the same value under the reference evaluator (compiler/ir/evaluate.py)."""
 from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from regle.compiler import nodes as N
-from regle.compiler import types as T
-from regle.compiler.evaluate import evaluate
+from regle.compiler.ir import nodes as N
+from regle.compiler.ir import types as T
+from regle.compiler.ir.evaluate import evaluate
 from regle.compiler.passes import bottom_up, optimize
 from regle.compiler.passes.early_exit import stop_early
 
@@ -82,7 +82,7 @@ def test_the_pipeline_keeps_the_value_of_random_trees(data):
 
 # ---- share_values: a call a define computes twice, computed once -------------------------------
 
-from regle.compiler import statements as S  # noqa: E402
+from regle.compiler.ir import statements as S# noqa: E402
 from regle.compiler.passes.share_values import _occurrences, drawing_functions, share_in_function  # noqa: E402
 
 

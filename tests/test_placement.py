@@ -13,7 +13,7 @@ import pytest
 
 import regle
 from regle import native
-from regle.compiler import statements as S
+from regle.compiler.ir import statements as S
 from regle.compiler.generate import lower
 from regle.dsl.errors import RulesError
 

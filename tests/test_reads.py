@@ -1,14 +1,14 @@
-"""The pass that takes a method's reads of the state once (compiler/reads.py), on trees made by
+"""The pass that takes a method's reads of the state once (compiler/passes/reads.py), on trees made by
 hand: what it counts, what it rewrites, and where it must not reach."""
 from __future__ import annotations
 
-from regle.compiler import nodes as N
-from regle.compiler import statements as S
-from regle.compiler import types as T
-from regle.compiler.emit import PythonWriter
-from regle.compiler.emit_native import CythonWriter
-from regle.compiler.moves import AddMove, Guard, KernelMoves, Scan, move_lines, nest
-from regle.compiler.reads import take_reads_once
+from regle.compiler.ir import nodes as N
+from regle.compiler.ir import statements as S
+from regle.compiler.ir import types as T
+from regle.compiler.write.emit import PythonWriter
+from regle.compiler.write.emit_native import CythonWriter
+from regle.compiler.write.moves import AddMove, Guard, KernelMoves, Scan, move_lines, nest
+from regle.compiler.passes.reads import take_reads_once
 
 ZONE = T.zone_of(T.INT)
 ME = N.Local(T.PLAYER, 0, "me")

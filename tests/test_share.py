@@ -1,13 +1,13 @@
-"""The passes that compute a value once (compiler/share.py), on trees made by hand: the cell
+"""The passes that compute a value once (compiler/passes/share.py), on trees made by hand: the cell
 lists a define's body builds twice, and the call a step's condition and its moves share."""
 from __future__ import annotations
 
-from regle.compiler import nodes as N
-from regle.compiler import statements as S
-from regle.compiler import types as T
-from regle.compiler.emit import PythonWriter
-from regle.compiler.moves import Guard, KernelMoves, nest
-from regle.compiler.share import build_once, shape, shared_value, use_shared
+from regle.compiler.ir import nodes as N
+from regle.compiler.ir import statements as S
+from regle.compiler.ir import types as T
+from regle.compiler.write.emit import PythonWriter
+from regle.compiler.write.moves import Guard, KernelMoves, nest
+from regle.compiler.passes.share import build_once, shape, shared_value, use_shared
 
 CELLS = T.list_of(T.INT)
 BOARD = N.Field(T.ANY, 0, "g_board")

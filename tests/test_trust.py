@@ -145,7 +145,7 @@ def test_title_payload_through_simulate_workers_and_diff(tmp_path):
 
 
 def test_verify_refuses_what_the_templates_never_write():
-    from regle.compiler.safety import verify
+    from regle.compiler.write.safety import verify
     for code in ("x = __builtins__['__import__']('os')", "globals()['x'] = 1", "breakpoint()", "vars()",
                  "import os", "from regle.runtime import ops\nops.os", "def f(): return f.__globals__",
                  "x = getattr(1, 'real')", "'{0.__class__}'.format(1)", "globals = 1"):

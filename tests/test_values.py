@@ -365,7 +365,7 @@ def test_region_kernels_twins_agree():
     """liberties, liberty_count (with a limit) and around: compiled and pure kernels, on random
     boards, and against a flood fill written here."""
     from hypothesis import given, strategies as st
-    from regle.compiler import geometry
+    from regle.compiler.check import geometry
     from regle.runtime import kernels as pure
     try:
         from regle.runtime import _kernels as compiled
@@ -522,7 +522,7 @@ def test_slides_stop_before_the_first_piece_met(backend):
 
 def test_slide_and_blocker_kernel_twins_agree():
     from hypothesis import given, strategies as st
-    from regle.compiler import geometry
+    from regle.compiler.check import geometry
     from regle.runtime import kernels as pure
     try:
         from regle.runtime import _kernels as compiled

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import regle
-from regle.compiler import geometry
+from regle.compiler.check import geometry
 from regle.runtime import kernels as pure
 
 try:

@@ -1,9 +1,9 @@
 """Optimizations as tree passes over the typed IR, shared by both engines.
 
 Each pass is one module with one job: a function from a tree to a tree of the same value (the
-reference evaluator, compiler/evaluate.py, is the judge: tests/test_passes.py holds each pass to
+reference evaluator, compiler/ir/evaluate.py, is the judge: tests/test_passes.py holds each pass to
 it on trees made by hand and on random ones). :func:`optimize` runs them, in order, over every
-tree a :class:`GameIR` holds, before either engine's writer sees it (compiler/written.py); the
+tree a :class:`GameIR` holds, before either engine's writer sees it (compiler/write/written.py); the
 passes that differ by engine (reads taken once, cells built once, packed keys) run there.
 
 The pipeline:
@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import attrs
 
-from ..nodes import Node
-from ..traverse import over
+from ..ir.nodes import Node
+from ..ir.traverse import over
 from .early_exit import stop_early
 from .share_values import share_values
 

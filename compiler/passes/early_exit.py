@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import attrs
 
-from .. import nodes as N
-from .. import types as T
-from ..traverse import parts
+from ..ir import nodes as N
+from ..ir import types as T
+from ..ir.traverse import parts
 
 #: count OP k, for the k and OP that ask "is there one?" (True) or "is there none?" (False)
 _SOME = {(">", 0): True, (">=", 1): True, ("!=", 0): True, ("==", 0): False, ("<", 1): False, ("<=", 0): False}

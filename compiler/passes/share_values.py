@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .. import nodes as N
-from .. import statements as S
-from ..share import CALLS, shape
-from ..traverse import over, parts
+from ..ir import nodes as N
+from ..ir import statements as S
+from .share import CALLS, shape
+from ..ir.traverse import over, parts
 
 
 def drawing_functions(functions: list) -> set[str]:

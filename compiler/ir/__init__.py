@@ -1,0 +1,1 @@
+"""The typed IR: expression and statement trees, the lowered game, types, walking trees, the reference evaluator."""

@@ -1,0 +1,228 @@
+"""The lowered game: everything the engine template needs, already checked and typed.
+
+As the lowering (:mod:`lower`) leaves it, the same for both engines, the game's expressions and
+blocks of statements are trees (:mod:`nodes`, :mod:`statements`; the fields marked *tree*
+below), each block after a comment naming its rules line. :func:`written.write_game` turns them
+into one engine's code (``written``) just before the template lays the module out.
+"""
+from __future__ import annotations
+
+import attrs
+
+
+@attrs.define
+class TableIR:
+    name: str
+    const: str  # Python prefix for its tuples, e.g. T_CONTRACT
+    columns: list  # [(column name, display kind, values tuple)]
+    count: int
+    show_lines: list  # body of show_<table>(i)
+    line: int
+    cell_tables: list = attrs.Factory(list)  # [(column, 256-byte translation)] for grid projections
+    detail_lines: list = attrs.Factory(list)  # body of detail_<table>(i), when the table has one
+    #: columns of whole numbers (not truths) within 62 bits: natively also a typed array of C
+    #: numbers, ``_v_C_<table>__<column>``, which the native lowering reads instead
+    c_columns: list = attrs.Factory(list)
+
+
+@attrs.define
+class EnumIR:
+    name: str
+    const: str
+    members: list
+    wild: int | None
+    symbols: list = attrs.Factory(list)  # one character per member ('' when none)
+
+
+@attrs.define
+class ZoneIR:
+    name: str
+    attr: str
+    per: str | int | None  # None, "player", or a count of enum members
+    hidden: bool
+    private: bool
+    kind: str
+    capacity: int | None
+    init_code: object  # tree: its first contents (None: empty)
+    line: int
+    per_turn: bool = False  # emptied as each turn begins (a set of marks that lasts a turn)
+    #: for observations: (lowest value, how many values: a number, "n" for the seats, or None
+    #: for numbers without declared values)
+    values: tuple = (0, None)
+
+
+@attrs.define
+class GridIR:
+    name: str
+    attr: str
+    const: str  # prefix of its geometry constants, e.g. G_TRAY
+    per: str | int | None
+    hidden: bool
+    private: bool
+    kind: str  # element display kind
+    shape: str  # square | lanes | hex
+    width: int
+    height: int
+    cells: int
+    adj: list
+    rows: list
+    names: list
+    dirs: list
+    exits: list
+    line: int
+    columns: list = attrs.Factory(list)  # per cell: its column (x) counted from the west
+    sides: list = attrs.Factory(list)  # per side of the board: the cells along it
+    numbers: bool = False  # a grid of numbers: a list of ints, not a bytearray of codes
+    values: object = 0  # for observations: how many values a cell may hold (a number, or "n")
+    layout: tuple = ("square", ())  # for drawing: cell shape and centres (geometry.layout)
+    numbered: dict = attrs.Factory(dict)  # a numbered grid: number (from 1) -> cell
+    lines: list = attrs.Factory(list)  # a board of points and lines: per line, its cells in order
+    leaps: list = attrs.Factory(list)  # (name, offsets, table) of each leap the rules use (LEAP_1_2)
+    ways: int = 0  # how many reachable() calls on it keep the last ways found (WAYS_0, WAYS_1...)
+    base: str | None = None  # walls: the board whose cells they stand between
+    ends: list = attrs.Factory(list)  # walls: per wall, its two cells of the board
+    slots: list = attrs.Factory(list)  # walls: per (board cell * directions + d), the wall crossed (-1 none)
+    per_turn: bool = False  # emptied as each turn begins (marks that last a turn)
+
+
+@attrs.define
+class CounterIR:
+    name: str
+    attr: str
+    per: str | int | None
+    init_code: object  # tree: its first value
+    line: int
+    kind: str = "int"  # what it holds, for displays: int, player, bool, cell:GRID, enum:E, item:T
+    per_turn: bool = False  # set back to its first value as each turn begins
+
+
+@attrs.define
+class ActionIR:
+    index: int
+    name: str
+    step: int
+    say_lines: list  # body of the notation function
+    arg_names: list
+    moves: tuple  # its part of the move generator: statement nodes (compiler/write/moves.py)
+    do_lines: list   # tree: the statements that apply the effects
+    after: str       # code run after the effects (advance the turn)
+    line: int
+    is_pass: bool = False
+    long_lines: list = attrs.Factory(list)  # body of the long notation (for telling moves apart)
+    clash: str = "False"  # Python condition: may two moves of this action read the same?
+    skeleton: str = ""    # the notation with its placeholders blanked
+    #: per argument, its domain for action ids: ("value", size, lowest), ("players",),
+    #: ("group", colours, cells) or ("line", cells, directions, longest + 1)
+    domains: list = attrs.Factory(list)
+    #: per argument, its display kind ("cell:board", "item:card", "enum:colour", "int"...)
+    arg_kinds: list = attrs.Factory(list)
+    #: the effects' locals that always hold whole numbers: C numbers in the native engine
+    c_locals: list = attrs.Factory(list)
+    gen_locals: dict = attrs.Factory(dict)  # the move generator's locals -> whether each holds whole numbers
+    #: tree: ``ensure``'s trial (compiler/lower/ensure.py): the statements before it, the effects
+    #: before ``ensure`` and its condition (returned), what a ``finally`` puts back (None: the
+    #: trial runs on a copy), its rules line; () without ``ensure``
+    ensure_lines: tuple = ()
+    ensure_locals: list = attrs.Factory(list)
+    forced: bool = False  # ``forced action``: its moves, when it has any, are the step's only ones
+
+
+@attrs.define
+class StepIR:
+    index: int
+    name: str
+    kind: str  # decision | when | optional | repeat | auto
+    line: int
+    cond_code: object  # tree: the step's condition (None: always)
+    actions: list  # ActionIR (including pass/skip)
+    pass_action: ActionIR | None
+    body_lines: list  # tree: the statements of an automatic step
+    comment: str = ""  # "# line N: <rules text>"
+    shared_code: object = None  # tree: computed by the condition, passed to the move generator
+    move_lines: tuple = ()  # tree: the move generator's statements (compiler/write/moves.py)
+    keyed: dict | None = None  # natively, how it fills the buffer of keys instead (moves.keyed_moves)
+    c_locals: list = attrs.Factory(list)  # natively, the move generator's locals that are C numbers
+
+
+@attrs.define
+class GameIR:
+    name: str
+    title: str
+    rules_file: str
+    rules_hash: str
+    min_players: int
+    max_players: int
+    first_code: object  # tree: the seat that plays first
+    params: list  # [(name, value)]
+    enums: list
+    tables: list
+    zones: list
+    grids: list
+    patterns: list  # (rows, cols, cells bytes)
+    pattern_texts: list
+    counters: list
+    setup_lines: list  # tree: the statements of the setup
+    steps: list
+    actions: list
+    end_conds: list  # [(comment, tree)]
+    score_clauses: list  # [(name, line, tree)]
+    score_var: str
+    winner_keys: list  # [(line, tree, the seat's local)]
+    ties: str
+    invariants: list  # [(name, line, tree)]
+    kinds: dict  # display kind -> bound (enum size / item count)
+    score_secrecy: list = attrs.Factory(list)
+    flows: list = attrs.Factory(list)
+    ends_by_statement: bool = False  # some effect says `end game`
+    reads_stuck: bool = False  # an end condition reads `stuck` (a turn ended with no decision)
+    rolls: bool = False  # random() draws during play: the state keeps their log (``rolls``)
+    #: per repeated(...) set of places: (their code, whether the mover counts)
+    histories: list = attrs.Factory(list)
+    has_next_player: bool = False  # some effect says `next player` (else seats go in order)  # (place, place) pairs elements move between  # per clause: "public", "owner" or "nobody"
+    zone_per_enum: dict = attrs.Factory(dict)
+    quiet: list = attrs.Factory(list)  # names not drawn by regle play
+    edges: dict = attrs.Factory(dict)  # grid name -> the enum naming its sides
+    under: dict = attrs.Factory(dict)  # grid name -> the grid lying on top of it
+    enum_params: dict = attrs.Factory(dict)  # enum -> {list param indexed by it: values}
+    item_patterns: dict = attrs.Factory(dict)  # "item:table" -> the constant of its pattern column
+    #: [(comment, condition's tree, the winner's tree, "draw" or None)]: an end condition
+    #: that names its winner
+    end_winners: list = attrs.Factory(list)
+    #: module-level functions compiled from defines: (name, parameter codes, comment, tree: its
+    #: body as (the value's tree, the names it is given, its rules line, its lets as assignments),
+    #: C signature)
+    functions: list = attrs.Factory(list)
+    #: native lowering only: methods of the state that compute aggregates with a loop
+    #: (name, parameter codes, comment, body lines)
+    helpers: list = attrs.Factory(list)
+    #: the mark of each seat in drawn grids ("X", "O"), empty for P1, P2...
+    marks: list = attrs.Factory(list)
+    colours: list = attrs.Factory(list)  # one per seat, for drawing (colour words or #rrggbb)
+    #: zone -> (lo, hi): the numbers a zone of numbers is declared to hold
+    zone_values: dict = attrs.Factory(dict)
+    #: whether the rules use chance (shuffle, random)
+    has_chance: bool = False
+    #: the most decisions a game may take (``max decisions N``, else the engine's limit)
+    max_decisions: int = 100_000
+    #: notes for the author (rendered FILE:LINE:COL: note: ...), e.g. why there are no action ids
+    notes: list = attrs.Factory(list)
+    end_shapes: list = attrs.Factory(list)
+    announces: bool = False  # some effect says `announce "..."`
+    #: for the native engine: written by its emitter (its code calls the C forms the native
+    #: template defines; rendered as Python only to be verified, with a Python twin of each)
+    native_lowered: bool = False
+    #: natively, how many memos of in_a_row_since a state keeps (``s._memo_k``, made by ``s._memo(k, size)``)
+    memos: int = 0
+    #: natively, the C globals bound to the runtime helpers the lowered code calls
+    bound_calls: dict = attrs.Factory(dict)
+    #: the trees above written as code (compiler/write/written.py), for the engine ``native_lowered`` says
+    written: bool = False
+
+    @property
+    def same_fields(self) -> tuple[str, ...]:
+        """The fields a copy of a state takes as they are (numbers, and tuples or bytes never
+        changed in place), in copy(), _keep_into() and the Python engine's keep_slots plan
+        alike; ``legal`` is the state's list of moves (natively its keys, copied)."""
+        return ("n", "seed", "cur", "step", "turns", "decisions", "over", "legal", "nxt", "repeats") \
+            + (("announced",) if self.announces else ()) + (("stuck",) if self.reads_stuck else ()) \
+            + tuple(f"hist_{k}" for k in range(len(self.histories)))

@@ -1,0 +1,47 @@
+"""Walking and rebuilding IR trees generically, for the passes over them (compiler/passes/reads.py,
+compiler/passes/share.py, compiler/passes/counts.py): what a node holds, and a node with what it holds
+changed. Both work on expression and statement nodes alike (``nodes.Node``)."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import attrs
+
+from .nodes import Node
+
+
+def parts(value) -> list:
+    """What a node, tuple or list holds directly, for a pass that walks a tree: a node's fields
+    but its type and line (and the fields it names in ``again``: trees its other fields hold
+    too, for another writing), or the items of a tuple or list."""
+    if isinstance(value, (tuple, list)):
+        return list(value)
+    if isinstance(value, Node):
+        skip = ("type", "line", *getattr(value, "again", ()))
+        return [getattr(value, f.name) for f in attrs.fields(type(value)) if f.name not in skip]
+    return []
+
+
+def over(value, change: Callable[[Any], Any]):
+    """``value`` with ``change`` applied to what it holds directly (each item of a tuple or a
+    list, each field of a node: :func:`rebuild`); the value itself when nothing changed."""
+    if isinstance(value, (tuple, list)):
+        new = [change(item) for item in value]
+        return value if all(a is b for a, b in zip(new, value)) else type(value)(new)
+    if isinstance(value, Node):
+        return rebuild(value, change)
+    return value
+
+
+def rebuild(node, change: Callable[[Any], Any]):
+    """``node`` (an expression or statement node) with each field but its type and line passed
+    through ``change``; the node itself when nothing changed."""
+    changes = {}
+    for f in attrs.fields(type(node)):
+        if f.name in ("type", "line"):
+            continue
+        value = getattr(node, f.name)
+        new = change(value)
+        if new is not value:
+            changes[f.name] = new
+    return attrs.evolve(node, **changes) if changes else node

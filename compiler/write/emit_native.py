@@ -1,0 +1,398 @@
+"""The native engine's emitter: the typed IR written as Cython, in the C forms the native
+template declares.
+
+:class:`CythonWriter` walks the same trees as :class:`emit.PythonWriter` and overrides the node
+kinds whose native form differs (``nodes.BACKEND_KINDS``): a runtime helper called at C level
+(``_CK.chain``), through its C form (``_number``) or a C global bound once (``_ops_ray``); a
+byte of a grid read in C; a counter per seat in the state's C array; a table's column or a
+grid's geometry through its C array; the generator driven in C; a cell's neighbours walked in
+their C table with no list; and an aggregate as a method of the state that walks its
+collection once on C numbers (no list, no builtin called per aggregate).
+"""
+from __future__ import annotations
+
+from ..ir import nodes as N
+from ..ir import statements as S
+from ..ir import types as T
+from .emit import C_FORMS, K_FORMS, PythonWriter, runtime_call
+from ..lower.grids import owns_table
+from .moves import holding_scan, span_walk
+from ..ir.nodes import P_NOT, P_MUL, P_ATOM
+from ..ir.traverse import over, rebuild
+
+
+def c_type(ty: T.Type) -> str:
+    """The C type a native engine keeps a value of this type in: a C long for the small whole
+    numbers (numbers, players, enum members, table items, cells, lanes), a C int for a truth,
+    else a Python object."""
+    if ty.kind == "bool":
+        return "bint"
+    if ty.kind in ("int", "player", "enum", "item", "cell", "lane", "direction"):
+        return "long"
+    return "object"
+
+
+class CythonWriter(PythonWriter):
+    """The native engine's code of a tree: its C forms, declared by the native template."""
+
+    native = True
+
+    def __init__(self, bound: dict | None = None, helpers: list | None = None, helper_names: dict | None = None):
+        #: the runtime helpers called through C globals (C global -> helper), for the module's head
+        self.bound = bound if bound is not None else {}
+        #: the aggregates' helper methods: (name, parameters, comment, body lines, C signature)
+        self.helpers = helpers if helpers is not None else []
+        self.helper_names = helper_names if helper_names is not None else {}  # (body, params, sig) -> name
+
+    def name(self, qualified: str) -> str:
+        return runtime_call(qualified, True, self.bound)
+
+    def w_Helper(self, e: N.Helper) -> tuple[str, int]:
+        module, name = e.name.split(".")
+        if module == "ops" and e.c_form and name in C_FORMS:
+            return f"{C_FORMS[name]}({self.args(e.args)})", P_ATOM
+        if module == "K" and e.c_form and name in K_FORMS:
+            return f"{K_FORMS[name]}({self.args(e.args)})", P_ATOM
+        return super().w_Helper(e)
+
+    def w_StateCopy(self, e: N.StateCopy) -> tuple[str, int]:
+        return "s._copy()", P_ATOM  # the compiled state's own copy, a C call
+
+    def s_Keep(self, st: S.Keep) -> list[str]:  # a counter per seat is a C array: its read is a copy
+        return super().s_Keep(S.Keep(st.line, st.local, st.place, "number") if st.shape == "seats" else st)
+
+    def s_PutBack(self, st: S.PutBack) -> list[str]:  # ... and its setter copies it back
+        return super().s_PutBack(S.PutBack(st.line, st.local, st.place, "number") if st.shape == "seats" else st)
+
+    def w_Distinct(self, e: N.Distinct) -> tuple[str, int]:
+        return f"{self.name('K.distinct')}({self.code(e.coll)})", P_ATOM
+
+    def w_CellRead(self, e: N.CellRead) -> tuple[str, int]:
+        return f"_cell({self.code(e.grid)}, {self.code(e.cell)})", P_ATOM
+
+    def w_Element(self, e: N.Element) -> tuple[str, int]:  # a code less one, with no overflow check
+        return f"_element({self.code(e.code)})", P_ATOM
+
+    def w_NumberCell(self, e: N.NumberCell) -> tuple[str, int]:
+        # the cell's place in the array, read or written in C (``_number_at(g, c)[0] += 1``)
+        return f"_number_at({self.code(e.grid)}, {self.code(e.cell)})[0]", P_ATOM
+
+    def w_Slot(self, e: N.Slot) -> tuple[str, int]:
+        return f"s.a_{e.counter}[_ix({self.code(e.index)}, {self.code(e.bound)})]", P_ATOM
+
+    def w_Binary(self, e: N.Binary) -> tuple[str, int]:
+        if e.op in ("in", "not in") and isinstance(e.right, N.Houses) and \
+                (isinstance(e.right.seat, N.Local) or isinstance(e.right.seat, N.Const) and e.right.seat.value >= 0):
+            # c in houses(G, p): two comparisons of C numbers, no range made
+            first = f"_mancala_first({self.code(e.right.seat)}, {e.right.width})"
+            test = f"{first} <= {self.code(e.left, N.P_ADD)} < {first} + {e.right.width}"
+            return ("not (" + test + ")", P_NOT) if e.op == "not in" else (test, N.P_CMP)
+        if e.op in ("in", "not in") and isinstance(e.right, N.NeighbourList):
+            # t in neighbours(G, c): a look at c's row of the C table, no list made
+            r = e.right
+            test = f"_next_to(_p_{r.table}, len(_v_{r.table}), {r.degree}, {self.code(r.cell)}, {self.code(e.left)})"
+            return ("not " + test, P_NOT) if e.op == "not in" else (test, P_ATOM)
+        return super().w_Binary(e)
+
+    def w_Column(self, e: N.Column) -> tuple[str, int]:
+        return (f"_v_{e.column}[{self.code(e.item)}]" if e.c_array else f"{e.column}[{self.code(e.item)}]"), P_ATOM
+
+    def w_Geometry(self, e: N.Geometry) -> tuple[str, int]:
+        return f"_v_{e.table}[{self.code(e.index)}]", P_ATOM
+
+    def w_Table(self, e: N.Table) -> tuple[str, int]:
+        return f"_t_{e.name}", P_ATOM
+
+    def w_Dimension(self, e: N.Dimension) -> tuple[str, int]:
+        return str(e.value), P_ATOM
+
+    def w_NeighbourList(self, e: N.NeighbourList) -> tuple[str, int]:
+        return f"_neighbour_list(_v_{e.table}, {e.degree}, {self.code(e.cell)})", P_ATOM
+
+    def w_Neighbour(self, e: N.Neighbour) -> tuple[str, int]:
+        if e.steps is not None:
+            return (f"_neighbour_steps(_v_{e.table}, {e.degree}, {self.code(e.cell)}, {self.code(e.direction)}, "
+                    f"{self.code(e.steps)})"), P_ATOM
+        return f"_neighbour(_v_{e.table}, {e.degree}, {self.code(e.cell)}, {self.code(e.direction)})", P_ATOM
+
+    def w_Numbered(self, e: N.Numbered) -> tuple[str, int]:
+        # a C table of the cells by number (the dict says what is not one)
+        return f"_cell_by_number(_n_{e.table}, {e.table}, {self.code(e.number)})", P_ATOM
+
+    def w_Houses(self, e: N.Houses) -> tuple[str, int]:
+        if isinstance(e.seat, N.Local) or isinstance(e.seat, N.Const) and e.seat.value >= 0:
+            # a range of C numbers, from the C form (the seat computed once: a name or a number)
+            first = f"_mancala_first({self.code(e.seat)}, {e.width})"
+            return f"range({first}, {first} + {e.width})", P_ATOM
+        return super().w_Houses(e)
+
+    def w_Runs(self, e: N.Runs) -> tuple[str, int]:
+        # only the lines through the cells that changed since it last failed are looked at
+        return self.remembered(e, "K.in_a_row_since", (e.length,)) or super().w_Runs(e)
+
+    def w_Joined(self, e: N.Joined) -> tuple[str, int]:
+        # only the cells that gained the value since the last call are flooded from
+        return self.remembered(e, "K.connected_since", (e.starts, e.goals)) or super().w_Joined(e)
+
+    def remembered(self, e: N.Runs | N.Joined, kernel: str, rest: tuple) -> tuple[str, int] | None:
+        """The call of a query's kernel that keeps its memo in the state (``s._memo_k``, made by
+        ``s._memo(k, size)`` when first needed), given after the grid; None when the query keeps
+        none."""
+        if e.memo is None:
+            return None
+        field = f"s._memo_{e.memo}"
+        memo = N.Code(T.ANY, 0, f"({field} if {field} is not None else s._memo({e.memo}, {e.memo_size}))", P_ATOM)
+        args = self.args((e.grid, memo, e.table, N.Const(T.INT, 0, e.degree), e.code, *rest))
+        return f"{self.name(kernel)}({args})", P_ATOM
+
+    def w_Draw(self, e: N.Draw) -> tuple[str, int]:  # the generator driven in C
+        return self.logged(e, f"_rng_below(s.rng, {self.code(e.bound)})")
+
+    def holds(self, grid: N.Expr, value: int, present: bool) -> tuple[str, int]:  # the C library's search
+        found = f"_has_byte({self.code(grid)}, {value})"
+        return (found, P_ATOM) if present else (f"not {found}", P_NOT)
+
+    def w_CountValue(self, e: N.CountValue) -> tuple[str, int]:
+        return f"{self.name('K.count_byte')}({self.code(e.grid)}, {self.code(e.value)})", P_ATOM
+
+    def w_Removal(self, e: N.Removal) -> tuple[str, int]:  # a C call, not a method lookup on a list
+        return f"{self.name('K.remove_value')}({self.code(e.zone)}, {self.code(e.item)})", P_ATOM
+
+    def s_For(self, st: S.For) -> list[str]:
+        source = st.source
+        count = _range_size(source)
+        if count is not None:  # a range of known size (the seats, a span): counted, then a C loop
+            return [f"s._walk({count})", f"for {st.var} in {self.code(source)}:", *self.body(st.body)]
+        if not (isinstance(source, N.NeighbourList) and st.walk):
+            return super().s_For(st)
+        # the neighbours' table walked in C: no list
+        around, d = st.walk
+        table, deg, var = f"_v_{source.table}", source.degree, st.var
+        return [f"{around} = {self.code(source.cell)}",
+                f"if {around} < 0: raise ValueError('there is no cell here (none) to look around')",
+                f"for {d} in range({deg}):",
+                f"    {var} = {table}[{around} * {deg} + {d}]",
+                f"    if {var} < 0:",
+                "        continue",
+                "    s._walk(1)", *self.body(st.body)]
+
+    def s_Assign(self, st: S.Assign) -> list[str]:
+        """A grid of elements read once into a local is typed a bytearray for Cython (it infers
+        the local's type from ``_as_bytearray``), so that each cell read or written on it is a C
+        access."""
+        value = st.value
+        one_seat = isinstance(value, N.Index) and _byte_grid(value.obj, value.type)  # grid[me]
+        if st.note == "read once" and (_byte_grid(value) or one_seat):  # a shared grid, or one seat's
+            return [f"{self.code(st.target)} = _as_bytearray({self.code(st.value)})  # read once, a bytearray"]
+        return super().s_Assign(st)
+
+    def s_Shuffle(self, st: S.Shuffle) -> list[str]:  # the shuffle kernel on the generator's state, in C
+        return [f"s.rng.state = {self.name('K.shuffle')}({self.code(st.zone)}, s.rng.state)"]
+
+    # ---- aggregates: a method of the state each ---------------------------------------------
+    def w_Aggregate(self, e: N.Aggregate) -> tuple[str, int]:
+        """The aggregate as a method of the state that walks the collection once, called with
+        the names of the place it stands in (``e.params``), its numbers typed for Cython. Where
+        random numbers may be drawn every element is evaluated, as the list comprehension of the
+        Python engine does (the same draws); elsewhere any/all stop at the first element that
+        decides (``e.lazy``), as the Python engine's generator does. In a display function it
+        is the Python engine's comprehension."""
+        if e.display:
+            return super().w_Aggregate(e)
+        grids: dict[str, N.Field] = {}
+        decls: dict[str, list[str]] = {"long": [], "bint": [], "bytearray": [], "const unsigned char": []}
+
+        def declare(ctype: str, *names: str) -> None:
+            if ctype != "object":
+                decls[ctype].extend(names)
+        bytes_read: set[str] = set()  # the grids whose bytes a walk of their own tables reads unchecked
+        walk, result = self.aggregate_walk(e, grids, declare, "", bytes_read)
+        for attr in grids:
+            declare("bytearray", "_" + attr)
+        lines = [f"_{attr} = s.{attr}" for attr in grids] + [f"_p_{attr} = _bytes_of(_{attr})" for attr in bytes_read]
+        lines += walk + [f"return {result}"]
+        decls["const unsigned char"] = [f"*_p_{attr}" for attr in bytes_read]
+        params = [name for name, _ty in e.params]
+        # typed parameters, result and locals (whole numbers as C longs, truths as C ints), so
+        # that the loop runs on C numbers
+        sig = ([c_type(ty) if ty is not None else "object" for _name, ty in e.params], c_type(e.type),
+               [f"cdef {t} {', '.join(dict.fromkeys(ns))}" for t, ns in decls.items() if ns])
+        key = (tuple(lines), tuple(params), repr(sig))
+        name = self.helper_names.get(key)
+        if name is None:
+            name = f"_agg_{len(self.helpers)}_{e.func}"
+            self.helper_names[key] = name
+            self.helpers.append((name, params, e.note, lines, sig))
+        return f"s.{name}({', '.join(params)})", P_ATOM
+
+    def aggregate_walk(self, e: N.Aggregate, grids: dict, declare, sfx: str,
+                       bytes_read: set) -> tuple[list[str], str]:
+        """The lines that walk an aggregate's collection once and the name of its result. An
+        aggregate whose every element is itself an aggregate (``any(any(... for y in reach(G, x,
+        d)) for d in directions(G))``: a slide scan per direction) walks the inner one in place,
+        its locals suffixed (``sfx``), instead of calling a method per element."""
+        spans = holding_scan(e.source)  # the cells holding pieces: found in the grid's bytes, no list
+        e = rebuild(e, lambda value: _grid_locals(value, grids))  # each grid read once, before the walk
+        var = e.var
+        walked = _walked_grid(e.source, grids)
+        if walked is not None:  # its cells met by the walk: read with no check
+            bytes_read.add(walked)
+            e = rebuild(e, lambda value: _cells_met(value, walked, var))
+        inner = e.elem
+        if isinstance(inner, N.Aggregate) and not inner.display and inner.var != var:
+            inner_walk, elem = self.aggregate_walk(inner, grids, declare, sfx + "1", bytes_read)
+        else:
+            inner_walk, elem = [], self.code(e.elem)
+        cond = self.code(e.cond) if e.cond is not None else ""
+        elem_type = e.source.type.elem or T.ANY
+        value = c_type(e.elem.type)  # the C type of one element's value (max, min, argmin, argmax)
+        start, step, result = self.fold(e, elem, declare, value, elem_type, sfx)
+        step = inner_walk + step
+        source = e.source
+        src = self.code(source)
+        if isinstance(source, N.Cells) and source.walkable:  # the grid's cells walked in place: no list
+            grid = self.code(source.grid)
+            test = f"{self.code(N.CellRead(T.INT, 0, source.grid, N.Local(T.INT, 0, var)))} {'!=' if source.filled else '=='} 0"
+            src, cond = f"range(len({grid}))", f"{test} and ({cond})" if cond else test
+        body = [f"for {var} in {src}:"]
+        if isinstance(source, N.NeighbourList):  # the neighbours' table read in C: no list either
+            table, deg, cell = source.table, source.degree, self.code(source.cell, P_MUL + 1)
+            declare("long", "_d" + sfx)
+            start = start + [f"if {cell} < 0 or ({cell} + 1) * {deg} > len(_v_{table}): "
+                             "raise ValueError('there is no cell here (none) to look around')"]
+            body = [f"for _d{sfx} in range({deg}):", f"    {var} = _table_at(_p_{table}, {cell}, {deg}, _d{sfx})"]
+            cond = f"{var} >= 0 and ({cond})" if cond else f"{var} >= 0"
+        if isinstance(source, N.Slide):  # a slide (or reach) followed in C along its direction
+            start, body = start + self.walk_head(source, var, declare, "_from" + sfx, "_steps" + sfx), []
+        each = [f"if {cond}:"] + ["    " + line for line in step] if cond else step
+        if spans:  # from cell to cell found in C (as a move generator's CellScan)
+            low, high = "_lo" + sfx, "_hi" + sfx
+            declare("long", low, high)
+            args = ", ".join(self.code(a) for a in source.args[1:])
+            start = start + [f"{low} = _holding_low({args})", f"{high} = _holding_high({args})"]
+            body = span_walk(var, self.code(source.args[0]), low, high, each)
+        else:
+            body += ["    " + line for line in each]
+        if isinstance(source, N.Slide):
+            body = self.walk_body(source, var, body, "_from" + sfx, "_steps" + sfx,
+                                  walked if walked in bytes_read else None)
+        declare(c_type(elem_type), var)
+        return start + body, result
+
+    @staticmethod
+    def fold(e: N.Aggregate, elem: str, declare, value: str, elem_type: T.Type,
+             sfx: str = "") -> tuple[list, list, str]:
+        """The lines before the walk, the step for each element that qualifies, and the result
+        (its locals suffixed by ``sfx``)."""
+        f = e.func
+        n, ok, none, best, v, found = (name + sfx for name in ("_n", "_ok", "_none", "_best", "_v", "_found"))
+        if f == "count":
+            declare("long", n)
+            return [f"{n} = 0"], [f"{n} += 1"], n
+        if f == "sum":
+            declare("long", n)
+            return [f"{n} = 0"], [f"{n} += {elem}"], n
+        if f in ("max", "min"):  # 0 when there is no element
+            declare("bint", none)
+            declare(value, best, v)
+            return ([f"{none} = True", f"{best} = 0"],
+                    [f"{v} = {elem}", f"if {none} or {v} {'>' if f == 'max' else '<'} {best}:", f"    {none} = False",
+                     f"    {best} = {v}"], best)
+        if f in ("any", "all"):
+            declare("bint", ok)
+            step = [f"if {'not ' if f == 'all' else ''}({elem}):", f"    {ok} = {f != 'all'}"]
+            if e.lazy:  # nothing drawn: stop at the first element that decides, as any() does
+                step.append("    break")
+            return [f"{ok} = {f == 'all'}"], step, ok
+        # argmin/argmax: the first element with the smallest (largest) key; -1 when none
+        sign = "" if f == "argmin" else "-"
+        declare("bint", none)
+        declare(value, best, v)
+        declare(c_type(elem_type), found)
+        return ([f"{none} = True", f"{best} = 0", f"{found} = -1"],
+                [f"{v} = {sign}({elem})", f"if {none} or {v} < {best}:", f"    {none} = False", f"    {best} = {v}",
+                 f"    {found} = {e.var}"], found)
+
+    def walk_head(self, walk: N.Slide, var: str, declare, start: str = "_from", steps: str = "_steps") -> list[str]:
+        """The start of a walk along a slide (``slide``: the empty cells from c in direction d;
+        ``reach``: and the first filled cell met): the first cell, no list. ``start`` and
+        ``steps``: the walk's own locals (a move generator's walks, one per level, each have theirs)."""
+        d, deg, cells = self.code(walk.direction, P_MUL), walk.degree, walk.cells  # an operand of + and <
+        declare("long", start, steps)
+        return [f"{start} = {self.code(walk.cell)}",
+                f"if {start} < 0 or {start} >= {cells}: raise ValueError('there is no cell here (none) to slide from')",
+                f"if {d} < 0 or {d} >= {deg}: raise IndexError('no such direction')", f"{steps} = 0",
+                f"{var} = _table_at(_p_{walk.table.name}, {start}, {deg}, {d})"]  # both checked: no check
+
+    def walk_body(self, walk: N.Slide, var: str, body: list[str], start: str = "_from",
+                  steps: str = "_steps", unchecked: str | None = None) -> list[str]:
+        """The loop of a walk: ``body`` (the step, indented once) for each cell met, then the
+        next cell; a slide stops before a filled cell, a reach after it, both at the edge.
+        ``unchecked``: the grid whose bytes the method reads with no check (``_p_g_board``)."""
+        d, deg = self.code(walk.direction, P_MUL), walk.degree
+        filled = f"{self.code(N.CellRead(T.INT, 0, walk.grid, N.Local(T.INT, 0, var)))} != 0"
+        if unchecked is not None:
+            filled = f"_p_{unchecked}[{var}] != 0"
+        out = [f"while {var} >= 0 and {var} != {start} and {steps} < {walk.cells}:"]
+        if walk.kind == "slide":
+            out.append(f"    if {filled}: break")
+        out += [f"    {steps} += 1"] + body
+        if walk.kind == "reach":
+            out.append(f"    if {filled}: break")
+        return out + [f"    {var} = _table_at(_p_{walk.table.name}, {var}, {deg}, {d})"]  # a cell from the table
+
+
+def _range_size(source) -> str | None:
+    """How many numbers a loop's range walks, when that is known without computing it twice: a
+    span's, or the seats' (``range(s.n)``); else None."""
+    if isinstance(source, N.Span):
+        return str(max(source.last - source.first + 1, 0))
+    if isinstance(source, N.Upto) and isinstance(source.count, N.Field) and source.count.attr == "n":
+        return "s.n"
+    if isinstance(source, N.Upto) and isinstance(source.count, N.Const) and isinstance(source.count.value, int):
+        return str(max(source.count.value, 0))
+    return None
+
+
+def _walked_grid(source, grids: dict) -> str | None:
+    """The grid among ``grids`` (the aggregate's, ``g_board``) whose own table it walks (a slide
+    or reach of it; its neighbours or leaps), so that every cell the walk meets is one of its
+    cells; else None."""
+    if isinstance(source, N.Slide) and isinstance(source.grid, N.Local):
+        attr = source.grid.name[1:]  # the grid's local, _g_board
+        return attr if attr in grids else None
+    if isinstance(source, N.NeighbourList):  # its table is named after the grid: G_board__ADJ
+        return next((attr for attr in grids if owns_table(attr, source.table)), None)
+    return None
+
+
+def _cells_met(value, attr: str, var: str):
+    """``value`` with each read of grid ``attr`` at the walk's cell ``var`` read from its bytes
+    (``_p_g_board[y_]``): the cell comes from the grid's own table, so it is one of its cells.
+    An aggregate inside walks cells of its own."""
+    if isinstance(value, N.Aggregate):
+        return value
+    if isinstance(value, N.CellRead) and isinstance(value.grid, N.Local) and value.grid.name == "_" + attr \
+            and isinstance(value.cell, N.Local) and value.cell.name == var:
+        return N.Code(value.type, 0, f"_p_{attr}[{var}]", P_ATOM)
+    return over(value, lambda inner: _cells_met(inner, attr, var))
+
+
+def _byte_grid(value, ty: T.Type | None = None) -> bool:
+    """Whether ``value`` is a grid of elements of the state (``s.g_board``): a bytearray. With
+    ``ty``, the type of one seat's part of it (``s.g_hand[me]``) is the one looked at."""
+    ty = ty or getattr(value, "type", None)
+    return isinstance(value, N.Field) and ty.kind == "grid" and value.attr.startswith("g_") \
+        and (ty.elem is None or ty.elem.kind != "int")
+
+
+def _grid_locals(value, grids: dict):
+    """``value`` with the state's grids of elements (``s.g_board``) read from locals of the aggregate's
+    method (``_g_board``, a typed bytearray taken once: no attribute read and no reference
+    count per cell); an aggregate inside is a method of its own and reads its own."""
+    if isinstance(value, N.Aggregate):
+        return value
+    if _byte_grid(value):  # a grid of numbers is a list
+        grids[value.attr] = value
+        return N.Local(value.type, 0, "_" + value.attr)
+    return over(value, lambda inner: _grid_locals(inner, grids))

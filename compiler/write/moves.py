@@ -1,0 +1,473 @@
+"""Move generators as statement nodes, and the ways of writing them.
+
+A step's legal-move method is a block of the statement IR (compiler/ir/statements.py) with the
+node kinds below: guards and loops over an action's parameters, a hoisted loop source, one
+move added, moves made all at once (by a kernel, or a comprehension), the check of the list's
+size. The lowering builds them (lower/actions.py); ``move_lines`` writes the method that
+returns a list of moves (each engine by its own writer), ``keyed_moves`` the native method
+that fills the state's buffer of keys (C numbers) instead, so that a random playout makes only
+the move it picks. Both walk the same nodes; neither reads the text of a line.
+"""
+from __future__ import annotations
+
+import attrs
+
+from ..ir import nodes as N
+from ..ir import statements as S
+from ..lower.grids import owns_table
+from ..ir.traverse import over
+
+#: packed keys: the action in the low 8 bits, then each argument in 27 bits (from -2**26), or,
+#: for an action of three arguments, in 18 bits (from -2**17)
+KEY_TAGS = 256
+PAIRS_ROOM, HELD_ROOM = 128, 64  # C arrays of the pairs of a zone and the items held, in _keys_N
+
+
+def holding_scan(src: N.Expr) -> bool:
+    """Whether a loop over ``src`` may walk a grid's bytes for a span of them: the cells of a
+    state's grid of elements holding one value (a grid of values: 256 kinds or more, of any
+    owner), or an owner's pieces, or one kind of an owner's (``K.cells_holding``; a kind of any
+    owner on a grid of pieces is not one span, and keeps the kernel's list)."""
+    if not (isinstance(src, N.Helper) and src.name == "K.cells_holding"):
+        return False
+    grid, kinds, kind, owner = src.args
+    any_owner = isinstance(owner, N.Const) and owner.value == -2
+    any_kind = isinstance(kind, N.Const) and kind.value == -2
+    one_value = isinstance(kinds, N.Const) and kinds.value >= 256  # holding_low: one byte, kind + 1
+    return isinstance(grid, N.Field) and grid.attr.startswith("g_") and (any_kind or not any_owner or one_value)
+
+
+def span_walk(var: str, grid: str, low: str, high: str, body: list[str]) -> list[str]:
+    """A native walk of the cells of ``grid`` whose byte is in the span ``low``..``high``, from
+    cell to cell found in C (``_next_in_span``), no list: ``var`` each in turn, ``body``
+    indented under it (a ``break`` in it ends the walk)."""
+    return [f"{var} = _next_in_span({grid}, 0, {low}, {high})", f"while {var} >= 0:",
+            *("    " + line for line in body), f"    {var} = _next_in_span({grid}, {var} + 1, {low}, {high})"]
+
+
+# ---- node kinds -------------------------------------------------------------------------------
+# A guard or a loop built with ``body=None`` opens: everything after it in the generator's
+# order goes inside it (``nest`` makes the tree).
+@attrs.frozen
+class Guard(S.Stmt):
+    """``if test:``: a require of the action's guards (or its ensure's trial)."""
+    test: N.Expr
+    body: tuple | None = None
+
+
+@attrs.frozen
+class Scan(S.Stmt):
+    """``for names in source:``: a parameter's values (``names``: one variable, or ``a_, b_``)."""
+    names: str
+    source: N.Expr
+    body: tuple | None = None
+    #: the body runs for each value: a read there is made many times (compiler/passes/reads.py)
+    repeated = ("body",)
+
+
+@attrs.frozen
+class PairScan(S.Stmt):
+    """A pair parameter's loop over ``source``, the distinct pairs of ``values``; natively, with
+    ``values`` known (not hoisted), the pairs go through a C array when keys are packed."""
+    a: str
+    b: str
+    source: N.Expr
+    values: N.Expr | None
+    body: tuple | None = None
+    #: the body runs for each value: a read there is made many times (compiler/passes/reads.py)
+    repeated = ("body",)
+
+
+@attrs.frozen
+class CellScan(S.Stmt):
+    """A parameter over a grid's empty (filled) cells, or over those holding a piece, a kind of
+    an owner or an owner's pieces (``K.cells_holding``): natively walked on the grid's bytes
+    (its size, then each cell's byte tested, between ``low`` and ``high`` for the holding ones,
+    the method's locals), no list made; in Python the kernel's list."""
+    var: str
+    cells: N.Expr  # N.Cells, or the K.cells_holding helper of a grid of elements
+    body: tuple | None = None
+    low: str = ""
+    high: str = ""
+    #: natively the grid is read at every step of the walk, and the body runs at each (compiler/passes/reads.py)
+    repeated = ("cells", "body")
+
+
+@attrs.frozen
+class NeighbourScan(S.Stmt):
+    """A parameter over a cell's neighbours (leaps), or several such lists joined: natively
+    walked on their C tables in turn (``d``: the walk's own local), no list made; in Python the
+    list."""
+    var: str
+    cells: N.Expr  # N.NeighbourList, or N.Concat of them
+    d: str
+    body: tuple | None = None
+    #: the body runs for each value: a read there is made many times (compiler/passes/reads.py)
+    repeated = ("body",)
+
+
+@attrs.frozen
+class ItemScan(S.Stmt):
+    """A parameter over a list written out of whole numbers (``t in [off(c, -1, 1), off(c, 0,
+    1)]``): natively each item computed once into a local of its own (``items``), then a C loop
+    (``k``) that takes them in turn, no list made; in Python the list."""
+    var: str
+    cells: N.ListOf
+    k: str
+    items: tuple
+    body: tuple | None = None
+    #: the body runs for each value: a read there is made many times (compiler/passes/reads.py)
+    repeated = ("body",)
+
+
+@attrs.frozen
+class SlideScan(S.Stmt):
+    """A parameter over a slide or a reach (``t in reach(G, c, d)``): natively the line is
+    followed in C from cell to cell (``start``, ``steps``: the walk's own locals), no list
+    made; in Python the kernel's list."""
+    var: str
+    cells: N.Slide
+    start: str
+    steps: str
+    body: tuple | None = None
+    #: natively the grid is read at every step of the walk, and the body runs at each (compiler/passes/reads.py)
+    repeated = ("cells", "body")
+
+
+@attrs.frozen
+class Source(S.Stmt):
+    """``var = value``: a loop source no parameter changes, computed once before the loops."""
+    var: str
+    value: N.Expr
+
+
+@attrs.frozen
+class AddMove(S.Stmt):
+    """One move, ``(tag, args...)``, added to the list."""
+    tag: int
+    args: tuple
+
+
+@attrs.frozen
+class KernelMoves(S.Stmt):
+    """The moves ``kernel(args...)`` makes all at once (``K.tagged``, ``K.tagged_product``,
+    ``K.holding_pairs``, ``K.line_move_keys``); ``cells``: ``K.tagged`` over a grid's empty
+    (filled) cells, as (the grid, filled); ``zones``: ``K.tagged_product`` of two zones'
+    distinct values, the two zones; ``sources``: the hoisted sources it reads (not read when
+    the keys are made from the zones)."""
+    kernel: str
+    args: tuple
+    cells: tuple | None = None
+    zones: tuple | None = None
+    sources: tuple = ()
+    #: fields holding trees the arguments hold too (another writing of the same moves): a pass
+    #: that counts reads does not count them again (compiler/passes/reads.py)
+    again = ("cells", "zones")
+
+
+@attrs.frozen
+class ListedMoves(S.Stmt):
+    """The moves of loops without guards, made by one comprehension:
+    ``[(tag, args...) for names in source ...]`` (``clauses``: (names, source) each)."""
+    tag: int
+    args: tuple
+    clauses: tuple
+
+
+@attrs.frozen
+class MovesBound(S.Stmt):
+    """The list's size checked against the bound on moves before an inner loop (this reads the
+    list itself, so such a generator keeps its list natively)."""
+    limit: int
+    action: str
+
+
+@attrs.frozen
+class ForcedFirst(S.Stmt):
+    """After the moves of a step's forced actions: when there are any, they are all the
+    step's moves (the other actions' part of the generator is not run)."""
+
+
+OPENERS = (Guard, Scan, PairScan, CellScan, NeighbourScan, ItemScan, SlideScan)
+MADE = (AddMove, KernelMoves, ListedMoves)
+
+
+def nest(items: list) -> tuple:
+    """The generator's items in order as a tree: each opener holds everything after it."""
+    body: list = []
+    for item in reversed(items):
+        if isinstance(item, OPENERS) and item.body is None:
+            body = [attrs.evolve(item, body=tuple(body))]
+        else:
+            body.insert(0, item)
+    return tuple(body)
+
+
+def _cells_read_at(value, known, var: str):
+    """``value`` (a scan's body) with each read of a grid whose local (``g_board``) ``known``
+    accepts at the scan's cell ``var`` read from its bytes with no check (``_byte_at(g_board,
+    c_)``): the cell is one of the grid's, and a generator only writes the grid in a trial that
+    puts it back."""
+    if isinstance(value, N.CellRead) and isinstance(value.grid, N.Local) and known(value.grid.name) \
+            and isinstance(value.cell, N.Local) and value.cell.name == var:
+        return N.Code(value.type, 0, f"_byte_at({value.grid.name}, {var})", N.P_ATOM)
+    return over(value, lambda inner: _cells_read_at(inner, known, var))
+
+
+def neighbour_tables(source: N.Expr) -> list | None:
+    """The neighbours' (or leaps') tables a loop's source joins (``leaps(G, c, 1, 2) +
+    neighbours(G, c)``), in order, when it is only such lists; else None."""
+    if isinstance(source, N.NeighbourList):
+        return [source]
+    if isinstance(source, N.Concat):
+        left, right = neighbour_tables(source.left), neighbour_tables(source.right)
+        return left + right if left is not None and right is not None else None
+    return None
+
+
+def _code_only(block) -> list:
+    return [st for st in block if not isinstance(st, S.Comment)]
+
+
+def _only_kernel(block) -> KernelMoves | None:
+    """The one statement of a generator that is moves made by one kernel, unguarded."""
+    code = _code_only(block)
+    return code[0] if len(code) == 1 and isinstance(code[0], KernelMoves) else None
+
+
+# ---- writing ----------------------------------------------------------------------------------
+class _Moves:
+    """Writes a generator's nodes as lines with an engine's writer (the list of moves)."""
+
+    def __init__(self, writer) -> None:
+        self.w = writer
+        self.native = writer.native
+
+    def lines(self, block) -> list[str]:
+        out: list[str] = []
+        for st in block:
+            method = getattr(self, "m_" + type(st).__name__, None)
+            out += method(st) if method is not None else self.w.lines([st])
+        return out
+
+    def inside(self, block) -> list[str]:
+        return ["    " + line for line in self.lines(block)]
+
+    def m_Guard(self, st: Guard) -> list[str]:
+        return [f"if {self.w.code(st.test)}:", *self.inside(st.body)]
+
+    def m_Scan(self, st: Scan) -> list[str]:
+        return [f"for {st.names} in {self.w.code(st.source)}:", *self.inside(st.body)]
+
+    def m_PairScan(self, st: PairScan) -> list[str]:
+        return [f"for {st.a}, {st.b} in {self.w.code(st.source)}:", *self.inside(st.body)]
+
+    def m_CellScan(self, st: CellScan) -> list[str]:
+        if not self.native:
+            return [f"for {st.var} in {self.w.code(st.cells)}:", *self.inside(st.body)]
+        if isinstance(st.cells, N.Cells):  # the filled bytes (1 to 255), or the empty ones (0)
+            grid = st.cells.grid
+            low, high = ("1", "255") if st.cells.filled else ("0", "0")
+            head = []
+        else:  # K.cells_holding(grid, kinds, kind, owner): the span of bytes it looks for
+            grid, kinds, kind, owner = st.cells.args
+            args = ", ".join(self.w.code(a) for a in (kinds, kind, owner))
+            low, high = st.low, st.high
+            head = [f"{low} = _holding_low({args})", f"{high} = _holding_high({args})"]
+        # from cell to cell found in C, no list; each is one of the grid's: the body reads it
+        # with no check either
+        g, var = self.w.code(grid), st.var
+        return head + span_walk(var, g, low, high, self.lines(_cells_read_at(st.body, lambda name: name == g, var)))
+
+    def m_NeighbourScan(self, st: NeighbourScan) -> list[str]:
+        if not self.native:
+            return [f"for {st.var} in {self.w.code(st.cells)}:", *self.inside(st.body)]
+        # each table's cell checked once; then one C loop over their entries in turn, no list
+        tables = neighbour_tables(st.cells)
+        out, picks, start = [], [], 0
+        for t in tables:
+            cell = self.w.code(t.cell, N.P_MUL + 1)
+            out.append(f"if {cell} < 0 or ({cell} + 1) * {t.degree} > len(_v_{t.table}): "
+                       "raise ValueError('there is no cell here (none) to look around')")
+            picks.append((start, f"_table_at(_p_{t.table}, {cell}, {t.degree}, {st.d} - {start})"))
+            start += t.degree
+        out.append(f"for {st.d} in range({start}):")
+        if len(picks) == 1:
+            out.append(f"    {st.var} = {picks[0][1]}")
+        for i, (first, pick) in enumerate(picks if len(picks) > 1 else []):
+            test = "else" if i == len(picks) - 1 else f"{'if' if i == 0 else 'elif'} {st.d} < {picks[i + 1][0]}"
+            out += [f"    {test}:", f"        {st.var} = {pick}"]
+        body = _cells_read_at(st.body, lambda name: any(owns_table(name, t.table) for t in tables), st.var)
+        return out + [f"    if {st.var} >= 0:", *("    " + line for line in self.inside(body))]
+
+    def m_ItemScan(self, st: ItemScan) -> list[str]:
+        if not self.native:
+            return [f"for {st.var} in {self.w.code(st.cells)}:", *self.inside(st.body)]
+        out = [f"{name} = {self.w.code(item)}" for name, item in zip(st.items, st.cells.items)]
+        pick = st.items[-1]
+        for i in range(len(st.items) - 2, -1, -1):
+            pick = f"{st.items[i]} if {st.k} == {i} else {'(' + pick + ')' if i < len(st.items) - 2 else pick}"
+        return out + [f"for {st.k} in range({len(st.items)}):", f"    {st.var} = {pick}", *self.inside(st.body)]
+
+    def m_SlideScan(self, st: SlideScan) -> list[str]:
+        if not self.native:
+            return [f"for {st.var} in {self.w.code(st.cells)}:", *self.inside(st.body)]
+        # the aggregates' walk along the line, with this level's locals (declared by the lowering)
+        head = self.w.walk_head(st.cells, st.var, lambda *_: None, st.start, st.steps)
+        return head + self.w.walk_body(st.cells, st.var, self.inside(st.body), st.start, st.steps)
+
+    def m_Source(self, st: Source) -> list[str]:
+        return [f"{st.var} = {self.w.code(st.value)}"]
+
+    def move(self, tag: int, args: tuple) -> str:
+        return f"({tag}, {', '.join(args)})" if args else f"({tag},)"
+
+    def m_AddMove(self, st: AddMove) -> list[str]:
+        args = tuple(self.w.code(a) for a in st.args)
+        if not self.native:
+            return [f"_add({self.move(st.tag, args)})"]
+        if len(args) in (1, 2):
+            return [f"out.append({self.w.name('K.pair' if len(args) == 1 else 'K.triple')}({st.tag}, {', '.join(args)}))"]
+        return [f"out.append({self.move(st.tag, args)})"]
+
+    def made(self, st) -> str:
+        """The list of moves a kernel or a comprehension makes."""
+        if isinstance(st, ListedMoves):
+            clauses = " ".join(f"for {names} in {self.w.code(source)}" for names, source in st.clauses)
+            return f"[{self.move(st.tag, st.args)} {clauses}]"
+        return f"{self.w.name(st.kernel)}({self.w.args(st.args)})"
+
+    def m_KernelMoves(self, st: KernelMoves) -> list[str]:
+        return [f"out.extend({self.made(st)})" if self.native else f"_extend({self.made(st)})"]
+
+    m_ListedMoves = m_KernelMoves
+
+    def m_ForcedFirst(self, st: ForcedFirst) -> list[str]:
+        return ["if out:  # a forced action's moves: the only ones", "    return out"]
+
+    def m_MovesBound(self, st: MovesBound) -> list[str]:
+        call = self.w.name("ops.too_many_moves")
+        return [f"if len(out) > {st.limit}: {call}(RULES_FILE, {st.line}, {st.action!r}, {st.limit})"]
+
+
+def move_lines(block: tuple, writer) -> list[str]:
+    """The body of a step's move generator (after ``me = s.cur``): the list it fills and
+    returns, or, when one unguarded kernel call is the whole answer, that list returned."""
+    moves = _Moves(writer)
+    only = _only_kernel(block)
+    if only is not None:
+        return [line for st in block for line in
+                (["return " + moves.made(st)] if st is only else moves.lines([st]))]
+    kinds = {type(st) for st in _walk(block)}
+    head = ["out = []"]
+    if not moves.native and AddMove in kinds:
+        head.append("_add = out.append")
+    if not moves.native and kinds & {KernelMoves, ListedMoves}:
+        head.append("_extend = out.extend")
+    return head + moves.lines(block) + ["return out"]
+
+
+def _walk(block):
+    for st in block:
+        yield st
+        if getattr(st, "body", None):
+            yield from _walk(st.body)
+
+
+class _Keys(_Moves):
+    """Writes a generator's nodes natively as packed keys pushed into the state's buffer
+    (``_push(s, tag, a, b)``; the kernels that list moves go through ``_push_tagged``,
+    ``_push_product``, ``_push_cells`` or ``_push_moves``)."""
+
+    def __init__(self, writer, unread: set[str]) -> None:
+        super().__init__(writer)
+        self.decls: list[str] = []  # C arrays of the method, declared at its top
+        self.unread = unread  # hoisted sources no key reads
+
+    def m_Source(self, st: Source) -> list[str]:
+        return [] if st.var in self.unread else super().m_Source(st)
+
+    def in_c_array(self, name: str, room: int, call: str, loop: list[str], body: list[str]) -> list[str]:
+        """A kernel filling a C array of the method (``_{name}K``), then a loop over what it
+        wrote; when it declines (-1) the step is marked wide (its list is made instead)."""
+        k = len(self.decls)
+        self.decls.append(f"cdef long _{name}{k}[{room}]")
+        array = f"_{name}{k}"
+        return [f"_n{name}{k} = {call.format(array=array)}",
+                f"if _n{name}{k} < 0:  # not small numbers: the list, in _moves",
+                "    s._keys_wide = True",
+                f"for _k{k} in range(_n{name}{k}):",
+                *(f"    {step.format(array=array, k=f'_k{k}')}" for step in loop), *body]
+
+    def m_PairScan(self, st: PairScan) -> list[str]:
+        if st.values is None:
+            return super().m_PairScan(st)
+        call = f"_CK.distinct_pairs_into({self.w.code(st.values)}, {{array}}, {PAIRS_ROOM})"
+        return self.in_c_array("pairs", 2 * PAIRS_ROOM, call,
+                               [f"{st.a}, {st.b} = {{array}}[2 * {{k}}], {{array}}[2 * {{k}} + 1]"],
+                               self.inside(st.body))
+
+    def m_AddMove(self, st: AddMove) -> list[str]:
+        args = [self.w.code(a) for a in st.args]
+        if len(args) == 3:  # three arguments: a key laid out apart (_support.packed3)
+            return [f"_push3(s, {st.tag}, {', '.join(args)})"]
+        rest = args + ["0"] * (2 - len(args))
+        return [f"_push(s, {st.tag}, {rest[0]}, {rest[1]})"]
+
+    def m_KernelMoves(self, st: KernelMoves) -> list[str]:
+        args = [self.w.code(a) for a in st.args]
+        if st.kernel == "K.tagged" and st.cells is not None:  # a grid's empty (filled) cells, from its bytes
+            grid, filled = st.cells
+            return [f"_push_cells(s, {args[0]}, {self.w.code(grid)}, {int(filled)})"]
+        if st.kernel == "K.holding_pairs":  # the items in a C array
+            call = f"_CK.holding_into({', '.join(args[:4])}, {{array}}, {HELD_ROOM})"
+            return self.in_c_array("held", HELD_ROOM, call, [f"_push(s, {args[4]}, {{array}}[{{k}}], 0)"], [])
+        if st.kernel == "K.tagged":
+            distinct = "True" if len(st.args) == 3 and isinstance(st.args[2], N.Const) and st.args[2].value is True else "False"
+            return [f"_push_tagged(s, {args[0]}, {args[1]}, {distinct})"]
+        if st.kernel == "K.tagged_product":
+            if st.zones is not None:  # two zones' distinct values: deduplicated in C
+                return [f"_push_product(s, {args[0]}, {self.w.code(st.zones[0])}, {self.w.code(st.zones[1])}, True)"]
+            return [f"_push_product(s, {', '.join(args)}, False)"]
+        return [f"_push_moves(s, {self.made(st)})"]
+
+    def m_ListedMoves(self, st: ListedMoves) -> list[str]:
+        return [f"_push_moves(s, {self.made(st)})"]
+
+    def m_ForcedFirst(self, st: ForcedFirst) -> list[str]:
+        return ["if s._keys_wide:", "    return -2",
+                "if s._nkeys:  # a forced action's moves: the only ones", "    return s._nkeys"]
+
+
+def keyed_moves(block: tuple, actions: list, kind: str, shared: bool, writer) -> dict | None:
+    """For the native engine: how a step fills a buffer of keys instead of a list of move
+    tuples. A step whose moves are one action's keys from one kernel (``K.line_move_keys(...,
+    tag)``, ``K.tagged(tag, numbers)``) keeps that kernel's keys (``tag``: the action); any other
+    whose actions take at most three arguments packs each move into a key (``tag`` None). None for
+    the steps that keep their list (automatic and optional steps, a value shared with the
+    condition, a list read as it is made)."""
+    if kind in ("auto", "optional") or shared:
+        return None
+    moves = _Moves(writer)
+    only = _only_kernel(block)
+    fill = None
+    if only is not None:
+        args = [writer.code(a) for a in only.args]
+        if only.kernel == "K.line_move_keys" and len(args) == 6:
+            fill, tag = f"return _CK.line_keys_into({', '.join(args[:5])}, &s._keys, &s._keys_cap)", args[5]
+        elif only.kernel == "K.tagged" and only.cells is not None:  # from the grid's bytes
+            grid, filled = only.cells
+            fill, tag = f"return _CK.cells_keys_into({writer.code(grid)}, {filled}, &s._keys, &s._keys_cap)", args[0]
+        elif only.kernel == "K.tagged" and len(args) == 2:
+            fill, tag = f"return _CK.keys_into({args[1]}, &s._keys, &s._keys_cap)", args[0]
+    if fill is not None:
+        return {"tag": tag, "lines": [line for st in block for line in ([fill] if st is only else moves.lines([st]))]}
+    if any(len(a.arg_names) > 3 or a.index >= KEY_TAGS or "bool" in a.arg_kinds
+           or any(k.startswith("list:") for k in a.arg_kinds) for a in actions):
+        return None  # a truth as an argument would come back from its key as a number; a subset is a tuple
+    if any(isinstance(st, MovesBound) for st in _walk(block)):
+        return None  # the list is read as it is made
+    unread = {var for st in _walk(block) if isinstance(st, KernelMoves) and st.zones is not None for var in st.sources}
+    keys = _Keys(writer, unread)
+    lines = ["s._nkeys = 0", "s._keys_wide = False", *keys.lines(block), "return -2 if s._keys_wide else s._nkeys"]
+    return {"tag": None, "lines": keys.decls + lines}

@@ -1,0 +1,102 @@
+"""The lowered game written out: each tree :class:`GameIR` holds, as one engine's code.
+
+The lowering (:mod:`lower`) is the same for both engines and leaves the game's expressions and
+blocks of statements as trees (``nodes``, ``statements``); this is the one place they become
+code, by the emitter of the engine being made (``PythonWriter``, or ``CythonWriter`` for a game
+lowered with ``native_lowered``), after the passes each engine needs: the reads of the state a
+method makes twice taken once (compiler/passes/reads.py), the cell lists a define builds twice built
+once (compiler/passes/share.py), natively the move generators' packed keys (compiler/write/moves.py). It
+runs before the template is laid out, so that what writing declares (natively an aggregate's
+helper method, the C globals bound to runtime helpers) is complete when the module is.
+"""
+from __future__ import annotations
+
+import attrs
+
+from .emit import PythonWriter
+from .emit_native import CythonWriter, c_type
+from ..ir.game import ActionIR, GameIR, StepIR
+from .moves import keyed_moves, move_lines
+from ..passes import optimize
+from ..passes.reads import take_reads_once
+from ..passes.share import build_once
+from ..ir import statements as S
+
+
+def write_game(ir: GameIR) -> GameIR:
+    """The game with its trees written as code, by the emitter of the engine it is for, after
+    the optimizations both engines share (compiler/passes)."""
+    ir = optimize(ir)
+    writer = CythonWriter() if ir.native_lowered else PythonWriter()
+    code, lines = writer.code, writer.lines
+    written = attrs.evolve(
+        ir,
+        first_code=code(ir.first_code),
+        zones=[attrs.evolve(z, init_code=None if z.init_code is None else code(z.init_code)) for z in ir.zones],
+        counters=[attrs.evolve(c, init_code=code(c.init_code)) for c in ir.counters],
+        setup_lines=lines(ir.setup_lines),
+        steps=[_step(st, writer) for st in ir.steps],
+        end_conds=[(comment, code(cond)) for comment, cond in ir.end_conds],
+        end_winners=[(comment, code(cond), win if win is None or isinstance(win, str) else code(win))
+                     for comment, cond, win in ir.end_winners],
+        score_clauses=[(name, line, code(value)) for name, line, value in ir.score_clauses],
+        winner_keys=[(line, code(key), var) for line, key, var in ir.winner_keys],
+        invariants=[(name, line, code(cond)) for name, line, cond in ir.invariants],
+        tables=[attrs.evolve(t, show_lines=lines(t.show_lines), detail_lines=lines(t.detail_lines)) for t in ir.tables],
+        functions=[(name, params, comment, lines(_function_body(body, writer.native)), (*sig, _c_locals(body)))
+                   for name, params, comment, body, sig in ir.functions],
+    )
+    actions = {a.index: _action(a, writer) for a in ir.actions}
+    written.actions = [actions[a.index] for a in ir.actions]
+    written.steps = [attrs.evolve(st, actions=[actions[a.index] for a in st.actions],
+                                  pass_action=None if st.pass_action is None else actions[st.pass_action.index])
+                     for st in written.steps]
+    # natively, the aggregates' helper methods and the C globals the written code calls
+    written.helpers = list(getattr(writer, "helpers", []))
+    written.bound_calls = dict(sorted(getattr(writer, "bound", {}).items()))
+    written.written = True
+    return written
+
+
+def _function_body(body: tuple, native: bool) -> tuple:
+    """A define's function: its lets (natively each a C local where it is a number or a
+    truth), each list of cells its value builds twice or more built once into a local
+    (compiler/passes/share.py), then its value returned."""
+    tree, names, line, lets = body
+    built, tree = build_once(tree, set(names) | {a.target.name for a in lets}, native)
+    return (*lets, *built, S.Return(line, tree))
+
+
+def _c_locals(body: tuple) -> list[str]:
+    """The native declarations of a define's function's lets that are C numbers or truths
+    (``long n_``), for the template to write at the top of the function."""
+    lets = body[3]
+    return [f"{c_type(a.target.type)} {a.target.name}" for a in lets if c_type(a.target.type) != "object"]
+
+
+def _step(st: StepIR, writer) -> StepIR:
+    """A step written: its condition, its automatic statements, and its move generator as a
+    list of moves and, natively, as packed keys into the state's buffer (compiler/write/moves.py)."""
+    shared = st.shared_code is not None
+    moves = tuple(take_reads_once(st.move_lines, writer.native, sizes=True))  # compiler/passes/reads.py
+    return attrs.evolve(
+        st,
+        cond_code=None if st.cond_code is None else writer.code(st.cond_code),
+        shared_code=None if st.shared_code is None else writer.code(st.shared_code),
+        body_lines=writer.lines(st.body_lines),
+        move_lines=move_lines(moves, writer),
+        keyed=keyed_moves(moves, st.actions, st.kind, shared, writer) if writer.native else None,
+    )
+
+
+def _action(a: ActionIR, writer) -> ActionIR:
+    """An action's effects and its ``ensure`` trial, each with the reads of the state it makes
+    twice taken once (compiler/passes/reads.py: natively not inside an aggregate, a method of its own)."""
+    effects = take_reads_once(a.do_lines, writer.native)
+    trial: list = []
+    if a.ensure_lines:
+        before, body, put_back, line = a.ensure_lines
+        body = tuple(take_reads_once(body, writer.native))
+        trial = [*before, *body] if put_back is None else [*before, S.Try(line, body, put_back)]
+    return attrs.evolve(a, do_lines=writer.lines(effects), ensure_lines=writer.lines(trial),
+                        say_lines=writer.lines(a.say_lines), long_lines=writer.lines(a.long_lines))
