@@ -491,6 +491,9 @@ class Zone(Decl):
     init: Expr | None = None
     #: not drawn by ``regle play`` (bookkeeping); still in the state and the views
     quiet: bool = False
+    #: ``unordered``: a multiset, whose order does not matter (compared, and remembered by
+    #: ``repeated()``, by its contents alone)
+    unordered: bool = False
 
 
 @attrs.define
@@ -513,6 +516,7 @@ class Grid(Decl):
     private: bool = False
     capacity: Expr | None = None
     quiet: bool = False
+    unordered: bool = False  # refused by the checker: a grid's cells are places
 
 
 @attrs.define

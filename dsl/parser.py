@@ -326,6 +326,9 @@ class ToAst(Transformer):
     def quiet(self, meta, items):
         return ("quiet", True)
 
+    def unordered(self, meta, items):
+        return ("unordered", True)
+
     def capacity(self, meta, items):
         return ("capacity", items[0])
 

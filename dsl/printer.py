@@ -669,6 +669,8 @@ def _opts(d) -> str:
         out += f" values {expr(d.values)}"
     if getattr(d, "quiet", False):
         out += " quiet"
+    if getattr(d, "unordered", False):
+        out += " unordered"
     return out
 
 

@@ -1,9 +1,8 @@
 """Declarations: names, types, tables and ranges, checked before anything is lowered.
 
-The checker turns the declarations of a rules file into symbols (params with their constant
-values, enums, tables with one column tuple per attribute, zones, counters) and reports every
-mistake it finds, each at its position, with a hint where one helps.
-"""
+The checker turns the declarations of a rules file into symbols (params with their constant values,
+enums, tables with one column tuple per attribute, zones, counters) and reports every mistake it
+finds, each at its position, with a hint where one helps."""
 from __future__ import annotations
 
 import itertools
@@ -424,8 +423,9 @@ class Checker:
                        "neighbours", node.pos)
         if elem.kind == "item" and self.sym.tables[elem.name].count > 254:
             self.error(f"a grid holds at most 254 different items; table '{elem.name}' has more", node.elem.pos)
-        if node.capacity is not None:
-            self.error("a grid's capacity is its number of cells; remove 'capacity'", node.capacity.pos)
+        if node.capacity is not None or node.unordered:  # a grid's cells are places, in order
+            self.error("a grid's capacity is its number of cells; remove 'capacity'" if node.capacity is not None
+                       else "a grid's cells are places, in order; 'unordered' is for zones", (node.capacity or node).pos)
         sizes = [self.const(e) for e in node.size] if node.shape not in ("lines", "walls") else []
         geo = None
         if node.shape == "lines":

@@ -419,7 +419,11 @@ class CallLowering:
                 mover = True
             elif name in self.sym.grids or name in self.sym.zones or name in self.sym.counters:
                 prefix = "g_" if name in self.sym.grids else "z_" if name in self.sym.zones else "c_"
-                parts.append(f"s.{prefix}{name}")
+                zone = self.sym.zones.get(name)
+                if zone is not None and zone.node.unordered:  # a multiset: its contents in any order
+                    parts.append(f"[sorted(_z) for _z in s.z_{name}]" if zone.per else f"sorted(s.z_{name})")
+                else:
+                    parts.append(f"s.{prefix}{name}")
             else:
                 self.error("repeated() takes the places that make a position (grids, zones, counters by name) "
                            "and `me` for the player who moved", a.pos)

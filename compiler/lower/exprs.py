@@ -329,6 +329,13 @@ class ExpressionLowering:
             self.error(f"'-' needs a number, but this is {inner.type}", node.operand.pos)
         return N.negate(inner, node.pos[0])
 
+    def unordered(self, node: ast.Node) -> bool:
+        """Whether an operand is a zone declared ``unordered`` (``hand``, or one seat's ``hand[p]``)."""
+        if isinstance(node, ast.Index):
+            node = node.obj
+        zone = self.sym.zones.get(node.id) if isinstance(node, ast.Name) else None
+        return zone is not None and zone.node.unordered
+
     def t_BinOp(self, node: ast.BinOp, ctx: Ctx) -> N.Expr:
         op, line = node.op, node.pos[0]
         limit, self.count_limit = self.count_limit, None
@@ -358,6 +365,8 @@ class ExpressionLowering:
             elif op not in ("==", "!=") and not (ta.is_number and tb.is_number) \
                     and not (ta.kind == tb.kind == "cell"):  # cells compare in their numbering order
                 self.error(f"'{op}' compares numbers, not {ta if not ta.is_number else tb}", node.pos)
+            elif self.unordered(node.left) or self.unordered(node.right):  # multisets: contents, any order
+                left, right = (N.Apply(t.type, line, "sorted", (t,)) for t in (left, right))
             return N.binary(op, left, right, T.BOOL, line)
         if op == "+" and ta.is_collection and tb.is_collection:  # two lists joined, in order
             if not T.compatible(ta, tb):

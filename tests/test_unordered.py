@@ -1,0 +1,88 @@
+"""Zones declared ``unordered`` are multisets: compared by their contents in any order, and
+remembered so by ``repeated()``; on both engines. A grid cannot be one."""
+from __future__ import annotations
+
+import pytest
+
+import regle
+from regle import native
+from regle.compiler.generate import engine_source
+from regle.dsl.printer import format_text
+
+COMPARE = '''game "t" {
+  players 2
+}
+
+zone a: int unordered = [1, 2, 2]
+zone b: int = [2, 1, 2]
+zone c: int = [2, 1, 1]
+zone d: int = [1, 2, 2]
+counter same
+counter differ
+counter in_order
+
+turn {
+  action go {
+    if a == b and b == a {
+      same = 1
+    }
+    if a != c {
+      differ = 1
+    }
+    if b == d {
+      in_order = 1
+    }
+  }
+}
+
+end when turns > 0
+'''
+
+# a hand whose first card goes to the back each turn: [1, 2] -> [2, 1] -> [1, 2] ...
+CYCLE = '''game "t" {
+  players 1
+  max decisions 20
+}
+
+zone hand: int unordered = [1, 2]
+
+turn {
+  action cycle {
+    let x = first(hand)
+    remove x from hand
+    add x to hand
+  }
+}
+
+end when repeated(hand) >= 2
+'''
+
+
+def _backends():
+    return ["python", "native"] if native.available() else ["python"]
+
+
+@pytest.mark.parametrize("backend", _backends())
+def test_an_unordered_zone_compares_by_its_contents_and_an_ordered_one_in_order(backend):
+    s = regle.loads(COMPARE, name="unordered_compare", backend=backend).new_game(2, seed=0)
+    s.play("go")
+    assert s.to_json()["counters"] == {"same": 1, "differ": 1, "in_order": 0}
+
+
+@pytest.mark.parametrize("backend", _backends())
+def test_repeated_remembers_an_unordered_zone_by_its_contents(backend):
+    """repeated() counts the times the position was reached before. As a multiset [2, 1] is
+    [1, 2]: reached before once after the first turn, twice after the second, when the game
+    ends; as a list only every other turn repeats one, and the game ends after the fourth."""
+    for text, turns in ((CYCLE, 2), (CYCLE.replace(" unordered", ""), 4)):
+        s = regle.loads(text, name="unordered_cycle", backend=backend).new_game(1, seed=0)
+        while not s.over:
+            s.play("cycle")
+        assert s.turns == turns
+
+
+def test_unordered_is_kept_by_the_formatter_and_refused_on_a_grid():
+    assert "zone hand: int unordered = [1, 2]" in format_text(CYCLE)
+    with pytest.raises(regle.RulesError) as info:
+        engine_source(CYCLE + "grid board: int square 2 by 2 unordered\n", "t.rules")
+    assert any("'unordered' is for zones" in d.message for d in info.value.diagnostics)
