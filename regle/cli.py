@@ -294,6 +294,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--output", metavar="OUT", help="where to write it (default: stdout)")
     p.set_defaults(func=cmd_rules)
 
+    p = sub.add_parser("new", help="start a rules file: a small complete game to change, or a copy of a shipped one",
+                       description="Write a new rules file to start from: a small complete game (players take "
+                                   "counters from a pile) that checks clean and plays, each part commented; or, "
+                                   "with --from, a copy of a game that ships with regle (regle list names them), "
+                                   "to make a variant of. Never overwrites a file unless --force.")
+    p.add_argument("target", metavar="FILE", help="the rules file to write (.rules is added when missing)")
+    p.add_argument("--from", dest="source", metavar="GAME", help="copy this shipped game (connect4, chess, ...)")
+    p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
+    p.set_defaults(func=cmd_new)
+
     p = sub.add_parser("cache", help="show or clear the cache of parser tables and generated engines")
     p.add_argument("--clear", action="store_true", help="delete the cache")
     p.set_defaults(func=cmd_cache)
@@ -301,6 +311,37 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # ---- check / compile ---------------------------------------------------------------------
+def cmd_new(args) -> int:
+    """A rules file to start from: the starter game, or a copy of a shipped game."""
+    from regle import games
+    target = Path(args.target if args.target.endswith(".rules") else args.target + ".rules")
+    if target.exists() and not args.force:
+        print(f"regle: {target} exists; choose another name, or add --force to overwrite it", file=sys.stderr)
+        return 1
+    if args.source is None:
+        text = (Path(__file__).with_name("starter.rules")).read_text(encoding="utf-8")
+    else:
+        source = games.path(args.source)
+        if source is None:
+            close = difflib.get_close_matches(args.source, games.names(), n=2, cutoff=0.6)
+            print(f"regle: no game named {args.source!r} ships with regle"
+                  + (f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else "")
+                  + " (regle list names them)", file=sys.stderr)
+            return 1
+        text = source.read_text(encoding="utf-8")
+        base = re.search(r'^\s*(?:standin\s+)?extend\s+"([^"\n]*)"', text, re.M)
+        if base:
+            print(f"regle: {args.source} is a variant: it extends {base.group(1)}, which a copy would not find; "
+                  f"copy the game it varies (regle new {target} --from {Path(base.group(1)).stem}) and write "
+                  "your changes there, or beside it with extend (docs/language.md, Variants)", file=sys.stderr)
+            return 1
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    print(f"wrote {target}: check it with `regle check {target}`, play it with `regle play {target}`",
+          file=sys.stderr)
+    return 0
+
+
 def cmd_list(args) -> int:
     """The games that ship with regle, with their players and what they are."""
     from regle import games

@@ -108,9 +108,25 @@ def load(path: str | os.PathLike, backend: str | None = None) -> Game:
     """
     if isinstance(path, str) and not Path(path).exists():
         from regle.games import resolve
-        path = resolve(path)  # a packaged game's name ("connect4"); a file that exists wins
+        found = resolve(path)  # a packaged game's name ("connect4"); a file that exists wins
+        if found == path and "/" not in path and not path.endswith(".rules"):
+            _no_such_game(path)
+        path = found
     path = Path(path)
     return _load(_read(path), str(path), path.stem, backend)
+
+
+def _no_such_game(word: str) -> None:
+    """A word that is neither a file nor a game that ships with regle: said so, with the
+    nearest names, as the command line says it."""
+    import difflib
+    from regle.dsl.errors import Diagnostic, Source
+    from regle.games import names
+    close = difflib.get_close_matches(word, names(), n=2, cutoff=0.6)
+    hint = (f"did you mean {' or '.join(repr(c) for c in close)}? " if close else "") + \
+        "regle.games.names() lists the games that ship with regle"
+    raise RulesError([Diagnostic(f"{word!r} is neither a file nor a game that ships with regle", 1, 1, hint)],
+                     Source("", word))
 
 
 def _read(path: Path) -> str:

@@ -65,9 +65,10 @@ def toolchain() -> dict[str, str]:
     cc = compiler_command()
     version = ""
     if cc:
-        try:
+        try:  # a compiler that does not run (CC=/bin/false) is no compiler
             out = subprocess.run([*cc, "--version"], capture_output=True, text=True, timeout=20)
-            version = (out.stdout or out.stderr).splitlines()[0] if (out.stdout or out.stderr) else cc[0]
+            said = (out.stdout or out.stderr).strip()
+            version = (said.splitlines()[0] if said else cc[0]) if out.returncode == 0 else ""
         except (OSError, subprocess.SubprocessError):
             version = ""
     return {"cython": cython, "compiler": version, "flags": " ".join(optimise_flags()), "python": sys.version.split()[0],
@@ -91,6 +92,9 @@ def unavailable_reason() -> str | None:
     if not facts["cython"]:
         return "Cython is not installed (pip install cython)"
     if not facts["compiler"]:
+        cc = compiler_command()
+        if cc:
+            return f"the C compiler {' '.join(cc)} does not run ({cc[0]} --version failed; set CC to a working one)"
         return "no C compiler was found (install gcc or clang, or set CC)"
     if not _compiled_kernels():
         return "the compiled kernels are not built (reinstall regle with a C compiler and Cython)"
@@ -163,8 +167,12 @@ def build(source: str, module_name: str, folder: Path, say=None) -> Path:
             proc = subprocess.run(command, capture_output=True, text=True, cwd=tmp)
             if proc.returncode != 0 or not Path(command[-1]).exists():
                 log = [line for line in (proc.stderr or proc.stdout).strip().splitlines() if "warning" not in line]
-                raise NativeUnavailable("the native engine did not build (this is a bug of regle: please report it "
-                                        "with the rules file):\n  " + "\n  ".join(log[-12:]))
+                said = "\n  ".join(log[-12:]) or f"{command[0]} exited with status {proc.returncode} and said nothing"
+                if command is steps[0]:  # Cython refused the generated code: regle's own mistake
+                    raise NativeUnavailable("the native engine did not build (this is a bug of regle: please report "
+                                            "it with the rules file):\n  " + said)
+                raise NativeUnavailable(f"the C compiler ({command[0]}) failed to build the native engine; check "
+                                        "that it works (or set CC), or use backend='python':\n  " + said)
         fd, tmp_target = tempfile.mkstemp(dir=folder, suffix=".tmp")
         os.close(fd)
         shutil.copyfile(built, tmp_target)

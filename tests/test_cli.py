@@ -183,3 +183,43 @@ def test_serve_explains_itself_and_refuses_unknown_seats():
     assert r.returncode != 0 and "seat 2: unknown agent 'wizard'" in r.stderr
     r = regle("studio", "--help")
     assert r.returncode == 0 and "#k=" in r.stdout and "nothing else" in r.stdout
+
+
+# ---- regle new: a rules file to start from ---------------------------------------------------
+
+
+def test_new_writes_a_starter_game_that_checks_formats_and_plays(tmp_path):
+    made = regle("new", str(tmp_path / "mine"))
+    assert made.returncode == 0 and "wrote" in made.stderr
+    path = tmp_path / "mine.rules"
+    assert regle("check", str(path)).returncode == 0
+    assert regle("fmt", "--check", str(path)).returncode == 0
+    played = regle("play", str(path), "--seats", "random,random", "--seed", "3")
+    assert played.returncode == 0 and "wins" in played.stdout
+    again = regle("new", str(path))  # never overwritten unless asked
+    assert again.returncode == 1 and "exists" in again.stderr
+    assert regle("new", str(path), "--force").returncode == 0
+
+
+def test_new_from_a_shipped_game_copies_it_and_says_what_it_cannot(tmp_path):
+    assert regle("new", str(tmp_path / "c4.rules"), "--from", "connect4").returncode == 0
+    assert (tmp_path / "c4.rules").read_text(encoding="utf-8") == (GAMES / "classics" / "connect4.rules").read_text(
+        encoding="utf-8")
+    misspelt = regle("new", str(tmp_path / "x.rules"), "--from", "conect4")
+    assert misspelt.returncode == 1 and "did you mean 'connect4'?" in misspelt.stderr
+    variant = regle("new", str(tmp_path / "v.rules"), "--from", "eclats-long")
+    assert variant.returncode == 1 and "--from eclats" in variant.stderr and not (tmp_path / "v.rules").exists()
+
+
+def test_load_of_a_misspelt_game_name_suggests_the_nearest():
+    import regle as api
+    with pytest.raises(api.RulesError) as info:
+        api.load("conect4")
+    assert "neither a file nor a game that ships with regle" in str(info.value)
+    assert "did you mean 'connect4'?" in str(info.value)
+
+
+def test_a_c_compiler_that_does_not_run_is_not_taken_for_one():
+    out = regle("--version", env={"CC": "/bin/false"})
+    assert out.returncode == 0
+    assert "no native engines: the C compiler /bin/false does not run" in out.stdout + out.stderr
