@@ -35,8 +35,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("play", "simulate", "diff") and regle.KERNELS.startswith("pure (the compiled"):
         print("regle: warning: the compiled kernels are not built, so games run slower; reinstall "
               "regle where a C compiler works to build them (see regle --version)", file=sys.stderr)
-    if args.command not in ("fmt", "list", "studio"):  # fmt and studio write files: never a packaged game's
-        _games_by_name(args)
+    if args.command not in ("list", "studio"):  # the studio writes its file: never a packaged game's
+        _games_by_name(args)  # (fmt prints a packaged game's text, never rewrites it)
     try:
         return args.func(args)
     except RulesError as err:
@@ -60,6 +60,7 @@ def _games_by_name(args: argparse.Namespace) -> None:
     """FILE arguments that name a game shipped with regle (``connect4``) become its file; a file
     that exists always wins. A word that is neither is said in one line."""
     from regle import games
+    args.shipped = set()  # the files given by a shipped game's name (never rewritten in place)
     for attr in ("file", "old", "new", "files"):
         value = getattr(args, attr, None)
         values = value if isinstance(value, list) else [value]
@@ -73,6 +74,8 @@ def _games_by_name(args: argparse.Namespace) -> None:
                 close = difflib.get_close_matches(v, games.names(), n=1, cutoff=0.6)
                 raise SystemExit(f"regle: {v!r} is neither a file nor a game that ships with regle"
                                  + (f"; did you mean {close[0]!r}?" if close else "") + " (regle list names them)")
+            if found != v:
+                args.shipped.add(found)
             resolved.append(found)
         if value is not None:
             setattr(args, attr, resolved if isinstance(value, list) else resolved[0])
@@ -175,7 +178,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "Formatting twice changes nothing more.")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if a file is not formatted")
-    p.add_argument("--stdout", action="store_true", help="print the formatted text instead of rewriting")
+    p.add_argument("--stdout", action="store_true", help="print the formatted text instead of rewriting "
+                   "(what a game named by its name, connect4, always gets: a shipped file is never rewritten)")
     p.set_defaults(func=cmd_fmt)
 
     p = sub.add_parser("compile", help="write the generated engine module for a rules file",
@@ -423,7 +427,11 @@ def cmd_fmt(args) -> int:
             print(err.render(), file=sys.stderr)
             status = 1
             continue
-        if args.stdout:
+        if args.stdout or (name in getattr(args, "shipped", ()) and not args.check):
+            if not args.stdout:  # a game of regle's own, named: printed, its installed file left alone
+                print(f"regle: {Path(name).stem} ships with regle: its formatted text follows (its file is left "
+                      f"as it is; regle new mine.rules --from {Path(name).stem} makes a copy to change)",
+                      file=sys.stderr)
             sys.stdout.write(formatted)
         elif formatted != text:
             if args.check:

@@ -223,3 +223,11 @@ def test_a_c_compiler_that_does_not_run_is_not_taken_for_one():
     out = regle("--version", env={"CC": "/bin/false"})
     assert out.returncode == 0
     assert "no native engines: the C compiler /bin/false does not run" in out.stdout + out.stderr
+
+
+def test_fmt_of_a_shipped_game_by_name_prints_it_and_leaves_its_file_alone():
+    shipped = GAMES / "classics" / "connect4.rules"
+    out = regle("fmt", "connect4")
+    assert out.returncode == 0 and out.stdout == shipped.read_text(encoding="utf-8")
+    assert "ships with regle" in out.stderr and "--from connect4" in out.stderr
+    assert regle("fmt", "connect4", "--check").returncode == 0
