@@ -27,7 +27,7 @@ from collections import Counter
 
 from ..ir import nodes as N
 from ..ir import statements as S
-from .share import CALLS, shape
+from .share import CALLS, _free_locals as free_locals, shape
 from ..ir.traverse import over, parts
 
 
@@ -72,11 +72,6 @@ def _occurrences(tree: N.Expr, sure: bool = True):
         yield from _occurrences(child, sure)
 
 
-def _free(e: N.Expr) -> set[str]:
-    bound = {n.var for n in N.walk(e) if isinstance(n, N.Aggregate)}
-    return N.locals_in(e) - bound
-
-
 def _replace(value, key, local: N.Local):
     """``value`` with each subtree of shape ``key`` (outside aggregates) read from ``local``."""
     if isinstance(value, N.Expr):
@@ -107,7 +102,7 @@ def share_in_function(body: tuple, drawing: set[str]) -> tuple:
                 key = shape(node)
                 counts[key] += 1
                 seen_in.setdefault(key, []).append(i)
-                if sure and key not in first and _free(node) <= bound[i] and not _draws(node, drawing):
+                if sure and key not in first and free_locals(node) <= bound[i] and not _draws(node, drawing):
                     first[key] = (i, node)
         # the largest value met twice, from its first unconditional statement on
         best = None
