@@ -14,6 +14,7 @@ from regle.dsl.errors import RulesError
 from regle.runtime import IllegalMove, RulesRuntimeError, StateError
 
 EPILOG = """examples:
+  regle new mygame.rules                      (a small game to change; --from connect4: a copy of one)
   regle check games/mygame.rules
   regle play games/mygame.rules --seats human,random
   regle play games/mygame.rules --seats random,random --seed 7
