@@ -164,3 +164,15 @@ async def test_references_from_a_shipped_variant_reach_its_base_game(client: Lan
     hovered = await client.text_document_hover_async(lsp.HoverParams(
         text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=line, character=20)))
     assert "param" in hovered.contents.value and "Target values" in hovered.contents.value
+
+
+def test_every_built_in_function_has_its_own_hover_text():
+    """Hover (and completion's detail) describes each built-in the highlighter knows, each text
+    showing how it is called."""
+    pytest.importorskip("pygls")
+    from regle.highlight import BUILTINS
+    from regle.lsp import BUILTIN_DOCS
+    assert set(BUILTINS) == set(BUILTIN_DOCS)
+    for name, text in BUILTIN_DOCS.items():
+        assert text.startswith(name + "("), name
+        assert len(text) <= 110, name
