@@ -384,6 +384,8 @@ class Step(Node):
     body: list = attrs.Factory(list)
     #: a turn written as its actions alone (``turn { action ... }``): one decision step
     implicit: bool = False
+    #: ``optional repeat step``: "stop NAME" is offered beside the actions, only when one is legal
+    optional: bool = False
 
 
 # ---- declarations ------------------------------------------------------------------

@@ -431,6 +431,10 @@ class ToAst(Transformer):
         return ast.Step(kind="repeat", name=str(items[0]), cond=items[1], choices=list(items[2:]),
                         pos=_pos(meta))
 
+    def optional_repeat_step(self, meta, items):
+        return ast.Step(kind="repeat", name=str(items[0]), cond=items[1], choices=list(items[2:]),
+                        pos=_pos(meta), optional=True)
+
     def auto_step(self, meta, items):
         return ast.Step(kind="auto", name=str(items[0]), body=items[1], pos=_pos(meta))
 
@@ -762,8 +766,9 @@ def _diagnose(lark: Lark, err: UnexpectedInput, source: Source, chunk: bool = Fa
     if text == "if" and before.endswith("else") and "'{'" in words:
         hint = "among statements the next test is 'elif COND { ... }' ('else if' is the spelling of expressions)"
     elif text == "when" and re.match(r"\s*(standin\s+)?(optional|repeat)\s+step\b", source.line_text(err.line)):
-        hint = ("only a plain step takes a condition (step NAME when COND { ... }); an optional step offers its "
-                "actions and a skip, so guard the actions with require")
+        hint = ("only a plain step takes a condition (step NAME when COND { ... }); a choice that may go on while "
+                "a condition holds is 'optional repeat step NAME while COND { ... }' (stop is offered beside "
+                "its actions), and an optional step's actions are guarded with require")
     elif "'then'" in words and re.search(r"\blet\b(?!.*\bif\b)", before or _line_above(source, err.line)):
         hint = "in a define, each let is followed by 'then' and the next let or the value: " \
                "define f(c) = let a = ... then a + 1"

@@ -281,6 +281,9 @@ class Writer:
             }[step.kind]
             if step.kind == "decision" and step.cond is not None:
                 kind = f"only when {said(step.cond)}: the player chooses one of the actions below"
+            if step.optional:
+                kind = (f"while {code(step.cond)}, the player may choose one of the actions below again and "
+                        "again, or stop (stopping is offered only while an action is possible)")
             doc.h(f"{i}. {_name(step.name).capitalize()}{mark}", 3)
             doc.p(prose(step.doc))
             doc.p(f"*{kind[0].upper() + kind[1:]}.*")

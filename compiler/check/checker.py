@@ -563,8 +563,8 @@ class Checker:
             passes = [c for c in step.choices if isinstance(c, ast.Pass)]
             if len(passes) > 1:
                 self.error("a step may have one pass", passes[1].pos)
-            if passes and step.kind == "optional":
-                self.error("an optional step already offers 'skip'; it needs no pass", passes[0].pos)
+            if passes and (step.kind == "optional" or step.optional):
+                self.error("an optional step already offers 'skip' (or 'stop'); it needs no pass", passes[0].pos)
             for c in step.choices:
                 if isinstance(c, ast.Action):
                     if c.name in actions:

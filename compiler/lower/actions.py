@@ -86,6 +86,8 @@ class ActionLowering:
             return ir, cond
         if step.kind == "decision" and step.cond is not None:
             ir.kind = "when"
+        if step.optional:  # "stop" beside the actions, only when one is legal
+            ir.kind = "optional_repeat"
         for choice in step.choices:
             if isinstance(choice, ast.Action):
                 a = self.action_ir(choice, index, chained_after(self.sym, step, choice.name, index, after))
@@ -98,10 +100,11 @@ class ActionLowering:
                 self.action_count += 1
                 ir.pass_action = a
                 actions.append(a)
-        if step.kind == "optional":
-            skip = "skip " + step.name
+        if step.kind == "optional" or step.optional:  # optional repeat: "stop" goes on to the next step
+            skip = ("stop " if step.optional else "skip ") + step.name
             a = ActionIR(self.action_count, "skip", index, [S.Return(step.pos[0], N.Text(T.TEXT, 0, skip))], [], [], [],
-                         after, step.pos[0], is_pass=True, skeleton=skip)
+                         f"s._enter({index + 1})" if step.optional else after, step.pos[0], is_pass=True,
+                         skeleton=skip)
             self.action_count += 1
             ir.pass_action = a
             actions.append(a)

@@ -446,7 +446,7 @@ def keyed_moves(block: tuple, actions: list, kind: str, shared: bool, writer) ->
     whose actions take at most three arguments packs each move into a key (``tag`` None). None for
     the steps that keep their list (automatic and optional steps, a value shared with the
     condition, a list read as it is made)."""
-    if kind in ("auto", "optional") or shared:
+    if kind in ("auto", "optional", "optional_repeat") or shared:
         return None
     moves = _Moves(writer)
     only = _only_kernel(block)
