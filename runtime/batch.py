@@ -148,18 +148,17 @@ class Batch:
         ended = []
         for i, (s, action) in enumerate(zip(self.states, ids.tolist())):
             moves, legal_ids = legal_of[i]
+            if moves is None or moves is not s.legal:  # not kept (started in C, or changed by hand)
+                moves, legal_ids = s.legal, s.legal_action_ids()
             try:  # the move the id numbers, by its place among the legal ids of the mask
-                move = moves[legal_ids.index(action)] if moves is s.legal else None
-            except ValueError:
-                move = None
+                move = moves[legal_ids.index(action)]
+            except ValueError:  # not a legal id
                 if loses:
                     self.rewards[i, s.cur] = -1
                     ended.append(i)
                     continue
-            if move is None:
-                s.advance_id(action)  # the state changed by hand, or an illegal id: it says why
-            else:
-                s.advance(move)
+                s.advance_id(action)  # raises IllegalMove, saying why
+            s.advance(move)
             if seat >= 0:
                 self._answer(s, i, seat)
             current[i] = s.cur

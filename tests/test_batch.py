@@ -79,6 +79,18 @@ def test_an_illegal_id_raises_or_loses_as_asked(backend):
     assert losing.episodes.tolist() == [2, 1] and not losing.finished[0].is_over  # not played on
 
 
+def test_an_illegal_id_loses_alike_stepped_one_by_one(backend):
+    """step_alone (each game through its public API: the reference of the compiled step) gives an
+    illegal id the same loss, and the masks stay the same, on either engine."""
+    game = regle.load(ROOT / "games/classics/tictactoe.rules", backend=backend)
+    a, b = game.batch(2, seed=0, illegal="loses"), game.batch(2, seed=0, illegal="loses")
+    for ids in ([4, 4], [4, 0], [1, 2]):
+        ra, da = (x.copy() for x in a.step(np.array(ids)))
+        rb, db = (x.copy() for x in b.step_alone(np.array(ids)))
+        assert ra.tolist() == rb.tolist() and da.tolist() == db.tolist()
+        assert a.mask.tolist() == b.mask.tolist() and a.current.tolist() == b.current.tolist()
+
+
 def test_a_batch_refuses_what_does_not_fit():
     game = regle.load(ROOT / "games/classics/tictactoe.rules", backend="python")
     for bad in ({"n": 0}, {"n": 2, "seat": 2}, {"n": 2, "players": 3}, {"n": 2, "illegal": "ignores"}):
