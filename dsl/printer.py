@@ -327,6 +327,8 @@ class Printer:
         within WIDTH, broken between words (a word longer than a line stays whole)."""
         out = []
         mark = re.match(r"(///|#+)\s*", text)
+        if mark is None:  # (every comment starts so; anything else is kept as it is)
+            return [INDENT * self.depth + text]
         head, words = text[:mark.end()], text[mark.end():].split(" ")
         if head.strip() != head:
             head = head.rstrip() + " "
