@@ -19,6 +19,8 @@ import attrs
 
 from regle.dsl import ast
 
+from .symbols import CHANCE_FUNCTIONS
+
 PUBLIC, OWNER, NOBODY = "public", "owner", "nobody"
 _ORDER = {PUBLIC: 0, OWNER: 1, NOBODY: 2}
 #: Functions that read only which places are filled (the views show it), given a place.
@@ -179,7 +181,7 @@ def has_chance(rules: ast.Rules) -> bool:
     stack = [rules]
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.Call) and node.func in ("random", "die"):  # symbols.CHANCE_FUNCTIONS
+        if isinstance(node, ast.Call) and node.func in CHANCE_FUNCTIONS:
             return True
         stack.extend(children(node))
     return False

@@ -354,18 +354,24 @@ class CallLowering:
             return [], d.body
         steps = []
         for let in d.body.lets:
-            tree = self.tree(let.value, inner)
-            if tree.type.kind in ("zone", "zones", "counters"):
-                self.error("'let' names a value; a zone can be used by its own name", let.value.pos)
-            if self.let_name_clashes(let, d.params, inner):
-                continue
-            if tree.type.kind in ("int", "any") and has_product(let.value, self.sym.defines):  # kept in range
-                tree = self.helper("ops.number", T.INT, tree, c_form=False)
-            var = pyname(let.name)
-            local = inner.bind(let.name, var, tree.type)
-            inner.lets.add(let.name)
-            steps.append(S.Assign(let.pos[0], local, "=", tree))
+            tree = self.let_value(let, d.params, inner)
+            if tree is not None:
+                local = inner.bind(let.name, pyname(let.name), tree.type)
+                inner.lets.add(let.name)
+                steps.append(S.Assign(let.pos[0], local, "=", tree))
         return steps, d.body.value
+
+    def let_value(self, let: ast.Let, params: list, ctx: Ctx) -> N.Expr | None:
+        """A define's let's value as a tree (a product kept in range), after saying what is wrong
+        with it; None when its name may not be taken."""
+        tree = self.tree(let.value, ctx)
+        if tree.type.kind in ("zone", "zones", "counters"):
+            self.error("'let' names a value; a zone can be used by its own name", let.value.pos)
+        if self.let_name_clashes(let, params, ctx):
+            return None
+        if tree.type.kind in ("int", "any") and has_product(let.value, self.sym.defines):  # kept in range
+            tree = self.helper("ops.number", T.INT, tree, c_form=False)
+        return tree
 
     def let_name_clashes(self, let: ast.Let, params: list, ctx: Ctx) -> bool:
         """Whether a define's ``let`` takes a name it may not (reported at the let): a built-in
@@ -388,9 +394,10 @@ class CallLowering:
         """A define's lets where its body is lowered as one expression (a define used nowhere,
         checked once): each let's tree stands in for its name."""
         inner = ctx.child()
+        params = [n for n in ctx.scope if n not in ctx.lets]
         for let in node.lets:
-            tree = self.tree(let.value, inner)
-            if not self.let_name_clashes(let, [n for n in ctx.scope if n not in ctx.lets], inner):
+            tree = self.let_value(let, params, inner)
+            if tree is not None:
                 inner.scope[let.name] = tree
                 inner.lets.add(let.name)
         return self.tree(node.value, inner)

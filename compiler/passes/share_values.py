@@ -27,8 +27,8 @@ from collections import Counter
 
 from ..ir import nodes as N
 from ..ir import statements as S
-from .share import CALLS, _free_locals as free_locals, shape
-from ..ir.traverse import over, parts
+from .share import CALLS, _free_locals as free_locals, _replace as read_from_locals, shape
+from ..ir.traverse import parts
 
 
 def drawing_functions(functions: list) -> set[str]:
@@ -72,16 +72,6 @@ def _occurrences(tree: N.Expr, sure: bool = True):
         yield from _occurrences(child, sure)
 
 
-def _replace(value, key, local: N.Local):
-    """``value`` with each subtree of shape ``key`` (outside aggregates) read from ``local``."""
-    if isinstance(value, N.Expr):
-        if isinstance(value, CALLS) and shape(value) == key:
-            return local
-        if isinstance(value, N.Aggregate):
-            return value
-    return over(value, lambda v: _replace(v, key, local))
-
-
 def share_in_function(body: tuple, drawing: set[str]) -> tuple:
     """A define's function body ``(value, names, line, lets)`` with each call it computes twice
     or more computed once, into a local added to its lets (``_v0``, ``_v1``...)."""
@@ -116,9 +106,9 @@ def share_in_function(body: tuple, drawing: set[str]) -> tuple:
         local = N.Local(node.type, 0, f"_v{made}")
         made += 1
         new_lets = lets[:i] + [S.Assign(node.line, local, "=", node, "computed once")]
-        for a in lets[i:]:
-            new_lets.append(_replace(a, key, local))
-        tree = _replace(tree, key, local)
+        # read from the local everywhere after (natively=True: never inside an aggregate, in both engines)
+        new_lets += [read_from_locals(a, {key: local.name}, True) for a in lets[i:]]
+        tree = read_from_locals(tree, {key: local.name}, True)
         lets = new_lets
 
 
