@@ -18,7 +18,8 @@ from regle.dsl.variants import resolve
 from .check.bare_calls import call_bare_defines
 from .check.checker import LIMITS, Checker
 from .ir.game import GameIR
-from .lower.lowerer import Lowerer
+from .lower.exprs import TooMuchWork
+from .lower.lowerer import Lowerer, work_budget
 from .write.emit import runtime_call
 from .write.safety import literal, verify
 from .write.written import write_game
@@ -123,7 +124,16 @@ def _check(rules, source: Source, sources: dict, name: str, text: str,
     checker = Checker(rules)
     sym = checker.run()
     diags = early + list(checker.diags)
-    ir = Lowerer(rules, sym, source, diags, sources, native).build(name, rules_hash(text))
+    try:
+        ir = Lowerer(rules, sym, source, diags, sources, native).build(name, rules_hash(text))
+    except TooMuchWork as stop:  # refused at once, where the work multiplies
+        what = (f"this use of '{stop.node.func}' expands" if isinstance(stop.node, ast.Call)
+                else "this expression expands")
+        diags.append(Diagnostic.at(
+            f"{what} into too much to check: more than {work_budget(rules):,} expressions for a text of this size",
+            stop.node.pos, "a define that uses another define several times, nested, doubles the work at "
+                           "each level: compute a value once with let (define f(c) = let v = g(c) then ...)"))
+        return None, diags
     return ir, diags
 
 

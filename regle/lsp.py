@@ -14,7 +14,9 @@ Everything is computed from the text with the front end and the checker; no engi
 """
 from __future__ import annotations
 
+import asyncio
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
 from urllib.parse import unquote, urlparse
@@ -255,25 +257,38 @@ def _range(line: int, column: int, width: int) -> lsp.Range:
                      end=lsp.Position(line=line, character=column + width))
 
 
-def _publish(ls: LanguageServer, uri: str) -> None:
+#: checks run on one thread of their own, so that the server answers hovers and completions
+#: meanwhile; per document, only the newest text asked for is checked and published
+_CHECKS = ThreadPoolExecutor(1, thread_name_prefix="regle-check")
+_asked: dict[str, object] = {}
+
+
+async def _publish(ls: LanguageServer, uri: str) -> None:
     document = ls.workspace.get_text_document(uri)
-    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
-        uri=uri, version=document.version, diagnostics=diagnostics(uri, document.source)))
+    text, version = document.source, document.version
+    _asked[uri] = ticket = object()  # a newer edit replaces it: this check is then skipped or dropped
+
+    def check() -> list[lsp.Diagnostic] | None:
+        return diagnostics(uri, text) if _asked.get(uri) is ticket else None
+    found = await asyncio.get_running_loop().run_in_executor(_CHECKS, check)
+    if found is None or _asked.get(uri) is not ticket:
+        return
+    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=found))
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
-def did_open(ls: LanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
-    _publish(ls, params.text_document.uri)
+async def did_open(ls: LanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
+    await _publish(ls, params.text_document.uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
-def did_change(ls: LanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
-    _publish(ls, params.text_document.uri)
+async def did_change(ls: LanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
+    await _publish(ls, params.text_document.uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
-def did_save(ls: LanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
-    _publish(ls, params.text_document.uri)
+async def did_save(ls: LanguageServer, params: lsp.DidSaveTextDocumentParams) -> None:
+    await _publish(ls, params.text_document.uri)
 
 
 # ---- hover, definition, references, rename ---------------------------------------------------

@@ -176,3 +176,33 @@ def test_every_built_in_function_has_its_own_hover_text():
     for name, text in BUILTIN_DOCS.items():
         assert text.startswith(name + "("), name
         assert len(text) <= 110, name
+
+
+@pytest.mark.asyncio
+async def test_a_document_that_checks_slowly_blocks_neither_hovers_nor_newer_edits(client: LanguageClient, tmp_path):
+    """Checks run beside the server's loop: a hover on another file is answered while a costly
+    text is being checked, that text is refused by the checker's budget with a positioned error,
+    and of several quick edits only the newest text's diagnostics are published last."""
+    from test_trust_four import chain
+    slow = _open(client, tmp_path / "chain.rules", chain(20))
+    path = GAMES / "classics" / "connect4.rules"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    other = _open(client, path)
+    use = next(i for i, line in enumerate(lines) if "drop me into board" in line)
+    column = lines[use].index("board", lines[use].index("into"))
+    hovered = await client.text_document_hover_async(lsp.HoverParams(
+        text_document=lsp.TextDocumentIdentifier(uri=other), position=lsp.Position(line=use, character=column + 1)))
+    assert "board" in hovered.contents.value
+    while slow not in client.diagnostics:
+        await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    [refused] = client.diagnostics[slow]
+    assert "too much to check" in refused.message and refused.range.start.line == 30
+    good = (GAMES / "classics" / "tictactoe.rules").read_text(encoding="utf-8")
+    for version, text in enumerate([good.replace("board", "bord", 1), chain(20), good], start=2):
+        client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=slow, version=version),
+            content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=text)]))
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and list(client.diagnostics[slow]):
+        await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert list(client.diagnostics[slow]) == []  # the newest text (clean) has the last word

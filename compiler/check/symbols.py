@@ -49,7 +49,8 @@ LIMITS = {
     "constant": 10**18,       # any step of a constant expression (params, sizes)
     "all_grid_cells": 16_384,  # cells of all grids together (each one's geometry is in the engine)
     "decisions": 100_000,     # decisions of one game (the engine's own bound; max decisions may lower it)
-    "define_work": 200_000,   # characters of code one use of a define runs, the defines it uses included
+    "define_work": 200_000,
+    "check_work": 60_000,     # expressions lowered at least (more in proportion to a long text)   # characters of code one use of a define runs, the defines it uses included
     "engine_bytes": 8_000_000,  # the generated module
 }
 

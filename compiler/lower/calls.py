@@ -254,6 +254,13 @@ class CallLowering:
         """A define is compiled once (per kind of arguments) into a function of the engine,
         ``fn__name(s, [me,] args...)``, and called; where its code is a short expression
         (``slot_cell[n - 1]``) it is written in place, as a compiler inlines a small function."""
+        self.calls.append(node)  # where too much work is reported (exprs.TooMuchWork)
+        try:
+            return self._call_define(node, ctx)
+        finally:
+            self.calls.pop()
+
+    def _call_define(self, node: ast.Call, ctx: Ctx):
         d = self.sym.defines[node.func]
         if len(node.args) != len(d.params):
             self.error(f"{d.name}() takes {len(d.params)} argument{'s' if len(d.params) != 1 else ''}, "

@@ -14,6 +14,19 @@ from ..check.symbols import LIMITS, suggest
 from .common import P_OR, P_ATOM, Ctx, _const, column_const, cells_const, is_c_column, _zone_name
 
 
+#: expressions lowering may build per node of the text (the least is LIMITS["check_work"])
+WORK_PER_NODE = 30
+
+
+class TooMuchWork(Exception):
+    """Lowering built more expressions than the text's size allows (``Lowerer.work_left``):
+    ``node`` is where it stood, the outermost define call being expanded when there is one."""
+
+    def __init__(self, node: ast.Node):
+        super().__init__("too much work")
+        self.node = node
+
+
 class ExpressionLowering:
     """Mixed into :class:`lower.Lowerer`."""
 
@@ -47,6 +60,9 @@ class ExpressionLowering:
         """The typed IR of an expression (compiler/ir/nodes.py): operators, comparisons,
         conditionals, constants, reads of the state and calls of the runtime are nodes; the
         rest is still written as code, a leaf."""
+        self.work_left -= 1
+        if self.work_left < 0:
+            raise TooMuchWork(self.calls[0] if self.calls else node)
         kind = type(node).__name__
         build = getattr(self, "t_" + kind, None)
         if build is not None:

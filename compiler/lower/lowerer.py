@@ -22,8 +22,8 @@ from ..check.analysis import announces, ends_by_statement, flows, has_chance, ha
 
 from ..ir import nodes as N
 from ..ir import statements as S
-from .common import Ctx, pyname, _hex_places, _path_word, _const, column_const, is_c_column
-from .exprs import ExpressionLowering
+from .common import Ctx, ast_nodes, pyname, _hex_places, _path_word, _const, column_const, is_c_column
+from .exprs import ExpressionLowering, TooMuchWork, WORK_PER_NODE
 from .calls import CallLowering
 from .stmts import StatementLowering
 from .actions import ActionLowering
@@ -44,6 +44,12 @@ def seat_marks(seats: list[str]) -> list[str]:
     white: b and w)."""
     firsts = [s[0] for s in seats]
     return firsts if seats and len(set(firsts)) == len(firsts) else []
+
+
+def work_budget(rules: ast.Rules) -> int:
+    """How many expressions lowering a text may build: in proportion to its size, so that
+    checking stays linear in the text whatever its defines do (a refusal within a second)."""
+    return max(LIMITS["check_work"], WORK_PER_NODE * sum(1 for _ in ast_nodes(rules)))
 
 
 class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowering, GridLowering,
@@ -90,6 +96,10 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self._comp_depth = 0  # aggregates being lowered (an end condition keeps no memo inside one)
         self._in_function = 0  # > 0 while a define's body is lowered for a function of its own
         self.nsteps = len(sym.turns[0].steps) if sym.turns else 0
+        #: the expressions lowering may build, in proportion to the text: defines written in
+        #: place within defines written in place could otherwise ask for 2**depth of them
+        self.work_left = work_budget(rules)
+        self.calls: list[ast.Call] = []  # the define calls being lowered, outermost first
 
     @staticmethod
     def local(name: str) -> str:

@@ -59,6 +59,10 @@ class Workbench:
         self.seats, self.players, self.seed = seats, players, seed
         self.key = secrets.token_urlsafe(18)
         self.lock = threading.Lock()  # one text loaded at a time
+        #: checks asked for so far: one that waited while a newer text came is not checked (the
+        #: newer edit cancels it), so a burst of keystrokes costs one check, not one each
+        self.asked = 0
+        self.asking = threading.Lock()
         self.saved = self._read()
         self.text: str | None = None  # the text the game plays (None: no text has checked yet)
         self.hub: Hub | None = None
@@ -99,7 +103,12 @@ class Workbench:
         """The text's problems; when it has none and is new, the game restarts on it. The text
         being played checks clean: asked again (a check answered late, a mistake typed then
         removed), the game goes on; the mistakes were another text's."""
+        with self.asking:
+            self.asked += 1
+            mine = self.asked
         with self.lock:
+            if mine != self.asked:  # a newer text came while this one waited: its answer counts
+                return {**self.state(), "superseded": True}
             if text == self.text:
                 self.problems = []
             else:
@@ -129,18 +138,16 @@ class Workbench:
             self.problems = [_problem(d, self.path) for d in err.diagnostics]
             return
         except RulesRuntimeError as err:  # a setup that fails while being played
-            self.problems = [{"line": getattr(err, "line", None) or 1, "column": 1, "severity": "error",
-                              "message": str(err), "hint": None, "elsewhere": None}]
+            self.problems = [_runtime_problem(err)]
             return
         players = self.players if self.players in game.players else None
         seats = self.seats if self.seats and len(self.seats) == (players or game.players.start) else None
         hub = Hub(game, seats, players)
         try:
             session = hub.create({"seed": self.seed})
-        except Refused as exc:
+        except (Refused, RulesRuntimeError) as exc:  # the game fails as it starts: a problem, not a 500
             hub.stop()
-            self.problems = [{"line": 1, "column": 1, "severity": "error", "message": str(exc), "hint": None,
-                              "elsewhere": None}]
+            self.problems = [_runtime_problem(exc)]
             return
         from regle.rulebook import rulebook
         try:
@@ -200,6 +207,14 @@ class Workbench:
         return {"games": len(records[0]), "asked": games, "seconds": round(seconds, 2),
                 "rows": [{k: row[k] for k in ("label", "old", "new", "significant")} | {"p": round(row["p"], 4)}
                          for row in result["rows"]]}
+
+
+def _runtime_problem(err: Exception) -> dict:
+    """A failure while the game starts (its setup, its first decision) as a problem of the
+    rules line it names (line 1 when it names none)."""
+    line = getattr(err, "line", None)
+    return {"line": line if isinstance(line, int) and line > 0 else 1, "column": 1, "severity": "error",
+            "message": str(err), "hint": getattr(err, "hint", None), "elsewhere": None}
 
 
 def _problem(d, path: Path) -> dict:
