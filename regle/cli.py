@@ -77,6 +77,7 @@ def _games_by_name(args: argparse.Namespace) -> None:
                                  + (f"; did you mean {close[0]!r}?" if close else "") + " (regle list names them)")
             if found != v:
                 args.shipped.add(found)
+                args.given = {**getattr(args, "given", {}), found: v}  # to say it back as the user wrote it
             resolved.append(found)
         if value is not None:
             setattr(args, attr, resolved if isinstance(value, list) else resolved[0])
@@ -268,7 +269,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fixed-seats", action="store_true",
                    help="keep each agent in its seat (default: rotate seats from game to game)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    p.add_argument("--out", metavar="FILE.jsonl", help="also write one JSON line per game")
+    p.add_argument("--out", metavar="FILE.jsonl", help="also write one JSON line per game, each as it ends (in "
+                                                        "seed order once the run is done)")
+    p.add_argument("--resume", metavar="FILE.jsonl",
+                   help="go on with a run stopped early (Ctrl-C, a killed worker, a full disk): play only the "
+                        "games missing from FILE, which --out wrote with the same options, and add them to it")
     p.add_argument("--report", metavar="FILE.jsonl", help="summarise games saved with --out instead of playing")
     p.add_argument("--check", action="store_true",
                    help="check the rules' invariants after every decision (slower; stops at the first broken one)")
@@ -684,10 +689,13 @@ def cmd_simulate(args) -> int:
     from regle import simulate as sim
 
     if args.report:
+        cut: list[str] = []
         try:
-            records = list(sim.read_jsonl(args.report))
+            records = list(sim.read_jsonl(args.report, cut))
         except ValueError as exc:
             raise SystemExit(f"regle: {exc}") from None
+        for said in cut:
+            print(f"regle: {said}", file=sys.stderr)
         if not records:
             raise SystemExit(f"regle: {args.report} holds no games")
         summary = sim.summarise(records)
@@ -695,24 +703,38 @@ def cmd_simulate(args) -> int:
         return 0
     if not args.file:
         raise SystemExit("regle simulate: give a rules FILE (or --report FILE.jsonl)")
+    if args.resume and args.out and Path(args.out).resolve() != Path(args.resume).resolve():
+        raise SystemExit("regle: --resume adds the missing games to the file it resumes; leave out --out")
     rules_path = str(Path(args.file).resolve())  # workers load the same cached engine
     game = _load(rules_path, args)
     n = _players(game, args.players)
     agents = _agent_specs(args.agents)
     if args.games < 1:
         raise SystemExit("regle: -n must be at least 1")
-    out = open(args.out, "w", encoding="utf-8") if args.out else None  # a bad path is said before playing
+    out_path = args.resume or args.out
+    before: list[dict] = []
+    if args.resume:
+        before = _resumed(args, n, agents)
+    try:  # a bad path is said before playing; a resumed file is added to, never emptied
+        out = open(out_path, "a" if args.resume else "w", encoding="utf-8") if out_path else None
+    except OSError as exc:
+        raise SystemExit(f"regle: cannot write {out_path}: {exc.strerror or exc}") from None
     progress = None if args.json else sim.progress_bar(sys.stderr)
     executor = client = cluster = None
     if args.scheduler:
         client, cluster = sim.dask_executor(args.scheduler, args.jobs)
         executor = client.get_executor()
     title = f"{game.title}: {args.games} games, seeds {args.seed}..{args.seed + args.games - 1}"
+    if before:
+        title += f" ({len(before)} resumed from {args.resume})"
 
     def save(found: list[dict]) -> None:  # each game as it ends: a stop or a kill loses none
         if out is not None:
-            out.write("".join(json.dumps(r) + "\n" for r in found))
-            out.flush()
+            try:
+                out.write("".join(json.dumps(r) + "\n" for r in found))
+                out.flush()
+            except OSError as exc:
+                raise _SaveFailed(exc) from None
 
     try:
         # the batches load the game themselves: with auto, a native engine built in the
@@ -720,19 +742,31 @@ def cmd_simulate(args) -> int:
         records, seconds = sim.simulate(rules_path, args.games, n, agents, seed=args.seed,
                                         jobs=max(1, args.jobs), rotate=not args.fixed_seats, progress=progress,
                                         executor=executor, check=args.check, backend=args.backend,
-                                        on_records=save)
-    except sim.Interrupted as stop:
+                                        on_records=save, done={r["seed"] - args.seed for r in before})
+    except (sim.Interrupted, sim.WorkerDied, _SaveFailed) as stop:
         if out is not None:
-            out.close()
+            try:
+                out.close()
+            except OSError:
+                pass
         if progress:
             print(file=sys.stderr)
-        print(f"regle: interrupted after {len(stop.records)} of {args.games} games"
-              + (f" (every one saved in {args.out})" if args.out else ""), file=sys.stderr)
-        if stop.records:
-            summary = sim.summarise(stop.records, stop.seconds)
+        played = before + getattr(stop, "records", [])
+        kept = (f" (every one saved in {out_path}; go on with: {_resume_command(args, out_path)})"
+                if out_path else " (run with --out FILE to keep the games, and --resume FILE to go on)")
+        if isinstance(stop, _SaveFailed):
+            print(f"regle: cannot write {out_path}: {stop.reason}; the games before it are in the file "
+                  f"(free some space, then go on with: {_resume_command(args, out_path)})", file=sys.stderr)
+            return 1
+        if isinstance(stop, sim.WorkerDied):
+            print(f"regle: {stop}; stopped after {len(played)} of {args.games} games" + kept, file=sys.stderr)
+            return 1
+        print(f"regle: interrupted after {len(played)} of {args.games} games" + kept, file=sys.stderr)
+        if played:
+            summary = sim.summarise(sorted(played, key=lambda r: r["seed"]), stop.seconds)
             summary["backend"] = game.backend
             summary["interrupted"] = True
-            _print_summary(summary, args.json, title=f"{game.title}: {len(stop.records)} of {args.games} games "
+            _print_summary(summary, args.json, title=f"{game.title}: {len(played)} of {args.games} games "
                                                       "(interrupted)")
         return 130
     finally:
@@ -740,17 +774,92 @@ def cmd_simulate(args) -> int:
             client.close()
         if cluster is not None:
             cluster.close()
+    records = sorted(before + records, key=lambda r: r["seed"])
     if out is not None:  # finished: the lines again in seed order, the same file at any --jobs
-        with out:
-            if out.seekable():
-                out.seek(0)
-                out.truncate()
-                out.write("".join(json.dumps(r) + "\n" for r in records))
+        out.close()
+        _write_sorted(out_path, records)
     summary = sim.summarise(records, seconds)
+    if before:  # the speed of what this run played
+        played = sum(r["decisions"] for r in records) - sum(r["decisions"] for r in before)
+        summary["decisions_per_second"] = played / seconds if seconds > 0 else 0.0
     last = regle.load(rules_path, backend=args.backend).backend
     summary["backend"] = game.backend if last == game.backend else f"{game.backend}, then {last}"
     _print_summary(summary, args.json, title=title)
     return 0
+
+
+class _SaveFailed(Exception):
+    """A game's line could not be written to --out (a full disk, a removed folder)."""
+
+    def __init__(self, exc: OSError):
+        super().__init__(exc)
+        self.reason = exc.strerror or str(exc)
+
+
+def _write_sorted(path: str, records: list[dict]) -> None:
+    """Write the games in seed order through a file beside ``path`` that replaces it in one
+    step: at any instant, a kill or Ctrl-C leaves either the file as played or as sorted."""
+    target = Path(path)
+    temporary = target.with_name(f".{target.name}.sorting")
+    try:
+        with open(temporary, "w", encoding="utf-8") as sorted_out:
+            sorted_out.write("".join(json.dumps(r) + "\n" for r in records))
+            sorted_out.flush()
+            os.fsync(sorted_out.fileno())
+        os.replace(temporary, target)
+    except OSError as exc:  # the games are all in the file, in the order they ended
+        temporary.unlink(missing_ok=True)
+        print(f"regle: {path} keeps the games in the order they ended (sorting them failed: "
+              f"{exc.strerror or exc})", file=sys.stderr)
+
+
+def _resumed(args, players: int, agents: list[str]) -> list[dict]:
+    """The games of the file to resume, checked against this run's options; a last line cut
+    short is taken off the file (its game is played again)."""
+    from regle import simulate as sim
+    cut: list[str] = []
+    try:
+        records = list(sim.read_jsonl(args.resume, cut))
+    except ValueError as exc:
+        raise SystemExit(f"regle: {exc}") from None
+    if cut:
+        data = Path(args.resume).read_bytes()
+        with open(args.resume, "r+b") as f:
+            f.truncate(data.rfind(b"\n") + 1)
+        print(f"regle: {cut[0]}; that game is played again", file=sys.stderr)
+    seen: set[int] = set()
+    for r in records:
+        i = r.get("seed", None)
+        if not isinstance(i, int) or not args.seed <= i < args.seed + args.games:
+            raise SystemExit(f"regle: {args.resume} holds a game of seed {i}, outside this run's seeds "
+                             f"{args.seed}..{args.seed + args.games - 1}: resume with the options of the first run")
+        expected = sim.seats_for(i - args.seed, agents, players, not args.fixed_seats)
+        if r["players"] != players or r["agents"] != expected:
+            raise SystemExit(f"regle: {args.resume}: the game of seed {i} was played by {', '.join(r['agents'])}, "
+                             f"not {', '.join(expected)}: resume with the options of the first run")
+        if i in seen:
+            raise SystemExit(f"regle: {args.resume} holds the game of seed {i} twice")
+        seen.add(i)
+    return records
+
+
+def _resume_command(args, path: str) -> str:
+    """The command that plays the games a stopped run is missing."""
+    import shlex
+    words = ["regle", "simulate", getattr(args, "given", {}).get(args.file, args.file), "-n", str(args.games), "--seed", str(args.seed),
+             "--agents", args.agents]
+    if args.players:
+        words += ["--players", str(args.players)]
+    if args.jobs and args.jobs > 1:
+        words += ["--jobs", str(args.jobs)]
+    if args.fixed_seats:
+        words.append("--fixed-seats")
+    if args.check:
+        words.append("--check")
+    if args.backend:
+        words += ["--backend", args.backend]
+    words += ["--resume", path]
+    return " ".join(shlex.quote(w) for w in words)
 
 
 def _agent_specs(text: str) -> list[str]:

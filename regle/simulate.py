@@ -14,6 +14,7 @@ import threading
 import time
 from contextlib import contextmanager
 from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Iterable, Iterator, Sequence
 
 from regle.runtime.match import play_game
@@ -45,11 +46,22 @@ def play_batch(rules_path: str, players: int, seed: int, first: int, count: int,
         yield play_game(game, players, seed + i, seats_for(i, agents, players, rotate), check).to_json()
 
 
-def batches(n: int, jobs: int) -> list[tuple[int, int]]:
-    """Split n games into seed ranges: a few per worker, for balance, progress and a prompt
-    stop (a batch is what a stopped worker loses)."""
-    size = max(1, min(50, math.ceil(n / max(1, jobs * 4))))
-    return [(i, min(size, n - i)) for i in range(0, n, size)]
+def batches(n: int, jobs: int, done: frozenset[int] | set[int] = frozenset()) -> list[tuple[int, int]]:
+    """Split games 0..n-1 (less those ``done``) into seed ranges: a few per worker, for balance,
+    progress and a prompt stop (a batch is what a stopped worker loses)."""
+    size = max(1, min(50, math.ceil((n - len(done)) / max(1, jobs * 4))))
+    out: list[tuple[int, int]] = []
+    first = None
+    for i in range(n + 1):
+        if i < n and i not in done and (first is None or i - first < size):
+            first = i if first is None else first
+            continue
+        if first is not None:
+            out.append((first, i - first))
+            first = None
+        if i < n and i not in done:
+            first = i
+    return out
 
 
 def worker_count(jobs: int, work: int, scheduler: bool = False) -> int:
@@ -57,6 +69,16 @@ def worker_count(jobs: int, work: int, scheduler: bool = False) -> int:
     this machine's CPUs unless a scheduler (a cluster) runs them."""
     cap = work if scheduler else min(work, os.cpu_count() or 1)
     return max(1, min(jobs, cap))
+
+
+class WorkerDied(RuntimeError):
+    """A worker process ended without finishing its games (killed, or out of memory):
+    ``records`` are the games that had finished (every one handed to ``on_records``)."""
+
+    def __init__(self, records: list[dict], seconds: float, why: str):
+        super().__init__(why)
+        self.records = records
+        self.seconds = seconds
 
 
 class Interrupted(KeyboardInterrupt):
@@ -108,14 +130,17 @@ def _run_batch_args(args: tuple) -> list[dict]:
 def simulate(rules_path: str, n: int, players: int, agents: Sequence[str], seed: int = 0,
              jobs: int = 1, rotate: bool = True, executor: Executor | None = None,
              progress=None, check: bool = False, backend: str | None = None,
-             on_records: Callable[[list[dict]], None] | None = None) -> tuple[list[dict], float]:
-    """Play n games; returns (records sorted by seed, wall seconds).
+             on_records: Callable[[list[dict]], None] | None = None,
+             done: frozenset[int] | set[int] = frozenset()) -> tuple[list[dict], float]:
+    """Play n games (less the game numbers in ``done``, played before: ``--resume``); returns
+    (the records played, sorted by seed; wall seconds).
 
     ``on_records`` is handed each game's record (a list of them) as soon as it is known, so a
     caller can save them before the run ends. Ctrl-C stops the workers within seconds and
-    raises :class:`Interrupted` with the games that finished."""
+    raises :class:`Interrupted` with the games that finished; a worker that dies (killed, out
+    of memory) stops the run at once with :class:`WorkerDied`, never a hang."""
     start = time.perf_counter()
-    work = batches(n, jobs)
+    work = batches(n, jobs, done)
     records: list[dict] = []
 
     def take(found: list[dict]) -> None:
@@ -124,7 +149,7 @@ def simulate(rules_path: str, n: int, players: int, agents: Sequence[str], seed:
             if on_records:
                 on_records(found)
         if progress:
-            progress(len(records), n)
+            progress(len(records) + len(done), n)
 
     try:
         if executor is None and jobs <= 1:
@@ -141,37 +166,35 @@ def simulate(rules_path: str, n: int, players: int, agents: Sequence[str], seed:
     except KeyboardInterrupt:
         records.sort(key=lambda r: r["seed"])
         raise Interrupted(records, time.perf_counter() - start) from None
+    except BrokenProcessPool as exc:
+        records.sort(key=lambda r: r["seed"])
+        raise WorkerDied(records, time.perf_counter() - start,
+                         f"a worker process died before finishing its games ({exc or 'killed'})") from None
     records.sort(key=lambda r: r["seed"])
     return records, time.perf_counter() - start
 
 
 def _run_in_pool(workers: int, tasks: list[tuple], take: Callable[[list[dict]], None]) -> None:
-    """Batches on ``workers`` processes; on any way out (Ctrl-C included) they are killed, not
-    waited for, so none outlives the run."""
+    """Batches on ``workers`` processes. A worker that dies breaks the pool at once
+    (BrokenProcessPool: a pool that replaced it would wait for its batch forever); on any way
+    out (Ctrl-C included) the workers are killed, not waited for, so none outlives the run."""
     import multiprocessing
-    pool = multiprocessing.get_context().Pool(workers, initializer=_worker_start)
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(), initializer=_worker_start)
     try:
-        for found in pool.imap_unordered(_run_batch_args, tasks):
-            take(found)
-        pool.close()
+        pending = {pool.submit(_run_batch_args, task) for task in tasks}
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                take(fut.result())
     except BaseException:
-        pool.terminate()
+        # the executor keeps its processes in a private field: the only handle to kill them by
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            if proc.is_alive():
+                proc.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
         raise
-    finally:
-        pool.join()
-
-
-def _run_on(executor: Executor, tasks: list[tuple], take: Callable[[list[dict]], None]) -> None:
-    """Batches on a given executor (a Dask cluster); Ctrl-C cancels what has not started."""
-    from concurrent.futures import as_completed
-    futures = [executor.submit(run_batch, *task) for task in tasks]
-    try:
-        for fut in as_completed(futures):
-            take(fut.result())
-    except BaseException:
-        for fut in futures:
-            fut.cancel()
-        raise
+    pool.shutdown(wait=True)
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -274,9 +297,10 @@ def dask_executor(address: str, jobs: int):
     return client, cluster
 
 
-def read_jsonl(path: str) -> Iterable[dict]:
+def read_jsonl(path: str, cut: list[str] | None = None) -> Iterable[dict]:
     """The game records of a file written by ``simulate --out``; a ValueError naming the line
-    for anything else (not JSON, or not a game record)."""
+    for anything else (not JSON, or not a game record). A last line without its end (a run
+    stopped while writing it: killed, a full disk) is left out, and said in ``cut``."""
     import json
     from regle.dsl.files import UnreadableFile, read_limited
     try:
@@ -284,12 +308,17 @@ def read_jsonl(path: str) -> Iterable[dict]:
     except UnreadableFile as exc:
         raise ValueError(f"{path}: cannot read the file: {exc}") from None
     players = None
-    for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), 1):
+    lines = data.decode("utf-8", errors="replace").split("\n")
+    for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except ValueError:
+            if number == len(lines) and cut is not None:  # no newline after it: a line cut short
+                cut.append(f"{path}:{number}: its last line was cut short ({len(line.encode()):,} bytes, "
+                           "a run stopped while writing it); it is left out")
+                return
             raise ValueError(f"{path}:{number}: not a line of JSON (is this a file from simulate --out?)") from None
         problem = _record_problem(record)
         if problem is None and players is not None and record["players"] != players:

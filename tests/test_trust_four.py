@@ -61,3 +61,126 @@ def test_the_budget_grows_with_the_text_so_shipped_games_are_far_below_it():
     text = (GAMES / "classics" / "chess.rules").read_text(encoding="utf-8")
     assert work_budget(parse(text)) >= 60_000
     compile_text(text)  # far below
+
+
+# ---- simulate --out: nothing finished is lost ---------------------------------------------------
+import json  # noqa: E402
+import os  # noqa: E402
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import textwrap  # noqa: E402
+
+from conftest import GAMES  # noqa: E402
+
+ROOT = GAMES.parent
+
+
+def _script(body: str, *argv: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run regle's command line in a fresh interpreter after ``body`` (which plants a fault)."""
+    code = "import os, signal, sys\nimport regle.cli, regle.simulate\n" + textwrap.dedent(body) + \
+        "\nsys.exit(regle.cli.main(sys.argv[1:]))\n"
+    return subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=timeout,
+                          cwd=ROOT, env={**os.environ, "CI": "", "NO_COLOR": "1", "PYTHONPATH": str(ROOT)})
+
+
+def _seeds(path) -> list[int]:
+    return [json.loads(line)["seed"] for line in path.read_text().splitlines()]
+
+
+@pytest.mark.parametrize("fault", ["os.kill(os.getpid(), signal.SIGKILL)", "raise KeyboardInterrupt"])
+def test_a_stop_during_the_final_write_keeps_every_game(tmp_path, fault):
+    """The final sort goes through a temporary file and os.replace: a kill -9 or a Ctrl-C at
+    that instant leaves the file as the games were played, every one of them."""
+    out = tmp_path / "games.jsonl"
+    body = f"""
+    real_replace = os.replace
+    def replace(source, target, *a, **k):
+        if str(target).endswith("games.jsonl"):
+            {fault}
+        return real_replace(source, target, *a, **k)
+    os.replace = replace
+    """
+    done = _script(body, "simulate", "tictactoe", "-n", "120", "--jobs", "2", "--out", str(out),
+                   "--backend", "python")
+    assert done.returncode != 0
+    assert sorted(_seeds(out)) == list(range(120))
+
+
+def test_the_final_write_sorts_the_games_by_seed(tmp_path):
+    out = tmp_path / "games.jsonl"
+    done = _script("", "simulate", "tictactoe", "-n", "120", "--jobs", "2", "--out", str(out), "--backend", "python")
+    assert done.returncode == 0, done.stderr
+    assert _seeds(out) == list(range(120))
+    assert not list(tmp_path.glob(".*sorting"))
+
+
+KILL_AT_GAME_150 = """
+play_batch = regle.simulate.play_batch
+def dying(rules_path, players, seed, first, count, *rest):
+    if first <= 150 < first + count:
+        os.kill(os.getpid(), signal.SIGKILL)  # as the out-of-memory killer would
+    return list(play_batch(rules_path, players, seed, first, count, *rest))
+regle.simulate.run_batch = dying
+"""
+
+
+def test_a_killed_worker_ends_the_run_keeping_its_games_and_resume_completes_it(tmp_path):
+    out = tmp_path / "games.jsonl"
+    args = ["simulate", "tictactoe", "-n", "200", "--jobs", "2", "--agents", "random,greedy", "--backend", "python"]
+    died = _script(KILL_AT_GAME_150, *args, "--out", str(out), timeout=60)
+    assert died.returncode == 1, died.stderr
+    assert "a worker process died" in died.stderr and "--resume" in died.stderr
+    kept = _seeds(out)
+    assert 0 < len(kept) < 200 and 150 not in kept and len(set(kept)) == len(kept)
+    command = died.stderr.split("go on with: ")[1].split(")")[0].split()
+    assert command[:2] == ["regle", "simulate"] and command[-2:] == ["--resume", str(out)]
+    assert command[2] == "tictactoe"  # the game as it was named
+    resumed = _script("", *command[1:], "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    assert _seeds(out) == list(range(200))
+    whole = _script("", *args, "--out", str(tmp_path / "whole.jsonl"))
+    assert whole.returncode == 0
+    assert out.read_text() == (tmp_path / "whole.jsonl").read_text()  # the same games as one run
+    assert json.loads(resumed.stdout)["games"] == 200
+
+
+def test_resume_refuses_a_file_of_other_options_and_drops_a_cut_last_line(tmp_path):
+    out = tmp_path / "games.jsonl"
+    assert _script("", "simulate", "tictactoe", "-n", "30", "--out", str(out), "--backend", "python").returncode == 0
+    other = _script("", "simulate", "tictactoe", "-n", "30", "--agents", "greedy", "--resume", str(out))
+    assert other.returncode == 1 and "resume with the options of the first run" in other.stderr
+    data = out.read_bytes()
+    out.write_bytes(data[:-25])  # the last game's line cut short, as by a full disk
+    report = _script("", "simulate", "--report", str(out), "--json")
+    assert report.returncode == 0 and json.loads(report.stdout)["games"] == 29
+    assert "last line was cut short" in report.stderr
+    resumed = _script("", "simulate", "tictactoe", "-n", "30", "--resume", str(out), "--backend", "python")
+    assert resumed.returncode == 0, resumed.stderr
+    assert out.read_bytes() == data
+
+
+def test_a_full_disk_names_the_file_and_how_to_go_on(tmp_path):
+    out = tmp_path / "games.jsonl"
+    body = """
+    import io
+    real_open = open
+    def full(path, mode="r", *a, **k):
+        f = real_open(path, mode, *a, **k)
+        if str(path).endswith("games.jsonl") and "w" in mode:
+            write = f.write
+            calls = [0]
+            def failing(text):
+                calls[0] += 1
+                if calls[0] > 5:
+                    raise OSError(28, "No space left on device")
+                return write(text)
+            f.write = failing
+        return f
+    import builtins
+    builtins.open = full
+    """
+    done = _script(body, "simulate", "tictactoe", "-n", "50", "--out", str(out), "--backend", "python")
+    assert done.returncode == 1
+    assert f"cannot write {out}: No space left on device" in done.stderr and "--resume" in done.stderr
+    assert _seeds(out) == list(range(5))
