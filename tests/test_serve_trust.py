@@ -122,7 +122,9 @@ def test_bodies_are_json_of_a_checked_length_read_only_after_the_checks(raw):
                                                              "Content-Length": length})
         assert status in (400, 413), (length, answer)
         assert time.monotonic() - started < 3, "refused before reading"
-    assert r.send("POST", "/api/games", body, {"Transfer-Encoding": "chunked"})[0] == 411
+    # a Transfer-Encoding beside a Content-Length: which one frames the body? neither is believed
+    assert r.send("POST", "/api/games", body, {"Transfer-Encoding": "chunked"})[0] == 400
+    assert r.send("POST", "/api/games", None, {"Transfer-Encoding": "chunked", "Content-Type": "application/json"})[0] == 411
     deep = b"[" * 100_000 + b"]" * 100_000
     assert r.send("POST", "/api/games", deep)[0] in (400, 413)
     deep = b'{"a":' + b"[" * 50_000 + b"]" * 50_000 + b"}"

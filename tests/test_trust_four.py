@@ -184,3 +184,181 @@ def test_a_full_disk_names_the_file_and_how_to_go_on(tmp_path):
     assert done.returncode == 1
     assert f"cannot write {out}: No space left on device" in done.stderr and "--resume" in done.stderr
     assert _seeds(out) == list(range(5))
+
+
+# ---- servers that shed slow clients -------------------------------------------------------------
+import resource  # noqa: E402
+import socket  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+
+from regle.web import gate  # noqa: E402
+from regle.web.server import make_server  # noqa: E402
+
+
+@pytest.fixture
+def served():
+    made = []
+
+    def serve(name="tictactoe"):
+        server = make_server(regle.load(name, backend="python"), port=0)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        made.append(server)
+        return server
+    yield serve
+    for server in made:
+        server.shutdown()
+        server.server_close()
+
+
+def _ask(port: int, raw: bytes, timeout: float = 10) -> bytes:
+    """Send raw bytes on a new connection; everything the server answers until it closes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(raw)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    return data
+
+
+def _request(port: int, method: str, path: str, body: dict | None = None, token: str | None = None) -> tuple[int, dict]:
+    payload = json.dumps(body).encode() if body is not None else b""
+    head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n"
+    if token:
+        head += f"X-Regle-Token: {token}\r\n"
+    if body is not None:
+        head += f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n"
+    answer = _ask(port, head.encode() + b"\r\n" + payload)
+    head_text, _, rest = answer.partition(b"\r\n\r\n")
+    return int(head_text.split()[1]), json.loads(rest) if rest.startswith(b"{") else {}
+
+
+def test_six_hundred_half_open_connections_neither_stop_a_new_player_nor_hold_threads(served):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1500:
+        pytest.skip("this system allows too few open files")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(4096, hard)), hard))
+    server = served()
+    port = server.server_address[1]
+    threads_before = threading.active_count()
+    slow = []
+    try:
+        for i in range(600):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+            sock.sendall(b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Le")  # and nothing more
+            slow.append(sock)
+        status, made = _request(port, "POST", "/api/games", {"seed": 3})
+        assert status == 200, made
+        status, seen = _request(port, "GET", f"/api/games/{made['id']}", token=made["token"])
+        assert status == 200 and seen["moves"]
+        status, played = _request(port, "POST", f"/api/games/{made['id']}/play",
+                                  {"move": seen["moves"][0]["id"], "version": seen["version"]}, made["token"])
+        assert status == 200 and played["version"] > seen["version"], played
+        deadline = time.monotonic() + 10
+        while server.gate.count() > gate.PER_CLIENT and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert server.gate.count() <= gate.PER_CLIENT  # the slowest were shed
+        # a thread per request being handled, never one per connection
+        assert threading.active_count() - threads_before < 20
+    finally:
+        for sock in slow:
+            sock.close()
+
+
+def test_a_request_that_does_not_arrive_in_time_gets_408(served, monkeypatch):
+    monkeypatch.setattr(gate, "REQUEST_SECONDS", 0.5)
+    server = served()
+    port = server.server_address[1]
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(b"GET /api/game HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # no blank line: the head goes on
+        answer = sock.recv(65536)
+        assert answer.startswith(b"HTTP/1.1 408"), answer
+        assert sock.recv(65536) == b""  # and closed
+
+
+def test_two_content_lengths_are_refused_and_the_body_is_never_a_second_request(served):
+    server = served()
+    port = server.server_address[1]
+    smuggled = f"GET /api/game HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+    for framing in (f"Content-Length: 2\r\nContent-Length: {len(smuggled) + 2}\r\n",
+                    f"Content-Length: {len(smuggled) + 2}\r\nTransfer-Encoding: chunked\r\n"):
+        answer = _ask(port, (f"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                             f"Content-Type: application/json\r\n{framing}\r\n").encode() + b"{}" + smuggled)
+        assert answer.startswith(b"HTTP/1.1 400"), answer
+        assert answer.count(b"HTTP/1.1 ") == 1  # one answer: the rest was not read as a request
+
+
+def test_a_query_number_of_five_thousand_digits_is_a_400(served):
+    server = served()
+    port = server.server_address[1]
+    status, made = _request(port, "POST", "/api/games", {})
+    for name in ("after", "at"):
+        status, answer = _request(port, "GET", f"/api/games/{made['id']}?{name}=" + "9" * 5000)
+        assert status == 400, answer
+
+
+def test_kept_alive_connections_serve_several_requests_in_turn(served):
+    server = served()
+    port = server.server_address[1]
+    one = f"GET /api/game HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(one + one)  # two at once (pipelined)
+        data = b""
+        while data.count(b"HTTP/1.1 200") < 2:
+            chunk = sock.recv(65536)
+            assert chunk, data
+            data += chunk
+        sock.sendall(one)
+        data = b""
+        while b"HTTP/1.1 200" not in data:
+            data += sock.recv(65536)
+
+
+def test_the_studio_answers_another_pages_check_while_a_costly_text_is_refused(tmp_path):
+    from regle.web.studio import make_studio
+    path = tmp_path / "mine.rules"
+    good = (GAMES / "classics" / "tictactoe.rules").read_text(encoding="utf-8")
+    path.write_text(good, encoding="utf-8")
+    server = make_studio(path, port=0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    answers: dict[str, tuple] = {}
+
+    def check(name: str, text: str) -> None:
+        answers[name] = _request(port, "POST", "/api/studio/check", {"text": text})
+    try:
+        costly = threading.Thread(target=check, args=("costly", chain(20)))
+        costly.start()
+        small = good.replace("max decisions 9", "max decisions 9\n  marks \"X\", \"O\"", 0)
+        check("small", small)
+        costly.join(timeout=30)
+        status, answer = answers["small"]
+        assert status == 200 and answer["problems"] == []
+        status, answer = answers["costly"]
+        assert status == 200
+        if not answer.get("superseded"):  # checked before the small one came: refused, positioned
+            [problem] = answer["problems"]
+            assert "too much to check" in problem["message"] and problem["line"] == 31
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_the_studio_reports_a_game_that_fails_at_its_first_decision_as_a_problem(tmp_path):
+    from regle.web.studio import make_studio
+    path = tmp_path / "mine.rules"
+    path.write_text((GAMES / "classics" / "tictactoe.rules").read_text(encoding="utf-8"), encoding="utf-8")
+    server = make_studio(path, port=0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_address[1]
+    huge = ('game "Huge" {\n  players 2\n}\n\ncounter total = 0\n\nturn {\n'
+            '  action pick(a in 1..2000, b in 1..2000) "{a} {b}" {\n    total = a + b\n  }\n}\n\n'
+            "end when total > 0\n")
+    try:
+        status, answer = _request(port, "POST", "/api/studio/check", {"text": huge})
+        assert status == 200, answer
+        [problem] = answer["problems"]
+        assert "more than" in problem["message"] and problem["line"] == 8
+    finally:
+        server.shutdown()
+        server.server_close()

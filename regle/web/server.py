@@ -34,13 +34,14 @@ import json
 import socket
 import sys
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from regle.runtime.errors import RulesRuntimeError
 
+from .gate import Gate
 from .guard import Addresses, RateLimit, Refused, check_host, check_origin, read_json_body
 from .sessions import Hub, Session
 
@@ -51,6 +52,11 @@ FILES = {"/": ("index.html", "text/html; charset=utf-8"), "/static/app.js": ("ap
 MAX_BODY = 1 << 20  # bytes of one request: a saved state fits, nothing unbounded
 RATE, BURST = 300, 600  # requests a second, on average and at once
 TOKEN_HEADER = "X-Regle-Token"
+
+
+def _small_number(text: str) -> bool:
+    """Whether a query's value is a whole number of at most 18 digits (a version, a move)."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
 
 
 def _created(session: Session) -> dict:
@@ -136,11 +142,11 @@ def make_handler(hub: Hub, addresses: Addresses, limit: RateLimit, files: dict |
                 if len(parts) == 2 and method == "GET":
                     after = query.get("after", [None])[0]
                     if after is not None:
-                        if not (after.isascii() and after.isdigit()):
+                        if not _small_number(after):
                             raise Refused(HTTPStatus.BAD_REQUEST, "'after' is a version number")
                         hub.wait(session, int(after))
                     at = query.get("at", [None])[0]
-                    if at is not None and not (at.isascii() and at.isdigit()):
+                    if at is not None and not _small_number(at):
                         raise Refused(HTTPStatus.BAD_REQUEST, "'at' is a move number")
                     with session.lock:
                         return session.payload(seat, None if at is None else int(at))
@@ -188,18 +194,32 @@ def make_handler(hub: Hub, addresses: Addresses, limit: RateLimit, files: dict |
             try:
                 self.end_headers()
                 self.wfile.write(payload)
-            except (BrokenPipeError, ConnectionResetError):  # the page went away (a closed tab)
+            except OSError:  # the page went away (a closed tab), or the server is stopping
                 self.close_connection = True
 
     return Handler
 
 
-class Server(ThreadingHTTPServer):
-    daemon_threads = True
+class Server(HTTPServer):
+    """An HTTP server whose connections wait at a gate (``gate.py``) until a request has arrived
+    whole: no thread per connection, timeouts, bounds per client and in all."""
+
+    request_queue_size = 128  # connections the system holds before this server accepts them
     hub: Hub
 
-    def server_close(self) -> None:
+    def __init__(self, address, handler_class):
+        super().__init__(address, handler_class)
+        self.gate = Gate(self, MAX_BODY)
+
+    def process_request(self, request, client_address) -> None:
+        self.gate.add(request, client_address)
+
+    def stop_games(self) -> None:
         self.hub.stop()
+
+    def server_close(self) -> None:
+        self.stop_games()
+        self.gate.stop()
         super().server_close()
 
 

@@ -287,10 +287,9 @@ def grammar() -> dict:
 class StudioServer(Server):
     bench: Workbench
 
-    def server_close(self) -> None:
+    def stop_games(self) -> None:
         if self.bench.hub is not None:
             self.bench.hub.stop()
-        super(Server, self).server_close()
 
 
 def make_studio(path: str | Path, host: str = "127.0.0.1", port: int = 8000, seats: list[str] | None = None,
