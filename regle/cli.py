@@ -987,6 +987,12 @@ def cmd_cache(args) -> int:
     if args.clear:
         count = regle.clear_cache()
         print(f"removed {count} cached files from {root}")
+        kept = getattr(count, "kept", [])
+        if kept:
+            reasons = sorted({why for _path, why in kept})
+            print(f"regle: {len(kept)} cached files could not be removed ({'; '.join(reasons)}), for example "
+                  f"{kept[0][0]}", file=sys.stderr)
+            return 1
         return 0
     from regle.loader import cached_files
     files = cached_files()

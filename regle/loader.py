@@ -255,6 +255,10 @@ def _native_if_ready(text: str, filename: str, name: str) -> Game | None:
     game = _loaded.get("native:" + key)
     if game is not None:
         return game
+    if target.exists() and not native_verified(target):  # truncated, or not what was built
+        _forget_native(target)
+        raise _unavailable(f"the cached native engine {target.name} does not load: it is not the file that "
+                           "was built (cut short or changed); removed, it is built again next time")
     if target.exists():
         return _load_native(text, filename, name, rebuild_broken=False)
     failed = background.failure(target)
@@ -264,6 +268,16 @@ def _native_if_ready(text: str, filename: str, name: str) -> Game | None:
         say_native("building the native engine in the background; the Python engine plays meanwhile "
                    "(the next run uses the native one)")
     return None
+
+
+def native_verified(target: Path) -> bool:
+    from regle import native
+    return native.verified(target)
+
+
+def _forget_native(target: Path) -> None:
+    from regle import native
+    native.forget(target)
 
 
 def _unavailable(message: str):
@@ -282,11 +296,16 @@ def _load_native(text: str, filename: str, name: str, rebuild_broken: bool = Tru
     if game is not None:
         return game
     module = None
+    if target.exists() and not native.verified(target):  # never mapped: a truncated one would crash
+        native.forget(target)
+        if not rebuild_broken:
+            raise _unavailable(f"the cached native engine {target.name} does not load: it is not the file that "
+                               "was built (cut short or changed); removed, it is built again next time")
     if target.exists():
         try:
             module = native.import_module(target, module_name)
         except Exception as exc:  # noqa: BLE001 - a corrupt or foreign file in the cache
-            target.unlink(missing_ok=True)
+            native.forget(target)
             if not rebuild_broken:
                 raise native.NativeUnavailable(f"the cached native engine {target.name} does not load "
                                                f"({_one_line(exc)}); removed, it is built again next time") from None
@@ -295,7 +314,7 @@ def _load_native(text: str, filename: str, name: str, rebuild_broken: bool = Tru
         try:
             module = native.import_module(target, module_name)
         except Exception as exc:  # noqa: BLE001 - a module that does not import
-            target.unlink(missing_ok=True)
+            native.forget(target)
             raise native.NativeUnavailable(f"the native engine did not load ({_one_line(exc)})") from None
     game = _named(module, filename)
     game.backend = "native"
@@ -319,12 +338,52 @@ def build_native(text: str, filename: str, name: str, say=None) -> Path:
     try:
         try:
             return native.build(source, module_name, target.parent, say=say)
-        except OSError:  # an unwritable cache: build into a private temp dir
-            return native.build(source, module_name, Path(tempfile.mkdtemp(prefix="regle-")), say=say)
+        except OSError:  # an unwritable cache: build into a folder of this process, removed at its exit
+            return native.build(source, module_name, _private_folder(), say=say)
     except native.NativeUnavailable:
         raise
     except Exception as exc:  # noqa: BLE001 - a compiler that crashed
         raise native.NativeUnavailable(f"the native engine did not build ({_one_line(exc)})") from None
+
+
+_PRIVATE: list[Path] = []
+
+
+def _private_folder() -> Path:
+    """A temporary folder for this process's builds when the cache cannot be written, removed
+    when the process ends (``regle cache --clear`` removes those of processes that were killed)."""
+    if not _PRIVATE:
+        import atexit
+        import shutil
+        folder = Path(tempfile.mkdtemp(prefix=f"{PRIVATE_PREFIX}{os.getpid()}-"))
+        _PRIVATE.append(folder)
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return _PRIVATE[0]
+
+
+PRIVATE_PREFIX = "regle-build-"
+
+
+def stale_private_folders() -> list[Path]:
+    """Folders of builds by processes that no longer run (killed before they could remove them)."""
+    found = []
+    try:
+        entries = list(os.scandir(tempfile.gettempdir()))
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.name.startswith(PRIVATE_PREFIX) or not entry.is_dir(follow_symlinks=False):
+            continue
+        pid = entry.name[len(PRIVATE_PREFIX):].split("-", 1)[0]
+        try:
+            if entry.stat(follow_symlinks=False).st_uid != os.getuid() or not pid.isdigit():
+                continue
+            os.kill(int(pid), 0)  # still running: its folder is in use
+        except ProcessLookupError:
+            found.append(Path(entry.path))
+        except (OSError, AttributeError):
+            continue
+    return found
 
 
 def _one_line(exc: BaseException) -> str:
@@ -358,7 +417,7 @@ _OWNED = {  # folder (relative to the cache root) -> names regle writes there
     "": re.compile(r"grammar-[0-9a-f]{16}\.lark\.cache(\.tmp)?"),
     "engines": re.compile(r"[A-Za-z0-9_]{1,40}_[0-9a-f]{20}\.py|tmp[A-Za-z0-9_]+\.tmp"),
     "engines/__pycache__": re.compile(r"[A-Za-z0-9_]{1,40}_[0-9a-f]{20}\.cpython-[0-9a-z_-]+\.pyc"),
-    "native": re.compile(r"regle_native_[A-Za-z0-9_]{1,40}_[0-9a-f]{20}(\.pyx|\.lock|\.failed|\.[A-Za-z0-9_.-]+\.(so|pyd))"
+    "native": re.compile(r"regle_native_[A-Za-z0-9_]{1,40}_[0-9a-f]{20}(\.pyx|\.lock|\.failed|\.[A-Za-z0-9_.-]+\.(so|pyd)(\.sum)?)"
                          r"|tmp[A-Za-z0-9_]+\.tmp|background\.lock"),
 }
 
@@ -380,16 +439,29 @@ def cached_files() -> list[Path]:
     return found
 
 
-def clear_cache() -> int:
-    """Remove the parser tables and engines regle cached, and nothing else; returns how many
-    files were removed."""
+class CacheCleared(int):
+    """How many files ``clear_cache`` removed (an int, as before), with ``kept``: the files it
+    could not remove and why (a read-only cache), so that nothing is said removed that stays."""
+
+    kept: list[tuple[Path, str]]
+
+
+def clear_cache() -> CacheCleared:
+    """Remove the parser tables and engines regle cached, and nothing else, and the folders of
+    builds that killed processes left in the temporary folder; returns how many files were
+    removed (``.kept`` lists those that could not be)."""
+    import shutil
     count = 0
+    kept: list[tuple[Path, str]] = []
     for path in cached_files():
         try:
             path.unlink()
             count += 1
-        except OSError:
-            pass
+        except OSError as exc:
+            kept.append((path, exc.strerror or str(exc)))
+    for folder in stale_private_folders():
+        count += sum(1 for p in folder.rglob("*") if p.is_file())
+        shutil.rmtree(folder, ignore_errors=True)
     root = cache_dir()
     for folder in ("engines/__pycache__", "engines", "native"):  # emptied folders of regle's own
         path = root / folder
@@ -399,4 +471,6 @@ def clear_cache() -> int:
             except OSError:
                 pass
     _loaded.clear()
-    return count
+    cleared = CacheCleared(count)
+    cleared.kept = kept
+    return cleared

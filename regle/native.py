@@ -177,9 +177,53 @@ def build(source: str, module_name: str, folder: Path, say=None) -> Path:
         os.close(fd)
         shutil.copyfile(built, tmp_target)
         os.replace(tmp_target, target)
+        _record(target, built)
     if say:
         say(f"native engine built in {time.perf_counter() - started:.1f} s")
     return target
+
+
+def _fingerprint(path: Path) -> str:
+    """A module file's size and SHA-256, as its record keeps them."""
+    digest = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 20):
+            digest.update(chunk)
+            size += len(chunk)
+    return f"{size} {digest.hexdigest()}"
+
+
+def record_path(target: Path) -> Path:
+    """Where the size and hash of a built module are kept, beside it."""
+    return target.with_name(target.name + ".sum")
+
+
+def _record(target: Path, built: Path) -> None:
+    """Keep the size and hash of the module just built (written whole or not at all)."""
+    fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(_fingerprint(built))
+    os.replace(tmp, record_path(target))
+
+
+def verified(target: Path) -> bool:
+    """Whether a cached module is the file that was built: its size and hash as recorded. A
+    truncated file would crash the process that maps it (a bus error), and one without a
+    record (an older cache, an interrupted build) is not believed either: both are rebuilt."""
+    try:
+        return record_path(target).read_text(encoding="ascii").strip() == _fingerprint(target)
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def forget(target: Path) -> None:
+    """Remove a cached module and its record (a mismatch, a corrupt file)."""
+    for path in (target, record_path(target)):
+        try:
+            path.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 def runtime_pxd(name: str) -> bytes:

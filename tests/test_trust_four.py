@@ -362,3 +362,71 @@ def test_the_studio_reports_a_game_that_fails_at_its_first_decision_as_a_problem
     finally:
         server.shutdown()
         server.server_close()
+
+
+# ---- the native cache verifies before it loads ----------------------------------------------------
+from regle import loader, native  # noqa: E402
+
+needs_native = pytest.mark.skipif(not native.available(), reason="no C compiler or Cython here")
+
+
+@needs_native
+def test_a_truncated_cached_native_engine_is_rebuilt_not_mapped(tmp_path):
+    rules = tmp_path / "truncated.rules"
+    rules.write_text((GAMES / "classics" / "tictactoe.rules").read_text(encoding="utf-8")
+                     .replace('"Tic-tac-toe"', '"Tic-tac-toe (truncated cache)"'), encoding="utf-8")
+    play = ("import regle, sys\ngame = regle.load(sys.argv[1], backend='native')\n"
+            "state = game.new_game(2, seed=1)\nstate.play_random_playout(1)\nprint(game.backend, state.winners)\n")
+    first = subprocess.run([sys.executable, "-c", play, str(rules)], capture_output=True, text=True, timeout=300,
+                           cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert first.returncode == 0, first.stderr
+    text = rules.read_text(encoding="utf-8")
+    _key, _module, target = loader.native_place(text, loader.canonical(str(rules)), "truncated")
+    assert target.exists() and native.verified(target)
+    whole = target.read_bytes()
+    for damage in (whole[:len(whole) // 2], b"\0" * len(whole)):  # truncated; garbage of the same size
+        target.write_bytes(damage)
+        again = subprocess.run([sys.executable, "-c", play, str(rules)], capture_output=True, text=True,
+                               timeout=300, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert again.returncode == 0, (again.returncode, again.stderr)  # not -7 (a bus error)
+        assert again.stdout == first.stdout
+        assert native.verified(target)
+
+
+def test_clearing_a_read_only_cache_says_what_stays(tmp_path, monkeypatch):
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("REGLE_CACHE_DIR", str(cache))
+    regle.loads((GAMES / "classics" / "tictactoe.rules").read_text(encoding="utf-8"), "ro", backend="python")
+    assert loader.cached_files()
+    read_only = """
+    import pathlib
+    def unlink(self, missing_ok=False):
+        raise PermissionError(13, "Permission denied")
+    pathlib.Path.unlink = unlink
+    """
+    done = _script(read_only, "cache", "--clear")
+    assert done.returncode == 1
+    assert "removed 0 cached files" in done.stdout
+    assert "could not be removed (Permission denied)" in done.stderr
+    assert loader.cached_files()  # what it said stays, stays
+    done = _script("", "cache", "--clear")
+    assert done.returncode == 0 and not loader.cached_files()
+
+
+def test_builds_into_a_private_folder_leave_nothing_behind(tmp_path, monkeypatch):
+    """With a cache that cannot be written, a native build goes to a folder of the process,
+    removed at its exit; the folder of a killed process is removed by cache --clear."""
+    code = ("import os, tempfile\nfrom regle import loader\nfolder = loader._private_folder()\n"
+            "(folder / 'x.so').write_bytes(b'1')\nprint(folder)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    folder = done.stdout.strip()
+    assert folder and not os.path.exists(folder)
+    killed = subprocess.run([sys.executable, "-c", code + "os.kill(os.getpid(), 9)\n"], capture_output=True,
+                            text=True, timeout=60, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    folder = killed.stdout.strip()
+    assert os.path.isdir(folder)
+    assert loader.stale_private_folders() and any(str(p) == folder for p in loader.stale_private_folders())
+    monkeypatch.setenv("REGLE_CACHE_DIR", str(tmp_path / "cache"))  # (never the cache the other tests use)
+    cleared = loader.clear_cache()
+    assert not os.path.exists(folder) and cleared >= 1
