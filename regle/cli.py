@@ -162,7 +162,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE")
     p.add_argument("--simulate", type=_positive, metavar="N",
                    help="also play N random games of each file (every player count), checking the "
-                        "invariants after every decision; report the first one broken with its rules line")
+                        "invariants and evaluating the scores after every decision; report the first "
+                        "failure with its rules line and the command that plays it again")
+    _backend_option(p)
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("lsp", help="a language server for editors (stdio): diagnostics, hover, completion, rename...",
@@ -206,6 +208,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, help="seed for the shuffles and the agents (default: random)")
     p.add_argument("--quiet", action="store_true", help="with agents only: print the moves and the result, not every state")
     p.add_argument("--check", action="store_true", help="check the rules' invariants after every decision (debug mode)")
+    p.add_argument("--replay", metavar="ID,ID,...",
+                   help="play these moves first, by action id (a rules error's 'play it again' command lists "
+                        "them), then go on with the seats")
     _backend_option(p)
     p.set_defaults(func=cmd_play)
 
@@ -391,7 +396,7 @@ def cmd_check(args) -> int:
             for note in regle.load(name, backend="python").namespace.get("NOTES", ()):
                 print(note, file=sys.stderr)  # not an error: the game plays
             if args.simulate:
-                _check_by_playing(name, args.simulate)
+                _check_by_playing(name, args.simulate, args)
         except RulesError as err:
             print(err.render(), file=sys.stderr)
             status = 1
@@ -401,11 +406,12 @@ def cmd_check(args) -> int:
     return status
 
 
-def _check_by_playing(name: str, games: int) -> None:
-    """Play ``games`` random games for each player count with invariants checked after every
-    decision (RulesRuntimeError at the first broken one)."""
+def _check_by_playing(name: str, games: int, args) -> None:
+    """Play ``games`` random games for each player count, on the engine --backend (or
+    REGLE_BACKEND) chooses, with invariants checked and scores evaluated after every decision
+    (RulesRuntimeError at the first failure, with the game that shows it)."""
     from regle.runtime.match import play_game
-    game = regle.load(name, backend="python")
+    game = _load(name, args)
     for players in game.players:
         for seed in range(games):
             play_game(game, players, seed, ["random"] * players, check=True)
@@ -584,39 +590,75 @@ def cmd_play(args) -> int:
     # between turns, and each their own only after the terminal is handed over
     viewer = humans[0] if len(humans) == 1 else None
     show_states = not args.quiet
-    if show_states or humans:
-        print(render(state, viewer, st))
-    while not state.over:
-        p = state.cur
-        if p in agents:
-            move = state.MOVE(agents[p].choose(state))
-            print(st.accent(f"P{p + 1} ({seats[p]}): {st.safe(state.notation(move))}"))
-        else:
-            if len(humans) > 1 and not _hand_over(p, st):
-                print("game abandoned")
-                return 0
-            if len(humans) > 1:
-                print(render(state, p, st))
-            move = _ask(state, p, st)
-            if move is None:
-                print("game abandoned")
-                return 0
-            print(st.accent(f"P{p + 1}: {st.safe(str(move))}"))
-        heard = len(state.announcements)
-        state.play(move)
-        for _at, text in state.announcements[heard:]:  # a round ending, said by the rules
-            print(st.bold(f"** {st.safe(text)} **") + " " + st.dim("scores: " + ", ".join(
-                f"P{q + 1} {'?' if v is None else v}" for q, v in enumerate(state.scores_seen_by(viewer)))))
-        if args.check:
-            state.require_invariants(f"decision {state.decisions}")
+    played: list = []  # the moves played, for the command that plays them again
+    try:
+        if args.replay:
+            _replay(state, args.replay, st, args.check)
         if show_states or humans:
-            print()
             print(render(state, viewer, st))
+        while not state.over:
+            p = state.cur
+            if p in agents:
+                move = state.MOVE(agents[p].choose(state))
+                print(st.accent(f"P{p + 1} ({seats[p]}): {st.safe(state.notation(move))}"))
+            else:
+                if len(humans) > 1 and not _hand_over(p, st):
+                    print("game abandoned")
+                    return 0
+                if len(humans) > 1:
+                    print(render(state, p, st))
+                move = _ask(state, p, st)
+                if move is None:
+                    print("game abandoned")
+                    return 0
+                print(st.accent(f"P{p + 1}: {st.safe(str(move))}"))
+            heard = len(state.announcements)
+            played.append(move)
+            state.play(move)
+            for _at, text in state.announcements[heard:]:  # a round ending, said by the rules
+                print(st.bold(f"** {st.safe(text)} **") + " " + st.dim("scores: " + ", ".join(
+                    f"P{q + 1} {'?' if v is None else v}" for q, v in enumerate(state.scores_seen_by(viewer)))))
+            if args.check:
+                state.require_invariants(f"decision {state.decisions}")
+                state.scores
+            if show_states or humans:
+                print()
+                print(render(state, viewer, st))
+    except RulesRuntimeError as err:
+        replayed = [int(w) for w in (args.replay or "").split(",") if w.strip().isdigit()]
+        try:
+            ids = ",".join(map(str, replayed + [game.action_space(n).encode(m) for m in played]))
+        except ValueError:  # a game without action ids: the seed and seats say the rest
+            ids = ""
+        raise err.in_game(f"  in the game of seed {seed}, {n} players ({','.join(seats)})\n  play it again: regle play "
+                          f"{getattr(args, 'given', {}).get(args.file, args.file)} --players {n} --seed {seed} "
+                          f"--seats {','.join(seats)}" + (f" --replay {ids}" if ids else "")
+                          + (" --check" if args.check else "")) from err.__cause__
     if not show_states and not humans:
         print(render(state, None, st))
     if args.seed is None:
         print(st.dim(f"seed {seed} (replay with --seed {seed})"))
     return 0
+
+
+def _replay(state, ids_text: str, st, check: bool) -> None:
+    """Play the moves of --replay (action ids, comma-separated) on ``state``, saying each."""
+    words = [w.strip() for w in ids_text.split(",") if w.strip()]
+    if not all(w.isdigit() and len(w) <= 12 for w in words):
+        raise SystemExit("regle: --replay takes action ids separated by commas (e.g. --replay 4,0,8)")
+    for k, word in enumerate(words, 1):
+        if state.over:
+            raise SystemExit(f"regle: --replay: the game is over after {k - 1} moves; move {k} ({word}) is one too many")
+        mover = state.cur
+        try:
+            move = state._move_of_id(int(word))
+        except IllegalMove as err:
+            raise SystemExit(f"regle: --replay: move {k} ({word}) is not legal here: {err}") from None
+        print(st.dim(f"{k}. P{mover + 1}: {st.safe(state.notation(move))}"))
+        state.advance(move)
+        if check:
+            state.require_invariants(f"decision {state.decisions}")
+            state.scores  # as check --simulate does: a score that fails, fails here too
 
 
 def _hand_over(player: int, st) -> bool:

@@ -211,16 +211,45 @@ def _rules_line_above(lines: list[str], lineno: int, strict: bool = True) -> tup
     return None
 
 
+#: what Python says when a rules text asks for the impossible -> the same in the rules' words
+_IN_RULES_WORDS = (
+    (ValueError, "not in list", "the item to take is not there (a zone holds it no more, or never did)"),
+    (ValueError, "not in deque", "the item to take is not there (a zone holds it no more, or never did)"),
+    (ValueError, "byte must be in range", "a value a cell cannot hold (a grid's cell holds a piece, a player "
+                                          "or a number from 0 to 254)"),
+    (IndexError, "out of range", "a position past the end of a list or zone (positions count from 0; "
+                                 "count(Z) says how many there are)"),
+    (IndexError, "empty", "an item taken from an empty zone or list"),
+    (ValueError, "arg is an empty sequence", "the largest or smallest of nothing (max or min over no values)"),
+    (ValueError, "empty range", "a random choice among no values"),
+    (ValueError, "math domain error", "a number outside what the operation accepts"),
+    (ValueError, "negative shift count", "a negative number of places to shift"),
+    (ValueError, "invalid literal", "a text that is not a number"),
+    (ZeroDivisionError, "", "a division by zero"),
+    (OverflowError, "", "a number too large to compute"),
+    (RecursionError, "", "rules that call themselves too deeply"),
+    (MemoryError, "", "more than this machine's memory"),
+)
+
+
+def _rules_words(exc: BaseException) -> str:
+    """What went wrong, in the words of the rules, never Python's own (an unknown failure is
+    said as one of the engine, to be reported)."""
+    text = str(exc)
+    for kind, mark, words in _IN_RULES_WORDS:
+        if isinstance(exc, kind) and mark in text:
+            return words
+    if isinstance(exc, ValueError) and text:
+        return text  # the runtime's helpers raise ValueError in the rules' words
+    return ("a step the engine could not take (this may be a bug of regle: please report it with the rules "
+            "file and the command below)")
+
+
 def _runtime_error(exc: BaseException, doing: str = "while playing") -> RulesRuntimeError:
     if isinstance(exc, RulesRuntimeError):
         return exc
     where = rules_line_of(exc)
-    what = str(exc) if isinstance(exc, ValueError) else f"{type(exc).__name__}: {exc}"
-    if isinstance(exc, ValueError) and "not in list" in str(exc):
-        what = "the item to take is not there (" + str(exc) + ")"
-    elif isinstance(exc, IndexError) and "out of range" in str(exc):  # Z[i], ray(...)[i] past the end
-        what = ("a position past the end of a list or zone (positions count from 0; count(Z) says how "
-                f"many there are) ({exc})")
+    what = _rules_words(exc)
     if where:
         return RulesRuntimeError(f"{where[0]}:{where[1]}: error {doing}: {what}")
     return RulesRuntimeError(f"error {doing}: {what}")

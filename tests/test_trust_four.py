@@ -430,3 +430,101 @@ def test_builds_into_a_private_folder_leave_nothing_behind(tmp_path, monkeypatch
     monkeypatch.setenv("REGLE_CACHE_DIR", str(tmp_path / "cache"))  # (never the cache the other tests use)
     cleared = loader.clear_cache()
     assert not os.path.exists(folder) and cleared >= 1
+
+
+# ---- runtime rules errors speak the rules' language -------------------------------------------------
+FAILS_LATER = """game "Fails later" {
+  players 2
+}
+
+zone pile: int = [1, 2, 3]
+counter taken = 0
+
+turn {
+  action take(n in 1..3) "take {n}" {
+    remove n from pile
+    taken = taken + 1
+  }
+}
+
+end when taken == 3
+"""
+
+SCORE_FAILS = """game "Score fails" {
+  players 2
+}
+
+counter moves = 0
+
+turn {
+  action go "go" {
+    moves = moves + 1
+  }
+}
+
+score p {
+  share: 12 // (3 - moves)
+}
+
+end when moves == 5
+"""
+
+
+def test_a_rules_error_in_simulate_names_the_game_and_a_replay_that_reproduces_it(tmp_path):
+    rules = tmp_path / "fails.rules"
+    rules.write_text(FAILS_LATER, encoding="utf-8")
+    done = _script("", "simulate", str(rules), "-n", "20", "--backend", "python")
+    assert done.returncode == 1
+    said = done.stderr
+    assert f"{rules}:10: error while playing: the item to take is not there" in said
+    assert "list.remove" not in said and "Traceback" not in said  # no Python wording
+    assert "in the game of seed 0, 2 players (random,random), after" in said
+    command = said.split("play it again: ")[1].strip().split()
+    assert command[:3] == ["regle", "play", str(rules)] and "--replay" in command
+    again = _script("", *command[1:])
+    assert again.returncode == 1
+    assert f"{rules}:10: error while playing: the item to take is not there" in again.stderr
+
+
+def test_a_score_that_fails_mid_game_is_caught_by_check_simulate_with_its_line(tmp_path):
+    rules = tmp_path / "score.rules"
+    rules.write_text(SCORE_FAILS, encoding="utf-8")
+    done = _script("", "check", str(rules), "--simulate", "2", "--backend", "python")
+    assert done.returncode == 1
+    assert f"{rules}:14: error while scoring: a division by zero" in done.stderr, done.stderr
+    assert "after 3 moves" in done.stderr and "--replay 0,0,0" in done.stderr
+
+
+@needs_native
+def test_check_simulate_plays_the_engine_backend_asks_for(tmp_path):
+    probe = """
+    import regle.runtime.match as match
+    real = match._play_game
+    def told(game, *a, **k):
+        print("engine", game.backend, file=sys.stderr)
+        return real(game, *a, **k)
+    match._play_game = told
+    """
+    for how, env in ((["--backend", "native"], {}), ([], {"REGLE_BACKEND": "native"}),
+                     (["--backend", "python"], {})):
+        old = dict(os.environ)
+        os.environ.update(env)
+        try:
+            done = _script(probe, "check", "tictactoe", "--simulate", "2", *how, timeout=300)
+        finally:
+            os.environ.clear()
+            os.environ.update(old)
+        assert done.returncode == 0, done.stderr
+        engines = {line.split()[1] for line in done.stderr.splitlines() if line.startswith("engine ")}
+        assert engines == {"python" if "python" in how else "native"}, (how, env, done.stderr)
+
+
+def test_a_rules_error_in_play_gives_the_command_that_plays_it_again(tmp_path):
+    rules = tmp_path / "fails.rules"
+    rules.write_text(FAILS_LATER, encoding="utf-8")
+    done = _script("", "play", str(rules), "--seats", "random,random", "--seed", "4", "--quiet")
+    assert done.returncode == 1
+    assert "the item to take is not there" in done.stderr and "--seed 4" in done.stderr
+    command = done.stderr.split("play it again: ")[1].strip().split()
+    again = _script("", *command[1:])
+    assert again.returncode == 1 and again.stderr == done.stderr
