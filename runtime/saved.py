@@ -137,6 +137,60 @@ def _announced(value: Any, decisions: int) -> tuple:
     return tuple(out)
 
 
+def _not_ended_before(s: BaseState, n: int) -> None:
+    """A state at the start of a turn: the turn before ended without ending the game, so the
+    end conditions, read as its seat (the one before), do not hold."""
+    cur = s.cur
+    s.cur = (cur - 1) % n
+    try:
+        ended = s._end_reached()
+    except Exception as exc:  # noqa: BLE001 - the rules cannot even read this state
+        raise StateError(f"the rules cannot read this state: {exc}") from None
+    finally:
+        s.cur = cur
+    if ended:
+        raise StateError("field 'over': the game is marked not over, but an end condition holds after the "
+                         f"turn of P{(cur - 1) % n + 1}: the game would have ended")
+
+
+def _items_of(ns: dict, s: BaseState, kind: str) -> list[int]:
+    """Every item of ``kind`` in the state's zones and grids (sorted)."""
+    found: list[int] = []
+    for _name, attr, per, _h, _p, k, *_ in ns["ZONES"]:
+        if k == kind:
+            value = getattr(s, attr)
+            for part in (value if per else [value]):
+                found.extend(part)
+    for _name, attr, per, _h, _p, k, *_ in ns["GRIDS"]:
+        if k == kind:
+            value = getattr(s, attr)
+            for part in (value if per else [value]):
+                found.extend(v - 1 for v in part if v)
+    return sorted(found)
+
+
+def _conserved(game: Game, ns: dict, s: BaseState, n: int, seed: int) -> None:
+    """Each item of a kind play never makes nor takes lies in exactly one place, and they are
+    the items a new game of the same seed holds (none missing, none added)."""
+    kinds = ns.get("CONSERVED_ITEMS", ())
+    if not kinds:
+        return
+    try:
+        fresh = game.new_game(players=n, seed=seed)
+    except Exception:  # noqa: BLE001 - a setup that fails is the rules' to report, elsewhere
+        return
+    for kind in kinds:
+        have, want = _items_of(ns, s, kind), _items_of(ns, fresh, kind)
+        if have != want:
+            missing = sorted(set(want) - set(have))
+            extra = sorted(set(have) - set(want))
+            what = (f"item {missing[0]} of {kind[5:]} is nowhere" if missing else
+                    f"item {extra[0]} of {kind[5:]} is not part of this game" if extra else
+                    f"{len(have) - len(want)} items of {kind[5:]} too many")
+            raise StateError(f"the state does not hold the game's items: {what} (every one lies in exactly one "
+                             "place: the rules never add nor remove one)")
+
+
 def load_state(game: Game, data: Any) -> BaseState:
     """Build a state from ``to_json`` data, or raise StateError naming the first bad field."""
     if not isinstance(data, dict):
@@ -256,9 +310,13 @@ def load_state(game: Game, data: Any) -> BaseState:
     except Exception as exc:  # noqa: BLE001 - the rules cannot even read this state
         raise StateError(f"the rules cannot read this state: {exc}") from None
     if broken:
-        raise StateError(f"the state breaks the rules' invariant '{broken[0]}'")
+        line = ns["INVARIANT_LINES"][ns["INVARIANTS"].index(broken[0])]
+        raise StateError(f"the state breaks the rules' invariant '{broken[0]}' ({game.rules_file}:{line})")
     if not ended:
         raise StateError("field 'over': the game is marked over, but none of its end conditions holds")
+    if not s.over and step == 0 and turns > 0 and ns.get("ENDS_CHECKED_ON_LOAD"):
+        _not_ended_before(s, n)
+    _conserved(game, ns, s, n, seed)
     try:
         s.legal = [] if s.over else s._decide()
     except Exception as exc:  # noqa: BLE001 - a state the rules cannot continue from

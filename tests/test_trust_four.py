@@ -528,3 +528,86 @@ def test_a_rules_error_in_play_gives_the_command_that_plays_it_again(tmp_path):
     command = done.stderr.split("play it again: ")[1].strip().split()
     again = _script("", *command[1:])
     assert again.returncode == 1 and again.stderr == done.stderr
+
+
+# ---- saved states are validated -------------------------------------------------------------------
+from regle.runtime import StateError  # noqa: E402
+
+
+def _lost_cities_state(decisions: int = 30) -> tuple:
+    game = regle.load("lostcities", backend="python")
+    state = game.new_game(2, seed=3)
+    while state.decisions < decisions:
+        state.play_random_playout(state.decisions, limit=1)
+    return game, state.to_json()
+
+
+def _tampered(data: dict, change) -> dict:
+    import copy
+    data = copy.deepcopy(data)
+    change(data["zones"])
+    return data
+
+
+def _empty_the_deck(z):
+    z["discard"][0] += z["deck"]
+    z["deck"] = []
+
+
+def _expedition_falls(z):
+    """Two cards of one colour from the deck laid on an expedition, the higher first."""
+    game = regle.load("lostcities", backend="python")
+    shown = {c: game.show("item:card", c) for c in z["deck"]}  # "Y7", "B$" ...
+    numbered = sorted((s[0], int(s[1:]), c) for c, s in shown.items() if s[1:].isdigit())
+    low, high = next((a, b) for a, b in zip(numbered, numbered[1:]) if a[0] == b[0] and a[1] < b[1])
+    z["deck"] = [c for c in z["deck"] if c not in (low[2], high[2])]
+    z["expedition"][0] += [high[2], low[2]]
+
+
+def _cards_into_a_hand(z):  # 42 cards more in a hand, each still in one place
+    z["hand"][0] += z["deck"][:42]
+    z["deck"] = z["deck"][42:]
+
+
+TAMPERED = [(_empty_the_deck, "an end condition holds after the turn of", 30),
+            (_cards_into_a_hand, "invariant 'hands_of_eight'", 2),
+            (_expedition_falls, "invariant 'expeditions_rise'", 30),
+            (lambda z: z["deck"].pop(), "of card is nowhere", 30),
+            (lambda z: z["hand"][1].append(z["hand"][0][0]), "an item lies in one place at a time", 30)]
+
+
+@pytest.mark.parametrize("change, reason, decisions", TAMPERED)
+def test_a_tampered_saved_state_is_refused_with_its_reason(change, reason, decisions):
+    game, data = _lost_cities_state(decisions)
+    game.state_from_json(data)  # the state as saved loads
+    with pytest.raises(StateError, match=reason.replace("(", r"\(").replace(")", r"\)")):
+        game.state_from_json(_tampered(data, change))
+
+
+@pytest.mark.parametrize("change, reason, decisions", TAMPERED[:3])
+def test_serve_refuses_a_tampered_state_to_replay_with_its_reason(change, reason, decisions):
+    server = make_server(regle.load("lostcities", backend="python"), port=0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        _game, data = _lost_cities_state(decisions)
+        status, answer = _request(server.server_address[1], "POST", "/api/replay",
+                                  {"state": _tampered(data, change)})
+        assert status == 400 and reason in answer["error"], answer
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_every_state_play_reaches_loads_again_on_both_engines():
+    """The checks refuse no state the rules can reach: every position of seeded games of the
+    games with conserved items or end checks, saved and loaded again."""
+    for name in ("lostcities", "pixies", "eclats", "tictactoe", "kuhn"):
+        for backend in ("python", "native") if native.available() else ("python",):
+            game = regle.load(name, backend=backend)
+            for seed in range(3):
+                state = game.new_game(game.players.start, seed=seed)
+                while not state.over:
+                    again = game.state_from_json(state.to_json())
+                    assert again.to_json() == state.to_json()
+                    state.play_random_playout(seed * 1000 + state.decisions, limit=1)
+                game.state_from_json(state.to_json())

@@ -255,6 +255,36 @@ def written_places(body: list, procedures: dict) -> set[str] | None:
     return None if "?" in found else found
 
 
+#: per statement kind, the fields naming the places where it can make items appear or vanish
+#: (an item put on a cell, one taken over by a capture or a push off the board, one added or
+#: removed); dealing, moving, refilling, shuffling, settling and turning only move them
+_MAKES_OR_TAKES = {ast.Add: ("dst",), ast.Remove: ("src",), ast.Put: ("grid",), ast.MovePiece: ("grid",),
+                   ast.Drop: ("grid", "taking", "overflow"), ast.Place: ("grid", "taking", "overflow"),
+                   ast.Push: ("grid",)}
+
+
+def places_not_conserved(rules: ast.Rules) -> set[str] | None:
+    """The places (zones, grids by name) where play can make an item appear or vanish: what a
+    saved state's items are checked against (every item of a table whose places are all kept
+    lies in exactly one place, as after setup). None when a statement's place is not known."""
+    found: set[str] = set()
+    for decl in rules.decls:
+        bodies = []
+        if isinstance(decl, ast.Define) and decl.block is not None:
+            bodies.append(decl.block)
+        if isinstance(decl, ast.Turn):
+            for step in decl.steps:
+                bodies.append(step.body)
+                bodies.extend(c.body for c in step.choices if isinstance(c, ast.Action))
+        for body in bodies:
+            for node in _statements(body):
+                fields = _MAKES_OR_TAKES.get(type(node), ())
+                if isinstance(node, ast.Clear) and node.to is None:  # emptied, not moved
+                    fields = ("grid",)
+                found.update(_place_name(getattr(node, f)) for f in fields if getattr(node, f, None) is not None)
+    return None if "?" in found else found
+
+
 def _place_name(node) -> str:
     while isinstance(node, (ast.Index, ast.Attr)):
         node = node.obj

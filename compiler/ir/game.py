@@ -174,6 +174,8 @@ class GameIR:
     score_secrecy: list = attrs.Factory(list)
     flows: list = attrs.Factory(list)
     ends_by_statement: bool = False  # some effect says `end game`
+    #: the item kinds play keeps: each item of one lies in exactly one place (saved states)
+    conserved_items: list = attrs.Factory(list)
     reads_stuck: bool = False  # an end condition reads `stuck` (a turn ended with no decision)
     rolls: bool = False  # random() draws during play: the state keeps their log (``rolls``)
     #: per repeated(...) set of places: (their code, whether the mover counts)

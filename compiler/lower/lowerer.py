@@ -18,7 +18,8 @@ from ..ir.game import CounterIR, EnumIR, GameIR, GridIR, TableIR, ZoneIR
 from .grids import GridLowering, gconst
 from .grid_stmts import GridStatementLowering
 from ..write.safety import comment_text
-from ..check.analysis import announces, ends_by_statement, flows, has_chance, has_next_player, secrecy
+from ..check.analysis import (announces, ends_by_statement, flows, has_chance, has_next_player,
+                              places_not_conserved, secrecy)
 
 from ..ir import nodes as N
 from ..ir import statements as S
@@ -44,6 +45,10 @@ def seat_marks(seats: list[str]) -> list[str]:
     white: b and w)."""
     firsts = [s[0] for s in seats]
     return firsts if seats and len(set(firsts)) == len(firsts) else []
+
+
+def _kinds_of(places) -> set[str]:
+    return {p.kind for p in places if p.kind.startswith("item:")}
 
 
 def work_budget(rules: ast.Rules) -> int:
@@ -104,6 +109,18 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
     @staticmethod
     def local(name: str) -> str:
         return pyname(name)
+
+    def conserved_items(self, zones: list, grids: list) -> list[str]:
+        """The item kinds (tables) that play never makes appear or vanish: no statement adds,
+        removes, puts, captures or pushes off one where they lie, and no place of theirs is
+        emptied as a turn begins. Each of their items lies in exactly one place in any state
+        play reaches (a saved state is checked against a new game of the same seed)."""
+        changed = places_not_conserved(self.rules)
+        if changed is None:
+            return []
+        places = zones + grids
+        lost = _kinds_of(p for p in places if p.name in changed or p.per_turn)
+        return sorted(_kinds_of(places) - lost)
 
     def helper(self, qualified: str, ty: T.Type, *args, c_form: bool = True) -> N.Helper:
         """A call of the runtime helper ``ops.name`` / ``K.name`` (natively by its C form when
@@ -274,6 +291,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             score_secrecy=score_secrecy, flows=flows(self.rules), ends_by_statement=ends_by_statement(self.rules),
             reads_stuck=self.reads_stuck, rolls=self.rolls, histories=[(", ".join(parts), mover) for parts, mover in self.histories],
             has_next_player=has_next_player(self.rules), announces=announces(self.rules),
+            conserved_items=self.conserved_items(zones, grids),
             winner_keys=keys, ties=ties, invariants=invariants, kinds=kinds,
             zone_per_enum={z.name: z.per for z in sym.zones.values() if z.per not in (None, "player")},
             quiet=sorted(n for n, d in [*((z.name, z.node) for z in sym.zones.values()),
