@@ -519,6 +519,7 @@ class Grid(Decl):
     capacity: Expr | None = None
     quiet: bool = False
     unordered: bool = False  # refused by the checker: a grid's cells are places
+    values: Expr | None = None  # refused by the checker: what a cell holds is the grid's type
 
 
 @attrs.define

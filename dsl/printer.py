@@ -453,7 +453,7 @@ class Printer:
         elif isinstance(d, ast.Param):
             self.line(f"{mark}param {d.name} = {expr(d.value)}")
         elif isinstance(d, ast.Enum):
-            members = ", ".join(("wild " if m.wild else "") + m.name + (f" = {quote(m.symbol)}" if m.symbol else "")
+            members = ", ".join(("wild " if m.wild else "") + m.name + (f" = {quote(m.symbol)}" if m.symbol is not None else "")
                                 for m in d.members)
             self.line(f"{mark}enum {d.name} {{ {members} }}")
         elif isinstance(d, ast.Table):

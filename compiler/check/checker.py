@@ -423,6 +423,9 @@ class Checker:
                        "neighbours", node.pos)
         if elem.kind == "item" and self.sym.tables[elem.name].count > 254:
             self.error(f"a grid holds at most 254 different items; table '{elem.name}' has more", node.elem.pos)
+        if node.values is not None:
+            self.error("'values' says what a zone of numbers holds; a grid's cells hold what its type says "
+                       "(remove 'values')", node.values.pos)
         if node.capacity is not None or node.unordered:  # a grid's cells are places, in order
             self.error("a grid's capacity is its number of cells; remove 'capacity'" if node.capacity is not None
                        else "a grid's cells are places, in order; 'unordered' is for zones", (node.capacity or node).pos)
