@@ -166,10 +166,11 @@ def simulate(rules_path: str, n: int, players: int, agents: Sequence[str], seed:
     except KeyboardInterrupt:
         records.sort(key=lambda r: r["seed"])
         raise Interrupted(records, time.perf_counter() - start) from None
-    except BrokenProcessPool as exc:
+    except BrokenProcessPool:
         records.sort(key=lambda r: r["seed"])
         raise WorkerDied(records, time.perf_counter() - start,
-                         f"a worker process died before finishing its games ({exc or 'killed'})") from None
+                         "a worker process died before finishing its games (killed by a signal, or by the "
+                         "system when memory ran out)") from None
     records.sort(key=lambda r: r["seed"])
     return records, time.perf_counter() - start
 

@@ -18,9 +18,8 @@ from ..ir import types as T
 from .again import mark_again
 from .analysis import children
 from .since import mark_since
-from .symbols import (
-    COLOUR, LIMITS, ParamSym, EnumSym, ColumnSym, TableSym, ZoneSym, GridSym, CounterSym,
-    Symbols, _cell_count, NotConstant, fold_constant, suggest, bad_identifier)
+from .symbols import (COLOUR, LIMITS, ParamSym, EnumSym, ColumnSym, TableSym, ZoneSym, GridSym, CounterSym,
+                      Symbols, _cell_count, NotConstant, fold_constant, suggest, bad_identifier)
 from .texts import _at, _BAD, _placeholders
 
 
@@ -417,18 +416,16 @@ class Checker:
         if elem.kind not in ("enum", "player", "item", "int", "piece", "any"):
             self.error(f"a grid holds numbers, enum members, players, pieces or items, not {elem}", node.elem.pos)
             elem = T.ANY
-
         if node.diagonals and node.shape not in ("square", "lanes"):
             self.error(f"'with diagonals' is for square boards and lanes; a {node.shape} board has its own "
                        "neighbours", node.pos)
         if elem.kind == "item" and self.sym.tables[elem.name].count > 254:
             self.error(f"a grid holds at most 254 different items; table '{elem.name}' has more", node.elem.pos)
-        if node.values is not None:
-            self.error("'values' says what a zone of numbers holds; a grid's cells hold what its type says "
-                       "(remove 'values')", node.values.pos)
-        if node.capacity is not None or node.unordered:  # a grid's cells are places, in order
-            self.error("a grid's capacity is its number of cells; remove 'capacity'" if node.capacity is not None
-                       else "a grid's cells are places, in order; 'unordered' is for zones", (node.capacity or node).pos)
+        for option, said in (("capacity", "a grid's capacity is its number of cells; remove 'capacity'"),
+                             ("values", "a grid's cells hold what its type says; 'values' is for zones of numbers"),
+                             ("unordered", "a grid's cells are places, in order; 'unordered' is for zones")):
+            if getattr(node, option) not in (None, False):  # zones' options, refused on a grid
+                self.error(said, getattr(getattr(node, option), "pos", node.pos))
         sizes = [self.const(e) for e in node.size] if node.shape not in ("lines", "walls") else []
         geo = None
         if node.shape == "lines":
