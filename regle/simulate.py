@@ -198,6 +198,19 @@ def _run_in_pool(workers: int, tasks: list[tuple], take: Callable[[list[dict]], 
     pool.shutdown(wait=True)
 
 
+def _run_on(executor: Executor, tasks: list[tuple], take: Callable[[list[dict]], None]) -> None:
+    """Batches on a given executor (a Dask cluster); Ctrl-C cancels what has not started."""
+    from concurrent.futures import as_completed
+    futures = [executor.submit(run_batch, *task) for task in tasks]
+    try:
+        for fut in as_completed(futures):
+            take(fut.result())
+    except BaseException:
+        for fut in futures:
+            fut.cancel()
+        raise
+
+
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """95% Wilson score interval for a proportion k/n."""
     if n == 0:
