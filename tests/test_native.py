@@ -496,7 +496,7 @@ def test_counters_are_c_numbers_that_never_wrap_around():
             past.new_game().play("go")
     outside = regle.loads(HEAD + decls + PASS_TURN.replace("{body}", "per[me + 2] += 1"), name="outside",
                           backend="native")
-    with pytest.raises(regle.RulesRuntimeError, match="index out of range"):
+    with pytest.raises(regle.RulesRuntimeError, match="a position past the end of a list or zone"):
         outside.new_game().play("go")
 
 

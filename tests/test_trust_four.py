@@ -611,3 +611,19 @@ def test_every_state_play_reaches_loads_again_on_both_engines():
                     assert again.to_json() == state.to_json()
                     state.play_random_playout(seed * 1000 + state.decisions, limit=1)
                 game.state_from_json(state.to_json())
+
+
+def test_a_rules_error_while_the_studio_simulates_is_a_positioned_422_not_a_500(tmp_path):
+    from regle.web.studio import make_studio
+    path = tmp_path / "mine.rules"
+    path.write_text((GAMES / "classics" / "tictactoe.rules").read_text(encoding="utf-8"), encoding="utf-8")
+    server = make_studio(path, port=0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        status, answer = _request(server.server_address[1], "POST", "/api/studio/simulate",
+                                  {"text": FAILS_LATER, "games": 5})
+        assert status == 422, answer
+        assert answer["line"] == 10 and "the item to take is not there" in answer["error"]
+    finally:
+        server.shutdown()
+        server.server_close()

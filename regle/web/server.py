@@ -121,8 +121,8 @@ def make_handler(hub: Hub, addresses: Addresses, limit: RateLimit, files: dict |
                 self._json(HTTPStatus.OK, result)
             except Refused as exc:
                 self._json(exc.status, {"error": str(exc)}, close=True)  # a body may be left unread
-            except RulesRuntimeError as exc:  # a rules error while playing, reported; the server goes on
-                self._json(HTTPStatus.INTERNAL_SERVER_ERROR, {"error": str(exc)})
+            except RulesRuntimeError as exc:  # a rules error while playing: the rules' problem, at its line
+                self._json(HTTPStatus.UNPROCESSABLE_ENTITY, {"error": str(exc), "line": exc.line})
             except (BrokenPipeError, ConnectionResetError):
                 self.close_connection = True
             except Exception as exc:  # noqa: BLE001 - a bug of regle: said on the terminal, not to the page
