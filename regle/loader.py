@@ -391,6 +391,18 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[0] if text else ''}"[:200]
 
 
+def on_backend(game: Game, backend: str) -> Game:
+    """The same rules on another engine: the Python twin of a native game (what a walk that
+    stops at every draw needs), or the native one of a Python game."""
+    if getattr(game, "backend", "python") == backend:
+        return game
+    made = getattr(game, "_rebuild", None)
+    if made is None:
+        raise ValueError("this game was not loaded with regle.load/loads: load its rules on the other engine")
+    text, filename, name, _hash, _backend = made[1]
+    return _load(text, filename, name, backend)
+
+
 def rebuild(text: str, filename: str, name: str, rules_hash: str, backend: str = "python") -> Game:
     """Unpickle a game: load it again from its rules text (extends resolved from ``filename``)."""
     game = _load(text, filename, name, backend)

@@ -857,6 +857,9 @@ class Game:
         n = self.players.start if players is None else players
         if n not in self.players:
             raise ValueError(f"{self.title} is for {self._counts()} players, not {n}")
+        if rng is not None and self.backend != "python":  # the caller's mistake, not the rules'
+            raise ValueError("a generator of one's own plays on the Python engine (backend='python'; "
+                             "regle.loader.on_backend(game, 'python') gives it)")
         try:
             if rng is not None:
                 return self.State.new(n, seed, rng)

@@ -85,3 +85,46 @@ def test_a_tree_past_its_bound_is_refused_with_the_reason(tiny):
         tree.load_tree(tiny, max_nodes=10)
     with pytest.raises(ValueError, match="chance or hidden information"):
         tree.engine_efg_text(regle.load("kuhn"), 2)
+
+
+needs_native = pytest.mark.skipif(not __import__("regle.native").native.available(), reason="no C compiler here")
+
+
+@needs_native
+def test_a_native_game_walks_into_the_same_tree_and_plays_with_scores_as_returns():
+    from open_spiel.python import policy as policies
+    from open_spiel.python.algorithms import exploitability
+    values = []
+    for backend in ("native", "python"):
+        whole = tree.load_tree(regle.load("kuhn", backend=backend), returns="scores")
+        values.append(exploitability.exploitability(whole, policies.UniformRandomPolicy(whole)))
+    kuhn = pyspiel.load_game("kuhn_poker")
+    assert values[0] == values[1] == pytest.approx(exploitability.exploitability(
+        kuhn, policies.UniformRandomPolicy(kuhn)), abs=1e-9)
+    native, python = (ros.load("kuhn", returns="scores", backend=b) for b in ("native", "python"))
+    for seed in range(20):
+        finals = []
+        for spiel in (native, python):
+            state, k = spiel.new_initial_state(), seed
+            while not state.is_terminal():
+                options = ([a for a, _p in state.chance_outcomes()] if state.is_chance_node()
+                           else state.legal_actions())
+                state.apply_action(options[k % len(options)])
+                k = k * 7 + 3
+            finals.append(state.returns())
+        assert finals[0] == finals[1] and sum(finals[0]) == 0
+
+
+def test_explicit_chance_on_the_native_engine_is_refused_not_quietly_replaced():
+    with pytest.raises(ValueError, match="explicit chance plays on the Python engine"):
+        ros.load("kuhn", backend="native", chance="explicit")
+
+
+def test_a_game_too_long_for_an_information_state_tensor_says_so_and_refuses_one():
+    spiel = ros.load("lostcities")
+    assert not spiel.get_type().provides_information_state_tensor
+    state = spiel.new_initial_state()
+    state.apply_action(state.chance_outcomes()[0][0])
+    assert state.information_state_string(0)
+    with pytest.raises(Exception, match="provides no information-state tensor"):
+        state.information_state_tensor(0)

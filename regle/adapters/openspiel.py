@@ -67,9 +67,12 @@ def load(rules: str | os.PathLike | Game, players: int | None = None, backend: s
     whose scores add up to 0, such as chips won); ``"winners"``: +1 / -1 / 0."""
     if chance not in ("seeds", "explicit") or returns not in ("winners", "scores"):
         raise ValueError("chance is 'seeds' or 'explicit'; returns is 'winners' or 'scores'")
-    if chance == "explicit":
-        if isinstance(rules, Game) and getattr(rules, "backend", "python") != "python":
-            raise ValueError("explicit chance plays on the Python engine: load the game with backend='python'")
+    if chance == "explicit":  # every draw a chance node: the Python engine, which stops at each
+        asked = getattr(rules, "backend", None) if isinstance(rules, Game) else backend
+        if asked not in (None, "python", "auto"):
+            raise ValueError(f"explicit chance plays on the Python engine (it stops at every draw), not the "
+                             f"{asked} one: pass backend='python' or leave it out (load_tree walks any game "
+                             "on it for you)")
         backend = "python"
     game = rules if isinstance(rules, Game) else regle.load(rules, backend=backend)
     n = game.players.start if players is None else players
@@ -152,8 +155,10 @@ _REGISTERED: dict[str, type] = {}
 
 def _sample_games(game: Game, players: int, count: int = 40):
     """States met in random games with explicit chance (random outcomes and moves), with the
-    sizes of the draws met on the way."""
+    sizes of the draws met on the way (on the Python engine: it stops at every draw)."""
     import random
+    from regle.loader import on_backend
+    game = on_backend(game, "python")
     rng = random.Random(0)
     for _ in range(count):
         state, need, draws = None, None, []
@@ -419,8 +424,11 @@ class RegleObserver:
         self.size = sum(length for _name, _start, length in spec)
         self.actions = len(self.regle_game.action_space(self.n))
         self.history = self.regle_game.max_decisions(self.n) if self.perfect_recall else 0
-        if self.history * self.actions > MAX_HISTORY_TENSOR:
-            self.history = 0  # too long a game for a tensor of its whole history: the string has it
+        #: too long a game for a tensor of its whole history: the information-state string has
+        #: it, and asking for the tensor is an error (never the observation passed off as one)
+        self.no_tensor = self.history * self.actions > MAX_HISTORY_TENSOR
+        if self.no_tensor:
+            self.history = 0
         self.tensor = np.zeros(self.size + self.history * self.actions, np.float32)
         self.dict = {name: self.tensor[start:start + length] for name, start, length in spec}
         if self.history:
@@ -429,6 +437,10 @@ class RegleObserver:
             self.dict["history"] = self.tensor[self.size:].reshape(self.history, self.actions)
 
     def set_from(self, state: RegleState, player: int) -> None:
+        if self.no_tensor:
+            raise ValueError(f"{self.regle_game.title} provides no information-state tensor (its longest game "
+                             f"times its {self.actions:,} action ids is over {MAX_HISTORY_TENSOR:,} numbers; "
+                             "provides_information_state_tensor is false): use information_state_string")
         self.tensor.fill(0)
         if state.inner is not None:
             self.tensor[:self.size] = state.inner.observation(player)

@@ -146,9 +146,12 @@ def load_tree(rules: str | os.PathLike | Game, players: int | None = None, backe
     "explicit"``, on the Python engine). Raises ``TooLarge`` past ``max_nodes`` nodes."""
     import regle
     from regle.adapters import openspiel as ros
+    from regle.loader import on_backend
     game = rules if isinstance(rules, Game) else regle.load(rules, backend="python")  # (cached, quick)
-    if game.has_chance or game.has_hidden_information:  # the adapter's game, walked
-        spiel = ros.load(game, players, chance="explicit" if game.has_chance else "seeds", returns=returns)
+    if game.has_chance or game.has_hidden_information:  # the adapter's game, walked (on the Python
+        # engine, which stops at every draw; the tree itself is OpenSpiel's C++ whatever walked it)
+        spiel = ros.load(on_backend(game, "python"), players, chance="explicit" if game.has_chance else "seeds",
+                         returns=returns)
         return pyspiel.load_efg_game(efg_text(spiel, max_nodes))
     if not isinstance(rules, Game) and backend != "python":
         game = regle.load(rules, backend=backend)  # the engine asked for (native by default) walks
