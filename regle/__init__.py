@@ -9,11 +9,31 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from regle.dsl.errors import RulesError  # noqa: E402
 from regle.runtime import KERNELS, BaseState as State, Game, GameOver, IllegalMove, Move, Moves, RulesRuntimeError, StateError  # noqa: E402
 
-from . import games  # noqa: E402
-from .loader import check_file, clear_cache, compile_file, load, loads  # noqa: E402
+_LOADER = ("check_file", "clear_cache", "compile_file", "load", "loads")
+
+from typing import TYPE_CHECKING  # noqa: E402
+
+if TYPE_CHECKING:  # what __getattr__ gives, for type checkers and editors
+    from regle.dsl.errors import RulesError
+    from . import games
+    from .loader import check_file, clear_cache, compile_file, load, loads
+
+
+def __getattr__(name: str):
+    """The loader (and the parser and compiler behind it) is imported when first used, so that
+    a program that only plays engines, or an adapter being imported, does not pay for it."""
+    if name in _LOADER:
+        from . import loader
+        return getattr(loader, name)
+    if name == "RulesError":
+        from regle.dsl.errors import RulesError
+        return RulesError
+    if name in ("games", "loader", "native", "simulate", "background"):
+        import importlib
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["load", "loads", "check_file", "compile_file", "clear_cache", "Game", "State", "Move", "Moves", "IllegalMove", "GameOver",
            "RulesError", "RulesRuntimeError", "StateError", "KERNELS", "games", "__version__"]

@@ -128,3 +128,26 @@ def test_a_game_too_long_for_an_information_state_tensor_says_so_and_refuses_one
     assert state.information_state_string(0)
     with pytest.raises(Exception, match="provides no information-state tensor"):
         state.information_state_tensor(0)
+
+
+def test_importing_the_adapter_loads_no_game_nor_the_compiler():
+    """Import time: the packaged games are registered from their facts (spiel_games.json), and
+    numpy, the parser and the compiler wait until a game is made."""
+    import subprocess
+    import sys
+    code = ("import sys, regle.adapters.openspiel as ros\n"
+            "print(len(ros.PACKAGED), sorted(m for m in ('numpy', 'regle.loader', 'regle.dsl.parser', "
+            "'regle.compiler.generate', 'lark') if m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    count, loaded = out.stdout.split(" ", 1)
+    assert int(count) >= 20 and loaded.strip() == "[]"
+
+
+def test_the_packaged_games_facts_are_up_to_date():
+    import json
+    from pathlib import Path
+    kept = json.loads(Path(ros.__file__).with_name(ros.FACTS).read_text(encoding="utf-8"))
+    assert kept == json.loads(json.dumps(ros.packaged_facts())), "run: python -m regle.adapters.openspiel"
+    made = pyspiel.load_game("regle_kuhn")  # loaded now, and checked against its facts
+    assert made.num_distinct_actions() == kept["kuhn"]["actions"]

@@ -32,7 +32,6 @@ import os
 from typing import Any
 
 try:
-    import numpy as np
     import pyspiel
 except ImportError as exc:  # pragma: no cover - the extra is missing
     raise ImportError("regle.adapters.openspiel needs OpenSpiel: pip install 'regle[openspiel]'") from exc
@@ -103,47 +102,70 @@ def register(game: Game, players: int, short: str | None = None, chance: str = "
         short += ("_explicit" if explicit else "") + ("_scores" if returns == "scores" else "")
     if short in _REGISTERED:
         return short
-    space = game.action_space(players)
+    return _register(short, facts_of(game, players, chance, returns), lambda: game, explicit, returns == "scores")
+
+
+def facts_of(game: Game, players: int, chance: str = "seeds", returns: str = "winners") -> dict:
+    """What OpenSpiel is told of a game before any of it is played (its GameType and GameInfo):
+    computed from the loaded game, or for the games that ship with regle read from
+    ``spiel_games.json`` (so that importing the adapter loads none of them)."""
+    explicit = chance == "explicit" and game.has_chance
     zero_sum = game.utility(players) == "zero_sum" or (returns == "scores" and players == 2)
-    bound = float(max(1, score_bound(game, players))) if returns == "scores" else 1.0
+    return {"title": game.title, "players": players, "rules_hash": game.rules_hash,
+            "chance": game.has_chance, "hidden": game.has_hidden_information, "zero_sum": zero_sum,
+            "bound": float(max(1, score_bound(game, players))) if returns == "scores" else 1.0,
+            "info_tensor": history_size(game, players) <= MAX_HISTORY_TENSOR,
+            "actions": len(game.action_space(players)),
+            "outcomes": (max_draw(game, players) if explicit else SEEDS) if game.has_chance else 0,
+            "max_length": game.max_decisions(players)}
+
+
+def _register(short: str, facts: dict, get_game, explicit: bool, by_scores: bool) -> str:
+    """Register ``short`` with OpenSpiel from its facts; the regle game (``get_game()``) is
+    loaded when OpenSpiel first makes the game."""
+    players = facts["players"]
     game_type = pyspiel.GameType(
-        short_name=short, long_name=f"{game.title} ({players} players, regle)",
+        short_name=short, long_name=f"{facts['title']} ({players} players, regle)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if game.has_chance
+        chance_mode=(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if facts["chance"]
                      else pyspiel.GameType.ChanceMode.DETERMINISTIC),
-        information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if game.has_hidden_information
+        information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if facts["hidden"]
                      else pyspiel.GameType.Information.PERFECT_INFORMATION),
-        utility=pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=pyspiel.GameType.Utility.ZERO_SUM if facts["zero_sum"] else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=players, min_num_players=players,
         provides_information_state_string=True,
-        provides_information_state_tensor=history_size(game, players) <= MAX_HISTORY_TENSOR,
+        provides_information_state_tensor=facts["info_tensor"],
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification={})
-    outcomes = (max_draw(game, players) if explicit else SEEDS) if game.has_chance else 0
     info = pyspiel.GameInfo(
-        num_distinct_actions=len(space), max_chance_outcomes=outcomes,
-        num_players=players, min_utility=-bound, max_utility=bound,
-        utility_sum=0.0 if zero_sum else None, max_game_length=game.max_decisions(players))
+        num_distinct_actions=facts["actions"], max_chance_outcomes=facts["outcomes"],
+        num_players=players, min_utility=-facts["bound"], max_utility=facts["bound"],
+        utility_sum=0.0 if facts["zero_sum"] else None, max_game_length=facts["max_length"])
 
     class RegleGame(pyspiel.Game):
+        state_class: type | None = None  # made with the first game: it needs the regle game
+
         def __init__(self, params=None):
             super().__init__(game_type, info, params or {})
+            game = get_game()
             self.regle_game = game
             self.players = players
             self.explicit = explicit
-            self.by_scores = returns == "scores"
+            self.by_scores = by_scores
+            if RegleGame.state_class is None:
+                RegleGame.state_class = type(f"RegleState_{short}", (ExplicitState if explicit else RegleState,), {
+                    "regle_game": game, "n": players, "by_scores": by_scores,
+                    # the first position of a game without chance, which each new state copies
+                    # when first read
+                    "first": None if game.has_chance else game.new_game(players, seed=0)})
 
         def new_initial_state(self):
-            return State(self)
+            return RegleGame.state_class(self)
 
         def make_py_observer(self, iig_obs_type=None, params=None):
             return RegleObserver(self, iig_obs_type, params)
 
-    State = type(f"RegleState_{short}", (ExplicitState if explicit else RegleState,), {
-        "regle_game": game, "n": players, "by_scores": returns == "scores",
-        # the first position of a game without chance, which each new state copies when first read
-        "first": None if game.has_chance else game.new_game(players, seed=0)})
     RegleGame.__name__ = RegleGame.__qualname__ = f"RegleGame_{short}"
     pyspiel.register_game(game_type, RegleGame)
     _REGISTERED[short] = RegleGame
@@ -198,16 +220,47 @@ def score_bound(game: Game, players: int) -> int:
     return max(abs(v) for s in finals for v in s.scores)
 
 
-def register_packaged() -> list[str]:
-    """Register every game that ships with regle as ``regle_<name>`` (``regle_connect4``,
-    ``regle_mygame_long``), for its smallest player count, on the Python engine (load others
-    with :func:`load`). Done when this module is imported."""
+FACTS = "spiel_games.json"  # beside this module: the facts of the games that ship with regle
+
+
+def packaged_facts() -> dict[str, dict]:
+    """The facts of every game that ships with regle, for its smallest player count (what
+    ``spiel_games.json`` holds; a test keeps it up to date: python -m regle.adapters.openspiel)."""
     from regle import games
-    out = []
+    out = {}
     for name in games.names():
         game = regle.load(name, backend="python")
-        out.append(register(game, game.players.start, "regle_" + name.replace("-", "_")))
+        out[name] = facts_of(game, game.players.start)
     return out
+
+
+def register_packaged(missing_ok: bool = False) -> list[str]:
+    """Register every game that ships with regle as ``regle_<name>`` (``regle_connect4``,
+    ``regle_mygame_long``), for its smallest player count, on the Python engine (load others
+    with :func:`load`). Done when this module is imported, from the facts kept beside it: a
+    game is loaded only when OpenSpiel makes it (``pyspiel.load_game("regle_connect4")``)."""
+    from pathlib import Path
+    try:
+        facts = json.loads(Path(__file__).with_name(FACTS).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        if missing_ok:  # (only while the facts are being written the first time)
+            return []
+        raise
+    out = []
+    for name, said in sorted(facts.items()):
+        out.append(_register("regle_" + name.replace("-", "_"), said, _packaged(name, said), False, False))
+    return out
+
+
+def _packaged(name: str, said: dict):
+    """How a packaged game is loaded when OpenSpiel first makes it, checked against its facts."""
+    def get() -> Game:
+        game = regle.load(name, backend="python")
+        if game.rules_hash != said["rules_hash"]:
+            raise RuntimeError(f"regle's facts of {name} are out of date (its rules changed): run "
+                               "python -m regle.adapters.openspiel to write them again")
+        return game
+    return get
 
 
 class _Start:
@@ -429,6 +482,7 @@ class RegleObserver:
         self.no_tensor = self.history * self.actions > MAX_HISTORY_TENSOR
         if self.no_tensor:
             self.history = 0
+        import numpy as np  # (imported here: importing the adapter stays as quick as pyspiel's)
         self.tensor = np.zeros(self.size + self.history * self.actions, np.float32)
         self.dict = {name: self.tensor[start:start + length] for name, start, length in spec}
         if self.history:
@@ -471,4 +525,9 @@ def returns_of(state: Any, by_scores: bool = False) -> list[float]:
     return [0.0 if not winners else (1.0 if p in winners else -1.0) for p in range(state.n)]
 
 
-PACKAGED = register_packaged()
+PACKAGED = register_packaged(missing_ok=__name__ == "__main__")
+
+if __name__ == "__main__":  # write the facts of the packaged games (after changing one)
+    from pathlib import Path
+    Path(__file__).with_name(FACTS).write_text(json.dumps(packaged_facts(), indent=1, sort_keys=True) + "\n",
+                                               encoding="utf-8")
