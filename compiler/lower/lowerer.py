@@ -23,7 +23,7 @@ from ..check.analysis import (announces, ends_by_statement, flows, has_chance, h
 
 from ..ir import nodes as N
 from ..ir import statements as S
-from .common import Ctx, ast_nodes, pyname, _hex_places, _path_word, _const, column_const, is_c_column
+from .common import Ctx, ast_nodes, nodes_through_defines, pyname, _hex_places, _path_word, _const, column_const, is_c_column
 from .exprs import ExpressionLowering, TooMuchWork, WORK_PER_NODE
 from .calls import CallLowering
 from .stmts import StatementLowering
@@ -109,6 +109,19 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
     @staticmethod
     def local(name: str) -> str:
         return pyname(name)
+
+    def first_reads_nothing_set_up(self, expr: ast.Node) -> None:
+        """``first player`` is chosen before setup: it may not read a zone, grid or counter
+        (set up after it), even through a define."""
+        places = set(self.sym.zones) | set(self.sym.grids) | set(self.sym.counters)
+        read = next((n for n in nodes_through_defines(expr, self.sym.defines)
+                     if isinstance(n, ast.Name) and n.id in places), None)
+        if read is not None:
+            inside = any(n is read for n in ast_nodes(expr))  # else read by a define it calls
+            self.error(f"'first player' is chosen before setup, so '{read.id}' is not set up yet",
+                       read.pos if inside else expr.pos,
+                       "to choose who starts from the deal, end setup with 'next player EXPR' "
+                       "(e.g. next player argmax(count(c for c in hand[p] where ...) for p in players))")
 
     def conserved_items(self, zones: list, grids: list) -> list[str]:
         """The item kinds (tables) that play never makes appear or vanish: no statement adds,
@@ -196,6 +209,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                                 per_turn=g.node.per == "turn"))
         first = N.Const(T.INT, 0, 0)
         if game is not None and game.first is not None:
+            self.first_reads_nothing_set_up(game.first)
             # its draw is logged with the rolls of play: who starts is part of a game's replay
             first = self.number_tree(game.first, Ctx("first", random_ok=True))
         setup_lines = []

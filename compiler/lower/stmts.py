@@ -370,10 +370,13 @@ class StatementLowering:
             self._running.pop()
 
     def s_NextPlayer(self, node: ast.NextPlayer, ctx: Ctx) -> list[S.Stmt]:
-        if ctx.where not in ("effect", "auto"):
-            self.error("'next player' belongs in the turn (an action or an automatic step)", node.pos)
+        """``next player EXPR``: in the turn, who plays after this turn; in setup, who starts
+        (read from the deal: "the holder of the two of clubs leads")."""
+        if ctx.where not in ("effect", "auto", "setup"):
+            self.error("'next player' belongs in the turn (an action or an automatic step), or in setup "
+                       "(who starts)", node.pos)
         seat = N.binary("%", self.number_tree(node.value, ctx), N.Field(T.INT, 0, "n"), T.INT)
-        return [S.Assign(node.pos[0], N.Field(T.PLAYER, 0, "nxt"), "=", seat)]
+        return [S.Assign(node.pos[0], N.Field(T.PLAYER, 0, "cur" if ctx.where == "setup" else "nxt"), "=", seat)]
 
     def s_Announce(self, node: ast.Announce, ctx: Ctx) -> list[S.Stmt]:
         """Everyone sees an announcement, so its placeholders name only what everyone sees:
