@@ -231,6 +231,13 @@ class EndGame(Node):
 
 
 @attrs.define
+class Reveal(Node):
+    """``reveal Z``: everyone sees a private or hidden zone or grid (or one seat's part of it,
+    ``hand[p]``) from now on, to the end of the game."""
+    place: Expr = None
+
+
+@attrs.define
 class Announce(Node):
     """A public message from the rules (`announce "Round {round} ends"`), kept in the game's
     history and shown to every seat."""
@@ -496,6 +503,9 @@ class Zone(Decl):
     #: ``unordered``: a multiset, whose order does not matter (compared, and remembered by
     #: ``repeated()``, by its contents alone)
     unordered: bool = False
+    #: ``shown at end``: a private or hidden zone everyone sees once the game is over (else
+    #: the end reveals nothing the rules do not ``reveal``)
+    shown_at_end: bool = False
 
 
 @attrs.define
@@ -520,6 +530,7 @@ class Grid(Decl):
     quiet: bool = False
     unordered: bool = False  # refused by the checker: a grid's cells are places
     values: Expr | None = None  # refused by the checker: what a cell holds is the grid's type
+    shown_at_end: bool = False  # a private or hidden grid everyone sees once the game is over
 
 
 @attrs.define

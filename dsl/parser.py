@@ -329,6 +329,9 @@ class ToAst(Transformer):
     def unordered(self, meta, items):
         return ("unordered", True)
 
+    def shown_at_end(self, meta, items):
+        return ("shown_at_end", True)
+
     def capacity(self, meta, items):
         return ("capacity", items[0])
 
@@ -554,6 +557,9 @@ class ToAst(Transformer):
 
     def announce(self, meta, items):
         return ast.Announce(text=_unquote(items[0]), pos=_pos(meta))
+
+    def reveal(self, meta, items):
+        return ast.Reveal(place=items[0], pos=_pos(meta))
 
     def end_game(self, meta, items):
         return ast.EndGame(pos=_pos(meta))

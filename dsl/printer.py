@@ -206,6 +206,8 @@ def stmt_head(node) -> str:
         return "end game"
     if isinstance(node, ast.Announce):
         return f"announce {quote(node.text)}"
+    if isinstance(node, ast.Reveal):
+        return f"reveal {expr(node.place)}"
     if isinstance(node, ast.EndTurn):
         return "end turn"
     if isinstance(node, ast.Again):
@@ -673,6 +675,8 @@ def _opts(d) -> str:
         out += " quiet"
     if getattr(d, "unordered", False):
         out += " unordered"
+    if getattr(d, "shown_at_end", False):
+        out += " shown at end"
     return out
 
 

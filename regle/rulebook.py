@@ -407,6 +407,8 @@ class Writer:
             return "The game ends at once."
         if isinstance(s, ast.Announce):
             return f"Everyone is told {code(quote(s.text))}."
+        if isinstance(s, ast.Reveal):
+            return f"Everyone sees {code(s.place)} from now on."
         if isinstance(s, ast.EndTurn):
             return "The turn ends at once."
         if isinstance(s, ast.Again):

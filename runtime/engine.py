@@ -700,14 +700,25 @@ class BaseState:
                if "announced" in self.FIELDS else {}),
             **({"stuck": bool(self.stuck)} if "stuck" in self.FIELDS else {}),  # type: ignore[attr-defined]
             **({"rolls": list(self.rolls)} if "rolls" in self.FIELDS else {}),  # type: ignore[attr-defined]
+            **({"revealed": [list(r) for r in self.revealed]}  # type: ignore[attr-defined]
+               if "revealed" in self.FIELDS else {}),
             **({"history": [_keys(getattr(self, f"hist_{k}")) for k in range(histories)]}
                if (histories := self._histories()) else {}),
         }
 
+    def shown_to_all(self, name: str, part: int = -1) -> bool:
+        """Whether everyone sees a hidden or private place (``part``: one seat's or member's):
+        the rules revealed it (``reveal``), or the game is over and it is ``shown at end``.
+        Nothing else is ever shown: a fold reveals nothing the rules do not say."""
+        if self.over and name in self.GAME.namespace.get("SHOWN_AT_END", ()):
+            return True
+        revealed = getattr(self, "revealed", ())
+        return bool(revealed) and ((name, -1) in revealed or (name, part) in revealed)
+
     def view(self, player: int | None) -> dict[str, Any]:
         """What ``player`` may see (None: a spectator): hidden zones and grids become counts,
-        and so do other players' private ones; the random generator is left out. Once the game
-        is over, private contents are shown to everyone."""
+        and so do other players' private ones, unless the rules revealed them (``reveal``, or
+        ``shown at end`` once the game is over); the random generator is left out."""
         self._check_seat(player)
         data = self.to_json()
         del data["rng"], data["seed"]  # with the seed and the moves, every shuffle could be replayed
@@ -717,9 +728,11 @@ class BaseState:
                 value = zones[name]
                 grid = is_grid and kind != "int"  # a grid of numbers is masked as a zone of them
                 if hidden:
-                    zones[name] = [_masked(v, grid) for v in value] if per else _masked(value, grid)
-                elif private and per == "player" and not self.over:
-                    zones[name] = [v if seat == player else _masked(v, grid) for seat, v in enumerate(value)]
+                    zones[name] = ([v if self.shown_to_all(name, i) else _masked(v, grid) for i, v in enumerate(value)]
+                                   if per else value if self.shown_to_all(name) else _masked(value, grid))
+                elif private and per == "player":
+                    zones[name] = [v if seat == player or self.shown_to_all(name, seat) else _masked(v, grid)
+                                   for seat, v in enumerate(value)]
         data["viewer"] = player
         data["scores"] = self.scores_seen_by(player)
         return data

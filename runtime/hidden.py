@@ -27,11 +27,13 @@ def hidden_places(state: BaseState, player: int) -> list[tuple[str, str, str, in
             is_grid = grids and kind != "int"  # a grid of numbers holds values, as a zone does
             if hidden:
                 if per:
-                    places.extend((name, attr, kind, i, is_grid) for i in range(len(getattr(state, attr))))
-                else:
+                    places.extend((name, attr, kind, i, is_grid) for i in range(len(getattr(state, attr)))
+                                  if not state.shown_to_all(name, i))
+                elif not state.shown_to_all(name):
                     places.append((name, attr, kind, None, is_grid))
             elif private and per == "player":
-                places.extend((name, attr, kind, seat, is_grid) for seat in range(state.n) if seat != player)
+                places.extend((name, attr, kind, seat, is_grid) for seat in range(state.n)
+                              if seat != player and not state.shown_to_all(name, seat))
     return places
 
 

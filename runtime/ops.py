@@ -394,3 +394,9 @@ class Numbered(dict):
 
     def __missing__(self, number):
         raise ValueError(f"there is no cell numbered {number} (they go from 1 to {len(self)})")
+
+
+def reveal(revealed: tuple, name: str, part: int) -> tuple:
+    """``reveal Z`` / ``reveal Z[p]``: the places everyone sees from now on, (zone, part) pairs
+    (part -1: the whole zone), kept sorted so that equal states are equal."""
+    return tuple(sorted(set(revealed) | {(name, part)}))

@@ -28,10 +28,10 @@ def _show(value: Any) -> str:
         return f"a {type(value).__name__} too large to show"
 
 _FIELDS = {"format", "game", "rules", "players", "seed", "current", "next", "step", "turns", "decisions",
-           "over", "rng", "zones", "counters", "viewer", "announced", "stuck", "history", "rolls"}
+           "over", "rng", "zones", "counters", "viewer", "announced", "stuck", "history", "rolls", "revealed"}
 #: announced: only in games whose rules announce things; stuck: in games whose end reads it;
 #: history: in games whose end conditions read repeated(...)
-_OPTIONAL = {"viewer", "announced", "stuck", "history", "rolls"}
+_OPTIONAL = {"viewer", "announced", "stuck", "history", "rolls", "revealed"}
 MAX_HISTORY = 1_000_000  # position keys kept per set of places
 MAX_ANNOUNCED = 100_000  # announcements kept in a saved state, each at most MAX_TEXT characters
 MAX_TEXT = 10_000
@@ -285,6 +285,16 @@ def load_state(game: Game, data: Any) -> BaseState:
     if not isinstance(rolls, list) or len(rolls) > MAX_HISTORY:
         raise StateError("field 'rolls': expected a list of the numbers drawn")
     rolls = [_int(v, f"rolls[{i}]", 0, 2 ** 63 - 1) for i, v in enumerate(rolls)]
+    revealed = data.get("revealed", [])
+    if "revealed" in data and "revealed" not in game.State.FIELDS:
+        raise StateError(f"field 'revealed': {game.title} reveals nothing")
+    places = {z[0]: z[2] for z in ns["ZONES"]} | {g[0]: g[2] for g in ns["GRIDS"]}
+    if not isinstance(revealed, list) or not all(
+            isinstance(r, list) and len(r) == 2 and r[0] in places and isinstance(r[1], int)
+            and not isinstance(r[1], bool) and -1 <= r[1] < (n if places[r[0]] == "player" else places[r[0]] or 0)
+            for r in revealed):
+        raise StateError("field 'revealed': expected [place, part] pairs of this game's zones and grids")
+    revealed = tuple(sorted({(r[0], r[1]) for r in revealed}))
     # everything checked: build
     s = game.State._blank(n, seed)
     s.cur, s.nxt, s.step, s.turns, s.decisions, s.over = cur, nxt, step, turns, decisions, data["over"]
@@ -302,6 +312,8 @@ def load_state(game: Game, data: Any) -> BaseState:
         s.stuck = stuck
     if "rolls" in game.State.FIELDS:
         s.rolls = rolls
+    if "revealed" in game.State.FIELDS:
+        s.revealed = revealed
     for k, keys in enumerate(history):
         setattr(s, f"hist_{k}", keys)
     try:

@@ -71,3 +71,82 @@ def test_a_first_player_that_reads_what_setup_makes_is_refused_where_it_reads():
         regle.loads(through, "lead_through", backend="python")
     fine = LEAD.replace("  players 3\n", "  players 3\n  first player random(player_count)\n")
     regle.loads(fine, "lead_random", backend="python")
+
+
+# ---- reveals are rules ---------------------------------------------------------------------------
+def _kuhn_games(backend: str):
+    game = regle.load("kuhn", backend=backend)
+    for seed in range(60):
+        state = game.new_game(2, seed=seed)
+        state.play_random_playout(seed)
+        yield game, state, state.to_json()["counters"]["folded"] >= 0
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_fold_reveals_nothing_and_a_showdown_reveals_the_hands(backend):
+    folds = showdowns = 0
+    for game, state, folded in _kuhn_games(backend):
+        assert state.is_over
+        for seat in (0, 1, None):
+            hands = state.view(seat)["zones"]["hand"]
+            for owner in (0, 1):
+                seen = not isinstance(hands[owner], dict)
+                assert seen == (owner == seat or not folded), (seat, owner, folded)
+        folds += folded
+        showdowns += not folded
+        assert game.state_from_json(state.to_json()).view(None) == state.view(None)
+    assert folds and showdowns
+
+
+def test_the_adapter_and_the_page_keep_a_folded_card_secret():
+    pytest.importorskip("pyspiel")
+    import regle.adapters.openspiel as ros
+    from regle.web.render import table_html
+    spiel = ros.load("kuhn", returns="scores")
+    for deal in range(6):
+        state = spiel.new_initial_state()
+        state.apply_action(state.chance_outcomes()[deal][0])
+        state.apply_action(1)  # P1 bets (ids: check 0, bet 1, call 2, fold 3)
+        state.apply_action(3)  # P2 folds
+        assert state.is_terminal()
+        import json
+        text = state.information_state_string(1)
+        seen = json.loads(text[text.index("{"):])["zones"]["hand"]
+        assert seen[0] == {"hidden": 1} and isinstance(seen[1], list)  # P2 sees its own card only
+        page = table_html(state.inner, 1)
+        assert 'data-zone="hand" data-instance="1" data-index="0"' in page
+        assert 'data-zone="hand" data-instance="0" data-index="0"' not in page
+
+
+def test_reveal_and_shown_at_end_are_refused_where_everyone_sees_already():
+    head = 'game "R" {\n  players 2\n}\n\nzone pile: int = [1, 2]\nzone secret: int hidden = [3]\n'
+    turn = 'turn {\n  action go "go" {\n    STMT\n  }\n}\n\nend when true\n'
+    for stmt, said in (("reveal pile", "everyone sees 'pile' already"),
+                       ("reveal secret[0]", "'secret' is one place, not one per player"),
+                       ("reveal 3", "'reveal' names a zone or a grid")):
+        with pytest.raises(RulesError, match=said):
+            regle.loads(head + turn.replace("STMT", stmt), "r", backend="python")
+    with pytest.raises(RulesError, match="'shown at end' is for hidden or private places"):
+        regle.loads(head.replace("= [1, 2]", "shown at end = [1, 2]") + turn.replace("STMT", "reveal secret"),
+                    "r2", backend="python")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_revealed_hidden_zone_is_seen_resampled_as_is_and_saved(backend):
+    text = ('game "R" {\n  players 2\n}\n\nzone secret: int hidden = [3, 4, 5]\nzone bag: int hidden = [6, 7]\n'
+            'counter went = 0\n\nsetup {\n  shuffle secret\n  shuffle bag\n}\n\n'
+            'turn {\n  action go "go" {\n    reveal secret\n    went += 1\n  }\n}\n\nend when went == 2\n')
+    game = regle.loads(text, "reveal_" + backend, backend=backend)
+    state = game.new_game(2, seed=5)
+    assert state.view(1)["zones"]["secret"] == {"hidden": 3}
+    state.play("go")
+    order = state.to_json()["zones"]["secret"]
+    assert state.view(1)["zones"]["secret"] == order and state.view(None)["zones"]["bag"] == {"hidden": 2}
+    for k in range(20):  # determinisation keeps what everyone saw, and deals the rest again
+        assert state.resample(1, k).to_json()["zones"]["secret"] == order
+    saved = state.to_json()
+    assert saved["revealed"] == [["secret", -1]]
+    assert game.state_from_json(saved).view(1)["zones"]["secret"] == order
+    saved["revealed"] = [["nowhere", -1]]
+    with pytest.raises(regle.StateError, match="field 'revealed'"):
+        game.state_from_json(saved)

@@ -176,6 +176,8 @@ class GameIR:
     ends_by_statement: bool = False  # some effect says `end game`
     #: the item kinds play keeps: each item of one lies in exactly one place (saved states)
     conserved_items: list = attrs.Factory(list)
+    reveals: bool = False  # a `reveal` statement: the state keeps the places it revealed
+    shown_at_end: list = attrs.Factory(list)  # hidden or private places everyone sees at the end
     reads_stuck: bool = False  # an end condition reads `stuck` (a turn ended with no decision)
     rolls: bool = False  # random() draws during play: the state keeps their log (``rolls``)
     #: per repeated(...) set of places: (their code, whether the mover counts)
@@ -226,5 +228,6 @@ class GameIR:
         changed in place), in copy(), _keep_into() and the Python engine's keep_slots plan
         alike; ``legal`` is the state's list of moves (natively its keys, copied)."""
         return ("n", "seed", "cur", "step", "turns", "decisions", "over", "legal", "nxt", "repeats") \
-            + (("announced",) if self.announces else ()) + (("stuck",) if self.reads_stuck else ()) \
+            + (("announced",) if self.announces else ()) + (("revealed",) if self.reveals else ()) \
+            + (("stuck",) if self.reads_stuck else ()) \
             + tuple(f"hist_{k}" for k in range(len(self.histories)))

@@ -110,10 +110,10 @@ def ensure_test(low, effects: list, index: int, arg_names: list, arg_types: dict
     before, _, runs, ens = split
     before += [s for _, block in _trial_chain(runs, ens, defines) for s in block[:-1]]
     for stmt in ast_nodes(before):
-        if isinstance(stmt, (ast.EndTurn, ast.EndGame, ast.NextPlayer, ast.Shuffle, ast.Announce)) or (
+        if isinstance(stmt, (ast.EndTurn, ast.EndGame, ast.NextPlayer, ast.Shuffle, ast.Announce, ast.Reveal)) or (
                 isinstance(stmt, ast.Call) and stmt.func in CHANCE_FUNCTIONS):
             low.error("'ensure' tests the position the move leads to: the effects before it may not end the "
-                      "turn or the game, choose the next player, announce or draw on chance", stmt.pos,
+                      "turn or the game, choose the next player, announce, reveal or draw on chance", stmt.pos,
                       "put the ensure before this statement")
     args = tuple(arg_types[n] for n in arg_names)
     return N.Method(T.BOOL, 0, f"_ensure_{index}", args)

@@ -81,6 +81,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.sources = sources or {}
         self.reads_stuck = False  # an end condition reads `stuck`
         self.rolls = False  # random() draws during play: the state keeps a log of them
+        self.reveals = False  # a statement reveals a place: the state keeps what it revealed
         self.ensuring = False  # while an action's _ensure_ method is lowered (its ensure returns)
         #: the sets of places repeated(...) compares: (their attributes, whether the mover counts)
         self.histories: list[tuple] = []
@@ -109,6 +110,18 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
     @staticmethod
     def local(name: str) -> str:
         return pyname(name)
+
+    def shown_at_end(self) -> list[str]:
+        """The hidden or private places the rules show everyone once the game is over."""
+        shown = []
+        for place in list(self.sym.zones.values()) + list(self.sym.grids.values()):
+            if place.node.shown_at_end:
+                if place.hidden or place.private:
+                    shown.append(place.name)
+                else:
+                    self.error(f"everyone sees '{place.name}' already: 'shown at end' is for hidden or private "
+                               "places", place.node.pos)
+        return shown
 
     def first_reads_nothing_set_up(self, expr: ast.Node) -> None:
         """``first player`` is chosen before setup: it may not read a zone, grid or counter
@@ -305,7 +318,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             score_secrecy=score_secrecy, flows=flows(self.rules), ends_by_statement=ends_by_statement(self.rules),
             reads_stuck=self.reads_stuck, rolls=self.rolls, histories=[(", ".join(parts), mover) for parts, mover in self.histories],
             has_next_player=has_next_player(self.rules), announces=announces(self.rules),
-            conserved_items=self.conserved_items(zones, grids),
+            conserved_items=self.conserved_items(zones, grids), reveals=self.reveals,
+            shown_at_end=self.shown_at_end(),
             winner_keys=keys, ties=ties, invariants=invariants, kinds=kinds,
             zone_per_enum={z.name: z.per for z in sym.zones.values() if z.per not in (None, "player")},
             quiet=sorted(n for n, d in [*((z.name, z.node) for z in sym.zones.values()),

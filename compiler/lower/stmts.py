@@ -378,6 +378,29 @@ class StatementLowering:
         seat = N.binary("%", self.number_tree(node.value, ctx), N.Field(T.INT, 0, "n"), T.INT)
         return [S.Assign(node.pos[0], N.Field(T.PLAYER, 0, "cur" if ctx.where == "setup" else "nxt"), "=", seat)]
 
+    def s_Reveal(self, node: ast.Reveal, ctx: Ctx) -> list[S.Stmt]:
+        """``reveal Z`` or ``reveal Z[p]``: everyone sees a hidden or private place from now on
+        (the state keeps the (name, part) pairs revealed, in its views and saved states)."""
+        target, part = (node.place.obj, node.place.index) if isinstance(node.place, ast.Index) else (node.place, None)
+        name = target.id if isinstance(target, ast.Name) else None
+        place = self.sym.zones.get(name) or self.sym.grids.get(name) if name else None
+        if place is None:
+            self.error("'reveal' names a zone or a grid, or one seat's part of it (reveal hand[p])", node.place.pos)
+            return []
+        if not (place.hidden or place.private):
+            self.error(f"everyone sees '{name}' already: 'reveal' is for hidden or private places", node.place.pos)
+            return []
+        if part is not None and not place.per:
+            self.error(f"'{name}' is one place, not one per player or member: reveal {name}", node.place.pos)
+            return []
+        if ctx.where not in ("effect", "auto", "setup"):
+            self.error("'reveal' is an effect: it belongs in setup or the turn", node.pos)
+        self.reveals = True
+        index = N.Const(T.INT, 0, -1) if part is None else self.number_tree(part, ctx)
+        revealed = N.Field(T.ANY, 0, "revealed")
+        call = self.helper("ops.reveal", T.ANY, revealed, N.Text(T.ANY, 0, name), index, c_form=False)
+        return [S.Assign(node.pos[0], revealed, "=", call)]
+
     def s_Announce(self, node: ast.Announce, ctx: Ctx) -> list[S.Stmt]:
         """Everyone sees an announcement, so its placeholders name only what everyone sees:
         seats, shared counters, params, the turn number and the player count."""
