@@ -371,6 +371,9 @@ class Action(Node):
     params: list = attrs.Factory(list)
     notation: str | None = None
     body: list = attrs.Factory(list)
+    #: ``secret ["text"]``: only its player sees which move it was; the others see the text
+    #: (the action's name without one). None: everyone sees the move.
+    secret: str | None = None
     #: ``forced action``: while a forced action of its step has a legal move, the step's
     #: other actions have none (a capture that must be taken)
     forced: bool = False

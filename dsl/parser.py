@@ -451,8 +451,12 @@ class ToAst(Transformer):
         forced, name = items[0] is not None, items[1]
         params = [i for i in items[2:] if isinstance(i, ast.Binding)]
         notation = next((_unquote(i) for i in items[2:] if isinstance(i, Token)), None)
+        secret = next((i[1] for i in items[2:] if isinstance(i, tuple) and i[0] == "secret"), None)
         return ast.Action(name=str(name), params=params, notation=notation, body=items[-1], forced=forced,
-                          pos=_pos(meta))
+                          secret=secret, pos=_pos(meta))
+
+    def secret(self, meta, items):
+        return ("secret", _unquote(items[0]) if items and items[0] is not None else "")
 
     def pass_(self, meta, items):
         return ast.Pass(notation=_unquote(items[0]) if items and items[0] is not None else None,

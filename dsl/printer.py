@@ -608,13 +608,15 @@ class Printer:
             params = ", ".join(binding_text(b) for b in choice.params)
             opener = f"{self.mark(choice)}{'forced ' if choice.forced else ''}action {choice.name}"
             head = opener + (f"({params})" if params else "")
+            secret = "" if choice.secret is None else " secret" + (f" {quote(choice.secret)}" if choice.secret else "")
             if choice.notation is not None:
                 head += f" {quote(choice.notation)}"
+            head += secret
             if len(INDENT * self.depth + head) + 2 > WIDTH and choice.params:  # a binding a line
                 self.line(opener + "(")
                 for i, b in enumerate(choice.params):
                     self.line(CONTINUE + binding_text(b) + ("," if i < len(choice.params) - 1 else ""))
-                head = ")" + (f" {quote(choice.notation)}" if choice.notation is not None else "")
+                head = ")" + (f" {quote(choice.notation)}" if choice.notation is not None else "") + secret
             self.line(head + " {")
             self.block(choice.body)
             self.line("}")

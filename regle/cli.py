@@ -600,7 +600,8 @@ def cmd_play(args) -> int:
             p = state.cur
             if p in agents:
                 move = state.MOVE(agents[p].choose(state))
-                print(st.accent(f"P{p + 1} ({seats[p]}): {st.safe(state.notation(move))}"))
+                said = move.hidden_from(viewer, p) or state.notation(move)  # another's secret move: its text
+                print(st.accent(f"P{p + 1} ({seats[p]}): {st.safe(said)}"))
             else:
                 if len(humans) > 1 and not _hand_over(p, st):
                     print("game abandoned")
@@ -611,7 +612,7 @@ def cmd_play(args) -> int:
                 if move is None:
                     print("game abandoned")
                     return 0
-                print(st.accent(f"P{p + 1}: {st.safe(str(move))}"))
+                print(st.accent(f"P{p + 1}: {st.safe(state.MOVE(move).hidden_from(viewer, p) or str(move))}"))
             heard = len(state.announcements)
             played.append(move)
             state.play(move)

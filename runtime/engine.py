@@ -37,9 +37,16 @@ class Move(tuple):
     __slots__ = ()
     FORMATS: tuple = ()
     NAMES: tuple = ()
+    SECRET: tuple = ()  # per action: what the other seats see of its moves (None: the move itself)
 
     def __str__(self) -> str:
         return self.FORMATS[self[0]](*self[1:])
+
+    def hidden_from(self, viewer: int | None, mover: int) -> str | None:
+        """What ``viewer`` (None: a spectator) sees instead of this move, played by ``mover``:
+        the text of a ``secret`` action for anyone but its player, else None (the move)."""
+        secret = self.SECRET[self[0]] if self.SECRET else None
+        return None if secret is None or viewer == mover else secret
 
     def __repr__(self) -> str:
         return f"<Move {str(self)!r}>"
@@ -804,9 +811,11 @@ class Game:
 
     @property
     def has_hidden_information(self) -> bool:
-        """Whether some place is hidden or private: a seat may not see the whole state."""
+        """Whether some place is hidden or private, or some action secret: a seat may not see
+        the whole state, or every move."""
         spaces = (*self.namespace["ZONES"], *self.namespace["GRIDS"])
-        return any(hidden or private for _n, _a, _p, hidden, private, *_ in spaces)
+        return any(hidden or private for _n, _a, _p, hidden, private, *_ in spaces) or \
+            any(s is not None for s in self.State.MOVE.SECRET)
 
     @property
     def ties(self) -> str | int:

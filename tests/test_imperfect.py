@@ -150,3 +150,92 @@ def test_a_revealed_hidden_zone_is_seen_resampled_as_is_and_saved(backend):
     saved["revealed"] = [["nowhere", -1]]
     with pytest.raises(regle.StateError, match="field 'revealed'"):
         game.state_from_json(saved)
+
+
+# ---- who sees a move --------------------------------------------------------------------------------
+GIVE = """game "Give" {
+  players 3
+}
+
+table card(rank: int) show "{rank}" {
+  1..9
+}
+
+zone deck: card hidden = card
+zone hand: card per player private
+counter given = 0
+
+setup {
+  shuffle deck
+  for p in players {
+    deal 3 from deck to hand[p]
+  }
+}
+
+turn {
+  action give(c in hand[me]) "give {c}" secret "gives a card" {
+    move c from hand[me] to hand[(number(me) + 1) % player_count]
+    given += 1
+  }
+}
+
+end when given == 3
+"""
+
+
+def test_a_secret_move_is_seen_by_its_player_only():
+    pytest.importorskip("pyspiel")
+    import regle.adapters.openspiel as ros
+    spiel = ros.load(regle.loads(GIVE, "give", backend="python"), 3, chance="explicit")
+    first = spiel.new_initial_state()
+    while first.is_chance_node():
+        first.apply_action(first.chance_outcomes()[0][0])
+    legal = first.legal_actions()
+    assert len(legal) == 3
+    after = []
+    for action in legal[:2]:
+        state = first.clone()
+        state.apply_action(action)
+        after.append(state)
+    third = [s.information_state_string(2) for s in after]
+    assert third[0] == third[1] and "P1 gives a card" in third[0]  # P3 cannot tell which card went
+    assert third[0].startswith("p2 moves ['P1 gives a card'] ")  # no action id: it would name the card
+    assert after[0].information_state_string(0) != after[1].information_state_string(0)  # P1 knows
+    assert after[0].information_state_string(1) != after[1].information_state_string(1)  # P2 got it
+    if spiel.get_type().provides_information_state_tensor:
+        assert after[0].information_state_tensor(2) == after[1].information_state_tensor(2)
+
+
+def test_a_secret_moves_page_and_terminal_show_its_text_to_the_others(tmp_path):
+    from regle.web.sessions import Hub
+    game = regle.loads(GIVE, "give_page", backend="python")
+    hub = Hub(game, ["human", "human", "human"], 3)
+    try:
+        session = hub.create({"seed": 2})
+        move = session.state.legal_moves()[0]
+        with session.lock:
+            session.apply(move, 0)
+        assert session.payload(0)["log"] == [f"P1: {move}"]
+        for seat in (1, 2, None):
+            seen = session.payload(seat)
+            assert seen["log"] == ["P1: gives a card"] and seen["last"]["text"] == "gives a card"
+    finally:
+        hub.stop()
+    path = tmp_path / "give.rules"
+    path.write_text(GIVE, encoding="utf-8")
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-m", "regle.cli", "play", str(path), "--seats", "random,random,random",
+                          "--seed", "1", "--quiet"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.count("gives a card") == 3 and "give " not in out.stdout
+
+
+def test_a_secret_text_names_nothing_of_the_move_and_formats_back():
+    from regle.dsl import parse
+    from regle.dsl.printer import format_text
+    with pytest.raises(RulesError, match="names nothing of the move"):
+        regle.loads(GIVE.replace('secret "gives a card"', 'secret "gives {c}"'), "give_bad", backend="python")
+    formatted = format_text(GIVE)
+    assert 'secret "gives a card"' in formatted and parse(formatted) == parse(GIVE)
+    bare = GIVE.replace('secret "gives a card"', "secret")
+    assert regle.loads(bare, "give_bare", backend="python").State.MOVE.SECRET == ("give",)

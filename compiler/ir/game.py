@@ -108,6 +108,8 @@ class ActionIR:
     after: str       # code run after the effects (advance the turn)
     line: int
     is_pass: bool = False
+    #: what the other seats see of one of its moves (None: the move itself, as everyone does)
+    secret: str | None = None
     long_lines: list = attrs.Factory(list)  # body of the long notation (for telling moves apart)
     clash: str = "False"  # Python condition: may two moves of this action read the same?
     skeleton: str = ""    # the notation with its placeholders blanked

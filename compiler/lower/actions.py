@@ -125,6 +125,17 @@ class ActionLowering:
             self.error(f"'{name}' is private to its owner: only {name}[me] can offer choices here",
                        source.pos, "choose from the acting player's own zone")
 
+    def secret_text(self, node: ast.Action) -> str | None:
+        """What the other seats see of a ``secret`` action's move: its text, or its name. The
+        text is said as written: it names nothing of the move (no placeholders)."""
+        if node.secret is None:
+            return None
+        if "{" in node.secret or "}" in node.secret:
+            self.error("a secret move's text is what the others see: it names nothing of the move "
+                       "(no {placeholders})", node.pos, 'e.g. action pass(cs in subset hand[me]) "pass {cs}" '
+                       'secret "passes three cards"')
+        return node.secret or node.name
+
     def action_ir(self, node: ast.Action, step: int, after: str) -> ActionIR:
         index = self.action_count
         self.action_count += 1
@@ -367,7 +378,7 @@ class ActionLowering:
                         arg_kinds=[a.type.display_kind for a in arg_types.values()],
                         c_locals=do_ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"}),
                         gen_locals=dict(ctx.locals), ensure_lines=ensure_lines, ensure_locals=ensure_locals,
-                        forced=node.forced)
+                        forced=node.forced, secret=self.secret_text(node))
 
     def effects(self, prefix: list, effects: list, guard_ctx: Ctx, ensure: bool = False) -> tuple[list, Ctx]:
         """An action's effects (the lets of its guards again, then its statements). With

@@ -500,9 +500,9 @@ class RegleObserver:
             self.tensor[:self.size] = state.inner.observation(player)
         if self.history:
             rows = self.dict["history"]
-            moves = [pa.action for pa in state.full_history() if pa.player != pyspiel.PlayerId.CHANCE]
-            for t, action in enumerate(moves[:self.history]):
-                rows[t, action] = 1.0
+            for t, move in enumerate(self._moves_seen(state, player)[:self.history]):
+                if isinstance(move, int):  # another seat's secret move: a row of zeros
+                    rows[t, move] = 1.0
 
     def string_from(self, state: RegleState, player: int) -> str:
         if self.by_history:
@@ -511,9 +511,24 @@ class RegleObserver:
             return f"p{player} before the deal"
         text = json.dumps(state.inner.view(player), sort_keys=True)
         if self.perfect_recall:
-            moves = [pa.action for pa in state.full_history() if pa.player != pyspiel.PlayerId.CHANCE]
-            text = f"p{player} moves {moves} " + text
+            text = f"p{player} moves {self._moves_seen(state, player)} " + text
         return text
+
+    def _moves_seen(self, state: RegleState, player: int) -> list:
+        """The moves so far as ``player`` saw them: each an action id, or for another seat's
+        ``secret`` move the text everyone else sees ("P1 passes three cards")."""
+        secret = self.regle_game.State.MOVE.SECRET
+        seen: list = []
+        for pa in state.full_history():
+            if pa.player == pyspiel.PlayerId.CHANCE:
+                continue
+            if any(s is not None for s in secret) and pa.player != player:
+                action, _args = self.regle_game.action_space(self.n).action_of(pa.action)
+                if secret[action] is not None:
+                    seen.append(f"P{pa.player + 1} {secret[action]}")
+                    continue
+            seen.append(pa.action)
+        return seen
 
 
 def returns_of(state: Any, by_scores: bool = False) -> list[float]:

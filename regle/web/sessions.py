@@ -54,6 +54,8 @@ class Session:
         self.tokens = {p: secrets.token_urlsafe(18) for p in range(len(seats)) if p not in self.agents}
         self.id = ""
         self.log: list[str] = []  # notations of the moves played, with their seat
+        #: per move of the log: what the other seats see of it (a secret action's text), or None
+        self.secrets: list[tuple[int, str] | None] = []
         self.states = [self.state.copy()]  # the state after each move: history and undo
         self.lasts: list[dict | None] = [None]  # the move that led to each of them
         self.last: dict | None = None
@@ -89,8 +91,10 @@ class Session:
         """Play ``move`` for ``seat`` (the lock held) and tell whoever waits."""
         before = self.state.view(None)
         text = self.state.notation(move)
+        secret = self.state.MOVE(move).hidden_from(None, seat) if not isinstance(move, str) else None
         self.state.play(move)
         self.log.append(f"P{seat + 1}: {text}")
+        self.secrets.append(None if secret is None else (seat, secret))
         after = self.state.view(None)
         self.last = {"seat": seat, "text": text, "cells": _changed_cells(self.game, before, after),
                      "motion": _motion(self.game, before, after)}
@@ -137,7 +141,7 @@ class Session:
     def _take_back(self, seat: int) -> None:
         keep = self._moves_of(seat)[-1]
         self.state = self.states[keep].copy()
-        del self.log[keep:], self.states[keep + 1:], self.lasts[keep + 1:]
+        del self.log[keep:], self.secrets[keep:], self.states[keep + 1:], self.lasts[keep + 1:]
         self.last = self.lasts[keep]
         self._changed()
 
@@ -202,9 +206,23 @@ class Session:
                 "current": state.current_player, "viewer": viewer,
                 "seats": [{"seat": p, "name": seat_name(self.game, p), "kind": s,
                            "colour": seat_colour(self.game.namespace, p)} for p, s in enumerate(self.seats)],
-                "html": table_html(state, viewer), "last": last, "log": self.log, "at": at, "moves": [],
+                "html": table_html(state, viewer), "last": self._seen_last(last, viewer),
+                "log": self._seen_log(viewer), "at": at, "moves": [],
                 "agents_only": self.agents_only, "paused": self.paused, "pace": self.pace,
                 **self._standing(state, viewer)}
+
+    def _seen_log(self, viewer: int | None) -> list[str]:
+        """The moves played as ``viewer`` sees them: another seat's secret move by its text."""
+        return [line if hidden is None or hidden[0] == viewer else f"P{hidden[0] + 1}: {hidden[1]}"
+                for line, hidden in zip(self.log, self.secrets)]
+
+    def _seen_last(self, last: dict | None, viewer: int | None) -> dict | None:
+        """The latest move as ``viewer`` sees it (a secret one of another seat by its text)."""
+        k = next((i for i, kept in enumerate(self.lasts) if kept is last), 0) - 1  # lasts[k + 1]: log[k]'s
+        hidden = self.secrets[k] if 0 <= k < len(self.secrets) else None
+        if last is None or hidden is None or hidden[0] == viewer:
+            return last
+        return {**last, "text": hidden[1]}
 
     def _standing(self, state, viewer: int | None) -> dict[str, Any]:
         """What the rules announced (a round ending...), and the scores just after the latest
