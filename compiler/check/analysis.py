@@ -127,17 +127,7 @@ def flows(rules: ast.Rules) -> list[tuple[str, str]]:
     when elements can pass between them unseen; ``deal all ... where`` is left out, as its
     destination receives exactly what the condition (public rules) selects."""
     found: set[tuple[str, str]] = set()
-    blocks: list[list] = []
-    for decl in rules.decls:
-        if isinstance(decl, ast.Setup):
-            blocks.append(decl.body)
-        elif isinstance(decl, ast.Define) and decl.block is not None:  # a procedure's statements
-            blocks.append(decl.block)
-        elif isinstance(decl, ast.Turn):
-            for step in decl.steps:
-                blocks.append(step.body)
-                blocks.extend(c.body for c in step.choices if isinstance(c, ast.Action))
-    for body in blocks:
+    for body in _blocks(rules):
         removed: dict[str, set[str]] = {}
         created: dict[str, set[str]] = {}
         for node in _statements(body):
@@ -193,17 +183,21 @@ def has_next_player(rules: ast.Rules) -> bool:
 
 
 def _has_statement(rules: ast.Rules, kind: type) -> bool:
+    return any(isinstance(node, kind) for body in _blocks(rules) for node in _statements(body))
+
+
+def _blocks(rules: ast.Rules, setup: bool = True):
+    """The rules' blocks of statements: setup's (with ``setup``), each procedure's, each
+    step's and each action's."""
     for decl in rules.decls:
-        bodies = [decl.body] if isinstance(decl, ast.Setup) else []
-        if isinstance(decl, ast.Define) and decl.block is not None:  # a procedure's statements
-            bodies.append(decl.block)
-        if isinstance(decl, ast.Turn):
+        if setup and isinstance(decl, ast.Setup):
+            yield decl.body
+        elif isinstance(decl, ast.Define) and decl.block is not None:  # a procedure's statements
+            yield decl.block
+        elif isinstance(decl, ast.Turn):
             for step in decl.steps:
-                bodies.append(step.body)
-                bodies.extend(c.body for c in step.choices if isinstance(c, ast.Action))
-        if any(isinstance(node, kind) for body in bodies for node in _statements(body)):
-            return True
-    return False
+                yield step.body
+                yield from (c.body for c in step.choices if isinstance(c, ast.Action))
 
 
 def _statements(body: list):
@@ -268,20 +262,12 @@ def places_not_conserved(rules: ast.Rules) -> set[str] | None:
     saved state's items are checked against (every item of a table whose places are all kept
     lies in exactly one place, as after setup). None when a statement's place is not known."""
     found: set[str] = set()
-    for decl in rules.decls:
-        bodies = []
-        if isinstance(decl, ast.Define) and decl.block is not None:
-            bodies.append(decl.block)
-        if isinstance(decl, ast.Turn):
-            for step in decl.steps:
-                bodies.append(step.body)
-                bodies.extend(c.body for c in step.choices if isinstance(c, ast.Action))
-        for body in bodies:
-            for node in _statements(body):
-                fields = _MAKES_OR_TAKES.get(type(node), ())
-                if isinstance(node, ast.Clear) and node.to is None:  # emptied, not moved
-                    fields = ("grid",)
-                found.update(_place_name(getattr(node, f)) for f in fields if getattr(node, f, None) is not None)
+    for body in _blocks(rules, setup=False):  # (what setup makes is what a new game holds)
+        for node in _statements(body):
+            fields = _MAKES_OR_TAKES.get(type(node), ())
+            if isinstance(node, ast.Clear) and node.to is None:  # emptied, not moved
+                fields = ("grid",)
+            found.update(_place_name(getattr(node, f)) for f in fields if getattr(node, f, None) is not None)
     return None if "?" in found else found
 
 
