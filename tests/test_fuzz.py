@@ -2,7 +2,8 @@
 budget: whatever the text, ``check``, ``fmt`` and the loader never raise anything but a
 positioned RulesError, never hang, ``fmt`` is idempotent and keeps the meaning (the same
 AST), and a text that checks generates both engines' sources and plays on the Python engine
-with only rules errors. A planted defect shows that the fuzzer can fail."""
+with only rules errors (the first clean texts are built natively too, and play the same game
+there). A planted defect shows that the fuzzer can fail."""
 from __future__ import annotations
 
 import signal
@@ -12,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from grammar_fuzz import games, sentences
+from regle import native
 from regle.dsl import parse
 from regle.dsl.errors import RulesError
 from regle.dsl.printer import format_text
@@ -53,16 +55,29 @@ def examine(text: str) -> None:
             assert err.diagnostics and all(d.line >= 1 for d in err.diagnostics)
             return
         native_source(text, "fuzz.rules", "fuzz")  # the Cython source of the same lowering
-        try:
-            game = loads(text, "fuzz", backend="python")
-            state = game.new_game(game.players.start, seed=1)
-            state.play_random_playout(1, limit=40)
-        except (RulesRuntimeError, IllegalMove):
-            pass
+        played = _play(loads, text, "python")
+        if native.available() and (text in _BUILT or len(_BUILT) < NATIVE_BUILDS):
+            _BUILT.add(text)  # a few clean texts built natively too: the same game on both engines
+            assert _play(loads, text, "native") == played, "the engines disagree"
     finally:
         if previous is not None:
             signal.alarm(0)
             signal.signal(signal.SIGALRM, previous)
+
+
+NATIVE_BUILDS = 2  # clean texts also built and played natively (a build takes seconds)
+_BUILT: set[str] = set()
+
+
+def _play(loads, text: str, backend: str) -> tuple:
+    """A seeded game of a clean text on one engine: its final state, or the rules error."""
+    try:
+        game = loads(text, "fuzz", backend=backend)
+        state = game.new_game(game.players.start, seed=1)
+        state.play_random_playout(1, limit=40)
+        return ("state", state.to_json())
+    except (RulesRuntimeError, IllegalMove) as err:
+        return ("error", type(err).__name__, str(err).split(":", 2)[-1])
 
 
 @BUDGET
