@@ -543,6 +543,9 @@ class Counter(Decl):
     per: str | None = None  # "player", an enum, or "turn" (set back to its first value as each turn begins)
     init: Expr | None = None
     quiet: bool = False
+    #: ``per player private``: each seat sees its own value only (a die under a cup), unless
+    #: the rules ``reveal`` it
+    private: bool = False
 
 
 @attrs.define

@@ -348,9 +348,9 @@ class ToAst(Transformer):
         return node
 
     def counter(self, meta, items):
-        name, type_, per, quiet, init = items
+        name, type_, per, quiet, private, init = items
         return ast.Counter(name=str(name), pos=_pos(meta), name_pos=_pos(name), per=per[1] if per else None,
-                           quiet=quiet is not None, init=init, type=type_)
+                           quiet=quiet is not None, private=private is not None, init=init, type=type_)
 
     def setup(self, meta, items):
         return ast.Setup(body=items[0], pos=_pos(meta))

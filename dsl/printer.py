@@ -476,7 +476,7 @@ class Printer:
         elif isinstance(d, ast.Counter):
             kind = f": {type_text(d.type)}" if d.type is not None else ""
             self.line(f"{mark}counter {d.name}{kind}{_per(d.per)}" + (" quiet" if d.quiet else "")
-                      + (f" = {expr(d.init)}" if d.init is not None else ""))
+                      + (" private" if d.private else "") + (f" = {expr(d.init)}" if d.init is not None else ""))
         elif isinstance(d, ast.Define) and d.block is not None:
             self.line(f"{mark}define {d.name}({', '.join(d.params)}) {{")
             self.block(d.block)

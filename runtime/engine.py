@@ -740,6 +740,10 @@ class BaseState:
                 elif private and per == "player":
                     zones[name] = [v if seat == player or self.shown_to_all(name, seat) else _masked(v, grid)
                                    for seat, v in enumerate(value)]
+        counters = data["counters"]
+        for name in self.GAME.namespace.get("PRIVATE_COUNTERS", ()):  # another seat's: None, unseen
+            counters[name] = [v if seat == player or self.shown_to_all(name, seat) else None
+                              for seat, v in enumerate(counters[name])]
         data["viewer"] = player
         data["scores"] = self.scores_seen_by(player)
         return data
@@ -815,7 +819,7 @@ class Game:
         the whole state, or every move."""
         spaces = (*self.namespace["ZONES"], *self.namespace["GRIDS"])
         return any(hidden or private for _n, _a, _p, hidden, private, *_ in spaces) or \
-            any(s is not None for s in self.State.MOVE.SECRET)
+            any(s is not None for s in self.State.MOVE.SECRET) or bool(self.namespace.get("PRIVATE_COUNTERS"))
 
     @property
     def ties(self) -> str | int:
@@ -923,6 +927,8 @@ class Game:
 
     def show_counter(self, name: str, value: Any) -> str:
         """Display a counter's value as what it holds (a cell by its name, a seat as P1, ...)."""
+        if value is None:  # another seat's private counter
+            return "?"
         kind = self.namespace.get("COUNTER_KINDS", {}).get(name)
         return str(value) if kind is None else self.show(kind, value)
 

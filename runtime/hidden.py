@@ -81,7 +81,25 @@ def determinize(state: BaseState, player: int, rng: Rng) -> BaseState:
         else:
             for i in range(len(target)):
                 target[i] = pool.pop()
+    _private_counters(copy, player, rng)
     copy.rng = Rng(state=rng.next64())
     if not copy.over:
         copy.legal = copy._decide()  # type: ignore[attr-defined]
     return copy
+
+
+def _private_counters(copy: BaseState, player: int, rng: Rng) -> None:
+    """Another seat's private counters, which ``player`` has not seen, taken from the setup of
+    a new game of another seed: a draw of the same kind as the one hidden (exact for a value
+    drawn in setup and kept, a die under a cup)."""
+    names = copy.GAME.namespace.get("PRIVATE_COUNTERS", ())
+    unseen = [(name, seat) for name in names for seat in range(copy.n)
+              if seat != player and not copy.shown_to_all(name, seat)]
+    if not unseen:
+        return
+    fresh = copy.GAME.new_game(copy.n, seed=rng.next64() & 0x7FFFFFFF)
+    attrs = {c[0]: c[1] for c in copy.COUNTERS}  # type: ignore[attr-defined]
+    for name, seat in unseen:
+        values = list(getattr(copy, attrs[name]))
+        values[seat] = getattr(fresh, attrs[name])[seat]
+        setattr(copy, attrs[name], values)

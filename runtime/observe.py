@@ -124,7 +124,7 @@ def observation(state, player: int | None) -> Any:
     counters = view["counters"]
     for name, _attr, per in ns["COUNTERS"]:
         value = counters[name]
-        out += list(value) if per else [value]
+        out += [v if v is not None else 0 for v in value] if per else [value]  # unseen (private): 0
     out += [s if s is not None else 0 for s in view["scores"]]
     try:
         import numpy

@@ -123,7 +123,7 @@ def test_reveal_and_shown_at_end_are_refused_where_everyone_sees_already():
     turn = 'turn {\n  action go "go" {\n    STMT\n  }\n}\n\nend when true\n'
     for stmt, said in (("reveal pile", "everyone sees 'pile' already"),
                        ("reveal secret[0]", "'secret' is one place, not one per player"),
-                       ("reveal 3", "'reveal' names a zone or a grid")):
+                       ("reveal 3", "'reveal' names a zone, a grid or a private counter")):
         with pytest.raises(RulesError, match=said):
             regle.loads(head + turn.replace("STMT", stmt), "r", backend="python")
     with pytest.raises(RulesError, match="'shown at end' is for hidden or private places"):
@@ -239,3 +239,85 @@ def test_a_secret_text_names_nothing_of_the_move_and_formats_back():
     assert 'secret "gives a card"' in formatted and parse(formatted) == parse(GIVE)
     bare = GIVE.replace('secret "gives a card"', "secret")
     assert regle.loads(bare, "give_bare", backend="python").State.MOVE.SECRET == ("give",)
+
+
+# ---- who sees a draw: private counters ----------------------------------------------------------------
+CUP = """game "Cup" {
+  players 2
+}
+
+/// Each player's die, under a cup: its owner sees it.
+counter cup per player private
+counter called = 0
+
+setup {
+  for p in players {
+    cup[p] = die(6)
+  }
+}
+
+turn {
+  action call(n in 2..12) "call {n}" {
+    require n > called
+    called = n
+  }
+  action doubt "doubt" {
+    require called > 0
+    reveal cup
+    end game
+  }
+}
+
+score p {
+  right: if cup[0] + cup[1] >= called then 1 else 0
+}
+
+end when called == 12
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_private_counter_is_seen_by_its_seat_only_until_revealed(backend):
+    game = regle.loads(CUP, "cup_" + backend, backend=backend)
+    assert game.has_hidden_information
+    state = game.new_game(2, seed=4)
+    dice = state.to_json()["counters"]["cup"]
+    assert all(1 <= d <= 6 for d in dice)
+    assert state.view(0)["counters"]["cup"] == [dice[0], None]
+    assert state.view(1)["counters"]["cup"] == [None, dice[1]]
+    assert state.view(None)["counters"]["cup"] == [None, None]
+    assert state.scores_seen_by(0)[1] is None  # the score reads both dice
+    assert list(state.observation(0)).count(dice[1]) <= list(state.observation(1)).count(dice[1])
+    state.play("call 5")
+    state.play("doubt")
+    assert state.is_over and state.view(None)["counters"]["cup"] == dice
+
+
+def test_determinisation_draws_the_unseen_die_again_and_keeps_ones_own():
+    game = regle.loads(CUP, "cup_resample", backend="python")
+    state = game.new_game(2, seed=4)
+    own = state.to_json()["counters"]["cup"][0]
+    others = {state.resample(0, k).to_json()["counters"]["cup"][1] for k in range(40)}
+    assert {state.resample(0, k).to_json()["counters"]["cup"][0] for k in range(10)} == {own}
+    assert len(others) >= 4  # drawn again, not the true die
+
+
+def test_explicit_chance_deals_two_dice_in_36_ways_and_each_seat_sees_its_own():
+    pytest.importorskip("pyspiel")
+    import regle.adapters.openspiel as ros
+    spiel = ros.load(regle.loads(CUP, "cup_spiel", backend="python"), 2, chance="explicit")
+    first = spiel.new_initial_state()
+    deals, strings = 0, {}
+    for a, pa in first.chance_outcomes():
+        one = first.child(a)
+        for b, pb in one.chance_outcomes():
+            two = one.child(b)
+            assert not two.is_chance_node() and pa * pb == pytest.approx(1 / 36)
+            deals += 1
+            strings.setdefault(two.information_state_string(0), set()).add(b)
+    assert deals == 36 and len(strings) == 6 and all(len(v) == 6 for v in strings.values())
+
+
+def test_a_private_counter_is_one_per_player():
+    with pytest.raises(RulesError, match="a private counter is one per player"):
+        regle.loads(CUP.replace("counter called = 0", "counter called private = 0"), "cup_bad", backend="python")

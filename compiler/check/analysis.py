@@ -41,7 +41,9 @@ class _Walk:
         self.sym = sym
 
     def place(self, name: str):
-        return self.sym.zones.get(name) or self.sym.grids.get(name)
+        counter = self.sym.counters.get(name)
+        private = counter if counter is not None and counter.private else None
+        return self.sym.zones.get(name) or self.sym.grids.get(name) or private
 
     def walk(self, node, owners: set[str], defining: frozenset) -> str:
         level = PUBLIC

@@ -128,6 +128,13 @@ class CounterSym:
     def per_player(self) -> bool:
         return self.per == "player"
 
+    @property
+    def private(self) -> bool:
+        """``per player private``: each seat sees its own value only."""
+        return self.node.private
+
+    hidden = False  # a counter is never seen by nobody
+
 
 @attrs.define
 class Symbols:

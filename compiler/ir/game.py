@@ -94,6 +94,7 @@ class CounterIR:
     line: int
     kind: str = "int"  # what it holds, for displays: int, player, bool, cell:GRID, enum:E, item:T
     per_turn: bool = False  # set back to its first value as each turn begins
+    private: bool = False  # per player, each seat sees its own value only
 
 
 @attrs.define

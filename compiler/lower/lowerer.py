@@ -240,8 +240,11 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                 init = self.number_tree(c.node.init, setup_ctx)
             else:
                 init = self.counter_value(c, c.node.init, setup_ctx)
+            if c.private and c.per != "player":
+                self.error(f"a private counter is one per player, each seen by its seat: counter {c.name} per "
+                           "player private", c.node.pos)
             counters.append(CounterIR(c.name, f"c_{c.name}", self.per_count(c.per), init, c.node.pos[0],
-                                      c.type.display_kind, per_turn=c.node.per == "turn"))
+                                      c.type.display_kind, per_turn=c.node.per == "turn", private=c.private))
         end_ctx = Ctx("end", has_me=True)
         skeletons: dict[str, int] = {}
         for a in actions:

@@ -383,9 +383,12 @@ class StatementLowering:
         (the state keeps the (name, part) pairs revealed, in its views and saved states)."""
         target, part = (node.place.obj, node.place.index) if isinstance(node.place, ast.Index) else (node.place, None)
         name = target.id if isinstance(target, ast.Name) else None
-        place = self.sym.zones.get(name) or self.sym.grids.get(name) if name else None
+        counter = self.sym.counters.get(name) if name else None
+        place = (self.sym.zones.get(name) or self.sym.grids.get(name)
+                 or (counter if counter is not None and counter.private else None)) if name else None
         if place is None:
-            self.error("'reveal' names a zone or a grid, or one seat's part of it (reveal hand[p])", node.place.pos)
+            self.error("'reveal' names a zone, a grid or a private counter, or one seat's part of it "
+                       "(reveal hand[p])", node.place.pos)
             return []
         if not (place.hidden or place.private):
             self.error(f"everyone sees '{name}' already: 'reveal' is for hidden or private places", node.place.pos)
