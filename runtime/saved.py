@@ -288,12 +288,14 @@ def load_state(game: Game, data: Any) -> BaseState:
     revealed = data.get("revealed", [])
     if "revealed" in data and "revealed" not in game.State.FIELDS:
         raise StateError(f"field 'revealed': {game.title} reveals nothing")
-    places = {z[0]: z[2] for z in ns["ZONES"]} | {g[0]: g[2] for g in ns["GRIDS"]}
+    places = {z[0]: z[2] for z in ns["ZONES"]} | {g[0]: g[2] for g in ns["GRIDS"]} | \
+        {c[0]: c[2] for c in ns["COUNTERS"] if c[0] in ns.get("PRIVATE_COUNTERS", ())}
     if not isinstance(revealed, list) or not all(
             isinstance(r, list) and len(r) == 2 and r[0] in places and isinstance(r[1], int)
             and not isinstance(r[1], bool) and -1 <= r[1] < (n if places[r[0]] == "player" else places[r[0]] or 0)
             for r in revealed):
-        raise StateError("field 'revealed': expected [place, part] pairs of this game's zones and grids")
+        raise StateError("field 'revealed': expected [place, part] pairs of this game's zones, grids and "
+                         "private counters")
     revealed = tuple(sorted({(r[0], r[1]) for r in revealed}))
     # everything checked: build
     s = game.State._blank(n, seed)

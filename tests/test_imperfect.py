@@ -321,3 +321,75 @@ def test_explicit_chance_deals_two_dice_in_36_ways_and_each_seat_sees_its_own():
 def test_a_private_counter_is_one_per_player():
     with pytest.raises(RulesError, match="a private counter is one per player"):
         regle.loads(CUP.replace("counter called = 0", "counter called private = 0"), "cup_bad", backend="python")
+
+
+# ---- Liar's dice, node for node against OpenSpiel's liars_dice ------------------------------------------
+def _partition_matches(pairs: dict) -> None:
+    """Each seat's information-state strings: one of OpenSpiel's is one of regle's, both ways."""
+    for seat, seen in pairs.items():
+        forward, backward = {}, {}
+        for theirs, ours in seen:
+            assert forward.setdefault(theirs, ours) == ours, (seat, theirs)
+            assert backward.setdefault(ours, theirs) == theirs, (seat, ours)
+
+
+def test_liars_dice_is_openspiels_at_every_node_of_a_thousand_games():
+    pyspiel = pytest.importorskip("pyspiel")
+    import random
+    import regle.adapters.openspiel as ros
+    theirs_game = pyspiel.load_game("liars_dice")
+    ours_game = ros.load("liarsdice", chance="explicit")
+    assert ours_game.num_distinct_actions() == theirs_game.num_distinct_actions()
+    rng = random.Random(7)
+    pairs: dict[int, set] = {0: set(), 1: set()}
+    for _game in range(1000):
+        theirs, ours = theirs_game.new_initial_state(), ours_game.new_initial_state()
+        while not theirs.is_terminal():
+            assert not ours.is_terminal() and theirs.current_player() == ours.current_player()
+            if theirs.is_chance_node():
+                assert ours.is_chance_node()
+                assert [a for a, _p in theirs.chance_outcomes()] == [a for a, _p in ours.chance_outcomes()]
+                assert [p for _a, p in theirs.chance_outcomes()] == pytest.approx([p for _a, p in ours.chance_outcomes()])
+                action = rng.choice([a for a, _p in theirs.chance_outcomes()])
+            else:
+                assert theirs.legal_actions() == ours.legal_actions()
+                for seat in (0, 1):
+                    pairs[seat].add((theirs.information_state_string(seat), ours.information_state_string(seat)))
+                action = rng.choice(theirs.legal_actions())
+            theirs.apply_action(action)
+            ours.apply_action(action)
+        assert ours.is_terminal() and theirs.returns() == ours.returns()
+    _partition_matches(pairs)
+
+
+@pytest.mark.skipif(not native.available(), reason="no C compiler here")
+def test_liars_dice_on_the_native_engine_plays_openspiels_games():
+    pyspiel = pytest.importorskip("pyspiel")
+    import random
+    theirs_game = pyspiel.load_game("liars_dice")
+    game = regle.load("liarsdice", backend="native")
+    rng = random.Random(3)
+    for seed in range(1000):
+        state = game.new_game(2, seed=seed)
+        theirs = theirs_game.new_initial_state()
+        for die in state.to_json()["counters"]["cup"]:
+            theirs.apply_action(die - 1)
+        while not theirs.is_terminal():
+            assert sorted(state.legal_action_ids()) == theirs.legal_actions()
+            assert state.current_player == theirs.current_player()
+            action = rng.choice(theirs.legal_actions())
+            theirs.apply_action(action)
+            state.advance_id(action)
+        assert state.is_over
+        assert [1.0 if p in state.winners else -1.0 for p in range(2)] == theirs.returns()
+
+
+def test_liars_dice_exploitability_equals_openspiels_through_the_whole_tree():
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python import policy as policies
+    from open_spiel.python.algorithms import exploitability
+    from regle.adapters import spiel_tree
+    ours = spiel_tree.load_tree(regle.load("liarsdice"))
+    theirs = pyspiel.load_game("liars_dice")
+    assert exploitability.exploitability(ours, policies.UniformRandomPolicy(ours)) == pytest.approx(
+        exploitability.exploitability(theirs, policies.UniformRandomPolicy(theirs)), abs=1e-9)
