@@ -19,12 +19,14 @@ The handler is the server's own ``BaseHTTPRequestHandler`` class, given the requ
 from __future__ import annotations
 
 import io
+import json
 import selectors
 import socket
 import threading
 import time
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
+from http import HTTPStatus
 
 REQUEST_SECONDS = 10.0
 IDLE_SECONDS = 60.0
@@ -248,8 +250,6 @@ class Gate:
 
     def _reply(self, conn: _Conn, status: int, message: str) -> None:
         """A short refusal, then the connection closed (from the gate's thread: never blocks)."""
-        import json
-        from http import HTTPStatus
         payload = json.dumps({"error": message}).encode()
         head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\nContent-Type: application/json\r\n"
                 f"Content-Length: {len(payload)}\r\nConnection: close\r\n\r\n").encode()
