@@ -800,10 +800,10 @@ def cmd_simulate(args) -> int:
         if isinstance(stop, _SaveFailed):
             print(f"regle: cannot write {out_path}: {stop.reason}; the games before it are in the file "
                   f"(free some space, then go on with: {_resume_command(args, out_path)})", file=sys.stderr)
-            return 1
+            return _stopped(1)
         if isinstance(stop, sim.WorkerDied):
             print(f"regle: {stop}; stopped after {len(played)} of {args.games} games" + kept, file=sys.stderr)
-            return 1
+            return _stopped(1)
         print(f"regle: interrupted after {len(played)} of {args.games} games" + kept, file=sys.stderr)
         if played:
             summary = sim.summarise(sorted(played, key=lambda r: r["seed"]), stop.seconds)
@@ -811,7 +811,7 @@ def cmd_simulate(args) -> int:
             summary["interrupted"] = True
             _print_summary(summary, args.json, title=f"{game.title}: {len(played)} of {args.games} games "
                                                       "(interrupted)")
-        return 130
+        return _stopped(130)
     finally:
         if client is not None:
             client.close()
@@ -829,6 +829,14 @@ def cmd_simulate(args) -> int:
     summary["backend"] = game.backend if last == game.backend else f"{game.backend}, then {last}"
     _print_summary(summary, args.json, title=title)
     return 0
+
+
+def _stopped(status: int) -> int:
+    """End a run stopped early at once, everything said and saved: a process pool whose
+    workers were killed may keep its manager thread waiting at the interpreter's exit."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
 
 
 class _SaveFailed(Exception):

@@ -190,9 +190,12 @@ def _run_in_pool(workers: int, tasks: list[tuple], take: Callable[[list[dict]], 
                 take(fut.result())
     except BaseException:
         # the executor keeps its processes in a private field: the only handle to kill them by
-        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        for proc in workers:
             if proc.is_alive():
                 proc.kill()
+        for proc in workers:  # reaped here: none is left behind, even as a zombie
+            proc.join(timeout=5)
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
