@@ -250,13 +250,13 @@ def native_place(text: str, filename: str, name: str) -> tuple[str, str, Path]:
 def _native_if_ready(text: str, filename: str, name: str) -> Game | None:
     """For ``auto``: the native engine when it is built; else None, a build started in the
     background (one per rules text at a time, across processes) for the loads that follow."""
-    from regle import background
+    from regle import background, native
     key, module_name, target = native_place(text, filename, name)
     game = _loaded.get("native:" + key)
     if game is not None:
         return game
-    if target.exists() and not native_verified(target):  # truncated, or not what was built
-        _forget_native(target)
+    if target.exists() and not native.verified(target):  # truncated, or not what was built
+        native.forget(target)
         raise _unavailable(f"the cached native engine {target.name} does not load: it is not the file that "
                            "was built (cut short or changed); removed, it is built again next time")
     if target.exists():
@@ -268,16 +268,6 @@ def _native_if_ready(text: str, filename: str, name: str) -> Game | None:
         say_native("building the native engine in the background; the Python engine plays meanwhile "
                    "(the next run uses the native one)")
     return None
-
-
-def native_verified(target: Path) -> bool:
-    from regle import native
-    return native.verified(target)
-
-
-def _forget_native(target: Path) -> None:
-    from regle import native
-    native.forget(target)
 
 
 def _unavailable(message: str):
