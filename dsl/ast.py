@@ -147,12 +147,14 @@ class Shuffle(Node):
 
 @attrs.define
 class Deal(Node):
-    """Move the first ``count`` items (all when None) of src to dst, optionally filtered."""
+    """Move the first ``count`` items (all when None) of src to dst, optionally filtered; with
+    ``random``, each item is drawn at random among those left in src instead."""
 
     count: Expr | None = None
     src: Expr = None
     dst: Expr = None
     where: Expr | None = None
+    random: bool = False
 
 
 @attrs.define

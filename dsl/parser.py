@@ -494,8 +494,11 @@ class ToAst(Transformer):
         return None
 
     def deal(self, meta, items):
-        count, src, dst, where = items
-        return ast.Deal(count=count, src=src, dst=dst, where=where, pos=_pos(meta))
+        count, at_random, src, dst, where = items
+        return ast.Deal(count=count, src=src, dst=dst, where=where, random=at_random is not None, pos=_pos(meta))
+
+    def at_random(self, meta, items):
+        return True
 
     def move(self, meta, items):
         return ast.Move(item=items[0], src=items[1], dst=items[2], pos=_pos(meta))

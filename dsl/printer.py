@@ -185,7 +185,8 @@ def stmt_head(node) -> str:
     if isinstance(node, ast.Deal):
         count = "all" if node.count is None else expr(node.count)
         where = f" where {expr(node.where)}" if node.where is not None else ""
-        return f"deal {count} from {expr(node.src)} to {expr(node.dst)}{where}"
+        drawn = " at random" if node.random else ""
+        return f"deal {count}{drawn} from {expr(node.src)} to {expr(node.dst)}{where}"
     if isinstance(node, ast.Move):
         return f"move {expr(node.item)} from {expr(node.src)} to {expr(node.dst)}"
     if isinstance(node, ast.Add):

@@ -379,6 +379,8 @@ class Writer:
         if isinstance(s, ast.Deal):
             n = "all the elements" if s.count is None else code(s.count)
             where = f" (only those where {code(s.where)}, `it` being each candidate)" if s.where is not None else ""
+            if s.random:
+                return f"Deal {n} from {code(s.src)} to {code(s.dst)}, each drawn at random among those left."
             return f"Deal {n} from the front of {code(s.src)} to {code(s.dst)}{where}."
         if isinstance(s, ast.Move):
             return f"Move {code(s.item)} from {code(s.src)} to {code(s.dst)}."

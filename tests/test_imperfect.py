@@ -412,3 +412,119 @@ def test_the_engines_observation_is_its_reference_read_from_the_view_at_every_po
             if state.is_over:
                 break
             state.play_random_playout(seed * 100 + state.decisions, limit=1)
+
+
+# ---- Leduc poker, node for node against OpenSpiel's leduc_poker -----------------------------------------
+def test_leduc_poker_is_openspiels_at_every_node_of_a_thousand_games():
+    pyspiel = pytest.importorskip("pyspiel")
+    import random
+    import regle.adapters.openspiel as ros
+    theirs_game = pyspiel.load_game("leduc_poker")
+    ours_game = ros.load("leduc", chance="explicit", returns="scores")
+    assert ours_game.num_distinct_actions() == theirs_game.num_distinct_actions() == 3  # fold, call, raise
+    rng = random.Random(11)
+    pairs: dict[int, set] = {0: set(), 1: set()}
+    folds = showdowns = 0
+    for _game in range(1000):
+        theirs, ours = theirs_game.new_initial_state(), ours_game.new_initial_state()
+        while not theirs.is_terminal():
+            assert not ours.is_terminal() and theirs.current_player() == ours.current_player()
+            if theirs.is_chance_node():
+                assert ours.is_chance_node()
+                # the cards left, in the deck's order: the k-th outcome of each is the same card
+                assert [p for _a, p in theirs.chance_outcomes()] == pytest.approx([p for _a, p in ours.chance_outcomes()])
+                k = rng.randrange(len(theirs.chance_outcomes()))
+                theirs.apply_action(theirs.chance_outcomes()[k][0])
+                ours.apply_action(ours.chance_outcomes()[k][0])
+                continue
+            assert theirs.legal_actions() == ours.legal_actions()
+            for seat in (0, 1):
+                pairs[seat].add((theirs.information_state_string(seat), ours.information_state_string(seat)))
+            action = rng.choice(theirs.legal_actions())
+            folds += action == 0
+            theirs.apply_action(action)
+            ours.apply_action(action)
+        showdowns += theirs.history()[-1] == 1
+        assert ours.is_terminal() and theirs.returns() == ours.returns()
+    assert folds > 100 and showdowns > 100  # both ways of ending, many times
+    _partition_matches(pairs)
+
+
+@pytest.mark.skipif(not native.available(), reason="no C compiler here")
+def test_leduc_poker_on_the_native_engine_plays_openspiels_games():
+    pyspiel = pytest.importorskip("pyspiel")
+    import random
+    theirs_game = pyspiel.load_game("leduc_poker")
+    game = regle.load("leduc", backend="native")
+    rng = random.Random(5)
+    for seed in range(1000):
+        state = game.new_game(2, seed=seed)
+        theirs = theirs_game.new_initial_state()
+        for hand in state.to_json()["zones"]["hand"]:  # the cards as the deck numbers them, as OpenSpiel's
+            theirs.apply_action(hand[0])
+        while not theirs.is_terminal():
+            if theirs.is_chance_node():  # the public card: the one regle dealt to the board
+                theirs.apply_action(state.to_json()["zones"]["board"][0])
+                continue
+            assert state.legal_action_ids() == theirs.legal_actions()
+            assert state.current_player == theirs.current_player()
+            action = rng.choice(theirs.legal_actions())
+            theirs.apply_action(action)
+            state.advance_id(action)
+        assert state.is_over
+        assert [float(v) for v in state.scores] == theirs.returns()
+
+
+def test_leduc_poker_solved_through_the_tree_equals_openspiels():
+    """Exact algorithms on the native engine's tree: 120 chance sequences (six cards, five, four
+    for the public card), the uniform policy's exploitability, and C++ CFR after 100 iterations
+    (its exploitability and the game's value) equal pyspiel's."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from regle.adapters import spiel_tree
+    backend = "native" if native.available() else "python"
+    ours = spiel_tree.load_tree(regle.load("leduc", backend=backend), returns="scores")
+    theirs = pyspiel.load_game("leduc_poker")
+
+    def deals(state, chance, out):
+        if state.is_terminal():
+            out.add(tuple(chance))
+            return out
+        if state.is_chance_node():
+            for action, _p in state.chance_outcomes():
+                deals(state.child(action), chance + [action], out)
+        else:
+            for action in state.legal_actions():
+                deals(state.child(action), chance, out)
+        return out
+    assert len({d for d in deals(ours.new_initial_state(), [], set()) if len(d) == 3}) == 120
+    results = []
+    for game in (ours, theirs):
+        uniform = pyspiel.UniformRandomPolicy(game)
+        solver = pyspiel.CFRSolver(game)
+        for _ in range(100):
+            solver.evaluate_and_update_policy()
+        average = solver.average_policy()
+        results.append((pyspiel.exploitability(game, uniform), pyspiel.exploitability(game, average),
+                        pyspiel.expected_returns(game.new_initial_state(), average, -1, True)[0]))
+    assert results[0] == pytest.approx(results[1], abs=1e-9)
+    assert results[1][0] == pytest.approx(2.3736111, abs=1e-6)
+
+
+def test_leduc_poker_never_shows_a_folded_card():
+    import random
+    game = regle.load("leduc", backend="python")
+    rng = random.Random(2)
+    seen_fold = 0
+    for seed in range(200):
+        state = game.new_game(2, seed=seed)
+        while not state.is_over:
+            moves = state.legal_moves()
+            state.play(moves[0] if "fold" in map(str, moves) and rng.random() < 0.5 else rng.choice(moves))
+        folded = state.to_json()["counters"]["folded"]
+        if folded >= 0:
+            seen_fold += 1
+            for seat in (0, 1):  # neither seat, nor a spectator, sees the other's card
+                hands = state.view(seat)["zones"]["hand"]
+                assert hands[1 - seat] == {"hidden": 1}
+            assert all(hand == {"hidden": 1} for hand in state.view(None)["zones"]["hand"])
+    assert seen_fold > 20

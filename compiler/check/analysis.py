@@ -168,7 +168,8 @@ def announces(rules: ast.Rules) -> bool:
 
 def has_chance(rules: ast.Rules) -> bool:
     """Whether anything in the rules draws on chance: a shuffle, or random() anywhere."""
-    if _has_statement(rules, ast.Shuffle):
+    if _has_statement(rules, ast.Shuffle) or any(isinstance(node, ast.Deal) and node.random for body in _blocks(rules)
+                                                 for node in _statements(body)):
         return True
     stack = [rules]
     while stack:

@@ -111,6 +111,7 @@ def ensure_test(low, effects: list, index: int, arg_names: list, arg_types: dict
     before += [s for _, block in _trial_chain(runs, ens, defines) for s in block[:-1]]
     for stmt in ast_nodes(before):
         if isinstance(stmt, (ast.EndTurn, ast.EndGame, ast.NextPlayer, ast.Shuffle, ast.Announce, ast.Reveal)) or (
+                isinstance(stmt, ast.Deal) and stmt.random) or (
                 isinstance(stmt, ast.Call) and stmt.func in CHANCE_FUNCTIONS):
             low.error("'ensure' tests the position the move leads to: the effects before it may not end the "
                       "turn or the game, choose the next player, announce, reveal or draw on chance", stmt.pos,

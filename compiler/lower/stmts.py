@@ -199,7 +199,9 @@ class StatementLowering:
         self.same_elem(es, ed, node)
         count = N.Const(T.ANY, 0, None) if node.count is None else self.number_tree(node.count, ctx)
         line = node.pos[0]
-        if node.where is None:
+        if node.random:
+            lines = self.random_deal(node, ctx, src, dst, count, es)
+        elif node.where is None:
             lines = [S.Eval(line, self.helper("ops.deal", T.ANY, src, dst, count))]
         else:  # the first matches, in order, as ops.deal with a condition would; written out so
             # that no function is called per element (and the native engine needs no closure)
@@ -223,6 +225,28 @@ class StatementLowering:
         if cap is not None:
             lines.append(self.overflow_check(">", dst, dname, cap))
         return lines
+
+    def random_deal(self, node: ast.Deal, ctx: Ctx, src: N.Expr, dst: N.Expr, count: N.Expr,
+                    elem: T.Type) -> list[S.Stmt]:
+        """``deal N at random from A to B``: N times (while A has any), one element drawn among
+        those left in A, each equally likely (one draw of ``len(A)`` outcomes: what explicit
+        chance offers as a node), moved to the end of B; the others keep their order."""
+        self.need_random(node, ctx)
+        if node.where is not None:
+            self.error("'deal ... at random' draws among all the elements left; it takes no 'where'", node.where.pos,
+                       "deal the matching elements to a zone of their own first, then draw from it")
+        line = node.pos[0]
+        names = {n: N.Local(T.INT, 0, n) for n in ("_src", "_dst", "_taken", "_limit")}
+        limit = N.Len(T.INT, 0, names["_src"]) if node.count is None else count
+        left = N.Len(T.INT, 0, names["_src"])
+        drawn = N.Apply(elem, 0, "_src.pop", (N.Draw(T.INT, 0, left),))
+        more = N.Binary(T.BOOL, 0, "and", N.Binary(T.BOOL, 0, "<", names["_taken"], names["_limit"]),
+                        N.Binary(T.BOOL, 0, ">", left, N.Const(T.INT, 0, 0)))
+        return [S.Assign(line, names["_src"], "=", src), S.Assign(line, names["_dst"], "=", dst),
+                S.Assign(line, names["_taken"], "=", N.Const(T.INT, 0, 0)),
+                S.Assign(line, names["_limit"], "=", limit),
+                S.While(line, more, (S.Eval(line, N.Append(T.ANY, 0, names["_dst"], drawn)),
+                                     S.Assign(line, names["_taken"], "+=", N.Const(T.INT, 0, 1))))]
 
     def overflow_check(self, op: str, zone: N.Expr, name: str, cap: int) -> S.If:
         """A zone's capacity checked (its size ``op`` the capacity): past it, the rules' error
