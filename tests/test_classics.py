@@ -1052,7 +1052,7 @@ def test_draughts_forced_jumps_chains_crowning_and_the_ends():
     assert state.is_over and state.winners == []
 
 
-@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn", "liarsdice", "leduc",
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn", "liarsdice", "leduc", "clobber", "dotsandboxes",
                                   "breakthrough", "draughts", "go", "morris", "chess", "pentago", "quoridor"])
 def test_classics_are_checked_clean_and_formatted(name):
     from regle.dsl.printer import format_text
@@ -1061,7 +1061,7 @@ def test_classics_are_checked_clean_and_formatted(name):
     regle.load(CLASSICS / f"{name}.rules")
 
 
-@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn", "liarsdice", "leduc",
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn", "liarsdice", "leduc", "clobber", "dotsandboxes",
                                   "breakthrough", "draughts", "go", "morris", "chess", "pentago", "quoridor"])
 def test_classic_rulebooks_are_up_to_date(name):
     from regle.rulebook import rulebook
@@ -1129,3 +1129,66 @@ def test_quoridor_agrees_with_openspiel(backend):
             assert state.winners == [p for p in range(2) if returns[p] > 0], (size, seed)
             seen["win" if returns[0] else "draw"] += 1
     assert all(seen.values()), seen  # jumps were made, and games were won and drawn
+
+
+# ---- proof games (issue 53): OpenSpiel's games of the same name, move for move -------------------------
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_clobber_agrees_with_openspiel(backend):
+    """OpenSpiel's C++ `clobber` (5 rows, 6 columns) is the oracle: at every position the same
+    player and the same legal moves (its notation, from and to), and the same winner: the last
+    player to move."""
+    game, oracle_game = _with_openspiel("clobber", "clobber", backend)
+    winners = set()
+    for seed in range(60):
+        state, oracle = game.new_game(seed=seed), oracle_game.new_initial_state()
+        rng = random.Random(seed)
+        while not oracle.is_terminal():
+            assert not state.is_over and state.current_player == oracle.current_player(), (seed, state.decisions)
+            theirs = {oracle.action_to_string(a): a for a in oracle.legal_actions()}
+            assert set(state.notations()) == set(theirs), (seed, state.decisions)
+            move = rng.choice(sorted(theirs))
+            state = state.play(move)
+            oracle.apply_action(theirs[move])
+        assert state.is_over
+        assert state.winners == [0 if oracle.returns()[0] > 0 else 1], seed
+        winners.update(state.winners)
+    assert winners == {0, 1}
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_dots_and_boxes_agrees_with_openspiel(backend):
+    """OpenSpiel's C++ `dots_and_boxes` (two boxes by two) is the oracle: at every position the
+    same player, the same legal action ids and notations (without its player prefix), the extra
+    turn after a box is closed, and the same result, draws included."""
+    game, oracle_game = _with_openspiel("dotsandboxes", "dots_and_boxes", backend)
+    again = draws = 0
+    for seed in range(200):
+        state, oracle = game.new_game(seed=seed), oracle_game.new_initial_state()
+        rng = random.Random(seed)
+        while not oracle.is_terminal():
+            assert not state.is_over and state.current_player == oracle.current_player(), (seed, state.decisions)
+            assert state.legal_action_ids() == oracle.legal_actions(), (seed, state.decisions)
+            theirs = {oracle.action_to_string(a)[2:] for a in oracle.legal_actions()}  # "P1(h,0,0)"
+            assert set(state.notations()) == theirs, (seed, state.decisions)
+            action, before = rng.choice(oracle.legal_actions()), oracle.current_player()
+            state.advance_id(action)
+            oracle.apply_action(action)
+            again += not oracle.is_terminal() and oracle.current_player() == before
+        returns = oracle.returns()
+        assert state.is_over and state.winners == [p for p in range(2) if returns[p] > 0], seed
+        draws += returns[0] == 0
+    assert again > 100 and draws > 10  # extra turns and drawn games were met
+
+
+@pytest.mark.parametrize("name, spiel_name", [("clobber", "clobber"), ("dotsandboxes", "dots_and_boxes")])
+def test_proof_games_are_ten_times_shorter_than_openspiels(name, spiel_name):
+    """A proof game's rules file, comments included, against OpenSpiel's C++ for the same game
+    (its .cc and .h as the installed package ships them, comments included)."""
+    pytest.importorskip("pyspiel")
+    import open_spiel
+    folder = Path(open_spiel.__file__).parent / "games" / spiel_name
+    if not (folder / f"{spiel_name}.cc").exists():
+        pytest.skip("this OpenSpiel package ships no C++ sources")
+    theirs = sum(len((folder / f"{spiel_name}{ext}").read_text(encoding="utf-8")) for ext in (".cc", ".h"))
+    ours = len((CLASSICS / f"{name}.rules").read_text(encoding="utf-8"))
+    assert theirs >= 10 * ours, (ours, theirs)
