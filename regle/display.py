@@ -170,6 +170,12 @@ def draw_grid(state: BaseState, meta: tuple, value: Any, st: Style, below=None,
             lines.append(f"{y + 1:>2} " + " " * ((w + 1) * y // 2)
                          + " ".join(cell(y * width + x) for x in range(width)).rstrip())
         lines.append("   " + " ".join(_pad(chr(97 + x), w) for x in range(width)).rstrip())
+    elif shape == "triangle":  # a triangle of hexagons: row y holds width - y cells, each row half a cell east
+        starts = [sum(width - k for k in range(y)) for y in range(width)]
+        for y in range(width - 1, -1, -1):
+            lines.append(f"{y + 1:>2} " + " " * ((w + 1) * y // 2)
+                         + " ".join(cell(starts[y] + x) for x in range(width - y)).rstrip())
+        lines.append("   " + " ".join(_pad(chr(97 + x), w) for x in range(width)).rstrip())
     elif shape == "mancala":  # the second seat's houses above (east to west), stores at the ends
         n = width
         north = [cell(2 * n - x) for x in range(n)]

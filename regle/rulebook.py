@@ -195,6 +195,7 @@ class Writer:
                 if isinstance(z, ast.Grid):
                     size = {"square": "a {} by {} grid", "lanes": "{} lanes of {}", "hex": "a hexagonal board of side {}",
                             "rhombus": "a {} by {} rhombus of hexagons",
+                            "triangle": "a triangle of hexagons of side {}",
                             "mancala": "a mancala board of two rows of {} houses and a store at each end",
                             "lines": "a board of {} points joined by {} lines",
                             "walls": "the places between two cells of `{}` that share a side (walls)"}[z.shape]

@@ -1052,7 +1052,7 @@ def test_draughts_forced_jumps_chains_crowning_and_the_ends():
     assert state.is_over and state.winners == []
 
 
-@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn", "liarsdice", "leduc", "clobber", "dotsandboxes",
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn", "liarsdice", "leduc", "clobber", "dotsandboxes", "y",
                                   "breakthrough", "draughts", "go", "morris", "chess", "pentago", "quoridor"])
 def test_classics_are_checked_clean_and_formatted(name):
     from regle.dsl.printer import format_text
@@ -1061,7 +1061,7 @@ def test_classics_are_checked_clean_and_formatted(name):
     regle.load(CLASSICS / f"{name}.rules")
 
 
-@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn", "liarsdice", "leduc", "clobber", "dotsandboxes",
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn", "liarsdice", "leduc", "clobber", "dotsandboxes", "y",
                                   "breakthrough", "draughts", "go", "morris", "chess", "pentago", "quoridor"])
 def test_classic_rulebooks_are_up_to_date(name):
     from regle.rulebook import rulebook
@@ -1180,7 +1180,30 @@ def test_dots_and_boxes_agrees_with_openspiel(backend):
     assert again > 100 and draws > 10  # extra turns and drawn games were met
 
 
-@pytest.mark.parametrize("name, spiel_name", [("clobber", "clobber"), ("dotsandboxes", "dots_and_boxes")])
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_y_agrees_with_openspiel(backend):
+    """OpenSpiel's C++ `y` (a triangle of side 19) is the oracle: at every position the same
+    player and the same legal moves (cell names), and the same winner, the first to join the
+    three sides with one chain."""
+    game, oracle_game = _with_openspiel("y", "y", backend)
+    winners = set()
+    for seed in range(40 if backend == "python" else 100):
+        state, oracle = game.new_game(seed=seed), oracle_game.new_initial_state()
+        rng = random.Random(seed)
+        while not oracle.is_terminal():
+            assert not state.is_over and state.current_player == oracle.current_player(), (seed, state.decisions)
+            theirs = {oracle.action_to_string(a): a for a in oracle.legal_actions()}
+            assert set(state.notations()) == set(theirs), (seed, state.decisions)
+            move = rng.choice(sorted(theirs))
+            state = state.play(move)
+            oracle.apply_action(theirs[move])
+        assert state.is_over
+        assert state.winners == [0 if oracle.returns()[0] > 0 else 1], seed
+        winners.update(state.winners)
+    assert winners == {0, 1}
+
+
+@pytest.mark.parametrize("name, spiel_name", [("clobber", "clobber"), ("dotsandboxes", "dots_and_boxes"), ("y", "y")])
 def test_proof_games_are_ten_times_shorter_than_openspiels(name, spiel_name):
     """A proof game's rules file, comments included, against OpenSpiel's C++ for the same game
     (its .cc and .h as the installed package ships them, comments included)."""

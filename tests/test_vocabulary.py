@@ -182,3 +182,44 @@ def test_max_decisions_bounds_a_game():
         state.play("go")
     _roundtrip(text)
     assert any("impossible bound 0" in m for m in _errors(text.replace("max decisions 3", "max decisions 0")))
+
+
+# ---- hex triangle S: a triangle of hexagons (the board of Y) ---------------------------------------------
+def test_a_triangle_of_hexagons_has_its_cells_neighbours_and_three_sides():
+    from regle.compiler.check.geometry import triangle
+    geo = triangle(4)
+    assert geo.cells == 10 and geo.sides == ("s", "w", "ne")
+    names = geo.cell_names()
+    assert names[:4] == ("a1", "b1", "c1", "d1") and names[-1] == "a4"  # the south row first, the apex last
+    at = {name: i for i, name in enumerate(names)}
+    around = {name: sorted(names[j] for j in geo.adj[i * 6:(i + 1) * 6] if j >= 0) for name, i in at.items()}
+    assert around["a1"] == ["a2", "b1"]  # a corner: two neighbours
+    assert around["c2"] == ["b2", "b3", "c1", "d1"]  # on the long side (x + y == 3): four
+    assert around["b2"] == ["a2", "a3", "b1", "b3", "c1", "c2"]  # inside: six
+    assert around["b1"] == ["a1", "a2", "b2", "c1"]
+    for i in range(geo.cells):  # neighbours are mutual
+        for j in geo.adj[i * 6:(i + 1) * 6]:
+            assert j < 0 or i in geo.adj[j * 6:(j + 1) * 6]
+    south, west, long_side = ({names[c] for c in side} for side in geo.side_cells())
+    assert south == {"a1", "b1", "c1", "d1"} and west == {"a1", "a2", "a3", "a4"}
+    assert long_side == {"d1", "c2", "b3", "a4"}  # a corner lies on two sides
+
+
+def test_a_chain_across_the_triangle_touches_its_three_sides():
+    s = _after("enum side { south, west, long_side }\ngrid board: player hex triangle 3 edges side\ncounter n\n"
+               "counter m",
+               'for c in edge_cells(board, west) {\n        put 0 at c on board\n      }\n'
+               '      m = count(sides(board, chain(board, "a1")))\n'
+               '      put 0 at "b1" on board\n'
+               '      n = count(sides(board, chain(board, "a1"))) * 10 + number(connected(board, 0, south, long_side))')
+    assert s.c_m == 3  # the west side runs from a corner on the south to one on the long side
+    assert s.c_n == 31
+    assert [n for n, v in zip(s.GAME.cell_names("board"), s.g_board) if v] == ["a1", "b1", "a2", "a3"]
+
+
+def test_a_triangle_is_refused_what_it_cannot_do():
+    errors = _errors(HEAD + "enum side { a, b, c, d }\ngrid board: player hex triangle 3 edges side\n"
+                     + PASS_TURN.replace("{body}", 'put 0 at cell(board, 1, 1) on board'))
+    assert any("has 3 sides" in e for e in errors), errors
+    assert any("cell(G, x, y) is for square boards" in e for e in errors), errors
+    _roundtrip(HEAD + "grid board: player hex triangle 5\n" + PASS_TURN.replace("{body}", 'put 0 at "a1" on board'))

@@ -447,16 +447,11 @@ class Checker:
                            "this limit keeps engines small; use fewer or smaller grids")
             else:
                 self.grid_cells += _cell_count(node.shape, sizes)
-                if node.shape == "square":
-                    geo = geometry.square(*sizes, diagonals=node.diagonals)
-                elif node.shape == "lanes":
-                    geo = geometry.lanes(*sizes, diagonals=node.diagonals)
-                elif node.shape == "rhombus":
-                    geo = geometry.rhombus(*sizes)
-                elif node.shape == "mancala":
-                    geo = geometry.mancala(sizes[0])
-                else:
-                    geo = geometry.hexagon(sizes[0])
+                if node.shape in ("square", "lanes"):
+                    geo = getattr(geometry, node.shape)(*sizes, diagonals=node.diagonals)
+                else:  # hex side S, hex W by H, hex triangle S, mancala N
+                    geo = {"hex": geometry.hexagon, "rhombus": geometry.rhombus, "triangle": geometry.triangle,
+                           "mancala": geometry.mancala}[node.shape](*sizes)
                 if node.numbered:
                     geo = attrs.evolve(geo, numbered=True)
                 if geo.cells > LIMITS["grid_cells"]:

@@ -32,11 +32,13 @@ SQUARE_SIDES = ("s", "w", "n", "e")
 HEX_DIRS = ("e", "w", "ne", "sw", "nw", "se")
 #: the sides of a hexagonal board, clockwise from the south (on a map with north up)
 HEX_SIDES = ("s", "sw", "nw", "n", "ne", "se")
+#: the sides of a triangle of hexagons, clockwise from the south: its long side faces north-east
+TRIANGLE_SIDES = ("s", "w", "ne")
 
 
 @attrs.frozen
 class Geometry:
-    kind: str  # square | lanes | hex | rhombus | mancala | points
+    kind: str  # square | lanes | hex | rhombus | triangle | mancala | points
     cells: int
     width: int  # columns (square), lanes, or the hex side
     height: int
@@ -60,7 +62,7 @@ class Geometry:
     def sides(self) -> tuple:
         if self.kind in ("mancala", "points", "walls"):
             return ()
-        return HEX_SIDES if self.kind == "hex" else SQUARE_SIDES
+        return {"hex": HEX_SIDES, "triangle": TRIANGLE_SIDES}.get(self.kind, SQUARE_SIDES)
 
     def side_cells(self) -> tuple:
         """Per side (in ``sides`` order): the cells along it, those a step can leave the board
@@ -110,7 +112,7 @@ class Geometry:
         if self.kind == "hex":
             k = self.width - 1
             return "hex", tuple((round(q + r / 2 + k / 2, 3), round((r + k) * 0.866, 3)) for q, r in self.coords)
-        if self.kind == "rhombus":
+        if self.kind in ("rhombus", "triangle"):
             return "hex", tuple((round(x + y / 2, 3), round((self.height - 1 - y) * 0.866, 3)) for x, y in self.coords)
         if self.kind == "mancala":
             stores = (self.width, 2 * self.width + 1)  # the stores sit between the rows, at the ends
@@ -302,6 +304,24 @@ def rhombus(width: int, height: int) -> Geometry:
     """``hex W by H``: hexagonal cells in a parallelogram (the board of Hex and its kin),
     cell = y * W + x, y = 0 the south row; sides south, west, north, east as a square's."""
     return _planar("rhombus", width, height, _RHOMBUS_STEPS, HEX_DIRS, lambda x, y: y * width + x)
+
+
+def triangle(side: int) -> Geometry:
+    """``hex triangle S``: hexagonal cells in a triangle of side S (the board of Y), the cells of
+    a rhombus S by S with x + y < S, numbered row by row from the south, each from the west, and
+    neighbours as a rhombus's; its three sides are the south row, the west column and the long
+    side facing north-east."""
+    coords = [(x, y) for y in range(side) for x in range(side - y)]
+    index = {c: i for i, c in enumerate(coords)}
+    adj, exits = [], []
+    for x, y in coords:
+        for dx, dy in _RHOMBUS_STEPS:
+            nx, ny = x + dx, y + dy
+            j = index.get((nx, ny), -1)
+            adj.append(j)
+            exits.append(() if j >= 0 else tuple(i for i, out in enumerate((ny < 0, nx < 0, nx + ny >= side)) if out))
+    return Geometry("triangle", len(coords), side, side, HEX_DIRS, tuple(adj), tuple(coords),
+                    tuple(y for _x, y in coords), tuple(exits))
 
 
 def mancala(houses: int) -> Geometry:

@@ -172,6 +172,8 @@ def _cell_count(shape: str, sizes: list[int]) -> int:
         return 3 * side * (side - 1) + 1
     if shape == "mancala":
         return 2 * sizes[0] + 2
+    if shape == "triangle":
+        return sizes[0] * (sizes[0] + 1) // 2
     count = 1
     for size in sizes:
         count *= size

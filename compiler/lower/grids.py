@@ -313,7 +313,7 @@ class GridLowering:
                     return N.Numbered(cell_t, 0, f"{g}_NUMBERED", number)
             if len(args) == 2:
                 return attrs.evolve(self.cell_tree(args[1], ctx, sym), type=cell_t)
-            if sym.geo.kind in ("hex", "mancala", "points"):
+            if sym.geo.kind in ("hex", "triangle", "mancala", "points"):
                 self.error(f"cell(G, x, y) is for square boards, lanes and hex W by H boards, not {sym.geo.kind}",
                            node.pos, 'name the cell instead: cell(G, "b3")')
             x, y = self.number_tree(args[1], ctx), self.number_tree(args[2], ctx)
