@@ -81,6 +81,7 @@ BUILTIN_DOCS = {
     "flanked": "flanked(G, c, v[, d]): the cells a piece v placed at c would outflank (in every direction, or d)",
     "chain": "chain(G, c): the cells joined to c through neighbours holding what c holds (a flood fill)",
     "liberties": "liberties(G, c): the empty cells next to c's chain",
+    "ring": "ring(G, c): on hexagons, a loop of what c holds through c that never turns sharply (it surrounds a cell)",
     "around": "around(G, cells): the cells next to some of the cells and not among them (a region's border)",
     "groups": "groups(G, min, wild[, real]): the groups of one member (or the wild one) of at least min cells",
     "largest_zone": "largest_zone(G, min, wild): the size of the largest such group",

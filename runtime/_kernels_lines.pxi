@@ -678,6 +678,65 @@ cpdef list liberties(object cells_obj, object adj_obj, int deg, int cell):
     return out
 
 
+cpdef bint ring(object cells_obj, object adj_obj, int deg, object turns, int cell) except -1:
+    """Whether the piece at ``cell`` closes a ring: a loop of cells holding what it holds,
+    through ``cell``, turning at most one place of ``turns`` from step to step (kernels.ring is
+    its twin): a depth-first search of the walks from ``cell``, each cell once on a walk."""
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef const short* adj = _tab(adj_obj)
+    cdef Py_ssize_t n = _len(cells_obj)
+    cdef unsigned char on_walk[MAX_BOARD]
+    cdef int at_[MAX_BOARD]
+    cdef signed char came_[MAX_BOARD]
+    cdef signed char tried_[MAX_BOARD]
+    cdef int order[16]
+    cdef int k = len(turns), first, start, top, at, way, nxt, colour, i
+    if n > MAX_BOARD:
+        raise ValueError("a board of more than 4,096 cells")
+    if cell < 0 or cell >= n:
+        raise ValueError("there is no cell here (none) to look for a ring from")
+    if k > 16:
+        raise ValueError("more than 16 directions around a cell")
+    for i in range(k):
+        order[i] = turns[i]
+        if not 0 <= order[i] < deg:
+            raise ValueError("a direction the board does not have")
+    colour = cells[cell]
+    if colour == 0 or k < 3:
+        return False
+    memset(on_walk, 0, n)
+    on_walk[cell] = 1
+    for first in range(k):
+        start = adj[cell * deg + order[first]]
+        if start < 0 or cells[start] != colour:
+            continue
+        on_walk[start] = 1
+        at_[0], came_[0], tried_[0] = start, first, 0
+        top = 1
+        while top > 0:
+            at = at_[top - 1]
+            if tried_[top - 1] == 3:  # left, straight on and right all tried: back one step
+                on_walk[at] = 0
+                top -= 1
+                continue
+            way = (came_[top - 1] + tried_[top - 1] - 1 + k) % k
+            tried_[top - 1] += 1
+            nxt = adj[at * deg + order[way]]
+            if nxt < 0 or cells[nxt] != colour:
+                continue
+            if nxt == cell:  # back at the start: a ring if leaving it again turns no more than once
+                i = (first - way + k) % k
+                if i == 0 or i == 1 or i == k - 1:
+                    return True
+                continue
+            if on_walk[nxt]:
+                continue
+            on_walk[nxt] = 1
+            at_[top], came_[top], tried_[top] = nxt, way, 0
+            top += 1
+    return False
+
+
 cpdef long liberty_count(object cells_obj, object adj_obj, int deg, int cell, int limit=-1) except -1:
     cdef unsigned char mark[MAX_BOARD]
     cdef int stack[MAX_BOARD]

@@ -925,6 +925,50 @@ def liberties(cells, adj, deg: int, cell: int) -> list[int]:
     return [c for c in range(len(cells)) if mark[c] == 2]
 
 
+def ring(cells, adj, deg: int, turns, cell: int) -> bool:
+    """Whether the piece at ``cell`` closes a ring: a loop of cells holding what it holds,
+    through ``cell``, that never turns sharply. ``turns`` lists the board's directions in their
+    order around a cell; from one step to the next the direction moves at most one place in it
+    (on hexagons: straight on, or 60 degrees), at ``cell`` too. Such a loop always surrounds at
+    least one cell (Havannah's ring). A depth-first search of the walks from ``cell``, each
+    cell at most once on a walk; the same answer as the compiled kernel."""
+    if not 0 <= cell < len(cells):
+        raise ValueError("there is no cell here (none) to look for a ring from")
+    colour = cells[cell]
+    k = len(turns)
+    if not colour or k < 3:
+        return False
+    on_walk = bytearray(len(cells))
+    on_walk[cell] = 1
+    for first in range(k):
+        start = adj[cell * deg + turns[first]]
+        if start < 0 or cells[start] != colour:
+            continue
+        on_walk[start] = 1
+        walk = [[start, first, 0]]  # each step: its cell, the place in turns it was entered by, turns tried
+        while walk:
+            step = walk[-1]
+            at, came, tried = step
+            if tried == 3:  # left, straight on and right all tried: back one step
+                on_walk[at] = 0
+                walk.pop()
+                continue
+            step[2] += 1
+            way = (came + tried - 1) % k
+            nxt = adj[at * deg + turns[way]]
+            if nxt < 0 or cells[nxt] != colour:
+                continue
+            if nxt == cell:  # back at the start: a ring if leaving it again turns no more than once
+                if (first - way) % k in (0, 1, k - 1):
+                    return True
+                continue
+            if on_walk[nxt]:
+                continue
+            on_walk[nxt] = 1
+            walk.append([nxt, way, 0])
+    return False
+
+
 def liberty_count(cells, adj, deg: int, cell: int, limit: int = -1) -> int:
     """How many empty cells are next to the chain of ``cell`` (0 for an empty cell), counting
     no further than ``limit`` when it is positive (``> 1`` is decided at 2)."""

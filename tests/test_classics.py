@@ -1052,7 +1052,7 @@ def test_draughts_forced_jumps_chains_crowning_and_the_ends():
     assert state.is_over and state.winners == []
 
 
-@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn", "liarsdice", "leduc", "clobber", "dotsandboxes", "y",
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn", "liarsdice", "leduc", "clobber", "dotsandboxes", "y", "havannah",
                                   "breakthrough", "draughts", "go", "morris", "chess", "pentago", "quoridor"])
 def test_classics_are_checked_clean_and_formatted(name):
     from regle.dsl.printer import format_text
@@ -1061,7 +1061,7 @@ def test_classics_are_checked_clean_and_formatted(name):
     regle.load(CLASSICS / f"{name}.rules")
 
 
-@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn", "liarsdice", "leduc", "clobber", "dotsandboxes", "y",
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn", "liarsdice", "leduc", "clobber", "dotsandboxes", "y", "havannah",
                                   "breakthrough", "draughts", "go", "morris", "chess", "pentago", "quoridor"])
 def test_classic_rulebooks_are_up_to_date(name):
     from regle.rulebook import rulebook
@@ -1203,7 +1203,38 @@ def test_y_agrees_with_openspiel(backend):
     assert winners == {0, 1}
 
 
-@pytest.mark.parametrize("name, spiel_name", [("clobber", "clobber"), ("dotsandboxes", "dots_and_boxes"), ("y", "y")])
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_havannah_agrees_with_openspiel(backend):
+    """OpenSpiel's C++ `havannah` (side 8) is the oracle: at every position the same player and
+    the same legal moves (its cell names: column x, row y, from regle's axial q, r as x = q + 7,
+    y = 7 - r), and the same result: a ring, a bridge or a fork wins, a full board draws."""
+    from regle.compiler.check.geometry import hexagon
+    from regle.runtime import kernels
+    game, oracle_game = _with_openspiel("havannah", "havannah", backend)
+    geo = hexagon(8)
+    names = geo.cell_names()
+    spiel_name = {names[i]: chr(97 + q + 7) + str(8 - r) for i, (q, r) in enumerate(geo.coords)}
+    rings = 0
+    for seed in range(60 if backend == "python" else 200):
+        state, oracle = game.new_game(seed=seed), oracle_game.new_initial_state()
+        rng = random.Random(seed)
+        while not oracle.is_terminal():
+            assert not state.is_over and state.current_player == oracle.current_player(), (seed, state.decisions)
+            theirs = {oracle.action_to_string(a): a for a in oracle.legal_actions()}
+            ours = {spiel_name[n]: n for n in state.notations()}
+            assert set(ours) == set(theirs), (seed, state.decisions)
+            move = rng.choice(sorted(theirs))
+            state = state.play(ours[move])
+            oracle.apply_action(theirs[move])
+        returns = oracle.returns()
+        assert state.is_over and state.winners == [p for p in range(2) if returns[p] > 0], seed
+        board, last = _board(state), state.to_json()["counters"]["last"]
+        rings += kernels.ring(bytes(v + 1 for v in board), geo.table(), 6, (0, 2, 4, 1, 3, 5), last)
+    assert rings > 10  # many games were won by a ring (others by a bridge or a fork)
+
+
+@pytest.mark.parametrize("name, spiel_name", [("clobber", "clobber"), ("dotsandboxes", "dots_and_boxes"), ("y", "y"),
+                                              ("havannah", "havannah")])
 def test_proof_games_are_ten_times_shorter_than_openspiels(name, spiel_name):
     """A proof game's rules file, comments included, against OpenSpiel's C++ for the same game
     (its .cc and .h as the installed package ships them, comments included)."""

@@ -844,3 +844,49 @@ def test_a_native_engine_s_inline_flank_count_is_the_kernel_s(data):
         return
     assert _support.flanked_count_of(cells, adj, geo.deg, cell, value, d) == \
         pure.flanked_count(cells, adj, geo.deg, cell, value, d) == len(pure.flanked(cells, adj, geo.deg, cell, value, d))
+
+
+# ---- rings on boards of hexagons (kernels.ring and its compiled twin) -------------------------------------
+from regle.compiler.check.geometry import rhombus, triangle  # noqa: E402
+
+HEX_BOARDS = [hexagon(3), hexagon(4), rhombus(5, 4), triangle(6)]
+
+
+def _turns(geo) -> tuple:
+    return tuple(geo.dirs.index(d) for d in ("e", "ne", "nw", "w", "sw", "se"))
+
+
+@pytest.mark.skipif(compiled is None, reason="not built")
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(HEX_BOARDS), st.data())
+def test_ring_twins_agree(geo, data):
+    cells = bytes(data.draw(st.lists(st.sampled_from([0, 1, 1, 1, 2]), min_size=geo.cells, max_size=geo.cells)))
+    cell = data.draw(st.integers(0, geo.cells - 1))
+    table = geo.table()
+    assert compiled.ring(cells, table, geo.deg, _turns(geo), cell) == pure.ring(cells, table, geo.deg, _turns(geo), cell)
+
+
+def _board(geo, stones: set) -> bytes:
+    names = geo.cell_names()
+    return bytes(1 if names[c] in stones else 0 for c in range(geo.cells))
+
+
+@pytest.mark.parametrize("k", IMPLS)
+def test_a_ring_surrounds_a_cell_and_a_sharp_loop_is_none(k):
+    ring = k.ring
+    geo = hexagon(3)  # rows a (south) to e, the middle row c has five cells
+    names = geo.cell_names()
+    at = {n: i for i, n in enumerate(names)}
+    centre = at["c3"]
+    around = [names[j] for j in geo.adj[centre * 6:(centre + 1) * 6]]
+    table, turns = geo.table(), _turns(geo)
+    six = _board(geo, set(around))
+    assert all(ring(six, table, 6, turns, at[n]) for n in around)  # closed by any of its stones
+    assert not ring(six, table, 6, turns, centre)  # an empty cell closes nothing
+    five = _board(geo, set(around[:-1]))
+    assert not any(ring(five, table, 6, turns, at[n]) for n in around[:-1])
+    blob = _board(geo, set(around) | {"c3"})  # the six around a stone of the same player: still a ring
+    assert ring(blob, table, 6, turns, at[around[0]])
+    corner = at["a1"]  # three stones that touch each other turn sharply: no ring
+    triangle_ = {names[corner]} | {names[j] for j in geo.adj[corner * 6:(corner + 1) * 6] if j >= 0}
+    assert not any(ring(_board(geo, triangle_), table, 6, turns, at[n]) for n in triangle_)

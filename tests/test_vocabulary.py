@@ -223,3 +223,14 @@ def test_a_triangle_is_refused_what_it_cannot_do():
     assert any("has 3 sides" in e for e in errors), errors
     assert any("cell(G, x, y) is for square boards" in e for e in errors), errors
     _roundtrip(HEAD + "grid board: player hex triangle 5\n" + PASS_TURN.replace("{body}", 'put 0 at "a1" on board'))
+
+
+def test_ring_is_a_loop_of_stones_around_a_cell_on_hexagons():
+    s = _after("grid board: player hex side 3\ncounter a\ncounter b",
+               'for c in neighbours(board, "c3") {\n        put 0 at c on board\n      }\n'
+               '      a = number(ring(board, "b2"))\n'
+               '      b = number(ring(board, "c3"))')
+    assert (s.c_a, s.c_b) == (1, 0)  # the six around c3 are a ring; the empty centre closes none
+    errors = _errors(HEAD + "grid board: player square 3 by 3\ncounter a\n"
+                     + PASS_TURN.replace("{body}", 'a = number(ring(board, "b2"))'))
+    assert any("ring() is for boards of hexagons" in e for e in errors), errors

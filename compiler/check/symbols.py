@@ -27,7 +27,7 @@ OPEN_FUNCTIONS = {"number", "first", "last", "column", "cell", "neighbour", "nei
                   "ray", "distance", "edge_cells", "in_a_row", "connected", "flanked", "houses", "store",
                   "opposite", "chain", "sides", "lanes", "around", "liberties", "slide", "blocker", "repeated",
                   "lines", "leaps", "reach", "in_a_row_exactly", "wall", "beside", "reachable", "since", "line",
-                  "die"}
+                  "die", "ring"}
 #: The functions that draw on chance: ``random(n)`` (0..n-1) and ``die(n)`` (a die's face, 1..n).
 CHANCE_FUNCTIONS = frozenset({"random", "die"})
 

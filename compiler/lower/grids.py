@@ -32,7 +32,7 @@ GRID_FUNCTIONS = {"cells", "empty_cells", "filled_cells", "content", "is_empty",
                   "column", "cell", "neighbour", "neighbours", "directions", "ray", "distance",
                   "edge_cells", "in_a_row", "connected", "flanked", "houses", "store", "opposite", "chain",
                   "sides", "lanes", "around", "liberties", "slide", "blocker", "lines", "leaps", "reach",
-                  "in_a_row_exactly", "wall", "beside", "reachable", "shade", "line"}
+                  "in_a_row_exactly", "wall", "beside", "reachable", "shade", "line", "ring"}
 #: how many arguments each grid function takes
 ARITY = {"cells": range(1, 257), "empty_cells": (1,), "filled_cells": (1, 2, 3), "content": (2,), "is_empty": (2,),
          "row": (2,), "lane": (2,), "lane_count": (2,), "groups": (2, 3, 4), "largest_zone": (2, 3),
@@ -42,10 +42,10 @@ ARITY = {"cells": range(1, 257), "empty_cells": (1,), "filled_cells": (1, 2, 3),
          "store": (2,), "opposite": (2,), "chain": (2,), "sides": (2,), "lanes": (1,),
          "around": (2,), "liberties": (2,), "slide": (3,), "blocker": (3,), "reach": (3,), "lines": (1, 2),
          "in_a_row_exactly": (3,), "leaps": (4,), "wall": (3,), "beside": (2,), "reachable": (3, 4),
-         "shade": (2,), "line": (3,)}
+         "shade": (2,), "line": (3,), "ring": (2,)}
 #: functions that read pieces through the compiled kernels: not for grids of numbers
 _PIECE_FUNCTIONS = {"groups", "largest_zone", "placements", "line_moves", "in_a_row", "in_a_row_exactly",
-                    "connected", "flanked", "lane_count", "chain", "liberties"}
+                    "connected", "flanked", "lane_count", "chain", "liberties", "ring"}
 
 
 def gconst(name: str) -> str:
@@ -439,6 +439,14 @@ class GridLowering:
                 return self.helper("K.blocker", cell_t, gtree, self.adj_table(g), deg, c, d)
             # (natively an aggregate over it walks the line in C: emit_native.CythonWriter.walk_head)
             return N.Slide(T.list_of(cell_t), 0, f, gtree, self.adj_table(g), deg, c, d, sym.geo.cells)
+        if f == "ring":  # a loop of what c holds through c, with no sharp turn (Havannah)
+            if sym.geo.kind not in ("hex", "rhombus", "triangle"):
+                self.error(f"ring() is for boards of hexagons, not {sym.geo.kind}", node.pos,
+                           "on squares every loop turns sharply or surrounds nothing: use chain() and around()")
+                return N.Const(T.BOOL, 0, False)
+            c = self.cell_tree(args[1], ctx, sym)
+            turns = tuple(sym.geo.dirs.index(d) for d in ("e", "ne", "nw", "w", "sw", "se"))
+            return self.helper("K.ring", T.BOOL, gtree, self.adj_table(g), deg, N.Code(T.ANY, 0, repr(turns), P_ATOM), c)
         if f == "liberties":  # the empty cells next to c's chain
             c = self.cell_tree(args[1], ctx, sym)
             return self.helper("K.liberties", T.list_of(cell_t), gtree, self.adj_table(g), deg, c)
