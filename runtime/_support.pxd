@@ -538,13 +538,12 @@ cdef inline long lane_count(object grid, long lanes, long height, long lane) exc
     """``K.lane_count`` inline on a grid of elements (a bytearray): how many cells of a lane
     are filled from its foot, with no call of the kernel; anything else goes to the kernel."""
     cdef const unsigned char* cells
-    cdef long row = 0
+    cdef const void* found
     if type(grid) is not bytearray or not 0 <= lane < lanes or PyByteArray_GET_SIZE(grid) < lanes * height:
         return _CK.lane_count(grid, lanes, height, lane)  # (which says what is wrong)
     cells = <const unsigned char*>PyByteArray_AS_STRING(grid) + lane * height
-    while row < height and cells[row]:
-        row += 1
-    return row
+    found = memchr(cells, 0, height)  # the first empty cell from the foot: the C library's search
+    return height if found == NULL else <const unsigned char*>found - cells
 
 
 cdef inline long flanked_count(object grid, object table, long deg, long cell, long value, long d) except? -1:

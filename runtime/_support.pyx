@@ -1091,6 +1091,11 @@ def first_of(object grid, long kinds, long kind, long owner):
     return first_in(grid, kinds, kind, owner)
 
 
+def lane_count_of(object grid, long lanes, long height, long lane):
+    """``lane_count``: K.lane_count as a native engine counts it inline (the C library's search)."""
+    return lane_count(grid, lanes, height, lane)
+
+
 def flanked_count_of(object grid, object table, long deg, long cell, long value, long d):
     """``flanked_count``: K.flanked_count as a native engine counts it inline."""
     return flanked_count(grid, table, deg, cell, value, d)

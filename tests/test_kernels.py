@@ -846,6 +846,22 @@ def test_a_native_engine_s_inline_flank_count_is_the_kernel_s(data):
         pure.flanked_count(cells, adj, geo.deg, cell, value, d) == len(pure.flanked(cells, adj, geo.deg, cell, value, d))
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 9), st.data())
+def test_a_native_engine_s_inline_lane_count_is_the_kernel_s(lanes, height, data):
+    """A native engine counts ``lane_count(G, l)`` inline (``lane_count`` of _support.pxd, the C
+    library's search for the first empty cell from the foot): the kernel's count, holes above
+    included."""
+    try:
+        from regle.runtime import _support
+    except ImportError:
+        pytest.skip("the compiled runtime is not built")
+    cells = bytearray(data.draw(st.lists(st.sampled_from([0, 1, 2]), min_size=lanes * height,
+                                         max_size=lanes * height)))
+    for lane in range(lanes):
+        assert _support.lane_count_of(cells, lanes, height, lane) == pure.lane_count(cells, lanes, height, lane)
+
+
 # ---- rings on boards of hexagons (kernels.ring and its compiled twin) -------------------------------------
 from regle.compiler.check.geometry import rhombus, triangle  # noqa: E402
 
