@@ -305,7 +305,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Render the rulebook of a rules file from its text: overview, components, "
                                    "setup, the turn step by step, scoring, end and winner, and every stand-in.")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--format", choices=("md", "html"), default="md", help="md (default) or html")
+    p.add_argument("--format", choices=("md", "html", "json"), default="md",
+                   help="md (default), html, or json: the rulebook as data, with what the rules declare "
+                        "(params, enums, tables, places, boards and their geometry, steps and actions)")
     p.add_argument("-o", "--output", metavar="OUT", help="where to write it (default: stdout)")
     p.set_defaults(func=cmd_rules)
 

@@ -709,17 +709,40 @@ def _html_list(items: list) -> str:
 
 
 def rulebook(path: str | Path, fmt: str = "md", text: str | None = None) -> str:
-    """The rulebook of a rules file (its extends resolved) as Markdown or HTML. The HTML one
+    """The rulebook of a rules file (its extends resolved) as Markdown, HTML or JSON. The HTML one
     also shows the start position, drawn as ``regle serve`` draws it, and the rules text with
     its syntax highlighted. ``text``: the file's text as it is being edited (not as saved)."""
     path = Path(path)
     source = read_source(path) if text is None else Source(text, str(path))
     rules, _ = resolve(parse(source.text, str(path)), source)
     doc = Writer(rules, path.stem).write()
+    if fmt == "json":
+        return to_json(doc, path, source.text, edited=text is not None)
     if fmt != "html":
         return to_markdown(doc)
     _pictures(doc, path, source.text, edited=text is not None)
     return to_html(doc)
+
+
+def to_json(doc: Doc, path: Path, text: str, edited: bool = False) -> str:
+    """The rulebook as data: its sections as blocks (a heading, a paragraph, a list whose items
+    are texts or lists), its stand-ins, and what the rules declare (``game.spec``: params,
+    enums, tables, zones, counters, boards and their geometry, steps and actions)."""
+    import json
+    import regle
+    game = regle.loads(text, path.stem, str(path), backend="python") if edited else regle.load(path, backend="python")
+
+    def block(b: Block) -> dict:
+        if b.kind == "h":
+            return {"kind": "heading", "level": b.level, "text": b.data}
+        if b.kind == "ul":
+            return {"kind": "list", "items": b.data}
+        if b.kind == "p":
+            return {"kind": "paragraph", "text": b.data}
+        return {"kind": b.kind, "data": b.data}  # a table of components, patterns, a board
+    data = {"format": "regle-rulebook/1", "title": doc.title, "blocks": [block(b) for b in doc.blocks],
+            "standins": [{"what": what, "why": why} for what, why in doc.standins], "spec": game.spec.to_dict()}
+    return json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n"
 
 
 def _pictures(doc: Doc, path: Path, text: str, edited: bool = False) -> None:

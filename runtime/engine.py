@@ -11,10 +11,13 @@ import os
 import re
 import sys
 from collections.abc import Sequence
-from typing import Any, Iterator, overload
+from typing import TYPE_CHECKING, Any, Iterator, overload
 
 from .errors import GameOver, IllegalMove, RulesRuntimeError, StateError
 from .rng import Rng
+
+if TYPE_CHECKING:
+    from .spec import GameSpec
 
 STATE_FORMAT = "regle-state/1"
 #: Safety net for rules that never end: a game stops with an error after this many decisions.
@@ -790,6 +793,7 @@ class Game:
         self.State = namespace["State"]
         self.State.GAME = self
         self.module_name: str = namespace["__name__"]
+        self._spec = None  # game.spec, read from the module when first asked
 
     def __repr__(self) -> str:
         return f"<regle game {self.name!r} ({self.title}), players {self.players.start}-{self.players.stop - 1}>"
@@ -916,6 +920,15 @@ class Game:
     def grids(self) -> tuple:
         """(name, attribute, per, hidden, private, element kind, shape, width, height, cells)."""
         return self.namespace["GRIDS"]
+
+    @property
+    def spec(self) -> "GameSpec":
+        """What the rules declare, as data: params, enums, tables (every column), zones,
+        counters, boards with their geometry, steps and actions (regle.runtime.spec)."""
+        if self._spec is None:
+            from .spec import GameSpec
+            self._spec = GameSpec(self)
+        return self._spec
 
     def cell_names(self, grid: str) -> tuple:
         return self.namespace["GRID_NAMES"][grid]

@@ -72,6 +72,7 @@ class GridIR:
     line: int
     columns: list = attrs.Factory(list)  # per cell: its column (x) counted from the west
     sides: list = attrs.Factory(list)  # per side of the board: the cells along it
+    side_names: list = attrs.Factory(list)  # the sides' own names, clockwise from the south ("s", "w", ...)
     numbers: bool = False  # a grid of numbers: a list of ints, not a bytearray of codes
     values: object = 0  # for observations: how many values a cell may hold (a number, or "n")
     layout: tuple = ("square", ())  # for drawing: cell shape and centres (geometry.layout)

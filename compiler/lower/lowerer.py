@@ -212,7 +212,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                                 list(geo.adj), list(geo.rows), list(geo.cell_names()), list(geo.dirs),
                                 [list(e) for e in geo.exits], g.node.pos[0],
                                 columns=[c[0] for c in geo.coords] if geo.kind != "hex" else
-                                _hex_places(geo), sides=[list(c) for c in geo.side_cells()],
+                                _hex_places(geo), sides=[list(c) for c in geo.side_cells()], side_names=list(geo.sides),
                                 numbers=g.elem.kind == "int", values=self.value_count(g.elem, None)[1],
                                 layout=geo.layout(),
                                 numbered={n: c for n, c in enumerate(geo.reading_order(), 1)} if geo.numbered else {},
