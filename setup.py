@@ -77,6 +77,7 @@ def extensions():
     )
     for ext in exts:  # cythonize() drops optional=True: set it again
         ext.optional = not REQUIRE
+        ext.extra_compile_args = [*ext.extra_compile_args, "-g0"]  # no debug information in the wheel
     return exts
 
 

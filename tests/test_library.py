@@ -143,6 +143,12 @@ def test_a_built_wheel_lists_and_plays_from_an_empty_folder(tmp_path):
                            capture_output=True, text=True, timeout=900)
     assert built.returncode == 0, built.stderr[-2000:]
     wheel = next(wheels.glob("regle-*.whl"))
+    import zipfile
+    with zipfile.ZipFile(wheel) as packed:  # compiled, but without Cython's C output or debug information
+        names = packed.namelist()
+        assert not [n for n in names if n.endswith(".c")], names
+        for name in (n for n in names if n.endswith(".so")):
+            assert b".debug_info" not in packed.read(name), name
     target = tmp_path / "venv"
     venv.create(target, with_pip=True)
     python = target / "bin" / "python"
