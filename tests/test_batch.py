@@ -111,8 +111,64 @@ def test_gymnasiums_checker_passes_the_single_agent_env(path, backend):
     import regle.adapters.gymnasium as rgym
     for seat in (0, 1):
         with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message=".*infinity.*")  # observations have no declared bound
+            warnings.simplefilter("error")  # no warning: finite bounds (render modes: through make, below)
             check_env(rgym.env(regle.load(ROOT / path, backend=backend), seat=seat), skip_render_check=True)
+
+
+@pytest.mark.parametrize("name", ["connect4", "lostcities", "pixies", "go"])
+def test_gymnasium_make_gives_each_shipped_game_with_its_spec(name):
+    from gymnasium.utils.env_checker import check_env
+
+    import regle.adapters.gymnasium as rgym
+    assert f"regle/{name}-v0" in rgym.register_games()
+    env = gymnasium.make(f"regle/{name}-v0")
+    assert env.spec.id == f"regle/{name}-v0" and env.spec.kwargs == {"rules": name}
+    low, high = env.observation_space.low, env.observation_space.high
+    assert np.isfinite(low).all() and np.isfinite(high).all() and (low <= high).all()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+    obs, info = env.reset(seed=4)
+    for _ in range(30):  # every observation lies within the bounds
+        assert env.observation_space.contains(obs)
+        mask = env.unwrapped.action_masks()
+        assert mask.dtype == bool and (mask == info["action_mask"].astype(bool)).all()
+        obs, _reward, done, _cut, info = env.step(int(np.flatnonzero(mask)[0]))
+        if done:
+            obs, info = env.reset()
+
+
+def test_the_opponent_is_any_agent():
+    import regle.adapters.gymnasium as rgym
+    played = {}
+    for opponent in ("random", "greedy", "mcts:iterations=30"):
+        env = gymnasium.make("regle/connect4-v0", opponent=opponent)
+        _obs, info = env.reset(seed=2)
+        replies = []
+        for _ in range(3):
+            _obs, _r, done, _cut, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+            replies.append(env.unwrapped.state.to_json()["zones"]["board"])
+            if done:
+                break
+        again = gymnasium.make("regle/connect4-v0", opponent=opponent)
+        _obs, info = again.reset(seed=2)
+        for board in replies:  # seeded: the same game again
+            _obs, _r, done, _cut, info = again.step(int(np.flatnonzero(info["action_mask"])[0]))
+            assert again.unwrapped.state.to_json()["zones"]["board"] == board
+        played[opponent] = replies
+    assert len({str(v) for v in played.values()}) > 1  # the opponents play differently
+
+    class First:
+        def choose(self, state):
+            return state.legal_moves()[0]
+    env = rgym.env("connect4", opponent=First())
+    env.reset(seed=0)
+    env.step(6)
+    assert env.state.to_json()["zones"]["board"][0] == 1  # it answered in the first column
+    with pytest.raises(ValueError, match="unknown agent"):
+        rgym.env("connect4", opponent="clever")
+    with pytest.raises(ValueError, match="choose"):
+        rgym.env("connect4", opponent=42)
 
 
 @pytest.mark.parametrize("seat", [0, 1])

@@ -45,16 +45,59 @@ def _game(rules: str | os.PathLike | Game) -> Game:
     return rules if isinstance(rules, Game) else regle.load(rules)
 
 
+#: the bound given to numbers the rules leave unbounded (counters, scores, sums, turns): float32
+#: holds every whole number up to it exactly
+NUMBER_BOUND = float(2 ** 24)
+
+
+def _bounds(game: Game, players: int) -> tuple[Any, Any]:
+    """Each slice of the observation's lowest and highest value: 0 and 1 for one-hot parts and
+    the planes of a grid's cells, 0 up for sizes and counts, and +-NUMBER_BOUND for the numbers
+    the rules do not bound (regle.runtime.observe says what each slice holds)."""
+    spec = game.observation_spec(players)
+    length = sum(part[2] for part in spec)
+    low, high = np.zeros(length, np.float32), np.full(length, NUMBER_BOUND, np.float32)
+    grids = {f"grid {row[0]}": row[5] for row in game.grids}
+    for name, start, size in spec:
+        base = name.split("[")[0]
+        if base in ("current", "step") or (base in grids and grids[base] != "int"):
+            high[start:start + size] = 1.0
+        elif base.startswith(("counter ", "scores")) or base in grids:  # numbers of the rules' own
+            low[start:start + size] = -NUMBER_BOUND
+        elif base.startswith("zone "):  # its size, counts, then the sum (numbers) or the top's place
+            low[start + 1:start + size - 1] = -NUMBER_BOUND if size == 3 else 0.0
+    return low, high
+
+
 def _spaces(game: Game, players: int) -> tuple[Any, Any]:
-    length = sum(part[2] for part in game.observation_spec(players))
-    observation = spaces.Box(low=-np.inf, high=np.inf, shape=(length,), dtype=np.float32)
+    low, high = _bounds(game, players)
+    observation = spaces.Box(low=low, high=high, dtype=np.float32)
     return observation, spaces.Discrete(len(game.action_space(players)))
 
 
 def env(rules: str | os.PathLike | Game, players: int | None = None, seat: int = 0, seed_stride: int = 1,
-        render_mode: str | None = None) -> "RegleEnv":
-    """A single-agent environment for a rules file (or a loaded game): ``seat`` learns."""
-    return RegleEnv(_game(rules), players, seat, seed_stride, render_mode)
+        render_mode: str | None = None, opponent: Any = "random") -> "RegleEnv":
+    """A single-agent environment for a rules file (or a loaded game): ``seat`` learns, and the
+    other seats play as ``opponent`` says (see RegleEnv)."""
+    return RegleEnv(_game(rules), players, seat, seed_stride, render_mode, opponent)
+
+
+def _make(rules: str, **kwargs: Any) -> "RegleEnv":
+    """What ``gymnasium.make("regle/<game>-v0", **kwargs)`` calls."""
+    return env(rules, **kwargs)
+
+
+def register_games() -> list[str]:
+    """Register every game that ships with regle as ``regle/<name>-v0`` (done when this module
+    is imported; Gymnasium 1.x loads no plugins by itself). Returns the ids."""
+    from regle import games
+    ids = []
+    for name in games.names():
+        env_id = f"regle/{name}-v0"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="regle.adapters.gymnasium:_make", kwargs={"rules": name})
+        ids.append(env_id)
+    return ids
 
 
 def vector_env(rules: str | os.PathLike | Game, num_envs: int, players: int | None = None,
@@ -64,12 +107,15 @@ def vector_env(rules: str | os.PathLike | Game, num_envs: int, players: int | No
 
 
 class RegleEnv(gymnasium.Env):
-    """One game at a time, seen and played by one seat."""
+    """One game at a time, seen and played by one seat. ``opponent``: how the other seats play:
+    ``"random"`` (uniform legal moves from ``Rng(-1 - seed)``, the default), an agent's name as
+    ``regle simulate --agents`` takes it (``"greedy"``, ``"mcts:iterations=200"``; each seat's
+    agent seeded from the game's seed), or an object with ``choose(state) -> Move``."""
 
-    metadata = {"render_modes": ["ansi", "human"]}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
     def __init__(self, game: Game, players: int | None = None, seat: int = 0, seed_stride: int = 1,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, opponent: Any = "random"):
         self.game = game
         self.players = game.players.start if players is None else players
         if self.players not in game.players:
@@ -77,6 +123,14 @@ class RegleEnv(gymnasium.Env):
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise ValueError(f"seat {seat!r}: this game's seats are 0 to {self.players - 1}")
         self.seat, self.seed_stride, self.render_mode = seat, seed_stride, render_mode
+        if isinstance(opponent, str) and opponent != "random":
+            from regle.runtime.agents import make_agent
+            make_agent(opponent, 0)  # an unknown agent or option is said now, not at the first reset
+        elif not isinstance(opponent, str) and not callable(getattr(opponent, "choose", None)):
+            raise ValueError(f"opponent {opponent!r}: 'random', an agent's name ('greedy', 'mcts'), or an object "
+                             "with choose(state)")
+        self.opponent = opponent
+        self._agents: dict[int, Any] = {}
         self.observation_space, self.action_space = _spaces(game, self.players)
         self.state: Any = None
         self.game_seed: int | None = None
@@ -91,12 +145,19 @@ class RegleEnv(gymnasium.Env):
     def _observe(self) -> Any:
         return np.asarray(self.state.observation(self.seat), dtype=np.float32)
 
+    def action_masks(self) -> Any:
+        """The legal action ids as a boolean mask (what MaskablePPO of sb3-contrib asks for)."""
+        return self._info()["action_mask"].astype(bool)
+
     def _answer(self) -> None:
-        """The other seats' random moves, until this seat is to play or the game is over."""
+        """The other seats' moves, until this seat is to play or the game is over."""
         s = self.state
         while not s.over and s.cur != self.seat:
-            legal = s.legal
-            s.advance(legal[self._rng.below(len(legal))])
+            if self.opponent == "random":
+                legal = s.legal
+                s.advance(legal[self._rng.below(len(legal))])
+            else:
+                s.play(self._agents[s.cur].choose(s))
 
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[Any, dict]:
         super().reset(seed=seed)
@@ -108,6 +169,12 @@ class RegleEnv(gymnasium.Env):
             self.game_seed += self.seed_stride
         self.state = self.game.new_game(self.players, seed=self.game_seed)
         self._rng = Rng(-1 - self.game_seed)
+        if isinstance(self.opponent, str) and self.opponent != "random":
+            from regle.runtime.agents import agent_seed, make_agent
+            self._agents = {p: make_agent(self.opponent, agent_seed(self.game_seed, p))
+                            for p in range(self.players) if p != self.seat}
+        elif not isinstance(self.opponent, str):
+            self._agents = {p: self.opponent for p in range(self.players) if p != self.seat}
         self._answer()
         if self.state.over:
             raise ValueError(f"{self.game.title}: the game of seed {self.game_seed} ended before seat "
@@ -170,3 +237,6 @@ class RegleVectorEnv(VectorEnv):
             infos["final_obs"], infos["_final_obs"] = final, done.copy()
         return (self.batch.observations(self.seat), rewards[:, self.seat].copy(), done.copy(),
                 np.zeros(self.num_envs, dtype=bool), infos)
+
+
+register_games()
