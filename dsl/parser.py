@@ -281,6 +281,9 @@ class ToAst(Transformer):
     def shape_hex(self, meta, items):
         return ("shape", ("hex", list(items)))
 
+    def shape_star(self, meta, items):
+        return ("shape", ("star", list(items)))
+
     def shape_triangle(self, meta, items):
         return ("shape", ("triangle", list(items)))
 

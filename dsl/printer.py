@@ -472,7 +472,7 @@ class Printer:
                 self.lines_grid(head, [quote(s.value) for s in d.size], f"{edges}{_opts(d)}")
             else:
                 size = {"square": "square {} by {}", "lanes": "lanes {} height {}", "hex": "hex side {}",
-                        "rhombus": "hex {} by {}", "triangle": "hex triangle {}", "mancala": "mancala {}", "walls": "walls of {}"}[d.shape]
+                        "rhombus": "hex {} by {}", "triangle": "hex triangle {}", "star": "star {}", "mancala": "mancala {}", "walls": "walls of {}"}[d.shape]
                 self.line(f"{head} {size.format(*(expr(e) for e in d.size))}{edges}{_opts(d)}")
         elif isinstance(d, ast.Counter):
             kind = f": {type_text(d.type)}" if d.type is not None else ""

@@ -196,6 +196,7 @@ class Writer:
                     size = {"square": "a {} by {} grid", "lanes": "{} lanes of {}", "hex": "a hexagonal board of side {}",
                             "rhombus": "a {} by {} rhombus of hexagons",
                             "triangle": "a triangle of hexagons of side {}",
+                            "star": "a six-pointed star of hexagons, points of {} rows",
                             "mancala": "a mancala board of two rows of {} houses and a store at each end",
                             "lines": "a board of {} points joined by {} lines",
                             "walls": "the places between two cells of `{}` that share a side (walls)"}[z.shape]

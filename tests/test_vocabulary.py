@@ -234,3 +234,27 @@ def test_ring_is_a_loop_of_stones_around_a_cell_on_hexagons():
     errors = _errors(HEAD + "grid board: player square 3 by 3\ncounter a\n"
                      + PASS_TURN.replace("{body}", 'a = number(ring(board, "b2"))'))
     assert any("ring() is for boards of hexagons" in e for e in errors), errors
+
+
+# ---- star N: the six-pointed star of Chinese checkers --------------------------------------------------
+def test_the_star_has_121_holes_six_points_and_no_edges():
+    from regle.compiler.check.geometry import star
+    geo = star(4)
+    assert geo.cells == 121 and geo.sides == ()
+    names = geo.cell_names()
+    degree = [sum(1 for j in geo.adj[i * 6:(i + 1) * 6] if j >= 0) for i in range(geo.cells)]
+    assert sorted(degree).count(2) == 6  # the six tips
+    assert [names[i] for i in range(geo.cells) if geo.rows[i] == 0] == ["a1"]  # the south tip
+    assert [sum(1 for r in geo.rows if r == row) for row in range(17)] == [1, 2, 3, 4, 13, 12, 11, 10, 9,
+                                                                           10, 11, 12, 13, 4, 3, 2, 1]
+    for i in range(geo.cells):
+        for j in geo.adj[i * 6:(i + 1) * 6]:
+            assert j < 0 or i in geo.adj[j * 6:(j + 1) * 6]
+    assert star(2).cells == 6 * 2 * 3 + 1
+    s = _after("grid board: player star 2\ncounter n",
+               'n = count(neighbours(board, "a1")) * 10 + count(cells(board))')
+    assert s.c_n == 2 * 10 + 37
+    errors = _errors(HEAD + "enum side { a, b, c, d, e, f }\ngrid board: player star 2 edges side\n"
+                     + PASS_TURN.replace("{body}", 'put 0 at "a1" on board'))
+    assert any("a star's points are found by rows" in e for e in errors), errors
+    _roundtrip(HEAD + "grid board: player star 3\n" + PASS_TURN.replace("{body}", 'put 0 at "a1" on board'))

@@ -451,7 +451,7 @@ class Checker:
                     geo = getattr(geometry, node.shape)(*sizes, diagonals=node.diagonals)
                 else:  # hex side S, hex W by H, hex triangle S, mancala N
                     geo = {"hex": geometry.hexagon, "rhombus": geometry.rhombus, "triangle": geometry.triangle,
-                           "mancala": geometry.mancala}[node.shape](*sizes)
+                           "mancala": geometry.mancala, "star": geometry.star}[node.shape](*sizes)
                 if node.numbered:
                     geo = attrs.evolve(geo, numbered=True)
                 if geo.cells > LIMITS["grid_cells"]:
@@ -469,8 +469,8 @@ class Checker:
             if enum is None:
                 self.error(f"'edges {node.edges}': '{node.edges}' is not an enum", node.pos,
                            suggest(node.edges, self.sym.enums))
-            elif node.shape in ("lanes", "mancala", "lines", "walls"):
-                self.error({"lanes": "lanes have no edges to leave by",
+            elif node.shape in ("lanes", "mancala", "lines", "walls", "star"):
+                self.error({"lanes": "lanes have no edges to leave by", "star": "a star's points are found by rows and places, not edges",
                             "mancala": "a mancala board has no edges to leave by",
                             "lines": "a board of points and lines has no edges to leave by",
                             "walls": "walls have no edges to leave by"}[node.shape], node.pos)

@@ -38,7 +38,7 @@ TRIANGLE_SIDES = ("s", "w", "ne")
 
 @attrs.frozen
 class Geometry:
-    kind: str  # square | lanes | hex | rhombus | triangle | mancala | points
+    kind: str  # square | lanes | hex | rhombus | triangle | star | mancala | points
     cells: int
     width: int  # columns (square), lanes, or the hex side
     height: int
@@ -60,7 +60,7 @@ class Geometry:
 
     @property
     def sides(self) -> tuple:
-        if self.kind in ("mancala", "points", "walls"):
+        if self.kind in ("mancala", "points", "walls", "star"):
             return ()
         return {"hex": HEX_SIDES, "triangle": TRIANGLE_SIDES}.get(self.kind, SQUARE_SIDES)
 
@@ -94,7 +94,7 @@ class Geometry:
             n = self.width
             return tuple([f"{_letters(i)}1" for i in range(n)] + ["store1"]
                          + [f"{_letters(n - 1 - i)}2" for i in range(n)] + ["store2"])
-        if self.kind == "hex":
+        if self.kind in ("hex", "star"):
             names, count = [], {}
             for row in self.rows:
                 count[row] = count.get(row, 0) + 1
@@ -111,6 +111,9 @@ class Geometry:
                                   round((centres[a][1] + centres[b][1]) / 2, 3)) for a, b in self.ends)
         if self.kind == "hex":
             k = self.width - 1
+            return "hex", tuple((round(q + r / 2 + k / 2, 3), round((r + k) * 0.866, 3)) for q, r in self.coords)
+        if self.kind == "star":
+            k = 2 * self.width
             return "hex", tuple((round(q + r / 2 + k / 2, 3), round((r + k) * 0.866, 3)) for q, r in self.coords)
         if self.kind in ("rhombus", "triangle"):
             return "hex", tuple((round(x + y / 2, 3), round((self.height - 1 - y) * 0.866, 3)) for x, y in self.coords)
@@ -371,3 +374,20 @@ def hexagon(side: int) -> Geometry:
     rows = tuple(k - r for q, r in cells)
     return Geometry("hex", len(cells), side, 2 * side - 1, HEX_DIRS, tuple(adj), tuple(cells), rows,
                     tuple(exits))
+
+
+def star(points: int) -> Geometry:
+    """``star N``: the six-pointed star of hexagons of Chinese checkers (``star 4``: 121 cells),
+    a hexagon of side N + 1 with a triangle of N rows on each of its sides. Its cells are those
+    of two large triangles, in axial coordinates (q, r, s = -q - r) those with the largest
+    coordinate at most N or the smallest at least -N; rows from the south (the south point's tip
+    is row a), each from the west, and neighbours as a hexagon's. It has no sides to leave by:
+    its regions are found by rows and places."""
+    n, k = points, 2 * points
+    cells = [(q, r) for r in range(k, -k - 1, -1) for q in range(-k, k + 1)
+             if max(q, r, -q - r) <= n or min(q, r, -q - r) >= -n]
+    index = {c: i for i, c in enumerate(cells)}
+    adj = [index.get((q + dq, r + dr), -1) for q, r in cells for dq, dr in _HEX_STEPS]
+    return Geometry("star", len(cells), points, 2 * k + 1, HEX_DIRS, tuple(adj), tuple(cells),
+                    tuple(k - r for _q, r in cells), tuple(() for _ in adj))
+

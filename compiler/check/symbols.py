@@ -174,6 +174,8 @@ def _cell_count(shape: str, sizes: list[int]) -> int:
         return 2 * sizes[0] + 2
     if shape == "triangle":
         return sizes[0] * (sizes[0] + 1) // 2
+    if shape == "star":
+        return 6 * sizes[0] * (sizes[0] + 1) + 1
     count = 1
     for size in sizes:
         count *= size

@@ -313,7 +313,7 @@ class GridLowering:
                     return N.Numbered(cell_t, 0, f"{g}_NUMBERED", number)
             if len(args) == 2:
                 return attrs.evolve(self.cell_tree(args[1], ctx, sym), type=cell_t)
-            if sym.geo.kind in ("hex", "triangle", "mancala", "points"):
+            if sym.geo.kind in ("hex", "triangle", "star", "mancala", "points"):
                 self.error(f"cell(G, x, y) is for square boards, lanes and hex W by H boards, not {sym.geo.kind}",
                            node.pos, 'name the cell instead: cell(G, "b3")')
             x, y = self.number_tree(args[1], ctx), self.number_tree(args[2], ctx)
@@ -440,7 +440,7 @@ class GridLowering:
             # (natively an aggregate over it walks the line in C: emit_native.CythonWriter.walk_head)
             return N.Slide(T.list_of(cell_t), 0, f, gtree, self.adj_table(g), deg, c, d, sym.geo.cells)
         if f == "ring":  # a loop of what c holds through c, with no sharp turn (Havannah)
-            if sym.geo.kind not in ("hex", "rhombus", "triangle"):
+            if sym.geo.kind not in ("hex", "rhombus", "triangle", "star"):
                 self.error(f"ring() is for boards of hexagons, not {sym.geo.kind}", node.pos,
                            "on squares every loop turns sharply or surrounds nothing: use chain() and around()")
                 return N.Const(T.BOOL, 0, False)

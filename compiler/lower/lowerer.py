@@ -211,7 +211,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                                 g.private, g.elem.display_kind, geo.kind, geo.width, geo.height, geo.cells,
                                 list(geo.adj), list(geo.rows), list(geo.cell_names()), list(geo.dirs),
                                 [list(e) for e in geo.exits], g.node.pos[0],
-                                columns=[c[0] for c in geo.coords] if geo.kind != "hex" else
+                                columns=[c[0] for c in geo.coords] if geo.kind not in ("hex", "star") else
                                 _hex_places(geo), sides=[list(c) for c in geo.side_cells()], side_names=list(geo.sides),
                                 numbers=g.elem.kind == "int", values=self.value_count(g.elem, None)[1],
                                 layout=geo.layout(),
