@@ -446,7 +446,8 @@ class GridLowering:
                 return N.Const(T.BOOL, 0, False)
             c = self.cell_tree(args[1], ctx, sym)
             turns = tuple(sym.geo.dirs.index(d) for d in ("e", "ne", "nw", "w", "sw", "se"))
-            return self.helper("K.ring", T.BOOL, gtree, self.adj_table(g), deg, N.Code(T.ANY, 0, repr(turns), P_ATOM), c)
+            order = N.ListOf(T.list_of(T.INT), 0, tuple(N.Const(T.INT, 0, t) for t in turns))
+            return self.helper("K.ring", T.BOOL, gtree, self.adj_table(g), deg, order, c)
         if f == "liberties":  # the empty cells next to c's chain
             c = self.cell_tree(args[1], ctx, sym)
             return self.helper("K.liberties", T.list_of(cell_t), gtree, self.adj_table(g), deg, c)
