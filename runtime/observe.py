@@ -12,7 +12,9 @@ not see are 0. ``observation_spec(n)`` names each slice. Layout, for n players:
   + 1 (the top of a pile; 0 when empty or unseen);
 - each grid: one plane of its cells per value (1 where the cell holds it), and a plane of cells
   holding something unseen; a grid of numbers: one plane of the numbers;
-- each counter; then the scores as p sees them.
+- each counter: a number as it is; one that holds a cell, an enum member, an item, a piece or
+  a seat one-hot over those values (all 0 for none, and for a private counter p may not see);
+  then the scores as p sees them.
 """
 from __future__ import annotations
 
@@ -61,9 +63,11 @@ def observation_spec(ns: dict, n: int) -> list[tuple[str, int, int]]:
                 add(label, cells)
             else:
                 add(label, (_values(ns, kind, name, n)[1] + 1) * cells)
+    one_hot = ns.get("COUNTER_VALUES", {})
     for name, _attr, per in ns["COUNTERS"]:
+        size = one_hot.get(name)
         for i in range(_instances(per, n)):
-            add(f"counter {name}" + (f"[{i}]" if per else ""), 1)
+            add(f"counter {name}" + (f"[{i}]" if per else ""), 1 if size is None else (n if size == "n" else size))
     add("scores", n)
     return spec
 
@@ -122,9 +126,19 @@ def observation(state, player: int | None) -> Any:
                     planes[count * cells + c] = 1
             out += planes
     counters = view["counters"]
+    one_hot = ns.get("COUNTER_VALUES", {})
     for name, _attr, per in ns["COUNTERS"]:
         value = counters[name]
-        out += [v if v is not None else 0 for v in value] if per else [value]  # unseen (private): 0
+        size = one_hot.get(name)
+        if size is None:
+            out += [v if v is not None else 0 for v in value] if per else [value]  # unseen (private): 0
+            continue
+        size = n if size == "n" else size
+        for v in value if per else [value]:
+            slots = [0] * size
+            if v is not None and 0 <= v < size:  # none (-1), or unseen (None): all 0
+                slots[v] = 1
+            out += slots
     out += [s if s is not None else 0 for s in view["scores"]]
     try:
         import numpy

@@ -77,6 +77,15 @@ def subsets(values) -> list[tuple]:
     return out
 
 
+def one_hot(out: list, value: int, size: int) -> None:
+    """``size`` numbers onto ``out``, 1 at ``value`` and 0 elsewhere (all 0 for none, -1): how an
+    observation gives a counter that holds a cell, a member, an item, a piece or a seat."""
+    start = len(out)
+    out += [0] * size
+    if 0 <= value < size:
+        out[start + value] = 1
+
+
 def overflow(zone_name: str, capacity: int) -> None:
     """Raised by generated code when an effect would put too many items in a zone."""
     raise ValueError(f"zone '{zone_name}' is full (capacity {capacity})")

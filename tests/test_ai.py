@@ -126,6 +126,63 @@ def test_observation_fits_its_spec(path, players):
     assert [name for name, _s, _l in spec][:3] == ["current", "step", "turns"]
 
 
+ONE_HOT = """game "Marks" {
+  players 2
+  max decisions 4
+}
+
+enum colour { red, blue, green }
+
+grid board: player square 3 by 1
+counter spot: cell of board
+counter shade: colour
+counter leader: player
+counter chosen: colour per player private
+counter total
+
+turn {
+  action mark(c in empty_cells(board)) "{c}" {
+    put me at c on board
+    spot = c
+    shade = colour(number(c) % 3)
+    leader = me
+    chosen[me] = colour(2 - number(c) % 3)
+    total += 5
+  }
+}
+
+end when count(empty_cells(board)) == 0
+"""
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_a_counter_of_cells_members_or_seats_is_observed_one_hot(backend):
+    """A counter holding a cell, an enum member or a seat is given one-hot (all 0 for none, and
+    for a private one the seat may not see); a number as it is; the compiled observation is its
+    reference's (regle.runtime.observe)."""
+    from regle import native
+    from regle.runtime.observe import observation as reference
+    if backend == "native" and not native.available():
+        pytest.skip(native.unavailable_reason())
+    game = regle.loads(ONE_HOT, "marks", backend=backend)
+    spec = {name: (start, length) for name, start, length in game.observation_spec(2)}
+    assert [spec[k][1] for k in ("counter spot", "counter shade", "counter leader", "counter chosen[0]",
+                                 "counter chosen[1]", "counter total")] == [3, 3, 2, 3, 3, 1]
+    state = game.new_game(2, seed=0)
+
+    def part(seat, name):
+        start, length = spec[name]
+        return list(state.observation(seat))[start:start + length]
+    assert part(0, "counter spot") == [0, 0, 0] and part(0, "counter leader") == [0, 0]  # none yet
+    state.play("b1")
+    assert part(0, "counter spot") == [0, 1, 0] and part(0, "counter shade") == [0, 1, 0]
+    assert part(1, "counter leader") == [1, 0] and part(0, "counter total") == [5]
+    assert part(0, "counter chosen[0]") == [0, 1, 0]  # its own
+    assert part(1, "counter chosen[0]") == [0, 0, 0] and part(None, "counter chosen[0]") == [0, 0, 0]
+    for seat in (None, 0, 1):
+        assert list(state.observation(seat)) == list(reference(state, seat))
+
+
 def test_game_facts():
     tic = regle.load(ROOT / "games/classics/tictactoe.rules")
     assert not tic.has_chance and not tic.has_hidden_information and tic.utility(2) == "zero_sum"

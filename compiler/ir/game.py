@@ -96,6 +96,9 @@ class CounterIR:
     kind: str = "int"  # what it holds, for displays: int, player, bool, cell:GRID, enum:E, item:T
     per_turn: bool = False  # set back to its first value as each turn begins
     private: bool = False  # per player, each seat sees its own value only
+    #: observations give it one-hot over this many values (a cell, member, item, piece; "n": a
+    #: seat); None: a number (or a truth), given as it is
+    values: int | str | None = None
 
 
 @attrs.define

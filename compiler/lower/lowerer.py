@@ -244,7 +244,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                 self.error(f"a private counter is one per player, each seen by its seat: counter {c.name} per "
                            "player private", c.node.pos)
             counters.append(CounterIR(c.name, f"c_{c.name}", self.per_count(c.per), init, c.node.pos[0],
-                                      c.type.display_kind, per_turn=c.node.per == "turn", private=c.private))
+                                      c.type.display_kind, per_turn=c.node.per == "turn", private=c.private,
+                                      values=self.counter_values(c.type)))
         end_ctx = Ctx("end", has_me=True)
         skeletons: dict[str, int] = {}
         for a in actions:
@@ -350,6 +351,16 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         if values is not None:
             return (values[0], values[1] - values[0] + 1)
         return (0, None)
+
+    def counter_values(self, ty: T.Type) -> int | str | None:
+        """How many values a counter holds when observations give it one-hot (a cell of a grid, a
+        member, an item, a piece, a seat: "n"); None for numbers and truths, given as they are."""
+        family, _, name = ty.display_kind.partition(":")
+        if family == "cell" and name in self.sym.grids:
+            return self.sym.grids[name].geo.cells
+        if ty.kind in ("item", "enum", "player", "piece"):
+            return self.value_count(ty, None)[1]
+        return None
 
     def per_count(self, per: str | None) -> str | int | None:
         """How a per-something declaration is laid out: None, "player", or a member count."""
