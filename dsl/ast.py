@@ -514,6 +514,17 @@ class Zone(Decl):
 
 
 @attrs.define
+class Track(Decl):
+    """``track NAME on GRID: "a1 b1 c1", "c2 c3" [loop]``: a path through a grid's cells in order
+    (the texts' cell names joined), a circuit with ``loop``: what ``along`` and ``position`` walk."""
+
+    name: str = ""
+    grid: str = ""
+    cells: list = attrs.Factory(list)  # Str per text, each of space-separated cell names
+    loop: bool = False
+
+
+@attrs.define
 class Grid(Decl):
     """A board of cells: ``square`` w by h, ``lanes`` n of a height, ``hex`` of a side, ``hex``
     w by h (a rhombus of hexagons), ``mancala`` n (two rows of n pits and a store each),

@@ -323,6 +323,12 @@ class ToAst(Transformer):
                 setattr(node, key, value)
         return node
 
+    def track(self, meta, items):
+        name, grid, *rest = items
+        texts = [ast.Str(value=_unquote(t), pos=_pos(t)) for t in rest if t is not None and t.type == "STRING"]
+        loop = any(t is not None and t.type == "LOOP" for t in rest)
+        return ast.Track(name=str(name), grid=str(grid), cells=texts, loop=loop, pos=_pos(meta), name_pos=_pos(name))
+
     def hidden(self, meta, items):
         return ("hidden", True)
 

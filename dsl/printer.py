@@ -469,11 +469,14 @@ class Printer:
                      + (f" edges {d.edges}" if d.edges else "")) + (f" under {d.under}" if d.under else "")
             head = f"{mark}grid {d.name}: {type_text(d.elem)}{_per(d.per)}"
             if d.shape == "lines":
-                self.lines_grid(head, [quote(s.value) for s in d.size], f"{edges}{_opts(d)}")
+                self.lines_grid(f"{head} lines", [quote(s.value) for s in d.size], f"{edges}{_opts(d)}")
             else:
                 size = {"square": "square {} by {}", "lanes": "lanes {} height {}", "hex": "hex side {}",
                         "rhombus": "hex {} by {}", "triangle": "hex triangle {}", "star": "star {}", "mancala": "mancala {}", "walls": "walls of {}"}[d.shape]
                 self.line(f"{head} {size.format(*(expr(e) for e in d.size))}{edges}{_opts(d)}")
+        elif isinstance(d, ast.Track):
+            self.lines_grid(f"{mark}track {d.name} on {d.grid}:", [quote(s.value) for s in d.cells],
+                            " loop" if d.loop else "")
         elif isinstance(d, ast.Counter):
             kind = f": {type_text(d.type)}" if d.type is not None else ""
             self.line(f"{mark}counter {d.name}{kind}{_per(d.per)}" + (" quiet" if d.quiet else "")
@@ -533,13 +536,13 @@ class Printer:
             raise TypeError(type(d).__name__)
 
     def lines_grid(self, head: str, lines: list[str], tail: str) -> None:
-        """A board of points and lines: on one line if it fits, else its lines follow the head,
-        as many to a line as fit."""
-        one = f"{head} lines {', '.join(lines)}{tail}"
+        """A board of points and lines (or a track's cells): on one line if it fits, else its
+        texts follow the head, as many to a line as fit."""
+        one = f"{head} {', '.join(lines)}{tail}"
         if len(INDENT * self.depth + one) <= WIDTH:
             self.line(one)
             return
-        self.line(f"{head} lines")
+        self.line(head)
         self.depth += 2
         row: list[str] = []
         for i, text in enumerate(lines):

@@ -82,6 +82,8 @@ BUILTIN_DOCS = {
     "chain": "chain(G, c): the cells joined to c through neighbours holding what c holds (a flood fill)",
     "liberties": "liberties(G, c): the empty cells next to c's chain",
     "ring": "ring(G, c): on hexagons, a loop of what c holds through c that never turns sharply (it surrounds a cell)",
+    "along": "along(T, c, k): the cell k places further along track T from c (none past an end; round a loop)",
+    "position": "position(T, c): where cell c lies on track T, from 0 (-1 off it)",
     "around": "around(G, cells): the cells next to some of the cells and not among them (a region's border)",
     "groups": "groups(G, min, wild[, real]): the groups of one member (or the wild one) of at least min cells",
     "largest_zone": "largest_zone(G, min, wild): the size of the largest such group",

@@ -222,6 +222,12 @@ class Writer:
                              + self.standin(z, f"{type(z).__name__.lower()} {z.name}")
                              + (f": {prose(z.doc)}" if z.doc else ""))
             doc.ul(items)
+        tracks = self.of(ast.Track)
+        if tracks:
+            doc.ul([f"track **{_name(t.name)}** on {_name(t.grid)}: "
+                    + " → ".join(word for text in t.cells for word in text.value.split())
+                    + (" → back to the start (a loop)" if t.loop else "") + self.standin(t, f"track {t.name}")
+                    + (f": {prose(t.doc)}" if t.doc else "") for t in tracks])
         counters = self.of(ast.Counter)
         if counters:
             doc.ul([f"counter **{_name(c.name)}**" + (" (one per player)" if c.per == "player" else

@@ -77,6 +77,23 @@ def subsets(values) -> list[tuple]:
     return out
 
 
+def along(cells: tuple, places: tuple, loop: bool, cell: int, steps: int) -> int:
+    """``along(T, c, k)``: the cell ``steps`` places further along a track (back when negative)
+    from ``cell``; -1 (none) when ``cell`` is not on it or, on a track that is not a loop, the
+    count passes one of its ends. A loop goes round."""
+    if not 0 <= cell < len(places) or places[cell] < 0:
+        return -1
+    at = places[cell] + steps
+    if loop:
+        return cells[at % len(cells)]
+    return cells[at] if 0 <= at < len(cells) else -1
+
+
+def track_position(places: tuple, cell: int) -> int:
+    """``position(T, c)``: where ``cell`` lies on a track, from 0 at its start; -1 off it."""
+    return places[cell] if 0 <= cell < len(places) else -1
+
+
 def one_hot(out: list, value: int, size: int) -> None:
     """``size`` numbers onto ``out``, 1 at ``value`` and 0 elsewhere (all 0 for none, -1): how an
     observation gives a counter that holds a cell, a member, an item, a piece or a seat."""

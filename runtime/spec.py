@@ -123,6 +123,9 @@ class GameSpec:
         self.counters: dict[str, dict] = {name: {"per": per, "holds": kinds.get(name, "int")}
                                           for name, _attr, per in ns.get("COUNTERS", ())}
         self.grids: dict[str, GridSpec] = {row[0]: GridSpec(ns, row[0], row) for row in ns.get("GRIDS", ())}
+        self.tracks: dict[str, dict] = {
+            name: {"grid": grid, "cells": [self.grids[grid].cells[c] for c in cells], "loop": loop}
+            for name, (grid, cells, loop) in ns.get("TRACKS", {}).items() if grid in self.grids}
         actions = ns.get("SPEC_ACTIONS", ())
         self.steps: list[dict] = [
             {"name": step, "kind": kind, "line": line,
@@ -149,7 +152,8 @@ class GameSpec:
         return {"name": self.name, "title": self.title, "players": self.players, "params": self.params,
                 "enums": self.enums, "enum_symbols": self.enum_symbols, "tables": self.tables,
                 "zones": self.zones, "counters": self.counters,
-                "grids": {name: grid.to_dict() for name, grid in self.grids.items()}, "steps": self.steps}
+                "grids": {name: grid.to_dict() for name, grid in self.grids.items()}, "tracks": self.tracks,
+                "steps": self.steps}
 
     def __repr__(self) -> str:
         return (f"<GameSpec {self.name}: {len(self.params)} params, {len(self.enums)} enums, "

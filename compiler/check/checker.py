@@ -18,6 +18,7 @@ from ..ir import types as T
 from .again import mark_again
 from .analysis import children
 from .since import mark_since
+from .tracks import decl_track
 from .symbols import (COLOUR, LIMITS, ParamSym, EnumSym, ColumnSym, TableSym, ZoneSym, GridSym, CounterSym,
                       Symbols, _cell_count, NotConstant, fold_constant, suggest, bad_identifier)
 from .texts import _at, _BAD, _placeholders
@@ -85,6 +86,8 @@ class Checker:
         return True
 
     # -- declarations -------------------------------------------------------------------
+    decl_track = decl_track  # a path through a grid's cells (compiler/check/tracks.py)
+
     def decl_game(self, node: ast.Game) -> None:
         if self.sym.game is not None:
             return self.error("a second game block", node.pos, "a rules file describes one game")

@@ -27,7 +27,7 @@ OPEN_FUNCTIONS = {"number", "first", "last", "column", "cell", "neighbour", "nei
                   "ray", "distance", "edge_cells", "in_a_row", "connected", "flanked", "houses", "store",
                   "opposite", "chain", "sides", "lanes", "around", "liberties", "slide", "blocker", "repeated",
                   "lines", "leaps", "reach", "in_a_row_exactly", "wall", "beside", "reachable", "since", "line",
-                  "die", "ring"}
+                  "die", "ring", "along", "position"}
 #: The functions that draw on chance: ``random(n)`` (0..n-1) and ``die(n)`` (a die's face, 1..n).
 CHANCE_FUNCTIONS = frozenset({"random", "die"})
 
@@ -147,6 +147,7 @@ class Symbols:
     zones: dict = attrs.Factory(dict)
     grids: dict = attrs.Factory(dict)
     counters: dict = attrs.Factory(dict)
+    tracks: dict = attrs.Factory(dict)  # name -> tracks.TrackSym
     defines: dict = attrs.Factory(dict)
     since: dict = attrs.Factory(dict)  # an action since() names -> the counter of the turn it was last played
     again_flags: dict = attrs.Factory(dict)  # (action, step) that says again -> its flag counter (compiler/check/again.py)
@@ -162,7 +163,7 @@ class Symbols:
 
     def all_names(self) -> list[str]:
         return [*self.params, *self.enums, *self.members, *self.seats, *self.tables, *self.zones, *self.grids,
-                *self.counters, *self.defines, *BUILTIN_NAMES]
+                *self.counters, *self.tracks, *self.defines, *BUILTIN_NAMES]
 
 
 def _cell_count(shape: str, sizes: list[int]) -> int:

@@ -195,6 +195,8 @@ class GameIR:
     edges: dict = attrs.Factory(dict)  # grid name -> the enum naming its sides
     under: dict = attrs.Factory(dict)  # grid name -> the grid lying on top of it
     enum_params: dict = attrs.Factory(dict)  # enum -> {list param indexed by it: values}
+    #: tracks: (name, grid, rules line, its cells in order, each grid cell's place on it or -1, loop)
+    tracks: list = attrs.Factory(list)
     item_patterns: dict = attrs.Factory(dict)  # "item:table" -> the constant of its pattern column
     #: [(comment, condition's tree, the winner's tree, "draw" or None)]: an end condition
     #: that names its winner

@@ -98,6 +98,27 @@ class CallLowering:
             return N.Const(T.INT, 0, 0)  # said by the checker
         return self.as_tree(self.x_Call(node, ctx), line)
 
+    def track_call(self, node: ast.Call, ctx: Ctx):
+        """``along(T, c, k)``: the cell k places along track T from c (none off its ends, round a
+        loop); ``position(T, c)``: c's place on T from 0 (-1 off it)."""
+        f, args = node.func, node.args
+        usage = "along(T, c, k): the cell k places along track T from cell c" if f == "along" else \
+            "position(T, c): where cell c lies on track T, from 0"
+        if len(args) != (3 if f == "along" else 2) or not isinstance(args[0], ast.Name) \
+                or args[0].id not in self.sym.tracks:
+            self.error(f"{f}() takes a track first: {usage}", node.pos,
+                       f"tracks: {', '.join(self.sym.tracks)}" if self.sym.tracks else
+                       'declare one: track lap on board: "a1 b1 c1 ..." (loop for a circuit)')
+            return "0", T.ANY, P_ATOM
+        track = self.sym.tracks[args[0].id]
+        cell = self.cell_tree(args[1], ctx, self.sym.grids[track.grid])
+        places = N.Global(T.ANY, 0, f"TRACK_{track.name}_AT")
+        if f == "position":
+            return self.helper("ops.track_position", T.INT, places, cell)
+        steps = self.number_tree(args[2], ctx)
+        return self.helper("ops.along", T.Type("cell", space=track.grid), N.Global(T.ANY, 0, f"TRACK_{track.name}_CELLS"),
+                           places, N.Const(T.BOOL, 0, track.loop), cell, steps)
+
     def declared_as(self, name: str) -> tuple[str, tuple] | None:
         """What the rules declare by that name, besides a define, and where: (what, position)."""
         if name not in self.sym.all_names():
@@ -142,6 +163,8 @@ class CallLowering:
                                node.pos)
                 return N.Const(T.enum(f), 0, n.value)
             return self.helper("ops.member", T.enum(f), n, len(enum.members), N.Text(T.ANY, 0, f))
+        if f in ("along", "position"):
+            return self.track_call(node, ctx)
         if f not in FUNCTIONS and f not in OPEN_FUNCTIONS:
             # `at` is reserved for `put X at C on G`, not a function one can call
             known = sorted((FUNCTIONS - {"at"}) | OPEN_FUNCTIONS | set(GRID_FUNCTIONS) | set(self.sym.defines))

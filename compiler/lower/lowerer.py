@@ -307,6 +307,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             min_players=game.min_players if game else 2, max_players=game.max_players if game else 2,
             first_code=first, params=[(p.name, p.value) for p in sym.params.values()],
             enums=enums, tables=tables, zones=zones, grids=grids, patterns=list(sym.patterns),
+            tracks=[(t.name, t.grid, t.node.pos[0], list(t.cells), _places(t.cells, sym.grids[t.grid].geo.cells), t.loop)
+                    for t in sym.tracks.values()],
             pattern_texts=list(sym.pattern_texts),
             counters=counters, setup_lines=setup_lines,
             steps=steps, actions=actions, end_conds=ends, end_shapes=self.end_shapes(sym.ends),
@@ -397,3 +399,12 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         detail = [S.Return(line, self.template_code(t.detail, names, t.node.pos))] if t.detail is not None else []
         c_columns = [c.name for c in t.columns.values() if is_c_column(c.values)]
         return TableIR(t.name, _const(t.name), columns, t.count, [S.Return(line, body)], line, cells, detail, c_columns)
+
+
+def _places(cells: tuple, size: int) -> list[int]:
+    """Each of a grid's ``size`` cells' place on a track through ``cells`` (-1: off it)."""
+    places = [-1] * size
+    for i, c in enumerate(cells):
+        places[c] = i
+    return places
+
