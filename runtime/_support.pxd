@@ -667,6 +667,7 @@ cdef int push_moves(NativeCore s, object moves) except -1
 cdef int push_tagged(NativeCore s, long tag, object values, bint distinct) except -1
 cdef int push_cells(NativeCore s, long tag, bytearray grid, bint filled) except -1
 cdef int push_product(NativeCore s, long tag, object firsts, object seconds, bint distinct) except -1
+cdef int push_cells_product(NativeCore s, long tag, bytearray grid, bint filled, object seconds) except -1
 cdef object move_of_key(const unsigned char* arity, long keys_tag, long key)
 cdef int key_of_move(const unsigned char* arity, long keys_tag, object move, long* key) except -1
 cdef object key_moves(NativeCore s, object move, bint told=*)

@@ -759,6 +759,32 @@ cdef int push_product(NativeCore s, long tag, object firsts, object seconds, bin
     return 0
 
 
+cdef int push_cells_product(NativeCore s, long tag, bytearray grid, bint filled, object seconds) except -1:
+    """K.tagged_product(tag, the grid's empty (filled) cells, seconds) as keys: the cells found
+    in the grid's bytes, with no list of them made (a cell and a twist, a cell and a kind)."""
+    cdef const unsigned char* cells = <const unsigned char*>PyByteArray_AS_STRING(grid)
+    cdef Py_ssize_t n = len(grid), i, j, k, nb
+    cdef long b[64]
+    cdef long* keys
+    cdef list ys = seconds if type(seconds) is list else list(seconds)
+    if n >= KEY_HALF or len(ys) > 64:  # (as the kernel's list would be, then the general way)
+        firsts = [i for i in range(n) if (cells[i] != 0) == filled]
+        return push_product(s, tag, firsts, ys, False)
+    nb = _small_values(ys, b, False)
+    if nb < 0:
+        s._keys_wide = True
+        return 0
+    room_for(s, n * nb)  # room for every cell's keys at once
+    keys, k = s._keys, s._nkeys
+    for i in range(n):
+        if (cells[i] != 0) == filled:
+            for j in range(nb):
+                keys[k] = packed(tag, i, b[j])
+                k += 1
+    s._nkeys = k
+    return 0
+
+
 cdef Py_ssize_t _small_values(list values, long* out, bint distinct) except -2:
     """The values (at most 64) as C numbers into ``out``, each once with ``distinct`` (in
     first-seen order): how many, or -1 when one does not fit a key."""

@@ -289,8 +289,10 @@ class ActionLowering:
                 # checks the bound on moves itself)
                 zones = (outer.distinct, inner.distinct) if outer.distinct and inner.distinct else None
                 sources = tuple(loop.src.name for loop in loops if loop.hoisted)
+                cells = (outer.src.grid, outer.src.filled) if isinstance(outer.src, N.Cells) and outer.src.walkable \
+                    and zones is None else None  # natively from the grid's bytes, no list of cells
                 product = KernelMoves(node.pos[0], "K.tagged_product", (tag, outer.src, inner.src), zones=zones,
-                                      sources=sources)
+                                      sources=sources, cells=cells)
                 risky = False
         if risky:
             fold = len(loops)

@@ -426,6 +426,9 @@ class _Keys(_Moves):
             distinct = "True" if len(st.args) == 3 and isinstance(st.args[2], N.Const) and st.args[2].value is True else "False"
             return [f"_push_tagged(s, {args[0]}, {args[1]}, {distinct})"]
         if st.kernel == "K.tagged_product":
+            if st.cells is not None:  # a grid's empty (filled) cells and values: from the grid's bytes
+                grid, filled = st.cells
+                return [f"_push_cells_product(s, {args[0]}, {self.w.code(grid)}, {int(filled)}, {args[2]})"]
             if st.zones is not None:  # two zones' distinct values: deduplicated in C
                 return [f"_push_product(s, {args[0]}, {self.w.code(st.zones[0])}, {self.w.code(st.zones[1])}, True)"]
             return [f"_push_product(s, {', '.join(args)}, False)"]
