@@ -1132,27 +1132,35 @@ def test_quoridor_agrees_with_openspiel(backend):
 
 
 # ---- proof games (issue 53): OpenSpiel's games of the same name, move for move -------------------------
-@pytest.mark.parametrize("backend", ["python", "native"])
-def test_clobber_agrees_with_openspiel(backend):
-    """OpenSpiel's C++ `clobber` (5 rows, 6 columns) is the oracle: at every position the same
-    player and the same legal moves (its notation, from and to), and the same winner: the last
-    player to move."""
-    game, oracle_game = _with_openspiel("clobber", "clobber", backend)
-    winners = set()
-    for seed in range(60):
+def _played_against(game, oracle_game, seeds: int, spelt=lambda notation: notation):
+    """Seeded random games of ``game`` and OpenSpiel's ``oracle_game`` side by side: at every
+    position the same player and the same legal moves by notation (``spelt`` turns regle's into
+    OpenSpiel's), the same move played, and the same winner; the finished states."""
+    finished = []
+    for seed in range(seeds):
         state, oracle = game.new_game(seed=seed), oracle_game.new_initial_state()
         rng = random.Random(seed)
         while not oracle.is_terminal():
             assert not state.is_over and state.current_player == oracle.current_player(), (seed, state.decisions)
             theirs = {oracle.action_to_string(a): a for a in oracle.legal_actions()}
-            assert set(state.notations()) == set(theirs), (seed, state.decisions)
+            ours = {spelt(n): n for n in state.notations()}
+            assert set(ours) == set(theirs), (seed, state.decisions)
             move = rng.choice(sorted(theirs))
-            state = state.play(move)
+            state = state.play(ours[move])
             oracle.apply_action(theirs[move])
-        assert state.is_over
-        assert state.winners == [0 if oracle.returns()[0] > 0 else 1], seed
-        winners.update(state.winners)
-    assert winners == {0, 1}
+        returns = oracle.returns()
+        assert state.is_over and state.winners == [p for p in range(2) if returns[p] > 0], seed
+        finished.append(state)
+    return finished
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_clobber_agrees_with_openspiel(backend):
+    """OpenSpiel's C++ `clobber` (5 rows, 6 columns) is the oracle: at every position the same
+    player and the same legal moves (its notation, from and to), and the same winner: the last
+    player to move."""
+    finished = _played_against(*_with_openspiel("clobber", "clobber", backend), 60)
+    assert {p for state in finished for p in state.winners} == {0, 1}
 
 
 @pytest.mark.parametrize("backend", ["python", "native"])
@@ -1185,22 +1193,8 @@ def test_y_agrees_with_openspiel(backend):
     """OpenSpiel's C++ `y` (a triangle of side 19) is the oracle: at every position the same
     player and the same legal moves (cell names), and the same winner, the first to join the
     three sides with one chain."""
-    game, oracle_game = _with_openspiel("y", "y", backend)
-    winners = set()
-    for seed in range(40 if backend == "python" else 100):
-        state, oracle = game.new_game(seed=seed), oracle_game.new_initial_state()
-        rng = random.Random(seed)
-        while not oracle.is_terminal():
-            assert not state.is_over and state.current_player == oracle.current_player(), (seed, state.decisions)
-            theirs = {oracle.action_to_string(a): a for a in oracle.legal_actions()}
-            assert set(state.notations()) == set(theirs), (seed, state.decisions)
-            move = rng.choice(sorted(theirs))
-            state = state.play(move)
-            oracle.apply_action(theirs[move])
-        assert state.is_over
-        assert state.winners == [0 if oracle.returns()[0] > 0 else 1], seed
-        winners.update(state.winners)
-    assert winners == {0, 1}
+    finished = _played_against(*_with_openspiel("y", "y", backend), 40 if backend == "python" else 100)
+    assert {p for state in finished for p in state.winners} == {0, 1}
 
 
 @pytest.mark.parametrize("backend", ["python", "native"])
@@ -1210,26 +1204,13 @@ def test_havannah_agrees_with_openspiel(backend):
     y = 7 - r), and the same result: a ring, a bridge or a fork wins, a full board draws."""
     from regle.compiler.check.geometry import hexagon
     from regle.runtime import kernels
-    game, oracle_game = _with_openspiel("havannah", "havannah", backend)
     geo = hexagon(8)
     names = geo.cell_names()
     spiel_name = {names[i]: chr(97 + q + 7) + str(8 - r) for i, (q, r) in enumerate(geo.coords)}
-    rings = 0
-    for seed in range(60 if backend == "python" else 200):
-        state, oracle = game.new_game(seed=seed), oracle_game.new_initial_state()
-        rng = random.Random(seed)
-        while not oracle.is_terminal():
-            assert not state.is_over and state.current_player == oracle.current_player(), (seed, state.decisions)
-            theirs = {oracle.action_to_string(a): a for a in oracle.legal_actions()}
-            ours = {spiel_name[n]: n for n in state.notations()}
-            assert set(ours) == set(theirs), (seed, state.decisions)
-            move = rng.choice(sorted(theirs))
-            state = state.play(ours[move])
-            oracle.apply_action(theirs[move])
-        returns = oracle.returns()
-        assert state.is_over and state.winners == [p for p in range(2) if returns[p] > 0], seed
-        board, last = _board(state), state.to_json()["counters"]["last"]
-        rings += kernels.ring(bytes(v + 1 for v in board), geo.table(), 6, (0, 2, 4, 1, 3, 5), last)
+    finished = _played_against(*_with_openspiel("havannah", "havannah", backend), 60 if backend == "python" else 200,
+                               spiel_name.get)
+    rings = sum(kernels.ring(bytes(v + 1 for v in _board(state)), geo.table(), 6, (0, 2, 4, 1, 3, 5),
+                             state.to_json()["counters"]["last"]) for state in finished)
     assert rings > 10  # many games were won by a ring (others by a bridge or a fork)
 
 

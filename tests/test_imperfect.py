@@ -335,55 +335,82 @@ def _partition_matches(pairs: dict) -> None:
             assert backward.setdefault(ours, theirs) == theirs, (seat, ours)
 
 
-def test_liars_dice_is_openspiels_at_every_node_of_a_thousand_games():
-    pyspiel = pytest.importorskip("pyspiel")
+def _node_for_node(theirs_game, ours_game, games: int, seed: int, same_outcomes: bool = True) -> list:
+    """``games`` random games played on OpenSpiel's game and on regle's through the adapter side
+    by side: at every node the same player; at chance nodes the same probabilities, outcome by
+    outcome (``same_outcomes``: the same outcome ids too; otherwise the k-th outcome of each is
+    the same, as cards left in the deck's order are); elsewhere the same legal ids; the same
+    returns at the end, and each seat's information states partitioned alike. OpenSpiel's
+    histories of the games."""
     import random
-    import regle.adapters.openspiel as ros
-    theirs_game = pyspiel.load_game("liars_dice")
-    ours_game = ros.load("liarsdice", chance="explicit")
-    assert ours_game.num_distinct_actions() == theirs_game.num_distinct_actions()
-    rng = random.Random(7)
+    rng = random.Random(seed)
     pairs: dict[int, set] = {0: set(), 1: set()}
-    for _game in range(1000):
+    histories = []
+    for _game in range(games):
         theirs, ours = theirs_game.new_initial_state(), ours_game.new_initial_state()
         while not theirs.is_terminal():
             assert not ours.is_terminal() and theirs.current_player() == ours.current_player()
             if theirs.is_chance_node():
                 assert ours.is_chance_node()
-                assert [a for a, _p in theirs.chance_outcomes()] == [a for a, _p in ours.chance_outcomes()]
-                assert [p for _a, p in theirs.chance_outcomes()] == pytest.approx([p for _a, p in ours.chance_outcomes()])
-                action = rng.choice([a for a, _p in theirs.chance_outcomes()])
-            else:
-                assert theirs.legal_actions() == ours.legal_actions()
-                for seat in (0, 1):
-                    pairs[seat].add((theirs.information_state_string(seat), ours.information_state_string(seat)))
-                action = rng.choice(theirs.legal_actions())
+                mine, other = theirs.chance_outcomes(), ours.chance_outcomes()
+                assert [p for _a, p in mine] == pytest.approx([p for _a, p in other])
+                assert not same_outcomes or [a for a, _p in mine] == [a for a, _p in other]
+                k = rng.randrange(len(mine))
+                theirs.apply_action(mine[k][0])
+                ours.apply_action(other[k][0])
+                continue
+            assert theirs.legal_actions() == ours.legal_actions()
+            for seat in (0, 1):
+                pairs[seat].add((theirs.information_state_string(seat), ours.information_state_string(seat)))
+            action = rng.choice(theirs.legal_actions())
             theirs.apply_action(action)
             ours.apply_action(action)
         assert ours.is_terminal() and theirs.returns() == ours.returns()
+        histories.append(theirs.history())
     _partition_matches(pairs)
+    return histories
 
 
-@pytest.mark.skipif(not native.available(), reason="no C compiler here")
-def test_liars_dice_on_the_native_engine_plays_openspiels_games():
+def test_liars_dice_is_openspiels_at_every_node_of_a_thousand_games():
+    pyspiel = pytest.importorskip("pyspiel")
+    import regle.adapters.openspiel as ros
+    theirs_game = pyspiel.load_game("liars_dice")
+    ours_game = ros.load("liarsdice", chance="explicit")
+    assert ours_game.num_distinct_actions() == theirs_game.num_distinct_actions()
+    _node_for_node(theirs_game, ours_game, 1000, 7)
+
+
+def _native_plays(name: str, spiel_name: str, seed: int, chance, returns) -> None:
+    """1,000 seeded games of the native engine played beside OpenSpiel's game: ``chance(state)``
+    gives OpenSpiel's outcome for each of its chance nodes from the regle state (the dice or
+    cards regle drew), then at every decision the same legal ids and player; ``returns(state)``
+    OpenSpiel's returns at the end."""
     pyspiel = pytest.importorskip("pyspiel")
     import random
-    theirs_game = pyspiel.load_game("liars_dice")
-    game = regle.load("liarsdice", backend="native")
-    rng = random.Random(3)
-    for seed in range(1000):
-        state = game.new_game(2, seed=seed)
+    theirs_game = pyspiel.load_game(spiel_name)
+    game = regle.load(name, backend="native")
+    rng = random.Random(seed)
+    for game_seed in range(1000):
+        state = game.new_game(2, seed=game_seed)
         theirs = theirs_game.new_initial_state()
-        for die in state.to_json()["counters"]["cup"]:
-            theirs.apply_action(die - 1)
+        drawn = 0
         while not theirs.is_terminal():
+            if theirs.is_chance_node():
+                theirs.apply_action(chance(state)[drawn])
+                drawn += 1
+                continue
             assert sorted(state.legal_action_ids()) == theirs.legal_actions()
             assert state.current_player == theirs.current_player()
             action = rng.choice(theirs.legal_actions())
             theirs.apply_action(action)
             state.advance_id(action)
-        assert state.is_over
-        assert [1.0 if p in state.winners else -1.0 for p in range(2)] == theirs.returns()
+        assert state.is_over and returns(state) == theirs.returns()
+
+
+@pytest.mark.skipif(not native.available(), reason="no C compiler here")
+def test_liars_dice_on_the_native_engine_plays_openspiels_games():
+    _native_plays("liarsdice", "liars_dice", 3, lambda s: [die - 1 for die in s.to_json()["counters"]["cup"]],
+                  lambda s: [1.0 if p in s.winners else -1.0 for p in range(2)])
 
 
 def test_liars_dice_exploitability_equals_openspiels_through_the_whole_tree():
@@ -435,62 +462,23 @@ def test_the_engines_observation_is_its_reference_read_from_the_view_at_every_po
 # ---- Leduc poker, node for node against OpenSpiel's leduc_poker -----------------------------------------
 def test_leduc_poker_is_openspiels_at_every_node_of_a_thousand_games():
     pyspiel = pytest.importorskip("pyspiel")
-    import random
     import regle.adapters.openspiel as ros
     theirs_game = pyspiel.load_game("leduc_poker")
     ours_game = ros.load("leduc", chance="explicit", returns="scores")
     assert ours_game.num_distinct_actions() == theirs_game.num_distinct_actions() == 3  # fold, call, raise
-    rng = random.Random(11)
-    pairs: dict[int, set] = {0: set(), 1: set()}
-    folds = showdowns = 0
-    for _game in range(1000):
-        theirs, ours = theirs_game.new_initial_state(), ours_game.new_initial_state()
-        while not theirs.is_terminal():
-            assert not ours.is_terminal() and theirs.current_player() == ours.current_player()
-            if theirs.is_chance_node():
-                assert ours.is_chance_node()
-                # the cards left, in the deck's order: the k-th outcome of each is the same card
-                assert [p for _a, p in theirs.chance_outcomes()] == pytest.approx([p for _a, p in ours.chance_outcomes()])
-                k = rng.randrange(len(theirs.chance_outcomes()))
-                theirs.apply_action(theirs.chance_outcomes()[k][0])
-                ours.apply_action(ours.chance_outcomes()[k][0])
-                continue
-            assert theirs.legal_actions() == ours.legal_actions()
-            for seat in (0, 1):
-                pairs[seat].add((theirs.information_state_string(seat), ours.information_state_string(seat)))
-            action = rng.choice(theirs.legal_actions())
-            folds += action == 0
-            theirs.apply_action(action)
-            ours.apply_action(action)
-        showdowns += theirs.history()[-1] == 1
-        assert ours.is_terminal() and theirs.returns() == ours.returns()
+    # the cards left, in the deck's order: the k-th outcome of each is the same card
+    histories = _node_for_node(theirs_game, ours_game, 1000, 11, same_outcomes=False)
+    folds = sum(h[-1] == 0 for h in histories)
+    showdowns = sum(h[-1] == 1 for h in histories)
     assert folds > 100 and showdowns > 100  # both ways of ending, many times
-    _partition_matches(pairs)
 
 
 @pytest.mark.skipif(not native.available(), reason="no C compiler here")
 def test_leduc_poker_on_the_native_engine_plays_openspiels_games():
-    pyspiel = pytest.importorskip("pyspiel")
-    import random
-    theirs_game = pyspiel.load_game("leduc_poker")
-    game = regle.load("leduc", backend="native")
-    rng = random.Random(5)
-    for seed in range(1000):
-        state = game.new_game(2, seed=seed)
-        theirs = theirs_game.new_initial_state()
-        for hand in state.to_json()["zones"]["hand"]:  # the cards as the deck numbers them, as OpenSpiel's
-            theirs.apply_action(hand[0])
-        while not theirs.is_terminal():
-            if theirs.is_chance_node():  # the public card: the one regle dealt to the board
-                theirs.apply_action(state.to_json()["zones"]["board"][0])
-                continue
-            assert state.legal_action_ids() == theirs.legal_actions()
-            assert state.current_player == theirs.current_player()
-            action = rng.choice(theirs.legal_actions())
-            theirs.apply_action(action)
-            state.advance_id(action)
-        assert state.is_over
-        assert [float(v) for v in state.scores] == theirs.returns()
+    def cards(state):  # each hand's card, then the public one: numbered as the deck and OpenSpiel number them
+        zones = state.to_json()["zones"]
+        return [hand[0] for hand in zones["hand"]] + zones["board"]
+    _native_plays("leduc", "leduc_poker", 5, cards, lambda s: [float(v) for v in s.scores])
 
 
 def test_leduc_poker_solved_through_the_tree_equals_openspiels():

@@ -315,16 +315,23 @@ def triangle(side: int) -> Geometry:
     neighbours as a rhombus's; its three sides are the south row, the west column and the long
     side facing north-east."""
     coords = [(x, y) for y in range(side) for x in range(side - y)]
+    adj, exits = _linked(coords, _RHOMBUS_STEPS,
+                         lambda x, y: tuple(i for i, out in enumerate((y < 0, x < 0, x + y >= side)) if out))
+    return Geometry("triangle", len(coords), side, side, HEX_DIRS, adj, tuple(coords),
+                    tuple(y for _x, y in coords), exits)
+
+
+def _linked(coords: list, steps: tuple, leaving) -> tuple[tuple, tuple]:
+    """The neighbours of cells given by their coordinates (-1 off the board) and, for each step
+    off it, the sides it crosses (``leaving(x, y)`` of the place it would reach)."""
     index = {c: i for i, c in enumerate(coords)}
     adj, exits = [], []
     for x, y in coords:
-        for dx, dy in _RHOMBUS_STEPS:
-            nx, ny = x + dx, y + dy
-            j = index.get((nx, ny), -1)
+        for dx, dy in steps:
+            j = index.get((x + dx, y + dy), -1)
             adj.append(j)
-            exits.append(() if j >= 0 else tuple(i for i, out in enumerate((ny < 0, nx < 0, nx + ny >= side)) if out))
-    return Geometry("triangle", len(coords), side, side, HEX_DIRS, tuple(adj), tuple(coords),
-                    tuple(y for _x, y in coords), tuple(exits))
+            exits.append(() if j >= 0 else leaving(x + dx, y + dy))
+    return tuple(adj), tuple(exits)
 
 
 def mancala(houses: int) -> Geometry:
@@ -386,8 +393,7 @@ def star(points: int) -> Geometry:
     n, k = points, 2 * points
     cells = [(q, r) for r in range(k, -k - 1, -1) for q in range(-k, k + 1)
              if max(q, r, -q - r) <= n or min(q, r, -q - r) >= -n]
-    index = {c: i for i, c in enumerate(cells)}
-    adj = [index.get((q + dq, r + dr), -1) for q, r in cells for dq, dr in _HEX_STEPS]
-    return Geometry("star", len(cells), points, 2 * k + 1, HEX_DIRS, tuple(adj), tuple(cells),
-                    tuple(k - r for _q, r in cells), tuple(() for _ in adj))
+    adj, exits = _linked(cells, _HEX_STEPS, lambda q, r: ())
+    return Geometry("star", len(cells), points, 2 * k + 1, HEX_DIRS, adj, tuple(cells),
+                    tuple(k - r for _q, r in cells), exits)
 
