@@ -310,8 +310,10 @@ def hover(ls: LanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
         text = BUILTIN_DOCS.get(name, f"{name}(...): a built-in function (see docs/language.md)")
         return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=f"**built-in** `{text}`"))
     if name in KEYWORDS or name in CONSTANTS:
+        from regle.words import CONSTANT_DOCS, KEYWORD_DOCS
+        what, text = ("keyword", KEYWORD_DOCS.get(name)) if name in KEYWORDS else ("value", CONSTANT_DOCS.get(name))
         return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown,
-                                                    value=f"**keyword** `{name}` (see docs/language.md)"))
+                                                    value=f"**{what}** `{name}`: {text or 'see docs/language.md'}"))
     return None
 
 

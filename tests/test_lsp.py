@@ -89,6 +89,31 @@ async def test_hover_definition_completion_and_outline_on_a_game(client: Languag
 
 
 @pytest.mark.asyncio
+async def test_hover_on_a_keyword_or_a_value_says_what_it_means(client: LanguageClient):
+    path = GAMES / "classics" / "connect4.rules"
+    text = path.read_text(encoding="utf-8")
+    uri = _open(client, path)
+    lines = text.splitlines()
+    use = next(i for i, line in enumerate(lines) if "drop me into board" in line)
+    for word, said in (("into", "where a piece goes"), ("me", "the seat playing the turn")):
+        where = dict(text_document=lsp.TextDocumentIdentifier(uri=uri),
+                     position=lsp.Position(line=use, character=lines[use].index(word) + 1))
+        hovered = await client.text_document_hover_async(lsp.HoverParams(**where))
+        assert said in hovered.contents.value, (word, hovered.contents.value)
+
+
+def test_every_keyword_and_value_has_one_line_and_the_docs_table_is_up_to_date():
+    """regle/words.py describes every keyword and built-in value the highlighter knows, and
+    docs/language.md holds the very table it makes (one source for hover and the docs)."""
+    from regle import words
+    from regle.highlight import CONSTANTS, KEYWORDS
+    assert set(words.KEYWORD_DOCS) == set(KEYWORDS) and set(words.CONSTANT_DOCS) == set(CONSTANTS)
+    assert all(text and len(text) <= 110 and "\n" not in text for text in {**words.KEYWORD_DOCS, **words.CONSTANT_DOCS}.values())
+    docs = (GAMES.parent / "docs" / "language.md").read_text(encoding="utf-8")
+    assert words.table() in docs
+
+
+@pytest.mark.asyncio
 async def test_completion_inside_a_quoted_cell_name_offers_the_grids_cells(client: LanguageClient, tmp_path):
     text = ('game "Q" { players 2 }\ngrid board: player square 3 by 3\n'
             'setup {\n  put 0 at "" on board\n}\n'
