@@ -61,13 +61,17 @@ async def test_diagnostics_follow_the_text_as_it_changes(client: LanguageClient,
     assert list(client.diagnostics[uri]) == []
 
 
+def _drop_line(client: LanguageClient) -> tuple[str, list[str], int]:
+    """Connect Four opened in the client: its uri, its lines, and the line that drops a piece."""
+    path = GAMES / "classics" / "connect4.rules"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    uri = _open(client, path)
+    return uri, lines, next(i for i, line in enumerate(lines) if "drop me into board" in line)
+
+
 @pytest.mark.asyncio
 async def test_hover_definition_completion_and_outline_on_a_game(client: LanguageClient):
-    path = GAMES / "classics" / "connect4.rules"
-    text = path.read_text(encoding="utf-8")
-    uri = _open(client, path)
-    lines = text.splitlines()
-    use = next(i for i, line in enumerate(lines) if "drop me into board" in line)
+    uri, lines, use = _drop_line(client)
     column = lines[use].index("board", lines[use].index("into"))
     where = dict(text_document=lsp.TextDocumentIdentifier(uri=uri), position=lsp.Position(line=use, character=column + 1))
     hovered = await client.text_document_hover_async(lsp.HoverParams(**where))
@@ -90,11 +94,7 @@ async def test_hover_definition_completion_and_outline_on_a_game(client: Languag
 
 @pytest.mark.asyncio
 async def test_hover_on_a_keyword_or_a_value_says_what_it_means(client: LanguageClient):
-    path = GAMES / "classics" / "connect4.rules"
-    text = path.read_text(encoding="utf-8")
-    uri = _open(client, path)
-    lines = text.splitlines()
-    use = next(i for i, line in enumerate(lines) if "drop me into board" in line)
+    uri, lines, use = _drop_line(client)
     for word, said in (("into", "where a piece goes"), ("me", "the seat playing the turn")):
         where = dict(text_document=lsp.TextDocumentIdentifier(uri=uri),
                      position=lsp.Position(line=use, character=lines[use].index(word) + 1))
