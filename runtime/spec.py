@@ -19,9 +19,6 @@ from __future__ import annotations
 
 from typing import Any
 
-#: what each kind of place or value is called in ``to_dict`` (the engine's kinds, spelt out)
-_NONE = -1
-
 
 class GridSpec:
     """A board: its cells by name, its directions, each cell's neighbours, its sides."""

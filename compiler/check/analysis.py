@@ -167,9 +167,9 @@ def announces(rules: ast.Rules) -> bool:
 
 
 def has_chance(rules: ast.Rules) -> bool:
-    """Whether anything in the rules draws on chance: a shuffle, or random() anywhere."""
-    if _has_statement(rules, ast.Shuffle) or any(isinstance(node, ast.Deal) and node.random for body in _blocks(rules)
-                                                 for node in _statements(body)):
+    """Whether anything in the rules draws on chance: a shuffle, a deal at random, or random()
+    anywhere."""
+    if _has_statement(rules, ast.Shuffle) or _has_statement(rules, ast.Deal, lambda deal: deal.random):
         return True
     stack = [rules]
     while stack:
@@ -185,8 +185,9 @@ def has_next_player(rules: ast.Rules) -> bool:
     return _has_statement(rules, ast.NextPlayer)
 
 
-def _has_statement(rules: ast.Rules, kind: type) -> bool:
-    return any(isinstance(node, kind) for body in _blocks(rules) for node in _statements(body))
+def _has_statement(rules: ast.Rules, kind: type, which=lambda node: True) -> bool:
+    """Whether some block holds a statement of ``kind`` (that ``which`` says yes to)."""
+    return any(isinstance(node, kind) and which(node) for body in _blocks(rules) for node in _statements(body))
 
 
 def _blocks(rules: ast.Rules, setup: bool = True):
