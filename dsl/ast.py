@@ -553,7 +553,7 @@ class Grid(Decl):
 class Counter(Decl):
     name: str = ""
     type: TypeRef | None = None  # None: a number
-    per: str | None = None  # "player", an enum, or "turn" (set back to its first value as each turn begins)
+    per: str | None = None  # "player", an enum, "turn" or "step" (set back as each turn / step begins)
     init: Expr | None = None
     quiet: bool = False
     #: ``per player private``: each seat sees its own value only (a die under a cup), unless

@@ -269,6 +269,9 @@ class ToAst(Transformer):
     def per_turn(self, meta, items):  # a counter set back to its first value as each turn begins
         return ("per", "turn")
 
+    def per_step(self, meta, items):  # emptied (set back) as each step of a turn begins
+        return ("per", "step")
+
     def per_enum(self, meta, items):
         return ("per", str(items[0]))
 

@@ -231,7 +231,7 @@ class Writer:
         counters = self.of(ast.Counter)
         if counters:
             doc.ul([f"counter **{_name(c.name)}**" + (" (one per player)" if c.per == "player" else
-                                                      " (set back as each turn begins)" if c.per == "turn" else "")
+                                                      f" (set back as each {c.per} begins)" if c.per in ("turn", "step") else "")
                     + (f", holding {_counter_kind(c.type)}" if c.type is not None else "")
                     + (f", starting at {code(c.init)}" if c.init is not None else "")
                     + (f": {prose(c.doc)}" if c.doc else "") for c in counters])

@@ -72,7 +72,7 @@ KEYWORD_DOCS = {
     "param": "param NAME = value: a named number of the rules",
     "pass": "pass [\"notation\"]: at a step, the choice of doing nothing",
     "pattern": "pattern of E: a small grid of members, placed on a board",
-    "per": "per player, per turn, per ENUM: one of it for each",
+    "per": "per player, per ENUM: one of it for each; per turn, per step: set back as each begins",
     "place": "place P of PAT into G ...: put a pattern's pieces on a board",
     "player": "a type: a seat; NAME of player: a piece with an owner; per player",
     "players": "players N or N..M: how many seats; for p in players: every seat",

@@ -370,7 +370,7 @@ class Checker:
     def resolve_per(self, per: str | None, pos) -> str | None:
         if per is None or per == "player":
             return per
-        if per == "turn":  # one value, set back (a counter) or emptied (a grid, a zone) each turn
+        if per in ("turn", "step"):  # one value, set back (a counter) or emptied (a grid, a zone)
             return None
         if per in self.sym.enums:
             return per
@@ -463,8 +463,8 @@ class Checker:
         if node.private and node.per != "player":
             self.error("only a grid 'per player' can be private to its owner", node.pos)
         per = self.resolve_per(node.per, node.pos)
-        if node.per == "turn" and (node.under is not None or node.shape == "walls"):
-            self.error("a grid 'per turn' is emptied as each turn begins: not under another, nor walls", node.pos)
+        if node.per in ("turn", "step") and (node.under is not None or node.shape == "walls"):
+            self.error(f"a grid 'per {node.per}' is emptied as each {node.per} begins: not under another, nor walls", node.pos)
         geo = geo or geometry.square(1, 1)
         edges = None
         if node.edges is not None:
@@ -488,8 +488,8 @@ class Checker:
             if top is None:
                 self.error(f"'under {node.under}': there is no grid '{node.under}' declared above", node.pos,
                            suggest(node.under, self.sym.grids))
-            elif top.node.per == "turn":
-                self.error(f"grid '{node.under}' is emptied as each turn begins: nothing can lie under it", node.pos)
+            elif top.node.per in ("turn", "step"):
+                self.error(f"grid '{node.under}' is emptied as each {top.node.per} begins: nothing can lie under it", node.pos)
             elif (top.geo.kind, top.geo.cells, top.per, top.geo.numbered) != (geo.kind, geo.cells, per, geo.numbered):
                 self.error(f"grid '{node.name}' lies under '{node.under}', so both need the same shape and owners",
                            node.pos)
@@ -512,9 +512,9 @@ class Checker:
             self.error("only a zone 'per player' can be private to its owner", node.pos,
                        "add 'per player', or use 'hidden' for a zone nobody sees")
         per = self.resolve_per(node.per, node.pos)
-        if node.per == "turn" and node.init is not None:
-            self.error("a zone 'per turn' starts each turn empty: it takes no first contents", node.init.pos,
-                       "fill it in the turn's effects, or leave out 'per turn'")
+        if node.per in ("turn", "step") and node.init is not None:
+            self.error(f"a zone 'per {node.per}' starts each {node.per} empty: it takes no first contents", node.init.pos,
+                       f"fill it in the turn's effects, or leave out 'per {node.per}'")
         values = None
         if node.values is not None:
             v = node.values

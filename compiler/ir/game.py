@@ -46,6 +46,7 @@ class ZoneIR:
     init_code: object  # tree: its first contents (None: empty)
     line: int
     per_turn: bool = False  # emptied as each turn begins (a set of marks that lasts a turn)
+    per_step: bool = False  # emptied as each step of a turn begins
     #: for observations: (lowest value, how many values: a number, "n" for the seats, or None
     #: for numbers without declared values)
     values: tuple = (0, None)
@@ -84,6 +85,7 @@ class GridIR:
     ends: list = attrs.Factory(list)  # walls: per wall, its two cells of the board
     slots: list = attrs.Factory(list)  # walls: per (board cell * directions + d), the wall crossed (-1 none)
     per_turn: bool = False  # emptied as each turn begins (marks that last a turn)
+    per_step: bool = False  # emptied as each step of a turn begins
 
 
 @attrs.define
@@ -95,6 +97,7 @@ class CounterIR:
     line: int
     kind: str = "int"  # what it holds, for displays: int, player, bool, cell:GRID, enum:E, item:T
     per_turn: bool = False  # set back to its first value as each turn begins
+    per_step: bool = False  # set back to its first value as each step of a turn begins
     private: bool = False  # per player, each seat sees its own value only
     #: observations give it one-hot over this many values (a cell, member, item, piece; "n": a
     #: seat); None: a number (or a truth), given as it is

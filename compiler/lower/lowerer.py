@@ -145,7 +145,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         if changed is None:
             return []
         places = zones + grids
-        lost = _kinds_of(p for p in places if p.name in changed or p.per_turn)
+        lost = _kinds_of(p for p in places if p.name in changed or p.per_turn or p.per_step)
         return sorted(_kinds_of(places) - lost)
 
     def helper(self, qualified: str, ty: T.Type, *args, c_form: bool = True) -> N.Helper:
@@ -198,7 +198,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                 init = N.Apply(T.ANY, 0, "list", (tree,))
             zones.append(ZoneIR(z.name, f"z_{z.name}", self.per_count(z.per), z.hidden, z.private,
                                 z.elem.display_kind, z.capacity, init, z.node.pos[0],
-                                values=self.value_count(z.elem, z.values), per_turn=z.node.per == "turn"))
+                                values=self.value_count(z.elem, z.values), per_turn=z.node.per == "turn", per_step=z.node.per == "step"))
         grids = []
         seats = sym.game.max_players if sym.game else 2
         for g in sym.grids.values():
@@ -219,7 +219,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                                 lines=[list(line) for line in geo.lines],
                                 base=g.node.size[0].id if geo.kind == "walls" else None,
                                 ends=[list(pair) for pair in geo.ends], slots=list(geo.slots),
-                                per_turn=g.node.per == "turn"))
+                                per_turn=g.node.per == "turn", per_step=g.node.per == "step"))
         first = N.Const(T.INT, 0, 0)
         if game is not None and game.first is not None:
             self.first_reads_nothing_set_up(game.first)
@@ -244,7 +244,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                 self.error(f"a private counter is one per player, each seen by its seat: counter {c.name} per "
                            "player private", c.node.pos)
             counters.append(CounterIR(c.name, f"c_{c.name}", self.per_count(c.per), init, c.node.pos[0],
-                                      c.type.display_kind, per_turn=c.node.per == "turn", private=c.private,
+                                      c.type.display_kind, per_turn=c.node.per == "turn", per_step=c.node.per == "step", private=c.private,
                                       values=self.counter_values(c.type)))
         end_ctx = Ctx("end", has_me=True)
         skeletons: dict[str, int] = {}
