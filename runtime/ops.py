@@ -219,6 +219,14 @@ def neighbour(adj, deg: int, cell: int, d: int, steps: int = 1) -> int:
     return cell
 
 
+def around(table, cells: int) -> tuple:
+    """Per cell, the cells a geometry table gives for it (its neighbours, where its leaps land)
+    that exist, each a tuple: what :func:`neighbours` makes, made once for a Python engine's
+    loops to read in place."""
+    deg = len(table) // cells if cells else 0
+    return tuple(tuple(c for c in table[i * deg:(i + 1) * deg] if c >= 0) for i in range(cells))
+
+
 def neighbours(adj, deg: int, cell: int) -> list[int]:
     """The cells next to ``cell``, in the grid's direction order."""
     if cell < 0:

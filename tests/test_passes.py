@@ -182,3 +182,132 @@ def test_sharing_keeps_the_value_of_random_define_bodies(data):
     met = [sure for n, sure in _occurrences(tree) if n == planted]
     if len(met) >= 2 and any(met) and not any(n == planted for a in lets for n, _ in _occurrences(a.value)):
         assert any(a.value == planted for a in after[3])
+
+
+# ---- loops: a define's truth as loops that stop early (the Python engine) ---------------------
+
+from regle.compiler.passes.loops import as_loops  # noqa: E402
+
+
+class _Returned(Exception):
+    def __init__(self, value):
+        self.value = value
+
+
+def _run_block(block, env):
+    """Statements of the loops pass run by the evaluator: for, if, return."""
+    for st_ in block:
+        if isinstance(st_, S.Return):
+            raise _Returned(evaluate(st_.value, env))
+        if isinstance(st_, S.If):
+            for test, body in st_.branches:
+                if evaluate(test, env):
+                    _run_block(body, env)
+                    break
+        elif isinstance(st_, S.For):
+            assert not st_.counted  # an aggregate's loop is not a rules loop
+            for x in evaluate(st_.source, env):
+                env[st_.var] = x
+                _run_block(st_.body, env)
+        else:
+            raise AssertionError(f"unexpected statement {st_!r}")
+
+
+def _loops_value(block, env):
+    try:
+        _run_block(block, dict(env))
+    except _Returned as done:
+        return done.value
+    raise AssertionError("the statements returned nothing")
+
+
+def _fresh(tree, counter=None):
+    """The tree with each aggregate's name made its own (x0_, x1_...), reads renamed with it."""
+    counter = counter if counter is not None else [0]
+
+    def rename(e, old, new):
+        if isinstance(e, N.Local) and e.name == old:
+            return N.Local(e.type, e.line, new)
+        if isinstance(e, N.Aggregate) and e.var == old:  # rebinds it: only its source reads ours
+            return attrs.evolve(e, source=rename(e.source, old, new))
+        return bottom_up_once(e, lambda p: rename(p, old, new))
+
+    def walk(e):
+        if isinstance(e, N.Aggregate):
+            name = f"x{counter[0]}_"
+            counter[0] += 1
+            elem, cond = rename(e.elem, e.var, name), None if e.cond is None else rename(e.cond, e.var, name)
+            return attrs.evolve(e, var=name, source=walk(e.source), elem=walk(elem),
+                                cond=None if cond is None else walk(cond))
+        return bottom_up_once(e, walk)
+    return walk(tree)
+
+
+def bottom_up_once(e, change):
+    from regle.compiler.ir.traverse import over
+    return over(e, change) if isinstance(e, (N.Node, tuple, list)) else e
+
+
+import attrs  # noqa: E402
+
+
+def _any(var, source, elem, cond=None):
+    return N.Aggregate(B, 0, "any", var, source, elem, cond, True)
+
+
+def test_a_truth_of_anys_becomes_loops_that_return_at_the_first_element_that_holds():
+    x, y = N.Local(I, 0, "x_"), N.Local(I, 0, "y_")
+    inner = _any("y_", N.Local(L, 0, "l"), N.Binary(B, 0, ">", N.Binary(I, 0, "+", x, y), N.Const(I, 0, 8)))
+    tree = N.Binary(B, 0, "or", _any("x_", N.Span(L, 0, 0, 3), inner),
+                    _any("y_", N.Local(L, 0, "l"), N.Binary(B, 0, "==", y, N.Local(I, 0, "a"))))
+    block = as_loops(tree, 5, {"a", "l"})
+    assert [type(s_).__name__ for s_ in block] == ["For", "For", "Return"]
+    outer, second, last = block
+    assert isinstance(outer.body[0], S.For) and isinstance(outer.body[0].body[0], S.If)
+    assert last.value == N.Const(B, 0, False)
+    for env in (ENV, {**ENV, "a": 7}, {**ENV, "l": [0]}, {**ENV, "l": []}):
+        assert _loops_value(block, env) == evaluate(tree, env)
+
+
+def test_an_all_returns_at_the_first_element_that_fails():
+    tree = N.Aggregate(B, 0, "all", "x_", N.Local(L, 0, "l"), N.Binary(B, 0, "<", N.Local(I, 0, "x_"), N.Const(I, 0, 7)),
+                       None, True)
+    block = as_loops(tree, 1, {"l"})
+    assert isinstance(block[0], S.For) and block[-1].value == N.Const(B, 0, True)
+    for env in (ENV, {**ENV, "l": [1, 2]}, {**ENV, "l": []}):
+        assert _loops_value(block, env) == evaluate(tree, env)
+
+
+def test_what_a_loop_cannot_say_plainly_is_left_as_it_is():
+    x = N.Local(I, 0, "x_")
+    plain = _any("x_", N.Local(L, 0, "l"), N.Binary(B, 0, ">", x, N.Const(I, 0, 0)))
+    assert as_loops(plain, 1, {"x_"}) is None  # a loop would overwrite the parameter x
+    rolled = _any("x_", N.Local(L, 0, "l"), N.Binary(B, 0, ">", N.Draw(I, 0, N.Const(I, 0, 6)), x))
+    assert as_loops(rolled, 1, set()) is None  # chance: every element draws, as written
+    eager = attrs.evolve(plain, lazy=False)
+    assert as_loops(eager, 1, set()) is None  # not an aggregate that stops early
+    nested = _any("x_", N.Local(L, 0, "l"), _any("x_", N.Local(L, 0, "l"), N.Binary(B, 0, ">", x, N.Const(I, 0, 1))))
+    assert as_loops(nested, 1, set()) is None  # the inner loop would overwrite the outer name
+    assert as_loops(N.Binary(B, 0, ">", N.Local(I, 0, "a"), N.Const(I, 0, 0)), 1, {"a"}) is None  # no loop
+    assert as_loops(N.Aggregate(I, 0, "count", "x_", N.Local(L, 0, "l"), x, None), 1, set()) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_loops_keep_the_value_of_random_truths(data):
+    """Random truths of the nesting generator, their aggregates made to stop early and named
+    apart: as loops or not, the evaluator gives the same value."""
+    trees = Trees(data.draw)
+    tree = trees.truth(4)
+    tree = _fresh(bottom_up(tree, lambda n: attrs.evolve(n, lazy=True)
+                            if isinstance(n, N.Aggregate) and n.func in ("any", "all") else n))
+    block = as_loops(tree, 1, {"a", "b", "l", "e"})
+    if block is None:
+        return
+    try:
+        want = evaluate(tree, dict(ENV))
+    except (TypeError, ZeroDivisionError) as error:  # the same mistake either way
+        with pytest.raises(type(error)):
+            _loops_value(block, ENV)
+        return
+    assert _loops_value(block, ENV) == want

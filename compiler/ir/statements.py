@@ -72,6 +72,9 @@ class For(Stmt):
     body: tuple
     copy: bool = False  # the source is a zone the body may change
     walk: tuple = ()
+    #: counted against the decision's work budget (a rules loop); an aggregate written as a
+    #: loop (compiler/passes/loops.py) is not, as its generator was not
+    counted: bool = True
     #: the body runs again and again: a read there is made many times (compiler/passes/reads.py)
     repeated = ("body",)
 

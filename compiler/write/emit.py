@@ -217,7 +217,7 @@ class PythonWriter:
             return over_seats
         # list comprehensions: over the small collections of games they beat generators
         cond = f" if {self.code(e.cond)}" if e.cond is not None else ""
-        gen = f"for {e.var} in {self.code(e.source)}{cond}"
+        gen = f"for {e.var} in {self.walked(e.source)}{cond}"
         elem = self.code(e.elem)
         if e.func == "count":
             return f"len([1 {gen}])", P_ATOM
@@ -269,6 +269,8 @@ class PythonWriter:
 
     # ---- the node kinds each engine writes its own way -------------------------------------
     def w_Helper(self, e: N.Helper) -> tuple[str, int]:
+        if e.name == "ops.piece_owner":  # in place: a piece is never below none (-1), whose owner is -1
+            return f"{self.code(e.args[0], P_MUL)} // {self.code(e.args[1], P_MUL + 1)}", P_MUL
         return f"{self.name(e.name)}({self.args(e.args)})", P_ATOM
 
     def w_CellRead(self, e: N.CellRead) -> tuple[str, int]:
@@ -294,6 +296,16 @@ class PythonWriter:
 
     def w_NeighbourList(self, e: N.NeighbourList) -> tuple[str, int]:
         return f"{self.name('ops.neighbours')}({e.table}, {e.degree}, {self.code(e.cell)})", P_ATOM
+
+    def walked(self, source: N.Expr) -> str:
+        """A source a loop or an aggregate walks (only reads): a cell's neighbours or leaps
+        read from their table's tuples made once (``G_board__ADJ_AROUND``), with no list made;
+        none (-1) still goes to ``ops.neighbours``, which says why it cannot be."""
+        if isinstance(source, N.NeighbourList) and isinstance(source.cell, (N.Local, N.Const)):
+            cell = self.code(source.cell)
+            return (f"({source.table}_AROUND[{cell}] if {cell} >= 0 else "
+                    f"{self.name('ops.neighbours')}({source.table}, {source.degree}, {cell}))")
+        return self.code(source)
 
     def w_Neighbour(self, e: N.Neighbour) -> tuple[str, int]:
         steps = f", {self.code(e.steps)}" if e.steps is not None else ""
@@ -388,6 +400,8 @@ class PythonWriter:
         source = self.code(st.source)
         if st.copy:
             source = f"list({source})"
+        if not st.counted:
+            return [f"for {st.var} in {self.walked(st.source) if not st.copy else source}:", *self.body(st.body)]
         return [f"for {st.var} in s._loop({source}):", *self.body(st.body)]
 
     def s_While(self, st: S.While) -> list[str]:

@@ -106,6 +106,9 @@ class CythonWriter(PythonWriter):
     def w_Dimension(self, e: N.Dimension) -> tuple[str, int]:
         return str(e.value), P_ATOM
 
+    def walked(self, source: N.Expr) -> str:  # natively a loop reads the table in C (its helpers)
+        return self.code(source)
+
     def w_NeighbourList(self, e: N.NeighbourList) -> tuple[str, int]:
         return f"_neighbour_list(_v_{e.table}, {e.degree}, {self.code(e.cell)})", P_ATOM
 

@@ -19,7 +19,9 @@ from ..ir.game import ActionIR, GameIR, StepIR
 from .moves import keyed_moves, move_lines
 from ..passes import optimize
 from ..passes.reads import take_reads_once
+from ..passes.loops import as_loops
 from ..passes.share import build_once
+from ..ir import nodes as N
 from ..ir import statements as S
 
 
@@ -64,7 +66,9 @@ def _function_body(body: tuple, native: bool) -> tuple:
     (compiler/passes/share.py), then its value returned."""
     tree, names, line, lets = body
     built, tree = build_once(tree, set(names) | {a.target.name for a in lets}, native)
-    return (*lets, *built, S.Return(line, tree))
+    loops = None if native else as_loops(tree, line, set(names) | {a.target.name for a in lets}
+                                         | {b.target.name for b in built if isinstance(b.target, N.Local)})
+    return (*lets, *built, *(loops or (S.Return(line, tree),)))
 
 
 def _c_locals(body: tuple) -> list[str]:
