@@ -223,6 +223,7 @@ class Require(Node):
 class Assign(Node):
     name: str = ""
     index: Expr | None = None
+    index2: Expr | None = None  # a counter of two keys: ``held[p][k] += 1``
     op: str = "="
     value: Expr = None
 
@@ -554,6 +555,7 @@ class Counter(Decl):
     name: str = ""
     type: TypeRef | None = None  # None: a number
     per: str | None = None  # "player", an enum, "turn" or "step" (set back as each turn / step begins)
+    per2: str | None = None  # a second key, an enum: ``counter held per player per kind``
     init: Expr | None = None
     quiet: bool = False
     #: ``per player private``: each seat sees its own value only (a die under a cup), unless

@@ -363,9 +363,10 @@ class ToAst(Transformer):
         return node
 
     def counter(self, meta, items):
-        name, type_, per, quiet, private, init = items
+        name, type_, per, per2, quiet, private, init = items
         return ast.Counter(name=str(name), pos=_pos(meta), name_pos=_pos(name), per=per[1] if per else None,
-                           quiet=quiet is not None, private=private is not None, init=init, type=type_)
+                           per2=per2[1] if per2 else None, quiet=quiet is not None, private=private is not None,
+                           init=init, type=type_)
 
     def setup(self, meta, items):
         return ast.Setup(body=items[0], pos=_pos(meta))
@@ -563,11 +564,11 @@ class ToAst(Transformer):
                            pos=_pos(meta))
 
     def target(self, meta, items):
-        return (str(items[0]), items[1], _pos(meta))
+        return (str(items[0]), items[1], items[2], _pos(meta))
 
     def assign(self, meta, items):
-        (name, index, at), op, value = items
-        return ast.Assign(name=name, index=index, op=str(op), value=value, pos=at)
+        (name, index, index2, at), op, value = items
+        return ast.Assign(name=name, index=index, index2=index2, op=str(op), value=value, pos=at)
 
     def group(self, meta, items):
         """``(e)``: e itself, marked as written in parentheses (the formatter keeps those that

@@ -201,7 +201,7 @@ def stmt_head(node) -> str:
         tail = f" else {quote(node.message)}" if node.message is not None else ""
         return f"require {expr(node.cond)}{tail}"
     if isinstance(node, ast.Assign):
-        target = node.name + (f"[{expr(node.index)}]" if node.index is not None else "")
+        target = node.name + "".join(f"[{expr(i)}]" for i in (node.index, node.index2) if i is not None)
         return f"{target} {node.op} {expr(node.value)}"
     if isinstance(node, ast.EndGame):
         return "end game"
@@ -262,7 +262,7 @@ def _expression_of(node) -> tuple[str, object, str] | None:
     if isinstance(node, ast.Ensure):
         return "ensure ", node.cond, ""
     if isinstance(node, ast.Assign):
-        target = node.name + (f"[{expr(node.index)}]" if node.index is not None else "")
+        target = node.name + "".join(f"[{expr(i)}]" for i in (node.index, node.index2) if i is not None)
         return f"{target} {node.op} ", node.value, ""
     if isinstance(node, ast.While):
         return "while ", node.cond, ""
@@ -479,7 +479,7 @@ class Printer:
                             " loop" if d.loop else "")
         elif isinstance(d, ast.Counter):
             kind = f": {type_text(d.type)}" if d.type is not None else ""
-            self.line(f"{mark}counter {d.name}{kind}{_per(d.per)}" + (" quiet" if d.quiet else "")
+            self.line(f"{mark}counter {d.name}{kind}{_per(d.per)}{_per(d.per2)}" + (" quiet" if d.quiet else "")
                       + (" private" if d.private else "") + (f" = {expr(d.init)}" if d.init is not None else ""))
         elif isinstance(d, ast.Define) and d.block is not None:
             self.line(f"{mark}define {d.name}({', '.join(d.params)}) {{")

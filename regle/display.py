@@ -317,9 +317,8 @@ def render(state: BaseState, viewer: int | None = None, st: Style | None = None)
             continue
         if per is None:
             lines.append("  " + _pad(_label(name), width) + game.show_counter(name, view["counters"][name]))
-        elif per != "player":
-            lines.append("  " + _pad(_label(name), width)
-                         + " ".join(game.show_counter(name, v) for v in view["counters"][name]))
+        elif per != "player" and not (isinstance(per, tuple) and per[0] == "player"):
+            lines.append("  " + _pad(_label(name), width) + _counter_text(game, name, view["counters"][name]))
     on_boards = {w for ws in walls_on_boards(ns).values() for w in ws}  # drawn on their board
     for meta in game.grids:
         if meta[2] is None and meta[0] not in quiet and meta[0] not in on_boards:
@@ -339,8 +338,8 @@ def render(state: BaseState, viewer: int | None = None, st: Style | None = None)
         if per == "player" and name not in quiet:
             rows.append([_label(name)] + [show_zone(state, kind, v, st, limit=10) for v in zones[name]])
     for name, _attr, per in game.counters:
-        if per == "player" and name not in quiet:
-            rows.append([_label(name)] + [game.show_counter(name, v) for v in view["counters"][name]])
+        if (per == "player" or isinstance(per, tuple) and per[0] == "player") and name not in quiet:
+            rows.append([_label(name)] + [_counter_text(game, name, v) for v in view["counters"][name]])
     rows.append(["score"] + ["?" if v is None else str(v) for v in state.scores_seen_by(viewer)])
     under = ns.get("GRID_UNDER", {})  # lower grid -> upper grid
     lower_of = {top: low for low, top in under.items()}
@@ -401,6 +400,13 @@ def _edge_lines(state: BaseState, meta: tuple, around: set, zones: dict) -> tupl
                 parts.append(f"{member}" + (f" ({values})" if values else "") + f": {contents}")
         out.append(["   ".join(parts)] if parts else [])
     return out[0], out[1]
+
+
+def _counter_text(game, name: str, value) -> str:
+    """A counter's values as a line: one per member, the rows of a counter of two keys apart."""
+    if isinstance(value, list):
+        return (" / " if value and isinstance(value[0], list) else " ").join(_counter_text(game, name, v) for v in value)
+    return game.show_counter(name, value)
 
 
 def _member_name(state: BaseState, zone: str, index: int) -> str:

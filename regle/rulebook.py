@@ -230,7 +230,8 @@ class Writer:
                     + (f": {prose(t.doc)}" if t.doc else "") for t in tracks])
         counters = self.of(ast.Counter)
         if counters:
-            doc.ul([f"counter **{_name(c.name)}**" + (" (one per player)" if c.per == "player" else
+            doc.ul([f"counter **{_name(c.name)}**" + (f" (one per {c.per} and {c.per2})" if c.per2 else
+                                                      " (one per player)" if c.per == "player" else
                                                       f" (set back as each {c.per} begins)" if c.per in ("turn", "step") else "")
                     + (f", holding {_counter_kind(c.type)}" if c.type is not None else "")
                     + (f", starting at {code(c.init)}" if c.init is not None else "")
@@ -403,7 +404,7 @@ class Writer:
         if isinstance(s, ast.Require):
             return f"It must be that {code(s.cond)}."
         if isinstance(s, ast.Assign):
-            target = code(s.name + (f"[{expr(s.index)}]" if s.index is not None else ""))
+            target = code(s.name + "".join(f"[{expr(i)}]" for i in (s.index, s.index2) if i is not None))
             return {"=": f"Set {target} to {code(s.value)}.", "+=": f"Add {code(s.value)} to {target}.",
                     "-=": f"Take {code(s.value)} from {target}."}[s.op]
         if isinstance(s, ast.If):

@@ -699,7 +699,11 @@ class BaseState:
         counters = {}
         for name, attr, per in self.COUNTERS:  # type: ignore[attr-defined]
             value = getattr(self, attr)
-            counters[name] = list(value) if per else value
+            if isinstance(per, tuple):  # two keys: a row of the second per value of the first
+                width = per[1]
+                counters[name] = [list(value[i:i + width]) for i in range(0, len(value), width)]
+            else:
+                counters[name] = list(value) if per else value
         return {
             "format": STATE_FORMAT, "game": self.GAME.name, "rules": self.GAME.rules_hash,
             "players": self.n, "seed": self.seed, "current": self.cur, "next": self.nxt,

@@ -37,6 +37,8 @@ def _values(ns: dict, kind: str, zone: str, n: int) -> tuple[int, int] | None:
 
 
 def _instances(per, n: int) -> int:
+    if isinstance(per, tuple):  # a counter of two keys: rows times their width
+        return _instances(per[0], n) * per[1]
     return 1 if not per else (n if per == "player" else per)
 
 
@@ -67,7 +69,8 @@ def observation_spec(ns: dict, n: int) -> list[tuple[str, int, int]]:
     for name, _attr, per in ns["COUNTERS"]:
         size = one_hot.get(name)
         for i in range(_instances(per, n)):
-            add(f"counter {name}" + (f"[{i}]" if per else ""), 1 if size is None else (n if size == "n" else size))
+            at = f"[{i // per[1]}][{i % per[1]}]" if isinstance(per, tuple) else f"[{i}]" if per else ""
+            add(f"counter {name}{at}", 1 if size is None else (n if size == "n" else size))
     add("scores", n)
     return spec
 
@@ -129,6 +132,8 @@ def observation(state, player: int | None) -> Any:
     one_hot = ns.get("COUNTER_VALUES", {})
     for name, _attr, per in ns["COUNTERS"]:
         value = counters[name]
+        if isinstance(per, tuple):  # two keys: its rows one after another
+            value = [v for row in value for v in row]
         size = one_hot.get(name)
         if size is None:
             out += [v if v is not None else 0 for v in value] if per else [value]  # unseen (private): 0

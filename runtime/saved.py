@@ -255,7 +255,14 @@ def load_state(game: Game, data: Any) -> BaseState:
         if name not in counters_in:
             raise StateError(f"field 'counters.{name}' is missing")
         value = counters_in[name]
-        if per:
+        if isinstance(per, tuple):  # two keys: a list of rows, kept row after row in one list
+            rows, width = (n if per[0] == "player" else per[0]), per[1]
+            if not (isinstance(value, list) and len(value) == rows
+                    and all(isinstance(row, list) and len(row) == width for row in value)):
+                raise StateError(f"field 'counters.{name}': expected {rows} lists of {width} numbers")
+            counters[attr] = [_int(v, f"counters.{name}[{i}][{k}]") for i, row in enumerate(value)
+                              for k, v in enumerate(row)]
+        elif per:
             count = n if per == "player" else per
             if not isinstance(value, list) or len(value) != count:
                 raise StateError(f"field 'counters.{name}': expected a list of {count} numbers")

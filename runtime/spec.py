@@ -117,7 +117,8 @@ class GameSpec:
             name: {"per": per, "hidden": hidden, "private": private, "holds": kind, "capacity": capacity}
             for name, _attr, per, hidden, private, kind, capacity in ns.get("ZONES", ())}
         kinds = ns.get("COUNTER_KINDS", {})
-        self.counters: dict[str, dict] = {name: {"per": per, "holds": kinds.get(name, "int")}
+        self.counters: dict[str, dict] = {name: {"per": list(per) if isinstance(per, tuple) else per,
+                                                 "holds": kinds.get(name, "int")}
                                           for name, _attr, per in ns.get("COUNTERS", ())}
         self.grids: dict[str, GridSpec] = {row[0]: GridSpec(ns, row[0], row) for row in ns.get("GRIDS", ())}
         self.tracks: dict[str, dict] = {

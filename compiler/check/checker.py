@@ -19,6 +19,7 @@ from .again import mark_again
 from .analysis import children
 from .since import mark_since
 from .tracks import decl_track
+from .counters import decl_counter
 from .symbols import (COLOUR, LIMITS, ParamSym, EnumSym, ColumnSym, TableSym, ZoneSym, GridSym, CounterSym,
                       Symbols, _cell_count, NotConstant, fold_constant, suggest, bad_identifier)
 from .texts import _at, _BAD, _placeholders
@@ -87,6 +88,7 @@ class Checker:
 
     # -- declarations -------------------------------------------------------------------
     decl_track = decl_track  # a path through a grid's cells (compiler/check/tracks.py)
+    decl_counter = decl_counter  # one value, or one per key or pair of keys (compiler/check/counters.py)
 
     def decl_game(self, node: ast.Game) -> None:
         if self.sym.game is not None:
@@ -532,17 +534,6 @@ class Checker:
                     values = (lo, hi)
         self.sym.zones[node.name] = ZoneSym(node.name, elem, per, node.hidden, node.private, capacity, node,
                                             values)
-
-    def decl_counter(self, node: ast.Counter) -> None:
-        if not self.declare(node.name, _at(node), "counter"):
-            return
-        kind = T.INT if node.type is None else self.resolve_type(node.type) or T.ANY
-        if kind.kind == "pattern":
-            self.error("a counter holds one value: a number, true/false, a player, a cell, an enum member or "
-                       "an item, not a pattern", node.type.pos)
-            kind = T.ANY
-        per = self.resolve_per(node.per, node.pos)
-        self.sym.counters[node.name] = CounterSym(node.name, per, node, kind)
 
     def decl_setup(self, node: ast.Setup) -> None:
         self.sym.setup.append(node)

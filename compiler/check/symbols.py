@@ -123,6 +123,7 @@ class CounterSym:
     per: str | None
     node: ast.Counter
     type: T.Type = T.INT  # what it holds: a number unless declared (counter ko: cell of board)
+    per2: str | None = None  # the enum of its second key (counter held per player per kind)
 
     @property
     def per_player(self) -> bool:

@@ -102,6 +102,12 @@ class CounterIR:
     #: observations give it one-hot over this many values (a cell, member, item, piece; "n": a
     #: seat); None: a number (or a truth), given as it is
     values: int | str | None = None
+    per2: int | None = None  # a counter of two keys: the members of its second key (a row per first key)
+
+    @property
+    def table_per(self):
+        """``per`` as the COUNTERS table gives it: a pair (per, members) for two keys."""
+        return self.per if self.per2 is None else (self.per, self.per2)
 
 
 @attrs.define

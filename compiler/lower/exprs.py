@@ -206,11 +206,29 @@ class ExpressionLowering:
             self.error(f"'.{node.name}' needs an item of a table, but this is {ty}", node.pos)
         return "0", T.ANY, P_ATOM
 
-    def counter_slot(self, name: str, index, ty: T.Type = T.ANY) -> N.Slot:
-        """One seat's (member's) value of a counter per player (per member)."""
-        per = self.sym.counters[name].per
+    def counter_slot(self, name: str, index, ty: T.Type = T.ANY, second=None) -> N.Slot:
+        """One seat's (member's) value of a counter per player (per member); of a counter of
+        two keys, the value of the pair (``held[p][k]``: its list holds the rows of the first
+        key one after another, ``p * members + k``)."""
+        c = self.sym.counters[name]
+        per = c.per
         bound = N.Field(T.INT, 0, "n") if per == "player" else N.Const(T.INT, 0, len(self.sym.enums[per].members))
-        return N.Slot(ty, 0, name, self.node(index), bound)
+        index = self.node(index)
+        if second is not None:
+            width = N.Const(T.INT, 0, len(self.sym.enums[c.per2].members))
+            index = N.Binary(T.INT, 0, "+", N.Binary(T.INT, 0, "*", index, width), self.node(second))
+            bound = N.Binary(T.INT, 0, "*", bound, width)
+        return N.Slot(ty, 0, name, index, bound)
+
+    def counter_key(self, c, node: ast.Expr, ctx: Ctx, second: bool = False):
+        """The tree of one key of counter c (a seat's number, or a member of its enum)."""
+        per = c.per2 if second else c.per
+        if per == "player":
+            return self.number_tree(node, ctx)
+        tree = self.want_tree(node, ctx, ('enum',), f'a member of {per}')
+        if tree.type.kind == "enum" and tree.type.name != per:
+            self.error(f"this is indexed by a member of '{per}', not by {tree.type}", node.pos)
+        return tree
 
     def column(self, table: str, column: str, col, item) -> N.Column:
         """One item's value in a table column (natively from its C array: is_c_column)."""
@@ -218,6 +236,17 @@ class ExpressionLowering:
 
     def x_Index(self, node: ast.Index, ctx: Ctx):
         obj = node.obj
+        if isinstance(obj, ast.Index) and isinstance(obj.obj, ast.Name) and obj.obj.id not in ctx.scope:
+            c = self.sym.counters.get(obj.obj.id)
+            if c is not None and c.per2 is not None:  # held[p][k]: one value of a counter of two keys
+                return self.counter_slot(c.name, self.counter_key(c, obj.index, ctx), c.type,
+                                         second=self.counter_key(c, node.index, ctx, True))
+        if isinstance(obj, ast.Name) and obj.id not in ctx.scope:
+            c = self.sym.counters.get(obj.id)
+            if c is not None and c.per2 is not None:
+                first = "me" if c.per == "player" else self.sym.enums[c.per].members[0]
+                self.error(f"'{obj.id}' is a counter per {c.per} per {c.per2}: say both keys, e.g. "
+                           f"{obj.id}[{first}][{self.sym.enums[c.per2].members[0]}]", node.pos)
         whole = self.tree(obj, ctx)
         ty = whole.type
         if ty.kind == "grid":  # G[c]: what cell c holds

@@ -245,7 +245,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                            "player private", c.node.pos)
             counters.append(CounterIR(c.name, f"c_{c.name}", self.per_count(c.per), init, c.node.pos[0],
                                       c.type.display_kind, per_turn=c.node.per == "turn", per_step=c.node.per == "step", private=c.private,
-                                      values=self.counter_values(c.type)))
+                                      values=self.counter_values(c.type),
+                                      per2=None if c.per2 is None else len(sym.enums[c.per2].members)))
         end_ctx = Ctx("end", has_me=True)
         skeletons: dict[str, int] = {}
         for a in actions:

@@ -89,6 +89,11 @@ class StatementLowering:
         return [S.Require(node.pos[0], cond, node.message or "a requirement of the rules does not hold")]
 
     def s_Assign(self, node: ast.Assign, ctx: Ctx) -> list[S.Stmt]:
+        two = self.sym.counters.get(node.name)
+        if node.index2 is not None and (two is None or two.per2 is None or node.name in ctx.scope):
+            self.error(f"'{node.name}' takes one index, not two", node.index2.pos,
+                       "only a counter of two keys (counter NAME per player per ENUM) takes two")
+            return []
         if node.name in ctx.scope and node.index is None:  # a let: its value changes
             bound = ctx.scope[node.name]  # a let's local
             ty = bound.type
@@ -145,19 +150,20 @@ class StatementLowering:
                        "none of them", node.pos,
                        suggest(node.name, [*self.sym.counters, *ctx.lets]) or "declare it: counter NAME per player")
             return []
-        if c.per and node.index is None:
+        if c.per and (node.index is None or c.per2 is not None and node.index2 is None):
             example = f"{node.name}[me]" if c.per_player else f"{node.name}[{self.sym.enums[c.per].members[0]}]"
-            self.error(f"'{node.name}' is a counter per {c.per}: say which, e.g. {example}", node.pos)
+            if c.per2 is not None:
+                example += f"[{self.sym.enums[c.per2].members[0]}]"
+            keys = f"per {c.per}" + (f" per {c.per2}" if c.per2 else "")
+            self.error(f"'{node.name}' is a counter {keys}: say which, e.g. {example}", node.pos)
             return []
         if not c.per and node.index is not None:
             self.error(f"'{node.name}' is one shared counter; it takes no [index]", node.index.pos)
             return []
         target: N.Expr = N.Field(c.type, 0, f"c_{node.name}")
         if node.index is not None:
-            if c.per_player:
-                target = self.counter_slot(node.name, self.number_tree(node.index, ctx))
-            else:  # a counter per member of an enum: indexed by a member
-                target = self.counter_slot(node.name, self.want_tree(node.index, ctx, ('enum',), f'a member of {c.per}'))
+            target = self.counter_slot(node.name, self.counter_key(c, node.index, ctx),
+                                       second=None if c.per2 is None else self.counter_key(c, node.index2, ctx, True))
         return [S.Assign(node.pos[0], target, node.op, value)]
 
     def counter_value(self, c, node: ast.Expr, ctx: Ctx) -> N.Expr:

@@ -345,7 +345,16 @@ def table_html(state, viewer: int | None) -> str:
         if name in quiet:
             continue
         value = view["counters"][name]
-        if per == "player":
+        if isinstance(per, tuple):  # two keys: a row per first key
+            value = [", ".join(game.show_counter(name, v) for v in row) for row in value]
+            if per[0] == "player":
+                for p in range(state.n):
+                    per_seat[p].append(f'<div class="counter"><span class="label">{esc(words(name))}</span> '
+                                       f'{esc(value[p])}</div>')
+            else:
+                counters_shared.append(f'<div class="counter"><span class="label">{esc(words(name))}</span> '
+                                       f'{esc(" / ".join(value))}</div>')
+        elif per == "player":
             for p in range(state.n):
                 per_seat[p].append(f'<div class="counter"><span class="label">{esc(words(name))}</span> '
                                    f'{esc(game.show_counter(name, value[p]))}</div>')
