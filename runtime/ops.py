@@ -219,7 +219,7 @@ def neighbour(adj, deg: int, cell: int, d: int, steps: int = 1) -> int:
     return cell
 
 
-def around(table, cells: int) -> tuple:
+def neighbour_rows(table, cells: int) -> tuple:
     """Per cell, the cells a geometry table gives for it (its neighbours, where its leaps land)
     that exist, each a tuple: what :func:`neighbours` makes, made once for a Python engine's
     loops to read in place."""
