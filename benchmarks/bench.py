@@ -290,6 +290,29 @@ OPENSPIEL = {"tictactoe": ("games/classics/tictactoe.rules", "tic_tac_toe"),
              "quoridor": ("games/classics/quoridor.rules", "quoridor")}
 
 
+#: the proof games of the language (docs/language.md): regle's file beside OpenSpiel's game
+PROOF_GAMES = {"clobber": ("games/classics/clobber.rules", "clobber"),
+               "dotsandboxes": ("games/classics/dotsandboxes.rules", "dots_and_boxes"),
+               "y": ("games/classics/y.rules", "y"),
+               "havannah": ("games/classics/havannah.rules", "havannah"),
+               "kuhn": ("games/classics/kuhn.rules", "kuhn_poker"),
+               "leduc": ("games/classics/leduc.rules", "leduc_poker"),
+               "liarsdice": ("games/classics/liarsdice.rules", "liars_dice"),
+               "crazyeights": ("games/classics/crazyeights.rules", "crazy_eights(players=2)")}
+
+
+def bench_proof_games(seconds: float, rounds: int, pyspiel) -> None:
+    """Native random playouts of each proof game against OpenSpiel's game through its Python
+    loop (chance nodes drawn there as well), two players."""
+    print(f"\nproof games: random playouts/s natively against OpenSpiel's (best of {rounds}), mean moves a game")
+    print(f"{'game':<14}{'OpenSpiel':>11}{'moves':>8}{'regle':>11}{'moves':>8}{'ratio':>8}")
+    for name, (path, spiel_name) in PROOF_GAMES.items():
+        game = regle.load(ROOT / path, backend="native")
+        ours, our_length, theirs, their_length = _playouts_side_by_side(game, pyspiel.load_game(spiel_name),
+                                                                        seconds, rounds, 20)
+        print(f"{name:<14}{theirs:>11,.1f}{their_length:>8.0f}{ours:>11,.1f}{our_length:>8.0f}{ours / theirs:>8.2f}")
+
+
 def _ids_steps(game, seconds: float, players: int | None = None, by_moves: bool = False) -> float:
     """Steps/s of the loop an agent or RL user drives: the legal action ids, one picked at
     random, played by id (``legal_action_ids`` + ``advance_id``); with ``by_moves``, the
@@ -367,6 +390,7 @@ def bench_openspiel(quick: bool, native: bool) -> None:
                                                                         seconds, rounds, 20)
         print(f"{name:<14}{theirs:>11,.1f}{their_length:>8.0f}{ours:>11,.1f}{our_length:>8.0f}{ours / theirs:>8.2f}")
     bench_board_growth(seconds, rounds, pyspiel)
+    bench_proof_games(seconds, rounds, pyspiel)
 
 
 def _playouts_side_by_side(game, spiel, seconds: float, rounds: int, games: int) -> tuple:

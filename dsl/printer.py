@@ -456,9 +456,24 @@ class Printer:
         elif isinstance(d, ast.Param):
             self.line(f"{mark}param {d.name} = {expr(d.value)}")
         elif isinstance(d, ast.Enum):
-            members = ", ".join(("wild " if m.wild else "") + m.name + (f" = {quote(m.symbol)}" if m.symbol is not None else "")
-                                for m in d.members)
-            self.line(f"{mark}enum {d.name} {{ {members} }}")
+            members = [("wild " if m.wild else "") + m.name + (f" = {quote(m.symbol)}" if m.symbol is not None else "")
+                       for m in d.members]
+            one = f"{mark}enum {d.name} {{ {', '.join(members)} }}"
+            if len(INDENT * self.depth + one) <= WIDTH:
+                self.line(one)
+            else:  # its members inside the braces, as many to a line as fit
+                self.line(f"{mark}enum {d.name} {{")
+                self.depth += 1
+                row: list[str] = []
+                for i, text in enumerate(members):
+                    piece = text + ("" if i == len(members) - 1 else ",")
+                    if row and len(INDENT * self.depth + " ".join(row + [piece])) > WIDTH:
+                        self.line(" ".join(row))
+                        row = []
+                    row.append(piece)
+                self.line(" ".join(row))
+                self.depth -= 1
+                self.line("}")
         elif isinstance(d, ast.Table):
             self.table(d, mark)
         elif isinstance(d, ast.Zone):

@@ -252,11 +252,28 @@ class Writer:
     def table(self, t: ast.Table) -> None:
         doc = self.doc
         mark = self.standin(t, f"table {t.name}")
-        count = sum(r.copies for r in t.rows)
+        enums = {e.name: len(e.members) for e in self.of(ast.Enum)}
+
+        def spans(col, c) -> tuple[str, int | None]:
+            """A cell's text and how many rows it stands for: a range one per value, the
+            column's enum named one per member (every combination of a row's)."""
+            if c.kind == "range" and all(isinstance(v, int) for v in c.value):
+                return f"{c.value[0]} to {c.value[1]}", max(0, c.value[1] - c.value[0] + 1)
+            if c.kind == "name" and c.value == col.type.name and c.value in enums:
+                return f"every {_name(c.value)}", enums[c.value]
+            return cell_text(c).strip('"'), 1
+
+        rows, count = [], 0
+        for r in t.rows:
+            cells = [spans(col, c) for col, c in zip(t.columns, r.cells)]
+            many = r.copies
+            for _text, n in cells:
+                many *= n
+            count += many
+            rows.append([text for text, _n in cells] + [str(r.copies)])
         doc.h(f"{_name(t.name).capitalize()} ({count}){mark}", 3)
         doc.p(prose(t.doc))
         header = [_name(c.name) for c in t.columns] + ["copies"]
-        rows = [[cell_text(c).strip('"') for c in r.cells] + [str(r.copies)] for r in t.rows]
         self.doc.blocks.append(Block("table", (header, rows)))
         pattern_cols = [i for i, c in enumerate(t.columns) if c.type.pattern]
         if pattern_cols:

@@ -1052,7 +1052,7 @@ def test_draughts_forced_jumps_chains_crowning_and_the_ends():
     assert state.is_over and state.winners == []
 
 
-@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn", "liarsdice", "leduc", "clobber", "dotsandboxes", "y", "havannah", "halma",
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn", "liarsdice", "leduc", "clobber", "dotsandboxes", "y", "havannah", "halma", "crazyeights",
                                   "breakthrough", "draughts", "go", "morris", "chess", "pentago", "quoridor"])
 def test_classics_are_checked_clean_and_formatted(name):
     from regle.dsl.printer import format_text
@@ -1061,7 +1061,7 @@ def test_classics_are_checked_clean_and_formatted(name):
     regle.load(CLASSICS / f"{name}.rules")
 
 
-@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn", "liarsdice", "leduc", "clobber", "dotsandboxes", "y", "havannah", "halma",
+@pytest.mark.parametrize("name", ["tictactoe", "connect4", "othello", "hex", "kalah", "lostcities", "kuhn", "liarsdice", "leduc", "clobber", "dotsandboxes", "y", "havannah", "halma", "crazyeights",
                                   "breakthrough", "draughts", "go", "morris", "chess", "pentago", "quoridor"])
 def test_classic_rulebooks_are_up_to_date(name):
     from regle.rulebook import rulebook
@@ -1215,7 +1215,7 @@ def test_havannah_agrees_with_openspiel(backend):
 
 
 @pytest.mark.parametrize("name, spiel_name", [("clobber", "clobber"), ("dotsandboxes", "dots_and_boxes"), ("y", "y"),
-                                              ("havannah", "havannah")])
+                                              ("havannah", "havannah"), ("crazyeights", "crazy_eights")])
 def test_proof_games_are_ten_times_shorter_than_openspiels(name, spiel_name):
     """A proof game's rules file, comments included, against OpenSpiel's C++ for the same game
     (its .cc and .h as the installed package ships them, comments included)."""

@@ -2,6 +2,8 @@
 first player that reads what setup has not made yet is refused."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 import regle
@@ -578,3 +580,118 @@ def test_openspiels_python_algorithms_run_on_each_shipped_imperfect_information_
             tabular.evaluate_and_update_policy()
             first = first or exploitability.exploitability(game, tabular.average_policy())
         assert exploitability.exploitability(game, tabular.average_policy()) < first
+
+
+# ---- Crazy Eights, move for move against OpenSpiel's crazy_eights --------------------------------------
+_RANKS, _SUITS = "23456789TJQKA", "CDHS"
+_CRAZY = Path(__file__).resolve().parent.parent / "games" / "classics" / "crazyeights.rules"
+
+
+def _crazy_eights(players: int, max_plays: int = 100, max_draws: int = 5, backend: str = "python"):
+    """regle's crazyeights.rules and OpenSpiel's crazy_eights with the same parameters."""
+    pyspiel = pytest.importorskip("pyspiel")
+    text = _CRAZY.read_text(encoding="utf-8").replace("param max_plays = 100", f"param max_plays = {max_plays}")
+    text = text.replace("param max_draws = 5", f"param max_draws = {max_draws}")
+    game = regle.loads(text, name=f"crazyeights_{max_plays}_{max_draws}", backend=backend)
+    theirs = pyspiel.load_game(f"crazy_eights(players={players},max_turns={max_plays},max_draw_cards={max_draws})")
+    return game, theirs
+
+
+def _card_of(text: str) -> int:
+    """OpenSpiel's number of a card from its chance text, "Deal H7": the table's order too."""
+    return _RANKS.index(text[6]) * 4 + _SUITS.index(text[5])
+
+
+@pytest.mark.parametrize("players, max_plays, max_draws, games", [(2, 100, 5, 300), (3, 100, 5, 100), (5, 100, 5, 50),
+                                                                  (2, 12, 2, 100)])
+def test_crazy_eights_is_openspiels_at_every_node(players, max_plays, max_draws, games):
+    """Through the OpenSpiel adapter with explicit chance: at every node the same player, at
+    chance nodes as many outcomes with the same probabilities (the dealer, then each card from
+    those left: regle's k-th outcome is the k-th card of its deck, a turned-up eight put back
+    last), at decisions the same legal ids (a card is its number, then draw, pass and the four
+    suits to name), and the same returns (what the cards left in hand cost). A draw of the last
+    card is no chance node for regle (one outcome), but one for OpenSpiel."""
+    import random
+    import pyspiel
+    import regle.adapters.openspiel as ros
+    game, theirs_game = _crazy_eights(players, max_plays, max_draws)
+    ours_game = ros.load(game, players=players, chance="explicit", returns="scores")
+    assert ours_game.num_distinct_actions() == theirs_game.num_distinct_actions() == 58
+    rng = random.Random(players * 1000 + max_plays)
+    dealt_first = 7 if players == 2 else 5
+    ends = {"hand": 0, "plays": 0, "passes": 0}
+    for _game in range(games):
+        theirs, ours = theirs_game.new_initial_state(), ours_game.new_initial_state()
+        deck, deals = list(range(52)), 0
+        while not theirs.is_terminal():
+            mine = theirs.chance_outcomes() if theirs.is_chance_node() else None
+            if mine is not None and len(mine) == 1 and not ours.is_chance_node():  # the last card
+                deck.remove(_card_of(theirs.action_to_string(pyspiel.PlayerId.CHANCE, mine[0][0])))
+                theirs.apply_action(mine[0][0])
+                continue
+            assert not ours.is_terminal() and theirs.current_player() == ours.current_player()
+            if mine is not None:
+                other = ours.chance_outcomes()
+                assert [p for _a, p in mine] == pytest.approx([p for _a, p in other])
+                k = rng.randrange(len(mine))
+                text = theirs.action_to_string(pyspiel.PlayerId.CHANCE, mine[k][0])
+                if text.startswith("Deal "):
+                    card = _card_of(text)
+                    k_ours = deck.index(card)
+                    deck.remove(card)
+                    deals += 1
+                else:  # the dealer
+                    card, k_ours = None, k
+                theirs.apply_action(mine[k][0])
+                ours.apply_action(other[k_ours][0])
+                if card is not None and deals > players * dealt_first and text[6] == "8" and theirs.is_chance_node():
+                    deck.append(card)  # the turned-up eight goes back, at the end of regle's deck
+                continue
+            assert theirs.legal_actions() == ours.legal_actions()
+            action = rng.choice(theirs.legal_actions())
+            theirs.apply_action(action)
+            ours.apply_action(action)
+        assert ours.is_terminal() and ours.returns() == theirs.returns()
+        counters = ours.inner.to_json()["counters"]
+        ends["passes" if counters["passes"] == players + 1 else "plays" if counters["played"] >= max_plays
+             else "hand"] += 1
+    if max_plays < 20:  # a short game: the bound on cards played ends some
+        assert ends["plays"] > 0
+    else:  # an empty hand ends some, passes on an empty deck others
+        assert ends["hand"] > 0 and ends["passes"] > 0
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("players", [2, 4])
+def test_crazy_eights_plays_openspiels_games_on_both_engines(backend, players):
+    """200 seeded games of the engine beside OpenSpiel's game: OpenSpiel's chance outcomes are
+    the cards regle dealt (its dealer, the hands in the order dealt, the card turned up, then
+    each card drawn, last in the drawer's hand); at every decision the same player and legal
+    ids; the same returns. Eights are named, and games end both ways."""
+    import random
+    game, theirs_game = _crazy_eights(players, backend=backend)
+    rng = random.Random(players)
+    first = 7 if players == 2 else 5
+    named = emptied = 0
+    for seed in range(200):
+        state, theirs = game.new_game(players, seed=seed), theirs_game.new_initial_state()
+        data = state.to_json()
+        dealer, hands = data["counters"]["dealer"], data["zones"]["hand"]
+        setup = [theirs.chance_outcomes()[dealer][0]]
+        setup += [hands[(dealer + 1 + i) % players][i // players] for i in range(players * first)]
+        for action in setup + data["zones"]["pile"]:
+            theirs.apply_action(action)
+        mover = None
+        while not theirs.is_terminal():
+            if theirs.is_chance_node():  # a card drawn: the one regle dealt, last in the hand
+                theirs.apply_action(state.to_json()["zones"]["hand"][mover][-1])
+                continue
+            assert not state.is_over and state.current_player == theirs.current_player(), seed
+            assert sorted(state.legal_action_ids()) == theirs.legal_actions(), (seed, state.decisions)
+            action, mover = rng.choice(theirs.legal_actions()), theirs.current_player()
+            named += action >= 54
+            theirs.apply_action(action)
+            state.advance_id(action)
+        assert state.is_over and [float(v) for v in state.scores] == theirs.returns(), seed
+        emptied += any(not hand for hand in state.to_json()["zones"]["hand"])
+    assert named > 20 and 0 < emptied < 200
