@@ -51,6 +51,7 @@ cpdef list cells_holding(object cells_obj, int kinds, int kind, int owner)
 cpdef Py_ssize_t first_holding(object cells_obj, int kinds, int kind, int owner) except -2
 cpdef list liberties(object cells_obj, object adj_obj, int deg, int cell)
 cpdef list chain(object cells_obj, object adj_obj, int deg, int cell)
+cpdef list sides_touched(object cells, object on_side, int count, int n)
 cpdef list slide(object cells_obj, object adj_obj, int deg, int cell, int d)
 cpdef list reach(object cells_obj, object adj_obj, int deg, int cell, int d)
 cpdef long long position_key(object parts, long long mover) except -1

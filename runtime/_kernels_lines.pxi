@@ -624,6 +624,28 @@ cpdef long blocker(object cells_obj, object adj_obj, int deg, int cell, int d) e
     return _slide_into(cells_obj, adj_obj, deg, cell, d, None, "look")
 
 
+cpdef list sides_touched(object cells, object on_side, int count, int n):
+    """The sides (by number, in order) along which at least one of ``cells`` lies, read from
+    ``on_side`` (``side * n + cell`` -> 1 where the cell lies along the side): ``sides(G, cells)``.
+    A cell off the board lies along none."""
+    cdef const long long[::1] table = on_side
+    cdef unsigned long long found = 0
+    cdef long c
+    cdef int s
+    if count > 64:
+        raise ValueError("a board of more than 64 sides")
+    if table.shape[0] < count * n:
+        raise ValueError("the table of sides is too short")
+    for item in cells:
+        c = item
+        if c < 0 or c >= n:
+            continue
+        for s in range(count):
+            if table[s * n + c]:
+                found |= (<unsigned long long>1) << s
+    return [s for s in range(count) if (found >> s) & 1]
+
+
 cpdef list chain(object cells_obj, object adj_obj, int deg, int cell):
     cdef const unsigned char* cells = _ro(cells_obj)
     if cell < 0 or cell >= _len(cells_obj):

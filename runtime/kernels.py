@@ -892,6 +892,23 @@ def blocker(cells, adj, deg: int, cell: int, d: int) -> int:
     return _slide_into(cells, adj, deg, cell, d, None, "look")
 
 
+def sides_touched(cells, on_side, count: int, n: int) -> list[int]:
+    """The sides (by number, in order) along which at least one of ``cells`` lies, read from
+    ``on_side`` (``side * n + cell`` -> 1 where the cell lies along the side): ``sides(G, cells)``.
+    A cell off the board lies along none."""
+    if count > 64:
+        raise ValueError("a board of more than 64 sides")
+    if len(on_side) < count * n:
+        raise ValueError("the table of sides is too short")
+    found = 0
+    for c in cells:
+        if 0 <= c < n:
+            for s in range(count):
+                if on_side[s * n + c]:
+                    found |= 1 << s
+    return [s for s in range(count) if found >> s & 1]
+
+
 def chain(cells, adj, deg: int, cell: int) -> list[int]:
     """The cells joined to ``cell`` through neighbours holding what it holds (itself included),
     in cell order; for an empty cell, the empty cells joined to it (a region of the board)."""

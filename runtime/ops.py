@@ -219,6 +219,23 @@ def neighbour(adj, deg: int, cell: int, d: int, steps: int = 1) -> int:
     return cell
 
 
+def degrees(table, cells: int) -> list[int]:
+    """Per cell, how many cells a geometry table gives for it (its neighbours, its leaps that
+    land): ``count(neighbours(G, c))`` read from a table."""
+    deg = len(table) // cells if cells else 0
+    return [sum(1 for c in table[i * deg:(i + 1) * deg] if c >= 0) for i in range(cells)]
+
+
+def on_sides(sides, cells: int) -> array:
+    """``side * cells + cell`` -> 1 where the cell lies along that side of the board, else 0:
+    ``c in edge_cells(G, s)`` and ``sides(G, cells)`` read from a table."""
+    out = array("q", bytes(8 * len(sides) * cells))
+    for s, along in enumerate(sides):
+        for c in along:
+            out[s * cells + c] = 1
+    return out
+
+
 def neighbour_rows(table, cells: int) -> tuple:
     """Per cell, the cells a geometry table gives for it (its neighbours, where its leaps land)
     that exist, each a tuple: what :func:`neighbours` makes, made once for a Python engine's
@@ -414,12 +431,6 @@ def mancala_opposite(cell: int, n: int) -> int:
 
 
 chain = K.chain
-
-
-def sides_of(cells, sides) -> list[int]:
-    """The sides (by number) along which at least one of ``cells`` lies."""
-    found = set(cells)
-    return [i for i, along in enumerate(sides) if found.intersection(along)]
 
 
 class Numbered(dict):

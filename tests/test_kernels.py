@@ -906,3 +906,31 @@ def test_a_ring_surrounds_a_cell_and_a_sharp_loop_is_none(k):
     corner = at["a1"]  # three stones that touch each other turn sharply: no ring
     triangle_ = {names[corner]} | {names[j] for j in geo.adj[corner * 6:(corner + 1) * 6] if j >= 0}
     assert not any(ring(_board(geo, triangle_), table, 6, turns, at[n]) for n in triangle_)
+
+
+# ---- sides_touched: the sides some cells lie along, read from the table of sides ---------------
+@pytest.mark.parametrize("k", IMPLS)
+def test_sides_touched_hand_made(k):
+    from regle.runtime import ops
+    from regle.compiler.check.geometry import triangle as tri
+    geo = tri(5)
+    table = ops.on_sides(geo.side_cells(), geo.cells)
+    corner = next(c for c in range(geo.cells) if sum(c in side for side in geo.side_cells()) == 2)
+    assert k.sides_touched([], table, len(geo.sides), geo.cells) == []
+    assert len(k.sides_touched([corner], table, len(geo.sides), geo.cells)) == 2
+    assert k.sides_touched([-1, geo.cells], table, len(geo.sides), geo.cells) == []  # off the board: none
+    assert k.sides_touched(range(geo.cells), table, len(geo.sides), geo.cells) == [0, 1, 2]
+
+
+@pytest.mark.skipif(compiled is None, reason="compiled kernels not built")
+@settings(max_examples=300, deadline=None)
+@given(st.integers(2, 9), st.data())
+def test_sides_touched_twins_agree_with_the_lists_of_sides(size, data):
+    from regle.runtime import ops
+    from regle.compiler.check.geometry import hexagon as hexa
+    geo = hexa(size)
+    table = ops.on_sides(geo.side_cells(), geo.cells)
+    cells = data.draw(st.lists(st.integers(-2, geo.cells + 1), max_size=30))
+    want = [i for i, side in enumerate(geo.side_cells()) if set(cells) & set(side)]
+    assert pure.sides_touched(cells, table, len(geo.sides), geo.cells) == want
+    assert compiled.sides_touched(cells, table, len(geo.sides), geo.cells) == want

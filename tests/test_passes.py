@@ -311,3 +311,50 @@ def test_loops_keep_the_value_of_random_truths(data):
             _loops_value(block, ENV)
         return
     assert _loops_value(block, ENV) == want
+
+
+# ---- tables: geometry of one cell read from tables made when generating ----------------------
+
+from regle.compiler.passes.tables import read_tables  # noqa: E402
+
+
+class _Grid:
+    const, cells = "G_board_", 61
+
+
+def test_geometry_of_a_named_cell_is_read_from_tables():
+    change = read_tables([_Grid()])
+    x, s = N.Local(T.Type("cell", space="board"), 0, "x_"), N.Local(T.INT, 0, "s_")
+    around = N.NeighbourList(L, 0, "G_board__ADJ", 6, x)
+    degree = change(N.Len(I, 1, around))
+    assert isinstance(degree, N.Cond) and degree.then == N.Geometry(I, 1, "G_board__ADJ_DEGREE", x)
+    assert degree.orelse == N.Len(I, 1, around)  # none still says why it has no neighbours
+    side = N.Index(L, 0, N.Global(T.ANY, 0, "G_board__SIDES"), s)
+    along = change(N.Binary(B, 2, "in", x, side))
+    assert along.op == "and" and along.right.left.table == "G_board__ON_SIDE"
+    assert along.right.left.index == N.Binary(I, 2, "+", N.Binary(I, 2, "*", s, N.Const(I, 0, 61)), x)
+    assert isinstance(change(N.Binary(B, 2, "not in", x, side)), N.Not)
+    first = change(N.Index(T.Type("cell", space="board"), 3, N.Upto(L, 0, N.Const(I, 0, 61)), N.Field(I, 0, "c_last")))
+    assert isinstance(first, N.Cond) and first.then == N.Field(I, 0, "c_last")
+    # a cell computed (read twice for nothing) or another grid's list: as it was
+    computed = N.Binary(I, 0, "+", x, N.Const(I, 0, 1))
+    assert change(N.Len(I, 1, N.NeighbourList(L, 0, "G_board__ADJ", 6, computed))) == \
+        N.Len(I, 1, N.NeighbourList(L, 0, "G_board__ADJ", 6, computed))
+    other = N.Binary(B, 2, "in", x, N.Index(L, 0, N.Global(T.ANY, 0, "G_other__SIDES"), s))
+    assert change(other) is other
+
+
+@pytest.mark.parametrize("shape", ["square", "hexagon", "triangle"])
+def test_the_tables_hold_what_the_lists_would_give(shape):
+    from regle.compiler.check import geometry
+    from regle.runtime import ops
+    geo = {"square": lambda: geometry.square(5, 4), "hexagon": lambda: geometry.hexagon(4),
+           "triangle": lambda: geometry.triangle(6)}[shape]()
+    adj = ops.table(geo.table())
+    degrees = ops.degrees(adj, geo.cells)
+    sides = geo.side_cells()
+    on_side = ops.on_sides(sides, geo.cells)
+    for c in range(geo.cells):
+        assert degrees[c] == len(ops.neighbours(adj, len(adj) // geo.cells, c))
+        for s, along in enumerate(sides):
+            assert bool(on_side[s * geo.cells + c]) == (c in along)

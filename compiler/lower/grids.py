@@ -465,7 +465,8 @@ class GridLowering:
             cells = self.tree(args[1], ctx)
             if cells.type.kind not in ("list", "zone", "any"):
                 self.error(f"sides() takes a list of cells, not {cells.type}", args[1].pos)
-            return self.helper("ops.sides_of", T.list_of(T.enum(sym.edges)), cells, N.Global(T.ANY, 0, f"{g}_SIDES"))
+            return self.helper("K.sides_touched", T.list_of(T.enum(sym.edges)), cells, N.Global(T.ANY, 0, f"{g}_ON_SIDE"),
+                               N.Const(T.INT, 0, len(sym.geo.sides)), N.Const(T.INT, 0, sym.geo.cells))
         if f in ("houses", "store"):
             p = self.number_tree(args[1], ctx)
             n = sym.geo.width

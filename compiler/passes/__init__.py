@@ -10,7 +10,9 @@ The pipeline:
 
 1. ``early_exit``: counts compared with 0 or 1 become ``any`` (or ``not any``), which stops at
    the first element that qualifies.
-2. ``share_values``: in a define's function, a call computed twice or more (of the runtime, of
+2. ``tables``: ``count(neighbours(G, c))`` and ``c in edge_cells(G, s)`` read from tables made
+   when generating (``read_tables``).
+3. ``share_values``: in a define's function, a call computed twice or more (of the runtime, of
    another define, an aggregate) is computed once, into a local, where it is first computed
    unconditionally.
 """
@@ -22,6 +24,7 @@ from ..ir.nodes import Node
 from ..ir.traverse import over
 from .early_exit import stop_early
 from .share_values import share_values
+from .tables import read_tables
 
 #: the passes, in the order they run; each maps a node to a node of the same value
 PIPELINE = (stop_early,)
@@ -59,5 +62,7 @@ def optimize(ir):
     for step in PIPELINE:
         ir = each_tree(ir, lambda tree, step=step: bottom_up(tree, step))
     if hasattr(ir, "functions"):  # a GameIR (the tests give the pipeline bare trees too)
+        tables = read_tables(ir.grids)
+        ir = each_tree(ir, lambda tree: bottom_up(tree, tables))
         ir = attrs.evolve(ir, functions=share_values(ir.functions))
     return ir
