@@ -358,3 +358,56 @@ def test_the_tables_hold_what_the_lists_would_give(shape):
         assert degrees[c] == len(ops.neighbours(adj, len(adj) // geo.cells, c))
         for s, along in enumerate(sides):
             assert bool(on_side[s * geo.cells + c]) == (c in along)
+
+
+# ---- natively: an aggregate's condition over a collection the same for every element ----------
+
+HOIST = '''game "Hoist" {
+  players 2
+  max decisions 30
+}
+
+enum side { south, west, long_side }
+
+grid board: player hex triangle 5 edges side
+
+zone picked: int
+
+counter last quiet = -1
+
+turn {
+  action place(c in empty_cells(board)) "{c}" {
+    put me at c on board
+    last = number(c)
+  }
+}
+
+end when count(s for s in side where any(x in edge_cells(board, s) for x in chain(board, cells(board)[last]))) >= 2
+    then winner me
+end when count(k for k in picked where any(number(x) == k for x in chain(board, cells(board)[last]))) > 0 then draw
+'''
+
+
+def test_a_collection_the_same_for_every_element_is_made_once_natively():
+    from regle.compiler.generate import native_source
+    code = native_source(HOIST, "hoist.rules")
+    assert code.count("_src = _CK.chain(") == 1  # the sides: made once before the walk
+    assert "for x_ in _src:" in code
+    # over a zone, which may be empty, the chain is made where it was (maybe never)
+    assert code.count("_CK.chain(") == 2
+
+
+@pytest.mark.skipif(not __import__("regle").native.available(), reason="no C compiler")
+def test_made_once_or_not_the_games_are_the_same():
+    import random
+    import regle
+    games = [regle.loads(HOIST, name="hoist", backend=b) for b in ("python", "native")]
+    for seed in range(30):
+        ends = []
+        for game in games:
+            s = game.new_game(seed=seed)
+            rng = random.Random(seed)
+            while not s.over:
+                s.play(rng.choice(s.legal_moves()))
+            ends.append((s.winners, s.decisions))
+        assert ends[0] == ends[1]

@@ -11,6 +11,8 @@ collection once on C numbers (no list, no builtin called per aggregate).
 """
 from __future__ import annotations
 
+import attrs
+
 from ..ir import nodes as N
 from ..ir import statements as S
 from ..ir import types as T
@@ -246,10 +248,13 @@ class CythonWriter(PythonWriter):
             inner_walk, elem = self.aggregate_walk(inner, grids, declare, sfx + "1", bytes_read)
         else:
             inner_walk, elem = [], self.code(e.elem)
-        cond = self.code(e.cond) if e.cond is not None else ""
+        hoisted, test = _hoisted_source(e, sfx)
+        cond = self.code(test) if test is not None else ""
         elem_type = e.source.type.elem or T.ANY
         value = c_type(e.elem.type)  # the C type of one element's value (max, min, argmin, argmax)
         start, step, result = self.fold(e, elem, declare, value, elem_type, sfx)
+        if hoisted is not None:  # the condition's collection, the same for every element: made once
+            start = [f"{hoisted[0]} = {self.code(hoisted[1])}"] + start
         step = inner_walk + step
         source = e.source
         src = self.code(source)
@@ -399,3 +404,32 @@ def _grid_locals(value, grids: dict):
         grids[value.attr] = value
         return N.Local(value.type, 0, "_" + value.attr)
     return over(value, lambda inner: _grid_locals(inner, grids))
+
+
+def _hoisted_source(e: N.Aggregate, sfx: str) -> tuple[tuple | None, N.Expr | None]:
+    """Loop-invariant hoisting of an aggregate's condition that is itself an aggregate over a
+    collection that does not depend on the element (``count(s for s in side where any(... for x
+    in chain(board, c)))``: the chain is the same for every side). The collection is made once
+    before the walk, into ``_src`` (passed to the condition's method), where that is plainly the
+    same: the walk has elements (so the condition was evaluated at least once), the collection
+    draws nothing and reads nothing the walk binds, and it is a list to make (a neighbours' table
+    or a slide is walked in C without one). Returns ((local, collection) or None, the condition)."""
+    inner = e.cond
+    if not (isinstance(inner, N.Aggregate) and not inner.display and _has_elements(e.source)):
+        return None, inner
+    source = inner.source
+    if isinstance(source, (N.NeighbourList, N.Slide, N.Cells, N.Upto, N.Span, N.Local, N.Const)) \
+            or e.var in N.locals_in(source) or any(isinstance(n, (N.Draw, N.Code)) for n in N.walk(source)):
+        return None, inner
+    name = "_src" + sfx
+    return (name, source), attrs.evolve(inner, source=N.Local(source.type, 0, name),
+                                        params=(*inner.params, (name, None)))
+
+
+def _has_elements(source: N.Expr) -> bool:
+    """Whether a collection has an element whatever the state (a range of members or numbers)."""
+    if isinstance(source, N.Upto):
+        return isinstance(source.count, N.Const) and source.count.value > 0
+    if isinstance(source, N.Span):
+        return source.first <= source.last
+    return isinstance(source, N.ListOf) and len(source.items) > 0
