@@ -43,6 +43,7 @@ class ActionSpace:
         self.key_plan = self._key_plan()
         self._last_moves: list | None = None
         self._last_ids: list[int] = []
+        self._known = _KnownIds(self.encode)  # move tuple -> its id, for encode_all
 
     def _sized(self, domain: tuple) -> tuple:
         """(kind, size, ...) with the seats' domain fixed by the player count."""
@@ -149,8 +150,11 @@ class ActionSpace:
         loop asks for the same legal moves' ids for the mask and again for the move)."""
         if moves is self._last_moves:
             return self._last_ids
-        encoders = self.encoders
-        ids = [encoders[m[0]](m) for m in moves]
+        try:  # each move's id found by its tuple, computed once (a dict's own lookup, in C)
+            ids = list(map(self._known.__getitem__, moves))
+        except TypeError:  # a move holding a list (a subset): its encoder every time
+            encoders = self.encoders
+            ids = [encoders[m[0]](m) for m in moves]
         self._last_moves, self._last_ids = moves, ids
         return ids
 
@@ -283,3 +287,16 @@ def mask(ids: list[int], size: int) -> Any:
     except ImportError:  # NumPy is optional
         return out
     return numpy.frombuffer(out, dtype=numpy.int8)  # the array wraps the bytearray: writable, no copy
+
+
+class _KnownIds(dict):
+    """Move tuples and their ids, each found by its encoder the first time it is asked for
+    (at most one entry per id of the action space)."""
+
+    def __init__(self, encode):
+        super().__init__()
+        self.encode = encode
+
+    def __missing__(self, move: tuple) -> int:
+        found = self[move] = self.encode(move)
+        return found
