@@ -86,3 +86,38 @@ def test_unordered_is_kept_by_the_formatter_and_refused_on_a_grid():
     with pytest.raises(regle.RulesError) as info:
         engine_source(CYCLE + "grid board: int square 2 by 2 unordered\n", "t.rules")
     assert any("'unordered' is for zones" in d.message for d in info.value.diagnostics)
+
+
+SUBSETS = '''game "t" {
+  players 1
+  max decisions 4
+}
+
+zone hand: int unordered capacity 4 values 1..3 = [2, 1, 2]
+zone kept: int
+
+turn {
+  action keep(s in subset hand) "keep {s}" {
+    for v in s {
+      move v from hand to kept
+    }
+  }
+}
+
+end when turns > 0
+'''
+
+
+@pytest.mark.parametrize("backend", _backends())
+def test_the_subsets_of_an_unordered_zone_are_its_sub_multisets_each_read_once(backend):
+    """A hand of 2, 1, 2 offers each sub-multiset once, whatever the order the cards came in:
+    its notation lists the values in increasing order, and the same hand dealt in another
+    order offers the very same moves and notations."""
+    game = regle.loads(SUBSETS, name="subsets", backend=backend)
+    notations = sorted(game.new_game(seed=0).notations())
+    assert notations == sorted(["keep none", "keep 1", "keep 2", "keep 1 2", "keep 2 2", "keep 1 2 2"])
+    other = regle.loads(SUBSETS.replace("= [2, 1, 2]", "= [2, 2, 1]"), name="subsets_other", backend=backend)
+    assert sorted(other.new_game(seed=0).notations()) == notations
+    s = game.new_game(seed=0)
+    s.play("keep 1 2")
+    assert sorted(s.to_json()["zones"]["kept"]) == [1, 2] and s.to_json()["zones"]["hand"] == [2]
