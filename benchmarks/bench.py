@@ -478,12 +478,14 @@ def bench_batch(quick: bool, native: bool, n: int = 1024) -> None:
     seconds, rounds = (0.6, 2) if quick else (1.5, 3)
     spiel = pyspiel.load_game("connect_four")
     theirs = max(_openspiel_steps(spiel, seconds) for _ in range(rounds))
-    print(f"\nsteps/s of {n:,} Connect Four games stepped together (game.batch, masks included; best of {rounds})")
-    print(f"{'backend':<14}{'OpenSpiel loop':>16}{'regle batch':>14}{'ratio':>8}")
+    print(f"\nsteps/s of {n:,} Connect Four games stepped together (game.batch, masks included; best of {rounds}), "
+          "and against the same engine's own loop by ids, one game at a time")
+    print(f"{'backend':<14}{'OpenSpiel loop':>16}{'regle batch':>14}{'ratio':>8}{'one game':>12}{'batch/one':>11}")
     for backend in (("python", "native") if native else ("python",)):
         game = regle.load(ROOT / "games/classics/connect4.rules", backend=backend)
         ours = max(_batch_steps(game, n, seconds) for _ in range(rounds))
-        print(f"{backend:<14}{theirs:>16,.0f}{ours:>14,.0f}{ours / theirs:>8.2f}")
+        alone = max(_ids_steps(game, seconds) for _ in range(rounds))
+        print(f"{backend:<14}{theirs:>16,.0f}{ours:>14,.0f}{ours / theirs:>8.2f}{alone:>12,.0f}{ours / alone:>11.2f}")
 
 
 def profile_game(name: str, seconds: float, top: int = 25) -> None:
