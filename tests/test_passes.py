@@ -411,3 +411,78 @@ def test_made_once_or_not_the_games_are_the_same():
                 s.play(rng.choice(s.legal_moves()))
             ends.append((s.winners, s.decisions))
         assert ends[0] == ends[1]
+
+
+# ---- natively: a seat's pieces scanned once for the actions that walk them --------------------
+
+SCANS = '''game "Scans" {
+  players 2
+  max decisions 40
+}
+
+grid board: player square 5 by 5 with diagonals
+
+counter frozen: bool
+
+setup {
+  for c in cells(board) where row(board, c) == 0 {
+    put 0 at c on board
+  }
+  for c in cells(board) where row(board, c) == 4 {
+    put 1 at c on board
+  }
+}
+
+turn {
+  action step(c in filled_cells(board, me), t in neighbours(board, c)) "{c}-{t}" {
+    require is_empty(board, t)
+    move c to t on board
+  }
+  action take(c in filled_cells(board, me), t in neighbours(board, c)) "{c}x{t}" {
+    require not is_empty(board, t) and board[t] != me
+    move c to t on board
+  }
+  action hop(c in filled_cells(board, me), t in neighbours(board, c)) "{c}!{t}" {
+    require not frozen and is_empty(board, t)
+    frozen = true
+    move c to t on board
+  }
+}
+
+end when count(board, 0) == 0 then winner 1
+end when count(board, 1) == 0 then winner 0
+end when turns >= 30 then draw
+'''
+
+
+def test_the_cells_of_a_scan_met_again_are_walked_from_the_first_ones_found():
+    from regle.compiler.generate import native_source
+    code = native_source(SCANS, "scans.rules")
+    keys = code[code.index("cdef Py_ssize_t _keys_0"):]
+    assert keys.count("_scan0[_nscan0] = c_") == 1  # the first scan keeps the cells it found
+    assert keys.count("for _iscan0 in range(_nscan0):") == 2  # the other two walk them
+    # under a guard a scan may not run: it keeps nothing (the next one at the top keeps them)
+    guarded = native_source(SCANS.replace('''  action step(c in filled_cells(board, me), t in neighbours(board, c)) "{c}-{t}" {
+    require is_empty(board, t)''', '''  action step(c in filled_cells(board, me), t in neighbours(board, c)) "{c}-{t}" {
+    require not frozen and is_empty(board, t)'''), "scans.rules")
+    keys = guarded[guarded.index("cdef Py_ssize_t _keys_0"):]
+    guarded_step, rest = keys.split("# line 24", 1)
+    assert "_scan" not in guarded_step.split("cdef long _nscan0")[1] and "_scan0[_nscan0] = c_" in rest
+
+
+@pytest.mark.skipif(not __import__("regle").native.available(), reason="no C compiler")
+def test_scanned_once_or_not_the_games_are_the_same():
+    import random
+    import regle
+    games = [regle.loads(SCANS, name="scans", backend=b) for b in ("python", "native")]
+    for seed in range(30):
+        records = []
+        for game in games:
+            s = game.new_game(seed=seed)
+            rng = random.Random(seed)
+            notations = []
+            while not s.over:
+                notations.append(s.notations())
+                s.play(rng.choice(s.legal_moves()))
+            records.append((notations, s.winners))
+        assert records[0] == records[1]

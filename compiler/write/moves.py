@@ -251,7 +251,11 @@ class _Moves:
         return out
 
     def inside(self, block) -> list[str]:
-        return ["    " + line for line in self.lines(block)]
+        self.depth = getattr(self, "depth", 0) + 1  # how deep in guards and loops the lines stand
+        try:
+            return ["    " + line for line in self.lines(block)]
+        finally:
+            self.depth -= 1
 
     def m_Guard(self, st: Guard) -> list[str]:
         return [f"if {self.w.code(st.test)}:", *self.inside(st.body)]
@@ -386,6 +390,39 @@ class _Keys(_Moves):
 
     def m_Source(self, st: Source) -> list[str]:
         return [] if st.var in self.unread else super().m_Source(st)
+
+    def m_CellScan(self, st: CellScan) -> list[str]:
+        """A scan of cells met again (another action over the same cells: a seat's pieces,
+        which the position does not change while its moves are listed) walks the cells the
+        first one found, kept in a C array of the method, in the same order. The first must
+        stand at the top of the method (run whatever the guards say, its cells named by
+        nothing a loop binds), and it must walk every cell (no ``break``)."""
+        top = getattr(self, "depth", 0) == 0
+        lines = super().m_CellScan(st)
+        if any(line.lstrip().startswith("break") for line in lines):
+            return lines
+        if isinstance(st.cells, N.Cells):
+            key = (self.w.code(st.cells.grid), st.cells.filled)
+        else:
+            key = tuple(self.w.code(a) for a in st.cells.args)
+        if not hasattr(self, "scanned"):
+            self.scanned: dict = {}
+        found = self.scanned.get(key)
+        var = st.var
+        walk = lines.index(f"while {var} >= 0:")
+        body = lines[walk + 1:-1]  # the body, between the walk's head and its step to the next cell
+        if found is not None:
+            array, count, i = found
+            return [f"for {i} in range({count}):", f"    {var} = {array}[{i}]", *body]
+        if not top:
+            return lines
+        k = len(self.decls)
+        array, count, i = f"_scan{k}", f"_nscan{k}", f"_iscan{k}"
+        self.decls += [f"cdef short {array}[4096]  # the cells a scan found, for the scans of the same cells after it",
+                       f"cdef long {count}, {i}"]
+        self.scanned[key] = (array, count, i)
+        return [*lines[:walk], f"{count} = 0", lines[walk], f"    {array}[{count}] = {var}", f"    {count} += 1",
+                *lines[walk + 1:]]
 
     def in_c_array(self, name: str, room: int, call: str, loop: list[str], body: list[str]) -> list[str]:
         """A kernel filling a C array of the method (``_{name}K``), then a loop over what it
