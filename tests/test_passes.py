@@ -397,20 +397,28 @@ def test_a_collection_the_same_for_every_element_is_made_once_natively():
     assert code.count("_CK.chain(") == 2
 
 
-@pytest.mark.skipif(not __import__("regle").native.available(), reason="no C compiler")
-def test_made_once_or_not_the_games_are_the_same():
+def _same_games_on_both_engines(text: str, name: str, seeds: int = 30) -> None:
+    """Seeded random games of a rules text on the Python and the native engine: the same legal
+    moves (notations) at every decision, the same winners."""
     import random
     import regle
-    games = [regle.loads(HOIST, name="hoist", backend=b) for b in ("python", "native")]
-    for seed in range(30):
-        ends = []
+    games = [regle.loads(text, name=name, backend=b) for b in ("python", "native")]
+    for seed in range(seeds):
+        records = []
         for game in games:
             s = game.new_game(seed=seed)
             rng = random.Random(seed)
+            notations = []
             while not s.over:
+                notations.append(s.notations())
                 s.play(rng.choice(s.legal_moves()))
-            ends.append((s.winners, s.decisions))
-        assert ends[0] == ends[1]
+            records.append((notations, s.winners))
+        assert records[0] == records[1], seed
+
+
+@pytest.mark.skipif(not __import__("regle").native.available(), reason="no C compiler")
+def test_made_once_or_not_the_games_are_the_same():
+    _same_games_on_both_engines(HOIST, "hoist")
 
 
 # ---- natively: a seat's pieces scanned once for the actions that walk them --------------------
@@ -472,17 +480,4 @@ def test_the_cells_of_a_scan_met_again_are_walked_from_the_first_ones_found():
 
 @pytest.mark.skipif(not __import__("regle").native.available(), reason="no C compiler")
 def test_scanned_once_or_not_the_games_are_the_same():
-    import random
-    import regle
-    games = [regle.loads(SCANS, name="scans", backend=b) for b in ("python", "native")]
-    for seed in range(30):
-        records = []
-        for game in games:
-            s = game.new_game(seed=seed)
-            rng = random.Random(seed)
-            notations = []
-            while not s.over:
-                notations.append(s.notations())
-                s.play(rng.choice(s.legal_moves()))
-            records.append((notations, s.winners))
-        assert records[0] == records[1]
+    _same_games_on_both_engines(SCANS, "scans")
