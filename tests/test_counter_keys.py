@@ -122,17 +122,26 @@ def test_saved_states_views_and_observations_give_rows(backend):
 
 
 @pytest.mark.parametrize("backend", _backends())
-def test_an_ensure_trial_puts_the_pairs_back(backend):
-    """The trade's ensure reads held after the move: every trial puts the counter back, so the
-    moves listed leave the state as it was."""
+def test_an_ensure_reads_the_pairs_after_the_move_and_its_trials_put_them_back(backend):
+    """The trades offered are exactly those whose ensure holds once the pair changed (the other
+    seat holds at most two more of the kind got), so the trial read the counter after the move;
+    and each move changes only its own pairs (``_play``), so every trial put them back."""
     game = regle.loads(HELD, name="held", backend=backend)
-    s = game.new_game(2, seed=5)
-    rng = random.Random(5)
-    while not s.over:
-        before = s.to_json()
-        legal = s.legal_moves()
-        assert s.to_json() == before
-        s.play(rng.choice(legal))
+    kinds = ["pawn", "knight", "rook"]
+    refused = 0
+    for seed in range(8):
+        s = game.new_game(2, seed=seed)
+        rng = random.Random(seed)
+        while not s.over:
+            held, me = s.to_json()["counters"]["held"], s.cur
+            want = {f"trade {kinds[k]} {kinds[j]}" for k in range(3) for j in range(3)
+                    if held[me][k] > 0 and k != j and held[1 - me][j] <= held[me][j] + 1 + 2}
+            offered = {n for n in s.notations() if n.startswith("trade")}
+            assert offered == want
+            refused += sum(1 for k in range(3) for j in range(3) if held[me][k] > 0 and k != j) - len(want)
+            s.play(rng.choice(s.legal_moves()))
+    assert refused > 0  # the ensure refused some trades
+    _play(game, 11)
 
 
 def test_the_displays_draw_a_row_per_seat():

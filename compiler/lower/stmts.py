@@ -89,8 +89,8 @@ class StatementLowering:
         return [S.Require(node.pos[0], cond, node.message or "a requirement of the rules does not hold")]
 
     def s_Assign(self, node: ast.Assign, ctx: Ctx) -> list[S.Stmt]:
-        two = self.sym.counters.get(node.name)
-        if node.index2 is not None and (two is None or two.per2 is None or node.name in ctx.scope):
+        c = self.sym.counters.get(node.name)
+        if node.index2 is not None and (c is None or c.per2 is None or node.name in ctx.scope):
             self.error(f"'{node.name}' takes one index, not two", node.index2.pos,
                        "only a counter of two keys (counter NAME per player per ENUM) takes two")
             return []
@@ -109,7 +109,6 @@ class StatementLowering:
             if vty.kind in ("int", "any") and has_product(node.value, self.sym.defines):  # kept in range
                 value = self.helper("ops.number", T.INT, value, c_form=False)
             return [S.Assign(node.pos[0], bound, node.op, value)]
-        c = self.sym.counters.get(node.name)
         if c is not None and not c.type.is_number and node.name not in ctx.scope:  # a counter of cells, seats...
             if node.op != "=":
                 self.error(f"'{node.op}' adds up numbers; '{node.name}' holds {c.type}", node.pos)

@@ -242,6 +242,7 @@ class _Moves:
     def __init__(self, writer) -> None:
         self.w = writer
         self.native = writer.native
+        self.depth = 0  # how deep in guards and loops the lines being written stand
 
     def lines(self, block) -> list[str]:
         out: list[str] = []
@@ -251,7 +252,7 @@ class _Moves:
         return out
 
     def inside(self, block) -> list[str]:
-        self.depth = getattr(self, "depth", 0) + 1  # how deep in guards and loops the lines stand
+        self.depth += 1
         try:
             return ["    " + line for line in self.lines(block)]
         finally:
@@ -387,6 +388,7 @@ class _Keys(_Moves):
         super().__init__(writer)
         self.decls: list[str] = []  # C arrays of the method, declared at its top
         self.unread = unread  # hoisted sources no key reads
+        self.scanned: dict = {}  # a scan's cells (its grid and span) -> the C array that keeps them
 
     def m_Source(self, st: Source) -> list[str]:
         return [] if st.var in self.unread else super().m_Source(st)
@@ -397,7 +399,7 @@ class _Keys(_Moves):
         first one found, kept in a C array of the method, in the same order. The first must
         stand at the top of the method (run whatever the guards say, its cells named by
         nothing a loop binds), and it must walk every cell (no ``break``)."""
-        top = getattr(self, "depth", 0) == 0
+        top = self.depth == 0
         lines = super().m_CellScan(st)
         if any(line.lstrip().startswith("break") for line in lines):
             return lines
@@ -405,8 +407,6 @@ class _Keys(_Moves):
             key = (self.w.code(st.cells.grid), st.cells.filled)
         else:
             key = tuple(self.w.code(a) for a in st.cells.args)
-        if not hasattr(self, "scanned"):
-            self.scanned: dict = {}
         found = self.scanned.get(key)
         var = st.var
         walk = lines.index(f"while {var} >= 0:")
