@@ -41,6 +41,9 @@ class Move(tuple):
     FORMATS: tuple = ()
     NAMES: tuple = ()
     SECRET: tuple = ()  # per action: what the other seats see of its moves (None: the move itself)
+    #: per action: whether its notation reads the position the move is listed in (then a Move
+    #: made from its tuple alone, with no position at hand, reads as its action's name and values)
+    READS: tuple = ()
 
     def __str__(self) -> str:
         return self.FORMATS[self[0]](*self[1:])
@@ -103,10 +106,12 @@ class Moves(Sequence[Move]):
     one. It is a snapshot: playing on the state does not change it. ``list(moves)`` gives a
     list."""
 
-    __slots__ = ("_source", "_move", "_told")
+    __slots__ = ("_source", "_move", "_told", "_at")
 
-    def __init__(self, source: Any, move: Any = None, told: bool = False):
+    def __init__(self, source: Any, move: Any = None, told: bool = False, at: Any = None):
         self._source = source  # move tuples (a list, or natively the keys of a decision)
+        #: a copy of the position the moves are listed in, where notations read it (Move.READS)
+        self._at = at
         #: with ``told``, two moves may read alike: each Move (of Move.told_class()) reads its
         #: notation here, where they are all told apart when the first is read (then a list)
         self._told: bool | list[str] = told and move is not None
@@ -145,7 +150,7 @@ class Moves(Sequence[Move]):
         """The notation of move ``i``, told apart from the others' (BaseState.notations)."""
         if self._told is True:
             legal = list(self._source)
-            self._told = _told_apart(legal, self._move)[1]
+            self._told = _told_apart(legal, self._move, self._at)[1]
         return self._told[i]
 
     def __contains__(self, move: object) -> bool:
@@ -265,24 +270,32 @@ def _runtime_error(exc: BaseException, doing: str = "while playing") -> RulesRun
     return RulesRuntimeError(f"error {doing}: {what}")
 
 
-def _told_apart(legal: list, move: Any) -> tuple[list[str], list[str]]:
+def _told_apart(legal: list, move: Any, at: Any = None) -> tuple[list[str], list[str]]:
     """(each move's plain notation, its notation told apart from the others') for the legal
-    move tuples of a decision (``move``: the engine's Move class, with its formats)."""
+    move tuples of a decision (``move``: the engine's Move class, with its formats; ``at``: a
+    copy of the position they are listed in, which the notations of Move.READS read)."""
     formats = move.FORMATS
-    plain = [formats[m[0]](*m[1:]) for m in legal]
+    reads = move.READS if at is not None else ()
+    if True in reads:
+        say = at._say_in
+        plain = [say(m) if reads[m[0]] else formats[m[0]](*m[1:]) for m in legal]
+    else:
+        plain = [formats[m[0]](*m[1:]) for m in legal]
     clash = move.CLASH
     if not any(clash[m[0]] for m in legal) or len(set(plain)) == len(plain):
         return plain, plain
-    return plain, _tell_apart(legal, plain, move.LONG)
+    return plain, _tell_apart(legal, plain, move.LONG, reads)
 
 
-def _tell_apart(legal: list, texts: list[str], long_formats) -> list[str]:
+def _tell_apart(legal: list, texts: list[str], long_formats, reads: tuple = ()) -> list[str]:
     """Make the notations of one state different: the longer form for those that clash,
-    then a count (#2, #3...) for any that still do."""
+    then a count (#2, #3...) for any that still do. (The longer form of a notation read in
+    the position, Move.READS, is that notation and its arguments' longer forms.)"""
     counts: dict[str, int] = {}
     for t in texts:
         counts[t] = counts.get(t, 0) + 1
-    texts = [long_formats[m[0]](*m[1:]) if counts[t] > 1 else t for m, t in zip(legal, texts)]
+    texts = [t if counts[t] == 1 else t + long_formats[m[0]](*m[1:]) if reads and reads[m[0]]
+             else long_formats[m[0]](*m[1:]) for m, t in zip(legal, texts)]
     while True:
         seen: dict[str, int] = {}
         changed = False
@@ -385,7 +398,10 @@ class BaseState:
         move = self.MOVE  # type: ignore[attr-defined]
         clash = move.CLASH
         # each Move made when read; where two of an action's notations could read alike, its
-        # notation is told apart from the others' when first read (str), not before
+        # notation is told apart from the others' when first read (str), not before; where a
+        # notation reads the position, in a copy of this one (the moves outlive it)
+        if True in move.READS:
+            return Moves(self._legal_source(), move, told=True, at=self.copy())
         return Moves(self._legal_source(), move, told=True in clash)
 
     def _legal_source(self) -> Any:
@@ -401,7 +417,8 @@ class BaseState:
 
     def _texts(self) -> tuple[list[str], list[str]]:
         """(each legal move's plain notation, its notation told apart from the others')."""
-        return _told_apart(self.legal, self.MOVE)  # type: ignore[attr-defined]
+        move = self.MOVE  # type: ignore[attr-defined]
+        return _told_apart(self.legal, move, self.copy() if True in move.READS else None)
 
     def notation(self, move: tuple) -> str:
         """The notation of one legal move in this state."""
@@ -415,9 +432,15 @@ class BaseState:
             raise self._game_over(repr(want))
         plain, texts = self._texts()
         move = self.MOVE  # type: ignore[attr-defined]
+        reads = move.READS
         for m, p, t in zip(self.legal, plain, texts):
             if t == want:
-                return move(m) if t == p else move.named(m, t)
+                return move(m) if t == p and not (reads and reads[m[0]]) else move.named(m, t)
+        if True in reads:  # a notation read in the position may also be given as name and values
+            formats = move.FORMATS
+            bare = [(m, t) for m, t in zip(self.legal, texts) if reads[m[0]] and formats[m[0]](*m[1:]) == want]
+            if len(bare) == 1:
+                return move.named(*bare[0])
         alike = [t for p, t in zip(plain, texts) if p == want]
         if len(alike) > 1:
             raise IllegalMove(f"{want!r} could be any of {len(alike)} moves here: "

@@ -141,6 +141,10 @@ class ActionIR:
     ensure_lines: tuple = ()
     ensure_locals: list = attrs.Factory(list)
     forced: bool = False  # ``forced action``: its moves, when it has any, are the step's only ones
+    #: tree: the body of ``_sayin_N``, the notation read in the position the move is listed in
+    #: (compiler/lower/notation.py); [] when it follows from the move alone
+    sayin_lines: list = attrs.Factory(list)
+    sayin_locals: list = attrs.Factory(list)
 
 
 @attrs.define

@@ -15,7 +15,7 @@ from ..check.texts import split_template
 from .ensure import ensure_method, ensure_test
 from ..passes.counts import count_only
 from ..passes.share import shared_value, use_shared
-from .notation import notation_names
+from .notation import notation_code
 from ..check.analysis import conjuncts
 from ..check.again import chained_after
 from ..ir.game import ActionIR, StepIR
@@ -361,13 +361,11 @@ class ActionLowering:
         do_block, do_ctx = self.effects(prefix, effects, guard_ctx)
         ensure_lines, ensure_locals = ensure_method(self, prefix, effects, guard_ctx, arg_names)
         line = node.pos[0]
-        if node.notation is not None:
-            say_body = self.template_code(node.notation, notation_names(self, node, prefix, arg_types), node.pos)
-        else:  # the action's name, then each argument shown
-            say_body = N.TextOf(T.TEXT, 0, (N.Text(T.TEXT, 0, node.name),
-                                            *(N.Shown(T.TEXT, 0, a) for a in arg_types.values())), " ")
-        # the notation, then each argument's longer form (telling apart moves that read alike)
-        say_call = N.Apply(T.TEXT, 0, f"_say_{index}_{node.name}", tuple(arg_types.values()))
+        # the notation (from the move alone, or in the position it is listed in: compiler/lower/notation.py)
+        say_body, sayin_lines, sayin_locals = notation_code(self, node, prefix, effects, guard_ctx, arg_types)
+        # the notation, then each argument's longer form (telling apart moves that read alike);
+        # of a notation read in the position, the longer forms only (the runtime adds them to it)
+        say_call = N.Text(T.TEXT, 0, "") if sayin_lines else N.Apply(T.TEXT, 0, f"_say_{index}_{node.name}", tuple(arg_types.values()))
         long_body = N.TextOf(T.TEXT, 0, (say_call, *(self.long_form(a) for a in arg_types.values())), " ")
         clash, skeleton = self.clash_of(node, arg_types)
         # a let of a kernel's list the guards only count is the count (compiler/passes/counts.py)
@@ -380,7 +378,8 @@ class ActionLowering:
                         arg_kinds=[a.type.display_kind for a in arg_types.values()],
                         c_locals=do_ctx.c_numbers(exclude={pyname(n) for n in arg_names} | {"me"}),
                         gen_locals=dict(ctx.locals), ensure_lines=ensure_lines, ensure_locals=ensure_locals,
-                        forced=node.forced, secret=self.secret_text(node))
+                        forced=node.forced, secret=self.secret_text(node), sayin_lines=sayin_lines,
+                        sayin_locals=sayin_locals)
 
     def effects(self, prefix: list, effects: list, guard_ctx: Ctx, ensure: bool = False) -> tuple[list, Ctx]:
         """An action's effects (the lets of its guards again, then its statements). With

@@ -1,9 +1,14 @@
-"""Which values a move's notation may show besides its parameters.
+"""Which values a move's notation may show besides its parameters, and how each is found.
 
-A notation names the move itself: ``str(move)`` is computed from the move's values alone, with
-no state at hand, so that a move reads the same in every copy of a game and can be parsed back.
-A guard's ``let`` may therefore appear in a notation (``"{c}x{land}"``) when its value follows
-from the parameters, constants and the board's geometry, never from what the board holds.
+A notation shows the move's parameters and any ``let`` of the action standing among its own
+statements (a guard's or an effect's). Where every value shown follows from the parameters,
+constants and the board's geometry, the notation is a function of the move alone (``_say_N``):
+the move reads the same in every copy of a game. Where one reads what the board holds, or is
+computed by the effects, the notation is that of the position the move is listed in: a method
+of the state (``_sayin_N``) runs the action's lets and its effects up to the last let shown (on
+a copy of the state where those effects change it), then writes the text. The runtime calls it
+on a copy of the listing position (runtime/engine.py, ``Move.READS``), and a move made from its
+tuple alone, with no position at hand, reads as its action's name and values.
 """
 from __future__ import annotations
 
@@ -11,9 +16,12 @@ from regle.dsl import ast
 
 from ..ir import nodes as N
 from ..ir import types as T
-from .common import Ctx, _names_in
+from .common import Ctx, _names_in, ast_nodes, pyname
 from .grids import GEOMETRY_ONLY
 from ..check.texts import split_template
+from ..check.analysis import written_places
+from ..check.symbols import CHANCE_FUNCTIONS
+from ..ir import statements as S
 
 #: functions of numbers that read nothing else
 _PURE_CALLS = frozenset({"abs", "min", "max", "number"})
@@ -79,12 +87,11 @@ def _first(nodes: list, names: set[str], sym, _defines: frozenset) -> ast.Node |
     return None
 
 
-def notation_names(low, node: ast.Action, prefix: list, arg_types: dict) -> dict:
-    """What a notation may show: the parameters, and the guards' lets it names whose values
-    follow from the move alone (see :func:`beyond_move`), each as its code over the
-    parameters."""
-    wanted = {v.partition(":")[0].partition(".")[0].strip()
-              for kind, v in split_template(node.notation) if kind != "text"}
+def notation_names(low, node: ast.Action, prefix: list, arg_types: dict) -> tuple[dict, set[str]]:
+    """What a notation computed from the move alone may show: the parameters, and the guards'
+    lets it names whose values follow from the move alone (see :func:`beyond_move`), each as
+    its code over the parameters; and the names it shows that need the position instead."""
+    wanted = shown_names(node.notation)
     lets = [stmt for stmt in prefix if isinstance(stmt, ast.Let) and stmt.name not in arg_types]
     needed = wanted - set(arg_types)
     for stmt in reversed(lets):  # and the lets those read
@@ -92,17 +99,49 @@ def notation_names(low, node: ast.Action, prefix: list, arg_types: dict) -> dict
             needed |= _names_in(stmt.value)
     names = dict(arg_types)
     ctx = Ctx("notation", scope=arg_types)
+    reading: set[str] = set()
     for stmt in lets:
         if stmt.name not in needed:
             continue
-        beyond = beyond_move(stmt.value, set(names), low.sym)
-        if beyond is not None and stmt.name not in wanted:  # reported where a wanted let reads it
-            continue
-        if beyond is not None:
-            low.error(f"'{{{stmt.name}}}': a notation names the move alone, so it shows parameters, and "
-                      f"lets computed from them and the board's geometry; '{stmt.name}' also reads this",
-                      beyond.pos, "show a parameter instead, or compute the value from the parameters only")
-            names[stmt.name] = N.Text(T.ANY, 0, "")
+        if beyond_move(stmt.value, set(names), low.sym) is not None or _names_in(stmt.value) & reading:
+            reading.add(stmt.name)
             continue
         names[stmt.name] = ctx.scope[stmt.name] = low.tree(stmt.value, ctx)
-    return names
+    return names, (reading | (wanted - set(names))) & wanted
+
+
+def shown_names(notation: str | None) -> set[str]:
+    """The names a notation's placeholders show (``{c}``, ``{k:symbol}``, ``{card.rank}``: c, k, card)."""
+    return {v.partition(":")[0].partition(".")[0].strip()
+            for kind, v in split_template(notation or "") if kind != "text"}
+
+
+def notation_code(low, node: ast.Action, prefix: list, effects: list, guard_ctx: Ctx,
+                  arg_types: dict) -> tuple[N.Expr, list, list]:
+    """An action's notation: (the text from the move alone, the body of ``_sayin_N`` when it
+    reads the position the move is listed in (else []), that method's C locals)."""
+    default = N.TextOf(T.TEXT, 0, (N.Text(T.TEXT, 0, node.name), *(N.Shown(T.TEXT, 0, a) for a in arg_types.values())), " ")
+    if node.notation is None:  # the action's name, then each argument shown
+        return default, [], []
+    names, reading = notation_names(low, node, prefix, arg_types)
+    if not reading:
+        return low.template_code(node.notation, names, node.pos), [], []
+    # the effects up to the last of the action's own lets the notation shows
+    last = max((i for i, stmt in enumerate(effects) if isinstance(stmt, ast.Let) and stmt.name in reading), default=-1)
+    before = effects[:last + 1]
+    for stmt in ast_nodes(before):
+        if isinstance(stmt, (ast.EndTurn, ast.EndGame, ast.NextPlayer, ast.Shuffle, ast.Announce, ast.Reveal)) or (
+                isinstance(stmt, ast.Deal) and stmt.random) or (
+                isinstance(stmt, ast.Call) and stmt.func in CHANCE_FUNCTIONS):
+            low.error("a notation shows the move in the position it is listed in: the effects before a let it "
+                      "shows may not end the turn or the game, choose the next player, announce, reveal or draw "
+                      "on chance", stmt.pos, "compute the value before this statement, or do not show it")
+            return default, [], []
+    block, ctx = low.effects(prefix, before, guard_ctx)
+    text = low.template_code(node.notation, ctx.scope, node.pos)
+    line = node.pos[0]
+    places = written_places(before, low.sym.defines) if before else set()
+    copy = [] if places == set() else [S.Assign(line, N.Local(T.ANY, 0, "s"), "=", N.StateCopy(T.ANY, 0))]
+    c_locals = ctx.c_numbers(exclude={pyname(n) for n in arg_types} | {"me"})
+    return default, [*copy, *block, S.Return(line, text)], c_locals
+

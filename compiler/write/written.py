@@ -103,4 +103,5 @@ def _action(a: ActionIR, writer) -> ActionIR:
         body = tuple(take_reads_once(body, writer.native))
         trial = [*before, *body] if put_back is None else [*before, S.Try(line, body, put_back)]
     return attrs.evolve(a, do_lines=writer.lines(effects), ensure_lines=writer.lines(trial),
-                        say_lines=writer.lines(a.say_lines), long_lines=writer.lines(a.long_lines))
+                        say_lines=writer.lines(a.say_lines), long_lines=writer.lines(a.long_lines),
+                        sayin_lines=writer.lines(a.sayin_lines))
