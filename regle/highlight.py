@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pygments.lexer import RegexLexer, words
+from pygments.lexer import RegexLexer, bygroups, words
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text
 
 from regle.compiler.check.symbols import FUNCTIONS, OPEN_FUNCTIONS
@@ -23,6 +23,10 @@ KEYWORDS = _keywords()
 #: the built-in functions, as the compiler knows them
 BUILTINS = tuple(sorted((FUNCTIONS - {"at"}) | OPEN_FUNCTIONS | GRID_FUNCTIONS))
 CONSTANTS = ("true", "false", "none", "me", "turns", "player_count", "it")
+#: keywords that declare or bind the name after them (``action place(...)``, ``let move = ...``):
+#: the language's words are soft, so that name is a name even where it is spelt as a keyword
+DECLARING = ("action", "step", "define", "zone", "counter", "grid", "enum", "table", "param", "track",
+             "invariant", "let", "for")
 
 
 class RulesLexer(RegexLexer):
@@ -39,9 +43,13 @@ class RulesLexer(RegexLexer):
             (r"#[^\n]*", Comment.Single),
             (r'"(\\\\|\\"|\\n|[^"\\\n])*"', String.Double),
             (r"\s+", Text),
+            # a keyword is a name where the language reads one: the name a declaration or a
+            # binding gives (``action place(``, ``let move =``), and a call (regle.textmate)
+            (r"\b(" + "|".join(DECLARING) + r")(\s+)([A-Za-z_][A-Za-z0-9_]*)", bygroups(Keyword, Text, Name)),
             (words(("and", "or", "not"), suffix=r"\b"), Operator.Word),
             (words(CONSTANTS, suffix=r"\b"), Name.Constant),
             (words(BUILTINS, suffix=r"(?=\()"), Name.Builtin),
+            (words(KEYWORDS, suffix=r"(?=\()"), Name.Function),
             (words(KEYWORDS, suffix=r"\b"), Keyword),
             (r"[A-Za-z][A-Za-z0-9_]*(?=\()", Name.Function),
             (r"[A-Za-z][A-Za-z0-9_]*", Name),

@@ -13,13 +13,48 @@ import json
 import re
 from pathlib import Path
 
-from regle.highlight import BUILTINS, CONSTANTS, KEYWORDS
+from regle.dsl import parser
+from regle.highlight import BUILTINS, CONSTANTS, DECLARING, KEYWORDS
 
 SHIPPED = Path(__file__).with_name("editors") / "regle.tmLanguage.json"
 
 
 def _words(names) -> str:
     return r"\b(?:" + "|".join(re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n))) + r")\b"
+
+
+#: keywords an expression may hold (the rest, where an expression stands, are names)
+IN_EXPRESSIONS = ("if", "then", "else", "for", "in", "where", "not", "and", "or", "players")
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_OPERATOR = r"[(\[,=<>+\-*/%.]"
+
+
+def _grammar_text() -> str:
+    return Path(parser.__file__).with_name("rules.lark").read_text(encoding="utf-8")
+
+
+def _before_expressions() -> tuple[set[str], set[str]]:
+    """From the grammar: the keywords an expression follows (``require``, ``square``, ``by``...;
+    not ``then`` and ``else``, which a statement may follow, nor ``player``, also a type), and
+    the keywords that stay keywords after one of those: those that follow it in the grammar
+    (``in subset``, ``end when``) and those that follow an expression (``by``, ``to``), since the
+    word before may be a name (``square size by size``)."""
+    grammar = _grammar_text()
+    before = set(re.findall(r'"([a-z]+)" (?:expr|count|span|sum_|not_expr|and_expr|or_expr)\b', grammar))
+    before -= {"then", "else", "player"}
+    after = {second for first, second in re.findall(r'"([a-z]+)" "([a-z]+)"', grammar) if first in before}
+    after |= set(re.findall(r'(?:expr|count|span|sum_|NAME|INT|STRING|\]|\))\s+"([a-z]+)"', grammar))
+    return before, after
+
+
+def _names_in_expressions() -> list[dict]:
+    """Where an expression stands (after a bracket, a comma or an operator, or a keyword an
+    expression follows), a keyword the expression grammar does not hold is a name."""
+    before, after = _before_expressions()
+    by_sign = r"(?<=" + _OPERATOR + "|" + _OPERATOR + " )"
+    by_word = r"(?<=" + "|".join(rf"\b{re.escape(w)} " for w in sorted(before)) + ")"
+    return [{"name": "variable.other.regle", "match": by_sign + _words(set(KEYWORDS) - set(IN_EXPRESSIONS))},
+            {"name": "variable.other.regle", "match": by_word + _words(set(KEYWORDS) - set(IN_EXPRESSIONS) - after)}]
 
 
 def grammar() -> dict:
@@ -49,9 +84,15 @@ def grammar() -> dict:
                 ],
             }]},
             "words": {"patterns": [
+                # a keyword is a name where the language reads one (its words are soft): the
+                # name a declaration or binding gives, a call, and a name inside an expression
+                {"match": "(" + _words(DECLARING) + r")\s+(" + _NAME + r")\b", "captures": {
+                    "1": {"name": "keyword.control.regle"}, "2": {"name": "entity.name.regle"}}},
                 {"name": "keyword.operator.word.regle", "match": _words(("and", "or", "not"))},
                 {"name": "constant.language.regle", "match": _words(CONSTANTS)},
                 {"name": "support.function.builtin.regle", "match": _words(BUILTINS) + r"(?=\s*\()"},
+                {"name": "entity.name.function.regle", "match": _words(KEYWORDS) + r"(?=\()"},
+                *_names_in_expressions(),
                 {"name": "keyword.control.regle", "match": _words(KEYWORDS)},
                 {"name": "entity.name.function.regle", "match": r"\b[A-Za-z][A-Za-z0-9_]*(?=\s*\()"},
                 {"name": "variable.other.regle", "match": r"\b[A-Za-z_][A-Za-z0-9_]*\b"},

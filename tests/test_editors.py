@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -88,3 +89,49 @@ def test_the_vim_syntax_loads_and_names_keywords_and_placeholders(tmp_path):
     subprocess.run(["vim", "-Nu", "NONE", "-i", "NONE", "-es", "-c", f"edit {GAMES / 'classics' / 'tictactoe.rules'}",
                     "-S", str(script)], timeout=60, capture_output=True)
     assert out.read_text().split() == ["regleKeyword", "reglePlaceholder", "regleBuiltin", "regleDoc"]
+
+
+SOFT = '''game "Soft" {
+  seats left, right
+}
+param size = 3
+enum side { up, down }
+grid board: player square 3 by 3
+define place(c) = row(board, c) + size
+turn {
+  step move {
+    action place(c in empty_cells(board)) "{c}" {
+      let step = place(c)
+      require step > 0 and not (size < 0)
+      put me at c on board
+    }
+  }
+}
+end when count(empty_cells(board)) == 0
+'''
+
+
+def test_keywords_spelt_as_names_are_coloured_as_names(node_modules, tmp_path):
+    """The language's words are soft: `side`, `place`, `move`, `step` and `size` name things here
+    (a declaration, a binding, a call, a value in an expression), and are coloured as names;
+    where they act as keywords they stay keywords."""
+    path = tmp_path / "soft.rules"
+    path.write_text(SOFT, encoding="utf-8")
+    regle_check = subprocess.run([sys.executable, "-m", "regle.cli", "check", str(path)], capture_output=True, text=True)
+    assert regle_check.returncode == 0, regle_check.stdout + regle_check.stderr  # the file is a real game
+    done = subprocess.run(["node", str(CHECK), str(textmate.SHIPPED), str(path)], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "NODE_PATH": str(node_modules), "CHECK_TOKENS": "1"})
+    assert done.returncode == 0, done.stderr
+    words = {(line, text): scope for line, text, scope in json.loads(done.stdout)[str(path)]["words"]}
+    names = {(4, "size"), (5, "side"), (7, "place"), (7, "size"), (9, "move"), (10, "place"), (11, "step"),
+             (11, "place"), (12, "step"), (12, "size")}
+    for at in names:
+        assert not words[at].startswith("keyword"), (at, words[at])
+    for at in ((4, "param"), (5, "enum"), (7, "define"), (9, "step"), (10, "action"), (11, "let"), (12, "require"),
+               (13, "put"), (6, "square"), (6, "by")):
+        assert words[at] == "keyword.control.regle", (at, words[at])
+    # and Pygments (the HTML rulebook) names the declared and called ones
+    from pygments.token import Keyword
+    from regle.highlight import RulesLexer
+    tokens = [(t, v) for t, v in RulesLexer().get_tokens(SOFT) if v in ("side", "place", "move")]
+    assert tokens and all(t not in Keyword for t, _ in tokens)
