@@ -279,7 +279,10 @@ def test_the_ai_page_examples_run():
     text = (ROOT / "docs" / "ai.md").read_text(encoding="utf-8")
     blocks = re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
     assert len(blocks) >= 4
+    import importlib.util
     for block in blocks:
+        if "sb3_contrib" in block and importlib.util.find_spec("sb3_contrib") is None:
+            continue  # PyTorch is not in the test extra: the wheel test runs it (tests/test_library.py)
         out = subprocess.run([sys.executable, "-c", block], capture_output=True, text=True, cwd=ROOT, timeout=300)
         assert out.returncode == 0, (block[:80], out.stderr[-1500:])
     trained = out.stdout.strip().splitlines()[-1]

@@ -181,18 +181,29 @@ def test_a_built_wheel_lists_and_plays_from_an_empty_folder(tmp_path):
                              cwd=empty, env=env, timeout=600)
     assert checked.returncode == 0, checked.stdout[-3000:]
     assert subprocess.run([str(python), "example.py"], cwd=empty, env=env, timeout=300).returncode == 0
-    # the extras, and what deep learning needs: docs/ai.md's examples run from the empty folder,
-    # and Deep CFR (OpenSpiel's, on PyTorch) runs a few iterations on the information-state
-    # tensors of Kuhn poker written in regle
-    extras = subprocess.run([str(python), "-m", "pip", "install", "-q", f"{wheel}[pettingzoo,openspiel,gymnasium]",
-                             "torch==2.13.0", "dm-tree"], capture_output=True, text=True, timeout=1800)
+    # the extras, and what deep learning needs: every example of README.md and docs/*.md runs
+    # from an empty folder of its own (tests/docs_examples.py says how; docs/ai.md's MaskablePPO
+    # among them, trained a few hundred steps on Connect Four), and Deep CFR (OpenSpiel's,
+    # on PyTorch) runs a few iterations on the information-state tensors of Kuhn poker written in regle
+    extras = subprocess.run([str(python), "-m", "pip", "install", "-q",
+                             f"{wheel}[pettingzoo,openspiel,gymnasium,dask,lsp]", "torch==2.13.0", "dm-tree",
+                             "sb3-contrib"],
+                            capture_output=True, text=True, timeout=1800)
     assert extras.returncode == 0, extras.stderr[-2000:]
-    import re
-    blocks = re.findall(r"^```python\n(.*?)^```", (ROOT / "docs" / "ai.md").read_text(encoding="utf-8"), re.S | re.M)
-    for block in blocks:
-        out = subprocess.run([str(python), "-c", block], capture_output=True, text=True, cwd=empty, env=env,
-                             timeout=600)
-        assert out.returncode == 0, (block[:80], out.stderr[-1500:])
+    from docs_examples import TUTORIAL_FILES, examples, from_the_clone, run, tutorial_rules
+    folder, home = tmp_path / "examples", tmp_path / "home"
+    folder.mkdir()
+    home.mkdir()
+    for doc, name in TUTORIAL_FILES.items():
+        (folder / name).write_text(tutorial_rules(doc), encoding="utf-8")
+    shell = {**env, "PATH": f"{target / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}", "HOME": str(home), "CI": "true"}
+    failed = []
+    for example in examples():
+        if from_the_clone(example) is None:
+            status, said = run(example, python, folder, shell, wheel)
+            if status != 0:
+                failed.append(f"{example}\n{said[-1500:]}")
+    assert not failed, "\n\n".join(failed)
     deep = ("import torch, regle.adapters.openspiel as ros\n"
             "from open_spiel.python.pytorch import deep_cfr\n"
             "torch.manual_seed(0)\n"
