@@ -147,6 +147,8 @@ def test_a_built_wheel_lists_and_plays_from_an_empty_folder(tmp_path):
     with zipfile.ZipFile(wheel) as packed:  # compiled, but without Cython's C output or debug information
         names = packed.namelist()
         assert not [n for n in names if n.endswith(".c")], names
+        assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names), names  # the license, as metadata 2.4 says
+    assert wheel.stat().st_size <= 2_000_000, wheel.stat().st_size
         for name in (n for n in names if n.endswith(".so")):
             assert b".debug_info" not in packed.read(name), name
     target = tmp_path / "venv"
