@@ -19,7 +19,7 @@ the whole step runs in C, new games included.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 try:
     import numpy as np
@@ -27,6 +27,9 @@ except ImportError as exc:  # pragma: no cover - NumPy is an extra
     raise ImportError("batched stepping needs NumPy: pip install numpy") from exc
 
 from .rng import Rng
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 
 class Batch:
@@ -49,10 +52,10 @@ class Batch:
         self.seat = seat
         self.illegal = illegal
         self.num_actions = len(game.action_space(self.players))
-        self.mask = np.zeros((n, self.num_actions), dtype=np.int8)
-        self.current = np.zeros(n, dtype=np.int64)
-        self.rewards = np.zeros((n, self.players), dtype=np.float32)
-        self.episodes = np.zeros(n, dtype=np.int64)  # games started in each slot
+        self.mask: npt.NDArray[np.int8] = np.zeros((n, self.num_actions), dtype=np.int8)
+        self.current: npt.NDArray[np.int64] = np.zeros(n, dtype=np.int64)
+        self.rewards: npt.NDArray[np.float32] = np.zeros((n, self.players), dtype=np.float32)
+        self.episodes: npt.NDArray[np.int64] = np.zeros(n, dtype=np.int64)  # games started in each slot
         self._done = np.zeros(n, dtype=np.uint8)
         self._rngs = np.zeros(n, dtype=np.uint64)  # the random seats' generators (SplitMix64 states)
         self.states: list = [None] * n
@@ -123,7 +126,7 @@ class Batch:
         row[:] = 0
         row[self._ids_of(s, i)] = 1
 
-    def step(self, actions: Any) -> tuple[Any, Any]:
+    def step(self, actions: Any) -> tuple["npt.NDArray[np.float32]", "npt.NDArray[np.bool_]"]:
         """Play ``actions[i]`` (a legal action id of game i's acting seat) in every game. Returns
         (rewards: games x seats, float32; done: games, bool); a game that ended is started again,
         so ``mask`` and ``current`` are always those of games to play."""
@@ -186,7 +189,7 @@ class Batch:
             self._start(i)
         return self.rewards, done.view(bool)
 
-    def observations(self, seat: int | None = None) -> Any:
+    def observations(self, seat: int | None = None) -> "npt.NDArray[np.float32]":
         """What each game's acting seat (or ``seat``, in every game) may see, one row per game
         (``state.observation``; float32)."""
         rows = [s.observation(s.cur if seat is None else seat) for s in self.states]

@@ -11,12 +11,16 @@ import os
 import re
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Iterator, overload
+from typing import TYPE_CHECKING, Any, Iterator, Self, overload
 
 from .errors import GameOver, IllegalMove, RulesRuntimeError, StateError
 from .rng import Rng
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # NumPy is optional: these name the arrays it makes, when it is there
+    import numpy
+    import numpy.typing as npt
+
+    from .batch import Batch
     from .spec import GameSpec
 
 STATE_FORMAT = "regle-state/1"
@@ -337,6 +341,18 @@ class BaseState:
     __slots__ = ()
     MAX_DECISIONS = MAX_DECISIONS  # a generated State may lower it (max decisions in the game block)
     GAME: "Game"
+    # the fields every state has, as a typed script reads them (each generated State holds them)
+    n: int  # the number of players
+    cur: int  # the seat to play (0 for P1)
+    turns: int  # turns begun
+    decisions: int  # decisions made (moves played)
+    over: bool
+    legal: list  # the legal moves as plain tuples, in legal_moves() order
+
+    def copy(self) -> Self:
+        """An independent copy of the state (its zones, grids and counters copied; the game
+        shared). Every generated State writes its own."""
+        raise NotImplementedError("a generated State defines copy()")
 
     def _work_done(self) -> tuple:
         """The work counted in this decision, to put back after a trial (``ensure``)."""
@@ -549,8 +565,9 @@ class BaseState:
         """The ids of the legal moves (``game.action_space``), in ``legal_moves()`` order."""
         return self.GAME.action_space(self.n).encode_all(self.legal)
 
-    def action_mask(self) -> Any:
-        """1 for each legal action id, 0 elsewhere (a NumPy int8 array, or a bytearray)."""
+    def action_mask(self) -> "npt.NDArray[numpy.int8]":
+        """1 for each legal action id, 0 elsewhere (a NumPy int8 array; a bytearray where NumPy
+        is not installed)."""
         from .actions import mask
         return mask(self.legal_action_ids(), len(self.GAME.action_space(self.n)))
 
@@ -574,9 +591,10 @@ class BaseState:
                 return m
         raise IllegalMove(f"action id {action_id} ({space.describe(action_id)}) is not a legal move here")
 
-    def observation(self, player: int | None) -> Any:
+    def observation(self, player: int | None) -> "npt.NDArray[numpy.float32]":
         """What ``player`` may see, as a flat vector (``game.observation_spec`` names its
-        slices; regle.runtime.observe); None: a spectator."""
+        slices; regle.runtime.observe); None: a spectator. A NumPy float32 array (a list of
+        numbers where NumPy is not installed)."""
         self._check_seat(player)
         out = self._observe(player)  # type: ignore[attr-defined]
         try:
@@ -887,7 +905,7 @@ class Game:
         return cache[n]
 
     def batch(self, n: int, players: int | None = None, seed: int = 0, seat: int | None = None,
-              illegal: str = "raises") -> Any:
+              illegal: str = "raises") -> "Batch":
         """``n`` games stepped together with NumPy arrays (``regle.runtime.batch.Batch``): for
         reinforcement learning. ``seat``: the seat the caller plays, the others playing at
         random (None: the caller plays every seat); ``illegal="loses"``: an id that is not

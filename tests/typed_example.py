@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+import numpy.typing as npt
+
 import regle
 from regle import GameOver, IllegalMove, Move, Moves, RulesError
 
@@ -38,6 +41,15 @@ def main() -> int:
     except IllegalMove:
         return 2
     winners: list[int] = again.winners
+    # copies, counts, and what game-AI tools read, typed as NumPy arrays
+    copied = state.copy()
+    made: int = copied.decisions + copied.turns + copied.cur + copied.n
+    observed: npt.NDArray[np.float32] = state.observation(0)
+    mask: npt.NDArray[np.int8] = state.action_mask()
+    batch = game.batch(4, seed=1)
+    rewards, done = batch.step(np.array([int(np.flatnonzero(row)[0]) for row in batch.mask]))
+    rows: npt.NDArray[np.float32] = batch.observations()
+    print(made, observed.shape, int(mask.sum()), rewards.shape, bool(done.any()), rows.shape)
     print(len(names), scores, winners, view["zones"].keys(), game.title, len(game.action_space(2)))
     return 0
 
