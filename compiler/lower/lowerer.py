@@ -315,6 +315,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             steps=steps, actions=actions, end_conds=ends, end_shapes=self.end_shapes(sym.ends),
             end_winners=end_winners, functions=self.functions,
             marks=list(game.marks) or seat_marks(game.seats) if game else [],
+            seats=list(game.seats) if game else [],
             colours=list(game.colours) or seat_colours(game.seats) if game else [],
             zone_values={z.name: z.values for z in sym.zones.values() if z.values is not None},
             notes=list(dict.fromkeys(self.notes)),

@@ -186,7 +186,7 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
     height = (max(ys) - min(ys) + 2 * (pad + side_y) + (0.6 if lanes else 0)) * UNIT
     show = ns["show_symbol"]
     out = [f'<svg class="board" viewBox="0 0 {width:.0f} {height:.0f}" width="{width:.0f}" height="{height:.0f}" '
-           f'role="img" aria-label="{esc(label or name)}" data-grid="{esc(name)}" data-instance="{instance}">',
+           f'role="group" aria-label="{esc(label or name)}" data-grid="{esc(name)}" data-instance="{instance}">',
            '<defs><linearGradient id="rainbow"><stop offset="0" stop-color="#d64541"/>'
            '<stop offset=".5" stop-color="#3fa34d"/><stop offset="1" stop-color="#3a78d8"/></linearGradient></defs>']
     r = UNIT * 0.5
@@ -198,7 +198,7 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
     for c, (cx, cy) in enumerate(centres):
         px, py = (cx - x0) * UNIT, (cy - y0) * UNIT
         attrs = (f'class="cell" data-grid="{esc(name)}" data-instance="{instance}" data-cell="{c}" '
-                 f'data-name="{esc(names[c])}"')
+                 f'data-name="{esc(names[c])}" role="img" aria-label="{esc(cell_label(ns, names[c], kind, values[c]))}"')
         if c in owners:  # a side that is a seat's goal, in that seat's colour
             attrs += f' style="stroke:{esc(seat_colour(ns, owners[c]))};stroke-width:3"'
 
@@ -216,26 +216,26 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
         else:
             out.append(f'<rect {attrs} x="{px - r:.1f}" y="{py - r:.1f}" width="{UNIT}" height="{UNIT}">'
                        f'<title>{esc(names[c])}</title></rect>')
-        out.append(f'<text class="name" x="{px - r * 0.8:.1f}" y="{py - r * 0.55:.1f}">{esc(names[c])}</text>')
+        out.append(f'<text class="name" aria-hidden="true" x="{px - r * 0.8:.1f}" y="{py - r * 0.55:.1f}">{esc(names[c])}</text>')
         v = values[c]
         if kind == "int":
             if v:
-                out.append(f'<text class="number" x="{px:.1f}" y="{py + 6:.1f}">{esc(v)}</text>')
+                out.append(f'<text class="number" aria-hidden="true" x="{px:.1f}" y="{py + 6:.1f}">{esc(v)}</text>')
             continue
         # what stands on a cell is one group (piece and symbol, or card and value): it is what
         # moves when the page animates a move
         if v == -2:
-            out.append(f'<g class="token" data-cell="{c}"><circle class="piece unseen" cx="{px:.1f}" cy="{py:.1f}" r="{r * 0.62:.1f}"/>'
+            out.append(f'<g class="token" aria-hidden="true" data-grid="{esc(name)}" data-cell="{c}"><circle class="piece unseen" cx="{px:.1f}" cy="{py:.1f}" r="{r * 0.62:.1f}"/>'
                        f'<text class="symbol" x="{px:.1f}" y="{py + 5:.1f}">?</text></g>')
         elif v >= 0:
             text = show(kind, v)
             if kind.startswith("item:"):
-                out.append(f'<g class="token" data-cell="{c}"><rect class="card" x="{px - r * 0.8:.1f}" y="{py - r * 0.45:.1f}" width="{r * 1.6:.1f}" '
+                out.append(f'<g class="token" aria-hidden="true" data-grid="{esc(name)}" data-cell="{c}"><rect class="card" x="{px - r * 0.8:.1f}" y="{py - r * 0.45:.1f}" width="{r * 1.6:.1f}" '
                            f'height="{r * 1.1:.1f}" rx="4"/><text class="cardtext" x="{px:.1f}" y="{py + 5:.1f}">'
                            f'{esc(ns["show_value"](kind, v))}</text></g>')
                 continue
             fill = piece_colour(ns, kind, v)
-            out.append(f'<g class="token" data-cell="{c}"><circle class="piece" cx="{px:.1f}" cy="{py:.1f}" r="{r * 0.62:.1f}" fill="{fill}"/>'
+            out.append(f'<g class="token" aria-hidden="true" data-grid="{esc(name)}" data-cell="{c}"><circle class="piece" cx="{px:.1f}" cy="{py:.1f}" r="{r * 0.62:.1f}" fill="{fill}"/>'
                        f'<text class="symbol" x="{px:.1f}" y="{py + 5:.1f}" fill="{_text_colour(fill)}">{esc(text)}</text></g>')
     if walls:
         out += walls_svg(game, walls, centres, shape, x0, y0)
@@ -301,6 +301,31 @@ def _places(ns: dict, name: str, per, value, n: int):
         return [(None, i, f"{name} {members[i]}" if i < len(members) else f"{name} {i + 1}", place)
                 for i, place in enumerate(value)]
     return [(None, 0, name, value)]
+
+
+def seat_word(ns: dict, seat: int) -> str:
+    """A seat as a person names it: its name in the rules (white, black), else P1, P2..."""
+    seats = ns.get("SEATS") or []
+    return seats[seat] if 0 <= seat < len(seats) else f"P{seat + 1}"
+
+
+def cell_label(ns: dict, name: str, kind: str, value: int) -> str:
+    """What a screen reader says of a cell: its name and what stands there ("e4, white knight",
+    "a1, empty")."""
+    if value == -2:
+        what = "hidden"
+    elif kind == "int":
+        what = str(value)
+    elif value < 0:
+        what = "empty"
+    elif kind == "player":
+        what = seat_word(ns, value)
+    elif kind.startswith("piece:") and kind in ns["KIND_SIZES"]:
+        kinds = ns["KIND_SIZES"][kind] // ns["MAX_PLAYERS"]
+        what = f"{seat_word(ns, value // kinds)} {ns['show_value']('enum:' + kind[6:], value % kinds)}"
+    else:
+        what = ns["show_value"](kind, value)
+    return f"{name}, {what}"
 
 
 def seat_name(game, seat: int) -> str:

@@ -147,6 +147,8 @@ function draw() {
   }
   $("status").classList.toggle("thinking", !data.over && data.agent_to_play && !data.paused);
   historyList();
+  const latest = live.log.length ? live.log[live.log.length - 1] : "";  // said once by a screen reader
+  if ($("said").textContent !== latest) $("said").textContent = latest;
   for (const {seat: who, cells} of data.recent || []) {  // every seat's latest move, in its colour
     for (const [g, i, c] of cells) cellsAt(g, i, c).forEach((el) => { el.classList.add("recent"); el.style.stroke = data.seats[who].colour; });
   }
@@ -392,8 +394,63 @@ function bindBoard() {
   }));
 }
 
+function placing(here) {
+  // the moves a click on this empty cell makes: those whose one place is this cell (a stone, a
+  // disc, a mark put here), when every move that starts here is one of them
+  const el = cellsAt(here.grid, here.instance, here.cell)[0];
+  const svg = el && el.closest("svg");
+  const taken = el && el.classList.contains("wall") ? el.classList.contains("up")  // a wall standing there
+    : svg && svg.querySelector(`.token[data-grid="${CSS.escape(here.grid)}"][data-cell="${here.cell}"]`);
+  if (!svg || taken) return [];
+  const starting = data.moves.filter((m) => startCells(m).some((c) => sameCell(c, here)));
+  const one = (m) => { const cs = startCells(m); return cs.length === 1 && sameCell(cs[0], here); };
+  return starting.length && starting.every(one) ? starting : [];
+}
+
+function closeChooser() {
+  const box = document.getElementById("chooser");
+  if (box) box.remove();
+}
+
+function openChooser(el, moves) {
+  // several moves place at one cell (a marble, then which quarter turns): a small list at the cell
+  closeChooser();
+  const box = document.createElement("div");
+  box.id = "chooser";
+  box.setAttribute("role", "dialog");
+  box.setAttribute("aria-label", `moves at ${el.dataset.name}`);
+  const at = el.getBoundingClientRect();
+  box.style.left = `${window.scrollX + at.right + 4}px`;
+  box.style.top = `${window.scrollY + at.top}px`;
+  for (const move of moves) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = move.text;
+    button.dataset.move = move.text;
+    button.addEventListener("click", () => { closeChooser(); play(move); });
+    box.appendChild(button);
+  }
+  const close = document.createElement("button");
+  close.type = "button";
+  close.className = "close";
+  close.textContent = "×";
+  close.title = "close (Esc)";
+  close.addEventListener("click", closeChooser);
+  box.appendChild(close);
+  document.body.appendChild(box);
+  box.querySelector("button").focus();
+}
+
+document.addEventListener("keydown", (event) => { if (event.key === "Escape") closeChooser(); });
+
 function clickCell(el) {
   const here = pick(el);
+  closeChooser();
+  if ((chosen === null || !el.classList.contains("target")) && el.classList.contains("pointable")) {
+    const placed = placing(here);
+    if (placed.length === 1) { play(placed[0]); return; }  // one click puts the piece there
+    if (placed.length > 1) openChooser(el, placed);  // and the list below narrows too
+  }
   if (chosen !== null && el.classList.contains("target")) {
     target = here;
     const going = data.moves.filter(movePoints);
@@ -472,6 +529,8 @@ function listMoves() {
 async function play(move) {
   if (busy) return;
   busy = true;
+  closeChooser();
+  document.body.dataset.played = move.text;  // what the last click sent (tests read it)
   document.querySelectorAll("#moves button").forEach((b) => { b.disabled = true; });
   $("error").textContent = "";
   if (live.standing) dismissed.add(`${gameId}/${live.standing.at}`);  // playing on puts a summary away

@@ -1,0 +1,136 @@
+"""Boards as players use them, in Chromium: one click where the piece goes (a chooser where
+several moves place at one cell), cells named for screen readers and moves said in a live
+region, and a dark mode that follows the system's."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from test_web import Served, _browser
+
+
+@pytest.fixture
+def served():
+    made = []
+
+    def serve(name, **kw):
+        s = Served(name, **kw)
+        made.append(s)
+        return s
+    yield serve
+    for s in made:
+        s.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    b = _browser()
+    yield b
+    b.quit()
+
+
+def _open(browser, url):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    browser.get(url + "/")
+    wait = WebDriverWait(browser, 30)
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
+    return wait, By
+
+
+def _click(browser, el) -> None:
+    browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", el)
+
+
+def _cell(browser, By, name: str):
+    return browser.find_element(By.CSS_SELECTOR, f'.cell[data-name="{name}"]')
+
+
+def test_one_click_on_an_empty_point_places_a_go_stone(browser, served):
+    s = served("go")
+    wait, By = _open(browser, s.url)
+    _click(browser, _cell(browser, By, "e5"))  # one click, no button
+    wait.until(lambda b: "P1: e5" in b.find_element(By.ID, "log").text)
+    assert browser.find_element(By.ID, "error").text == ""
+    # the stone is there, and a screen reader names the point and what stands on it
+    wait.until(lambda b: _cell(b, By, "e5").get_attribute("aria-label") == "e5, black")
+    # the latest move is said in the live region (the agent's reply, once it came)
+    wait.until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#log li")) == 2)
+    said = browser.find_element(By.ID, "said").get_attribute("textContent")
+    assert said.startswith("P2: ") and said == browser.find_elements(By.CSS_SELECTOR, "#log li")[-1].text
+
+
+def test_hex_is_played_to_its_end_by_board_clicks_alone(browser, served):
+    s = served("hex")
+    wait, By = _open(browser, s.url)
+    rng = random.Random(5)
+    clicks = 0
+    for _ in range(200):
+        if "Game over" in browser.find_element(By.ID, "status").text:
+            break
+        before = browser.find_element(By.ID, "log").text
+        cells = browser.find_elements(By.CSS_SELECTOR, ".cell.pointable")
+        assert cells, "an empty cell to click"
+        _click(browser, rng.choice(cells))
+        clicks += 1
+        wait.until(lambda b, before=before: b.find_element(By.ID, "log").text != before)
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button")
+                   or "Game over" in b.find_element(By.ID, "status").text)
+    assert "Game over" in browser.find_element(By.ID, "status").text
+    assert all(x.state.is_over for x in s.server.hub.sessions.values())
+    assert clicks >= 5 and browser.find_element(By.ID, "error").text == ""
+
+
+def test_several_moves_at_one_cell_are_offered_in_a_chooser_there(browser, served):
+    s = served("pentago")
+    wait, By = _open(browser, s.url)
+    _click(browser, _cell(browser, By, "c3"))
+    chooser = wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#chooser"))[0]
+    offered = [b.get_attribute("data-move") for b in chooser.find_elements(By.CSS_SELECTOR, "button[data-move]")]
+    assert len(offered) == 8 and all(t.startswith("c3 ") for t in offered)  # the marble, then a quarter turned
+    # the side list narrows to the same moves, as the second way
+    assert sorted(b.get_attribute("data-move") for b in browser.find_elements(By.CSS_SELECTOR, "#moves button")) \
+        == sorted(offered)
+    chooser.find_elements(By.CSS_SELECTOR, "button[data-move]")[3].click()
+    wait.until(lambda b: f"P1: {offered[3]}" in b.find_element(By.ID, "log").text)
+    assert not browser.find_elements(By.CSS_SELECTOR, "#chooser")
+    # Escape closes a chooser without playing
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
+    empty = next(c for c in browser.find_elements(By.CSS_SELECTOR, ".cell.pointable"))
+    _click(browser, empty)
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#chooser"))
+    browser.execute_script("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}))")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#chooser")
+
+
+def test_every_cell_has_a_name_for_screen_readers(browser, served):
+    s = served("tictactoe")
+    wait, By = _open(browser, s.url)
+    labels = {c.get_attribute("data-name"): c.get_attribute("aria-label")
+              for c in browser.find_elements(By.CSS_SELECTOR, ".cell")}
+    assert len(labels) == 9 and all(label == f"{name}, empty" for name, label in labels.items())
+    board = browser.find_element(By.CSS_SELECTOR, "svg.board")
+    assert board.get_attribute("role") == "group"  # not one image read as "a1 O b1 c1..."
+    assert all(t.get_attribute("aria-hidden") == "true" for t in browser.find_elements(By.CSS_SELECTOR, "svg .name"))
+    _click(browser, _cell(browser, By, "b2"))
+    wait.until(lambda b: _cell(b, By, "b2").get_attribute("aria-label") not in ("b2, empty", None))
+    assert _cell(browser, By, "b2").get_attribute("aria-label").startswith("b2, ")
+
+
+def test_the_page_follows_the_systems_dark_mode(browser, served):
+    s = served("tictactoe")
+
+    def background() -> tuple[int, ...]:
+        css = browser.execute_script("return getComputedStyle(document.body).backgroundColor")
+        return tuple(int(x) for x in css[css.index("(") + 1:css.index(")")].split(",")[:3])
+
+    _open(browser, s.url)
+    assert sum(background()) > 600  # light paper by default
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    try:
+        assert sum(background()) < 150
+        cell = browser.execute_script("return getComputedStyle(document.querySelector('svg .cell')).fill")
+        assert "239" not in cell  # the light cell colour (#efe6d2) is not kept
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
