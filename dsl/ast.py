@@ -423,6 +423,10 @@ class Game(Decl):
     #: names for the seats, in order (``seats black, white``): constants of the rules, 0, 1...
     seats: list = attrs.Factory(list)
     seats_pos: list = attrs.field(factory=list, eq=False, repr=False)
+    #: the side of the board each seat sits at (``seats white at south, black at north``), or None:
+    #: where pages draw that seat's side of the board, at the bottom
+    seat_sides: list = attrs.Factory(list)
+    seat_sides_pos: list = attrs.field(factory=list, eq=False, repr=False)
     #: ``max decisions N``: no game of these rules takes more decisions (for game-AI tools)
     max_decisions: Expr | None = None
     players_pos: tuple = attrs.field(default=(0, 0), eq=False, repr=False)

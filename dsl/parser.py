@@ -131,8 +131,10 @@ class ToAst(Transformer):
             elif kind == "colours":
                 node.colours, node.colours_pos = value, at
             elif kind == "seats":
-                node.seats = [name for name, _pos_ in value]
-                node.seats_pos = [where for _name, where in value]
+                node.seats = [name for name, _pos_, _side in value]
+                node.seats_pos = [where for _name, where, _side in value]
+                node.seat_sides = [side and side[0] for _n, _w, side in value]
+                node.seat_sides_pos = [side and side[1] for _n, _w, side in value]
             elif kind == "max_decisions":
                 node.max_decisions = value
             else:
@@ -156,7 +158,11 @@ class ToAst(Transformer):
         return ("colours", [_unquote(t) for t in items], _pos(meta))
 
     def seats(self, meta, items):
-        return ("seats", [(str(t), _pos(t)) for t in items], _pos(meta))
+        return ("seats", items, _pos(meta))
+
+    def seat(self, meta, items):
+        name, side = items
+        return (str(name), _pos(name), None if side is None else (str(side), _pos(side)))
 
     def first_player(self, meta, items):
         return ("first", items[0], _pos(meta))

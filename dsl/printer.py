@@ -447,7 +447,8 @@ class Printer:
             if d.colours:
                 self.line(f"{INDENT}colours {', '.join(quote(c) for c in d.colours)}")
             if d.seats:
-                self.line(f"{INDENT}seats {', '.join(d.seats)}")
+                sides = d.seat_sides or [None] * len(d.seats)
+                self.line(f"{INDENT}seats " + ", ".join(s + (f" at {side}" if side else "") for s, side in zip(d.seats, sides)))
             if d.max_decisions is not None:
                 self.line(f"{INDENT}max decisions {expr(d.max_decisions)}")
             self.line("}")

@@ -134,3 +134,50 @@ def test_the_page_follows_the_systems_dark_mode(browser, served):
         assert "239" not in cell  # the light cell colour (#efe6d2) is not kept
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
+
+
+def _drawn_at(browser, By, name: str) -> tuple[float, float]:
+    box = browser.execute_script(
+        "const r = arguments[0].getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]",
+        _cell(browser, By, name))
+    return box[0], box[1]
+
+
+def test_each_seat_sees_the_board_from_its_side(browser, served):
+    """Chess for Black is drawn turned: Black's pieces at the bottom, h8 at the bottom left, as
+    a board seen from Black's chair; White's page and a spectator's keep a1 at the bottom left."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    s = served("chess", seats=["human", "human"])
+    made = s.new({"seed": 1})
+    for seat, (bottom_left, top_right) in ((0, ("a1", "h8")), (1, ("h8", "a1"))):
+        browser.get("about:blank")  # (a new hash alone would not load the other seat's page)
+        browser.get(f"{s.url}/?game={made['id']}#t={made['tokens'][seat]}")
+        WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, ".cell"))
+        (x0, y0), (x1, y1) = _drawn_at(browser, By, bottom_left), _drawn_at(browser, By, top_right)
+        assert x0 < x1 and y0 > y1, (seat, (x0, y0), (x1, y1))
+        label = _cell(browser, By, "e8" if seat == 1 else "e1").get_attribute("aria-label")
+        assert label == ("e8, black king" if seat == 1 else "e1, white king")
+
+
+def test_the_side_a_seat_sits_at_is_the_rules_to_say():
+    import re
+
+    import regle
+    from regle.web.render import table_html
+    from test_web import _path
+    text = _path("breakthrough").read_text(encoding="utf-8").replace("seats black, white", "seats black at west, white at east")
+    assert "at west" in text
+    game = regle.loads(text, name="sideways", backend="python")
+    state = game.new_game(seed=1)
+
+    def at(viewer, name):
+        found = re.search(r'<rect class="cell"[^>]*data-name="%s"[^>]*x="([\d.]+)" y="([\d.]+)"' % name,
+                          table_html(state, viewer))
+        return float(found.group(1)), float(found.group(2))
+    # Black, at the west side facing east, has the a-file along the bottom, a8 at its left hand
+    # and a1 at its right; White, at the east side, the h-file, h1 at its left and h8 at its right
+    assert at(0, "a8")[1] > at(0, "h8")[1] and at(0, "a8")[0] < at(0, "a1")[0]
+    assert at(0, "a8")[1] == at(0, "a1")[1]
+    assert at(1, "h1")[1] > at(1, "a1")[1] and at(1, "h1")[0] < at(1, "h8")[0]
+    assert at(None, "a1")[1] > at(None, "a8")[1] and at(None, "a1")[0] < at(None, "h1")[0]  # a spectator: as written

@@ -20,7 +20,7 @@ from .analysis import children
 from .since import mark_since
 from .tracks import decl_track
 from .counters import decl_counter
-from .symbols import (COLOUR, LIMITS, ParamSym, EnumSym, ColumnSym, TableSym, ZoneSym, GridSym, CounterSym,
+from .symbols import (COLOUR, LIMITS, SEAT_SIDES, ParamSym, EnumSym, ColumnSym, TableSym, ZoneSym, GridSym, CounterSym,
                       Symbols, _cell_count, NotConstant, fold_constant, suggest, bad_identifier)
 from .texts import _at, _BAD, _placeholders
 
@@ -112,6 +112,9 @@ class Checker:
         for i, (name, where) in enumerate(zip(node.seats, node.seats_pos)):
             if self.declare(name, where, "seat"):
                 self.sym.seats[name] = i
+        for side, where in zip(node.seat_sides, node.seat_sides_pos):
+            if side is not None and side not in SEAT_SIDES:
+                self.error(f"'{side}' is not a side a seat can sit at", where, "one of " + ", ".join(SEAT_SIDES))
         if len(node.colours) > node.max_players:
             self.error(f"{len(node.colours)} colours for at most {node.max_players} players",
                        node.colours_pos if node.colours_pos[0] else node.pos, "one colour per seat")

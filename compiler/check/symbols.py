@@ -34,6 +34,8 @@ CHANCE_FUNCTIONS = frozenset({"random", "die"})
 #: Resource bounds for untrusted rules files (see docs/language.md, "Limits").
 #: a seat's colour: a colour word (letters only, as CSS names them) or #rgb / #rrggbb
 COLOUR = re.compile(r"[a-z]{3,20}|#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6}")
+#: the sides of a board a seat may sit at (``seats white at south``): pages draw it at the bottom
+SEAT_SIDES = ("south", "north", "east", "west")
 
 LIMITS = {
     "table_rows": 10_000,     # items in one table, copies included

@@ -224,6 +224,7 @@ class GameIR:
     #: the mark of each seat in drawn grids ("X", "O"), empty for P1, P2...
     marks: list = attrs.Factory(list)
     seats: list = attrs.Factory(list)  # the seats' names as the rules give them (seats white, black), or none
+    seat_sides: list = attrs.Factory(list)  # the side each seat sits at (seats white at south), None where unsaid
     colours: list = attrs.Factory(list)  # one per seat, for drawing (colour words or #rrggbb)
     #: zone -> (lo, hi): the numbers a zone of numbers is declared to hold
     zone_values: dict = attrs.Factory(dict)

@@ -316,6 +316,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             end_winners=end_winners, functions=self.functions,
             marks=list(game.marks) or seat_marks(game.seats) if game else [],
             seats=list(game.seats) if game else [],
+            seat_sides=list(game.seat_sides) if game else [],
             colours=list(game.colours) or seat_colours(game.seats) if game else [],
             zone_values={z.name: z.values for z in sym.zones.values() if z.values is not None},
             notes=list(dict.fromkeys(self.notes)),

@@ -162,14 +162,42 @@ def walls_svg(game, walls: list, centres: tuple, shape: str, x0: float, y0: floa
     return out
 
 
+#: quarter turns (clockwise) that bring a side of a board to the bottom of the page
+QUARTER_TURNS = {"south": 0, "east": 1, "north": 2, "west": 3}
+
+
+def seat_turn(game, name: str, viewer: int | None, players: int) -> int:
+    """How many quarter turns the shared board ``name`` is drawn turned for ``viewer``: so that the
+    side the rules seat it at (``seats white at south, black at north``) is at the bottom. Where the
+    rules seat nobody, the second seat of a two-seat game sits at the north, except at a board
+    of lanes (pieces fall down them). A board of hexagons turns by half turns only."""
+    ns = game.namespace
+    if viewer is None:
+        return 0
+    sides = ns.get("SEAT_SIDES") or []
+    side = sides[viewer] if viewer < len(sides) else None
+    if not any(sides) and players == 2 and viewer == 1 and _lanes(game, name) is None:
+        side = "north"
+    turn = QUARTER_TURNS.get(side or "south", 0)
+    return turn if ns["GRID_LAYOUTS"][name][0] != "hex" or turn % 2 == 0 else 0
+
+
+def _turned(centres, turn: int) -> list:
+    for _ in range(turn):  # a quarter turn clockwise on the page (y grows downwards)
+        centres = [(-y, x) for x, y in centres]
+    return list(centres)
+
+
 def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: dict | None = None,
-             instance: int = 0, around: dict | None = None, walls: list | None = None) -> str:
+             instance: int = 0, around: dict | None = None, walls: list | None = None, turn: int = 0) -> str:
     """One grid as SVG. ``values``: per cell the element (-1 empty, -2 unseen), or the number
     for a grid of numbers (``kind`` "int"). ``around``: zones laid out by the enum naming the
     board's sides ({zone: (kind, contents per member)}), drawn beyond those sides. ``walls``:
-    grids of walls standing on this board, drawn on it (see walls_svg)."""
+    grids of walls standing on this board, drawn on it (see walls_svg). ``turn``: quarter turns
+    the board is drawn turned (seat_turn)."""
     ns = game.namespace
     shape, centres = ns["GRID_LAYOUTS"][name]
+    centres = _turned(centres, turn) if turn else centres
     names = game.cell_names(name)
     xs = [x for x, _y in centres] or [0]
     ys = [y for _x, y in centres] or [0]
@@ -362,7 +390,8 @@ def table_html(state, viewer: int | None) -> str:
                 body = _items(game, name, kind, value, instance)
             else:
                 body = grid_svg(game, name, value, kind, f"{name} of P{seat + 1}" if seat is not None else label,
-                                instance=instance, around=around.get(name), walls=on_board.get(name))
+                                instance=instance, around=around.get(name), walls=on_board.get(name),
+                                turn=seat_turn(game, name, viewer, state.n) if seat is None else 0)
             (per_seat[seat] if seat is not None else shared).append(
                 f'<div class="{what}"><span class="label">{esc(words(label))}</span>{body}</div>')
     counters_shared = []
