@@ -181,3 +181,27 @@ def test_the_side_a_seat_sits_at_is_the_rules_to_say():
     assert at(0, "a8")[1] == at(0, "a1")[1]
     assert at(1, "h1")[1] > at(1, "a1")[1] and at(1, "h1")[0] < at(1, "h8")[0]
     assert at(None, "a1")[1] > at(None, "a8")[1] and at(None, "a1")[0] < at(None, "h1")[0]  # a spectator: as written
+
+
+def test_the_list_is_folded_where_the_board_is_the_way_to_choose_and_numbered_without_gaps(browser, served):
+    s = served("go")
+    wait, By = _open(browser, s.url)
+    listed = [b.get_attribute("data-move") for b in browser.find_elements(By.CSS_SELECTOR, "#moves button[data-move]")]
+    assert listed == ["pass"]  # the 81 points are chosen on the board; the pass stays listed
+    browser.find_element(By.ID, "show-moves").click()
+    wait.until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#moves button[data-move]")) == 82)
+    # Éclats groups its moves by action under headings: the moves are numbered 1, 2, 3... all the same
+    s = served("eclats")
+    wait, By = _open(browser, s.url)
+    assert browser.find_elements(By.CSS_SELECTOR, "#moves li.action")  # headings are there
+    numbers = [int(li.get_attribute("value")) for li in browser.find_elements(By.CSS_SELECTOR, "#moves li:not(.action)")]
+    assert numbers == list(range(1, len(numbers) + 1))
+
+
+def test_a_game_without_scores_shows_none():
+    import regle
+    from regle.web.render import table_html
+    from test_web import _path
+    hexed = table_html(regle.load(_path("hex"), backend="python").new_game(seed=1), 0)
+    eclats = table_html(regle.load(_path("eclats"), backend="python").new_game(seed=1), 0)
+    assert 'class="score"' not in hexed and eclats.count('class="score"') == 2

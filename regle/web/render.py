@@ -424,7 +424,8 @@ def table_html(state, viewer: int | None) -> str:
         turn = " to-play" if not state.is_over and state.current_player == p else ""
         you = " (you)" if viewer == p else ""
         score = "?" if scores[p] is None else scores[p]
+        scored = f'<span class="score">{esc(score)}</span>' if ns.get("SCORE_CLAUSES") else ""  # no score: none shown
         seats.append(f'<section class="seat{turn}" data-seat="{p}"><h3>{esc(seat_name(game, p))}{you}'
-                     f'<span class="score">{esc(score)}</span></h3>{"".join(per_seat[p])}</section>')
+                     f'{scored}</h3>{"".join(per_seat[p])}</section>')
     return (f'<div class="shared">{"".join(shared)}{"".join(counters_shared)}</div>'
             f'<div class="seats">{"".join(seats)}</div>')

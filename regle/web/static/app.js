@@ -478,10 +478,24 @@ function preview(move, on) {
   for (const [g, i, c] of move.preview) cellsAt(g, i, c).forEach((el) => el.classList.toggle("preview", on));
 }
 
+let listOpen = false;  // the list of moves asked for where the board is the better way to choose
+
+function byOneClick(m) {
+  // whether one click on the board makes this move (a stone or a disc on an empty cell)
+  const cs = startCells(m);
+  return cs.length === 1
+    && placing({kind: "cell", grid: cs[0][0], instance: cs[0][1] === null ? 0 : cs[0][1], cell: cs[0][2]}).includes(m);
+}
+
 function listMoves() {
   const list = $("moves");
   list.innerHTML = "";
-  const shown = data.moves.filter(movePoints);
+  let shown = data.moves.filter(movePoints);
+  // a long list of cells (121 on Hex, 81 on Go) is a poorer way to choose than the board: those
+  // moves are folded away, behind a button, and the others (a pass) stay listed
+  const clicked = chosen === null && !listOpen ? shown.filter(byOneClick) : [];
+  const folded = clicked.length > 20 ? clicked.length : 0;
+  if (folded) shown = shown.filter((m) => !clicked.includes(m));
   $("filter").hidden = chosen === null;
   if (!data.moves.length) {
     $("hint").textContent = data.over ? "" : (data.viewer === data.current ? "" : "Waiting for " + data.seats[data.current].name + ".");
@@ -493,6 +507,7 @@ function listMoves() {
   // grouped by action (a heading for each when there are several); many moves sit side by side
   const actions = [...new Set(shown.map((m) => m.action))];
   list.classList.toggle("many", shown.length > 24);
+  let number = 0;  // the moves numbered without gaps: a heading is not a move
   for (const action of actions) {
     if (actions.length > 1) {
       const head = document.createElement("li");
@@ -520,9 +535,22 @@ function listMoves() {
       button.addEventListener("focus", () => preview(move, true));
       button.addEventListener("blur", () => preview(move, false));
       button.addEventListener("click", () => play(move));
+      li.value = ++number;
       li.append(button);
       list.append(li);
     }
+  }
+  if (folded) {
+    $("hint").textContent = "Click an empty cell on the board to play there.";
+    const li = document.createElement("li");
+    li.className = "action";
+    const button = document.createElement("button");
+    button.type = "button";
+    button.id = "show-moves";
+    button.textContent = `show the ${folded} moves on the board as a list`;
+    button.addEventListener("click", () => { listOpen = true; listMoves(); });
+    li.append(button);
+    list.append(li);
   }
 }
 
