@@ -205,3 +205,23 @@ def test_a_game_without_scores_shows_none():
     hexed = table_html(regle.load(_path("hex"), backend="python").new_game(seed=1), 0)
     eclats = table_html(regle.load(_path("eclats"), backend="python").new_game(seed=1), 0)
     assert 'class="score"' not in hexed and eclats.count('class="score"') == 2
+
+
+def test_a_finished_game_is_not_taken_back(served):
+    s = served("tictactoe", seats=["human", "human"])
+    made = s.new({"seed": 1})
+    a, b = made["tokens"][0], made["tokens"][1]
+    for token, cell in ((a, "a1"), (b, "a2"), (a, "b1"), (b, "b2"), (a, "c1")):  # P1 wins along the first row
+        status, page = s.play(made["id"], token, cell)
+        assert status == 200, page
+    assert page["over"] and page["winners"] == [0] and not page["can_undo"]
+    status, refused = s.call("POST", f"/api/games/{made['id']}/undo", {}, token=a)
+    assert status == 409 and "over" in refused["error"]
+    assert s.page(made["id"], a)["over"]  # the finished game stays finished
+
+
+def test_pause_and_pace_are_offered_only_where_agents_play_each_other(browser, served):
+    from selenium.webdriver.common.by import By
+    s = served("tictactoe")  # you against a random agent
+    _open(browser, s.url)
+    assert not browser.find_element(By.ID, "agents").is_displayed()

@@ -111,6 +111,8 @@ class Session:
         happens at once; where other people play, it is a request they accept or decline."""
         if not self._moves_of(seat):
             raise Refused(HTTPStatus.CONFLICT, "you have no move to take back")
+        if self.state.is_over:
+            raise Refused(HTTPStatus.CONFLICT, "the game is over: start a new one (its moves stay in the history)")
         if any(p not in self.agents for p in range(len(self.seats)) if p != seat):
             self.takeback = {"by": seat}
             self._changed()
@@ -146,7 +148,8 @@ class Session:
         self._changed()
 
     def can_undo(self, seat: int | None) -> bool:
-        return seat is not None and seat not in self.agents and self.takeback is None and bool(self._moves_of(seat))
+        return (seat is not None and seat not in self.agents and self.takeback is None and not self.state.is_over
+                and bool(self._moves_of(seat)))
 
     def recent(self) -> list[dict]:
         """The cells each seat's latest move changed (the last turn of every seat, outlined)."""

@@ -121,9 +121,8 @@ function controls() {
       : `${data.seats[asked.by].name} asks to take their last move back.`;
     $("takeback-yes").hidden = $("takeback-no").hidden = mine;
   }
-  const agents = data.seats.some((s) => s.kind !== "human");
-  const mayControl = data.agents_only || data.viewer !== null;
-  $("agents").hidden = !(agents && mayControl) || data.over;
+  // pause and pace are for watching agents play each other, not for a game against one
+  $("agents").hidden = !data.agents_only || data.over;
   $("pause").textContent = data.paused ? "Play agents" : "Pause";
   $("step-one").hidden = !data.paused;
   $("again").textContent = data.over ? "Play again" : "New game";
