@@ -344,7 +344,7 @@ class BaseState:
     # the fields every state has, as a typed script reads them (each generated State holds them)
     n: int  # the number of players
     cur: int  # the seat to play (0 for P1)
-    turns: int  # turns begun
+    turns: int  # turns completed
     decisions: int  # decisions made (moves played)
     over: bool
     legal: list  # the legal moves as plain tuples, in legal_moves() order

@@ -5,29 +5,7 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
-from test_web import Served, _browser
-
-
-@pytest.fixture
-def served():
-    made = []
-
-    def serve(name, **kw):
-        s = Served(name, **kw)
-        made.append(s)
-        return s
-    yield serve
-    for s in made:
-        s.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    b = _browser()
-    yield b
-    b.quit()
+from test_web import browser, served  # noqa: F401 - the fixtures: a server per test, one browser per module
 
 
 def _open(browser, url):

@@ -109,15 +109,22 @@ def ensure_test(low, effects: list, index: int, arg_names: list, arg_types: dict
         return None
     before, _, runs, ens = split
     before += [s for _, block in _trial_chain(runs, ens, defines) for s in block[:-1]]
-    for stmt in ast_nodes(before):
-        if isinstance(stmt, (ast.EndTurn, ast.EndGame, ast.NextPlayer, ast.Shuffle, ast.Announce, ast.Reveal)) or (
-                isinstance(stmt, ast.Deal) and stmt.random) or (
-                isinstance(stmt, ast.Call) and stmt.func in CHANCE_FUNCTIONS):
-            low.error("'ensure' tests the position the move leads to: the effects before it may not end the "
-                      "turn or the game, choose the next player, announce, reveal or draw on chance", stmt.pos,
-                      "put the ensure before this statement")
+    for stmt in unsettling(before):
+        low.error("'ensure' tests the position the move leads to: the effects before it may not end the "
+                  "turn or the game, choose the next player, announce, reveal or draw on chance", stmt.pos,
+                  "put the ensure before this statement")
     args = tuple(arg_types[n] for n in arg_names)
     return N.Method(T.BOOL, 0, f"_ensure_{index}", args)
+
+
+def unsettling(stmts: list) -> list:
+    """The statements among ``stmts`` (and inside them) that a trial of the move cannot run
+    twice or put back: ending the turn or the game, choosing the next player, announcing,
+    revealing, drawing on chance (an ``ensure``'s trial, a notation read in the position)."""
+    return [stmt for stmt in ast_nodes(stmts)
+            if isinstance(stmt, (ast.EndTurn, ast.EndGame, ast.NextPlayer, ast.Shuffle, ast.Announce, ast.Reveal))
+            or (isinstance(stmt, ast.Deal) and stmt.random)
+            or (isinstance(stmt, ast.Call) and stmt.func in CHANCE_FUNCTIONS)]
 
 
 def ensure_method(low, prefix: list, effects: list, guard_ctx: Ctx, arg_names: list) -> tuple[list, list]:

@@ -16,11 +16,11 @@ from regle.dsl import ast
 
 from ..ir import nodes as N
 from ..ir import types as T
-from .common import Ctx, _names_in, ast_nodes, pyname
+from .common import Ctx, _names_in, pyname
+from .ensure import unsettling
 from .grids import GEOMETRY_ONLY
 from ..check.texts import split_template
 from ..check.analysis import written_places
-from ..check.symbols import CHANCE_FUNCTIONS
 from ..ir import statements as S
 
 #: functions of numbers that read nothing else
@@ -129,14 +129,11 @@ def notation_code(low, node: ast.Action, prefix: list, effects: list, guard_ctx:
     # the effects up to the last of the action's own lets the notation shows
     last = max((i for i, stmt in enumerate(effects) if isinstance(stmt, ast.Let) and stmt.name in reading), default=-1)
     before = effects[:last + 1]
-    for stmt in ast_nodes(before):
-        if isinstance(stmt, (ast.EndTurn, ast.EndGame, ast.NextPlayer, ast.Shuffle, ast.Announce, ast.Reveal)) or (
-                isinstance(stmt, ast.Deal) and stmt.random) or (
-                isinstance(stmt, ast.Call) and stmt.func in CHANCE_FUNCTIONS):
-            low.error("a notation shows the move in the position it is listed in: the effects before a let it "
-                      "shows may not end the turn or the game, choose the next player, announce, reveal or draw "
-                      "on chance", stmt.pos, "compute the value before this statement, or do not show it")
-            return default, [], []
+    for stmt in unsettling(before)[:1]:
+        low.error("a notation shows the move in the position it is listed in: the effects before a let it "
+                  "shows may not end the turn or the game, choose the next player, announce, reveal or draw "
+                  "on chance", stmt.pos, "compute the value before this statement, or do not show it")
+        return default, [], []
     block, ctx = low.effects(prefix, before, guard_ctx)
     text = low.template_code(node.notation, ctx.scope, node.pos)
     line = node.pos[0]
