@@ -13,10 +13,15 @@ from regle.compiler.check.symbols import FUNCTIONS, OPEN_FUNCTIONS
 from regle.compiler.lower.grids import GRID_FUNCTIONS
 from regle.dsl import parser
 
+
+def grammar_text() -> str:
+    """The language's Lark grammar, the one source of its words (the lexer and regle.textmate)."""
+    return Path(parser.__file__).with_name("rules.lark").read_text(encoding="utf-8")
+
+
 def _keywords() -> tuple:
     """The language's keywords, as its grammar spells them (so the lexer never lags behind)."""
-    grammar = Path(parser.__file__).with_name("rules.lark").read_text(encoding="utf-8")
-    return tuple(sorted(set(re.findall(r'"([a-z]+)"', grammar)) - {"and", "or", "not", "true", "false"}))
+    return tuple(sorted(set(re.findall(r'"([a-z]+)"', grammar_text())) - {"and", "or", "not", "true", "false"}))
 
 
 KEYWORDS = _keywords()

@@ -13,8 +13,7 @@ import json
 import re
 from pathlib import Path
 
-from regle.dsl import parser
-from regle.highlight import BUILTINS, CONSTANTS, DECLARING, KEYWORDS
+from regle.highlight import BUILTINS, CONSTANTS, DECLARING, KEYWORDS, grammar_text
 
 SHIPPED = Path(__file__).with_name("editors") / "regle.tmLanguage.json"
 
@@ -29,17 +28,13 @@ _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _OPERATOR = r"[(\[,=<>+\-*/%.]"
 
 
-def _grammar_text() -> str:
-    return Path(parser.__file__).with_name("rules.lark").read_text(encoding="utf-8")
-
-
 def _before_expressions() -> tuple[set[str], set[str]]:
     """From the grammar: the keywords an expression follows (``require``, ``square``, ``by``...;
     not ``then`` and ``else``, which a statement may follow, nor ``player``, also a type), and
     the keywords that stay keywords after one of those: those that follow it in the grammar
     (``in subset``, ``end when``) and those that follow an expression (``by``, ``to``), since the
     word before may be a name (``square size by size``)."""
-    grammar = _grammar_text()
+    grammar = grammar_text()
     before = set(re.findall(r'"([a-z]+)" (?:expr|count|span|sum_|not_expr|and_expr|or_expr)\b', grammar))
     before -= {"then", "else", "player"}
     after = {second for first, second in re.findall(r'"([a-z]+)" "([a-z]+)"', grammar) if first in before}
