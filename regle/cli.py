@@ -248,7 +248,8 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", metavar="FILE", help="the rules file to edit (it must exist)")
     p.add_argument("--seats", default=None, metavar="S1,S2,...",
-                   help="who sits where in the game beside the text (default: you, then random agents)")
+                   help="who sits where in the game beside the text (default: you, then MCTS agents "
+                        "thinking half a second a move)")
     p.add_argument("--players", type=_positive, default=None, help="player count (default: the game's smallest)")
     p.add_argument("--seed", type=int, default=1, help="the seed every restarted game uses (default 1)")
     p.add_argument("--port", type=_port, default=8100, help="port to listen on (default 8100; 0: any free port)")

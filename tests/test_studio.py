@@ -238,3 +238,16 @@ def test_a_second_tab_cannot_write_any_file(browser, studio, tmp_path):
     finally:
         browser.close()
         browser.switch_to.window(browser.window_handles[0])
+
+
+def test_the_studio_plays_you_against_a_searching_agent_unless_told(tmp_path):
+    from regle.web.studio import STUDIO_OPPONENT, Workbench
+    path = tmp_path / "mine.rules"
+    path.write_text((ROOT / "games" / "classics" / "tictactoe.rules").read_text(encoding="utf-8"), encoding="utf-8")
+    bench, told = Workbench(path), Workbench(path, seats=["human", "greedy"])
+    try:
+        assert STUDIO_OPPONENT.startswith("mcts") and bench.hub.seats == ["human", STUDIO_OPPONENT]
+        assert told.hub.seats == ["human", "greedy"]
+    finally:
+        for b in (bench, told):
+            b.hub.stop()

@@ -141,8 +141,11 @@ class Workbench:
             self.problems = [_runtime_problem(err)]
             return
         players = self.players if self.players in game.players else None
-        seats = self.seats if self.seats and len(self.seats) == (players or game.players.start) else None
-        hub = Hub(game, seats, players)
+        count = players or game.players.start
+        seats = self.seats if self.seats and len(self.seats) == count else None
+        # unsaid, you against a searching opponent (Monte Carlo, half a second a move): a rules
+        # change that makes a game easy or hard shows against it, where random play hides it
+        hub = Hub(game, seats or ["human"] + [STUDIO_OPPONENT] * (count - 1), players)
         try:
             session = hub.create({"seed": self.seed})
         except (Refused, RulesRuntimeError) as exc:  # the game fails as it starts: a problem, not a 500
@@ -290,6 +293,10 @@ class StudioServer(Server):
     def stop_games(self) -> None:
         if self.bench.hub is not None:
             self.bench.hub.stop()
+
+
+#: who plays the other seats of the studio's game when --seats does not say
+STUDIO_OPPONENT = "mcts:time=0.5"
 
 
 def make_studio(path: str | Path, host: str = "127.0.0.1", port: int = 8000, seats: list[str] | None = None,
