@@ -203,3 +203,19 @@ def test_pause_and_pace_are_offered_only_where_agents_play_each_other(browser, s
     s = served("tictactoe")  # you against a random agent
     _open(browser, s.url)
     assert not browser.find_element(By.ID, "agents").is_displayed()
+
+
+def test_the_end_says_what_broke_a_tie():
+    import regle
+    from regle.web.sessions import tie_break
+    from test_web import _path
+
+    class Ended:
+        def __init__(self, scores, winners):
+            self.scores, self.winners = scores, winners
+    go = regle.load(_path("go"), backend="python")
+    assert tie_break(go, Ended([40, 40], [1])) == "a tie goes to white"  # ties white
+    assert tie_break(go, Ended([41, 40], [0])) is None  # the score alone decided
+    marbles = regle.load(_path("explobilles"), backend="python")
+    assert tie_break(marbles, Ended([14, 14, 3], [0])) == "most count(tray[p]), then most count(tokens[p])"
+    assert tie_break(marbles, Ended([14, 14, 3], [0, 1])) is None  # shared: nothing was broken

@@ -223,6 +223,9 @@ class GameIR:
     helpers: list = attrs.Factory(list)
     #: the mark of each seat in drawn grids ("X", "O"), empty for P1, P2...
     marks: list = attrs.Factory(list)
+    #: the winner's ranks as the rules write them (most score, fewest count(hand[p])): what a
+    #: page says decided a tie
+    winner_said: list = attrs.Factory(list)
     seats: list = attrs.Factory(list)  # the seats' names as the rules give them (seats white, black), or none
     seat_sides: list = attrs.Factory(list)  # the side each seat sits at (seats white at south), None where unsaid
     colours: list = attrs.Factory(list)  # one per seat, for drawing (colour words or #rrggbb)

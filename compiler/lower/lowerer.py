@@ -10,6 +10,7 @@ from __future__ import annotations
 
 
 from regle.dsl import ast
+from regle.dsl.printer import expr as expr_text
 from regle.dsl.errors import Diagnostic, Source
 
 from ..ir import types as T
@@ -271,13 +272,14 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             for clause in score.clauses:
                 clauses.append((clause.name, clause.pos[0], self.number_tree(clause.expr, ctx)))
                 score_secrecy.append(secrecy(clause.expr, score.var, sym))
-        keys, ties = [], "draw"
+        keys, ties, said = [], "draw", []
         if sym.winners:
             w = sym.winners[0]
             seat = N.Local(T.PLAYER, 0, pyname(w.var))
             ctx = Ctx("winner", {w.var: seat, "score": N.Index(T.INT, 0, N.Local(T.ANY, 0, "_sc"), seat)})
             ctx.needs["score"] = ("_sc", pyname(w.var))
             for rank in w.ranks:
+                said.append(("most " if rank.most else "fewest ") + expr_text(rank.expr))
                 key = self.number_tree(rank.expr, ctx)
                 keys.append((rank.pos[0], key if rank.most else N.Neg(T.INT, 0, key), pyname(w.var)))
             ties = w.ties if w.ties in ("draw", "shared") else sym.seats.get(w.ties, 0)  # a seat: its number
@@ -329,7 +331,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             has_next_player=has_next_player(self.rules), announces=announces(self.rules),
             conserved_items=self.conserved_items(zones, grids), reveals=self.reveals,
             shown_at_end=self.shown_at_end(),
-            winner_keys=keys, ties=ties, invariants=invariants, kinds=kinds,
+            winner_keys=keys, winner_said=said, ties=ties, invariants=invariants, kinds=kinds,
             zone_per_enum={z.name: z.per for z in sym.zones.values() if z.per not in (None, "player")},
             quiet=sorted(n for n, d in [*((z.name, z.node) for z in sym.zones.values()),
                                          *((g.name, g.node) for g in sym.grids.values()),

@@ -192,7 +192,7 @@ class Session:
         if state.is_over:  # everything is public at the end: the scores and what made them
             data["result"] = {"scores": state.scores,
                               "parts": [[list(part) for part in state._score_parts(p)] for p in range(state.n)],
-                              "cells": deciding_cells(self.game, state)}
+                              "cells": deciding_cells(self.game, state), "tie_break": tie_break(self.game, state)}
         return data
 
     def _past(self, viewer: int | None, at: int) -> dict[str, Any]:
@@ -315,6 +315,23 @@ def _moves(game: Game, state, seat: int) -> list[dict]:
         out.append({"text": text, "id": move_id, "action": names[move[0]], "cells": cells, "values": values,
                     "preview": preview})
     return out
+
+
+def tie_break(game: Game, state) -> str | None:
+    """What decided a finished game the first of the winner's ranks left tied (several seats at
+    the top score, fewer winners), as the rules write it: "most banked", "a tie goes to white"."""
+    scores, winners = state.scores, state.winners
+    if not winners or sum(1 for s in scores if s == max(scores)) <= len(winners):
+        return None
+    ns = game.namespace
+    later = list(ns.get("WINNER_RANKS") or [])[1:]
+    ties = ns.get("TIES")
+    if later:
+        return ", then ".join(later)
+    if isinstance(ties, int) and not isinstance(ties, bool):
+        seats = ns.get("SEATS") or []
+        return f"a tie goes to {seats[ties] if ties < len(seats) else f'P{ties + 1}'}"
+    return None
 
 
 def check_agent(spec: str) -> None:

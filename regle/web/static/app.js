@@ -322,7 +322,8 @@ function endPanel() {
   if (!data.over || !data.result) return;
   for (const [g, i, c] of data.result.cells) cellsAt(g, i, c).forEach((el) => el.classList.add("won"));
   const won = data.winners.length ? data.winners.map((w) => data.seats[w].name).join(" and ") + " won" : "A draw";
-  $("result-title").textContent = won;
+  // a tie at the top score broken by the rules' next rank (or the seat a tie goes to): said
+  $("result-title").textContent = data.result.tie_break ? `${won} on the tie-break (${data.result.tie_break})` : won;
   scoreTable($("result-scores"), data.result.scores, data.result.parts, data.winners);
 }
 
