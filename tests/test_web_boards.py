@@ -219,3 +219,19 @@ def test_the_end_says_what_broke_a_tie():
     marbles = regle.load(_path("explobilles"), backend="python")
     assert tie_break(marbles, Ended([14, 14, 3], [0])) == "most count(tray[p]), then most count(tokens[p])"
     assert tie_break(marbles, Ended([14, 14, 3], [0, 1])) is None  # shared: nothing was broken
+
+
+def test_a_seats_goal_sides_are_drawn_in_its_colour_when_the_rules_name_the_seat():
+    # Hex ends with connected(board, red, south, north): the seat by name, not by number
+    import re
+
+    import regle
+    from regle.web.render import table_html
+    from test_web import _path
+    drawn = table_html(regle.load(_path("hex"), backend="python").new_game(seed=1), 0)
+    colours = re.findall(r'data-name="([a-z]+\d+)"[^>]*style="stroke:([^;]+);', drawn)
+    by_colour = {}
+    for cell, colour in colours:
+        by_colour.setdefault(colour, set()).add(cell)
+    assert len(by_colour) == 2  # red's sides and blue's
+    assert any({"a1", "k1"} <= cells or {"a1", "a11"} <= cells for cells in by_colour.values())

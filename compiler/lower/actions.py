@@ -419,8 +419,11 @@ class ActionLowering:
                 elif node.func == "connected" and len(node.args) == 4 and grid.edges:
                     members = self.sym.enums[grid.edges].members
                     names = [a.id if isinstance(a, ast.Name) else None for a in node.args[2:]]
+                    who = node.args[1]  # a seat by number or by its name (seats red, blue)
+                    seat = self.sym.seats.get(who.id) if isinstance(who, ast.Name) else None
                     if all(n in members for n in names):
-                        shapes.append({"kind": "connected", "grid": grid.name, "seat": self.sym_const(node.args[1]),
+                        shapes.append({"kind": "connected", "grid": grid.name,
+                                       "seat": seat if seat is not None else self.sym_const(who),
                                        "sides": [members.index(n) for n in names]})
         for e in ends:
             visit(e.cond)
