@@ -235,3 +235,21 @@ def test_a_seats_goal_sides_are_drawn_in_its_colour_when_the_rules_name_the_seat
         by_colour.setdefault(colour, set()).add(cell)
     assert len(by_colour) == 2  # red's sides and blue's
     assert any({"a1", "k1"} <= cells or {"a1", "a11"} <= cells for cells in by_colour.values())
+
+
+def test_cards_on_a_grid_carry_their_colour():
+    # Pixies' face-up cards: a table whose colour column names colour words
+    import re
+
+    import regle
+    from regle.web.render import item_colour, table_html
+    from test_web import _path
+    game = regle.load(_path("pixies"), backend="python")
+    state = game.new_game(seed=1)
+    while not re.search(r'<rect class="card"', table_html(state, 0)):
+        state.play(state.legal[0])
+    drawn = table_html(state, 0)
+    edges = re.findall(r'<rect class="card"[^>]*style="stroke:([^;]+);', drawn)
+    assert edges and all(e.startswith("#") for e in edges)
+    cards = range(len(game.namespace["C_card__colour"]))
+    assert set(edges) <= {item_colour(game.namespace, "item:card", v) for v in cards}

@@ -257,9 +257,11 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
                        f'<text class="symbol" x="{px:.1f}" y="{py + 5:.1f}">?</text></g>')
         elif v >= 0:
             text = show(kind, v)
-            if kind.startswith("item:"):
+            if kind.startswith("item:"):  # a card: edged in its colour where its row names one (a suit)
+                colour = item_colour(ns, kind, v)
+                edge = f' style="stroke:{esc(colour)};stroke-width:3"' if colour else ""
                 out.append(f'<g class="token" aria-hidden="true" data-grid="{esc(name)}" data-cell="{c}"><rect class="card" x="{px - r * 0.8:.1f}" y="{py - r * 0.45:.1f}" width="{r * 1.6:.1f}" '
-                           f'height="{r * 1.1:.1f}" rx="4"/><text class="cardtext" x="{px:.1f}" y="{py + 5:.1f}">'
+                           f'height="{r * 1.1:.1f}" rx="4"{edge}/><text class="cardtext" x="{px:.1f}" y="{py + 5:.1f}">'
                            f'{esc(ns["show_value"](kind, v))}</text></g>')
                 continue
             fill = piece_colour(ns, kind, v)
