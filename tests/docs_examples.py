@@ -10,8 +10,10 @@ FROM_THE_CLONE with the place that runs them instead.
 """
 from __future__ import annotations
 
+import queue
 import re
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -120,17 +122,26 @@ def _until_listening(command: str, folder: Path, env: dict) -> tuple[int, str]:
     """A server: started, read until it prints its address (0), or until it ends (its status)."""
     server = subprocess.Popen(["bash", "-c", f"exec {command}"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               stdin=subprocess.DEVNULL, cwd=folder, env=env, text=True)
+    lines: queue.Queue = queue.Queue()  # read beside, so that a server that says nothing cannot hang the test
+
+    def read() -> None:
+        for line in server.stdout:  # type: ignore[union-attr]
+            lines.put(line)
+    threading.Thread(target=read, daemon=True).start()
     said: list[str] = []
     deadline = time.monotonic() + 300
     try:
-        assert server.stdout is not None
-        for line in server.stdout:
+        while time.monotonic() < deadline:
+            try:
+                line = lines.get(timeout=1)
+            except queue.Empty:
+                if server.poll() is not None and lines.empty():  # it ended without an address
+                    return server.returncode or 1, "".join(said)
+                continue
             said.append(line)
             if "http://" in line:
                 return 0, "".join(said)
-            if time.monotonic() > deadline:
-                break
-        return server.wait(timeout=10) or 1, "".join(said)
+        return 1, "".join(said) + "\n(no address printed in 300 s)"
     finally:
         server.kill()
         server.wait(timeout=10)

@@ -419,11 +419,8 @@ class ActionLowering:
                 elif node.func == "connected" and len(node.args) == 4 and grid.edges:
                     members = self.sym.enums[grid.edges].members
                     names = [a.id if isinstance(a, ast.Name) else None for a in node.args[2:]]
-                    who = node.args[1]  # a seat by number or by its name (seats red, blue)
-                    seat = self.sym.seats.get(who.id) if isinstance(who, ast.Name) else None
                     if all(n in members for n in names):
-                        shapes.append({"kind": "connected", "grid": grid.name,
-                                       "seat": seat if seat is not None else self.sym_const(who),
+                        shapes.append({"kind": "connected", "grid": grid.name, "seat": self.sym_const(node.args[1]),
                                        "sides": [members.index(n) for n in names]})
         for e in ends:
             visit(e.cond)
@@ -526,10 +523,12 @@ class ActionLowering:
         return ("unbounded", text)
 
     def sym_const(self, node: ast.Node) -> int | None:
-        """A constant number (a literal or + - * // % of params), else None (the checker's
-        folding: nothing of the rules text is ever run)."""
+        """A constant number (a literal or + - * // % of params and seats named in the game
+        block, ``red`` for seat 0), else None (the checker's folding: nothing of the rules text
+        is ever run)."""
+        seats = {name: _Seat(number) for name, number in self.sym.seats.items()}
         try:
-            value = fold_constant(node, self.sym.params)
+            value = fold_constant(node, {**seats, **self.sym.params})
         except NotConstant:
             return None
         return value if type(value) is int else None
@@ -586,3 +585,9 @@ def _constant_range(tree: N.Expr) -> bool:
     bounds, a grid's directions): left in its loop, where Cython makes it a C loop, rather than
     hoisted into a local (a Python range object walked number by number)."""
     return isinstance(tree, N.Span) or isinstance(tree, N.Upto) and isinstance(tree.count, N.Const)
+
+
+@attrs.frozen
+class _Seat:
+    """A seat named in the game block, as constant folding reads a param: its number."""
+    value: int

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import attrs
 
+from ..check.symbols import LIMITS
 from ..ir import nodes as N
 from ..ir import statements as S
 from ..lower.grids import owns_table
@@ -418,7 +419,8 @@ class _Keys(_Moves):
             return lines
         k = len(self.decls)
         array, count, i = f"_scan{k}", f"_nscan{k}", f"_iscan{k}"
-        self.decls += [f"cdef short {array}[4096]  # the cells a scan found, for the scans of the same cells after it",
+        self.decls += [f"cdef short {array}[{LIMITS['grid_cells']}]  # the cells a scan found (a grid has no more), "
+                       "for the scans of the same cells after it",
                        f"cdef long {count}, {i}"]
         self.scanned[key] = (array, count, i)
         return [*lines[:walk], f"{count} = 0", lines[walk], f"    {array}[{count}] = {var}", f"    {count} += 1",

@@ -321,7 +321,8 @@ def tie_break(game: Game, state) -> str | None:
     """What decided a finished game the first of the winner's ranks left tied (several seats at
     the top score, fewer winners), as the rules write it: "most banked", "a tie goes to white"."""
     scores, winners = state.scores, state.winners
-    if not winners or sum(1 for s in scores if s == max(scores)) <= len(winners):
+    top = max(scores, default=0)
+    if not winners or scores.count(top) <= len(winners):
         return None
     ns = game.namespace
     later = list(ns.get("WINNER_RANKS") or [])[1:]

@@ -480,11 +480,14 @@ function preview(move, on) {
 
 let listOpen = false;  // the list of moves asked for where the board is the better way to choose
 
-function byOneClick(m) {
-  // whether one click on the board makes this move (a stone or a disc on an empty cell)
+function byOneClick(m, found) {
+  // whether one click on the board makes this move (a stone or a disc on an empty cell);
+  // ``found`` keeps each cell's placing() for the listing, found once per cell
   const cs = startCells(m);
-  return cs.length === 1
-    && placing({kind: "cell", grid: cs[0][0], instance: cs[0][1] === null ? 0 : cs[0][1], cell: cs[0][2]}).includes(m);
+  if (cs.length !== 1) return false;
+  const key = cs[0].join("/");
+  if (!found.has(key)) found.set(key, placing({kind: "cell", grid: cs[0][0], instance: cs[0][1] === null ? 0 : cs[0][1], cell: cs[0][2]}));
+  return found.get(key).includes(m);
 }
 
 function listMoves() {
@@ -493,7 +496,8 @@ function listMoves() {
   let shown = data.moves.filter(movePoints);
   // a long list of cells (121 on Hex, 81 on Go) is a poorer way to choose than the board: those
   // moves are folded away, behind a button, and the others (a pass) stay listed
-  const clicked = chosen === null && !listOpen ? shown.filter(byOneClick) : [];
+  const found = new Map();
+  const clicked = chosen === null && !listOpen ? shown.filter((m) => byOneClick(m, found)) : [];
   const folded = clicked.length > 20 ? clicked.length : 0;
   if (folded) shown = shown.filter((m) => !clicked.includes(m));
   $("filter").hidden = chosen === null;
