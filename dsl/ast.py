@@ -618,6 +618,20 @@ class Invariant(Decl):
 
 
 @attrs.define
+class Notice(Decl):
+    """``notice "check" when COND at CELLS``: words a page shows (a banner, the cells outlined)
+    in every position where COND holds; or ``notice "atari" at c for c in SRC where COND``: shown
+    where some cell of SRC meets COND, outlining those cells. For people only: play ignores it."""
+
+    text: str = ""
+    cond: Expr | None = None
+    at: Expr | None = None  # a cell or cells; with var: the element of the generator
+    var: str | None = None
+    source: Expr | None = None
+    where: Expr | None = None
+
+
+@attrs.define
 class Define(Decl):
     """``define name(a, b) = expr``: a named expression, written once and used like a function;
     or ``define name(a, b) { statements }``: a procedure, run as a statement (``name(x, y)``)."""

@@ -40,12 +40,16 @@ def _key(d) -> tuple:
     kind = type(d).__name__.lower()
     if isinstance(d, ast.End):
         return ("end", expr(d.cond))
+    if isinstance(d, ast.Notice):
+        return ("notice", d.text)
     return (kind, name) if name is not None else (kind,)
 
 
 def _label(key: tuple) -> str:
     if key[0] == "end":
         return f"end when {key[1]}"
+    if key[0] == "notice":
+        return f"notice {key[1]!r}"
     return " ".join(str(k) for k in key)
 
 
@@ -92,7 +96,7 @@ def _presence(label: str, old: dict, new: dict, describe=None) -> list[Change]:
 def _summary(d) -> str:
     if isinstance(d, ast.Param):
         return expr(d.value)
-    if isinstance(d, (ast.Zone, ast.Grid, ast.Counter, ast.Define, ast.Invariant)):
+    if isinstance(d, (ast.Zone, ast.Grid, ast.Counter, ast.Define, ast.Invariant, ast.Notice)):
         return _text(d)
     return ""
 

@@ -25,7 +25,7 @@ GRAMMAR_PATH = Path(__file__).with_name("rules.lark")
 #: Words that start a top-level declaration (used to resynchronise after a syntax error).
 DECL_KEYWORDS = (
     "game", "extend", "param", "enum", "table", "zone", "grid", "counter", "setup", "turn",
-    "end", "score", "winner", "invariant", "standin", "override", "///",
+    "end", "score", "winner", "invariant", "notice", "standin", "override", "///",
 )
 
 
@@ -438,6 +438,14 @@ class ToAst(Transformer):
     def invariant(self, meta, items):
         return ast.Invariant(name=str(items[0]), expr=items[1], pos=_pos(meta))
 
+    def notice(self, meta, items):
+        text, cond, at, each = items
+        var, source, where = each if each is not None else (None, None, None)
+        return ast.Notice(text=_unquote(text), cond=cond, at=at, var=var, source=source, where=where, pos=_pos(meta))
+
+    def notice_for(self, meta, items):
+        return (str(items[0]), items[1], items[2])
+
     # -- the turn
     def step(self, meta, items):
         docs, standin, node = items
@@ -794,7 +802,8 @@ def _diagnose(lark: Lark, err: UnexpectedInput, source: Source, chunk: bool = Fa
     hint = None
     if len(decl_words) >= 6:
         words = [w for w in words if w not in decl_words] + [
-            "a declaration (game, param, enum, table, zone, counter, setup, turn, end, score, winner, invariant)"]
+            "a declaration (game, param, enum, table, zone, counter, setup, turn, end, score, winner, invariant, "
+            "notice)"]
     text = str(token) if token is not None else ""
     previous = _previous_line(err)
     before = source.line_text(err.line)[:max(err.column - 1, 0)].rstrip()

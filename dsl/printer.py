@@ -413,7 +413,7 @@ class Printer:
         previous = ""  # the kind of the previous one-line declaration, None after a block
         for i, decl in enumerate(rules.decls):
             kind = type(decl).__name__
-            one_line = kind in ("Param", "Zone", "Grid", "Counter", "End", "Invariant", "Define", "Extend") \
+            one_line = kind in ("Param", "Zone", "Grid", "Counter", "End", "Invariant", "Notice", "Define", "Extend") \
                 and not (kind == "Define" and decl.block is not None)  # a procedure is a block
             if i and not (one_line and previous == kind and not decl.doc):
                 self.line()
@@ -548,8 +548,30 @@ class Printer:
             self.line("}")
         elif isinstance(d, ast.Invariant):
             self.line_expr(f"{mark}invariant {d.name}: ", d.expr)
+        elif isinstance(d, ast.Notice):
+            self.notice(d, mark)
         else:
             raise TypeError(type(d).__name__)
+
+    def notice(self, d: ast.Notice, mark: str) -> None:
+        """``notice "text" when COND at CELLS``: on one line if it fits, else its ``at`` part on
+        a line of its own, deeper."""
+        at = ""
+        if d.at is not None:
+            at = f"at {expr(d.at)}"
+            if d.var is not None:
+                at += f" for {d.var} in {expr(d.source)}" + (f" where {expr(d.where)}" if d.where is not None else "")
+        head = f"{mark}notice {quote(d.text)}"
+        if d.cond is None:
+            fits = len(INDENT * self.depth + f"{head} {at}") <= WIDTH
+            self.line(f"{head} {at}" if fits else head)
+            if not fits:
+                self.line(CONTINUE + at)
+        elif not at or len(INDENT * self.depth + f"{head} when {expr(d.cond)} {at}") <= WIDTH:
+            self.line_expr(f"{head} when ", d.cond, f" {at}" if at else "")
+        else:
+            self.line_expr(f"{head} when ", d.cond)
+            self.line(CONTINUE + at)
 
     def lines_grid(self, head: str, lines: list[str], tail: str) -> None:
         """A board of points and lines (or a track's cells): on one line if it fits, else its

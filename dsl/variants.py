@@ -80,6 +80,8 @@ def _key(decl: ast.Node):
         return (type(decl).__name__, decl.name)
     if isinstance(decl, (ast.Game, ast.Setup, ast.Turn, ast.Score, ast.Winner)):
         return (type(decl).__name__,)
+    if isinstance(decl, ast.Notice):  # a notice is named by its words
+        return ("Notice", decl.text)
     return None
 
 

@@ -364,6 +364,13 @@ def render(state: BaseState, viewer: int | None = None, st: Style | None = None)
             lines.append("  " + _pad(label, width) + "".join(_pad(c, colw[p]) for p, c in enumerate(cells)).rstrip())
     for row in rows:
         lines.append("  " + _pad(row[0], width) + "".join(_pad(v, colw[p]) for p, v in enumerate(row[1:])).rstrip())
+    said = state.notices() if hasattr(state, "notices") else []
+    if said:  # the rules' notices ("check", "atari"), with the cells they outline
+        table = ns.get("NOTICES", ())
+        for k, cells in said:
+            text, grid, _line = table[k]
+            at = ", ".join(game.cell_names(grid)[c] for c in cells[:8]) + (" ..." if len(cells) > 8 else "")
+            lines.append(st.bold(f"  {text}") + (f" at {at}" if at else ""))
     if state.over:
         winners = state.winners
         if not winners:

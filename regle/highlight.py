@@ -27,7 +27,7 @@ def _keywords() -> tuple:
 KEYWORDS = _keywords()
 #: the built-in functions, as the compiler knows them
 BUILTINS = tuple(sorted((FUNCTIONS - {"at"}) | OPEN_FUNCTIONS | GRID_FUNCTIONS))
-CONSTANTS = ("true", "false", "none", "me", "turns", "player_count", "it")
+CONSTANTS = ("true", "false", "none", "me", "turns", "player_count", "it", "stuck", "ended")
 #: keywords that declare or bind the name after them (``action place(...)``, ``let move = ...``):
 #: the language's words are soft, so that name is a name even where it is spelt as a keyword
 DECLARING = ("action", "step", "define", "zone", "counter", "grid", "enum", "table", "param", "track",

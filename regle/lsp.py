@@ -107,6 +107,7 @@ SYMBOL_KINDS = {"Param": lsp.SymbolKind.Constant, "Enum": lsp.SymbolKind.Enum, "
                 "Define": lsp.SymbolKind.Function, "Step": lsp.SymbolKind.Event, "Action": lsp.SymbolKind.Method,
                 "Turn": lsp.SymbolKind.Namespace, "Setup": lsp.SymbolKind.Constructor, "Score": lsp.SymbolKind.Object,
                 "Winner": lsp.SymbolKind.Object, "End": lsp.SymbolKind.Event, "Invariant": lsp.SymbolKind.Boolean,
+                "Notice": lsp.SymbolKind.String,
                 "Game": lsp.SymbolKind.Module}
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -446,7 +447,8 @@ def symbols(ls: LanguageServer, params: lsp.DocumentSymbolParams) -> list[lsp.Do
         elif getattr(decl, "name", ""):
             out.append(symbol(decl, f"{KIND_WORDS.get(kind, kind.lower())} {decl.name}"))
         elif kind in SYMBOL_KINDS:
-            out.append(symbol(decl, {"End": "end when", "Game": "game"}.get(kind, kind.lower())))
+            label = f'notice "{decl.text}"' if isinstance(decl, ast.Notice) else kind.lower()
+            out.append(symbol(decl, {"End": "end when", "Game": "game"}.get(kind, label)))
     return out
 
 

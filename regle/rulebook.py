@@ -159,6 +159,7 @@ class Writer:
         self.scoring()
         self.ending()
         self.invariants()
+        self.notices()
         self.standins_section()
         return doc
 
@@ -519,6 +520,16 @@ class Writer:
         if inv:
             self.doc.h("Always true")
             self.doc.ul([f"**{_name(i.name)}**: {code(i.expr)}" + (f" — {prose(i.doc)}" if i.doc else "") for i in inv])
+
+    def notices(self) -> None:
+        notes = self.of(ast.Notice)
+        if notes:
+            self.doc.h("Pointed out to players")
+            self.doc.ul([f"**{n.text}**" + (f" when {said(n.cond)}" if n.cond is not None else "")
+                         + (f", at {code(n.at)}" if n.at is not None and n.var is None else "")
+                         + (f", at each {code(n.at)} of {code(n.source)}" if n.var is not None else "")
+                         + (f" where {said(n.where)}" if n.where is not None else "")
+                         + (f" — {prose(n.doc)}" if n.doc else "") for n in notes])
 
     def standins_section(self) -> None:
         doc = self.doc

@@ -49,6 +49,7 @@ KEYWORD_DOCS = {
     "int": "a type: a whole number",
     "into": "drop X into G lane L; place P of PAT into G: where a piece goes",
     "invariant": "invariant NAME: COND: what must hold in every position (checked in tests and on load)",
+    "notice": "notice \"words\" when COND [at CELLS]: words a page shows where COND holds (not for play)",
     "lane": "drop ... lane L: the lane a piece falls down; lane(G, c): a cell's lane",
     "lanes": "lanes N height H: a board of columns pieces fall down",
     "least": "winner option: the least score wins",
@@ -128,12 +129,14 @@ KEYWORD_DOCS = {
 
 #: built-in values -> what they are
 CONSTANT_DOCS = {
+    "ended": "in a notice: whether the game is over",
     "false": "a truth: no",
     "true": "a truth: yes",
     "it": "in deal ... where: the element being considered",
     "me": "the seat playing the turn",
     "none": "no cell, member, item or seat (-1 in saved states)",
     "player_count": "how many seats the game has",
+    "stuck": "in end conditions and notices: the turn just ended had no move for its player",
     "turns": "how many turns have been completed",
 }
 

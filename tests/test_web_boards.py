@@ -11,8 +11,10 @@ from test_web import browser, served  # noqa: F401 - the fixtures: a server per 
 def _open(browser, url):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
+    from selenium.common.exceptions import StaleElementReferenceException
     browser.get(url + "/")
-    wait = WebDriverWait(browser, 30)
+    # a redraw replaces the table: an element found just before it is stale, so look again
+    wait = WebDriverWait(browser, 30, ignored_exceptions=(StaleElementReferenceException,))
     wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
     return wait, By
 
@@ -253,3 +255,28 @@ def test_cards_on_a_grid_carry_their_colour():
     assert edges and all(e.startswith("#") for e in edges)
     cards = range(len(game.namespace["C_card__colour"]))
     assert set(edges) <= {item_colour(game.namespace, "item:card", v) for v in cards}
+
+
+def test_check_and_checkmate_are_shown_in_the_rules_words(browser, served):
+    """The rules' notices on the page: a banner in the game's words, the king outlined
+    (``notice "check" ...`` in games/classics/chess.rules; nothing of chess in regle/web)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    s = served("chess", seats=["human", "human"])
+    for moves, word, king in ((("e2e4", "f7f5", "d1h5"), "check", "e8"),
+                              (("f2f3", "e7e5", "g2g4", "d8h4"), "checkmate", "e1")):
+        made = s.new({"seed": 1})
+        for k, move in enumerate(moves):
+            status, reply = s.play(made["id"], made["tokens"][k % 2], move)
+            assert status == 200, reply
+        browser.get("about:blank")
+        browser.get(f"{s.url}/?game={made['id']}#t={made['tokens'][len(moves) % 2]}")
+        WebDriverWait(browser, 30).until(lambda b: b.find_element(By.ID, "notices").text)
+        assert browser.find_element(By.ID, "notices").text == word
+        outlined = browser.find_elements(By.CSS_SELECTOR, ".cell.noticed")
+        assert [el.get_attribute("data-name") for el in outlined] == [king]
+    # a move later the check is answered, and the banner goes
+    made = s.new({"seed": 1})
+    for k, move in enumerate(("e2e4", "f7f5", "d1h5", "g7g6")):
+        assert s.play(made["id"], made["tokens"][k % 2], move)[0] == 200
+    assert s.page(made["id"], made["tokens"][0])["notices"] == []

@@ -590,3 +590,6 @@ class Checker:
 
     def decl_invariant(self, node: ast.Invariant) -> None:
         self.sym.invariants.append(node)
+
+    def decl_notice(self, node: ast.Notice) -> None:
+        self.sym.notices.append(node)

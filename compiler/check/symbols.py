@@ -16,7 +16,7 @@ from ..ir import types as T
 
 
 #: Names the language defines; a declaration may not reuse them.
-BUILTIN_NAMES = {"me", "turns", "player_count", "players", "it", "score", "true", "false", "none", "stuck"}
+BUILTIN_NAMES = {"me", "turns", "player_count", "players", "it", "score", "true", "false", "none", "stuck", "ended"}
 FUNCTIONS = {"count", "sum", "max", "min", "any", "all", "has", "abs", "random", "argmin", "argmax",
              "at", "cells", "empty_cells", "filled_cells", "content", "is_empty", "row", "lane",
              "lane_count", "groups", "largest_zone", "placements", "line_moves"}
@@ -163,6 +163,7 @@ class Symbols:
     scores: list = attrs.Factory(list)
     winners: list = attrs.Factory(list)
     invariants: list = attrs.Factory(list)
+    notices: list = attrs.Factory(list)
 
     def all_names(self) -> list[str]:
         return [*self.params, *self.enums, *self.members, *self.seats, *self.tables, *self.zones, *self.grids,

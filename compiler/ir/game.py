@@ -198,6 +198,7 @@ class GameIR:
     conserved_items: list = attrs.Factory(list)
     reveals: bool = False  # a `reveal` statement: the state keeps the places it revealed
     shown_at_end: list = attrs.Factory(list)  # hidden or private places everyone sees at the end
+    notices: list = attrs.Factory(list)  # [NoticeIR] (lower/notices.py): words a page shows
     reads_stuck: bool = False  # an end condition reads `stuck` (a turn ended with no decision)
     rolls: bool = False  # random() draws during play: the state keeps their log (``rolls``)
     #: per repeated(...) set of places: (their code, whether the mover counts)

@@ -136,11 +136,17 @@ class ExpressionLowering:
         if name == "turns":
             return N.Field(T.INT, 0, "turns")
         if name == "stuck":  # the turn just ended had no decision: its player could not move
-            if ctx.where == "end":
+            if ctx.where in ("end", "notice"):
                 self.reads_stuck = True
                 return N.Field(T.BOOL, 0, "stuck")
             self.error("'stuck' (the player whose turn just ended had no move) is known in end conditions only",
                        node.pos, "end when stuck then winner 1 - me")
+            return N.Const(T.BOOL, 0, False)
+        if name == "ended":  # the game is over (a notice may speak of the final position)
+            if ctx.where == "notice":
+                return N.Field(T.BOOL, 0, "over")
+            self.error("'ended' (the game is over) is known in notices only", node.pos,
+                       'notice "territory" when ended at ...')
             return N.Const(T.BOOL, 0, False)
         if name == "none":
             return N.Const(T.ANY, 0, -1)

@@ -29,6 +29,7 @@ from .exprs import ExpressionLowering, TooMuchWork, WORK_PER_NODE
 from .calls import CallLowering
 from .stmts import StatementLowering
 from .actions import ActionLowering
+from .notices import lower_notices
 
 
 #: seat names that are colours: seats so named are drawn in them when no colours are given
@@ -298,6 +299,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         kinds.update({f"item:{t.name}": t.count for t in sym.tables.values()})
         held = [x.elem for x in [*sym.grids.values(), *sym.zones.values()]] + [c.type for c in sym.counters.values()]
         kinds.update({t.display_kind: len(sym.enums[t.name].members) * seats for t in held if t.kind == "piece"})
+        notices = lower_notices(self, sym)  # before: a define only a notice uses is used
         self.check_unused_defines()
         for gr in grids:  # the leaps the rules used, each a table of its own
             gr.leaps = [(f"LEAP_{m}_{n}", deg, list(table))
@@ -332,6 +334,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             conserved_items=self.conserved_items(zones, grids), reveals=self.reveals,
             shown_at_end=self.shown_at_end(),
             winner_keys=keys, winner_said=said, ties=ties, invariants=invariants, kinds=kinds,
+            notices=notices,
             zone_per_enum={z.name: z.per for z in sym.zones.values() if z.per not in (None, "player")},
             quiet=sorted(n for n, d in [*((z.name, z.node) for z in sym.zones.values()),
                                          *((g.name, g.node) for g in sym.grids.values()),

@@ -44,6 +44,9 @@ def write_game(ir: GameIR) -> GameIR:
         score_clauses=[(name, line, code(value)) for name, line, value in ir.score_clauses],
         winner_keys=[(line, code(key), var) for line, key, var in ir.winner_keys],
         invariants=[(name, line, code(cond)) for name, line, cond in ir.invariants],
+        notices=[attrs.evolve(n, cond=None if n.cond is None else code(n.cond), at=None if n.at is None else code(n.at),
+                              source=None if n.source is None else code(n.source),
+                              where=None if n.where is None else code(n.where)) for n in ir.notices],
         tables=[attrs.evolve(t, show_lines=lines(t.show_lines), detail_lines=lines(t.detail_lines)) for t in ir.tables],
         functions=[(name, params, comment, lines(_function_body(body, writer.native)), (*sig, _c_locals(body)))
                    for name, params, comment, body, sig in ir.functions],

@@ -212,7 +212,7 @@ class Session:
                 "html": table_html(state, viewer), "last": self._seen_last(last, viewer),
                 "log": self._seen_log(viewer), "at": at, "moves": [],
                 "agents_only": self.agents_only, "paused": self.paused, "pace": self.pace,
-                **self._standing(state, viewer)}
+                "notices": notices(self.game, state), **self._standing(state, viewer)}
 
     def _seen_log(self, viewer: int | None) -> list[str]:
         """The moves played as ``viewer`` sees them: another seat's secret move by its text."""
@@ -315,6 +315,15 @@ def _moves(game: Game, state, seat: int) -> list[dict]:
         out.append({"text": text, "id": move_id, "action": names[move[0]], "cells": cells, "values": values,
                     "preview": preview})
     return out
+
+
+def notices(game: Game, state) -> list[dict[str, Any]]:
+    """The rules' notices that hold in ``state`` (``notice "check" when ...``): their words and
+    the cells they outline. A notice reads only what every seat sees (the compiler refuses
+    others), so every page may show it."""
+    table = game.namespace.get("NOTICES", ())
+    return [{"text": table[k][0], "cells": [[table[k][1], None, c] for c in cells]}
+            for k, cells in state.notices()]
 
 
 def tie_break(game: Game, state) -> str | None:

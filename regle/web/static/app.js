@@ -155,6 +155,7 @@ function draw() {
     cellsAt(g, i, c).forEach((el) => { el.classList.add("last"); el.style.stroke = ""; });
   }
   if (data.last) animate(data.last.motion || []);
+  noticesBar();
   bindBoard();
   markPointable();
   listMoves();
@@ -286,6 +287,24 @@ $("table").addEventListener("focusin", (event) => {
   const el = event.target.closest && event.target.closest(".cell");
   if (el) focusKey = cellKey(el);
 });
+
+function noticesBar() {
+  // what the rules point out in this position ("check", "atari"): a banner, its cells outlined
+  const bar = $("notices");
+  const texts = (data.notices || []).map((n) => n.text);
+  if (bar.textContent !== texts.join(" · ")) {
+    bar.innerHTML = "";
+    for (const text of texts) {
+      const span = document.createElement("span");
+      span.className = "notice";
+      span.textContent = text;
+      bar.append(span);
+    }
+  }
+  for (const notice of data.notices || []) {
+    for (const [g, i, c] of notice.cells) cellsAt(g, i, c).forEach((el) => el.classList.add("noticed"));
+  }
+}
 
 function summaryPanel() {
   // a summary when the rules announced something (a round ending): what was said and the
