@@ -449,6 +449,8 @@ class EnumMember(Node):
     name: str = ""
     wild: bool = False
     symbol: str | None = None
+    figure: str | None = None  # how pages draw it (a glyph: ``figure "♞"``), for people only
+    on_disc: bool = False  # the figure drawn on a disc of its seat's colour (``figure "♛" on disc``)
 
 
 @attrs.define
@@ -513,6 +515,7 @@ class Zone(Decl):
     #: ``unordered``: a multiset, whose order does not matter (compared, and remembered by
     #: ``repeated()``, by its contents alone)
     unordered: bool = False
+    look: str | None = None  # refused by the checker: a grid's drawing option
     #: ``shown at end``: a private or hidden zone everyone sees once the game is over (else
     #: the end reveals nothing the rules do not ``reveal``)
     shown_at_end: bool = False
@@ -552,6 +555,7 @@ class Grid(Decl):
     unordered: bool = False  # refused by the checker: a grid's cells are places
     values: Expr | None = None  # refused by the checker: what a cell holds is the grid's type
     shown_at_end: bool = False  # a private or hidden grid everyone sees once the game is over
+    look: str | None = None  # how pages draw it: "checkered" squares, or stones "points" (on points)
 
 
 @attrs.define

@@ -177,9 +177,13 @@ class ToAst(Transformer):
         return ast.Enum(name=str(items[0]), members=list(items[1:]), pos=_pos(meta), name_pos=_pos(items[0]))
 
     def enum_member(self, meta, items):
-        wild, name, symbol = items
+        wild, name, symbol, figure, disc = items
         return ast.EnumMember(name=str(name), wild=wild is not None, pos=_pos(name),
-                              symbol=_unquote(symbol) if symbol is not None else None)
+                              symbol=_unquote(symbol) if symbol is not None else None,
+                              figure=_unquote(figure) if figure is not None else None, on_disc=disc is not None)
+
+    def on_disc(self, meta, items):
+        return True
 
     def table(self, meta, items):
         name = items[0]
@@ -352,6 +356,12 @@ class ToAst(Transformer):
 
     def shown_at_end(self, meta, items):
         return ("shown_at_end", True)
+
+    def checkered(self, meta, items):  # how a page draws the board: no meaning in play
+        return ("look", "checkered")
+
+    def on_points(self, meta, items):
+        return ("look", "points")
 
     def capacity(self, meta, items):
         return ("capacity", items[0])

@@ -458,6 +458,8 @@ class Printer:
             self.line(f"{mark}param {d.name} = {expr(d.value)}")
         elif isinstance(d, ast.Enum):
             members = [("wild " if m.wild else "") + m.name + (f" = {quote(m.symbol)}" if m.symbol is not None else "")
+                       + (f" figure {quote(m.figure)}" if m.figure is not None else "")
+                       + (" on disc" if m.on_disc else "")
                        for m in d.members]
             one = f"{mark}enum {d.name} {{ {', '.join(members)} }}"
             if len(INDENT * self.depth + one) <= WIDTH:
@@ -721,6 +723,8 @@ def _opts(d) -> str:
         out += " unordered"
     if getattr(d, "shown_at_end", False):
         out += " shown at end"
+    if getattr(d, "look", None):
+        out += " checkered" if d.look == "checkered" else " on points"
     return out
 
 

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+import regle
+
 from test_web import browser, served  # noqa: F401 - the fixtures: a server per test, one browser per module
 
 
@@ -143,7 +147,6 @@ def test_each_seat_sees_the_board_from_its_side(browser, served):
 def test_the_side_a_seat_sits_at_is_the_rules_to_say():
     import re
 
-    import regle
     from regle.web.render import table_html
     from test_web import _path
     text = _path("breakthrough").read_text(encoding="utf-8").replace("seats black, white", "seats black at west, white at east")
@@ -227,7 +230,6 @@ def test_a_seats_goal_sides_are_drawn_in_its_colour_when_the_rules_name_the_seat
     # Hex ends with connected(board, red, south, north): the seat by name, not by number
     import re
 
-    import regle
     from regle.web.render import table_html
     from test_web import _path
     drawn = table_html(regle.load(_path("hex"), backend="python").new_game(seed=1), 0)
@@ -280,3 +282,68 @@ def test_check_and_checkmate_are_shown_in_the_rules_words(browser, served):
     for k, move in enumerate(("e2e4", "f7f5", "d1h5", "g7g6")):
         assert s.play(made["id"], made["tokens"][k % 2], move)[0] == 200
     assert s.page(made["id"], made["tokens"][0])["notices"] == []
+
+
+def test_boards_are_drawn_as_their_games_are():
+    """Chess checkered with figurines, draughts' kings crowned discs, Go's stones on the
+    crossings of its lines: each from the rules (checkered, on points, figure), none from regle/web."""
+    import re
+
+    from regle.web.render import table_html
+    chess = table_html(regle.load("games/classics/chess.rules", backend="python").new_game(seed=0), 0)
+    dark = re.findall(r'class="cell dark[^"]*"[^>]*data-name="(\w+)"', chess)
+    assert len(dark) == 32 and "a1" in dark and "h1" not in dark  # a1 dark, h1 light
+    assert chess.count('class="figure"') == 32 and "♚" in chess and "♞" in chess
+    assert '<text class="name"' not in chess and '>a</text>' in chess  # files along the bottom
+    draughts = regle.load("games/classics/draughts.rules", backend="python")
+    saved = draughts.new_game(seed=0).to_json()
+    html = table_html(draughts.state_from_json(saved), 0)
+    assert "♛" not in html and html.count('class="piece"') == 24  # men: plain discs
+    saved["zones"]["board"][0] = 1  # a1's man crowned: piece(king, white)
+    html = table_html(draughts.state_from_json(saved), 0)
+    assert html.count("♛") == 1 and html.count('class="piece"') == 24  # a king: a disc with a crown
+    go = regle.load("games/classics/go.rules", backend="python")
+    s = go.new_game(seed=0)
+    s.play("e5")
+    html = table_html(s, 0)
+    assert html.count('class="cell crossing"') == 81
+    assert html.count('class="track"') == 18 and html.count('class="piece stone"') == 1  # 9 rows, 9 columns
+    # the stone lies under its crossing, which is drawn over it (clicked and outlined there)
+    assert html.index('class="piece stone"') < html.index('data-name="e5"')
+
+
+def test_drawing_options_are_checked_where_they_stand():
+    from compiler.generate import engine_source
+    base = 'game "G" { players 2 }\nturn { step s { action a { } } }\nend when turns > 2\n'
+    for line, said in (('grid board: player hex side 3 checkered', "draw boards of squares"),
+                       ('zone pile: int on points', "it is for grids"),
+                       ('enum piece { man figure "abc" }', "one or two characters"),
+                       ('enum piece { man figure "" }', "one or two characters")):
+        with pytest.raises(regle.RulesError) as info:
+            engine_source(base + line + "\n", "t.rules")
+        assert any(said in d.message and d.line == 4 for d in info.value.diagnostics), info.value.diagnostics
+    engine_source(base + 'enum piece { man figure "" on disc }\ngrid b: piece of player square 3 by 3 on points\n', "t.rules")
+
+
+def test_a_morris_game_is_played_on_its_lines_by_clicks(browser, served):
+    """Nine men's morris: its points on its drawn lines, played by clicking them (placing, moving,
+    taking when a mill closes) to the end of the placing and beyond."""
+    s = served("morris")
+    wait, By = _open(browser, s.url)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "svg.board polyline.track")) >= 16
+    rng = random.Random(2)
+    for _ in range(24):
+        if "Game over" in browser.find_element(By.ID, "status").text:
+            break
+        before = browser.find_element(By.ID, "log").text
+        cells = browser.find_elements(By.CSS_SELECTOR, ".cell.pointable")
+        assert cells and all(c.tag_name == "circle" for c in cells)  # the points of the lines
+        _click(browser, rng.choice(cells))
+        targets = browser.find_elements(By.CSS_SELECTOR, ".cell.target")
+        if targets:  # a piece chosen (or taken at once, one click): then where it goes
+            _click(browser, rng.choice(targets))
+        wait.until(lambda b, before=before: b.find_element(By.ID, "log").text != before)
+        wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, ".cell.pointable")
+                   or "Game over" in b.find_element(By.ID, "status").text)
+    session = next(iter(s.server.hub.sessions.values()))
+    assert session.state.decisions >= 24 and browser.find_element(By.ID, "error").text == ""

@@ -189,6 +189,8 @@ class Checker:
                     self.error(f"symbol {m.symbol!r} is already used by '{names[symbols[m.symbol]]}'", m.pos)
                 else:
                     symbols[m.symbol] = len(names)
+            if m.figure is not None and not int(not m.on_disc) <= len(m.figure) <= 2:
+                self.error(f"a member's figure (how pages draw it) is one or two characters, not {m.figure!r}", m.pos)
             self.sym.members[m.name] = (node.name, len(names))
             names.append(m.name)
         self.sym.enums[node.name] = EnumSym(node.name, names, wild, node, symbols)
@@ -431,7 +433,8 @@ class Checker:
             self.error(f"a grid holds at most 254 different items; table '{elem.name}' has more", node.elem.pos)
         for option, said in (("capacity", "a grid's capacity is its number of cells; remove 'capacity'"),
                              ("values", "a grid's cells hold what its type says; 'values' is for zones of numbers"),
-                             ("unordered", "a grid's cells are places, in order; 'unordered' is for zones")):
+                             ("unordered", "a grid's cells are places, in order; 'unordered' is for zones"),
+                             *[("look", "'checkered' and 'on points' draw boards of squares")] * (node.shape != "square")):
             if getattr(node, option) not in (None, False):  # zones' options, refused on a grid
                 self.error(said, getattr(getattr(node, option), "pos", node.pos))
         sizes = [self.const(e) for e in node.size] if node.shape not in ("lines", "walls") else []
@@ -513,6 +516,8 @@ class Checker:
                 capacity = None
         if node.hidden and node.private:
             self.error("a zone is either hidden (from everyone) or private (to its owner), not both", node.pos)
+        if node.look:
+            self.error(f"'{'checkered' if node.look == 'checkered' else 'on points'}' draws a board: it is for grids", node.pos)
         if node.private and node.per != "player":
             self.error("only a zone 'per player' can be private to its owner", node.pos,
                        "add 'per player', or use 'hidden' for a zone nobody sees")

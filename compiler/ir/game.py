@@ -32,6 +32,7 @@ class EnumIR:
     members: list
     wild: int | None
     symbols: list = attrs.Factory(list)  # one character per member ('' when none)
+    figures: list = attrs.Factory(list)  # how pages draw each member ('' when the rules say not; "disc:X" on a disc)
 
 
 @attrs.define
@@ -208,6 +209,7 @@ class GameIR:
     quiet: list = attrs.Factory(list)  # names not drawn by regle play
     edges: dict = attrs.Factory(dict)  # grid name -> the enum naming its sides
     under: dict = attrs.Factory(dict)  # grid name -> the grid lying on top of it
+    looks: dict = attrs.Factory(dict)  # grid name -> how pages draw it ("checkered", "points")
     enum_params: dict = attrs.Factory(dict)  # enum -> {list param indexed by it: values}
     #: tracks: (name, grid, rules line, its cells in order, each grid cell's place on it or -1, loop)
     tracks: list = attrs.Factory(list)

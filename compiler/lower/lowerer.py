@@ -183,7 +183,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         sym = self.sym
         game = sym.game
         enums = [EnumIR(e.name, _const(e.name), e.members, e.wild,
-                        [next((k for k, v in e.symbols.items() if v == i), "") for i in range(len(e.members))])
+                        [next((k for k, v in e.symbols.items() if v == i), "") for i in range(len(e.members))],
+                        [("disc:" if m.on_disc else "") + (m.figure or "") for m in e.node.members if m.name in e.members])
                  for e in sym.enums.values()]
         tables = [self.table_ir(t) for t in sym.tables.values()]
         setup_ctx = Ctx("setup", random_ok=True)
@@ -341,6 +342,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                                          *((c.name, c.node) for c in sym.counters.values())] if d.quiet),
             edges={g.name: g.edges for g in sym.grids.values() if g.edges},
             under={g.name: g.node.under for g in sym.grids.values() if g.node.under},
+            looks={g.name: g.node.look for g in sym.grids.values() if g.node.look},
             enum_params={e: dict(sorted(v.items())) for e, v in sorted(self.enum_params.items())},
             item_patterns={f"item:{t.name}": column_const(t.name, c.name) for t in sym.tables.values()
                            for c in t.columns.values() if c.type.kind == "pattern"})

@@ -48,6 +48,19 @@ def piece_colour(ns: dict, kind: str, value: int) -> str:
     return PALETTE[value % len(PALETTE)]
 
 
+def figure_of(ns: dict, kind: str, value: int) -> str:
+    """The glyph the rules draw an enum member or a piece as (``figure "♞"``), else ''."""
+    if kind.startswith("piece:") and kind in ns["KIND_SIZES"]:
+        enum = kind[6:]
+        value %= ns["KIND_SIZES"][kind] // ns["MAX_PLAYERS"]
+    elif kind.startswith("enum:"):
+        enum = kind[5:]
+    else:
+        return ""
+    figures = ns.get("ENUM_FIGURES", {}).get(enum) or ()
+    return figures[value] if 0 <= value < len(figures) else ""
+
+
 def seat_colour(ns: dict, seat: int) -> str:
     """A seat's colour: the rules' ``colours`` (a word or #rrggbb), else a default per seat."""
     chosen = ns.get("SEAT_COLOURS") or []
@@ -219,13 +232,34 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
            '<stop offset=".5" stop-color="#3fa34d"/><stop offset="1" stop-color="#3a78d8"/></linearGradient></defs>']
     r = UNIT * 0.5
     owners = edge_owners(ns, name)
-    for line in ns.get("GRID_LINES", {}).get(name, ()):  # a board of points: its lines, under the points
+    look = ns.get("GRID_LOOKS", {}).get(name)
+    lines = list(ns.get("GRID_LINES", {}).get(name, ()))
+    if look == "points":  # stones on the points where lines cross: the rows and columns drawn
+        shape = "point"
+        columns, rows = ns[f"G_{name}__COLUMNS"], ns[f"G_{name}__ROWS"]
+        by_row: dict[int, list[int]] = {}
+        by_column: dict[int, list[int]] = {}
+        for c in range(len(centres)):
+            by_row.setdefault(rows[c], []).append(c)
+            by_column.setdefault(columns[c], []).append(c)
+        lines += [sorted(cs, key=lambda c: columns[c]) for cs in by_row.values()]
+        lines += [sorted(cs, key=lambda c: rows[c]) for cs in by_column.values()]
+        out.append(f'<rect class="wood" x="{(min(xs) - x0 - 0.5) * UNIT:.1f}" y="{(min(ys) - y0 - 0.5) * UNIT:.1f}" '
+                   f'width="{(max(xs) - min(xs) + 1) * UNIT:.1f}" height="{(max(ys) - min(ys) + 1) * UNIT:.1f}" rx="6"/>')
+    shades = None
+    if look == "checkered":  # a1's shade dark, as shade(board, c) == 0 says
+        columns, rows = ns[f"G_{name}__COLUMNS"], ns[f"G_{name}__ROWS"]
+        shades = [(columns[c] + rows[c]) % 2 for c in range(len(centres))]
+    above: list[str] = []  # cells drawn over what stands on them (the crossings of a board on points)
+    for line in lines:  # a board of points: its lines, under the points
         ends = " ".join(f"{(centres[c][0] - x0) * UNIT:.1f},{(centres[c][1] - y0) * UNIT:.1f}" for c in line)
-        out.append(f'<polyline class="track" points="{ends}" fill="none" stroke="#5b4a32" stroke-width="4" '
+        width = 1.5 if look == "points" else 4
+        out.append(f'<polyline class="track" points="{ends}" fill="none" stroke="#5b4a32" stroke-width="{width}" '
                    'stroke-linecap="round"/>')  # drawn alike on the page and in a rulebook
     for c, (cx, cy) in enumerate(centres):
         px, py = (cx - x0) * UNIT, (cy - y0) * UNIT
-        attrs = (f'class="cell" data-grid="{esc(name)}" data-instance="{instance}" data-cell="{c}" '
+        shade = "" if shades is None else " dark" if shades[c] == 0 else " light"
+        attrs = (f'class="cell{shade}" data-grid="{esc(name)}" data-instance="{instance}" data-cell="{c}" '
                  f'data-name="{esc(names[c])}" role="img" aria-label="{esc(cell_label(ns, names[c], kind, values[c]))}"')
         if c in owners:  # a side that is a seat's goal, in that seat's colour
             attrs += f' style="stroke:{esc(seat_colour(ns, owners[c]))};stroke-width:3"'
@@ -234,6 +268,10 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
             pts = " ".join(f"{px + r * 1.12 * math.cos(math.radians(a)):.1f},{py + r * 1.12 * math.sin(math.radians(a)):.1f}"
                            for a in range(30, 390, 60))
             out.append(f'<polygon {attrs} points="{pts}"><title>{esc(names[c])}</title></polygon>')
+        elif shape == "point" and look == "points":  # a crossing of lines: a stone's place, unmarked
+            crossing = attrs.replace('class="cell', 'class="cell crossing', 1)
+            above.append(f'<circle {crossing} cx="{px:.1f}" cy="{py:.1f}" r="{r * 0.48:.1f}">'
+                         f'<title>{esc(names[c])}</title></circle>')  # drawn over the stones: clicked, outlined
         elif shape == "point":  # a point of a board of lines: a dot where pieces stand
             out.append(f'<circle {attrs} cx="{px:.1f}" cy="{py:.1f}" r="{r * 0.7:.1f}">'
                        f'<title>{esc(names[c])}</title></circle>')
@@ -244,7 +282,14 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
         else:
             out.append(f'<rect {attrs} x="{px - r:.1f}" y="{py - r:.1f}" width="{UNIT}" height="{UNIT}">'
                        f'<title>{esc(names[c])}</title></rect>')
-        out.append(f'<text class="name" aria-hidden="true" x="{px - r * 0.8:.1f}" y="{py - r * 0.55:.1f}">{esc(names[c])}</text>')
+        edge = _edge_names(names[c]) if look else None
+        if edge is None:
+            out.append(f'<text class="name" aria-hidden="true" x="{px - r * 0.8:.1f}" y="{py - r * 0.55:.1f}">{esc(names[c])}</text>')
+        else:  # a board drawn as its game's: its files along the bottom, its ranks up the left
+            if cy == max(ys):
+                out.append(f'<text class="coord" aria-hidden="true" x="{px:.1f}" y="{py + r + 9:.1f}">{esc(edge[0])}</text>')
+            if cx == min(xs):
+                out.append(f'<text class="coord" aria-hidden="true" x="{px - r - 9:.1f}" y="{py + 4:.1f}">{esc(edge[1])}</text>')
         v = values[c]
         if kind == "int":
             if v:
@@ -265,8 +310,20 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
                            f'{esc(ns["show_value"](kind, v))}</text></g>')
                 continue
             fill = piece_colour(ns, kind, v)
+            figure = figure_of(ns, kind, v)
+            if figure.startswith("disc:"):  # a disc of its seat's colour bearing the figure (a crowned man)
+                text = figure[5:]
+            elif figure:  # the rules' glyph, in its seat's colour, edged to read on any square
+                out.append(f'<g class="token" aria-hidden="true" data-grid="{esc(name)}" data-cell="{c}"><text class="figure" '
+                           f'x="{px:.1f}" y="{py + r * 0.36:.1f}" fill="{fill}" stroke="{_text_colour(fill)}">{esc(figure)}</text></g>')
+                continue
+            if look == "points":  # a stone on a crossing: as wide as the squares, and unlettered
+                out.append(f'<g class="token" aria-hidden="true" data-grid="{esc(name)}" data-cell="{c}"><circle class="piece stone" '
+                           f'cx="{px:.1f}" cy="{py:.1f}" r="{r * 0.9:.1f}" fill="{fill}"/></g>')
+                continue
             out.append(f'<g class="token" aria-hidden="true" data-grid="{esc(name)}" data-cell="{c}"><circle class="piece" cx="{px:.1f}" cy="{py:.1f}" r="{r * 0.62:.1f}" fill="{fill}"/>'
                        f'<text class="symbol" x="{px:.1f}" y="{py + 5:.1f}" fill="{_text_colour(fill)}">{esc(text)}</text></g>')
+    out += above
     if walls:
         out += walls_svg(game, walls, centres, shape, x0, y0)
     out += _side_svg(ns, name, centres, labels, x0, y0)
@@ -278,6 +335,12 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
                        f'{lane + 1}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+def _edge_names(name: str) -> tuple[str, str] | None:
+    """A cell name's file and rank (``e4``: ``e``, ``4``), else None."""
+    letters = name.rstrip("0123456789")
+    return (letters, name[len(letters):]) if letters.isalpha() and name[len(letters):] else None
 
 
 def _lanes(game, name: str) -> tuple[int, int] | None:

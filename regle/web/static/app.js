@@ -414,15 +414,21 @@ function bindBoard() {
 }
 
 function placing(here) {
-  // the moves a click on this empty cell makes: those whose one place is this cell (a stone, a
-  // disc, a mark put here), when every move that starts here is one of them
+  // the moves a click on this cell makes: on an empty cell, those whose one place is this cell
+  // (a stone, a disc, a mark put here), when every move that starts here is one of them
   const el = cellsAt(here.grid, here.instance, here.cell)[0];
   const svg = el && el.closest("svg");
   const taken = el && el.classList.contains("wall") ? el.classList.contains("up")  // a wall standing there
     : svg && svg.querySelector(`.token[data-grid="${CSS.escape(here.grid)}"][data-cell="${here.cell}"]`);
-  if (!svg || taken) return [];
+  if (!svg) return [];
   const starting = data.moves.filter((m) => startCells(m).some((c) => sameCell(c, here)));
   const one = (m) => { const cs = startCells(m); return cs.length === 1 && sameCell(cs[0], here); };
+  if (taken) {
+    // a piece there: the one move that starts at it and changes nothing else (taken off after a
+    // mill, turned over) is one click too; a piece with moves elsewhere is chosen first
+    const alone = (m) => one(m) && m.preview.every((c) => sameCell(c, here));
+    return starting.length === 1 && alone(starting[0]) ? starting : [];
+  }
   return starting.length && starting.every(one) ? starting : [];
 }
 
@@ -527,21 +533,28 @@ function listMoves() {
       ? "Click a piece or a highlighted cell to see its moves; point at a move to see what it changes."
       : "Click where it should go (a tinted cell), or a move below.";
   }
-  // grouped by action (a heading for each when there are several); many moves sit side by side
-  const actions = [...new Set(shown.map((m) => m.action))];
+  // grouped by what a person chooses first: the piece a move takes from its cell ("white knight
+  // b1", then where it goes), else the action; a heading for each when there are several; many
+  // moves sit side by side
+  const groups = new Map();
+  for (const move of shown) {
+    const key = groupOf(move);
+    if (!groups.has(key.id)) groups.set(key.id, {title: key.title, moves: []});
+    groups.get(key.id).moves.push(move);
+  }
   list.classList.toggle("many", shown.length > 24);
   let number = 0;  // the moves numbered without gaps: a heading is not a move
-  for (const action of actions) {
-    if (actions.length > 1) {
+  for (const {title, moves} of groups.values()) {
+    if (groups.size > 1) {
       const head = document.createElement("li");
       head.className = "action";
-      head.textContent = action.replaceAll("_", " ");
+      head.textContent = title;
       list.append(head);
     }
     // moves the engine tells apart only by a count ("play B$ #4", "play B$ #5": copies alike in
     // every way the rules read) are one choice here, said so; the first of them is played
     const alike = new Map();
-    for (const move of shown.filter((m) => m.action === action)) {
+    for (const move of moves) {
       const plain = move.text.replace(/ #\d+$/, "");
       if (!alike.has(plain)) alike.set(plain, []);
       alike.get(plain).push(move);
@@ -575,6 +588,22 @@ function listMoves() {
     li.append(button);
     list.append(li);
   }
+}
+
+function groupOf(move) {
+  // a move that starts at a cell where something stands is grouped under that piece, as a
+  // screen reader names it ("b1, white knight" heads as "white knight b1"); others by action
+  if (move.cells.length) {
+    const [g, i, c] = move.cells[0];
+    const el = cellsAt(g, i, c)[0];
+    const label = el ? el.getAttribute("aria-label") || "" : "";
+    const comma = label.indexOf(", ");
+    const what = comma < 0 ? "" : label.slice(comma + 2);
+    if (what && what !== "empty" && what !== "hidden") {
+      return {id: `cell:${g}/${i}/${c}`, title: `${what} ${label.slice(0, comma)}`};
+    }
+  }
+  return {id: `action:${move.action}`, title: move.action.replaceAll("_", " ")};
 }
 
 async function play(move) {
