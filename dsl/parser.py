@@ -363,6 +363,9 @@ class ToAst(Transformer):
     def on_points(self, meta, items):
         return ("look", "points")
 
+    def columns_by(self, meta, items):
+        return ("columns", str(items[0]))
+
     def capacity(self, meta, items):
         return ("capacity", items[0])
 

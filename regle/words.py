@@ -19,6 +19,7 @@ KEYWORD_DOCS = {
     "colours": "game option: the colour each seat's pieces are drawn in",
     "copy": "copy G at C size N to T: copy a square block of a board elsewhere",
     "counter": "counter NAME [: type] [per ...] [= value]: a number (or cell, member, seat) the game keeps",
+    "columns": "zone option columns by COLUMN: pages lay its items out in a column per member of that column",
     "checkered": "grid option: pages draw the squares light and dark (a1 dark)",
     "deal": "deal N [at random] from A to B [where cond]: move elements from one zone to another",
     "decisions": "max decisions N: the most decisions a game may take",

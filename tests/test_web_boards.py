@@ -347,3 +347,56 @@ def test_a_morris_game_is_played_on_its_lines_by_clicks(browser, served):
                    or "Game over" in b.find_element(By.ID, "status").text)
     session = next(iter(s.server.hub.sessions.values()))
     assert session.state.decisions >= 24 and browser.find_element(By.ID, "error").text == ""
+
+
+def test_lost_cities_expeditions_are_five_columns(browser, served):
+    """A zone laid out by its items' colour (``columns by colour``): an expedition is a column
+    per colour, each card in its own colour's column, in the order played."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    s = served("lostcities", seats=["human", "human"])
+    made = s.new({"seed": 4})
+    rng = random.Random(4)
+    for _ in range(24):  # a dozen turns: cards played, discarded, drawn
+        seat = s.page(made["id"], made["tokens"][0])["current"]
+        page = s.page(made["id"], made["tokens"][seat])
+        plays = [m["text"] for m in page["moves"] if m["text"].startswith("play")]
+        move = rng.choice(plays or [m["text"] for m in page["moves"]])
+        assert s.play(made["id"], made["tokens"][seat], move, page["version"])[0] == 200
+    browser.get("about:blank")
+    browser.get(f"{s.url}/?game={made['id']}#t={made['tokens'][0]}")
+    WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, ".columns"))
+    session = s.server.hub.sessions[made["id"]]
+    names = s.game.namespace["T_colour__NAMES"]
+    for seat, columns in enumerate(browser.find_elements(By.CSS_SELECTOR, ".seat .columns")):
+        heads = [c.get_attribute("data-member") for c in columns.find_elements(By.CSS_SELECTOR, ".column")]
+        assert heads == list(names)  # five columns, in the enum's order
+        expedition = session.state.view(seat)["zones"]["expedition"][seat]
+        for column in columns.find_elements(By.CSS_SELECTOR, ".column"):
+            colour = names.index(column.get_attribute("data-member"))
+            shown = [int(i.get_attribute("data-value")) for i in column.find_elements(By.CSS_SELECTOR, ".item")]
+            assert shown == [v for v in expedition if s.game.namespace["C_card__colour"][v] == colour]
+    assert sum(len(c.find_elements(By.CSS_SELECTOR, ".item")) for c in
+               browser.find_elements(By.CSS_SELECTOR, ".seat .columns")) >= 4
+
+
+def test_pattern_cards_are_drawn_and_big_pools_counted():
+    from regle.web.render import table_html
+    game = regle.load("games/explobilles.rules", backend="python")
+    html = table_html(game.new_game(seed=0), 0)
+    assert html.count('<svg class="marks"') >= 3  # the display's marble cards, drawn
+    assert "×" in html and 'class="item pool"' in html  # the supply: a chip per colour, counted
+
+
+def test_columns_by_is_checked_where_it_stands():
+    from compiler.generate import engine_source
+    base = ('game "G" { players 2 }\nturn { step s { action a { } } }\nend when turns > 2\n'
+            'enum suit { red, blue }\ntable card(suit: suit, value: int) {\n  red 1\n  blue 2\n}\n')
+    line = base.count("\n") + 1
+    for decl, said in (("zone pile: int columns by suit", "holds a number"),
+                       ("zone pile: card columns by value", "has no enum column 'value'"),
+                       ("grid b: card square 2 by 2 columns by suit", "'columns by' lays out the items of a zone")):
+        with pytest.raises(regle.RulesError) as info:
+            engine_source(base + decl + "\n", "t.rules")
+        assert any(said in d.message and d.line == line for d in info.value.diagnostics), info.value.diagnostics
+    engine_source(base + "zone pile: card per player columns by suit\n", "t.rules")

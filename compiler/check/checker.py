@@ -22,7 +22,7 @@ from .tracks import decl_track
 from .counters import decl_counter
 from .symbols import (COLOUR, LIMITS, SEAT_SIDES, ParamSym, EnumSym, ColumnSym, TableSym, ZoneSym, GridSym, CounterSym,
                       Symbols, _cell_count, NotConstant, fold_constant, suggest, bad_identifier)
-from .texts import _at, _BAD, _placeholders
+from .texts import _at, _BAD, _placeholders, GRID_REFUSES, SQUARES_ONLY
 
 
 class Checker:
@@ -431,10 +431,7 @@ class Checker:
                        "neighbours", node.pos)
         if elem.kind == "item" and self.sym.tables[elem.name].count > 254:
             self.error(f"a grid holds at most 254 different items; table '{elem.name}' has more", node.elem.pos)
-        for option, said in (("capacity", "a grid's capacity is its number of cells; remove 'capacity'"),
-                             ("values", "a grid's cells hold what its type says; 'values' is for zones of numbers"),
-                             ("unordered", "a grid's cells are places, in order; 'unordered' is for zones"),
-                             *[("look", "'checkered' and 'on points' draw boards of squares")] * (node.shape != "square")):
+        for option, said in GRID_REFUSES + (SQUARES_ONLY,) * (node.shape != "square"):
             if getattr(node, option) not in (None, False):  # zones' options, refused on a grid
                 self.error(said, getattr(getattr(node, option), "pos", node.pos))
         sizes = [self.const(e) for e in node.size] if node.shape not in ("lines", "walls") else []
@@ -516,8 +513,6 @@ class Checker:
                 capacity = None
         if node.hidden and node.private:
             self.error("a zone is either hidden (from everyone) or private (to its owner), not both", node.pos)
-        if node.look:
-            self.error(f"'{'checkered' if node.look == 'checkered' else 'on points'}' draws a board: it is for grids", node.pos)
         if node.private and node.per != "player":
             self.error("only a zone 'per player' can be private to its owner", node.pos,
                        "add 'per player', or use 'hidden' for a zone nobody sees")

@@ -1,4 +1,5 @@
-"""Texts with placeholders (notations, announcements): `"{c} to {d}"` split into its parts."""
+"""Texts with placeholders (notations, announcements): `"{c} to {d}"` split into its parts; and the
+checker's fixed messages for the zone options a grid refuses."""
 from __future__ import annotations
 
 from regle.dsl import ast
@@ -60,3 +61,12 @@ def split_template(text: str) -> list[tuple[str, str]]:
     if buf:
         parts.append(("text", "".join(buf)))
     return parts
+
+
+#: zones' options a grid refuses, and what to say
+GRID_REFUSES = (("capacity", "a grid's capacity is its number of cells; remove 'capacity'"),
+                ("values", "a grid's cells hold what its type says; 'values' is for zones of numbers"),
+                ("unordered", "a grid's cells are places, in order; 'unordered' is for zones"),
+                ("columns", "'columns by' lays out the items of a zone; a grid's cells have their places"))
+#: a grid option only boards of squares take
+SQUARES_ONLY = ("look", "'checkered' and 'on points' draw boards of squares")

@@ -190,6 +190,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         setup_ctx = Ctx("setup", random_ok=True)
         zones = []
         for z in sym.zones.values():
+            self.check_columns(z)
             init = None
             if z.node.init is not None:
                 tree = self.tree(z.node.init, setup_ctx)
@@ -343,9 +344,30 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             edges={g.name: g.edges for g in sym.grids.values() if g.edges},
             under={g.name: g.node.under for g in sym.grids.values() if g.node.under},
             looks={g.name: g.node.look for g in sym.grids.values() if g.node.look},
+            zone_columns={z.name: z.node.columns for z in sym.zones.values() if z.node.columns},
+            pattern_enums={f"item:{t.name}": c.type.name for t in sym.tables.values()
+                           for c in t.columns.values() if c.type.kind == "pattern"},
             enum_params={e: dict(sorted(v.items())) for e, v in sorted(self.enum_params.items())},
             item_patterns={f"item:{t.name}": column_const(t.name, c.name) for t in sym.tables.values()
                            for c in t.columns.values() if c.type.kind == "pattern"})
+
+    def check_columns(self, z) -> None:
+        """``columns by COLUMN``: a zone of items laid out by an enum column of their table (and
+        no drawing option of a board on a zone)."""
+        if z.node.look:
+            self.error(f"'{'checkered' if z.node.look == 'checkered' else 'on points'}' draws a board: it is for grids",
+                       z.node.pos)
+        column = z.node.columns
+        if column is None:
+            return
+        table = self.sym.tables.get(z.elem.name) if z.elem.kind == "item" else None
+        col = table.columns.get(column) if table is not None else None
+        if table is None:
+            self.error(f"'columns by {column}' lays out items by a column of their table; zone '{z.name}' holds {z.elem}",
+                       z.node.pos)
+        elif col is None or col.type.kind != "enum":
+            self.error(f"'columns by {column}': table '{table.name}' has no enum column '{column}'", z.node.pos,
+                       "name a column whose values are members of an enum (a suit, a colour)")
 
     def value_count(self, elem: T.Type, values: tuple | None) -> tuple:
         """(lowest, how many) values an element may take, for observations: a number, "n" for

@@ -355,17 +355,74 @@ def _items(game, zone: str, kind: str, place, instance: int) -> str:
     ns = game.namespace
     if isinstance(place, dict):
         return f'<span class="hidden">{place["hidden"]} hidden</span>'
+    column = ns.get("ZONE_COLUMNS", {}).get(zone)
+    if column and kind.startswith("item:"):  # laid out as the game lays them: a column per member
+        return _columns(ns, zone, kind, place, instance, column)
     if not place:
         return '<span class="empty">empty</span>'
-    spans = []
-    for i, v in enumerate(place):
-        text = ns["show_value"](kind, v) if kind != "int" else str(v)
-        colour = item_colour(ns, kind, v)
-        style = f' style="border-left:6px solid {esc(colour)}"' if colour else ""
-        spans.append(f'<span class="item{" card" if colour else ""}" data-zone="{esc(zone)}" data-instance="{instance}" data-index="{i}" '
-                     f'data-value="{v}"{style} title="{esc(ns["show_detail"](kind, v) if kind != "int" else v)}">'
-                     f'{esc(text)}</span>')
-    return "".join(spans)
+    if kind.startswith("enum:") and len(place) > 12:  # a big pool of members: one chip per member, counted
+        first: dict[int, int] = {}
+        for i, v in enumerate(place):
+            first.setdefault(v, i)
+        return "".join(
+            f'<span class="item pool" data-zone="{esc(zone)}" data-instance="{instance}" data-index="{i}" data-value="{v}" '
+            f'title="{esc(ns["show_value"](kind, v))}"><span class="swatch" style="background:{esc(piece_colour(ns, kind, v))}">'
+            f'</span>{esc(ns["show_value"](kind, v))} ×{place.count(v)}</span>' for v, i in sorted(first.items()))
+    return "".join(_item(ns, zone, kind, v, i, instance) for i, v in enumerate(place))
+
+
+def _item(ns: dict, zone: str, kind: str, v: int, i: int, instance: int) -> str:
+    """One item of a zone: its text (a card's show), edged in its colour, with its pattern drawn
+    where its table has one."""
+    text = ns["show_value"](kind, v) if kind != "int" else str(v)
+    colour = item_colour(ns, kind, v)
+    style = f' style="border-left:6px solid {esc(colour)}"' if colour else ""
+    drawn = pattern_svg(ns, kind, v)
+    shown = f'{drawn}<span class="visually-hidden">{esc(text)}</span>' if drawn else esc(text)
+    return (f'<span class="item{" card" if colour or drawn else ""}" data-zone="{esc(zone)}" data-instance="{instance}" '
+            f'data-index="{i}" data-value="{v}"{style} title="{esc(ns["show_detail"](kind, v) if kind != "int" else v)}">'
+            f'{shown}</span>')
+
+
+def _columns(ns: dict, zone: str, kind: str, place: list, instance: int, column: str) -> str:
+    """A zone of items in columns, one per member of the enum column they are laid out by (an
+    expedition per suit), each headed by its member, in its colour where it names one."""
+    table = kind[5:]
+    enum = dict(ns.get("TABLE_ENUM_COLUMNS", {}).get(table, ())).get(column)
+    members = ns.get(f"T_{enum}__NAMES") or ()
+    values = ns[f"C_{table}__{column}"]
+    out = ['<div class="columns">']
+    for m, member in enumerate(members):
+        colour = COLOUR_WORDS.get(member.lower())
+        edge = f' style="border-top-color:{esc(colour)}"' if colour else ""
+        cards = "".join(_item(ns, zone, kind, v, i, instance) for i, v in enumerate(place) if values[v] == m)
+        out.append(f'<div class="column" data-member="{esc(member)}"{edge}><span class="column-head">{esc(words(member))}'
+                   f'</span>{cards}</div>')
+    out.append("</div>")
+    return "".join(out)
+
+
+def pattern_svg(ns: dict, kind: str, value: int) -> str:
+    """An item's pattern (its table's pattern column) as a small picture: a disc per mark, in
+    its member's colour, rows top to bottom; '' for items without one."""
+    const = ns.get("ITEM_PATTERNS", {}).get(kind)
+    if const is None:
+        return ""
+    height, width, marks = ns["PATTERNS"][const[value]]
+    enum = ns.get("ITEM_PATTERN_ENUMS", {}).get(kind, "")
+    step = 12
+    out = [f'<svg class="marks" aria-hidden="true" width="{width * step}" height="{height * step}" '
+           f'viewBox="0 0 {width * step} {height * step}">']
+    for k, mark in enumerate(marks):
+        row, col = divmod(k, width)
+        if mark:
+            fill = piece_colour(ns, f"enum:{enum}", mark - 1)
+            out.append(f'<circle cx="{col * step + step / 2}" cy="{row * step + step / 2}" r="{step / 2 - 1}" '
+                       f'fill="{esc(fill)}" stroke="#555" stroke-width="0.8"/>')
+        else:
+            out.append(f'<circle cx="{col * step + step / 2}" cy="{row * step + step / 2}" r="1.5" fill="#aaa"/>')
+    out.append("</svg>")
+    return "".join(out)
 
 
 def item_colour(ns: dict, kind: str, value: int) -> str | None:
