@@ -251,3 +251,88 @@ def test_the_studio_plays_you_against_a_searching_agent_unless_told(tmp_path):
     finally:
         for b in (bench, told):
             b.hub.stop()
+
+
+LOST_CITIES = ROOT / "games" / "classics" / "lostcities.rules"
+
+
+def test_the_inspector_shows_the_whole_state_or_a_seats_view_and_only_to_the_studio(studio):
+    s, _ = studio(LOST_CITIES.read_text(), "lostcities.rules")
+    status, whole = s.call("GET", "/api/studio/inspect?seat=all", key=s.key)
+    assert status == 200 and whole["seen_by"] == "everything"
+    rows = {(r["name"], p["place"]): p for r in whole["rows"] for p in r["places"]}
+    assert rows[("deck", "")]["count"] == 44 and "hidden" not in rows[("deck", "")]["text"]  # every card
+    assert rows[("hand", "P2")]["count"] == 8 and "hidden" not in rows[("hand", "P2")]["text"]
+    status, seen = s.call("GET", "/api/studio/inspect?seat=0", key=s.key)
+    rows = {(r["name"], p["place"]): p for r in seen["rows"] for p in r["places"]}
+    assert rows[("hand", "P2")]["text"] == "8 hidden" and rows[("deck", "")]["text"] == "44 hidden"
+    assert seen["position"]["seed"] is None  # a seat's view keeps the seed to itself
+    assert whole["moves"] and whole["position"]["to play"] == "P1"
+    # without the studio's key: nothing (a seat's page never gets the whole state)
+    assert s.call("GET", "/api/studio/inspect?seat=all")[0] == 403
+    assert s.call("GET", "/api/studio/inspect?seat=all", key="guess")[0] == 403
+    assert s.call("GET", "/api/studio/inspect?seat=7", key=s.key)[0] == 400
+
+
+def test_any_legal_move_is_made_by_hand_for_any_seat(studio):
+    s, _ = studio(seats=["human", "human"])
+    _, before = s.call("GET", "/api/studio/inspect", key=s.key)
+    for expected_seat in (1, 2, 1):  # whoever is to play, the author plays for them
+        _, now = s.call("GET", "/api/studio/inspect", key=s.key)
+        assert now["position"]["to play"] == f"P{expected_seat}"
+        status, made = s.call("POST", "/api/studio/move", {"game": now["game"], "move": now["moves"][0],
+                                                            "version": now["version"]}, key=s.key)
+        assert status == 200 and made["version"] == now["version"] + 1
+    _, after = s.call("GET", "/api/studio/inspect", key=s.key)
+    assert after["position"]["decisions"] == before["position"]["decisions"] + 3
+    status, refused = s.call("POST", "/api/studio/move", {"game": after["game"], "move": "nonsense",
+                                                          "version": after["version"]}, key=s.key)
+    assert status == 422
+    assert s.call("POST", "/api/studio/move", {"move": after["moves"][0], "version": after["version"]})[0] == 403
+
+
+def test_you_play_any_seat_against_the_opponent_chosen(studio):
+    s, _ = studio()
+    status, made = s.call("POST", "/api/studio/seats", {"opponent": "random", "as": 1}, key=s.key)
+    assert status == 200 and made["seats"] == ["random", "human"] and made["game"]["seat"] == 1
+    status, made = s.call("POST", "/api/studio/seats", {"opponent": "human", "as": 0}, key=s.key)
+    assert made["seats"] == ["human", "human"] and [i["seat"] for i in made["game"]["invites"]] == [1]
+    assert s.call("POST", "/api/studio/seats", {"opponent": "nonsense"}, key=s.key)[0] == 400
+    assert s.call("POST", "/api/studio/seats", {"opponent": "random", "as": 5}, key=s.key)[0] == 400
+    assert s.call("POST", "/api/studio/seats", {"opponent": "random"})[0] == 403
+
+
+def test_every_version_played_is_kept_and_any_two_compared(studio):
+    s, path = studio()
+    text = path.read_text()
+    for rows in ("5", "4"):
+        s.call("POST", "/api/studio/check", {"text": text.replace("param rows = 6", f"param rows = {rows}")})
+    s.call("POST", "/api/studio/check", {"text": text.replace("param rows = 6", "param rows = oops")})  # not played
+    _, listed = s.call("GET", "/api/studio/versions")
+    assert [v["n"] for v in listed["versions"]] == [1, 2, 3] and listed["versions"][0]["saved"] is True
+    _, said = s.call("POST", "/api/studio/versions/diff", {"from": 1, "to": 3})
+    assert said["changes"] == ["param rows: 6 -> 4"]
+    _, said = s.call("POST", "/api/studio/versions/diff", {"from": 2, "to": 2})
+    assert said["changes"] == []
+    assert s.call("POST", "/api/studio/versions/diff", {"from": 1, "to": 9})[0] == 400
+
+
+def test_the_inspector_shows_a_zone_and_plays_a_move_by_hand_in_the_page(browser, studio):
+    from selenium.webdriver.common.by import By
+    s, _ = studio(LOST_CITIES.read_text(), "lostcities.rules", seats=["human", "human"])
+    wait = _open(browser, s)
+    browser.find_element(By.ID, "tab-inspector").click()
+    wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, '#fields tr[data-name="hand"]'))
+    hands = browser.find_elements(By.CSS_SELECTOR, '#fields tr[data-name="hand"]')
+    state = s.server.bench.hub.sessions[s.server.bench.game_link["id"]].state
+    first = state.GAME.namespace["show_value"]("item:card", state.to_json()["zones"]["hand"][0][0])
+    assert len(hands) == 2 and first in hands[0].text  # a zone's contents, card by card
+    decisions = state.decisions
+    buttons = browser.find_elements(By.CSS_SELECTOR, "#hand-moves button")
+    assert buttons and buttons[0].text.startswith(("play", "discard"))
+    buttons[0].click()  # a move made by hand, for the seat to play
+    wait.until(lambda b: s.server.bench.hub.sessions[s.server.bench.game_link["id"]].state.decisions == decisions + 1)
+    wait.until(lambda b: "after 1 decisions" in b.find_element(By.ID, "inspect-where").text)
+    # the versions tab lists the text played
+    browser.find_element(By.ID, "tab-versions").click()
+    wait.until(lambda b: "v1" in b.find_element(By.ID, "version-list").text)

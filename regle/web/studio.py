@@ -28,11 +28,12 @@ from pathlib import Path
 
 from regle.dsl import RulesError
 from regle.dsl.errors import Source
+from regle.runtime.agents import make_agent
 from regle.runtime.errors import RulesRuntimeError
 
 from .guard import Addresses, RateLimit, Refused
 from .server import BURST, FILES, RATE, Server, _created, make_handler
-from .sessions import Hub
+from .sessions import Hub, check_agent
 
 STUDIO_FILES = {**FILES, "/": ("studio.html", "text/html; charset=utf-8"),
                 "/play": ("index.html", "text/html; charset=utf-8"),
@@ -47,6 +48,7 @@ KEY_HEADER = "X-Regle-Studio"
 MAX_TEXT = 1 << 20  # characters of a rules text sent by the page (a request body is at most 1 MiB)
 SIM_GAMES = 200  # games of each version in the quick comparison, unless the page asks otherwise
 SIM_MAX_GAMES = 2000
+MAX_VERSIONS = 100  # versions of the text kept to compare, the latest
 SIM_SECONDS = 10.0  # wall time of one comparison at most: it stops early, with as many games of each
 
 
@@ -69,6 +71,8 @@ class Workbench:
         self.game_link: dict | None = None
         self.problems: list[dict] = []
         self.notes: list[str] = []
+        #: every text played since the studio opened, oldest first: the versions to compare
+        self.versions: list[dict] = []
         self.load(self.saved)
 
     # -- the file -----------------------------------------------------------------------------
@@ -125,7 +129,9 @@ class Workbench:
 
     def state(self) -> dict:
         return {"problems": self.problems, "notes": self.notes, "game": self.game_link,
-                "playing": self.text, "unsaved": self.text != self.saved, "title": self._title()}
+                "playing": self.text, "unsaved": self.text != self.saved, "title": self._title(),
+                "seats_count": self._count() if self.hub else None,
+                "seats": list(self.hub.seats) if self.hub else None}
 
     def _title(self) -> str:
         return self.hub.game.title if self.hub else self.name
@@ -163,6 +169,78 @@ class Workbench:
         self.text, self.problems = text, []
         self.notes = list(game.namespace.get("NOTES", ()))
         self.game_link = _created(session)
+        if not self.versions or self.versions[-1]["text"] != text:
+            self.versions.append({"n": len(self.versions) + 1, "at": time.strftime("%H:%M:%S"), "text": text,
+                                  "saved": text == self.saved})
+            del self.versions[:-MAX_VERSIONS]
+
+    # -- the author's tools: who plays, the position, a move by hand ---------------------------
+    def key_ok(self, key: str | None) -> None:
+        if not key or not secrets.compare_digest(key.encode("utf-8", "replace"), self.key.encode()):
+            raise Refused(HTTPStatus.FORBIDDEN, "only the studio page opened from the address regle printed "
+                                                "may do this (its key is in that address)")
+
+    def seat_plan(self, opponent: str, seat: int) -> dict:
+        """Who plays: you at ``seat``, the others ``opponent`` (an agent, or "human": you play
+        every seat, each from its own link); the text being played starts again."""
+        with self.lock:
+            if self.hub is None:
+                raise Refused(HTTPStatus.CONFLICT, "the rules have mistakes: there is no game to seat")
+            count = self._count()
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < count:
+                raise Refused(HTTPStatus.BAD_REQUEST, f"'as' is a seat from 0 to {count - 1}")
+            if opponent != "human":
+                try:
+                    make_agent(opponent, 0)  # a name and options an agent takes
+                    check_agent(opponent)
+                except (ValueError, TypeError) as exc:
+                    raise Refused(HTTPStatus.BAD_REQUEST, f"no such opponent {opponent!r}: {exc}") from None
+            self.seats = ["human" if p == seat or opponent == "human" else opponent for p in range(count)]
+            text, self.text = self.text, None
+            self.load(text)
+            return {**self.state(), "seats": self.seats}
+
+    def _count(self) -> int:
+        game = self.hub.game
+        return self.players if self.players in game.players else game.players.start
+
+    def session(self, sid: str | None):
+        if self.hub is None:
+            raise Refused(HTTPStatus.CONFLICT, "the rules have mistakes: no game is being played")
+        return self.hub.get(sid or self.game_link["id"])
+
+    def inspect(self, sid: str | None, seat: str | None) -> dict:
+        """The position of game ``sid`` whole (seat "all") or as a seat sees it, with the legal
+        moves of the seat to play."""
+        from .inspect import inspect
+        session = self.session(sid)
+        with session.lock:
+            state = session.state
+            if seat in (None, "", "all"):
+                viewer = None
+            elif seat.isdigit() and int(seat) < state.n:
+                viewer = int(seat)
+            else:
+                raise Refused(HTTPStatus.BAD_REQUEST, f"'seat' is 'all' or a seat from 0 to {state.n - 1}")
+            moves = [] if state.is_over else state.notations()
+            return {**inspect(state, viewer), "moves": moves, "version": session.version, "game": session.id}
+
+    def hand_move(self, sid: str | None, move, version) -> dict:
+        """Any legal move, made by hand for the seat to play (whoever plays it: an agent's seat
+        too), as the author tries a line of play."""
+        session = self.session(sid)
+        with session.lock:
+            self.hub.play(session, session.state.current_player if not session.state.is_over else None,
+                          {"move": move, "version": version})
+        return {"version": session.version}
+
+    def compare_versions(self, first: int, second: int) -> dict:
+        """What changed from version ``first`` to version ``second`` (numbers as listed)."""
+        texts = {v["n"]: v["text"] for v in self.versions}
+        if first not in texts or second not in texts:
+            raise Refused(HTTPStatus.BAD_REQUEST, f"versions are numbered {min(texts)} to {max(texts)}")
+        from regle.dsl.differ import diff
+        return {"changes": [str(c) for c in diff(self._rules(texts[first]), self._rules(texts[second]))]}
 
     # -- what changed -------------------------------------------------------------------------
     def changes(self, text: str) -> dict:
@@ -238,6 +316,13 @@ class _CurrentHub:
         return getattr(self._bench.hub, name)
 
 
+def _int_of(body: dict, name: str) -> int:
+    value = body.get(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Refused(HTTPStatus.BAD_REQUEST, f"'{name}' is a version's number")
+    return value
+
+
 def _text(body: dict) -> str:
     text = body.get("text")
     if not isinstance(text, str) or len(text) > MAX_TEXT:
@@ -270,6 +355,22 @@ def make_studio_handler(bench: Workbench, addresses: Addresses, limit: RateLimit
                 if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= SIM_MAX_GAMES:
                     raise Refused(HTTPStatus.BAD_REQUEST, f"'games' is a whole number from 1 to {SIM_MAX_GAMES}")
                 return bench.simulate(_text(body), games)
+            if what == ["versions"] and method == "GET":
+                return {"versions": [{k: v[k] for k in ("n", "at", "saved")} | {"lines": v["text"].count("\n") + 1}
+                                     for v in bench.versions]}
+            if what == ["versions", "diff"] and method == "POST":
+                return bench.compare_versions(_int_of(body, "from"), _int_of(body, "to"))
+            if what and what[0] in ("inspect", "move", "seats"):  # the author's tools: the key only
+                bench.key_ok(self.headers.get(KEY_HEADER))
+            if what == ["inspect"] and method == "GET":
+                return bench.inspect(query.get("game", [None])[0], query.get("seat", ["all"])[0])
+            if what == ["move"] and method == "POST":
+                return bench.hand_move(body.get("game"), body.get("move"), body.get("version"))
+            if what == ["seats"] and method == "POST":
+                opponent = body.get("opponent", STUDIO_OPPONENT)
+                if not isinstance(opponent, str):
+                    raise Refused(HTTPStatus.BAD_REQUEST, "'opponent' is an agent (mcts, random...) or 'human'")
+                return bench.seat_plan(opponent, body.get("as", 0))
             if what == ["save"] and method == "POST":
                 extra = sorted(set(body) - {"text"})
                 if extra:

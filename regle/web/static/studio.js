@@ -21,6 +21,8 @@ let simulated = null;     // the last text simulated against the saved one
 let simTimer = null;
 let simGeneration = 0;
 let checkGeneration = 0;  // checks answered out of order: only the latest text's answer is shown
+let link = null;          // the game made for the text: its id, your seat's token, the others'
+let inspected = null;     // the game and version the inspector shows (it asks again when either moves)
 
 async function api(method, path, body) {
   const headers = {};
@@ -106,9 +108,15 @@ function show(result, text) {
   }
   if (result.game && result.game.id !== gameId) {
     gameId = result.game.id;
-    $("game-frame").src = `/play?game=${gameId}` + (result.game.token ? `#t=${result.game.token}` : "");
+    link = result.game;
+    $("game-frame").src = `/play?game=${gameId}` + (seatToken() ? `#t=${seatToken()}` : "");
     $("rulebook-frame").src = "/rules?v=" + gameId;
     $("playing").textContent = `${result.title}: a new game from the same seed`;
+    seats(result.seats_count);
+    const others = (result.seats || []).filter((s) => s !== "human");
+    if (others.length && [...$("opponent").options].some((o) => o.value === others[0])) $("opponent").value = others[0];
+    else if (result.seats && !others.length) $("opponent").value = "human";
+    versions();
   }
   savedState();
   if (!result.problems.length) changes(text);
@@ -180,6 +188,148 @@ async function save() {
   }
 }
 
+// -- who plays -------------------------------------------------------------------------------
+function seatToken() {
+  // the token of the seat you play: yours, or, when you play every seat, the one chosen
+  if (!link) return null;
+  const as = Number($("as-seat").value || 0);
+  if (link.seat === as) return link.token;
+  const other = (link.invites || []).find((i) => i.seat === as);
+  return other ? other.token : link.token;
+}
+
+function seats(count) {
+  const select = $("as-seat");
+  if (!count || select.options.length === count) return;
+  const chosen = Number(select.value || 0);
+  select.innerHTML = "";
+  const seen = $("seen-by");
+  while (seen.options.length > 1) seen.remove(1);
+  for (let p = 0; p < count; p++) {
+    select.add(new Option(`P${p + 1}`, String(p), false, p === chosen));
+    seen.add(new Option(`P${p + 1} (as that seat's page shows it)`, String(p)));
+  }
+}
+
+async function seatPlan() {
+  // a new game, you at the seat chosen, the others played by the opponent chosen ("human": you
+  // play every seat, and the frame shows the seat chosen)
+  const opponent = $("opponent").value;
+  const as = Number($("as-seat").value || 0);
+  try {
+    const result = await api("POST", "/api/studio/seats", {opponent, as});
+    gameId = null;
+    show(result, editor.getValue());
+  } catch (error) { $("status").textContent = "cannot seat the game so: " + error.message; }
+}
+
+// -- the inspector: the position as the engine holds it, and any legal move by hand -----------
+function frameGame() {
+  // the game the frame shows now (a new game started there moves it on)
+  try {
+    const id = new URLSearchParams($("game-frame").contentWindow.location.search).get("game");
+    return id || gameId;
+  } catch (error) { return gameId; }
+}
+
+async function inspect(force) {
+  if ($("inspector-pane").hidden || !key) return;
+  const game = frameGame();
+  let found;
+  try {
+    found = await api("GET", `/api/studio/inspect?game=${encodeURIComponent(game || "")}&seat=${$("seen-by").value}`);
+  } catch (error) { $("inspect-where").textContent = error.message; return; }
+  const seen = `${found.game}/${found.version}/${$("seen-by").value}`;
+  if (!force && seen === inspected) return;
+  inspected = seen;
+  $("inspect-where").textContent = `game ${found.game}, after ${found.position.decisions} decisions`;
+  const position = $("position");
+  position.innerHTML = "";
+  const facts = Object.entries(found.position).filter(([, v]) => v !== null && v !== undefined);
+  facts.push(["scores", found.scores.join(", ")]);
+  if (found.notices.length) facts.push(["notices", found.notices.join(", ")]);
+  for (const [name, value] of facts) {
+    const tr = position.insertRow();
+    const th = document.createElement("th");
+    th.textContent = name;
+    tr.append(th);
+    tr.insertCell().textContent = Array.isArray(value) ? value.join(", ") : String(value);
+  }
+  const fields = $("fields");
+  fields.innerHTML = "<tr><th>what</th><th>name</th><th>of</th><th>holds</th></tr>";
+  for (const row of found.rows) {
+    for (const place of row.places) {
+      const tr = fields.insertRow();
+      tr.dataset.name = row.name;
+      const kind = document.createElement("th");
+      kind.className = "kind";
+      kind.textContent = row.what;
+      tr.append(kind);
+      tr.insertCell().textContent = row.name.replaceAll("_", " ");
+      tr.insertCell().textContent = place.place;
+      const text = tr.insertCell();
+      text.className = "text";
+      text.textContent = place.count !== undefined && place.count > 3 ? `(${place.count}) ${place.text}` : place.text;
+    }
+  }
+  const moves = $("hand-moves");
+  moves.innerHTML = "";
+  $("move-count").textContent = found.position["to play"] ? `(${found.moves.length}, ${found.position["to play"]} to play)` : "";
+  for (const text of found.moves) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = text;
+    button.addEventListener("click", async () => {
+      try {
+        await api("POST", "/api/studio/move", {game: found.game, move: text, version: found.version});
+      } catch (error) { $("inspect-where").textContent = "not played: " + error.message; }
+      inspect(true);
+    });
+    moves.append(button);
+  }
+}
+
+// -- versions: every text played since the studio opened, and what changed between two -------
+async function versions() {
+  const found = await api("GET", "/api/studio/versions");
+  const table = $("version-list");
+  const from = table.querySelector("input[name=from]:checked");
+  const to = table.querySelector("input[name=to]:checked");
+  const last = found.versions.length ? found.versions[found.versions.length - 1].n : 0;
+  const pickFrom = from ? Number(from.value) : Math.max(1, last - 1);
+  const pickTo = to ? Number(to.value) : last;
+  table.innerHTML = "<tr><th>from</th><th>to</th><th>version</th><th>played at</th><th>lines</th><th></th></tr>";
+  for (const v of found.versions) {
+    const tr = table.insertRow();
+    for (const [name, picked] of [["from", pickFrom], ["to", pickTo]]) {
+      const input = document.createElement("input");
+      input.type = "radio";
+      input.name = name;
+      input.value = String(v.n);
+      input.checked = v.n === picked;
+      input.setAttribute("aria-label", `${name} version ${v.n}`);
+      tr.insertCell().append(input);
+    }
+    tr.insertCell().textContent = `v${v.n}`;
+    tr.insertCell().textContent = v.at;
+    tr.insertCell().textContent = String(v.lines);
+    tr.insertCell().textContent = v.saved ? "the saved file" : "";
+  }
+}
+
+async function compare() {
+  const from = document.querySelector("#version-list input[name=from]:checked");
+  const to = document.querySelector("#version-list input[name=to]:checked");
+  const list = $("version-changes");
+  list.innerHTML = "";
+  if (!from || !to) return;
+  try {
+    const found = await api("POST", "/api/studio/versions/diff", {from: Number(from.value), to: Number(to.value)});
+    const said = found.changes.length ? found.changes : ["none: the two versions play alike"];
+    for (const c of said) { const li = document.createElement("li"); li.textContent = c; list.append(li); }
+  } catch (error) { const li = document.createElement("li"); li.textContent = error.message; list.append(li); }
+}
+
 function tabs() {
   for (const tab of document.querySelectorAll("[role=tab]")) {
     tab.addEventListener("click", () => {
@@ -187,6 +337,8 @@ function tabs() {
         other.setAttribute("aria-selected", String(other === tab));
         $(other.dataset.pane).hidden = other !== tab;
       }
+      if (tab.id === "tab-inspector") inspect(true);
+      if (tab.id === "tab-versions") versions();
     });
   }
 }
@@ -211,6 +363,16 @@ async function start() {
   $("save").addEventListener("click", save);
   $("restart").addEventListener("click", () => { gameId = null; api("POST", "/api/studio/restart", {}).then((r) => show(r, editor.getValue())); });
   tabs();
+  $("opponent").addEventListener("change", seatPlan);
+  $("as-seat").addEventListener("change", () => {
+    // you play every seat: the frame changes seat; else a new game with you at that seat
+    if ($("opponent").value === "human" && link) { $("game-frame").src = `/play?game=${frameGame()}#t=${seatToken()}`; return; }
+    seatPlan();
+  });
+  $("seen-by").addEventListener("change", () => inspect(true));
+  $("compare").addEventListener("click", compare);
+  if (!key) { $("tab-inspector").title = "only the page opened from the address regle printed inspects the game"; }
+  setInterval(() => inspect(false), 1000);  // the inspector follows the game as it is played
   savedState();
 }
 
