@@ -400,3 +400,25 @@ def test_columns_by_is_checked_where_it_stands():
             engine_source(base + decl + "\n", "t.rules")
         assert any(said in d.message and d.line == line for d in info.value.diagnostics), info.value.diagnostics
     engine_source(base + "zone pile: card per player columns by suit\n", "t.rules")
+
+
+def test_on_a_phone_the_moves_stay_in_reach_after_a_tap(browser, served):
+    """390x844: a tap on a piece narrows the moves, and they are on the screen at once (a sheet
+    along its bottom), not below the board, far below the fold."""
+    s = served("chess")
+    browser.set_window_size(390, 844)
+    try:
+        wait, By = _open(browser, s.url)
+        _click(browser, _cell(browser, By, "g1"))  # the knight: two moves
+        wait.until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#moves button")) == 2)
+        height = browser.execute_script("return window.innerHeight")
+        for button in browser.find_elements(By.CSS_SELECTOR, "#moves button"):
+            box = browser.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.top, r.bottom];",
+                                         button)
+            assert 0 <= box[0] and box[1] <= height, (box, height)
+        assert browser.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+        button = browser.find_elements(By.CSS_SELECTOR, "#moves button")[0]
+        button.click()  # a real tap on it: nothing covers it
+        wait.until(lambda b: "P1: g1" in b.find_element(By.ID, "log").get_attribute("textContent"))
+    finally:
+        browser.set_window_size(1400, 1000)

@@ -146,6 +146,8 @@ function draw() {
   }
   $("status").classList.toggle("thinking", !data.over && data.agent_to_play && !data.paused);
   historyList();
+  // a seat with moves to choose: on a phone they sit in a sheet at the bottom (style.css)
+  document.body.classList.toggle("choosing", data.moves.length > 0 && viewing === null);
   const latest = live.log.length ? live.log[live.log.length - 1] : "";  // said once by a screen reader
   if ($("said").textContent !== latest) $("said").textContent = latest;
   for (const {seat: who, cells} of data.recent || []) {  // every seat's latest move, in its colour
