@@ -517,6 +517,7 @@ class Zone(Decl):
     unordered: bool = False
     look: str | None = None  # refused by the checker: a grid's drawing option
     columns: str | None = None  # pages lay its items in columns by this column of their table
+    ground: str | None = None  # refused by the checker: a board's colour
     #: ``shown at end``: a private or hidden zone everyone sees once the game is over (else
     #: the end reveals nothing the rules do not ``reveal``)
     shown_at_end: bool = False
@@ -557,6 +558,7 @@ class Grid(Decl):
     values: Expr | None = None  # refused by the checker: what a cell holds is the grid's type
     shown_at_end: bool = False  # a private or hidden grid everyone sees once the game is over
     look: str | None = None  # how pages draw it: "checkered" squares, or stones "points" (on points)
+    ground: str | None = None  # the colour pages draw its cells in (on "green"), for people only
     columns: str | None = None  # refused by the checker: a zone's layout
 
 

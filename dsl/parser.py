@@ -363,6 +363,9 @@ class ToAst(Transformer):
     def on_points(self, meta, items):
         return ("look", "points")
 
+    def on_ground(self, meta, items):
+        return ("ground", _unquote(items[0]))
+
     def columns_by(self, meta, items):
         return ("columns", str(items[0]))
 

@@ -725,6 +725,8 @@ def _opts(d) -> str:
         out += " shown at end"
     if getattr(d, "look", None):
         out += " checkered" if d.look == "checkered" else " on points"
+    if getattr(d, "ground", None):
+        out += f" on {quote(d.ground)}"
     if getattr(d, "columns", None):
         out += f" columns by {d.columns}"
     return out

@@ -68,7 +68,7 @@ KEYWORD_DOCS = {
     "next": "next player E: the seat that plays the next turn",
     "numbered": "grid option: cells named 1, 2, 3... in reading order",
     "of": "cell of G, NAME of player, pattern of E, walls of G: types and boards built on others",
-    "on": "put X at C on G, track T on G: the board meant; grid ... on points; figure \"♛\" on disc",
+    "on": "put X at C on G: the board meant; grid ... on points / on \"green\"; figure \"♛\" on disc",
     "only": "with diagonals only: a board's diagonal neighbours alone",
     "optional": "optional step, optional repeat step: a step the player may decline",
     "overflow": "drop ... overflow to Z: where pieces pushed out of a full lane go",

@@ -149,13 +149,14 @@ def test_the_side_a_seat_sits_at_is_the_rules_to_say():
 
     from regle.web.render import table_html
     from test_web import _path
-    text = _path("breakthrough").read_text(encoding="utf-8").replace("seats black, white", "seats black at west, white at east")
+    text = _path("breakthrough").read_text(encoding="utf-8").replace("seats black at north, white at south",
+                                                                 "seats black at west, white at east")
     assert "at west" in text
     game = regle.loads(text, name="sideways", backend="python")
     state = game.new_game(seed=1)
 
     def at(viewer, name):
-        found = re.search(r'<rect class="cell"[^>]*data-name="%s"[^>]*x="([\d.]+)" y="([\d.]+)"' % name,
+        found = re.search(r'<rect class="cell[^"]*"[^>]*data-name="%s"[^>]*x="([\d.]+)" y="([\d.]+)"' % name,
                           table_html(state, viewer))
         return float(found.group(1)), float(found.group(2))
     # Black, at the west side facing east, has the a-file along the bottom, a8 at its left hand
@@ -308,6 +309,8 @@ def test_boards_are_drawn_as_their_games_are():
     html = table_html(s, 0)
     assert html.count('class="cell crossing"') == 81
     assert html.count('class="track"') == 18 and html.count('class="piece stone"') == 1  # 9 rows, 9 columns
+    othello = table_html(regle.load("games/classics/othello.rules", backend="python").new_game(seed=0), 0)
+    assert othello.count('class="cell grounded"') == 64 and "--ground:#2e7d32" in othello  # its green baize
     # the stone lies under its crossing, which is drawn over it (clicked and outlined there)
     assert html.index('class="piece stone"') < html.index('data-name="e5"')
 
@@ -318,7 +321,9 @@ def test_drawing_options_are_checked_where_they_stand():
     for line, said in (('grid board: player hex side 3 checkered', "draw boards of squares"),
                        ('zone pile: int on points', "it is for grids"),
                        ('enum piece { man figure "abc" }', "one or two characters"),
-                       ('enum piece { man figure "" }', "one or two characters")):
+                       ('enum piece { man figure "" }', "one or two characters"),
+                       ('grid board: player square 3 by 3 on "not a colour"', "a colour word or #rrggbb"),
+                       ('zone pile: int on "green"', "it is for grids")):
         with pytest.raises(regle.RulesError) as info:
             engine_source(base + line + "\n", "t.rules")
         assert any(said in d.message and d.line == 4 for d in info.value.diagnostics), info.value.diagnostics

@@ -68,5 +68,7 @@ GRID_REFUSES = (("capacity", "a grid's capacity is its number of cells; remove '
                 ("values", "a grid's cells hold what its type says; 'values' is for zones of numbers"),
                 ("unordered", "a grid's cells are places, in order; 'unordered' is for zones"),
                 ("columns", "'columns by' lays out the items of a zone; a grid's cells have their places"))
+#: a colour a board may be drawn on: a word pages know, or #rrggbb
+GROUND = r"^(#[0-9a-fA-F]{6}|[a-z]+)$"
 #: a grid option only boards of squares take
 SQUARES_ONLY = ("look", "'checkered' and 'on points' draw boards of squares")

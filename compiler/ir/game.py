@@ -210,6 +210,7 @@ class GameIR:
     edges: dict = attrs.Factory(dict)  # grid name -> the enum naming its sides
     under: dict = attrs.Factory(dict)  # grid name -> the grid lying on top of it
     looks: dict = attrs.Factory(dict)  # grid name -> how pages draw it ("checkered", "points")
+    grounds: dict = attrs.Factory(dict)  # grid name -> the colour pages draw its cells in
     zone_columns: dict = attrs.Factory(dict)  # zone name -> the column of its items pages lay it out by
     pattern_enums: dict = attrs.Factory(dict)  # "item:table" -> the enum of its pattern column
     enum_params: dict = attrs.Factory(dict)  # enum -> {list param indexed by it: values}

@@ -8,6 +8,8 @@ both engines; :mod:`written` has each engine's emitter write the trees as its co
 """
 from __future__ import annotations
 
+import re
+
 
 from regle.dsl import ast
 from regle.dsl.printer import expr as expr_text
@@ -15,6 +17,7 @@ from regle.dsl.errors import Diagnostic, Source
 
 from ..ir import types as T
 from ..check.symbols import LIMITS, Symbols
+from ..check.texts import GROUND
 from ..ir.game import CounterIR, EnumIR, GameIR, GridIR, TableIR, ZoneIR
 from .grids import GridLowering, gconst
 from .grid_stmts import GridStatementLowering
@@ -343,7 +346,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                                          *((c.name, c.node) for c in sym.counters.values())] if d.quiet),
             edges={g.name: g.edges for g in sym.grids.values() if g.edges},
             under={g.name: g.node.under for g in sym.grids.values() if g.node.under},
-            looks={g.name: g.node.look for g in sym.grids.values() if g.node.look},
+            looks={g.name: g.node.look for g in sym.grids.values() if g.node.look}, grounds=self.grounds(),
             zone_columns={z.name: z.node.columns for z in sym.zones.values() if z.node.columns},
             pattern_enums={f"item:{t.name}": c.type.name for t in sym.tables.values()
                            for c in t.columns.values() if c.type.kind == "pattern"},
@@ -354,9 +357,9 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
     def check_columns(self, z) -> None:
         """``columns by COLUMN``: a zone of items laid out by an enum column of their table (and
         no drawing option of a board on a zone)."""
-        if z.node.look:
-            self.error(f"'{'checkered' if z.node.look == 'checkered' else 'on points'}' draws a board: it is for grids",
-                       z.node.pos)
+        if z.node.look or z.node.ground:
+            said = {"checkered": "checkered", "points": "on points"}.get(z.node.look, f'on "{z.node.ground}"')
+            self.error(f"'{said}' draws a board: it is for grids", z.node.pos)
         column = z.node.columns
         if column is None:
             return
@@ -368,6 +371,19 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         elif col is None or col.type.kind != "enum":
             self.error(f"'columns by {column}': table '{table.name}' has no enum column '{column}'", z.node.pos,
                        "name a column whose values are members of an enum (a suit, a colour)")
+
+    def grounds(self) -> dict[str, str]:
+        """The colours boards are drawn on (``on "green"``): a CSS colour word or #rrggbb."""
+        out = {}
+        for g in self.sym.grids.values():
+            ground = g.node.ground
+            if ground is None:
+                continue
+            if not re.match(GROUND, ground):
+                self.error(f"'on \"{ground}\"': a board's colour is a colour word or #rrggbb", g.node.pos,
+                           'grid board: player square 8 by 8 on "#2e7d32"')
+            out[g.name] = ground
+        return out
 
     def value_count(self, elem: T.Type, values: tuple | None) -> tuple:
         """(lowest, how many) values an element may take, for observations: a number, "n" for

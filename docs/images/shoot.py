@@ -1,11 +1,16 @@
-"""Screenshots of every game's page at its start, mid-game and end, for docs/web.md, and of
-``regle studio`` on the tutorial's game, for docs/tutorial.md.
+"""Screenshots of every game's page at its start, mid-game and end, light and dark, on a desktop
+(1200x900) and on a phone (390x844), for docs/web.md; and of ``regle studio`` on the tutorial's
+game, for docs/tutorial.md.
 
     python docs/images/shoot.py          # needs Chromium and chromedriver (as the browser tests)
     python docs/images/shoot.py studio   # only the studio's
+    python docs/images/shoot.py chess go # only these games'
 
-Each game is served with a human first seat against random agents; the page is shot as P1 sees
-it at the start, after half a typical game, and at the end (the result panel showing).
+Each game is served with a human at every seat; the page is shot as P1 sees it at the start,
+after half a typical game, and at the end (the result panel showing). The pictures are written
+as 256-colour PNGs when Pillow is installed (a quarter of the bytes), else as Chromium gives them;
+pages/README.md lists them all, and pages/sheets/ holds one contact sheet per game (all twelve
+pictures at a glance, for looking them over).
 """
 from __future__ import annotations
 
@@ -67,6 +72,69 @@ def studio() -> None:
         server.server_close()
 
 
+SIZES = {"desktop": (1200, 900), "phone": (390, 844)}
+SCHEMES = ("light", "dark")
+STAGES = ("start", "mid", "end")
+
+
+def _save(png: bytes, path: Path) -> None:
+    """A screenshot written small: quantized to 256 colours where Pillow is there."""
+    try:
+        import io
+
+        from PIL import Image
+    except ImportError:
+        path.write_bytes(png)
+        return
+    Image.open(io.BytesIO(png)).convert("RGB").quantize(256).save(path, optimize=True)
+
+
+def _shoot_page(b, url: str, path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+    b.get("about:blank")
+    b.get(url)
+    WebDriverWait(b, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#table .shared, #table .seats"))
+    time.sleep(0.7)  # the moves' animations played out
+    _save(b.get_screenshot_as_png(), path)
+
+
+def _sheet(name: str) -> None:
+    """One picture holding a game's twelve, scaled down: rows of stages, columns of sizes and schemes."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return
+    cells = [[OUT / f"{name}-{stage}-{scheme}-{size}.png" for size in SIZES for scheme in SCHEMES] for stage in STAGES]
+    scale = 0.3
+    widths = [int(SIZES[size][0] * scale) for size in SIZES for _ in SCHEMES]
+    height = int(900 * scale)
+    sheet = Image.new("RGB", (sum(widths) + 10 * len(widths), (height + 10) * len(STAGES)), "white")
+    for r, row in enumerate(cells):
+        x = 0
+        for c, path in enumerate(row):
+            if path.exists():
+                image = Image.open(path).convert("RGB")
+                image.thumbnail((widths[c], height))
+                sheet.paste(image, (x, r * (height + 10)))
+            x += widths[c] + 10
+    (OUT / "sheets").mkdir(exist_ok=True)
+    sheet.quantize(256).save(OUT / "sheets" / f"{name}.png", optimize=True)
+
+
+def _index(names: list[str]) -> None:
+    lines = ["# Every game's page", "", "Taken by `python docs/images/shoot.py`: each game at its start, mid-game and end,",
+             "light and dark, on a desktop (1200x900) and on a phone (390x844), as P1 sees it.", ""]
+    for name in names:
+        lines += [f"## {name}", "", "| | " + " | ".join(f"{size} {scheme}" for size in SIZES for scheme in SCHEMES) + " |",
+                  "|---" * (1 + len(SIZES) * len(SCHEMES)) + "|"]
+        for stage in STAGES:
+            lines.append(f"| {stage} | " + " | ".join(f"![{name} {stage} {size} {scheme}]({name}-{stage}-{scheme}-{size}.png)"
+                                                      for size in SIZES for scheme in SCHEMES) + " |")
+        lines.append("")
+    (OUT / "README.md").write_text("\n".join(lines), encoding="utf-8")
+
+
 def main() -> None:
     if sys.argv[1:] == ["studio"]:
         studio()
@@ -75,33 +143,38 @@ def main() -> None:
     from regle import games
     from regle.web.server import make_server
     OUT.mkdir(parents=True, exist_ok=True)
+    everything = [n for n in games.names() if games.kind(n) != "variant"]
+    names = [n for n in sys.argv[1:] if n in everything] or everything
     b = browser()
     try:
-        for name in [n for n in games.names() if games.kind(n) != "variant"]:
+        for name in names:
             game = regle.load(name, backend="python")
             server = make_server(game, port=0, seats=["human"] * game.players.start)
             threading.Thread(target=server.serve_forever, daemon=True).start()
             url = f"http://127.0.0.1:{server.server_address[1]}"
             session = server.hub.create({"seed": 3})
-            b.get(f"{url}/?game={session.id}#t={session.tokens[0]}")
-            time.sleep(1.0)
-            b.save_screenshot(str(OUT / f"{name}-start.png"))
             rng = random.Random(3)
             length = game.new_game(seed=3).play_random_playout(3).decisions
-            for stage, upto in (("mid", length // 2), ("end", 10 ** 6)):
+            for stage, upto in zip(STAGES, (0, length // 2, 10 ** 6)):
                 with session.lock:
                     while not session.state.is_over and session.state.decisions < upto:
                         state = session.state
                         session.apply(rng.choice(state.legal_moves()), state.current_player)
-                b.get("about:blank")
-                b.get(f"{url}/?game={session.id}#t={session.tokens[0]}")
-                time.sleep(1.0)
-                b.save_screenshot(str(OUT / f"{name}-{stage}.png"))
+                for scheme in SCHEMES:
+                    b.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                      {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+                    for size, (w, h) in SIZES.items():
+                        b.set_window_size(w, h)
+                        _shoot_page(b, f"{url}/?game={session.id}#t={session.tokens[0]}",
+                                    OUT / f"{name}-{stage}-{scheme}-{size}.png")
             server.shutdown()
             server.server_close()
-            print(f"{name}: start, mid, end", file=sys.stderr)
+            _sheet(name)
+            print(f"{name}: start, mid, end; light, dark; desktop, phone", file=sys.stderr)
     finally:
         b.quit()
+    if names == everything:
+        _index(everything)
 
 
 if __name__ == "__main__":

@@ -233,6 +233,7 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
     r = UNIT * 0.5
     owners = edge_owners(ns, name)
     look = ns.get("GRID_LOOKS", {}).get(name)
+    ground = ns.get("GRID_GROUNDS", {}).get(name)
     lines = list(ns.get("GRID_LINES", {}).get(name, ()))
     if look == "points":  # stones on the points where lines cross: the rows and columns drawn
         shape = "point"
@@ -259,10 +260,16 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
     for c, (cx, cy) in enumerate(centres):
         px, py = (cx - x0) * UNIT, (cy - y0) * UNIT
         shade = "" if shades is None else " dark" if shades[c] == 0 else " light"
+        styles = []
+        if ground and not shade:  # the board's colour (Othello's green), kept under the page's tints
+            shade = " grounded"
+            styles.append(f"--ground:{COLOUR_WORDS.get(ground, ground)}")
         attrs = (f'class="cell{shade}" data-grid="{esc(name)}" data-instance="{instance}" data-cell="{c}" '
                  f'data-name="{esc(names[c])}" role="img" aria-label="{esc(cell_label(ns, names[c], kind, values[c]))}"')
         if c in owners:  # a side that is a seat's goal, in that seat's colour
-            attrs += f' style="stroke:{esc(seat_colour(ns, owners[c]))};stroke-width:3"'
+            styles += [f"stroke:{seat_colour(ns, owners[c])}", "stroke-width:3"]
+        if styles:
+            attrs += f' style="{esc(";".join(styles))}"'
 
         if shape == "hex":
             pts = " ".join(f"{px + r * 1.12 * math.cos(math.radians(a)):.1f},{py + r * 1.12 * math.sin(math.radians(a)):.1f}"

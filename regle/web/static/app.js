@@ -225,7 +225,12 @@ function historyList() {
     list.append(li);
   });
   const current = list.querySelector(".current");
-  if (current) current.scrollIntoView({block: "nearest"});
+  if (current) {  // the list scrolls to it, not the page (on a phone the board stays in view)
+    const top = current.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top - list.clientHeight + current.offsetHeight + 4;
+    }
+  }
   $("history-bar").hidden = viewing === null;
   $("history-where").textContent = viewing === null ? "" : `After move ${viewing} of ${live.log.length}`;
   $("back").disabled = (viewing === null ? live.log.length : viewing) === 0;
