@@ -1,5 +1,5 @@
-"""Texts with placeholders (notations, announcements): `"{c} to {d}"` split into its parts; and the
-checker's fixed messages for the zone options a grid refuses."""
+"""Texts with placeholders (notations, announcements): `"{c} to {d}"` split into its parts; the
+checker's fixed messages for the zone options a grid refuses; what a board's colour may be."""
 from __future__ import annotations
 
 from regle.dsl import ast
@@ -68,7 +68,14 @@ GRID_REFUSES = (("capacity", "a grid's capacity is its number of cells; remove '
                 ("values", "a grid's cells hold what its type says; 'values' is for zones of numbers"),
                 ("unordered", "a grid's cells are places, in order; 'unordered' is for zones"),
                 ("columns", "'columns by' lays out the items of a zone; a grid's cells have their places"))
-#: a colour a board may be drawn on: a word pages know, or #rrggbb
-GROUND = r"^(#[0-9a-fA-F]{6}|[a-z]+)$"
+
+
+def is_colour(text: str) -> bool:
+    """A colour a board may be drawn on: a colour word (``green``) or ``#rrggbb``."""
+    if text.startswith("#"):
+        return len(text) == 7 and all(c in "0123456789abcdefABCDEF" for c in text[1:])
+    return text.isascii() and text.isalpha() and text.islower()
+
+
 #: a grid option only boards of squares take
 SQUARES_ONLY = ("look", "'checkered' and 'on points' draw boards of squares")

@@ -8,16 +8,13 @@ both engines; :mod:`written` has each engine's emitter write the trees as its co
 """
 from __future__ import annotations
 
-import re
-
-
 from regle.dsl import ast
 from regle.dsl.printer import expr as expr_text
 from regle.dsl.errors import Diagnostic, Source
 
 from ..ir import types as T
 from ..check.symbols import LIMITS, Symbols
-from ..check.texts import GROUND
+from ..check.texts import is_colour
 from ..ir.game import CounterIR, EnumIR, GameIR, GridIR, TableIR, ZoneIR
 from .grids import GridLowering, gconst
 from .grid_stmts import GridStatementLowering
@@ -379,7 +376,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             ground = g.node.ground
             if ground is None:
                 continue
-            if not re.match(GROUND, ground):
+            if not is_colour(ground):
                 self.error(f"'on \"{ground}\"': a board's colour is a colour word or #rrggbb", g.node.pos,
                            'grid board: player square 8 by 8 on "#2e7d32"')
             out[g.name] = ground

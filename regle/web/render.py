@@ -261,7 +261,7 @@ def grid_svg(game, name: str, values: list, kind: str, label: str = "", marks: d
         px, py = (cx - x0) * UNIT, (cy - y0) * UNIT
         shade = "" if shades is None else " dark" if shades[c] == 0 else " light"
         styles = []
-        if ground and not shade:  # the board's colour (Othello's green), kept under the page's tints
+        if ground and not shade:  # the board's colour (a green baize), kept under the page's tints
             shade = " grounded"
             styles.append(f"--ground:{COLOUR_WORDS.get(ground, ground)}")
         attrs = (f'class="cell{shade}" data-grid="{esc(name)}" data-instance="{instance}" data-cell="{c}" '

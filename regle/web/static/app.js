@@ -526,7 +526,7 @@ function listMoves() {
   const list = $("moves");
   list.innerHTML = "";
   let shown = data.moves.filter(movePoints);
-  // a long list of cells (121 on Hex, 81 on Go) is a poorer way to choose than the board: those
+  // a long list of cells (a board of 121 or 81 empty cells) is a poorer way to choose than the board: those
   // moves are folded away, behind a button, and the others (a pass) stay listed
   const found = new Map();
   const clicked = chosen === null && !listOpen ? shown.filter((m) => byOneClick(m, found)) : [];
