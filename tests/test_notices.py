@@ -11,7 +11,7 @@ import regle
 from regle import native
 from regle.dsl import parse
 from regle.dsl.printer import format_text
-from compiler.generate import engine_source
+from test_notation_position import _errors  # the rules' mistakes, as line:column message | hint
 
 LINES = '''game "Lines" {
   seats south, north
@@ -43,10 +43,12 @@ def _game(backend: str, text: str = LINES):
     return regle.loads(text, name="lines", backend=backend)
 
 
-def _errors(text: str) -> list[str]:
-    with pytest.raises(regle.RulesError) as info:
-        engine_source(text, "t.rules")
-    return [f"{d.line}:{d.column} {d.message} | {d.hint or ''}" for d in info.value.diagnostics]
+def _classic(name: str, backend: str):
+    """A packaged classic on ``backend``, and the words of its notices in order."""
+    if backend == "native" and not native.available():
+        pytest.skip(native.unavailable_reason())
+    game = regle.load(f"games/classics/{name}.rules", backend=backend)
+    return game, [w for w, _g, _l in game.namespace["NOTICES"]]
 
 
 def _said(state) -> dict[str, list[str]]:
@@ -102,10 +104,7 @@ def test_both_engines_point_out_the_same_things():
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_chess_says_check_checkmate_and_stalemate(backend):
-    if backend == "native" and not native.available():
-        pytest.skip(native.unavailable_reason())
-    game = regle.load("games/classics/chess.rules", backend=backend)
-    words = [w for w, _g, _l in game.namespace["NOTICES"]]
+    game, words = _classic("chess", backend)
     s = game.new_game(seed=0)
     for move in ("e2e4", "f7f5", "d1h5"):
         s.play(move)
@@ -124,10 +123,7 @@ def test_chess_says_check_checkmate_and_stalemate(backend):
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_go_points_out_atari_and_the_territory_at_the_end(backend):
-    if backend == "native" and not native.available():
-        pytest.skip(native.unavailable_reason())
-    game = regle.load("games/classics/go.rules", backend=backend)
-    words = [w for w, _g, _l in game.namespace["NOTICES"]]
+    game, words = _classic("go", backend)
     names = game.cell_names("board")
     s = game.new_game(seed=0)
     for move in ("e5", "d5", "a1", "f5", "a2", "e4"):  # white closes on e5 from three sides
