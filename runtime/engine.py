@@ -757,6 +757,8 @@ class BaseState:
             **({"rolls": list(self.rolls)} if "rolls" in self.FIELDS else {}),  # type: ignore[attr-defined]
             **({"revealed": [list(r) for r in self.revealed]}  # type: ignore[attr-defined]
                if "revealed" in self.FIELDS else {}),
+            **({"seen": [list(r) for r in self.seen]}  # type: ignore[attr-defined]
+               if "seen" in self.FIELDS else {}),
             **({"history": [_keys(getattr(self, f"hist_{k}")) for k in range(histories)]}
                if (histories := self._histories()) else {}),
         }
@@ -792,6 +794,8 @@ class BaseState:
         for name in self.GAME.namespace.get("PRIVATE_COUNTERS", ()):  # another seat's: None, unseen
             counters[name] = [v if seat == player or self.shown_to_all(name, seat) else None
                               for seat, v in enumerate(counters[name])]
+        if "seen" in data:  # what a seat saw go out of its sight: its own notes, no one else's
+            data["seen"] = [note for note in data["seen"] if note[0] == player]
         data["viewer"] = player
         data["scores"] = self.scores_seen_by(player)
         return data

@@ -53,11 +53,36 @@ def _pools(names: set[str], flows) -> dict[str, str]:
     return {n: find(n) for n in names}
 
 
+def kept_in_place(state: BaseState, player: int, places: list) -> dict[tuple[str, int | None], set[int]]:
+    """Per hidden zone, the positions of the items ``player`` saw go there (a card it passed
+    face down: ``state.seen``, noted by the rules' secret moves) and that are still there: the
+    seat knows where they are, so a re-deal leaves them in place."""
+    kept: dict[tuple[str, int | None], set[int]] = {}
+    notes = getattr(state, "seen", ())
+    if not notes:
+        return kept
+    zones = {(name, seat): (attr, seat) for name, attr, _kind, seat, is_grid in places if not is_grid}
+    for who, name, part, item in notes:
+        key = (name, None if part < 0 else part)
+        if who != player or key not in zones:
+            continue
+        attr, seat = zones[key]
+        value = getattr(state, attr)
+        target = value[seat] if seat is not None else value
+        taken = kept.setdefault(key, set())
+        free = [i for i, v in enumerate(target) if v == item and i not in taken]
+        if free:  # still there (a copy of it, for copies alike): kept where it lies
+            taken.add(free[0])
+    return kept
+
+
 def determinize(state: BaseState, player: int, rng: Rng) -> BaseState:
-    """A copy of ``state`` with the hidden elements re-dealt at random (see the module doc)."""
+    """A copy of ``state`` with the hidden elements re-dealt at random (see the module doc),
+    but for those the player saw go where they are (``kept_in_place``)."""
     copy = state.copy()  # type: ignore[attr-defined]
     places = hidden_places(copy, player)
     pool_of = _pools({p[0] for p in places}, copy.FLOWS)  # type: ignore[attr-defined]
+    kept = kept_in_place(copy, player, places)
     gathered: dict[tuple[str, str], list] = {}
     for name, attr, kind, seat, is_grid in places:
         value = getattr(copy, attr)
@@ -66,7 +91,8 @@ def determinize(state: BaseState, player: int, rng: Rng) -> BaseState:
         if is_grid:  # grid cells hold element + 1
             items.extend(v - 1 for v in target if v)
         else:
-            items.extend(target)
+            stay = kept.get((name, seat), ())
+            items.extend(v for i, v in enumerate(target) if i not in stay)
     for items in gathered.values():
         items.sort()
         rng.shuffle(items)
@@ -79,8 +105,10 @@ def determinize(state: BaseState, player: int, rng: Rng) -> BaseState:
                 if v:
                     target[i] = pool.pop() + 1
         else:
+            stay = kept.get((name, seat), ())
             for i in range(len(target)):
-                target[i] = pool.pop()
+                if i not in stay:
+                    target[i] = pool.pop()
     _private_counters(copy, player, rng)
     copy.rng = Rng(state=rng.next64())
     if not copy.over:

@@ -441,6 +441,16 @@ class Numbered(dict):
         raise ValueError(f"there is no cell numbered {number} (they go from 1 to {len(self)})")
 
 
+def saw(seen: tuple, seat: int, name: str, part: int, item: int, private: int) -> tuple:
+    """``seen`` and a note that ``seat`` saw ``item`` go into ``name`` (``part``: whose or which
+    of them; -1 the one place), which it cannot see: a card it passed face down. Determinisation
+    keeps such an item where the seat saw it go while it is still there. Nothing is noted of a
+    place private to that seat itself (it sees it)."""
+    if private and part == seat:
+        return seen
+    return seen + ((seat, name, part, item),)
+
+
 def reveal(revealed: tuple, name: str, part: int) -> tuple:
     """``reveal Z`` / ``reveal Z[p]``: the places everyone sees from now on, (zone, part) pairs
     (part -1: the whole zone), kept sorted so that equal states are equal."""

@@ -28,10 +28,10 @@ def _show(value: Any) -> str:
         return f"a {type(value).__name__} too large to show"
 
 _FIELDS = {"format", "game", "rules", "players", "seed", "current", "next", "step", "turns", "decisions",
-           "over", "rng", "zones", "counters", "viewer", "announced", "stuck", "history", "rolls", "revealed"}
+           "over", "rng", "zones", "counters", "viewer", "announced", "stuck", "history", "rolls", "revealed", "seen"}
 #: announced: only in games whose rules announce things; stuck: in games whose end reads it;
 #: history: in games whose end conditions read repeated(...)
-_OPTIONAL = {"viewer", "announced", "stuck", "history", "rolls", "revealed"}
+_OPTIONAL = {"viewer", "announced", "stuck", "history", "rolls", "revealed", "seen"}
 MAX_HISTORY = 1_000_000  # position keys kept per set of places
 MAX_ANNOUNCED = 100_000  # announcements kept in a saved state, each at most MAX_TEXT characters
 MAX_TEXT = 10_000
@@ -304,6 +304,7 @@ def load_state(game: Game, data: Any) -> BaseState:
         raise StateError("field 'revealed': expected [place, part] pairs of this game's zones, grids and "
                          "private counters")
     revealed = tuple(sorted({(r[0], r[1]) for r in revealed}))
+    seen = _seen(data, game, n, places)
     # everything checked: build
     s = game.State._blank(n, seed)
     s.cur, s.nxt, s.step, s.turns, s.decisions, s.over = cur, nxt, step, turns, decisions, data["over"]
@@ -323,6 +324,8 @@ def load_state(game: Game, data: Any) -> BaseState:
         s.rolls = rolls
     if "revealed" in game.State.FIELDS:
         s.revealed = revealed
+    if "seen" in game.State.FIELDS:
+        s.seen = seen
     for k, keys in enumerate(history):
         setattr(s, f"hist_{k}", keys)
     try:
@@ -345,3 +348,16 @@ def load_state(game: Game, data: Any) -> BaseState:
     if not s.over and not s.legal:
         raise StateError(f"field 'step': nothing can be decided at step {data['step']!r} in this state")
     return s
+
+
+def _seen(data: dict, game, n: int, places: dict) -> tuple:
+    """The saved notes of items a seat saw go where it cannot see: [seat, place, part, item]."""
+    seen = data.get("seen", [])
+    if "seen" in data and "seen" not in game.State.FIELDS:
+        raise StateError(f"field 'seen': no secret move of {game.title} puts anything out of its player's sight")
+    if not isinstance(seen, list) or len(seen) > MAX_HISTORY or not all(
+            isinstance(r, list) and len(r) == 4 and all(isinstance(v, int) and not isinstance(v, bool) for v in (r[0], r[2], r[3]))
+            and 0 <= r[0] < n and r[1] in places and -1 <= r[2] < (n if places[r[1]] == "player" else places[r[1]] or 0)
+            and r[3] >= 0 for r in seen):
+        raise StateError("field 'seen': expected [seat, place, part, item] notes of this game's zones")
+    return tuple(tuple(r) for r in seen)

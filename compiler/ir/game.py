@@ -201,6 +201,7 @@ class GameIR:
     shown_at_end: list = attrs.Factory(list)  # hidden or private places everyone sees at the end
     notices: list = attrs.Factory(list)  # [NoticeIR] (lower/notices.py): words a page shows
     reads_stuck: bool = False  # an end condition reads `stuck` (a turn ended with no decision)
+    remembers: bool = False  # a secret move notes items its player saw go out of its sight (``seen``)
     rolls: bool = False  # random() draws during play: the state keeps their log (``rolls``)
     #: per repeated(...) set of places: (their code, whether the mover counts)
     histories: list = attrs.Factory(list)
@@ -262,5 +263,6 @@ class GameIR:
         alike; ``legal`` is the state's list of moves (natively its keys, copied)."""
         return ("n", "seed", "cur", "step", "turns", "decisions", "over", "legal", "nxt", "repeats") \
             + (("announced",) if self.announces else ()) + (("revealed",) if self.reveals else ()) \
+            + (("seen",) if self.remembers else ()) \
             + (("stuck",) if self.reads_stuck else ()) \
             + tuple(f"hist_{k}" for k in range(len(self.histories)))

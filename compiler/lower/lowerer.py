@@ -82,6 +82,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.source = source
         self.sources = sources or {}
         self.reads_stuck = False  # an end condition reads `stuck`
+        self.noting = False  # lowering a secret action's effects: moves into unseen places are noted
+        self.remembers = False  # some effect notes what a seat saw go where it cannot see (``seen``)
         self.rolls = False  # random() draws during play: the state keeps a log of them
         self.reveals = False  # a statement reveals a place: the state keeps what it revealed
         self.ensuring = False  # while an action's _ensure_ method is lowered (its ensure returns)
@@ -331,7 +333,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             has_chance=has_chance(self.rules),
             score_clauses=clauses, score_var=score_var,
             score_secrecy=score_secrecy, flows=flows(self.rules), ends_by_statement=ends_by_statement(self.rules),
-            reads_stuck=self.reads_stuck, rolls=self.rolls, histories=[(", ".join(parts), mover) for parts, mover in self.histories],
+            reads_stuck=self.reads_stuck, remembers=self.remembers, rolls=self.rolls, histories=[(", ".join(parts), mover) for parts, mover in self.histories],
             has_next_player=has_next_player(self.rules), announces=announces(self.rules),
             conserved_items=self.conserved_items(zones, grids), reveals=self.reveals,
             shown_at_end=self.shown_at_end(),

@@ -280,7 +280,25 @@ class StatementLowering:
             item = N.Local(item.type, 0, "_x")
         lines += self.capacity_check(node.dst, dst, dname)
         lines += [self.removal(src, item, node.pos[0]), self.append(dst, item, node.pos[0])]
-        return lines
+        return lines + self.saw(node, item, ctx)
+
+    def saw(self, node: ast.Move, item: N.Expr, ctx: Ctx) -> list[S.Stmt]:
+        """In a secret action's effects, a move into a place its player cannot see (a card
+        passed face down): the state notes that the player saw it go there (``seen``), so that
+        determinisation leaves it there. Not in an ``ensure`` trial, which plays nothing."""
+        if not self.noting or self.ensuring:
+            return []
+        target, part = (node.dst.obj, node.dst.index) if isinstance(node.dst, ast.Index) else (node.dst, None)
+        zone = self.sym.zones.get(target.id) if isinstance(target, ast.Name) else None
+        if zone is None or not (zone.hidden or zone.private):
+            return []
+        self.remembers = True
+        index = N.Const(T.INT, 0, -1) if part is None else self.number_tree(part, ctx)
+        seen = N.Field(T.ANY, 0, "seen")
+        me = self.tree(ast.Name(id="me", pos=node.pos), ctx)
+        call = self.helper("ops.saw", T.ANY, seen, me, N.Text(T.ANY, 0, zone.name), index, item,
+                           N.Const(T.INT, 0, int(bool(zone.private))), c_form=False)
+        return [S.Assign(node.pos[0], seen, "=", call)]
 
     @staticmethod
     def append(zone: N.Expr, item: N.Expr, line: int) -> S.Eval:
