@@ -268,6 +268,9 @@ def test_the_inspector_shows_the_whole_state_or_a_seats_view_and_only_to_the_stu
     assert rows[("hand", "P2")]["text"] == "8 hidden" and rows[("deck", "")]["text"] == "44 hidden"
     assert seen["position"]["seed"] is None  # a seat's view keeps the seed to itself
     assert whole["moves"] and whole["position"]["to play"] == "P1"
+    # asked again at the same version (the page asks every second): the version alone
+    _, again = s.call("GET", f"/api/studio/inspect?seat=all&after={whole['version']}", key=s.key)
+    assert again == {"version": whole["version"], "game": whole["game"], "unchanged": True}
     # without the studio's key: nothing (a seat's page never gets the whole state)
     assert s.call("GET", "/api/studio/inspect?seat=all")[0] == 403
     assert s.call("GET", "/api/studio/inspect?seat=all", key="guess")[0] == 403

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .render import value_words
+
 
 def inspect(state, seat: int | None) -> dict[str, Any]:
     """The position as rows of words. ``seat``: that seat's view; None: the whole state."""
@@ -61,28 +63,16 @@ def _places(state, name: str, per, value, kind: str, grid: bool = False) -> dict
             out.append({"place": label, "text": f"{contents['hidden']} hidden", "count": contents["hidden"]})
             continue
         if grid:
-            shown = [f"{names[c]} {_value(ns, kind, v)}" for c, v in enumerate(contents) if _filled(kind, v)]
+            shown = [f"{names[c]} {value_words(ns, kind, v)}" for c, v in enumerate(contents) if _filled(kind, v)]
             out.append({"place": label, "text": ", ".join(shown) or "empty", "count": len(shown)})
         else:
-            out.append({"place": label, "text": ", ".join(_value(ns, kind, v) for v in contents) or "empty",
+            out.append({"place": label, "text": ", ".join(value_words(ns, kind, v) for v in contents) or "empty",
                         "count": len(contents)})
     return {"kind": kind, "places": out}
 
 
 def _filled(kind: str, v: int) -> bool:
     return v != 0 if kind == "int" else v != -1
-
-
-def _value(ns: dict, kind: str, v) -> str:
-    if v == -2:
-        return "?"
-    if kind == "int":
-        return str(v)
-    if v is None or v == -1:
-        return "none"
-    if kind == "player":
-        return f"P{v + 1}"
-    return str(ns["show_value"](kind, v))
 
 
 def _counter(state, name: str, per, value) -> dict[str, Any]:

@@ -369,12 +369,14 @@ def _items(game, zone: str, kind: str, place, instance: int) -> str:
         return '<span class="empty">empty</span>'
     if kind.startswith("enum:") and len(place) > 12:  # a big pool of members: one chip per member, counted
         first: dict[int, int] = {}
+        counts: dict[int, int] = {}
         for i, v in enumerate(place):
             first.setdefault(v, i)
+            counts[v] = counts.get(v, 0) + 1
         return "".join(
             f'<span class="item pool" data-zone="{esc(zone)}" data-instance="{instance}" data-index="{i}" data-value="{v}" '
             f'title="{esc(ns["show_value"](kind, v))}"><span class="swatch" style="background:{esc(piece_colour(ns, kind, v))}">'
-            f'</span>{esc(ns["show_value"](kind, v))} ×{place.count(v)}</span>' for v, i in sorted(first.items()))
+            f'</span>{esc(ns["show_value"](kind, v))} ×{counts[v]}</span>' for v, i in sorted(first.items()))
     return "".join(_item(ns, zone, kind, v, i, instance) for i, v in enumerate(place))
 
 
@@ -469,20 +471,24 @@ def seat_word(ns: dict, seat: int) -> str:
 def cell_label(ns: dict, name: str, kind: str, value: int) -> str:
     """What a screen reader says of a cell: its name and what stands there ("e4, white knight",
     "a1, empty")."""
+    return f"{name}, {value_words(ns, kind, value)}"
+
+
+def value_words(ns: dict, kind: str, value: int) -> str:
+    """An element as people say it: "white knight", "black" (a seat by its name), a card's
+    show, a number; "empty" for none, "hidden" for one this seat may not see."""
     if value == -2:
-        what = "hidden"
-    elif kind == "int":
-        what = str(value)
-    elif value < 0:
-        what = "empty"
-    elif kind == "player":
-        what = seat_word(ns, value)
-    elif kind.startswith("piece:") and kind in ns["KIND_SIZES"]:
+        return "hidden"
+    if kind == "int":
+        return str(value)
+    if value < 0:
+        return "empty"
+    if kind == "player":
+        return seat_word(ns, value)
+    if kind.startswith("piece:") and kind in ns["KIND_SIZES"]:
         kinds = ns["KIND_SIZES"][kind] // ns["MAX_PLAYERS"]
-        what = f"{seat_word(ns, value // kinds)} {ns['show_value']('enum:' + kind[6:], value % kinds)}"
-    else:
-        what = ns["show_value"](kind, value)
-    return f"{name}, {what}"
+        return f"{seat_word(ns, value // kinds)} {ns['show_value']('enum:' + kind[6:], value % kinds)}"
+    return str(ns["show_value"](kind, value))
 
 
 def seat_name(game, seat: int) -> str:

@@ -196,8 +196,7 @@ class Workbench:
                 except (ValueError, TypeError) as exc:
                     raise Refused(HTTPStatus.BAD_REQUEST, f"no such opponent {opponent!r}: {exc}") from None
             self.seats = ["human" if p == seat or opponent == "human" else opponent for p in range(count)]
-            text, self.text = self.text, None
-            self.load(text)
+            self.load(self.text)  # the same text, a new game seated so
             return {**self.state(), "seats": self.seats}
 
     def _count(self) -> int:
@@ -209,12 +208,15 @@ class Workbench:
             raise Refused(HTTPStatus.CONFLICT, "the rules have mistakes: no game is being played")
         return self.hub.get(sid or self.game_link["id"])
 
-    def inspect(self, sid: str | None, seat: str | None) -> dict:
+    def inspect(self, sid: str | None, seat: str | None, after: str | None = None) -> dict:
         """The position of game ``sid`` whole (seat "all") or as a seat sees it, with the legal
-        moves of the seat to play."""
+        moves of the seat to play; only its version when that is still ``after`` (the page asks
+        every second while the inspector shows)."""
         from .inspect import inspect
         session = self.session(sid)
         with session.lock:
+            if after is not None and after == str(session.version):
+                return {"version": session.version, "game": session.id, "unchanged": True}
             state = session.state
             if seat in (None, "", "all"):
                 viewer = None
@@ -363,7 +365,8 @@ def make_studio_handler(bench: Workbench, addresses: Addresses, limit: RateLimit
             if what and what[0] in ("inspect", "move", "seats"):  # the author's tools: the key only
                 bench.key_ok(self.headers.get(KEY_HEADER))
             if what == ["inspect"] and method == "GET":
-                return bench.inspect(query.get("game", [None])[0], query.get("seat", ["all"])[0])
+                return bench.inspect(query.get("game", [None])[0], query.get("seat", ["all"])[0],
+                                     query.get("after", [None])[0])
             if what == ["move"] and method == "POST":
                 return bench.hand_move(body.get("game"), body.get("move"), body.get("version"))
             if what == ["seats"] and method == "POST":

@@ -234,12 +234,17 @@ function frameGame() {
 
 async function inspect(force) {
   if ($("inspector-pane").hidden || !key) return;
-  const game = frameGame();
+  const game = frameGame() || "";
+  const seat = $("seen-by").value;
+  // unchanged since last drawn (same game, seat and version): the server answers with the version alone
+  const after = !force && inspected && inspected.startsWith(`${game}/`) && inspected.endsWith(`/${seat}`)
+    ? `&after=${inspected.split("/")[1]}` : "";
   let found;
   try {
-    found = await api("GET", `/api/studio/inspect?game=${encodeURIComponent(game || "")}&seat=${$("seen-by").value}`);
+    found = await api("GET", `/api/studio/inspect?game=${encodeURIComponent(game)}&seat=${seat}${after}`);
   } catch (error) { $("inspect-where").textContent = error.message; return; }
-  const seen = `${found.game}/${found.version}/${$("seen-by").value}`;
+  if (found.unchanged) return;
+  const seen = `${found.game}/${found.version}/${seat}`;
   if (!force && seen === inspected) return;
   inspected = seen;
   $("inspect-where").textContent = `game ${found.game}, after ${found.position.decisions} decisions`;
