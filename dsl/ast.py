@@ -377,6 +377,9 @@ class Action(Node):
     #: ``secret ["text"]``: only its player sees which move it was; the others see the text
     #: (the action's name without one). None: everyone sees the move.
     secret: str | None = None
+    #: ``ids as NAME``: its moves take the action ids of NAME's moves with the same arguments
+    #: (the two are never offered in one step: a card's id is the card, passed or played)
+    ids_of: str | None = None
     #: ``forced action``: while a forced action of its step has a legal move, the step's
     #: other actions have none (a capture that must be taken)
     forced: bool = False

@@ -498,11 +498,15 @@ class ToAst(Transformer):
         params = [i for i in items[2:] if isinstance(i, ast.Binding)]
         notation = next((_unquote(i) for i in items[2:] if isinstance(i, Token)), None)
         secret = next((i[1] for i in items[2:] if isinstance(i, tuple) and i[0] == "secret"), None)
+        ids_of = next((i[1] for i in items[2:] if isinstance(i, tuple) and i[0] == "ids"), None)
         return ast.Action(name=str(name), params=params, notation=notation, body=items[-1], forced=forced,
-                          secret=secret, pos=_pos(meta))
+                          secret=secret, ids_of=ids_of, pos=_pos(meta))
 
     def secret(self, meta, items):
         return ("secret", _unquote(items[0]) if items and items[0] is not None else "")
+
+    def ids_as(self, meta, items):
+        return ("ids", str(items[0]))
 
     def pass_(self, meta, items):
         return ast.Pass(notation=_unquote(items[0]) if items and items[0] is not None else None,

@@ -653,6 +653,7 @@ class Printer:
             opener = f"{self.mark(choice)}{'forced ' if choice.forced else ''}action {choice.name}"
             head = opener + (f"({params})" if params else "")
             secret = "" if choice.secret is None else " secret" + (f" {quote(choice.secret)}" if choice.secret else "")
+            secret += f" ids as {choice.ids_of}" if choice.ids_of else ""
             if choice.notation is not None:
                 head += f" {quote(choice.notation)}"
             head += secret

@@ -3,8 +3,10 @@
 The compiler gives each action parameter a domain (``Move.DOMAINS``): the items of a table, the
 cells of a grid, the members of an enum, a range, the seats, or a packed kernel result. An
 action's moves are numbered from its offset by their arguments' places in those domains (mixed
-radix, the last argument varying fastest); actions follow each other in rules order. The same
-rules and player count give the same ids on any machine and in any process.
+radix, the last argument varying fastest); actions follow each other in rules order. An action
+declared ``ids as NAME`` adds no ids: its moves take NAME's ids (``Move.IDS_OF``; the two are
+never offered in one step). The same rules and player count give the same ids on any machine
+and in any process.
 """
 from __future__ import annotations
 
@@ -27,17 +29,23 @@ class ActionSpace:
         self.formats: tuple = move_class.FORMATS
         self.namespace = namespace  # the engine module's: grid names for describing moves
         self.domains: list[list[tuple]] = [[self._sized(d) for d in args] for args in move_class.DOMAINS]
+        #: per action, the action whose ids its moves take (itself, unless ``ids as NAME``)
+        self.owners: list[int] = [i if o is None else o
+                                  for i, o in enumerate(getattr(move_class, "IDS_OF", None) or [None] * len(self.domains))]
         self.offsets: list[int] = []
+        self.sizes: list[int] = []  # per action, how many ids its moves have
         self.strides: list[list[int]] = []
         total = 0
-        for args in self.domains:
-            self.offsets.append(total)
+        for action, args in enumerate(self.domains):
             strides, size = [], 1
             for d in reversed(args):
                 strides.append(size)
                 size *= d[1]
             self.strides.append(strides[::-1])
-            total += size
+            owner = self.owners[action]
+            self.offsets.append(total if owner == action else self.offsets[owner])
+            self.sizes.append(size)
+            total += size if owner == action else 0
         self.size = total
         self.encoders = [self._encoder(a) for a in range(len(self.domains))]
         self.key_plan = self._key_plan()
@@ -182,11 +190,12 @@ class ActionSpace:
         return place
 
     def action_of(self, action_id: int) -> tuple[int, list[int]]:
-        """(action, the arguments' places in their domains) of an id."""
+        """(action, the arguments' places in their domains) of an id: of ids shared (``ids as``),
+        the action whose ids they are (``sharers`` lists the others)."""
         if not 0 <= action_id < self.size:
             raise ValueError(f"no action id {action_id}: ids go from 0 to {self.size - 1}")
-        action = max(i for i, off in enumerate(self.offsets) if off <= action_id
-                     and (i + 1 == len(self.offsets) or self.offsets[i + 1] > off))
+        action = next(i for i, (off, size) in enumerate(zip(self.offsets, self.sizes))
+                      if self.owners[i] == i and off <= action_id < off + size)
         rest = action_id - self.offsets[action]
         places = []
         for stride in self.strides[action]:
@@ -194,10 +203,19 @@ class ActionSpace:
             rest %= stride
         return action, places
 
+    def sharers(self, action: int) -> list[int]:
+        """The actions whose moves take ``action``'s ids (``ids as``), itself first."""
+        return [i for i, o in enumerate(self.owners) if o == action]
+
     def describe(self, action_id: int) -> str:
         """The notation of the move with this id, as far as it is known without a state (a group
-        or a line move is named by what its id holds: colour and first cell, head and length)."""
+        or a line move is named by what its id holds: colour and first cell, head and length);
+        an id that several actions share (``ids as``) reads as each of their moves, "pass 2C or
+        2C"."""
         action, places = self.action_of(action_id)
+        return " or ".join(self._describe(a, places) for a in self.sharers(action))
+
+    def _describe(self, action: int, places: list[int]) -> str:
         values = []
         exact = True
         for place, domain in zip(places, self.domains[action]):

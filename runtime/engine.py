@@ -790,6 +790,10 @@ class BaseState:
                 elif private and per == "player":
                     zones[name] = [v if seat == player or self.shown_to_all(name, seat) else _masked(v, grid)
                                    for seat, v in enumerate(value)]
+        for name in self.GAME.namespace.get("UNORDERED", ()):  # a multiset: in one order, not as it came
+            value = zones[name]
+            zones[name] = ([_in_order(v) for v in value] if any(z[0] == name and z[2] for z in self.ZONES)  # type: ignore[attr-defined]
+                           else _in_order(value))
         counters = data["counters"]
         for name in self.GAME.namespace.get("PRIVATE_COUNTERS", ()):  # another seat's: None, unseen
             counters[name] = [v if seat == player or self.shown_to_all(name, seat) else None
@@ -807,6 +811,16 @@ class BaseState:
 
 def _restore_state(game: "Game", data: dict) -> BaseState:
     return game.state_from_json(data)
+
+
+def _in_order(value: Any) -> Any:
+    """A multiset's elements in increasing order (a count of hidden ones as it is)."""
+    if not isinstance(value, list):
+        return value
+    try:
+        return sorted(value)
+    except TypeError:  # elements that do not compare (none beside numbers): as they are
+        return value
 
 
 def _masked(value: list, is_grid: bool):

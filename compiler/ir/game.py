@@ -48,6 +48,7 @@ class ZoneIR:
     line: int
     per_turn: bool = False  # emptied as each turn begins (a set of marks that lasts a turn)
     per_step: bool = False  # emptied as each step of a turn begins
+    unordered: bool = False  # a multiset: views list it in one order, whatever order it came in
     #: for observations: (lowest value, how many values: a number, "n" for the seats, or None
     #: for numbers without declared values)
     values: tuple = (0, None)
@@ -125,6 +126,8 @@ class ActionIR:
     is_pass: bool = False
     #: what the other seats see of one of its moves (None: the move itself, as everyone does)
     secret: str | None = None
+    #: ``ids as NAME``: the index of the action whose ids its moves take (compiler/lower/shared_ids.py)
+    ids_of: int | None = None
     long_lines: list = attrs.Factory(list)  # body of the long notation (for telling moves apart)
     clash: str = "False"  # Python condition: may two moves of this action read the same?
     skeleton: str = ""    # the notation with its placeholders blanked

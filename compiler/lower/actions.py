@@ -358,9 +358,9 @@ class ActionLowering:
             if held is None and product is None:
                 gen.append(AddMove(node.pos[0], index, args))
         # effects (a secret one's moves into unseen places noted: compiler/lower/stmts.py saw)
-        self.noting = node.secret is not None
+        self.noting = "player" if node.secret is not None else None
         do_block, do_ctx = self.effects(prefix, effects, guard_ctx)
-        self.noting = False
+        self.noting = "owner"
         ensure_lines, ensure_locals = ensure_method(self, prefix, effects, guard_ctx, arg_names)
         line = node.pos[0]
         # the notation (from the move alone, or in the position it is listed in: compiler/lower/notation.py)

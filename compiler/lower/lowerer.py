@@ -29,6 +29,7 @@ from .exprs import ExpressionLowering, TooMuchWork, WORK_PER_NODE
 from .calls import CallLowering
 from .stmts import StatementLowering
 from .actions import ActionLowering
+from .shared_ids import share_ids
 from .notices import lower_notices
 
 
@@ -82,7 +83,10 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.source = source
         self.sources = sources or {}
         self.reads_stuck = False  # an end condition reads `stuck`
-        self.noting = False  # lowering a secret action's effects: moves into unseen places are noted
+        #: who is noted to have seen an item go out of its sight (compiler/lower/stmts.py saw): in a
+        #: secret action's effects "player", in setup and automatic steps "owner" (of the private
+        #: place it leaves), in a public action's None (everyone saw the move)
+        self.noting: str | None = "owner"
         self.remembers = False  # some effect notes what a seat saw go where it cannot see (``seen``)
         self.rolls = False  # random() draws during play: the state keeps a log of them
         self.reveals = False  # a statement reveals a place: the state keeps what it revealed
@@ -204,7 +208,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                 init = N.Apply(T.ANY, 0, "list", (tree,))
             zones.append(ZoneIR(z.name, f"z_{z.name}", self.per_count(z.per), z.hidden, z.private,
                                 z.elem.display_kind, z.capacity, init, z.node.pos[0],
-                                values=self.value_count(z.elem, z.values), per_turn=z.node.per == "turn", per_step=z.node.per == "step"))
+                                values=self.value_count(z.elem, z.values), per_turn=z.node.per == "turn", per_step=z.node.per == "step",
+                                unordered=bool(z.node.unordered)))
         grids = []
         seats = sym.game.max_players if sym.game else 2
         for g in sym.grids.values():
@@ -238,6 +243,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         if sym.turns:
             for i, step in enumerate(sym.turns[0].steps):
                 steps.append(self.step_ir(i, step, len(sym.turns[0].steps), actions))
+            share_ids(self, sym.turns[0].steps, actions)
         counters = []  # after the steps: a counter of again takes its parameter's type there
         for c in sym.counters.values():
             if c.node.init is None:

@@ -283,20 +283,31 @@ class StatementLowering:
         return lines + self.saw(node, item, ctx)
 
     def saw(self, node: ast.Move, item: N.Expr, ctx: Ctx) -> list[S.Stmt]:
-        """In a secret action's effects, a move into a place its player cannot see (a card
-        passed face down): the state notes that the player saw it go there (``seen``), so that
-        determinisation leaves it there. Not in an ``ensure`` trial, which plays nothing."""
-        if not self.noting or self.ensuring:
+        """A move into a place a seat cannot see, of an item that seat saw leave: the state notes
+        that the seat saw it go there (``seen``), so that determinisation leaves it there. The
+        seat is the player of a secret action (a card it passes face down), or, in setup and
+        automatic steps, the owner of the private place the item leaves (the passed cards handed
+        over once all have passed). A public action's move is seen by all: nothing to note. Not
+        in an ``ensure`` trial, which plays nothing."""
+        if self.ensuring:
             return []
         target, part = (node.dst.obj, node.dst.index) if isinstance(node.dst, ast.Index) else (node.dst, None)
         zone = self.sym.zones.get(target.id) if isinstance(target, ast.Name) else None
         if zone is None or not (zone.hidden or zone.private):
             return []
+        if self.noting == "player":
+            seat = self.tree(ast.Name(id="me", pos=node.pos), ctx)
+        elif self.noting == "owner" and isinstance(node.src, ast.Index) and isinstance(node.src.obj, ast.Name):
+            source = self.sym.zones.get(node.src.obj.id)
+            if source is None or not source.private or source.per != "player":
+                return []
+            seat = self.number_tree(node.src.index, ctx)
+        else:
+            return []
         self.remembers = True
         index = N.Const(T.INT, 0, -1) if part is None else self.number_tree(part, ctx)
         seen = N.Field(T.ANY, 0, "seen")
-        me = self.tree(ast.Name(id="me", pos=node.pos), ctx)
-        call = self.helper("ops.saw", T.ANY, seen, me, N.Text(T.ANY, 0, zone.name), index, item,
+        call = self.helper("ops.saw", T.ANY, seen, seat, N.Text(T.ANY, 0, zone.name), index, item,
                            N.Const(T.INT, 0, int(bool(zone.private))), c_form=False)
         return [S.Assign(node.pos[0], seen, "=", call)]
 

@@ -156,6 +156,7 @@ def _register(short: str, facts: dict, get_game, explicit: bool, by_scores: bool
             if RegleGame.state_class is None:
                 RegleGame.state_class = type(f"RegleState_{short}", (ExplicitState if explicit else RegleState,), {
                     "regle_game": game, "n": players, "by_scores": by_scores,
+                    "has_secrets": any(s is not None for s in game.State.MOVE.SECRET),
                     # the first position of a game without chance, which each new state copies
                     # when first read
                     "first": None if game.has_chance else game.new_game(players, seed=0)})
@@ -297,7 +298,11 @@ class RegleState(pyspiel.State):
     n: int
     by_scores: bool
     first: Any  # the first position of a game without chance (None with chance)
+    has_secrets: bool = False  # some action of the rules is secret
     inner = _Start()
+    #: the secret moves played so far: (decision number, player, what the others saw); a tuple,
+    #: replaced at each secret move, so that a clone's copy of it is never changed by the other
+    secrets: tuple = ()
 
     def current_player(self) -> int:
         inner = self.inner
@@ -330,7 +335,16 @@ class RegleState(pyspiel.State):
         if inner is None:
             self.inner = self.regle_game.new_game(self.n, seed=int(action))
         else:
+            if self.has_secrets:
+                self._note_secret(inner, inner._move_of_id(action))
             inner.play_id(action)
+
+    def _note_secret(self, inner, move) -> None:
+        """Whether ``move`` (about to be played) is a secret one is known only now: actions
+        may share ids (``ids as``), so an id alone does not say which action it was."""
+        text = inner.MOVE.SECRET[move[0]]
+        if text is not None:
+            self.secrets = self.secrets + ((inner.decisions, inner.cur, text),)
 
     def _chance_text(self, action: int) -> str:
         return f"seed {action}"
@@ -452,6 +466,8 @@ class ExplicitState(RegleState):
         else:
             inner = self.inner
             move = inner._move_of_id(action)
+            if self.has_secrets:
+                self._note_secret(inner, move)
             d.before, d.pending, d.script = inner, move, []
             after, d.need = chance.advance(inner, move, [])
         if after is not None:
@@ -517,17 +533,18 @@ class RegleObserver:
     def _moves_seen(self, state: RegleState, player: int) -> list:
         """The moves so far as ``player`` saw them: each an action id, or for another seat's
         ``secret`` move the text everyone else sees ("P1 passes three cards")."""
-        secret = self.regle_game.State.MOVE.SECRET
+        secrets = {k: (mover, text) for k, mover, text in state.secrets}
         seen: list = []
+        k = 0  # decisions so far
         for pa in state.full_history():
             if pa.player == pyspiel.PlayerId.CHANCE:
                 continue
-            if any(s is not None for s in secret) and pa.player != player:
-                action, _args = self.regle_game.action_space(self.n).action_of(pa.action)
-                if secret[action] is not None:
-                    seen.append(f"P{pa.player + 1} {secret[action]}")
-                    continue
-            seen.append(pa.action)
+            secret = secrets.get(k)
+            k += 1
+            if secret is not None and secret[0] != player:
+                seen.append(f"P{secret[0] + 1} {secret[1]}")
+            else:
+                seen.append(pa.action)
         return seen
 
 
