@@ -2,6 +2,7 @@
 first player that reads what setup has not made yet is refused."""
 from __future__ import annotations
 
+import collections
 from pathlib import Path
 
 import pytest
@@ -539,16 +540,21 @@ def test_leduc_poker_never_shows_a_folded_card():
 
 
 # ---- research loops: OpenSpiel's Python algorithms on the shipped games, through the adapter ----------
-@pytest.mark.parametrize("name, returns", [("kuhn", "scores"), ("leduc", "scores"), ("liarsdice", "winners")])
+@pytest.mark.parametrize("name, returns", [("kuhn", "scores"), ("leduc", "scores"), ("liarsdice", "winners"),
+                                           ("hearts", "scores")])
 def test_openspiels_python_algorithms_run_on_each_shipped_imperfect_information_game(name, returns):
     """OpenSpiel's own Python MCTS bot plays a game, outcome-sampling Monte Carlo CFR iterates,
     and its RL environment (the loop NFSP and DQN agents drive) runs episodes with information
-    states and legal actions, on Kuhn, Leduc and Liar's dice written in regle; on Kuhn, tabular
-    CFR lowers the exploitability."""
+    states and legal actions, on Kuhn, Leduc, Liar's dice and Hearts written in regle; on Kuhn,
+    tabular CFR lowers the exploitability. NFSP's loop: each seat's tabular Q-learner (a best
+    response learned by RL, on information-state strings) trains in self-play, beside the
+    average of what it played (the supervised half), and the learners end up beating uniform
+    random play on Kuhn."""
     pytest.importorskip("pyspiel")
     import numpy as np
     from open_spiel.python import rl_environment
     from open_spiel.python.algorithms import cfr, exploitability, mcts, outcome_sampling_mccfr, random_agent
+    from open_spiel.python.algorithms import tabular_qlearner
     import regle.adapters.openspiel as ros
     game = ros.load(name, chance="explicit", returns=returns)
     rng = np.random.RandomState(0)
@@ -560,19 +566,29 @@ def test_openspiels_python_algorithms_run_on_each_shipped_imperfect_information_
             state.apply_action(outcomes[rng.randint(len(outcomes))][0])
         else:
             state.apply_action(bot.step(state))
-    assert sum(state.returns()) == pytest.approx(0)  # zero-sum
+    # zero-sum, but Hearts: 26 minus the points each took (78 in all, or 26 when the moon is shot)
+    assert sum(state.returns()) == pytest.approx(0) if name != "hearts" else sum(state.returns()) in (78, 26)
     solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
     for _ in range(100):
         solver.iteration()
     env = rl_environment.Environment(game)
-    agents = [random_agent.RandomAgent(p, game.num_distinct_actions()) for p in range(2)]
+    seats = game.num_players()
+    agents = [random_agent.RandomAgent(p, game.num_distinct_actions()) for p in range(seats)]
     for _episode in range(20):
         step = env.reset()
         while not step.last():
             seat = step.observations["current_player"]
             assert step.observations["legal_actions"][seat] and len(step.observations["info_state"][seat]) > 0
             step = env.step([agents[seat].step(step).action])
-        assert sum(step.rewards) == pytest.approx(0)
+        assert name == "hearts" or sum(step.rewards) == pytest.approx(0)
+    np.random.seed(0)
+    learners = [tabular_qlearner.QLearner(p, game.num_distinct_actions(), step_size=0.2) for p in range(seats)]
+    averages = [collections.Counter() for _ in range(seats)]  # NFSP's supervised half: what each played
+    _episodes(env, learners, 3000 if name == "kuhn" else 30, averages)
+    assert all(learner._q_values for learner in learners) and all(averages)
+    if name == "kuhn":  # the learners, greedy, against uniform random play from both seats
+        won = _episodes(env, [learners[0], agents[1]], 1000)[0] + _episodes(env, [agents[0], learners[1]], 1000)[1]
+        assert won > 0, won
     if name == "kuhn":
         tabular = cfr.CFRSolver(game)
         first = None
@@ -580,6 +596,26 @@ def test_openspiels_python_algorithms_run_on_each_shipped_imperfect_information_
             tabular.evaluate_and_update_policy()
             first = first or exploitability.exploitability(game, tabular.average_policy())
         assert exploitability.exploitability(game, tabular.average_policy()) < first
+
+
+def _episodes(env, agents: list, count: int, averages: list | None = None) -> list[float]:
+    """``count`` episodes of OpenSpiel's RL environment, ``agents`` playing their seats (each
+    told every step, as NFSP's loop does; learners learn unless ``averages`` is None, then they
+    are evaluated); each seat's returns summed; with ``averages``, each seat's actions counted."""
+    totals = [0.0] * len(agents)
+    evaluating = averages is None
+    for _episode in range(count):
+        step = env.reset()
+        while not step.last():
+            seat = step.observations["current_player"]
+            action = agents[seat].step(step, is_evaluation=evaluating).action
+            if averages is not None:
+                averages[seat][action] += 1
+            step = env.step([action])
+        for agent in agents:
+            agent.step(step, is_evaluation=evaluating)
+        totals = [total + reward for total, reward in zip(totals, step.rewards)]
+    return totals
 
 
 # ---- Crazy Eights, move for move against OpenSpiel's crazy_eights --------------------------------------
