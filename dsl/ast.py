@@ -402,6 +402,9 @@ class Step(Node):
     implicit: bool = False
     #: ``optional repeat step``: "stop NAME" is offered beside the actions, only when one is legal
     optional: bool = False
+    #: ``unordered repeat step``: the moves of one round of it are one choice made a move at a
+    #: time (three cards passed): the order they came in is no part of any seat's information
+    unordered: bool = False
 
 
 # ---- declarations ------------------------------------------------------------------

@@ -480,6 +480,10 @@ class ToAst(Transformer):
         return ast.Step(kind="repeat", name=str(items[0]), cond=items[1], choices=list(items[2:]),
                         pos=_pos(meta))
 
+    def unordered_repeat_step(self, meta, items):
+        return ast.Step(kind="repeat", name=str(items[0]), cond=items[1], choices=list(items[2:]),
+                        pos=_pos(meta), unordered=True)
+
     def optional_repeat_step(self, meta, items):
         return ast.Step(kind="repeat", name=str(items[0]), cond=items[1], choices=list(items[2:]),
                         pos=_pos(meta), optional=True)

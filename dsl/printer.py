@@ -629,7 +629,8 @@ class Printer:
         if step.kind == "optional":
             head = f"optional step {step.name}"
         elif step.kind == "repeat":
-            head = ("optional " if step.optional else "") + f"repeat step {step.name} while {expr(step.cond)}"
+            head = ("optional " if step.optional else "unordered " if step.unordered else "") \
+                + f"repeat step {step.name} while {expr(step.cond)}"
         else:
             head = f"step {step.name}" + (f" when {expr(step.cond)}" if step.cond is not None else "")
         if step.cond is not None and len(INDENT * self.depth + f"{mark}{head} {{") > WIDTH:

@@ -121,7 +121,7 @@ KEYWORD_DOCS = {
     "triangle": "hex triangle S: a triangle of hexagons",
     "turn": "turn { steps }: what a player does on a turn; end turn; per turn",
     "under": "grid option: a board lying under another, drawn in its cells",
-    "unordered": "zone option: compared as a multiset, in any order",
+    "unordered": "zone option: compared as a multiset, in any order; unordered repeat step: a round of its moves is one choice, in no order"
     "up": "refill A from B up to N",
     "values": "zone option: values lo..hi, the numbers it may hold",
     "walls": "walls of G: the places between a board's cells where walls may stand",

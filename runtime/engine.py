@@ -799,7 +799,7 @@ class BaseState:
             counters[name] = [v if seat == player or self.shown_to_all(name, seat) else None
                               for seat, v in enumerate(counters[name])]
         if "seen" in data:  # what a seat saw go out of its sight: its own notes, no one else's
-            data["seen"] = [note for note in data["seen"] if note[0] == player]
+            data["seen"] = sorted(note for note in data["seen"] if note[0] == player)  # facts, in no order
         data["viewer"] = player
         data["scores"] = self.scores_seen_by(player)
         return data

@@ -9,7 +9,7 @@ not see are 0. ``observation_spec(n)`` names each slice. Layout, for n players:
 - each zone (each seat's / member's one apart): its size, then how many of each value it holds
   (items of a table, members of an enum, seats, true/false, or the declared ``values lo..hi`` of a
   zone of numbers; a zone of numbers without them gives its sum), then its last element's place
-  + 1 (the top of a pile; 0 when empty or unseen);
+  + 1 (the top of a pile; 0 when empty, unseen or ``unordered``: a multiset has no top);
 - each grid: one plane of its cells per value (1 where the cell holds it), and a plane of cells
   holding something unseen; a grid of numbers: one plane of the numbers;
 - each counter: a number as it is; one that holds a cell, an enum member, an item, a piece or
@@ -107,7 +107,8 @@ def observation(state, player: int | None) -> Any:
                     if 0 <= v - lo < count:
                         counts[v - lo] += 1
                 out += counts
-                out.append(place[-1] - lo + 1 if place else 0)
+                unordered = name in ns.get("UNORDERED", ())  # a multiset has no top
+                out.append(place[-1] - lo + 1 if place and not unordered else 0)
             else:
                 out.append(sum(place))
                 out.append(0)

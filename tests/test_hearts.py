@@ -222,3 +222,46 @@ def test_shooting_the_moon(backend):
                            ([20, 6, 0, 0], [6, 20, 26, 26])):
         data["counters"]["points"] = points
         assert list(game.state_from_json(data).scores) == scores
+
+
+def test_the_order_cards_were_passed_in_is_no_ones_information():
+    """The same deal, and P1's three cards passed in two orders (an ``unordered repeat step``):
+    OpenSpiel's information-state strings are the same for every seat, at the end of the passes
+    and through the tricks; so are regle's, and its tensors."""
+    import pyspiel
+    theirs_game, ours_game = pyspiel.load_game("hearts"), _adapter("python")
+    rng = random.Random(8)
+    deal = None
+    ends = []
+    for order in ((0, 1, 2), (2, 0, 1)):
+        theirs, ours = theirs_game.new_initial_state(), ours_game.new_initial_state()
+        chosen = random.Random(8)
+        while theirs.is_chance_node():
+            if len(theirs.chance_outcomes()) == 1 and not ours.is_chance_node():
+                theirs.apply_action(theirs.chance_outcomes()[0][0])
+                continue
+            k = 1 if not theirs.history() else chosen.randrange(len(theirs.chance_outcomes()))  # passes to the left
+            theirs.apply_action(theirs.chance_outcomes()[k][0])
+            ours.apply_action(ours.chance_outcomes()[k][0])
+        deal = deal or theirs.history()
+        assert theirs.history() == deal
+        first = theirs.legal_actions()[:3]
+        for action in [first[i] for i in order] + [None] * (PASSES - 3):
+            action = theirs.legal_actions()[0] if action is None else action
+            theirs.apply_action(action)
+            ours.apply_action(action)
+        seen = [[(theirs.information_state_string(s), ours.information_state_string(s),
+                  tuple(ours.information_state_tensor(s))) for s in range(4)]]
+        for _card in range(9):  # two tricks and a card, the same cards each time
+            action = theirs.legal_actions()[0]
+            theirs.apply_action(action)
+            ours.apply_action(action)
+            seen.append([(theirs.information_state_string(s), ours.information_state_string(s),
+                          tuple(ours.information_state_tensor(s))) for s in range(4)])
+        ends.append(seen)
+    for a, b in zip(*ends):
+        for s in range(4):
+            assert a[s][0] == b[s][0], s  # OpenSpiel's
+            assert a[s][1] == b[s][1], (s, a[s][1], b[s][1])
+            assert a[s][2] == b[s][2], s
+    assert rng  # (the deal is drawn by ``chosen``, the same both times)

@@ -446,7 +446,7 @@ def test_liars_dice_cfr_through_the_tree_equals_openspiels():
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("name", ["kuhn", "liarsdice", "pixies", "lostcities"])
+@pytest.mark.parametrize("name", ["kuhn", "liarsdice", "pixies", "lostcities", "hearts"])
 def test_the_engines_observation_is_its_reference_read_from_the_view_at_every_position(name, backend):
     """The compiled observation and regle.runtime.observe (which reads view) agree, reveals and
     private counters included: nothing a seat may not see reaches its vector, at the end too."""

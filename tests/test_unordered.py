@@ -121,3 +121,52 @@ def test_the_subsets_of_an_unordered_zone_are_its_sub_multisets_each_read_once(b
     s = game.new_game(seed=0)
     s.play("keep 1 2")
     assert sorted(s.to_json()["zones"]["kept"]) == [1, 2] and s.to_json()["zones"]["hand"] == [2]
+
+
+PICKS = '''game "Picks" {
+  players 2
+}
+table card(value: int) {
+  1..8
+}
+zone deck: card hidden = card
+zone hand: card per player private unordered
+zone kept: card per player private unordered
+setup {
+  shuffle deck
+  for p in players {
+    deal 4 from deck to hand[p]
+  }
+}
+turn {
+  unordered repeat step keep while count(kept[me]) < 2 {
+    action keep(c in hand[me]) "keep {c}" secret "keeps a card" {
+      move c from hand[me] to kept[me]
+    }
+  }
+}
+end when turns >= 2
+score p { kept: sum(c.value for c in kept[p]) }
+'''
+
+
+@pytest.mark.parametrize("unordered", [True, False])
+def test_the_order_of_an_unordered_steps_moves_is_no_seats_information(unordered):
+    """Two cards kept in either order: with ``unordered repeat step`` every seat's OpenSpiel
+    information state (string and tensor) is the same both ways; with a plain ``repeat step``
+    the keeper's differs (it remembers its order)."""
+    pytest.importorskip("pyspiel")
+    import regle.adapters.openspiel as ros
+    text = PICKS if unordered else PICKS.replace("unordered repeat step", "repeat step")
+    assert ("unordered repeat step keep" in format_text(text)) is unordered
+    game = ros.load(regle.loads(text, name=f"picks_{unordered}", backend="python"))
+    seen = []
+    for order in ((0, 1), (1, 0)):
+        state = game.new_initial_state()
+        state.apply_action(0)  # the seed of the shuffle
+        first = state.legal_actions()
+        for i in order:
+            state.apply_action(first[i])
+        seen.append([(state.information_state_string(s), tuple(state.information_state_tensor(s))) for s in (0, 1)])
+    assert seen[1][1] == seen[0][1]  # the other seat saw "keeps a card" twice, either way
+    assert (seen[0][0] == seen[1][0]) is unordered

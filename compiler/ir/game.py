@@ -166,6 +166,7 @@ class StepIR:
     move_lines: tuple = ()  # tree: the move generator's statements (compiler/write/moves.py)
     keyed: dict | None = None  # natively, how it fills the buffer of keys instead (moves.keyed_moves)
     c_locals: list = attrs.Factory(list)  # natively, the move generator's locals that are C numbers
+    unordered: bool = False  # unordered repeat step: a round of its moves is one choice, in no order
 
 
 @attrs.define

@@ -80,7 +80,8 @@ class ActionLowering:
         ctx = Ctx("turn", has_me=True)
         cond = self.boolean_tree(step.cond, ctx) if step.cond is not None else None
         after = f"s._again({index})" if step.kind == "repeat" else f"s._enter({index + 1})"
-        ir = StepIR(index, step.name, step.kind, step.pos[0], None, [], None, [], self.comment(step))
+        ir = StepIR(index, step.name, step.kind, step.pos[0], None, [], None, [], self.comment(step),
+                    unordered=step.unordered)
         if step.kind == "auto":
             ir.body_lines = self.block(step.body, Ctx("auto", has_me=True, random_ok=True))
             return ir, cond

@@ -156,7 +156,8 @@ def _register(short: str, facts: dict, get_game, explicit: bool, by_scores: bool
             if RegleGame.state_class is None:
                 RegleGame.state_class = type(f"RegleState_{short}", (ExplicitState if explicit else RegleState,), {
                     "regle_game": game, "n": players, "by_scores": by_scores,
-                    "has_secrets": any(s is not None for s in game.State.MOVE.SECRET),
+                    "noting": any(s is not None for s in game.State.MOVE.SECRET)
+                    or bool(game.namespace.get("UNORDERED_STEPS")),
                     # the first position of a game without chance, which each new state copies
                     # when first read
                     "first": None if game.has_chance else game.new_game(players, seed=0)})
@@ -298,10 +299,13 @@ class RegleState(pyspiel.State):
     n: int
     by_scores: bool
     first: Any  # the first position of a game without chance (None with chance)
-    has_secrets: bool = False  # some action of the rules is secret
+    #: some action of the rules is secret, or some step unordered: each move is noted as played
+    noting: bool = False
     inner = _Start()
-    #: the secret moves played so far: (decision number, player, what the others saw); a tuple,
-    #: replaced at each secret move, so that a clone's copy of it is never changed by the other
+    #: the moves so far that a seat's information sees otherwise than by their ids: (decision
+    #: number, player, what the others saw of a secret move or None, the unordered step it was
+    #: made in or -1); a tuple, replaced at each such move, so that a clone's copy of it is
+    #: never changed by the other's moves
     secrets: tuple = ()
 
     def current_player(self) -> int:
@@ -335,16 +339,18 @@ class RegleState(pyspiel.State):
         if inner is None:
             self.inner = self.regle_game.new_game(self.n, seed=int(action))
         else:
-            if self.has_secrets:
-                self._note_secret(inner, inner._move_of_id(action))
+            if self.noting:
+                self._note(inner, inner._move_of_id(action))
             inner.play_id(action)
 
-    def _note_secret(self, inner, move) -> None:
+    def _note(self, inner, move) -> None:
         """Whether ``move`` (about to be played) is a secret one is known only now: actions
-        may share ids (``ids as``), so an id alone does not say which action it was."""
+        may share ids (``ids as``), so an id alone does not say which action it was; and so is
+        the step it is made in."""
         text = inner.MOVE.SECRET[move[0]]
-        if text is not None:
-            self.secrets = self.secrets + ((inner.decisions, inner.cur, text),)
+        step = inner.step if inner.step in inner.GAME.namespace.get("UNORDERED_STEPS", ()) else -1
+        if text is not None or step >= 0:
+            self.secrets = self.secrets + ((inner.decisions, inner.cur, text, step),)
 
     def _chance_text(self, action: int) -> str:
         return f"seed {action}"
@@ -466,8 +472,8 @@ class ExplicitState(RegleState):
         else:
             inner = self.inner
             move = inner._move_of_id(action)
-            if self.has_secrets:
-                self._note_secret(inner, move)
+            if self.noting:
+                self._note(inner, move)
             d.before, d.pending, d.script = inner, move, []
             after, d.need = chance.advance(inner, move, [])
         if after is not None:
@@ -532,19 +538,27 @@ class RegleObserver:
 
     def _moves_seen(self, state: RegleState, player: int) -> list:
         """The moves so far as ``player`` saw them: each an action id, or for another seat's
-        ``secret`` move the text everyone else sees ("P1 passes three cards")."""
-        secrets = {k: (mover, text) for k, mover, text in state.secrets}
+        ``secret`` move the text everyone else sees ("P1 passes three cards"). The moves of one
+        round of an ``unordered repeat step`` (three cards passed) are one choice: they are
+        listed in increasing order, whatever order they were made in."""
+        notes = {k: (mover, text, step) for k, mover, text, step in state.secrets}
         seen: list = []
+        runs: list = []  # (start, end) of each round of an unordered step, in ``seen``
         k = 0  # decisions so far
+        last = None  # the (player, step) of the round under way, and its decision before this one
         for pa in state.full_history():
             if pa.player == pyspiel.PlayerId.CHANCE:
                 continue
-            secret = secrets.get(k)
+            mover, text, step = notes.get(k, (pa.player, None, -1))
+            if step >= 0 and last is not None and last[:2] == (mover, step) and last[2] == k - 1:
+                runs[-1][1] = len(seen) + 1
+            elif step >= 0:
+                runs.append([len(seen), len(seen) + 1])
+            last = (mover, step, k) if step >= 0 else None
             k += 1
-            if secret is not None and secret[0] != player:
-                seen.append(f"P{secret[0] + 1} {secret[1]}")
-            else:
-                seen.append(pa.action)
+            seen.append(f"P{mover + 1} {text}" if text is not None and mover != player else pa.action)
+        for start, end in runs:
+            seen[start:end] = sorted(seen[start:end], key=lambda v: (isinstance(v, str), v))
         return seen
 
 
