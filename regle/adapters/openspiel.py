@@ -304,9 +304,9 @@ class RegleState(pyspiel.State):
     inner = _Start()
     #: the moves so far that a seat's information sees otherwise than by their ids: (decision
     #: number, player, what the others saw of a secret move or None, the unordered step it was
-    #: made in or -1); a tuple, replaced at each such move, so that a clone's copy of it is
-    #: never changed by the other's moves
-    secrets: tuple = ()
+    #: made in or -1, the turn); a tuple, replaced at each such move, so that a clone's copy of
+    #: it is never changed by the other's moves
+    notes: tuple = ()
 
     def current_player(self) -> int:
         inner = self.inner
@@ -350,7 +350,7 @@ class RegleState(pyspiel.State):
         text = inner.MOVE.SECRET[move[0]]
         step = inner.step if inner.step in inner.GAME.namespace.get("UNORDERED_STEPS", ()) else -1
         if text is not None or step >= 0:
-            self.secrets = self.secrets + ((inner.decisions, inner.cur, text, step),)
+            self.notes = self.notes + ((inner.decisions, inner.cur, text, step, inner.turns),)
 
     def _chance_text(self, action: int) -> str:
         return f"seed {action}"
@@ -541,20 +541,20 @@ class RegleObserver:
         ``secret`` move the text everyone else sees ("P1 passes three cards"). The moves of one
         round of an ``unordered repeat step`` (three cards passed) are one choice: they are
         listed in increasing order, whatever order they were made in."""
-        notes = {k: (mover, text, step) for k, mover, text, step in state.secrets}
+        notes = {k: (mover, text, step, turn) for k, mover, text, step, turn in state.notes}
         seen: list = []
         runs: list = []  # (start, end) of each round of an unordered step, in ``seen``
         k = 0  # decisions so far
-        last = None  # the (player, step) of the round under way, and its decision before this one
+        last = None  # the (player, step, turn) of the round under way, and its decision before this one
         for pa in state.full_history():
             if pa.player == pyspiel.PlayerId.CHANCE:
                 continue
-            mover, text, step = notes.get(k, (pa.player, None, -1))
-            if step >= 0 and last is not None and last[:2] == (mover, step) and last[2] == k - 1:
+            mover, text, step, turn = notes.get(k, (pa.player, None, -1, -1))
+            if step >= 0 and last is not None and last[:3] == (mover, step, turn) and last[3] == k - 1:
                 runs[-1][1] = len(seen) + 1
             elif step >= 0:
                 runs.append([len(seen), len(seen) + 1])
-            last = (mover, step, k) if step >= 0 else None
+            last = (mover, step, turn, k) if step >= 0 else None
             k += 1
             seen.append(f"P{mover + 1} {text}" if text is not None and mover != player else pa.action)
         for start, end in runs:
