@@ -42,10 +42,11 @@ class ActionSpace:
                 strides.append(size)
                 size *= d[1]
             self.strides.append(strides[::-1])
-            owner = self.owners[action]
-            self.offsets.append(total if owner == action else self.offsets[owner])
             self.sizes.append(size)
-            total += size if owner == action else 0
+            self.offsets.append(total)
+            total += size if self.owners[action] == action else 0
+        # an action sharing ids starts where its owner's start (declared before or after it)
+        self.offsets = [self.offsets[owner] for owner in self.owners]
         self.size = total
         self.encoders = [self._encoder(a) for a in range(len(self.domains))]
         self.key_plan = self._key_plan()
@@ -205,7 +206,7 @@ class ActionSpace:
 
     def sharers(self, action: int) -> list[int]:
         """The actions whose moves take ``action``'s ids (``ids as``), itself first."""
-        return [i for i, o in enumerate(self.owners) if o == action]
+        return [action] + [i for i, o in enumerate(self.owners) if o == action and i != action]
 
     def describe(self, action_id: int) -> str:
         """The notation of the move with this id, as far as it is known without a state (a group

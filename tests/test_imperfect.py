@@ -462,6 +462,25 @@ def test_the_engines_observation_is_its_reference_read_from_the_view_at_every_po
             state.play_random_playout(seed * 100 + state.decisions, limit=1)
 
 
+# ---- Kuhn poker, node for node against OpenSpiel's kuhn_poker ---------------------------------------------
+def test_kuhn_poker_is_openspiels_at_every_node_of_a_thousand_games():
+    """Legal ids (a check and a fold are OpenSpiel's "pass", 0; a bet and a call its "bet", 1:
+    ``ids as``), the seat to play, chance outcomes (the k-th card left is the same card) and
+    their probabilities, returns, and each seat's information states partitioned alike."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import regle.adapters.openspiel as ros
+    theirs_game = pyspiel.load_game("kuhn_poker")
+    ours_game = ros.load("kuhn", chance="explicit", returns="scores")
+    assert ours_game.num_distinct_actions() == theirs_game.num_distinct_actions() == 2
+    _node_for_node(theirs_game, ours_game, 1000, 13, same_outcomes=False)
+
+
+@pytest.mark.skipif(not native.available(), reason="no C compiler here")
+def test_kuhn_poker_on_the_native_engine_plays_openspiels_games():
+    _native_plays("kuhn", "kuhn_poker", 17, lambda s: [hand[0] for hand in s.to_json()["zones"]["hand"]],
+                  lambda s: [float(v) for v in s.scores])
+
+
 # ---- Leduc poker, node for node against OpenSpiel's leduc_poker -----------------------------------------
 def test_leduc_poker_is_openspiels_at_every_node_of_a_thousand_games():
     pyspiel = pytest.importorskip("pyspiel")

@@ -126,3 +126,10 @@ def test_ids_as_is_formatted_back():
     out = format_text(TEXT)
     assert 'action play(c in hand[me]) "play {c}" ids as give {' in out
     assert format_text(out) == out and parse(out)
+
+
+def test_an_action_may_take_the_ids_of_one_declared_after_it():
+    """Kuhn poker answers a bet (call, fold) in a step before the one that opens (check, bet):
+    its ids are OpenSpiel's, a check or a fold 0, a bet or a call 1."""
+    space = regle.load("kuhn", backend="python").action_space(2)
+    assert len(space) == 2 and [space.describe(i) for i in (0, 1)] == ["check or fold", "bet or call"]
