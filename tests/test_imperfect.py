@@ -109,8 +109,8 @@ def test_the_adapter_and_the_page_keep_a_folded_card_secret():
     for deal in range(6):
         state = spiel.new_initial_state()
         state.apply_action(state.chance_outcomes()[deal][0])
-        state.apply_action(1)  # P1 bets (ids: check 0, bet 1, call 2, fold 3)
-        state.apply_action(3)  # P2 folds
+        state.apply_action(1)  # P1 bets (OpenSpiel's ids: check or fold 0, bet or call 1)
+        state.apply_action(0)  # P2 folds
         assert state.is_terminal()
         import json
         text = state.information_state_string(1)

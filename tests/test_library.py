@@ -320,5 +320,5 @@ def test_information_state_tensors_are_consistent_with_the_strings():
         assert by_string.setdefault(text, tensor) == tensor
         assert by_tensor.setdefault(tensor, text) == text
         moves = [pa.action for pa in state.full_history() if pa.player >= 0]
-        assert sum(tensor[-12:]) == len(moves)  # 3 decisions x 4 action ids: one 1 per move
+        assert sum(tensor[-6:]) == len(moves)  # 3 decisions x 2 action ids: one 1 per move
     assert len(by_string) == 12  # Kuhn poker's 12 information states
