@@ -790,10 +790,10 @@ class BaseState:
                 elif private and per == "player":
                     zones[name] = [v if seat == player or self.shown_to_all(name, seat) else _masked(v, grid)
                                    for seat, v in enumerate(value)]
-        for name in self.GAME.namespace.get("UNORDERED", ()):  # a multiset: in one order, not as it came
-            value = zones[name]
-            zones[name] = ([_in_order(v) for v in value] if any(z[0] == name and z[2] for z in self.ZONES)  # type: ignore[attr-defined]
-                           else _in_order(value))
+        unordered = self.GAME.namespace.get("UNORDERED", ())
+        for name, _attr, per, *_ in (self.ZONES if unordered else ()):  # type: ignore[attr-defined]
+            if name in unordered:  # a multiset: in one order, not as it came
+                zones[name] = [_in_order(v) for v in zones[name]] if per else _in_order(zones[name])
         counters = data["counters"]
         for name in self.GAME.namespace.get("PRIVATE_COUNTERS", ()):  # another seat's: None, unseen
             counters[name] = [v if seat == player or self.shown_to_all(name, seat) else None

@@ -93,6 +93,7 @@ def observation(state, player: int | None) -> Any:
     for name, _attr, per, _hidden, _private, kind, *_ in ns["ZONES"]:
         places = zones[name] if per else [zones[name]]
         values = _values(ns, kind, name, n)
+        unordered = name in ns.get("UNORDERED", ())  # a multiset has no top
         for place in places:
             if isinstance(place, dict):  # unseen: its size only
                 out.append(place["hidden"])
@@ -107,7 +108,6 @@ def observation(state, player: int | None) -> Any:
                     if 0 <= v - lo < count:
                         counts[v - lo] += 1
                 out += counts
-                unordered = name in ns.get("UNORDERED", ())  # a multiset has no top
                 out.append(place[-1] - lo + 1 if place and not unordered else 0)
             else:
                 out.append(sum(place))

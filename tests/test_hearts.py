@@ -229,7 +229,6 @@ def test_the_order_cards_were_passed_in_is_no_ones_information():
     and through the tricks; so are regle's, and its tensors."""
     import pyspiel
     theirs_game, ours_game = pyspiel.load_game("hearts"), _adapter("python")
-    rng = random.Random(8)
     deal = None
     ends = []
     for order in ((0, 1, 2), (2, 0, 1)):
@@ -263,4 +262,3 @@ def test_the_order_cards_were_passed_in_is_no_ones_information():
             assert a[s][0] == b[s][0], s  # OpenSpiel's
             assert a[s][1] == b[s][1], (s, a[s][1], b[s][1])
             assert a[s][2] == b[s][2], s
-    assert rng  # (the deal is drawn by ``chosen``, the same both times)

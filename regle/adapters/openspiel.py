@@ -158,6 +158,7 @@ def _register(short: str, facts: dict, get_game, explicit: bool, by_scores: bool
                     "regle_game": game, "n": players, "by_scores": by_scores,
                     "noting": any(s is not None for s in game.State.MOVE.SECRET)
                     or bool(game.namespace.get("UNORDERED_STEPS")),
+                    "unordered_steps": frozenset(game.namespace.get("UNORDERED_STEPS", ())),
                     # the first position of a game without chance, which each new state copies
                     # when first read
                     "first": None if game.has_chance else game.new_game(players, seed=0)})
@@ -301,6 +302,7 @@ class RegleState(pyspiel.State):
     first: Any  # the first position of a game without chance (None with chance)
     #: some action of the rules is secret, or some step unordered: each move is noted as played
     noting: bool = False
+    unordered_steps: frozenset = frozenset()  # the rules' unordered steps, by number
     inner = _Start()
     #: the moves so far that a seat's information sees otherwise than by their ids: (decision
     #: number, player, what the others saw of a secret move or None, the unordered step it was
@@ -348,7 +350,7 @@ class RegleState(pyspiel.State):
         may share ids (``ids as``), so an id alone does not say which action it was; and so is
         the step it is made in."""
         text = inner.MOVE.SECRET[move[0]]
-        step = inner.step if inner.step in inner.GAME.namespace.get("UNORDERED_STEPS", ()) else -1
+        step = inner.step if inner.step in self.unordered_steps else -1
         if text is not None or step >= 0:
             self.notes = self.notes + ((inner.decisions, inner.cur, text, step, inner.turns),)
 
