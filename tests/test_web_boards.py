@@ -91,15 +91,19 @@ def test_several_moves_at_one_cell_are_offered_in_a_chooser_there(browser, serve
 def test_every_cell_has_a_name_for_screen_readers(browser, served):
     s = served("tictactoe")
     wait, By = _open(browser, s.url)
-    labels = {c.get_attribute("data-name"): c.get_attribute("aria-label")
-              for c in browser.find_elements(By.CSS_SELECTOR, ".cell")}
+    # read in one script, not element by element: the page may draw the board again between two
+    # reads, and an element found before that is stale after it
+    labels = dict(browser.execute_script(
+        "return [...document.querySelectorAll('.cell')].map(c => [c.dataset.name, c.getAttribute('aria-label')])"))
     assert len(labels) == 9 and all(label == f"{name}, empty" for name, label in labels.items())
-    board = browser.find_element(By.CSS_SELECTOR, "svg.board")
-    assert board.get_attribute("role") == "group"  # not one image read as "a1 O b1 c1..."
-    assert all(t.get_attribute("aria-hidden") == "true" for t in browser.find_elements(By.CSS_SELECTOR, "svg .name"))
+    assert browser.execute_script("return document.querySelector('svg.board').getAttribute('role')") == "group"
+    hidden = browser.execute_script(
+        "return [...document.querySelectorAll('svg .name')].map(t => t.getAttribute('aria-hidden'))")
+    assert hidden and all(h == "true" for h in hidden)  # not one image read as "a1 O b1 c1..."
     _click(browser, _cell(browser, By, "b2"))
-    wait.until(lambda b: _cell(b, By, "b2").get_attribute("aria-label") not in ("b2, empty", None))
-    assert _cell(browser, By, "b2").get_attribute("aria-label").startswith("b2, ")
+    label_of_b2 = "return document.querySelector('.cell[data-name=\"b2\"]')?.getAttribute('aria-label')"
+    wait.until(lambda b: b.execute_script(label_of_b2) not in ("b2, empty", None))
+    assert browser.execute_script(label_of_b2).startswith("b2, ")
 
 
 def test_the_page_follows_the_systems_dark_mode(browser, served):
