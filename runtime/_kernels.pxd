@@ -118,6 +118,8 @@ cdef Py_ssize_t holding_into(list values, object items, object firsts, object se
 cpdef list open_neighbours(object adj_obj, int deg, object slots_obj, object walls_obj, int cell)
 cpdef long walled_distance(object adj_obj, int deg, object slots_obj, object walls_obj, int a, object to) except? -2
 cpdef bint reachable(object adj_obj, int deg, object slots_obj, object walls_obj, int a, object to, object memo) except -1
+cpdef bint mark_way(object adj_obj, int deg, object slots_obj, object walls_obj, int a, object to, bytearray marks, object memo) except -1
+cpdef bytes take_marks(bytearray marks, bint found)
 
 
 # ---- in-place copies and slots, shared by the kernels and runtime/_support.pxd (play()'s keep)

@@ -32,8 +32,16 @@ cdef inline bint _open_step(const short* slots, const unsigned char* walls, Py_s
 
 
 cdef int _mark_targets(object to, unsigned char* mark, Py_ssize_t size) except -1:
-    """Marks the target cells (a cell, or a list or tuple of cells) with 2."""
+    """Marks the target cells (a cell, a list or tuple of cells, or a mask of the board's cells:
+    bytes, not 0 where a cell is one) with 2."""
     cdef Py_ssize_t c
+    cdef const unsigned char* mask
+    if PyBytes_Check(to):
+        mask = <const unsigned char*>PyBytes_AS_STRING(to)
+        for c in range(min(size, PyBytes_GET_SIZE(to))):
+            if mask[c]:
+                mark[c] = 2
+        return 0
     if isinstance(to, int):
         to = (to,)
     for t in to:
@@ -45,10 +53,60 @@ cdef int _mark_targets(object to, unsigned char* mark, Py_ssize_t size) except -
     return 0
 
 
+cdef int _in_targets(object to, Py_ssize_t cell) except -1:
+    """Whether ``cell`` is one of the targets (a cell, a list or tuple of cells, or a mask of the
+    board's cells), read in C without marking a board; a target that is no cell (none) is
+    refused, as the search does."""
+    cdef Py_ssize_t i, n, c
+    cdef bint found = False
+    if PyBytes_Check(to) and PyBytes_GET_SIZE(to) > cell:  # a mask of the board's cells
+        return (<const unsigned char*>PyBytes_AS_STRING(to))[cell] != 0
+    if isinstance(to, int):
+        c = to
+        if c < 0:
+            raise ValueError("there is no cell here (none) to go to")
+        return c == cell
+    if type(to) is list:
+        n = PyList_GET_SIZE(to)
+        for i in range(n):
+            c = <object>PyList_GET_ITEM(to, i)
+            if c < 0:
+                raise ValueError("there is no cell here (none) to go to")
+            if c == cell:
+                found = True
+        return found
+    for t in to:
+        c = t
+        if c < 0:
+            raise ValueError("there is no cell here (none) to go to")
+        if c == cell:
+            found = True
+    return found
+
+
+cdef int _kept_way(const short* adj, int deg, Py_ssize_t size, const short* slots, const unsigned char* walls,
+                   Py_ssize_t nwalls, const short* memo, Py_ssize_t base, int a) noexcept:
+    """Where the way kept at ``memo[base]`` (its length in cells, its start, then the step taken
+    out of each cell: an index into adj) ends, when it starts at a and every step is open;
+    -1 otherwise (a row that is no way of this board, or a step now walled)."""
+    cdef int length = memo[base], at = a, i, k
+    if length < 2 or length > size or memo[base + 1] != a:
+        return -1
+    for i in range(base + 2, base + length + 1):
+        k = memo[i]
+        if k < at * deg or k >= at * deg + deg or not _open_step(slots, walls, nwalls, k):
+            return -1
+        at = adj[k]
+        if at < 0 or at >= size:
+            return -1
+    return at
+
+
 cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_obj, int a, object to,
-                       object memo_obj, bint shortest) except -2:
-    """The search behind walled_distance (the steps, -1 none) and reachable (1 or 0, the way kept
-    in memo): breadth first from a, in the order the twins search."""
+                       object memo_obj, bint shortest, object marks_obj=None) except -2:
+    """The search behind walled_distance (the steps, -1 none), reachable (1 or 0, the way kept
+    in memo) and mark_way (1 or 0, the walls the way found crosses marked in ``marks_obj``):
+    breadth first from a, in the order the twins search."""
     cdef const short* adj = _tab(adj_obj)
     cdef Py_ssize_t size = Py_SIZE(adj_obj) // deg if deg > 0 else 0
     cdef const short* slots = NULL
@@ -56,62 +114,51 @@ cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_o
     cdef object keep = None
     cdef Py_ssize_t nwalls = 0
     cdef unsigned char mark[MAX_BOARD]
-    cdef short parent[MAX_BOARD]
+    cdef short via[MAX_BOARD]  # the step (an index into adj) each cell was reached by
     cdef short queue[MAX_BOARD]
     cdef short depth[MAX_BOARD]
     cdef short kept[MAX_BOARD + 1]
-    cdef int head = 0, tail = 0, c, nb, k, i, length, at, nxt, r, rows = 0, base, row = 0
+    cdef int head = 0, tail = 0, c, nb, k, i, length, at, r, rows = 0, base, row = 0, end
     cdef short* memo = NULL
     cdef Py_ssize_t memo_size = 0
     if a < 0:
         raise ValueError("there is no cell here (none) to start from")
     if size > MAX_BOARD:
         raise ValueError("the board has more cells than a grid may")
+    if a >= size:
+        raise ValueError("the cell is not on the board")
     keep = _walls_view(slots_obj, walls_obj, &slots, &walls, &nwalls)
     if memo_obj is not None:
         if type(memo_obj) is not array.array or (<array.array>memo_obj).ob_descr.typecode != b'h':
             raise TypeError("the ways kept must be an array('h')")
         memo = (<array.array>memo_obj).data.as_shorts
         memo_size = Py_SIZE(memo_obj)
-    memset(mark, 0, size)
-    _mark_targets(to, mark, size)
-    if a >= size:
-        raise ValueError("the cell is not on the board")
-    if mark[a] == 2:
-        return 1 if not shortest else 0
-    if memo != NULL:  # the ways kept from a, newest first: the first still open to a target
+        if _in_targets(to, a):
+            return 1
+        # the ways kept from a, newest first: the first still open to a target is the answer
         row = size + 1
         rows = memo_size // row
         for r in range(rows):
             base = r * row
-            length = memo[base]
-            if length == 0 or memo[base + 1] != a:
+            end = _kept_way(adj, deg, size, slots, walls, nwalls, memo, base, a)
+            if end < 0 or not _in_targets(to, end):
                 continue
-            if not (0 < length <= size and 0 <= memo[base + length] < size and mark[memo[base + length]] == 2):
-                continue
-            at = a
-            for i in range(base + 2, base + length + 1):
-                nxt = memo[i]
-                k = -1
-                for c in range(at * deg, at * deg + deg):
-                    if adj[c] == nxt:
-                        k = c
-                        break
-                if k < 0 or not _open_step(slots, walls, nwalls, k):
-                    break
-                at = nxt
-            else:
-                if r > 1:  # the way used goes first (the rows before it one down); from the
-                    # second row it stays, so that two starts asked in turn move nothing
-                    memcpy(kept, memo + base, row * sizeof(short))
-                    memmove(memo + row, memo, base * sizeof(short))
-                    memcpy(memo, kept, row * sizeof(short))
-                return 1
+            if marks_obj is not None:
+                _mark_kept(marks_obj, slots, memo, base)
+            if r > 1:  # the way used goes first (the rows before it one down); from the
+                # second row it stays, so that two starts asked in turn move nothing
+                memcpy(kept, memo + base, row * sizeof(short))
+                memmove(memo + row, memo, base * sizeof(short))
+                memcpy(memo, kept, row * sizeof(short))
+            return 1
         if rows:  # the way found will go first, the oldest kept goes
             memmove(memo + row, memo, (rows - 1) * row * sizeof(short))
             memo[0] = 0
+    memset(mark, 0, size)
+    _mark_targets(to, mark, size)
+    if mark[a] == 2:
+        return 1 if not shortest else 0
     mark[a] = 1
-    parent[a] = -1
     depth[a] = 0
     queue[tail] = a
     tail += 1
@@ -122,23 +169,82 @@ cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_o
             nb = adj[k]
             if nb < 0 or mark[nb] == 1 or not _open_step(slots, walls, nwalls, k):
                 continue
-            parent[nb] = c
+            via[nb] = k
             depth[nb] = depth[c] + 1
             if mark[nb] == 2:
                 if shortest:
                     return depth[nb]
+                if marks_obj is not None:
+                    _mark_crossed(marks_obj, slots, nwalls, via, deg, a, nb)
                 if memo != NULL and rows:
                     length = depth[nb] + 1
                     memo[0] = length
+                    memo[1] = a
                     at = nb
-                    for i in range(length, 0, -1):
-                        memo[i] = at
-                        at = parent[at]
+                    for i in range(length, 1, -1):
+                        memo[i] = via[at]
+                        at = via[at] // deg
                 return 1
             mark[nb] = 1
             queue[tail] = nb
             tail += 1
     return -1 if shortest else 0
+
+
+cdef int _mark_crossed(object marks_obj, const short* slots, Py_ssize_t nwalls, const short* via, int deg, int a,
+                       int end) except -1:
+    """Marks (1) in ``marks_obj`` each wall place the way from a to ``end`` crosses."""
+    cdef unsigned char* marks = _rw(marks_obj)
+    cdef Py_ssize_t size = PyByteArray_GET_SIZE(marks_obj) - 1, w  # (the last byte: always marked)
+    cdef int at = end
+    while at != a:
+        if slots != NULL:
+            w = slots[via[at]]
+            if 0 <= w < size:
+                marks[w] = 1
+        at = via[at] // deg
+    return 0
+
+
+cdef int _mark_kept(object marks_obj, const short* slots, const short* memo, Py_ssize_t base) except -1:
+    """Marks (1) in ``marks_obj`` each wall place the way kept at ``memo[base]`` crosses (a way
+    checked open: its steps are steps of the board)."""
+    cdef unsigned char* marks = _rw(marks_obj)
+    cdef Py_ssize_t size = PyByteArray_GET_SIZE(marks_obj) - 1, w, i
+    if slots == NULL:
+        return 0
+    for i in range(base + 2, base + memo[base] + 1):
+        w = slots[memo[i]]
+        if 0 <= w < size:
+            marks[w] = 1
+    return 0
+
+
+cpdef bint mark_way(object adj_obj, int deg, object slots_obj, object walls_obj, int a, object to,
+                    bytearray marks, object memo) except -1:
+    """Whether some way leads from a to ``to`` crossing no standing wall, as reachable() (with
+    its ways kept in ``memo``); the wall places the way found crosses marked 1 in ``marks`` (one
+    byte per place and one more): a wall put up anywhere else leaves that way open."""
+    if a < 0:
+        raise ValueError("there is no cell here (none) to start from")
+    return _walls_search(adj_obj, deg, slots_obj, walls_obj, a, to, memo, False, marks) == 1
+
+
+cpdef bytes take_marks(bytearray marks, bint found):
+    """The marks mark_way() left (every place marked when a way was not ``found``, and the last
+    byte, where a place that is none is read, always), the scratch emptied for the next
+    position."""
+    cdef Py_ssize_t n = PyByteArray_GET_SIZE(marks)
+    cdef bytes out
+    if n == 0:
+        return b""
+    if found:
+        out = PyBytes_FromStringAndSize(PyByteArray_AS_STRING(marks), n)
+        (<char*>PyBytes_AS_STRING(out))[n - 1] = 1
+    else:
+        out = b"\x01" * n
+    memset(PyByteArray_AS_STRING(marks), 0, n)
+    return out
 
 
 cpdef list open_neighbours(object adj_obj, int deg, object slots_obj, object walls_obj, int cell):

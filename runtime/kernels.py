@@ -597,6 +597,10 @@ def open_neighbours(adj, deg: int, slots, walls, cell: int) -> list[int]:
 
 
 def _targets(to) -> set:
+    """The target cells: a cell, a list of cells, or a mask of the board's cells (bytes, not 0
+    where a cell is one, as a grid's SIDE_MASKS give a side)."""
+    if isinstance(to, bytes):
+        return {c for c, v in enumerate(to) if v}
     targets = {to} if isinstance(to, int) else set(to)
     if -1 in targets:
         raise ValueError("there is no cell here (none) to go to")
@@ -605,30 +609,32 @@ def _targets(to) -> set:
 
 def _search(adj, deg: int, slots, walls, a: int, targets: set) -> tuple[dict, int]:
     """Breadth first from a, crossing no standing wall, in direction order: each cell reached
-    with the one it was reached from, and the first target reached (-1 none)."""
-    parent = {a: -1}
+    with the step it was reached by (an index into adj, -1 for a), and the first target reached
+    (-1 none)."""
+    via = {a: -1}
     frontier = [a]
     while frontier:
         nxt = []
         for c in frontier:
             for k in range(c * deg, c * deg + deg):
                 nb = adj[k]
-                if nb < 0 or nb in parent or not _open(slots, walls, k):
+                if nb < 0 or nb in via or not _open(slots, walls, k):
                     continue
-                parent[nb] = c
+                via[nb] = k
                 if nb in targets:
-                    return parent, nb
+                    return via, nb
                 nxt.append(nb)
         frontier = nxt
-    return parent, -1
+    return via, -1
 
 
-def _way(parent: dict, end: int) -> list[int]:
-    """The way the search took to ``end``, from its start."""
-    way = [end]
-    while parent[way[-1]] >= 0:
-        way.append(parent[way[-1]])
-    return way[::-1]
+def _way(via: dict, deg: int, end: int) -> list[int]:
+    """The steps the search took to ``end`` (indices into adj), from the start's."""
+    steps = []
+    while via[end] >= 0:
+        steps.append(via[end])
+        end = via[end] // deg
+    return steps[::-1]
 
 
 def walled_distance(adj, deg: int, slots, walls, a: int, to) -> int:
@@ -639,57 +645,97 @@ def walled_distance(adj, deg: int, slots, walls, a: int, to) -> int:
     targets = _targets(to)
     if a in targets:
         return 0
-    parent, end = _search(adj, deg, slots, walls, a, targets)
-    return len(_way(parent, end)) - 1 if end >= 0 else -1
+    via, end = _search(adj, deg, slots, walls, a, targets)
+    return len(_way(via, deg, end)) if end >= 0 else -1
 
 
-def _way_open(adj, deg: int, slots, walls, memo, base: int) -> bool:
-    """Whether the way kept at ``memo[base]`` (its length, then its cells) is open step by step."""
-    at = memo[base + 1]
-    for i in range(base + 2, base + memo[base] + 1):
-        nxt = memo[i]
-        k = next((k for k in range(at * deg, at * deg + deg) if adj[k] == nxt), -1)
-        if k < 0 or not _open(slots, walls, k):
-            return False
-        at = nxt
-    return True
+def _kept_way(adj, deg: int, slots, walls, memo, base: int, a: int) -> int:
+    """Where the way kept at ``memo[base]`` (its length in cells, its start, then the step taken
+    out of each cell: an index into adj) ends, when it starts at a and every step is open; -1
+    otherwise (a row that is no way of this board, or a step now walled)."""
+    length, size, at = memo[base], len(adj) // deg if deg else 0, a
+    if length < 2 or length > size or memo[base + 1] != a:
+        return -1
+    for i in range(base + 2, base + length + 1):
+        k = memo[i]
+        if not at * deg <= k < at * deg + deg or not _open(slots, walls, k):
+            return -1
+        at = adj[k]
+        if not 0 <= at < size:
+            return -1
+    return at
 
 
 def reachable(adj, deg: int, slots, walls, a: int, to, memo) -> bool:
     """Whether some way leads from cell a to ``to`` (a cell or a list of cells) crossing no
     standing wall. ``memo`` (``array('h')``, a whole number of rows of a cell more than the
-    board) keeps the last ways found, each as its length then its cells, the newest first:
+    board) keeps the last ways found, each as its length in cells, its start, then the step out
+    of each cell (an index into adj, so that a way is checked without looking for its steps),
+    the newest first:
     when a way kept from a is still open to a target, it is the answer and nothing is searched
     (the answer never depends on the memo, only the time). A way found goes first, and so does
     a way used from the third row on; the last row's way goes: each start asked in turn (each
     seat's pawn) keeps its ways, and a start keeps the ways around the walls tried one after
     another."""
+    return _reach(adj, deg, slots, walls, a, to, memo)[0]
+
+
+def _reach(adj, deg: int, slots, walls, a: int, to, memo) -> tuple[bool, list]:
+    """reachable()'s answer and the steps of the way it used (none when a is a target)."""
     if a < 0:
         raise ValueError("there is no cell here (none) to start from")
-    if not (isinstance(memo, array) and memo.typecode == "h"):
+    if memo is not None and not (isinstance(memo, array) and memo.typecode == "h"):
         raise TypeError("the ways kept must be an array('h')")
     targets = _targets(to)
     if a in targets:
-        return True
+        return True, []
     row = len(adj) // deg + 1 if deg else 1
-    rows = len(memo) // row
+    rows = len(memo) // row if memo is not None else 0
     for r in range(rows):
         base = r * row
-        if memo[base] != 0 and memo[base + 1] == a:
-            if 0 < memo[base] < row and memo[base + memo[base]] in targets and _way_open(adj, deg, slots, walls, memo, base):
-                if r > 1:  # (from the second row it stays: two starts asked in turn move nothing)
-                    kept = memo[base:base + row]
-                    memo[row:(r + 1) * row] = memo[:r * row]
-                    memo[:row] = kept
-                return True
-    parent, end = _search(adj, deg, slots, walls, a, targets)
+        if _kept_way(adj, deg, slots, walls, memo, base, a) in targets:
+            steps = list(memo[base + 2:base + memo[base] + 1])
+            if r > 1:  # (from the second row it stays: two starts asked in turn move nothing)
+                kept = memo[base:base + row]
+                memo[row:(r + 1) * row] = memo[:r * row]
+                memo[:row] = kept
+            return True, steps
+    via, end = _search(adj, deg, slots, walls, a, targets)
+    steps = _way(via, deg, end) if end >= 0 else []
     if rows:  # the way found goes first, the oldest kept goes
         memo[row:rows * row] = memo[:(rows - 1) * row]
-        way = _way(parent, end) if end >= 0 else []
-        memo[0] = len(way)
-        for i, cell in enumerate(way):
-            memo[1 + i] = cell
-    return end >= 0
+        memo[0] = 0
+        if end >= 0:
+            memo[0], memo[1] = len(steps) + 1, a
+            for i, k in enumerate(steps):
+                memo[2 + i] = k
+    return end >= 0, steps
+
+
+def mark_way(adj, deg: int, slots, walls, a: int, to, marks: bytearray, memo) -> bool:
+    """Whether some way leads from cell a to ``to`` crossing no standing wall, as reachable()
+    (with its ways kept in ``memo``); the wall places the way found crosses marked 1 in
+    ``marks`` (one byte per place and one more): a wall put up anywhere else leaves that way
+    open."""
+    if not isinstance(marks, bytearray):
+        raise TypeError("the marks must be a bytearray")
+    found, steps = _reach(adj, deg, slots, walls, a, to, memo)
+    for k in steps if slots is not None else ():
+        if 0 <= slots[k] < len(marks) - 1:
+            marks[slots[k]] = 1
+    return found
+
+
+def take_marks(marks: bytearray, found: bool) -> bytes:
+    """The marks mark_way() left (every place marked when a way was not ``found``, and the
+    last byte, where a place that is none is read, always), the scratch emptied for the next
+    position."""
+    if not isinstance(marks, bytearray):
+        raise TypeError("the marks must be a bytearray")
+    n = len(marks)
+    out = (bytes(marks[:-1]) + b"\x01") if found and n else b"\x01" * n
+    marks[:] = bytes(n)
+    return out
 
 
 def flanked(cells, adj, deg: int, cell: int, value: int, d: int) -> list[int]:

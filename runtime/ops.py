@@ -236,6 +236,24 @@ def on_sides(sides, cells: int) -> array:
     return out
 
 
+def way_marks(cells: int) -> bytearray:
+    """The scratch where mark_way() marks the walls a position's ways cross: a byte per wall
+    place and one more (compiler/lower/kept_ways.py)."""
+    return bytearray(cells + 1)
+
+
+def side_masks(sides, cells: int) -> list[bytes]:
+    """Per side, a mask of the board's cells (1 along the side): what reachable() and
+    walled_distance() are given for a side, so that they test a target in one read."""
+    masks = []
+    for along in sides:
+        mask = bytearray(cells)
+        for c in along:
+            mask[c] = 1
+        masks.append(bytes(mask))
+    return masks
+
+
 def neighbour_rows(table, cells: int) -> tuple:
     """Per cell, the cells a geometry table gives for it (its neighbours, where its leaps land)
     that exist, each a tuple: what :func:`neighbours` makes, made once for a Python engine's

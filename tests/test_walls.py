@@ -195,6 +195,15 @@ def test_wall_kernels_agree_with_their_twins(case, data):
             steps = pure.walled_distance(adj, deg, slots, standing, a, to)
 
 
+def _kept_cells(adj, memo, base: int) -> list[int]:
+    """The cells of the way kept at ``memo[base]``: its start, then where each kept step (an
+    index into adj) leads."""
+    length = memo[base]
+    if length < 2:
+        return []
+    return [memo[base + 1]] + [adj[k] for k in memo[base + 2:base + length + 1]]
+
+
 def _open_way(board, slots, standing, way: list, a: int, targets: set) -> bool:
     """Whether ``way`` leads from a to a target, step by step between cells next to each other,
     crossing no standing wall and meeting no cell twice."""
@@ -224,7 +233,7 @@ def test_the_ways_kept_are_open_ways_as_walls_rise_and_fall(case, data):
         found = [k.reachable(adj, board.deg, slots, standing, a, to, m) for k, m in zip((pure, compiled), memos)]
         assert found == [steps >= 0] * 2 and memos[0] == memos[1]
         if steps > 0:
-            ways = [list(memos[0][r * row + 1:r * row + 1 + memos[0][r * row]]) for r in range(2)]
+            ways = [_kept_cells(adj, memos[0], r * row) for r in range(2)]
             assert any(_open_way(board, places.slots, standing, way, a, targets) for way in ways)
         for _ in range(data.draw(st.integers(1, 3))):  # walls rise (mostly) and fall
             w = data.draw(st.integers(0, places.cells - 1))

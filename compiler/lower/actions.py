@@ -12,6 +12,7 @@ from regle.dsl.errors import Diagnostic
 from ..ir import types as T
 from ..check.symbols import LIMITS, NotConstant, fold_constant
 from ..check.texts import split_template
+from . import kept_ways
 from .ensure import ensure_method, ensure_test
 from ..passes.counts import count_only
 from ..passes.share import shared_value, use_shared
@@ -243,7 +244,8 @@ class ActionLowering:
         placed: dict[int, list] = {i: [] for i in range(-1, len(node.params))}
         tests: dict[int, list] = {i: [] for i in range(-1, len(node.params))}  # (the let or require, its test)
         guard_ctx = ctx.child()
-        needed: set[str] = set()  # the lets some require reads: the others serve the effects only
+        ways = kept_ways.plan(self, effects, prefix, arg_names) if node.params else None  # an ensure of ways
+        needed: set[str] = kept_ways.cells_read(ways)  # the lets some require reads: the rest serve the effects
         for stmt in reversed(prefix):
             if isinstance(stmt, ast.Require) or stmt.name in needed:
                 needed |= _names_in(stmt)
@@ -270,6 +272,8 @@ class ActionLowering:
         ensure = ensure_test(self, effects, index, arg_names, arg_types)
         if ensure is not None:  # tested last, where every parameter is known: a trial per move (ensure.py)
             level = len(node.params) - 1
+            if ways is not None:  # unless the ways found once in the position decide (kept_ways.py)
+                ensure = kept_ways.lower(self, ways, ctx, guard_ctx, index, ensure, node.pos[0], hoisted)
             placed[level].append(Guard(node.pos[0], ensure))
             tests[level].append((None, ensure))
         gen: list = list(placed[-1]) + hoisted

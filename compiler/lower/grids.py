@@ -349,23 +349,8 @@ class GridLowering:
         if f == "ray":
             c, d = self.cell_tree(args[1], ctx, sym), self.direction_tree(args[2], ctx, sym)
             return self.helper("ops.ray", T.list_of(cell_t), self.adj_table(g), deg, c, d)
-        if f in ("distance", "reachable"):
-            # through no wall of F (when given), to a cell or the nearest of cells (a side)
-            slots = fence = N.Const(T.ANY, 0, None)
-            if len(args) == 4:
-                fence, walls = self.walls_of(args[3], ctx, sym)
-                if walls is None:
-                    return "0", T.ANY, P_ATOM
-                slots = N.Table(T.ANY, 0, f"{gconst(walls.name)}_SLOTS")
-            a = self.cell_tree(args[1], ctx, sym)
-            many = not isinstance(args[2], ast.Str) and self.tree(args[2], ctx).type.kind in ("list", "zone", "enum")
-            b = self.cell_list(args[2], ctx, sym) if many else self.cell_tree(args[2], ctx, sym)
-            if f == "distance":
-                return self.helper("K.walled_distance", T.INT, self.adj_table(g), deg, slots, fence, a, b)
-            k = self.way_memos.get(sym.name, 0)
-            self.way_memos[sym.name] = k + 1
-            return self.helper("K.reachable", T.BOOL, self.adj_table(g), deg, slots, fence, a, b,
-                               N.Global(T.ANY, 0, f"{g}_WAYS_{k}"))
+        if f in ("distance", "reachable"):  # through no wall of F (when given): lower/kept_ways.py
+            return self.walled_search(f, args, ctx, sym)
         if f == "edge_cells":
             return attrs.evolve(self.cell_list(args[1], ctx, sym), type=T.list_of(cell_t))
         if f == "in_a_row":

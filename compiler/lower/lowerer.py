@@ -29,6 +29,7 @@ from .exprs import ExpressionLowering, TooMuchWork, WORK_PER_NODE
 from .calls import CallLowering
 from .stmts import StatementLowering
 from .actions import ActionLowering
+from .kept_ways import WaysLowering
 from .shared_ids import share_ids
 from .notices import lower_notices
 
@@ -61,7 +62,7 @@ def work_budget(rules: ast.Rules) -> int:
 
 
 class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowering, GridLowering,
-              GridStatementLowering):
+              GridStatementLowering, WaysLowering):
     """The checked rules -> GameIR: each concern in its own mixin (expressions, calls,
     statements, actions, grids and their statements); here the whole game is put together."""
 
@@ -77,6 +78,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         #: the leap tables the rules use: (grid, m, n) -> (offsets per cell, the table)
         self.leap_tables: dict[tuple, tuple] = {}
         self.way_memos: dict[str, int] = {}  # per board, how many reachable() calls keep the ways found
+        self.way_marks: str | None = None  # while a kept-ways source is lowered: reachable() marks its way there
+        self.way_marks_of: set[str] = set()  # the walls grids whose ways are marked (their W_MARKS)
         #: while an ensure's trial is written: per procedure, the statements it keeps (ensure.py)
         self.trial_blocks: dict | None = None
         self.sym = sym
@@ -315,6 +318,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             gr.leaps = [(f"LEAP_{m}_{n}", deg, list(table))
                         for (g, m, n), (deg, table) in sorted(self.leap_tables.items()) if g == gr.name]
             gr.ways = self.way_memos.get(gr.name, 0)
+            gr.marks = gr.name in self.way_marks_of
         return GameIR(
             name=name, title=game.title if game else name, rules_file=self.source.filename,
             native_lowered=self.native,

@@ -1,0 +1,183 @@
+"""Legality after the move by the ways kept (compiler/lower/kept_ways.py): an ``ensure`` of ways
+through walls found once per position, a candidate wall tried only when it crosses one of them.
+The shapes it takes and those it leaves to the plain trial, the same moves with it and without
+it on both engines, and its kernels (mark_way, take_marks) against their pure twins, with the
+property they rest on: a wall put up where no way found was marked leaves every way open."""
+from __future__ import annotations
+
+import random
+from array import array
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import regle
+from regle.compiler.check import geometry
+from regle.compiler.generate import engine_source, native_source
+from regle.runtime import kernels as pure
+
+from test_walls import RACE, walled
+
+try:
+    from regle.runtime import _kernels as compiled
+except ImportError:  # pragma: no cover - the compiled kernels are optional
+    compiled = None
+
+QUORIDOR = (Path(__file__).resolve().parent.parent / "games" / "classics" / "quoridor.rules").read_text(encoding="utf-8")
+ENSURE = "ensure all(reachable(board, pawn(p), goal(p), fence) for p in players)"
+
+
+def _without_ways_kept(text: str) -> str:
+    """The same rules, phrased so that the ways kept do not apply (``or false``: a condition
+    that is not only searches): every candidate is tried."""
+    assert ENSURE in text
+    return text.replace(ENSURE, f"ensure ({ENSURE[len('ensure '):]}) or false")
+
+
+def test_a_walls_ensure_is_decided_by_the_ways_kept_on_both_engines():
+    for source in (engine_source(RACE, "race.rules"), native_source(RACE, "race.rules")):
+        assert "take_marks(G_fence__MARKS" in source and "mark_way(" in source
+        assert "_ways_1[" in source  # the candidate's wall read in the marks before any trial
+    plain = engine_source(_without_ways_kept(RACE), "race.rules")
+    assert "take_marks" not in plain and "mark_way" not in plain and "G_fence__MARKS" not in plain
+
+
+def test_a_candidate_off_the_ways_found_is_not_tried():
+    """On an open board, the walls that cross no way found need no trial: far fewer trials
+    than candidates, and the same moves as when every candidate is tried."""
+    game = regle.loads(RACE, name="race_kept", backend="python")
+    plain = regle.loads(_without_ways_kept(RACE), name="race_plain", backend="python")
+    trials = []
+    state_type = type(game.new_game(seed=1))
+    tried = state_type._ensure_1
+
+    def counting(s, *args):
+        trials.append(args)
+        return tried(s, *args)
+
+    state_type._ensure_1 = counting
+    try:
+        state = game.new_game(seed=1)
+        moves = {str(m) for m in state.legal_moves()}
+    finally:
+        state_type._ensure_1 = tried
+    walls = [m for m in moves if "|" in m]
+    assert len(walls) == 24 and 0 < len(trials) < len(walls) // 2
+    assert moves == {str(m) for m in plain.new_game(seed=1).legal_moves()}
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+@pytest.mark.parametrize("text, size", [(RACE, None), (QUORIDOR, 5), (QUORIDOR, 9)])
+def test_the_same_moves_with_the_ways_kept_and_without(backend, text, size):
+    """Seeded random games: at every decision the legal moves (in order) are the same whether
+    the ways kept decide or every candidate is tried; the games end alike."""
+    if size is not None:
+        text = text.replace("param size = 9", f"param size = {size}")
+    kept = regle.loads(text, name=f"kept{size}", backend=backend)
+    plain = regle.loads(_without_ways_kept(text), name=f"plain{size}", backend=backend)
+    walls_played = 0
+    for seed in range(12 if size == 9 else 25):
+        a, b = kept.new_game(seed=seed), plain.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not a.over:
+            moves = [str(m) for m in a.legal_moves()]
+            assert moves == [str(m) for m in b.legal_moves()]
+            assert a.legal_action_ids() == b.legal_action_ids()
+            move = rng.choice(moves)
+            walls_played += "|" in move or move.endswith(("h", "v"))
+            a.play(move)
+            b.play(move)
+        assert b.over and a.winners == b.winners
+    assert walls_played > 20  # walls were placed, and refused ones met the trial
+
+
+SHAPES_LEFT_TO_THE_TRIAL = {
+    "a search from a let of the action": ("  require left[me] > 0\n",
+                                          "  require left[me] > 0\n      let home = pawn(me)\n"),
+    "a condition besides searches": (ENSURE, f"ensure {ENSURE[len('ensure '):]} and left[me] > 0"),
+    "a target that reads the walls": ("define goal(p) = if p == 0 then north else south",
+                                      "define goal(p) = if p == 0 or count(filled_cells(fence, 0)) > 99 then north else south"),
+    "a trial that moves a pawn": ("  put me at w on fence\n", "  put me at w on fence\n      move pawn(me) to pawn(me) on board\n"),
+    "a wall written at a let of the effects": ("  put me at w on fence\n",
+                                              "  left[me] -= 0\n      let v = w\n      put me at v on fence\n"),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES_LEFT_TO_THE_TRIAL))
+def test_shapes_the_ways_kept_leave_to_the_trial(shape):
+    """Where the ways found in the position could not prove a candidate legal, every candidate
+    is tried, and the game plays."""
+    old, new = SHAPES_LEFT_TO_THE_TRIAL[shape]
+    assert old in RACE
+    text = RACE.replace(old, new)
+    if "home" in new:
+        text = text.replace(ENSURE, "ensure reachable(board, home, goal(me), fence)")
+    assert "take_marks" not in engine_source(text, "race.rules")
+    state = regle.loads(text, name="race_shape", backend="python").new_game(seed=1)
+    assert state.legal_moves()
+
+
+def test_a_wall_is_written_where_no_way_was_marked_or_the_trial_decides():
+    """A wall written at a place that is none (-1) reads the last mark, always set: the trial
+    runs (and says what it says), as it would without the ways kept."""
+    assert pure.take_marks(bytearray(4), True)[-1] == 1 and pure.take_marks(bytearray(4), False) == b"\x01" * 4
+
+
+# ---- the kernels ------------------------------------------------------------------------------------
+KERNELS = [pytest.param(pure, id="pure"),
+           pytest.param(compiled, id="compiled", marks=pytest.mark.skipif(compiled is None, reason="not built"))]
+
+
+@pytest.mark.parametrize("k", KERNELS)
+@settings(max_examples=300, deadline=None)
+@given(walled())
+def test_a_wall_raised_off_the_marked_way_leaves_it_open(k, case):
+    """mark_way answers as reachable(); when it finds a way, raising any wall it did not mark
+    leaves the start a way to a target (the ways kept rest on this)."""
+    board, places, standing, a, to = case
+    adj, slots = array("h", board.adj), array("h", places.slots)
+    marks = bytearray(places.cells + 1)
+    memo = array("h", bytes(2 * 2 * (board.cells + 1)))
+    found = k.mark_way(adj, board.deg, slots, standing, a, to, marks, memo)
+    assert found == (pure.walled_distance(adj, board.deg, slots, standing, a, to) >= 0)
+    taken = k.take_marks(marks, found)
+    assert marks == bytearray(places.cells + 1)  # emptied for the next position
+    if not found:
+        assert taken == b"\x01" * (places.cells + 1)
+        return
+    assert taken[-1] == 1
+    for w in range(places.cells):
+        if not taken[w] and not standing[w]:
+            raised = bytearray(standing)
+            raised[w] = 1
+            assert pure.walled_distance(adj, board.deg, slots, raised, a, to) >= 0, w
+
+
+@pytest.mark.skipif(compiled is None, reason="compiled kernels not built")
+@settings(max_examples=300, deadline=None)
+@given(walled(), st.data())
+def test_mark_way_agrees_with_its_twin(case, data):
+    """The same answers, marks and ways kept, asked again and again as walls rise and fall."""
+    board, places, standing, a, to = case
+    adj, slots = array("h", board.adj), array("h", places.slots)
+    marks = [bytearray(places.cells + 1) for _ in range(2)]
+    memos = [array("h", bytes(2 * 3 * (board.cells + 1))) for _ in range(2)]
+    for _ in range(3):
+        found = [k.mark_way(adj, board.deg, slots, standing, a, to, m, memo)
+                 for k, m, memo in zip((pure, compiled), marks, memos)]
+        assert found[0] == found[1] and marks[0] == marks[1] and memos[0] == memos[1]
+        taken = [k.take_marks(m, found[0]) for k, m in zip((pure, compiled), marks)]
+        assert taken[0] == taken[1]
+        w = data.draw(st.integers(0, places.cells - 1))
+        standing[w] ^= 1
+
+
+@pytest.mark.parametrize("k", KERNELS)
+def test_the_marks_must_be_a_bytearray(k):
+    board = geometry.square(3, 3)
+    adj, slots = array("h", board.adj), array("h", geometry.walls(board).slots)
+    with pytest.raises(TypeError):
+        k.mark_way(adj, 4, slots, bytearray(12), 0, 8, b"\x00" * 13, None)
+    with pytest.raises(TypeError):
+        k.take_marks(b"\x00" * 13, True)
