@@ -102,6 +102,96 @@ cdef int _kept_way(const short* adj, int deg, Py_ssize_t size, const short* slot
     return at
 
 
+cdef int _repair(const short* adj, int deg, Py_ssize_t size, const short* slots, const unsigned char* walls,
+                 Py_ssize_t nwalls, short* memo, int rows, int row, int a, object to, unsigned char* mark,
+                 short* via, short* queue, short* pos, short* way) except -1:
+    """A kept way from a to a target that a wall now cuts, mended round the wall: from the cell
+    before the first walled step, breadth first (in the twins' order) through cells off the way's
+    start, to the first cell of the rest of the way or a target. The way mended goes first among
+    those kept (the oldest kept goes) and 1 is returned; 0, nothing changed, when no kept way
+    is cut so, or no mending is found (the full search decides)."""
+    cdef int r, base = 0, length = 0, i, k, at = a, nxt, cut = -1, u, c, nb, meet = -1, head = 0, tail = 0, d, n
+    cdef bint ok
+    for r in range(rows):  # the first way kept from a whose first cut is its only fault
+        base = r * row
+        length = memo[base]
+        if length < 2 or length > size or memo[base + 1] != a:
+            continue
+        at, cut, ok = a, -1, True
+        queue[0] = a  # (the way's cells, for a moment)
+        for i in range(length - 1):
+            k = memo[base + 2 + i]
+            if k < at * deg or k >= at * deg + deg:
+                ok = False
+                break
+            nxt = adj[k]
+            if nxt < 0 or nxt >= size:
+                ok = False
+                break
+            if cut < 0 and not _open_step(slots, walls, nwalls, k):
+                cut = i
+            at = nxt
+            queue[i + 1] = at
+        if ok and cut >= 0 and _in_targets(to, at):
+            break
+    else:
+        return 0
+    memset(mark, 0, size)
+    _mark_targets(to, mark, size)
+    for i in range(cut + 1):
+        if mark[queue[i]] == 2:  # a target before the cut: the full search decides
+            return 0
+    for i in range(cut + 1, length):  # the rest of the way: 3, where each cell stands on it
+        mark[queue[i]] = 3
+        pos[queue[i]] = i
+    for i in range(cut + 1):  # the start of the way: passed over
+        mark[queue[i]] = 1
+    u = queue[cut]
+    queue[0] = u
+    tail = 1
+    while head < tail and meet < 0:
+        c = queue[head]
+        head += 1
+        for k in range(c * deg, c * deg + deg):
+            nb = adj[k]
+            if nb < 0 or mark[nb] == 1 or not _open_step(slots, walls, nwalls, k):
+                continue
+            via[nb] = k
+            if mark[nb] >= 2:
+                meet = nb
+                break
+            mark[nb] = 1
+            queue[tail] = nb
+            tail += 1
+    if meet < 0:
+        return 0
+    d = 0
+    at = meet
+    while at != u:
+        d += 1
+        at = via[at] // deg
+    n = cut + d + (length - 1 - pos[meet] if mark[meet] == 3 else 0)  # the steps of the way mended
+    if n + 1 > size:
+        return 0
+    for i in range(cut):
+        way[2 + i] = memo[base + 2 + i]
+    at = meet
+    for i in range(cut + d - 1, cut - 1, -1):
+        way[2 + i] = via[at]
+        at = via[at] // deg
+    if mark[meet] == 3:
+        for i in range(pos[meet], length - 1):
+            k = memo[base + 2 + i]
+            if not _open_step(slots, walls, nwalls, k):
+                return 0
+            way[2 + cut + d + i - pos[meet]] = k
+    way[0] = n + 1
+    way[1] = a
+    memmove(memo + row, memo, (rows - 1) * row * sizeof(short))
+    memcpy(memo, way, (n + 2) * sizeof(short))
+    return 1
+
+
 cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_obj, int a, object to,
                        object memo_obj, bint shortest, object marks_obj=None) except -2:
     """The search behind walled_distance (the steps, -1 none), reachable (1 or 0, the way kept
@@ -138,18 +228,19 @@ cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_o
         # the ways kept from a, newest first: the first still open to a target is the answer
         row = size + 1
         rows = memo_size // row
-        for r in range(rows):
+        for r in range(rows if marks_obj is None else 0):  # (marks: a shortest way, which fewer walls cross)
             base = r * row
             end = _kept_way(adj, deg, size, slots, walls, nwalls, memo, base, a)
             if end < 0 or not _in_targets(to, end):
                 continue
-            if marks_obj is not None:
-                _mark_kept(marks_obj, slots, memo, base)
             if r > 1:  # the way used goes first (the rows before it one down); from the
                 # second row it stays, so that two starts asked in turn move nothing
                 memcpy(kept, memo + base, row * sizeof(short))
                 memmove(memo + row, memo, base * sizeof(short))
                 memcpy(memo, kept, row * sizeof(short))
+            return 1
+        if rows and marks_obj is None and _repair(adj, deg, size, slots, walls, nwalls, memo, rows, row, a, to, mark, via, queue,
+                            depth, kept):
             return 1
         if rows:  # the way found will go first, the oldest kept goes
             memmove(memo + row, memo, (rows - 1) * row * sizeof(short))
@@ -206,25 +297,13 @@ cdef int _mark_crossed(object marks_obj, const short* slots, Py_ssize_t nwalls, 
     return 0
 
 
-cdef int _mark_kept(object marks_obj, const short* slots, const short* memo, Py_ssize_t base) except -1:
-    """Marks (1) in ``marks_obj`` each wall place the way kept at ``memo[base]`` crosses (a way
-    checked open: its steps are steps of the board)."""
-    cdef unsigned char* marks = _rw(marks_obj)
-    cdef Py_ssize_t size = PyByteArray_GET_SIZE(marks_obj) - 1, w, i
-    if slots == NULL:
-        return 0
-    for i in range(base + 2, base + memo[base] + 1):
-        w = slots[memo[i]]
-        if 0 <= w < size:
-            marks[w] = 1
-    return 0
-
-
 cpdef bint mark_way(object adj_obj, int deg, object slots_obj, object walls_obj, int a, object to,
                     bytearray marks, object memo) except -1:
-    """Whether some way leads from a to ``to`` crossing no standing wall, as reachable() (with
-    its ways kept in ``memo``); the wall places the way found crosses marked 1 in ``marks`` (one
-    byte per place and one more): a wall put up anywhere else leaves that way open."""
+    """Whether some way leads from a to ``to`` crossing no standing wall, as reachable(); the
+    wall places a shortest way crosses marked 1 in ``marks`` (one byte per place and one more):
+    a wall put up anywhere else leaves that way open. The way is searched (the shortest ways
+    cross the fewest walls, so fewer candidates need a trial), and kept first in ``memo``,
+    where the trials of the candidates find it."""
     if a < 0:
         raise ValueError("there is no cell here (none) to start from")
     return _walls_search(adj_obj, deg, slots_obj, walls_obj, a, to, memo, False, marks) == 1

@@ -680,8 +680,9 @@ def reachable(adj, deg: int, slots, walls, a: int, to, memo) -> bool:
     return _reach(adj, deg, slots, walls, a, to, memo)[0]
 
 
-def _reach(adj, deg: int, slots, walls, a: int, to, memo) -> tuple[bool, list]:
-    """reachable()'s answer and the steps of the way it used (none when a is a target)."""
+def _reach(adj, deg: int, slots, walls, a: int, to, memo, fresh: bool = False) -> tuple[bool, list]:
+    """reachable()'s answer and the steps of the way it used (none when a is a target);
+    ``fresh``: searched, not read from the ways kept nor mended (a shortest way)."""
     if a < 0:
         raise ValueError("there is no cell here (none) to start from")
     if memo is not None and not (isinstance(memo, array) and memo.typecode == "h"):
@@ -691,7 +692,7 @@ def _reach(adj, deg: int, slots, walls, a: int, to, memo) -> tuple[bool, list]:
         return True, []
     row = len(adj) // deg + 1 if deg else 1
     rows = len(memo) // row if memo is not None else 0
-    for r in range(rows):
+    for r in range(0 if fresh else rows):
         base = r * row
         if _kept_way(adj, deg, slots, walls, memo, base, a) in targets:
             steps = list(memo[base + 2:base + memo[base] + 1])
@@ -700,8 +701,12 @@ def _reach(adj, deg: int, slots, walls, a: int, to, memo) -> tuple[bool, list]:
                 memo[row:(r + 1) * row] = memo[:r * row]
                 memo[:row] = kept
             return True, steps
-    via, end = _search(adj, deg, slots, walls, a, targets)
-    steps = _way(via, deg, end) if end >= 0 else []
+    mended = _repair(adj, deg, slots, walls, memo, rows, row, a, targets) if rows and not fresh else None
+    if mended is not None:
+        via, end, steps = None, 0, mended
+    else:
+        via, end = _search(adj, deg, slots, walls, a, targets)
+        steps = _way(via, deg, end) if end >= 0 else []
     if rows:  # the way found goes first, the oldest kept goes
         memo[row:rows * row] = memo[:(rows - 1) * row]
         memo[0] = 0
@@ -712,14 +717,76 @@ def _reach(adj, deg: int, slots, walls, a: int, to, memo) -> tuple[bool, list]:
     return end >= 0, steps
 
 
+def _repair(adj, deg: int, slots, walls, memo, rows: int, row: int, a: int, targets: set) -> list | None:
+    """A kept way from a to a target that a wall now cuts, mended round the wall: from the cell
+    before the first walled step, breadth first (in direction order) through cells off the
+    way's start, to the first cell of the rest of the way or a target. The steps of the way
+    mended, or None when no kept way is cut so, or no mending is found (the full search
+    decides)."""
+    size = len(adj) // deg if deg else 0
+    for r in range(rows):  # the first way kept from a whose first cut is its only fault
+        base = r * row
+        length = memo[base]
+        if length < 2 or length > size or memo[base + 1] != a:
+            continue
+        cells, at, cut, ok = [a], a, -1, True
+        for i in range(length - 1):
+            k = memo[base + 2 + i]
+            if not at * deg <= k < at * deg + deg or not 0 <= adj[k] < size:
+                ok = False
+                break
+            if cut < 0 and not _open(slots, walls, k):
+                cut = i
+            at = adj[k]
+            cells.append(at)
+        if ok and cut >= 0 and at in targets:
+            break
+    else:
+        return None
+    if any(c in targets for c in cells[:cut + 1]):  # a target before the cut: the full search decides
+        return None
+    rest = {c: i for i, c in enumerate(cells) if i > cut}  # where each cell stands on the way
+    start = set(cells[:cut + 1])
+    u = cells[cut]
+    via, queue, meet = {}, [u], -1
+    for c in queue:
+        for k in range(c * deg, c * deg + deg):
+            nb = adj[k]
+            if nb < 0 or nb in start or nb in via or not _open(slots, walls, k):
+                continue
+            via[nb] = k
+            if nb in rest or nb in targets:
+                meet = nb
+                break
+            queue.append(nb)
+        if meet >= 0:
+            break
+    if meet < 0:
+        return None
+    detour, at = [], meet
+    while at != u:
+        detour.append(via[at])
+        at = via[at] // deg
+    steps = list(memo[base + 2:base + 2 + cut]) + detour[::-1]
+    if meet in rest:
+        tail = list(memo[base + 2 + rest[meet]:base + length + 1])
+        if len(steps) + len(tail) + 1 > size:
+            return None
+        if not all(_open(slots, walls, k) for k in tail):
+            return None
+        steps += tail
+    return steps if len(steps) + 1 <= size else None
+
+
 def mark_way(adj, deg: int, slots, walls, a: int, to, marks: bytearray, memo) -> bool:
-    """Whether some way leads from cell a to ``to`` crossing no standing wall, as reachable()
-    (with its ways kept in ``memo``); the wall places the way found crosses marked 1 in
-    ``marks`` (one byte per place and one more): a wall put up anywhere else leaves that way
-    open."""
+    """Whether some way leads from cell a to ``to`` crossing no standing wall, as reachable();
+    the wall places a shortest way crosses marked 1 in ``marks`` (one byte per place and one
+    more): a wall put up anywhere else leaves that way open. The way is searched (the shortest
+    ways cross the fewest walls, so fewer candidates need a trial), and kept first in ``memo``,
+    where the trials of the candidates find it."""
     if not isinstance(marks, bytearray):
         raise TypeError("the marks must be a bytearray")
-    found, steps = _reach(adj, deg, slots, walls, a, to, memo)
+    found, steps = _reach(adj, deg, slots, walls, a, to, memo, fresh=True)
     for k in steps if slots is not None else ():
         if 0 <= slots[k] < len(marks) - 1:
             marks[slots[k]] = 1

@@ -43,6 +43,16 @@ def test_a_walls_ensure_is_decided_by_the_ways_kept_on_both_engines():
     assert "take_marks" not in plain and "mark_way" not in plain and "G_fence__MARKS" not in plain
 
 
+def test_two_actions_of_a_step_share_the_ways_found():
+    """Quoridor's two walls (across, along) ask for the same ways: they are found once per
+    position, by whichever action comes first, in the list of moves and in the keys alike."""
+    for source in (engine_source(QUORIDOR, "quoridor.rules"), native_source(QUORIDOR, "quoridor.rules")):
+        generators = source.count("_ways_2 = None")
+        assert generators >= 1 and source.count("take_marks(G_fence__MARKS") == 2 * generators
+        assert source.count("_ways_3 = _ways_2") == generators  # the second action reads the first one's
+    assert "cdef bytes _ways_2 = None" in native_source(QUORIDOR, "quoridor.rules")  # read in C
+
+
 def test_a_candidate_off_the_ways_found_is_not_tried():
     """On an open board, the walls that cross no way found need no trial: far fewer trials
     than candidates, and the same moves as when every candidate is tried."""

@@ -313,3 +313,33 @@ def test_hidden_walls_are_not_drawn_standing():
     assert state.view(0)["zones"]["fence"][0] == -2  # something there, unseen
     assert "│" not in render(state, 0) and 'class="cell wall up"' not in table_html(state, 0)
     assert " 1 .│1" in render(regle.loads(RACE, name="race", backend="python").new_game(seed=1).play("a1|b1"))
+
+
+def test_a_kept_way_a_wall_cuts_is_mended_round_it_without_a_full_search(monkeypatch):
+    """A wall raised across the way kept: the way is mended from the cell before the wall to the
+    rest of the way (no search from the start), the way mended is open, meets no cell twice,
+    and both twins keep the same."""
+    board = geometry.square(4, 4)
+    places = geometry.walls(board)
+    adj, slots = array("h", board.adj), array("h", places.slots)
+    walls = bytearray(places.cells)
+    goal = [12, 13, 14, 15]
+    row = board.cells + 1
+    memos = [array("h", bytes(2 * 2 * row)) for _ in range(2)]
+    kernels = [pure] + ([compiled] if compiled is not None else [])
+    for k, memo in zip(kernels, memos):
+        assert k.reachable(adj, 4, slots, walls, 0, goal, memo)
+    way = _kept_cells(adj, memos[0], 0)
+    assert way == [0, 4, 8, 12]  # straight north from a1
+    walls[places.cell_names().index("a2|a3")] = 1  # across its second step
+
+    def search(*args):
+        raise AssertionError("the way was searched from its start again")
+
+    monkeypatch.setattr(pure, "_search", search)
+    for k, memo in zip(kernels, memos):
+        assert k.reachable(adj, 4, slots, walls, 0, goal, memo)
+    mended = _kept_cells(adj, memos[0], 0)
+    assert mended[:2] == [0, 4] and mended[-1] in goal and len(set(mended)) == len(mended)
+    assert _open_way(board, places.slots, walls, mended, 0, set(goal))
+    assert all(m == memos[0] for m in memos)

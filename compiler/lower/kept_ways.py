@@ -140,7 +140,8 @@ def lower(low, ways: WaysPlan, ctx: Ctx, guard_ctx: Ctx, index: int, trial: N.Ex
     finally:
         low.way_marks = None
     var = f"_ways_{index}"
-    hoisted.append(Source(line, var, low.helper("K.take_marks", T.ANY, N.Global(T.ANY, 0, marks), found)))
+    hoisted.append(Source(line, var, low.helper("K.take_marks", T.ANY, N.Global(T.ANY, 0, marks), found), once=True,
+                          c_type="bytes"))
     clear = None
     for cell in ways.cells:
         # a cell that is none reads the last mark, always set: the trial decides
@@ -174,10 +175,10 @@ class WaysLowering:
             b = self.cell_tree(args[2], ctx, sym)
         if f == "distance":
             return self.helper("K.walled_distance", T.INT, self.adj_table(g), deg, slots, fence, a, b)
+        if self.way_marks is not None:  # (no ways kept: every action of a step shares the marks)
+            return self.helper("K.mark_way", T.BOOL, self.adj_table(g), deg, slots, fence, a, b,
+                               N.Global(T.ANY, 0, self.way_marks), N.Const(T.ANY, 0, None))
         k = self.way_memos.get(sym.name, 0)
         self.way_memos[sym.name] = k + 1
-        memo = N.Global(T.ANY, 0, f"{g}_WAYS_{k}")
-        if self.way_marks is not None:
-            return self.helper("K.mark_way", T.BOOL, self.adj_table(g), deg, slots, fence, a, b,
-                               N.Global(T.ANY, 0, self.way_marks), memo)
-        return self.helper("K.reachable", T.BOOL, self.adj_table(g), deg, slots, fence, a, b, memo)
+        return self.helper("K.reachable", T.BOOL, self.adj_table(g), deg, slots, fence, a, b,
+                           N.Global(T.ANY, 0, f"{g}_WAYS_{k}"))

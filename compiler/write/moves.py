@@ -137,9 +137,13 @@ class SlideScan(S.Stmt):
 
 @attrs.frozen
 class Source(S.Stmt):
-    """``var = value``: a loop source no parameter changes, computed once before the loops."""
+    """``var = value``: a loop source no parameter changes, computed once before the loops.
+    ``once``: computed at most once per call of the generator, and shared by every action of
+    the step whose source is the same (the ways a position keeps: lower/kept_ways.py)."""
     var: str
     value: N.Expr
+    once: bool = False
+    c_type: str = ""  # natively, a once-computed source's C type ("bytes": indexed in C)
 
 
 @attrs.frozen
@@ -244,6 +248,18 @@ class _Moves:
         self.w = writer
         self.native = writer.native
         self.depth = 0  # how deep in guards and loops the lines being written stand
+        self.once: dict[str, str] = {}  # a shared source's code -> the local that holds it
+        self.c_typed = False  # whether its locals may be declared with C types (natively only)
+
+    def once_head(self, block) -> list[str]:
+        """The locals of the sources computed at most once per call (``Source.once``), None
+        until one is needed: one per value, whichever actions ask for it."""
+        typed = {}
+        for st in _walk(block):
+            if isinstance(st, Source) and st.once:
+                self.once.setdefault(self.w.code(st.value), st.var)
+                typed[st.var] = f"cdef {st.c_type} " if self.c_typed and st.c_type else ""
+        return [f"{typed[var]}{var} = None  # computed once, when an action first needs it" for var in typed]
 
     def lines(self, block) -> list[str]:
         out: list[str] = []
@@ -323,7 +339,12 @@ class _Moves:
         return head + self.w.walk_body(st.cells, st.var, self.inside(st.body), st.start, st.steps)
 
     def m_Source(self, st: Source) -> list[str]:
-        return [f"{st.var} = {self.w.code(st.value)}"]
+        code = self.w.code(st.value)
+        if not st.once:
+            return [f"{st.var} = {code}"]
+        shared = self.once[code]
+        out = [f"if {shared} is None:", f"    {shared} = {code}"]
+        return out + ([f"{st.var} = {shared}"] if st.var != shared else [])
 
     def move(self, tag: int, args: tuple) -> str:
         return f"({tag}, {', '.join(args)})" if args else f"({tag},)"
@@ -365,7 +386,7 @@ def move_lines(block: tuple, writer) -> list[str]:
         return [line for st in block for line in
                 (["return " + moves.made(st)] if st is only else moves.lines([st]))]
     kinds = {type(st) for st in _walk(block)}
-    head = ["out = []"]
+    head = ["out = []", *moves.once_head(block)]
     if not moves.native and AddMove in kinds:
         head.append("_add = out.append")
     if not moves.native and kinds & {KernelMoves, ListedMoves}:
@@ -388,6 +409,7 @@ class _Keys(_Moves):
     def __init__(self, writer, unread: set[str]) -> None:
         super().__init__(writer)
         self.decls: list[str] = []  # C arrays of the method, declared at its top
+        self.c_typed = True
         self.unread = unread  # hoisted sources no key reads
         self.scanned: dict = {}  # a scan's cells (its grid and span) -> the C array that keeps them
 
@@ -511,5 +533,6 @@ def keyed_moves(block: tuple, actions: list, kind: str, shared: bool, writer) ->
         return None  # the list is read as it is made
     unread = {var for st in _walk(block) if isinstance(st, KernelMoves) and st.zones is not None for var in st.sources}
     keys = _Keys(writer, unread)
-    lines = ["s._nkeys = 0", "s._keys_wide = False", *keys.lines(block), "return -2 if s._keys_wide else s._nkeys"]
+    lines = ["s._nkeys = 0", "s._keys_wide = False", *keys.once_head(block), *keys.lines(block),
+             "return -2 if s._keys_wide else s._nkeys"]
     return {"tag": None, "lines": keys.decls + lines}
