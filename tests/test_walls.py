@@ -12,6 +12,7 @@ from hypothesis import given, settings, strategies as st
 import regle
 from regle.compiler.check import geometry
 from regle.runtime import kernels as pure
+from regle.runtime import kernels_walls as pure_walls  # (where the walls' twins live)
 
 try:
     from regle.runtime import _kernels as compiled
@@ -276,7 +277,7 @@ def test_starts_asked_in_turn_keep_their_ways(k, monkeypatch):
         raise AssertionError("a way kept was searched again")
 
     if k is pure:  # (the compiled kernel is held to the twin's ways by the hypothesis tests)
-        monkeypatch.setattr(pure, "_search", search)
+        monkeypatch.setattr(pure_walls, "_search", search)
     for a in (0, 2, 0, 2):
         assert k.reachable(adj, 4, slots, walls, a, goal, memo)
     assert memo == kept
@@ -336,7 +337,7 @@ def test_a_kept_way_a_wall_cuts_is_mended_round_it_without_a_full_search(monkeyp
     def search(*args):
         raise AssertionError("the way was searched from its start again")
 
-    monkeypatch.setattr(pure, "_search", search)
+    monkeypatch.setattr(pure_walls, "_search", search)
     for k, memo in zip(kernels, memos):
         assert k.reachable(adj, 4, slots, walls, 0, goal, memo)
     mended = _kept_cells(adj, memos[0], 0)
