@@ -59,8 +59,8 @@ cdef int _in_targets(object to, Py_ssize_t cell) except -1:
     refused, as the search does."""
     cdef Py_ssize_t i, n, c
     cdef bint found = False
-    if PyBytes_Check(to) and PyBytes_GET_SIZE(to) > cell:  # a mask of the board's cells
-        return (<const unsigned char*>PyBytes_AS_STRING(to))[cell] != 0
+    if PyBytes_Check(to):  # a mask of the board's cells
+        return 0 <= cell < PyBytes_GET_SIZE(to) and (<const unsigned char*>PyBytes_AS_STRING(to))[cell] != 0
     if isinstance(to, int):
         c = to
         if c < 0:

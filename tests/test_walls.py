@@ -166,7 +166,8 @@ def walled(draw):
     standing = draw(st.lists(st.booleans(), min_size=places.cells, max_size=places.cells))
     a = draw(st.integers(0, board.cells - 1))
     to = draw(st.one_of(st.integers(0, board.cells - 1),
-                        st.lists(st.integers(0, board.cells - 1), min_size=1, max_size=5)))
+                        st.lists(st.integers(0, board.cells - 1), min_size=1, max_size=5),
+                        st.binary(min_size=0, max_size=board.cells + 2)))  # a mask of cells (a side's)
     return board, places, bytearray(standing), a, to
 
 
@@ -226,7 +227,7 @@ def test_the_ways_kept_are_open_ways_as_walls_rise_and_fall(case, data):
     with no cell twice, and both twins keep the same ways."""
     board, places, standing, a, to = case
     adj, slots = array("h", board.adj), array("h", places.slots)
-    targets = {to} if isinstance(to, int) else set(to)
+    targets = pure_walls._targets(to)
     row = board.cells + 1
     memos = [array("h", bytes(2 * 2 * row)) for _ in range(2)]
     for _ in range(6):
