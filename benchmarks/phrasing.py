@@ -41,6 +41,9 @@ class Pair(NamedTuple):
 OTHELLO = "games/classics/othello.rules"
 BREAKTHROUGH = "games/classics/breakthrough.rules"
 CONNECT4 = "games/classics/connect4.rules"
+QUORIDOR = "games/classics/quoridor.rules"
+WAYS = "    ensure all(reachable(board, pawn(p), goal(p), fence) for p in players)\n"
+EACH_WAY = "    ensure reachable(board, pawn(0), north, fence) and reachable(board, pawn(1), south, fence)\n"
 
 PAIRS = (
     Pair("let-or-repeat", "a let of the outflanked discs, or flanked() written again where used", OTHELLO, (
@@ -83,6 +86,8 @@ PAIRS = (
         ("    require row(board, t) == row(board, c) + forward(me)\n    require is_empty(board, t)",
          "    require row(board, t) == row(board, c) + 2 * me - 1\n    require is_empty(board, t)"),
     )),
+    Pair("ways-all-or-each", "a wall's ensure of ways as all(... for p in players), or each seat's written out",
+         QUORIDOR, ((WAYS, EACH_WAY), (WAYS, EACH_WAY))),
 )
 
 

@@ -39,6 +39,8 @@ def test_a_walls_ensure_is_decided_by_the_ways_kept_on_both_engines():
     for source in (engine_source(RACE, "race.rules"), native_source(RACE, "race.rules")):
         assert "take_marks(G_fence__MARKS" in source and "mark_way(" in source
         assert "_ways_1[" in source  # the candidate's wall read in the marks before any trial
+    each = QUORIDOR.replace(ENSURE, "ensure reachable(board, pawn(0), north, fence) and reachable(board, pawn(1), south, fence)")
+    assert "take_marks(G_fence__MARKS" in engine_source(each, "quoridor.rules")  # `and` of searches too
     plain = engine_source(_without_ways_kept(RACE), "race.rules")
     assert "take_marks" not in plain and "mark_way" not in plain and "G_fence__MARKS" not in plain
 

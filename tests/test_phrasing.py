@@ -37,7 +37,7 @@ def test_the_two_texts_of_a_pair_play_identical_games(pair):
     _same_games(first, second, 12)
 
 
-@pytest.mark.parametrize("name", ["any-or-count", "let-or-repeat"])
+@pytest.mark.parametrize("name", ["any-or-count", "let-or-repeat", "ways-all-or-each"])
 def test_the_two_texts_play_identical_games_natively(name):
     if not native.available():
         pytest.skip(native.unavailable_reason())
