@@ -1,8 +1,8 @@
 """Legality after the move by the ways kept (compiler/lower/kept_ways.py): an ``ensure`` of ways
 through walls found once per position, a candidate wall tried only when it crosses one of them.
 The shapes it takes and those it leaves to the plain trial, the same moves with it and without
-it on both engines, and its kernels (mark_way, take_marks) against their pure twins, with the
-property they rest on: a wall put up where no way found was marked leaves every way open."""
+it on both engines, and the property its kernels (mark_way, take_marks; held to their pure twins
+in tests/test_walls.py) rest on: a wall put up where no way found was marked leaves every way open."""
 from __future__ import annotations
 
 import random
@@ -10,7 +10,7 @@ from array import array
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
 
 import regle
 from regle.compiler.check import geometry
@@ -164,25 +164,6 @@ def test_a_wall_raised_off_the_marked_way_leaves_it_open(k, case):
             raised = bytearray(standing)
             raised[w] = 1
             assert pure.walled_distance(adj, board.deg, slots, raised, a, to) >= 0, w
-
-
-@pytest.mark.skipif(compiled is None, reason="compiled kernels not built")
-@settings(max_examples=300, deadline=None)
-@given(walled(), st.data())
-def test_mark_way_agrees_with_its_twin(case, data):
-    """The same answers, marks and ways kept, asked again and again as walls rise and fall."""
-    board, places, standing, a, to = case
-    adj, slots = array("h", board.adj), array("h", places.slots)
-    marks = [bytearray(places.cells + 1) for _ in range(2)]
-    memos = [array("h", bytes(2 * 3 * (board.cells + 1))) for _ in range(2)]
-    for _ in range(3):
-        found = [k.mark_way(adj, board.deg, slots, standing, a, to, m, memo)
-                 for k, m, memo in zip((pure, compiled), marks, memos)]
-        assert found[0] == found[1] and marks[0] == marks[1] and memos[0] == memos[1]
-        taken = [k.take_marks(m, found[0]) for k, m in zip((pure, compiled), marks)]
-        assert taken[0] == taken[1]
-        w = data.draw(st.integers(0, places.cells - 1))
-        standing[w] ^= 1
 
 
 @pytest.mark.parametrize("k", KERNELS)

@@ -188,9 +188,15 @@ def test_wall_kernels_agree_with_their_twins(case, data):
     assert compiled.walled_distance(adj, deg, slots, numbers, a, to) == steps
     if not any(standing):  # no wall standing is the same as no walls at all (plain distance())
         assert compiled.walled_distance(adj, deg, None, None, a, to) == steps
+    marks = [bytearray(places.cells + 1) for _ in range(2)]
     for _ in range(3):  # again and again: the kept ways are tried first, and agree
         found = [k.reachable(adj, deg, slots, standing, a, to, m) for k, m in zip((pure, compiled), memos)]
         assert found == [steps >= 0] * 2 and memos[0] == memos[1]
+        # the ways a position keeps (compiler/lower/kept_ways.py): the same marks, handed over alike
+        marked = [k.mark_way(adj, deg, slots, standing, a, to, m, memo)
+                  for k, m, memo in zip((pure, compiled), marks, memos)]
+        assert marked == found and marks[0] == marks[1] and memos[0] == memos[1]
+        assert pure.take_marks(marks[0], found[0]) == compiled.take_marks(marks[1], found[1])
         if data.draw(st.booleans()):  # a wall raised or taken down between calls
             w = data.draw(st.integers(0, places.cells - 1))
             standing[w] ^= 1
@@ -256,18 +262,22 @@ def test_a_kept_way_of_a_length_no_row_holds_is_not_read(k, length):
     assert k.reachable(adj, 4, slots, bytearray(places.cells), 0, 15, memo)
 
 
+def _open_square() -> tuple:
+    """A 4x4 board with no wall standing, its tables, the north row as the goal and the size
+    of a row of kept ways."""
+    board = geometry.square(4, 4)
+    places = geometry.walls(board)
+    adj, slots = array("h", board.adj), array("h", places.slots)
+    return board, places, adj, slots, bytearray(places.cells), [12, 13, 14, 15], board.cells + 1
+
+
 @pytest.mark.parametrize("k", KERNELS)
 def test_starts_asked_in_turn_keep_their_ways(k, monkeypatch):
     """Two pawns asked about in turn, as a wall's ``ensure`` asks for each seat, when every row
     holds a way from elsewhere: each keeps its way, the newest first, whatever their cells
     (starts 0 and 2 once took turns in row 0, each search undoing the other's), and asking
     again searches nothing."""
-    board = geometry.square(4, 4)
-    places = geometry.walls(board)
-    adj, slots = array("h", board.adj), array("h", places.slots)
-    walls = bytearray(places.cells)
-    goal = [12, 13, 14, 15]
-    row = board.cells + 1
+    board, places, adj, slots, walls, goal, row = _open_square()
     memo = array("h", bytes(2 * 2 * row))
     for a in (1, 3, 0, 2, 0, 2):  # the ways from 1 and 3 fill both rows first
         assert k.reachable(adj, 4, slots, walls, a, goal, memo)
@@ -321,12 +331,7 @@ def test_a_kept_way_a_wall_cuts_is_mended_round_it_without_a_full_search(monkeyp
     """A wall raised across the way kept: the way is mended from the cell before the wall to the
     rest of the way (no search from the start), the way mended is open, meets no cell twice,
     and both twins keep the same."""
-    board = geometry.square(4, 4)
-    places = geometry.walls(board)
-    adj, slots = array("h", board.adj), array("h", places.slots)
-    walls = bytearray(places.cells)
-    goal = [12, 13, 14, 15]
-    row = board.cells + 1
+    board, places, adj, slots, walls, goal, row = _open_square()
     memos = [array("h", bytes(2 * 2 * row)) for _ in range(2)]
     kernels = [pure] + ([compiled] if compiled is not None else [])
     for k, memo in zip(kernels, memos):
