@@ -84,58 +84,53 @@ cdef int _in_targets(object to, Py_ssize_t cell) except -1:
     return found
 
 
-cdef int _kept_way(const short* adj, int deg, Py_ssize_t size, const short* slots, const unsigned char* walls,
-                   Py_ssize_t nwalls, const short* memo, Py_ssize_t base, int a) noexcept:
+cdef int _walk_kept(const short* adj, int deg, Py_ssize_t size, const short* slots, const unsigned char* walls,
+                    Py_ssize_t nwalls, const short* memo, Py_ssize_t base, int a, short* cells, int* cut,
+                    bint whole=True) noexcept:
     """Where the way kept at ``memo[base]`` (its length in cells, its start, then the step taken
-    out of each cell: an index into adj) ends, when it starts at a and every step is open;
-    -1 otherwise (a row that is no way of this board, or a step now walled)."""
+    out of each cell: an index into adj) ends, when it is a way of this board from a; -1 when
+    it is not, or (unless ``whole``) when a wall cuts it. ``cut``: its first walled step (-1: it
+    is open); ``cells`` (unless NULL): its cells."""
     cdef int length = memo[base], at = a, i, k
+    cut[0] = -1
     if length < 2 or length > size or memo[base + 1] != a:
         return -1
-    for i in range(base + 2, base + length + 1):
-        k = memo[i]
-        if k < at * deg or k >= at * deg + deg or not _open_step(slots, walls, nwalls, k):
+    if cells != NULL:
+        cells[0] = a
+    for i in range(length - 1):
+        k = memo[base + 2 + i]
+        if k < at * deg or k >= at * deg + deg:
             return -1
+        if cut[0] < 0 and not _open_step(slots, walls, nwalls, k):
+            cut[0] = i
+            if not whole:
+                return -1
         at = adj[k]
         if at < 0 or at >= size:
             return -1
+        if cells != NULL:
+            cells[i + 1] = at
     return at
 
 
 cdef int _repair(const short* adj, int deg, Py_ssize_t size, const short* slots, const unsigned char* walls,
-                 Py_ssize_t nwalls, short* memo, int rows, int row, int a, object to, unsigned char* mark,
-                 short* via, short* queue, short* pos, short* way) except -1:
-    """A kept way from a to a target that a wall now cuts, mended round the wall: from the cell
-    before the first walled step, breadth first (in the twins' order) through cells off the way's
-    start, to the first cell of the rest of the way or a target. The way mended goes first among
-    those kept (the oldest kept goes) and 1 is returned; 0, nothing changed, when no kept way
-    is cut so, or no mending is found (the full search decides)."""
-    cdef int r, base = 0, length = 0, i, k, at = a, nxt, cut = -1, u, c, nb, meet = -1, head = 0, tail = 0, d, n
-    cdef bint ok
-    for r in range(rows):  # the first way kept from a whose first cut is its only fault
+                 Py_ssize_t nwalls, short* memo, int rows, int row, int a, object to,
+                 unsigned char* mark, short* via, short* queue, short* pos, short* way) except -1:
+    """The first way kept from a to a target that a wall now cuts, mended round the wall: from
+    the cell before its first walled step, breadth first (in the twins' order) through cells off
+    the way's start, to the first cell of the rest of the way or a target. The way mended goes
+    first among those kept (the oldest kept goes) and 1 is returned; 0, nothing changed, when
+    no kept way is cut so, or no mending is found (the full search decides)."""
+    cdef int length, i, k, at, cut = -1, u, c, nb, meet = -1, head = 0, tail = 0, d, n, r
+    cdef Py_ssize_t base = 0
+    for r in range(rows):  # (the way's cells in queue, for a moment)
         base = r * row
-        length = memo[base]
-        if length < 2 or length > size or memo[base + 1] != a:
-            continue
-        at, cut, ok = a, -1, True
-        queue[0] = a  # (the way's cells, for a moment)
-        for i in range(length - 1):
-            k = memo[base + 2 + i]
-            if k < at * deg or k >= at * deg + deg:
-                ok = False
-                break
-            nxt = adj[k]
-            if nxt < 0 or nxt >= size:
-                ok = False
-                break
-            if cut < 0 and not _open_step(slots, walls, nwalls, k):
-                cut = i
-            at = nxt
-            queue[i + 1] = at
-        if ok and cut >= 0 and _in_targets(to, at):
+        at = _walk_kept(adj, deg, size, slots, walls, nwalls, memo, base, a, queue, &cut)
+        if at >= 0 and cut >= 0 and _in_targets(to, at):
             break
     else:
         return 0
+    length = memo[base]
     memset(mark, 0, size)
     _mark_targets(to, mark, size)
     for i in range(cut + 1):
@@ -208,7 +203,7 @@ cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_o
     cdef short queue[MAX_BOARD]
     cdef short depth[MAX_BOARD]
     cdef short kept[MAX_BOARD + 1]
-    cdef int head = 0, tail = 0, c, nb, k, i, length, at, r, rows = 0, base, row = 0, end
+    cdef int head = 0, tail = 0, c, nb, k, i, length, at, r, rows = 0, base, row = 0, end, cut
     cdef short* memo = NULL
     cdef Py_ssize_t memo_size = 0
     if a < 0:
@@ -230,7 +225,7 @@ cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_o
         rows = memo_size // row
         for r in range(rows if marks_obj is None else 0):  # (marks: a shortest way, which fewer walls cross)
             base = r * row
-            end = _kept_way(adj, deg, size, slots, walls, nwalls, memo, base, a)
+            end = _walk_kept(adj, deg, size, slots, walls, nwalls, memo, base, a, NULL, &cut, False)
             if end < 0 or not _in_targets(to, end):
                 continue
             if r > 1:  # the way used goes first (the rows before it one down); from the
@@ -239,8 +234,8 @@ cdef int _walls_search(object adj_obj, int deg, object slots_obj, object walls_o
                 memmove(memo + row, memo, base * sizeof(short))
                 memcpy(memo, kept, row * sizeof(short))
             return 1
-        if rows and marks_obj is None and _repair(adj, deg, size, slots, walls, nwalls, memo, rows, row, a, to, mark, via, queue,
-                            depth, kept):
+        if rows and marks_obj is None and _repair(adj, deg, size, slots, walls, nwalls, memo, rows, row, a, to,
+                                                  mark, via, queue, depth, kept):
             return 1
         if rows:  # the way found will go first, the oldest kept goes
             memmove(memo + row, memo, (rows - 1) * row * sizeof(short))

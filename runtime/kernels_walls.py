@@ -75,21 +75,27 @@ def walled_distance(adj, deg: int, slots, walls, a: int, to) -> int:
     return len(_way(via, deg, end)) if end >= 0 else -1
 
 
-def _kept_way(adj, deg: int, slots, walls, memo, base: int, a: int) -> int:
+def _walk_kept(adj, deg: int, slots, walls, memo, base: int, a: int, whole: bool = True) -> tuple[int, int, list]:
     """Where the way kept at ``memo[base]`` (its length in cells, its start, then the step taken
-    out of each cell: an index into adj) ends, when it starts at a and every step is open; -1
-    otherwise (a row that is no way of this board, or a step now walled)."""
-    length, size, at = memo[base], len(adj) // deg if deg else 0, a
+    out of each cell: an index into adj) ends, when it is a way of this board from a (-1 when it
+    is not, or unless ``whole`` when a wall cuts it), its first walled step (-1: it is open) and
+    its cells."""
+    length, size, at, cut, cells = memo[base], len(adj) // deg if deg else 0, a, -1, [a]
     if length < 2 or length > size or memo[base + 1] != a:
-        return -1
-    for i in range(base + 2, base + length + 1):
-        k = memo[i]
-        if not at * deg <= k < at * deg + deg or not _open(slots, walls, k):
-            return -1
+        return -1, -1, cells
+    for i in range(length - 1):
+        k = memo[base + 2 + i]
+        if not at * deg <= k < at * deg + deg:
+            return -1, cut, cells
+        if cut < 0 and not _open(slots, walls, k):
+            cut = i
+            if not whole:
+                return -1, cut, cells
         at = adj[k]
         if not 0 <= at < size:
-            return -1
-    return at
+            return -1, cut, cells
+        cells.append(at)
+    return at, cut, cells
 
 
 def reachable(adj, deg: int, slots, walls, a: int, to, memo) -> bool:
@@ -120,7 +126,7 @@ def _reach(adj, deg: int, slots, walls, a: int, to, memo, fresh: bool = False) -
     rows = len(memo) // row if memo is not None else 0
     for r in range(0 if fresh else rows):
         base = r * row
-        if _kept_way(adj, deg, slots, walls, memo, base, a) in targets:
+        if _walk_kept(adj, deg, slots, walls, memo, base, a, whole=False)[0] in targets:
             steps = list(memo[base + 2:base + memo[base] + 1])
             if r > 1:  # (from the second row it stays: two starts asked in turn move nothing)
                 kept = memo[base:base + row]
@@ -144,31 +150,18 @@ def _reach(adj, deg: int, slots, walls, a: int, to, memo, fresh: bool = False) -
 
 
 def _repair(adj, deg: int, slots, walls, memo, rows: int, row: int, a: int, targets: set) -> list | None:
-    """A kept way from a to a target that a wall now cuts, mended round the wall: from the cell
-    before the first walled step, breadth first (in direction order) through cells off the
-    way's start, to the first cell of the rest of the way or a target. The steps of the way
+    """The first way kept from a to a target that a wall now cuts, mended round the wall: from
+    the cell before its first walled step, breadth first (in direction order) through cells off
+    the way's start, to the first cell of the rest of the way or a target. The steps of the way
     mended, or None when no kept way is cut so, or no mending is found (the full search
     decides)."""
-    size = len(adj) // deg if deg else 0
-    for r in range(rows):  # the first way kept from a whose first cut is its only fault
-        base = r * row
-        length = memo[base]
-        if length < 2 or length > size or memo[base + 1] != a:
-            continue
-        cells, at, cut, ok = [a], a, -1, True
-        for i in range(length - 1):
-            k = memo[base + 2 + i]
-            if not at * deg <= k < at * deg + deg or not 0 <= adj[k] < size:
-                ok = False
-                break
-            if cut < 0 and not _open(slots, walls, k):
-                cut = i
-            at = adj[k]
-            cells.append(at)
-        if ok and cut >= 0 and at in targets:
+    for base in range(0, rows * row, row):
+        end, cut, cells = _walk_kept(adj, deg, slots, walls, memo, base, a)
+        if end in targets and cut >= 0:
             break
     else:
         return None
+    size, length = len(adj) // deg, memo[base]
     if any(c in targets for c in cells[:cut + 1]):  # a target before the cut: the full search decides
         return None
     rest = {c: i for i, c in enumerate(cells) if i > cut}  # where each cell stands on the way
@@ -196,8 +189,6 @@ def _repair(adj, deg: int, slots, walls, memo, rows: int, row: int, a: int, targ
     steps = list(memo[base + 2:base + 2 + cut]) + detour[::-1]
     if meet in rest:
         tail = list(memo[base + 2 + rest[meet]:base + length + 1])
-        if len(steps) + len(tail) + 1 > size:
-            return None
         if not all(_open(slots, walls, k) for k in tail):
             return None
         steps += tail

@@ -39,6 +39,8 @@ def test_a_walls_ensure_is_decided_by_the_ways_kept_on_both_engines():
     for source in (engine_source(RACE, "race.rules"), native_source(RACE, "race.rules")):
         assert "take_marks(G_fence__MARKS" in source and "mark_way(" in source
         assert "_ways_1[" in source  # the candidate's wall read in the marks before any trial
+        # a side searched to is a mask of cells, made only for the board searched on
+        assert "G_board__SIDE_MASKS = " in source and "G_fence__SIDE_MASKS" not in source
     each = QUORIDOR.replace(ENSURE, "ensure reachable(board, pawn(0), north, fence) and reachable(board, pawn(1), south, fence)")
     assert "take_marks(G_fence__MARKS" in engine_source(each, "quoridor.rules")  # `and` of searches too
     plain = engine_source(_without_ways_kept(RACE), "race.rules")
@@ -130,7 +132,7 @@ def test_shapes_the_ways_kept_leave_to_the_trial(shape):
     assert state.legal_moves()
 
 
-def test_a_wall_is_written_where_no_way_was_marked_or_the_trial_decides():
+def test_the_last_mark_is_always_set_so_a_cell_that_is_none_is_tried():
     """A wall written at a place that is none (-1) reads the last mark, always set: the trial
     runs (and says what it says), as it would without the ways kept."""
     assert pure.take_marks(bytearray(4), True)[-1] == 1 and pure.take_marks(bytearray(4), False) == b"\x01" * 4

@@ -168,6 +168,7 @@ class WaysLowering:
         a = self.cell_tree(args[1], ctx, sym)
         to_type = None if isinstance(args[2], ast.Str) else self.tree(args[2], ctx).type
         if to_type is not None and to_type.kind == "enum" and to_type.name == sym.edges:
+            self.side_masks_of.add(sym.name)
             b = N.Index(T.ANY, 0, N.Global(T.ANY, 0, f"{g}_SIDE_MASKS"), self.tree(args[2], ctx))
         elif to_type is not None and to_type.kind in ("list", "zone", "enum"):
             b = self.cell_list(args[2], ctx, sym)

@@ -80,6 +80,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.way_memos: dict[str, int] = {}  # per board, how many reachable() calls keep the ways found
         self.way_marks: str | None = None  # while a kept-ways source is lowered: reachable() marks its way there
         self.way_marks_of: set[str] = set()  # the walls grids whose ways are marked (their W_MARKS)
+        self.side_masks_of: set[str] = set()  # the boards a side is searched to on (their SIDE_MASKS)
         #: while an ensure's trial is written: per procedure, the statements it keeps (ensure.py)
         self.trial_blocks: dict | None = None
         self.sym = sym
@@ -319,6 +320,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                         for (g, m, n), (deg, table) in sorted(self.leap_tables.items()) if g == gr.name]
             gr.ways = self.way_memos.get(gr.name, 0)
             gr.marks = gr.name in self.way_marks_of
+            gr.side_masks = gr.name in self.side_masks_of
         return GameIR(
             name=name, title=game.title if game else name, rules_file=self.source.filename,
             native_lowered=self.native,
