@@ -137,12 +137,12 @@ def test_a_game_too_long_for_an_information_state_tensor_says_so_and_refuses_one
 
 def test_importing_the_adapter_loads_no_game_nor_the_compiler():
     """Import time: the packaged games are registered from their facts (spiel_games.json), and
-    numpy, the parser and the compiler wait until a game is made."""
+    numpy, the engine's runtime, the parser and the compiler wait until a game is made."""
     import subprocess
     import sys
     code = ("import sys, regle.adapters.openspiel as ros\n"
             "print(len(ros.PACKAGED), sorted(m for m in ('numpy', 'regle.loader', 'regle.dsl.parser', "
-            "'regle.compiler.generate', 'lark') if m in sys.modules))\n")
+            "'regle.compiler.generate', 'lark', 'regle.runtime') if m in sys.modules))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     count, loaded = out.stdout.split(" ", 1)

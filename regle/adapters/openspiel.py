@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 try:
     import pyspiel
@@ -37,8 +37,9 @@ except ImportError as exc:  # pragma: no cover - the extra is missing
     raise ImportError("regle.adapters.openspiel needs OpenSpiel: pip install 'regle[openspiel]'") from exc
 
 import regle
-from regle.runtime import chance
-from regle.runtime.engine import Game
+
+if TYPE_CHECKING:  # the runtime is imported when a game is made, not with the adapter
+    from regle.runtime.engine import Game
 
 #: how many seeds the chance node at the start of a game with chance chooses among
 SEEDS = 1024
@@ -66,6 +67,7 @@ def load(rules: str | os.PathLike | Game, players: int | None = None, backend: s
     whose scores add up to 0, such as chips won); ``"winners"``: +1 / -1 / 0."""
     if chance not in ("seeds", "explicit") or returns not in ("winners", "scores"):
         raise ValueError("chance is 'seeds' or 'explicit'; returns is 'winners' or 'scores'")
+    from regle.runtime.engine import Game
     if chance == "explicit":  # every draw a chance node: the Python engine, which stops at each
         asked = getattr(rules, "backend", None) if isinstance(rules, Game) else backend
         if asked not in (None, "python", "auto"):
@@ -183,6 +185,7 @@ def _sample_games(game: Game, players: int, count: int = 40):
     sizes of the draws met on the way (on the Python engine: it stops at every draw)."""
     import random
     from regle.loader import on_backend
+    from regle.runtime import chance
     game = on_backend(game, "python")
     rng = random.Random(0)
     for _ in range(count):
@@ -415,6 +418,7 @@ class _StartDrawn:
     def __get__(self, state, owner=None):
         if state is None:
             return self
+        from regle.runtime import chance
         inner, need = chance.setup(state.regle_game, state.n)
         state.__dict__["inner"], state.__dict__["draws"] = inner, Draws(need)
         return state.__dict__[self.name]
@@ -461,6 +465,7 @@ class ExplicitState(RegleState):
     def _apply_action(self, action: int) -> None:
         """A draw's outcome, or a move (which may need draws): the step is played again from
         the position before it with every outcome chosen so far (regle.runtime.chance)."""
+        from regle.runtime import chance
         d, action = self.draws, int(action)
         if d.need is not None:
             if not 0 <= action < d.need:
