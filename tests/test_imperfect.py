@@ -427,6 +427,23 @@ def test_liars_dice_exploitability_equals_openspiels_through_the_whole_tree():
         exploitability.exploitability(theirs, policies.UniformRandomPolicy(theirs)), abs=1e-9)
 
 
+def test_liars_dice_tree_deals_one_die_each_in_36_ways():
+    """Through load_tree on the native engine (where there is one): explicit chance deals the
+    two dice under their cups in 36 ways, each 1/36, as OpenSpiel's liars_dice."""
+    pytest.importorskip("pyspiel")
+    from regle.adapters import spiel_tree
+    backend = "native" if native.available() else "python"
+    first = spiel_tree.load_tree(regle.load("liarsdice", backend=backend)).new_initial_state()
+    deals = {}
+    for a, pa in first.chance_outcomes():
+        one = first.child(a)
+        for b, pb in one.chance_outcomes():
+            two = one.child(b)
+            assert not two.is_chance_node()
+            deals[(a, b)] = pa * pb
+    assert len(deals) == 36 and all(p == pytest.approx(1 / 36) for p in deals.values())
+
+
 def test_liars_dice_cfr_through_the_tree_equals_openspiels():
     """C++ CFR, 100 iterations, on the native engine's tree and on pyspiel's liars_dice: the
     average policy's exploitability and the game's value agree to 1e-9 (about 30 s)."""
