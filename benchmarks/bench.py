@@ -406,32 +406,45 @@ def _playouts_side_by_side(game, spiel, seconds: float, rounds: int, games: int)
     return ours, sum(lengths) / len(lengths), theirs, their_length
 
 
-#: Connect Four at 15x13: its rules with the board's params (and the bound on decisions) changed
-BIG_CONNECT4 = [("param columns = 7", "param columns = 15"), ("param rows = 6", "param rows = 13"),
-                ("max decisions 42", "max decisions 195")]
+#: the boards grown: each game's rules with its params (and the bound on decisions) changed,
+#: beside OpenSpiel's game at the same size
+GROWTH = {
+    "Connect Four": ("games/classics/connect4.rules", [
+        ("7x6", [], "connect_four"),
+        ("15x13", [("param columns = 7", "param columns = 15"), ("param rows = 6", "param rows = 13"),
+                   ("max decisions 42", "max decisions 195")], "connect_four(rows=13,columns=15)")]),
+    "Hex": ("games/classics/hex.rules", [
+        ("7x7", [("param size = 11", "param size = 7"), ("max decisions 122", "max decisions 50")],
+         "hex(board_size=7)"),
+        ("19x19", [("param size = 11", "param size = 19"), ("max decisions 122", "max decisions 362")],
+         "hex(board_size=19)")]),
+}
 
 
 def bench_board_growth(seconds: float, rounds: int, pyspiel) -> None:
-    """Native random playouts of Connect Four at 7x6 and 15x13 against OpenSpiel's
-    ``connect_four`` at the same sizes (its Python loop), and how the cost of a move grows."""
-    text = (ROOT / "games/classics/connect4.rules").read_text(encoding="utf-8")
-    big = text
-    for old, new in BIG_CONNECT4:
-        assert old in big, old
-        big = big.replace(old, new)
-    print(f"\nConnect Four as the board grows: random playouts/s natively against OpenSpiel's (best of {rounds}), "
-          "and the cost of a move")
-    print(f"{'board':<8}{'OpenSpiel':>11}{'ns/move':>9}{'regle':>11}{'ns/move':>9}{'ratio':>8}")
-    per_move = {}
-    for label, rules, spec in (("7x6", text, "connect_four"), ("15x13", big, "connect_four(rows=13,columns=15)")):
-        game = regle.loads(rules, name="connect4" if label == "7x6" else "connect4_15x13", backend="native")
-        ours, our_length, theirs, their_length = _playouts_side_by_side(game, pyspiel.load_game(spec), seconds,
-                                                                        rounds, 200)
-        mine, theirs_ns = 1e9 / ours / our_length, 1e9 / theirs / their_length
-        per_move[label] = (mine, theirs_ns)
-        print(f"{label:<8}{theirs:>11,.0f}{theirs_ns:>9.0f}{ours:>11,.0f}{mine:>9.0f}{ours / theirs:>8.2f}")
-    print(f"a move's cost from 7x6 to 15x13: regle {per_move['15x13'][0] / per_move['7x6'][0]:.2f}x, "
-          f"OpenSpiel {per_move['15x13'][1] / per_move['7x6'][1]:.2f}x")
+    """Native random playouts of Connect Four (7x6 and 15x13) and Hex (7x7 and 19x19) against
+    OpenSpiel's games at the same sizes (its Python loop), and how the cost of a move grows."""
+    for title, (path, sizes) in GROWTH.items():
+        text = (ROOT / path).read_text(encoding="utf-8")
+        print(f"\n{title} as the board grows: random playouts/s natively against OpenSpiel's (best of {rounds}), "
+              "and the cost of a move")
+        print(f"{'board':<8}{'OpenSpiel':>11}{'ns/move':>9}{'regle':>11}{'ns/move':>9}{'ratio':>8}")
+        per_move = []
+        for label, changes, spec in sizes:
+            rules = text
+            for old, new in changes:
+                assert old in rules, old
+                rules = rules.replace(old, new)
+            name = Path(path).stem + ("" if not changes else "_" + label)
+            game = regle.loads(rules, name=name, backend="native")
+            ours, our_length, theirs, their_length = _playouts_side_by_side(game, pyspiel.load_game(spec), seconds,
+                                                                            rounds, 200)
+            mine, theirs_ns = 1e9 / ours / our_length, 1e9 / theirs / their_length
+            per_move.append((mine, theirs_ns))
+            print(f"{label:<8}{theirs:>11,.0f}{theirs_ns:>9.0f}{ours:>11,.0f}{mine:>9.0f}{ours / theirs:>8.2f}")
+        (small, *_), (big, *_) = sizes
+        print(f"a move's cost from {small} to {big}: regle {per_move[1][0] / per_move[0][0]:.2f}x, "
+              f"OpenSpiel {per_move[1][1] / per_move[0][1]:.2f}x")
 
 
 def bench_play(quick: bool, native: bool, only: str | None = None) -> None:

@@ -266,9 +266,22 @@ cdef inline Py_ssize_t _changed_from(const unsigned char* cells, const unsigned 
     """The first word of eight cells from c on that differs from the board as remembered, with
     which of its bytes differ in ``diff`` (the equal words are passed over eight cells at a
     time); ``size`` when none does. The last few cells (fewer than eight) are read as a word
-    padded with equal bytes."""
-    cdef unsigned long long now, then
+    padded with equal bytes. Thirty-two cells that did not change are passed over with one test
+    (a stone placed on a large board is one word that differs among dozens)."""
+    cdef unsigned long long now, then, a0, a1, a2, a3, b0, b1, b2, b3
     cdef Py_ssize_t k
+    while c + 32 <= size:
+        memcpy(&a0, cells + c, 8)
+        memcpy(&a1, cells + c + 8, 8)
+        memcpy(&a2, cells + c + 16, 8)
+        memcpy(&a3, cells + c + 24, 8)
+        memcpy(&b0, board + c, 8)
+        memcpy(&b1, board + c + 8, 8)
+        memcpy(&b2, board + c + 16, 8)
+        memcpy(&b3, board + c + 24, 8)
+        if (a0 ^ b0) | (a1 ^ b1) | (a2 ^ b2) | (a3 ^ b3):
+            break  # one of these four words differs: found below, a word at a time
+        c += 32
     while c + 8 <= size:
         memcpy(&now, cells + c, 8)
         memcpy(&then, board + c, 8)
@@ -467,6 +480,7 @@ cpdef object connected_since(object cells_obj, bytearray memo, object adj_obj, i
                 elif marks[at] & 1:  # a reached cell lost the value: what it joined may be cut
                     whole = True
                     break
+                board[at] = cells[at]  # remembered as it is now (no copy of the whole board after)
             c += 8
         if whole:
             top = 0
@@ -496,7 +510,8 @@ cpdef object connected_since(object cells_obj, bytearray memo, object adj_obj, i
                     marks[nb] |= 1
                     stack[top] = nb
                     top += 1
-        memcpy(board, cells, size)
+        if whole:  # (otherwise every byte that changed was remembered as it was found)
+            memcpy(board, cells, size)
         return m[0] == 2
     finally:
         if size >= 1024:

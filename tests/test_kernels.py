@@ -862,6 +862,22 @@ def test_a_native_engine_s_inline_lane_count_is_the_kernel_s(lanes, height, data
         assert _support.lane_count_of(cells, lanes, height, lane) == pure.lane_count(cells, lanes, height, lane)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([0, 0, 1, 2, 3, 127, 128, 129, 255]), max_size=300), st.booleans(),
+       st.integers(0, 5), st.integers(0, 70))
+def test_a_native_engine_lists_empty_or_filled_cells_as_the_kernel_does(grid, filled, tag, before):
+    """``push_cells`` (empty_cells / filled_cells as keys, eight cells tested at once by their
+    bytes' top bits): the cells of the kernel's list, in order, after the keys already there,
+    on boards of every length (a word of eight and the cells left over), any byte a cell holds."""
+    try:
+        from regle.runtime import _support
+    except ImportError:
+        pytest.skip("the compiled runtime is not built")
+    cells = bytearray(grid)
+    want = pure.filled_cells(cells) if filled else pure.empty_cells(cells)
+    assert _support.cells_pushed(cells, filled, tag, before) == want
+
+
 # ---- rings on boards of hexagons (kernels.ring and its compiled twin) -------------------------------------
 from regle.compiler.check.geometry import rhombus, triangle  # noqa: E402
 
