@@ -307,7 +307,8 @@ cpdef object in_a_row_since(object cells_obj, bytearray memo, object adj_obj, in
     cdef const short* adj = _tab(adj_obj)
     cdef Py_ssize_t size = _len(cells_obj), c = 0, at
     cdef unsigned long long diff = 0
-    cdef int b
+    cdef int b, words = 0
+    cdef Py_ssize_t changed[16]  # where the words that changed start (the first 16)
     cdef unsigned char* m
     if Py_SIZE(adj_obj) < size * deg:  # (an array's length: _tab checked its type)
         raise ValueError("the table is smaller than the board")
@@ -320,13 +321,21 @@ cpdef object in_a_row_since(object cells_obj, bytearray memo, object adj_obj, in
         c = _changed_from(cells, m + 1, c, size, &diff)
         if c >= size:
             break
+        if words < 16:
+            changed[words] = c
+        words += 1
         while diff:
             b = next_byte(&diff)
             at = c + b
             if cells[at] == value and m[1 + at] != value and _run_through(cells, adj, deg, <int>at, value, n):
-                return True
+                return True  # (nothing remembered: the board stays as it was at the last False)
         c += 8
-    copy_small(m + 1, cells, size)
+    if words > 16 or not m[0]:
+        copy_small(m + 1, cells, size)
+    else:  # only the words that changed are remembered anew (a move changes one or two)
+        for b in range(words):
+            c = changed[b]
+            memcpy(m + 1 + c, cells + c, 8 if c + 8 <= size else size - c)
     m[0] = 1
     return False
 

@@ -600,7 +600,7 @@ def _geometries():
     from regle.compiler.check import geometry
     return st.sampled_from([geometry.square(3, 3, True), geometry.square(5, 4), geometry.square(6, 6, True),
                             geometry.lanes(4, 3, True), geometry.rhombus(5, 5), geometry.hexagon(3),
-                            geometry.mancala(3)])
+                            geometry.mancala(3), geometry.square(13, 11, True), geometry.rhombus(11, 11)])
 
 
 @st.composite
@@ -644,10 +644,16 @@ def test_lines_looked_for_since_the_last_check_are_the_lines_there_are(k, data):
     memo = bytearray((geo.cells + 1) * data.draw(st.integers(1, 3)))  # a memo is for one length
     n = data.draw(st.integers(1, 4))
     for _ in range(data.draw(st.integers(1, 12))):
-        for _ in range(data.draw(st.integers(0, 4))):  # some cells change: filled, emptied, taken over
+        # some cells change (filled, emptied, taken over): a few, as a move changes them, or
+        # many, spread over more words of eight than the kernel notes one by one
+        for _ in range(data.draw(st.sampled_from([0, 1, 2, 4, 40]))):
             cells[data.draw(st.integers(0, geo.cells - 1))] = data.draw(st.sampled_from([0, 1, 2, 3]))
         value = data.draw(st.integers(0, 3))
-        assert k.in_a_row_since(cells, memo, adj, geo.deg, value, n) == pure.in_a_row(cells, adj, geo.deg, value, n)
+        found = k.in_a_row_since(cells, memo, adj, geo.deg, value, n)
+        assert found == pure.in_a_row(cells, adj, geo.deg, value, n)
+        at = (value - 1) * (geo.cells + 1)
+        if not found and 0 < value and at + geo.cells < len(memo):  # the board remembered is the board now
+            assert memo[at] == 1 and memo[at + 1:at + 1 + geo.cells] == cells
 
 
 @pytest.mark.parametrize("k", IMPLS)
@@ -665,11 +671,14 @@ def test_chains_followed_since_the_last_check_are_the_chains_there_are(k, data):
     starts = data.draw(st.lists(st.integers(0, geo.cells - 1), max_size=6))
     goals = data.draw(st.lists(st.integers(0, geo.cells - 1), max_size=6))
     for _ in range(data.draw(st.integers(1, 16))):
-        for _ in range(data.draw(st.integers(0, 4))):
+        for _ in range(data.draw(st.sampled_from([0, 1, 2, 4, 40]))):
             cells[data.draw(st.integers(0, geo.cells - 1))] = data.draw(st.sampled_from([0, 1, 1, 2, 3]))
         value = data.draw(st.integers(0, 4))  # 4: past the memo's values, so answered by a scan
         expected = pure.connected(cells, adj, geo.deg, value, starts, goals)
         assert k.connected_since(cells, memo, adj, geo.deg, value, starts, goals) == expected
+        if 1 <= value <= 3:  # the board remembered is the board now (the cells that changed, or all)
+            at = (value - 1) * width
+            assert memo[at + 1:at + 1 + geo.cells] == cells
         if data.draw(st.booleans()):
             assert k.connected_since(cells, seldom, adj, geo.deg, value, starts, goals) == expected
 
