@@ -788,11 +788,10 @@ cdef int push_cells_product(NativeCore s, long tag, bytearray grid, bint filled,
         return 0
     room_for(s, n * nb)  # room for every cell's keys at once
     keys, k = s._keys, s._nkeys
-    for i in range(n):
-        if (cells[i] != 0) == filled:
-            for j in range(nb):
-                keys[k] = packed(tag, i, b[j])
-                k += 1
+    for i in range(n):  # every cell's keys written, kept where the cell is one (no branch to mispredict)
+        for j in range(nb):
+            keys[k + j] = packed(tag, i, b[j])
+        k += nb * ((cells[i] != 0) == filled)
     s._nkeys = k
     return 0
 
@@ -1118,17 +1117,24 @@ def batch_step(object state_class, list states, list finished, const long long[:
 
 
 # ---- for the tests: the inline scans of native engines, held to the kernels they stand for ----
-def cells_pushed(bytearray grid, bint filled, long tag, long before):
+def cells_pushed(bytearray grid, bint filled, long tag, long before, object seconds=None):
     """``push_cells``: the cells whose keys a listing of the grid's empty (filled) cells pushes,
-    after ``before`` keys already there (those kept as they were), read back from the keys."""
+    after ``before`` keys already there (those kept as they were), read back from the keys;
+    with ``seconds``, ``push_cells_product``'s (cell, second) pairs."""
     cdef NativeCore s = NativeCore.__new__(NativeCore)
     cdef Py_ssize_t i
     for i in range(before):
         push(s, tag, i, 0)
-    push_cells(s, tag, grid, filled)
+    if seconds is None:
+        push_cells(s, tag, grid, filled)
+    else:
+        push_cells_product(s, tag, grid, filled, seconds)
     if any(s._keys[i] != packed(tag, i, 0) for i in range(before)):
         raise AssertionError("a key pushed before was overwritten")
-    return [(s._keys[i] - packed(tag, 0, 0)) >> 8 for i in range(before, s._nkeys)]
+    if seconds is None:
+        return [(s._keys[i] - packed(tag, 0, 0)) >> 8 for i in range(before, s._nkeys)]
+    return [(((s._keys[i] >> 8) & KEY_MASK) - KEY_HALF, ((s._keys[i] >> 35) & KEY_MASK) - KEY_HALF)
+            for i in range(before, s._nkeys)]
 
 
 def span_of(long kinds, long kind, long owner):

@@ -885,6 +885,8 @@ def test_a_native_engine_lists_empty_or_filled_cells_as_the_kernel_does(grid, fi
     cells = bytearray(grid)
     want = pure.filled_cells(cells) if filled else pure.empty_cells(cells)
     assert _support.cells_pushed(cells, filled, tag, before) == want
+    for seconds in ([0], [3, -1, 7], list(range(8))):  # a cell with each second (a twist, a kind)
+        assert _support.cells_pushed(cells, filled, tag, before, seconds) == [(c, y) for c in want for y in seconds]
 
 
 # ---- rings on boards of hexagons (kernels.ring and its compiled twin) -------------------------------------
