@@ -77,24 +77,12 @@ cdef bytearray floats_of(list values):
 cdef int mark_legal(NativeCore s, signed char* row, Py_ssize_t width) except -1:
     """1 at each legal action id of ``s`` in ``row`` (zeroed before): read off the keys in C
     when the step is keyed and every key has a plain id, else through legal_action_ids."""
-    cdef const long long* plan
-    cdef const long* keys
     cdef long long v
-    cdef long tag
-    cdef Py_ssize_t i, n
     if s.over:
         return 0
-    if s._legal is None:
-        plan = plan_of(s)
-        keys, n, tag = s._keys, s._nkeys, s._keys_tag  # in locals: a write to the row may alias the state
-        for i in range(n):
-            v = key_id(tag, keys[i], plan)
-            if not 0 <= v < width:
-                break
-            row[v] = 1
-        else:
-            return 0
-    for v in s.legal_action_ids():
+    if s._legal is None and _fill_ids(NULL, row, width, s._keys, s._nkeys, s._keys_tag, plan_of(s)) == s._nkeys:
+        return 0
+    for v in s.legal_action_ids():  # (the 1s set so far are legal ids too)
         if not 0 <= v < width:
             raise IndexError(f"action id {v} outside the action space of {width}")
         row[v] = 1
@@ -271,7 +259,7 @@ cdef class NativeCore:
             return _BaseState.legal_action_ids(s)
         plan = plan_of(s)
         out = PyList_New(s._nkeys)  # filled below, each place set once (no None put first)
-        i = _fill_ids(out, s._keys, s._nkeys, s._keys_tag, plan)
+        i = _fill_ids(PySequence_Fast_ITEMS(out), NULL, _NIDS, s._keys, s._nkeys, s._keys_tag, plan)
         for i in range(i, s._nkeys):  # what the quick fill left: ids past the shared ones
             v = key_id(s._keys_tag, s._keys[i], plan)
             if v < 0:
@@ -528,18 +516,18 @@ cdef Py_ssize_t _NIDS = 4096
 cdef tuple _IDS = tuple(range(_NIDS))
 
 
-cdef Py_ssize_t _fill_ids(list out, const long* keys, Py_ssize_t n, long keys_tag,
-                          const long long* plan) noexcept:
-    """legal_action_ids' loop: the shared int of each key's id into ``out`` (a new list of n
-    places), in locals that no write to the list can alias. How many places it filled: it stops
-    at a key whose id is not a plain one below 4,096, left to the caller's careful loop. Keys
-    of one action of one plain argument (a cell, a column) take a loop of their own."""
+cdef Py_ssize_t _fill_ids(PyObject** slots, signed char* mask, Py_ssize_t nids, const long* keys, Py_ssize_t n,
+                          long keys_tag, const long long* plan) noexcept:
+    """The loop of legal_action_ids and of a batch's masks: each key's id, as its shared int into
+    ``slots`` (a new list's n places), or as a 1 in ``mask`` (zeroed, ``nids`` long) when it is
+    given, in locals that no write to the list or the mask can alias. How many keys it took: it
+    stops at a key whose id is not a plain one below ``nids``, left to the caller's careful
+    loop. Keys of one action of one plain argument (a cell, a column) take a loop of their own."""
     cdef PyObject** ids = PySequence_Fast_ITEMS(_IDS)
-    cdef PyObject** slots = PySequence_Fast_ITEMS(out)
     cdef const long long* row
     cdef long long v, kind = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, r6 = 0
     cdef long key, last = -1, a
-    cdef Py_ssize_t i, nids = _NIDS
+    cdef Py_ssize_t i
     if keys_tag >= 0 and plan[8 * keys_tag] == 2:
         row = plan + 8 * keys_tag
         r1, r2, r3 = row[1], row[2], row[3]
@@ -549,14 +537,14 @@ cdef Py_ssize_t _fill_ids(list out, const long* keys, Py_ssize_t n, long keys_ta
             v = plain_id(r1, r2, r3, keys[i])
             if v < 0:
                 return i
-            _put_id(slots, i, ids[v])
+            _take(slots, mask, ids, i, v)
         return n
     if keys_tag >= 0:
         for i in range(n):
             v = key_id(keys_tag, keys[i], plan)
             if not 0 <= v < nids:
                 return i
-            _put_id(slots, i, ids[v])
+            _take(slots, mask, ids, i, v)
         return n
     for i in range(n):  # packed keys: their action's row read into locals when the action changes
         key = keys[i]
@@ -575,8 +563,16 @@ cdef Py_ssize_t _fill_ids(list out, const long* keys, Py_ssize_t n, long keys_ta
             v = id_of_key(keys_tag, key, plan)
         if not 0 <= v < nids:
             return i
-        _put_id(slots, i, ids[v])
+        _take(slots, mask, ids, i, v)
     return n
+
+
+cdef inline void _take(PyObject** slots, signed char* mask, PyObject** ids, Py_ssize_t i, long long v) noexcept:
+    """_fill_ids' sink: a 1 at the id in the mask, or the id's shared int into place i."""
+    if mask != NULL:
+        mask[v] = 1
+    else:
+        _put_id(slots, i, ids[v])
 
 
 cdef inline void _put_id(PyObject** slots, Py_ssize_t i, PyObject* item) noexcept:
