@@ -18,6 +18,7 @@ from .emit_native import CythonWriter, c_type
 from ..ir.game import ActionIR, GameIR, StepIR
 from .moves import keyed_moves, move_lines
 from ..passes import optimize
+from ..passes.guard_order import order_guards
 from ..passes.reads import take_reads_once
 from ..passes.loops import as_loops
 from ..passes.share import build_once
@@ -85,7 +86,9 @@ def _step(st: StepIR, writer) -> StepIR:
     """A step written: its condition, its automatic statements, and its move generator as a
     list of moves and, natively, as packed keys into the state's buffer (compiler/write/moves.py)."""
     shared = st.shared_code is not None
-    moves = tuple(take_reads_once(st.move_lines, writer.native, sizes=True))  # compiler/passes/reads.py
+    # the guards that cannot fail first (compiler/passes/guard_order.py), then the reads of the
+    # state made twice taken once (compiler/passes/reads.py)
+    moves = tuple(take_reads_once(order_guards(tuple(st.move_lines)), writer.native, sizes=True))
     return attrs.evolve(
         st,
         cond_code=None if st.cond_code is None else writer.code(st.cond_code),
