@@ -325,7 +325,8 @@ def test_native_scans_of_cells_holding_agree_with_the_kernel():
             c = ops.next_in_span(grid, c + 1, low, high)
         return out
 
-    @given(st.binary(max_size=40), st.sampled_from([1, 2, 6, 7, 256]), st.integers(-3, 300), st.integers(-3, 5))
+    @given(st.binary(max_size=40) | st.lists(st.sampled_from([0, 0, 0, 1, 2, 3, 128, 255]), max_size=150).map(bytes),
+           st.sampled_from([1, 2, 6, 7, 256]), st.integers(-3, 300), st.integers(-3, 5))
     def agree(cells, kinds, kind, owner):
         grid = bytearray(cells)
         span = ops.holding_span(kinds, kind, owner)
