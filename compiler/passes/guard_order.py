@@ -45,6 +45,8 @@ def cannot_fail(e: N.Expr, cells: frozenset[str]) -> bool:
 
 
 def _is_guard(item) -> bool:
+    """A guard that opens a block (the move generator's kinds, compiler/write/moves.py, are known
+    here by name: that module imports the lowering, which this pass must not)."""
     return type(item).__name__ == "Guard" and getattr(item, "body", None) is not None
 
 
