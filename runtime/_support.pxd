@@ -577,6 +577,18 @@ cdef inline long lane_count(object grid, long lanes, long height, long lane) exc
     return height if found == NULL else <const unsigned char*>found - cells
 
 
+cdef inline bint lane_open(object grid, long lanes, long height, long lane) except -1:
+    """``K.lane_count(G, l) < height`` inline: whether a lane has an empty cell (room for one
+    more piece dropped in), read at its top cell first (empty: yes, at once) and searched from
+    its foot only when the top is filled (a hole below counts, as lane_count counts it)."""
+    cdef const unsigned char* cells
+    if type(grid) is not bytearray or not 0 <= lane < lanes or height <= 0 \
+            or PyByteArray_GET_SIZE(grid) < lanes * height:
+        return lane_count(grid, lanes, height, lane) < height  # (which says what is wrong)
+    cells = <const unsigned char*>PyByteArray_AS_STRING(grid) + lane * height
+    return cells[height - 1] == 0 or memchr(cells, 0, height) != NULL
+
+
 cdef inline long flanked_count(object grid, object table, long deg, long cell, long value, long d) except? -1:
     """``K.flanked_count`` inline on a grid of elements (a bytearray) and its table (an
     array('h')): how many pieces a piece of ``value`` at ``cell`` would outflank, along

@@ -1149,6 +1149,11 @@ def lane_count_of(object grid, long lanes, long height, long lane):
     return lane_count(grid, lanes, height, lane)
 
 
+def lane_open_of(object grid, long lanes, long height, long lane):
+    """``lane_open``: K.lane_count(G, l) < height as a native engine tests it inline."""
+    return lane_open(grid, lanes, height, lane)
+
+
 def flanked_count_of(object grid, object table, long deg, long cell, long value, long d):
     """``flanked_count``: K.flanked_count as a native engine counts it inline."""
     return flanked_count(grid, table, deg, cell, value, d)

@@ -869,6 +869,10 @@ def test_a_native_engine_s_inline_lane_count_is_the_kernel_s(lanes, height, data
                                          max_size=lanes * height)))
     for lane in range(lanes):
         assert _support.lane_count_of(cells, lanes, height, lane) == pure.lane_count(cells, lanes, height, lane)
+        # lane_count(G, l) < height, as a generator's test of room in a lane reads it (top cell first)
+        assert _support.lane_open_of(cells, lanes, height, lane) == (pure.lane_count(cells, lanes, height, lane) < height)
+    with pytest.raises(ValueError):  # a lane that is not one: the kernel says so
+        _support.lane_open_of(cells, lanes, height, lanes)
 
 
 @settings(max_examples=300, deadline=None)

@@ -288,6 +288,24 @@ end when turns >= 14
 """
 
 
+def test_room_in_a_lane_is_seen_at_its_top_cell_and_plays_as_the_python_engine():
+    """``require lane_count(board, column) < rows`` (Connect Four's) is written natively as
+    ``_lane_open``, the lane's top cell read first; the engines agree at every decision."""
+    from regle.compiler.generate import native_source
+    text = (ROOT / "games/classics/connect4.rules").read_text(encoding="utf-8")
+    assert "_lane_open(g_board, 7, 6, column_)" in native_source(text, "connect4.rules")
+    python = regle.load(ROOT / "games/classics/connect4.rules", backend="python")
+    compiled = regle.load(ROOT / "games/classics/connect4.rules", backend="native")
+    for seed in range(20):
+        a, b = python.new_game(seed=seed), compiled.new_game(seed=seed)
+        while not a.is_over:
+            assert a.legal_action_ids() == b.legal_action_ids()
+            move = a.legal_action_ids()[seed % len(a.legal_action_ids())]
+            a.advance_id(move)
+            b.advance_id(move)
+        assert b.is_over and a.winners == b.winners
+
+
 def test_a_grids_empty_and_filled_cells_become_keys_from_its_bytes():
     from regle.compiler.generate import native_source
     source = native_source(CELLS, "c.rules")

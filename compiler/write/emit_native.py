@@ -83,6 +83,12 @@ class CythonWriter(PythonWriter):
         return f"s.a_{e.counter}[_ix({self.code(e.index)}, {self.code(e.bound)})]", P_ATOM
 
     def w_Binary(self, e: N.Binary) -> tuple[str, int]:
+        lane = e.left.args if isinstance(e.left, N.Helper) and e.left.name == "K.lane_count" else None
+        if e.op in ("<", ">=") and lane and isinstance(lane[2], (N.Const, N.Dimension)) \
+                and isinstance(e.right, (N.Const, N.Dimension)) and e.right.value == lane[2].value:
+            # lane_count(G, l) < height: room in the lane, seen at its top cell (searched only when filled)
+            test = f"_lane_open({self.args(lane)})"
+            return ("not " + test, P_NOT) if e.op == ">=" else (test, P_ATOM)
         if e.op in ("in", "not in") and isinstance(e.right, N.Houses) and \
                 (isinstance(e.right.seat, N.Local) or isinstance(e.right.seat, N.Const) and e.right.seat.value >= 0):
             # c in houses(G, p): two comparisons of C numbers, no range made
