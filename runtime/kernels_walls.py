@@ -75,12 +75,15 @@ def walled_distance(adj, deg: int, slots, walls, a: int, to) -> int:
     return len(_way(via, deg, end)) if end >= 0 else -1
 
 
-def _walk_kept(adj, deg: int, slots, walls, memo, base: int, a: int, whole: bool = True) -> tuple[int, int, list]:
+def _walk_kept(adj, deg: int, slots, walls, memo, base: int, a: int,
+               whole: bool = True) -> tuple[int, int, list | None]:
     """Where the way kept at ``memo[base]`` (its length in cells, its start, then the step taken
     out of each cell: an index into adj) ends, when it is a way of this board from a (-1 when it
-    is not, or unless ``whole`` when a wall cuts it), its first walled step (-1: it is open) and
-    its cells."""
-    length, size, at, cut, cells = memo[base], len(adj) // deg if deg else 0, a, -1, [a]
+    is not, or unless ``whole`` when a wall cuts it), its first walled step (-1: it is open) and,
+    with ``whole`` (the mending, which needs them), its cells (None otherwise: no list made for
+    each kept way a search tries first)."""
+    length, size, at, cut = memo[base], len(adj) // deg if deg else 0, a, -1
+    cells = [a] if whole else None
     if length < 2 or length > size or memo[base + 1] != a:
         return -1, -1, cells
     for i in range(length - 1):
@@ -94,7 +97,8 @@ def _walk_kept(adj, deg: int, slots, walls, memo, base: int, a: int, whole: bool
         at = adj[k]
         if not 0 <= at < size:
             return -1, cut, cells
-        cells.append(at)
+        if cells is not None:
+            cells.append(at)
     return at, cut, cells
 
 
