@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from .nodes import (ARITHMETIC, COMPARISONS, FUNCTIONS, Aggregate, Binary, Call, Concat, Cond, Const, Element,
-                    Expr, Index, Len, ListCount, ListOf,
-                    Literal, Neg, Not, Number, Reduce, Span, Text, Upto, name_of)
+                    Expr, Index, Len, ListCount, ListOf, Literal, Neg, Not, Noted, NotedEq, NotedScan, Number, Reduce, Span,
+                    Text, Upto, name_of)
 
 
 def evaluate(e: Expr, leaves: dict[str, Any] | None = None) -> Any:
@@ -47,6 +47,12 @@ def evaluate(e: Expr, leaves: dict[str, Any] | None = None) -> Any:
         return evaluate(e.then if evaluate(e.test, leaves) else e.orelse, leaves)
     if isinstance(e, Call):
         return FUNCTIONS[e.func][1](*(evaluate(a, leaves) for a in e.args))
+    if isinstance(e, Noted):
+        return evaluate(e.read, leaves)
+    if isinstance(e, NotedEq):
+        return (evaluate(e.left, leaves) == evaluate(e.right, leaves)) == (e.op == "==")
+    if isinstance(e, NotedScan):
+        return evaluate(e.helper, leaves)
     if isinstance(e, Number):
         return 1 if evaluate(e.operand, leaves) else 0
     if isinstance(e, Element):

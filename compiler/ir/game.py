@@ -54,6 +54,17 @@ class ZoneIR:
     values: tuple = (0, None)
 
 
+@attrs.frozen
+class FootprintIR:
+    """An ensure's condition remembered in a position, with the cells it read there: a trial
+    whose writes miss them takes the value remembered (compiler/passes/ensure_memo.py)."""
+    memo: int
+    cells: int  # how many cells its grid has
+    grid: str  # the attribute of the grid it reads (g_board)
+    line: int  # the rules line of the (first) ensure
+    cond: object  # the condition's tree with its reads noted (written as code by write_game)
+
+
 @attrs.define
 class GridIR:
     name: str
@@ -231,6 +242,8 @@ class GameIR:
     #: body as (the value's tree, the names it is given, its rules line, its lets as assignments),
     #: C signature)
     functions: list = attrs.Factory(list)
+    #: natively, the ensures remembered in a position ([FootprintIR]: compiler/passes/ensure_memo.py)
+    footprints: list = attrs.Factory(list)
     #: native lowering only: methods of the state that compute aggregates with a loop
     #: (name, parameter codes, comment, body lines)
     helpers: list = attrs.Factory(list)

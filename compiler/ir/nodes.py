@@ -373,6 +373,39 @@ class Slide(Expr):
     cell: Expr
     direction: Expr
     cells: int
+    noted: int = -1  # natively, in a remembered ensure's twin: the memo its walk notes cells in
+
+
+@attrs.frozen
+class Noted(Expr):
+    """A cell read (``read``, a CellRead) whose cell is noted in memo ``memo``'s marks as it is
+    read: the value is the read's (compiler/passes/ensure_memo.py)."""
+    memo: int
+    read: Expr
+    cells: int  # how many cells the grid has (a cell outside is not noted: the read says why)
+    cell: Expr  # the cell read (kept apart from the read: a writer may write the read another way)
+
+
+@attrs.frozen
+class NotedEq(Expr):
+    """``left == right`` (``!=`` with ``op``) where ``left`` reads a cell (a CellRead, or the
+    Element of one: ``shift`` 1) and ``right`` no cell: memo ``memo`` notes that the cell was
+    only compared with that code (compiler/passes/ensure_memo.py)."""
+    memo: int
+    cells: int
+    cell: Expr
+    op: str
+    left: Expr
+    right: Expr
+    shift: int
+
+
+@attrs.frozen
+class NotedScan(Expr):
+    """``K.first_holding`` (``helper``) whose cell found, and what it looked for, memo ``memo``
+    keeps: the value is the helper's (compiler/passes/ensure_memo.py)."""
+    memo: int
+    helper: Expr
 
 
 @attrs.frozen

@@ -72,6 +72,16 @@ class CythonWriter(PythonWriter):
     def w_CellRead(self, e: N.CellRead) -> tuple[str, int]:
         return f"_cell({self.code(e.grid)}, {self.code(e.cell)})", P_ATOM
 
+    def w_Noted(self, e: N.Noted) -> tuple[str, int]:  # the cell marked as read, then read
+        return f"_noted(s._seen{e.memo}, {self.code(e.cell)}, {e.cells}, {self.code(e.read)})", P_ATOM
+
+    def w_NotedEq(self, e: N.NotedEq) -> tuple[str, int]:  # the cell marked as compared with one code
+        args = f"s._seen{e.memo}, {self.code(e.cell)}, {e.cells}, {self.code(e.left)}, {self.code(e.right)}, {e.shift}"
+        return f"{'' if e.op == '==' else 'not '}_noted_eq({args})", P_ATOM if e.op == "==" else P_NOT
+
+    def w_NotedScan(self, e: N.NotedScan) -> tuple[str, int]:  # the cell found, and what was looked for, kept
+        return f"s._scanned{e.memo}({self.args((e.helper, *e.helper.args[1:]))})", P_ATOM
+
     def w_Element(self, e: N.Element) -> tuple[str, int]:  # a code less one, with no overflow check
         return f"_element({self.code(e.code)})", P_ATOM
 
@@ -347,6 +357,8 @@ class CythonWriter(PythonWriter):
         filled = f"{self.code(N.CellRead(T.INT, 0, walk.grid, N.Local(T.INT, 0, var)))} != 0"
         if unchecked is not None:
             filled = f"_p_{unchecked}[{var}] != 0"
+        if walk.noted >= 0:  # in a remembered ensure's twin: the cell is noted as read
+            filled = f"_noted(s._seen{walk.noted}, {var}, {walk.cells}, {filled})"
         out = [f"while {var} >= 0 and {var} != {start} and {steps} < {walk.cells}:"]
         if walk.kind == "slide":
             out.append(f"    if {filled}: break")

@@ -18,6 +18,7 @@ from .emit_native import CythonWriter, c_type
 from ..ir.game import ActionIR, GameIR, StepIR
 from .moves import keyed_moves, move_lines
 from ..passes import optimize
+from ..passes.ensure_memo import remember_ensures
 from ..passes.guard_order import order_guards
 from ..passes.reads import take_reads_once
 from ..passes.loops import as_loops
@@ -29,7 +30,7 @@ from ..ir import statements as S
 def write_game(ir: GameIR) -> GameIR:
     """The game with its trees written as code, by the emitter of the engine it is for, after
     the optimizations both engines share (compiler/passes)."""
-    ir = optimize(ir)
+    ir = remember_ensures(optimize(ir))  # natively, ensures remembered in a position
     writer = CythonWriter() if ir.native_lowered else PythonWriter()
     code, lines = writer.code, writer.lines
     written = attrs.evolve(
@@ -51,6 +52,7 @@ def write_game(ir: GameIR) -> GameIR:
         tables=[attrs.evolve(t, show_lines=lines(t.show_lines), detail_lines=lines(t.detail_lines)) for t in ir.tables],
         functions=[(name, params, comment, lines(_function_body(body, writer.native)), (*sig, _c_locals(body)))
                    for name, params, comment, body, sig in ir.functions],
+        footprints=[attrs.evolve(fp, cond=code(fp.cond)) for fp in ir.footprints],
     )
     actions = {a.index: _action(a, writer) for a in ir.actions}
     written.actions = [actions[a.index] for a in ir.actions]

@@ -1,0 +1,265 @@
+"""Legality after the move at the cost of what the move changed: an ``ensure`` remembered.
+
+A move generator tries every candidate move of an action with an ``ensure``: it makes the
+move's effects, reads the condition, puts the cells back. Most candidates change cells the
+condition never looks at (a king's safety reads the lines through the king, not the far side of
+the board), so the condition is read once in the position, before any trial, its reads of the
+grid noted; a trial whose every write misses the noted cells takes the value remembered.
+
+Why that is exact: the condition is a function of the state and ``me`` alone (no argument of
+the move, no let), and a trial changes only cells of grids, each kept by the journal
+(compiler/passes/journal.py). Read again after the trial, the condition makes the same reads in
+the same order as before up to the first read of a cell the trial wrote, since every read before
+it returns what it returned before; if it never reads one, it returns what it returned. A scan
+for the first cell holding a piece (``first(filled_cells(G, kind, p))``, ``K.first_holding``)
+reads every cell before the one it finds: it is kept as what it looked for and where it
+stopped, so that a write before that cell matters only when the cell now holds what it looks
+for. The memo is forgotten as each move generator starts (the position may have changed) and is
+not trusted when the first reading stopped on an error.
+
+The pass applies natively where the condition reads one grid, through reads of its cells,
+walks along a direction (``slide``, ``reach``) in an aggregate and scans for a piece; numbers,
+geometry tables, counters and defines of those. Anything else (another grid, a kernel given the
+grid, a random draw, a method of the state) leaves the trial as it was.
+"""
+from __future__ import annotations
+
+import re
+
+import attrs
+
+from ..ir import nodes as N
+from ..ir import statements as S
+from ..ir import types as T
+from ..ir.game import FootprintIR
+from ..ir.traverse import parts, rebuild
+
+#: nodes whose value depends on their parts alone (with Local and the nodes handled below)
+_PURE = (N.Const, N.Global, N.Binary, N.Not, N.Neg, N.Cond, N.Call, N.Number, N.Element, N.Geometry,
+         N.Table, N.Dimension, N.NeighbourList, N.Neighbour, N.Upto, N.Span, N.ListOf, N.Tuple, N.Len,
+         N.Column, N.Slot, N.Text)
+#: helpers of numbers alone (they are given no grid)
+_VALUE_HELPERS = ("ops.piece_owner", "ops.piece_kind")
+
+
+class _Declined(Exception):
+    """The condition reads something a memo cannot follow."""
+
+
+def remember_ensures(ir):
+    """``ir`` with each action's ``ensure`` trial taking a remembered condition where its
+    writes miss what the condition read (natively; the Python engine's trials are unchanged)."""
+    if not ir.native_lowered:
+        return ir
+    functions = {f[0]: f for f in ir.functions}
+    memos: dict = {}  # condition (its lines left out) -> its FootprintIR
+    twins: dict = {}  # (function, memo) -> its twin's name
+    new_functions, actions = list(ir.functions), []
+    for a in ir.actions:
+        plan = _plan(a)
+        if plan is None or _called_elsewhere(ir, a.index):
+            actions.append(a)
+            continue
+        slots, cond, line = plan
+        try:
+            grids = _grids_read(cond, functions, {"s", "me"}, set())
+        except _Declined:
+            actions.append(a)
+            continue
+        if len(grids) > 1:
+            actions.append(a)
+            continue
+        grid = next(iter(grids), None)
+        key = re.sub(r"line=\d+", "", repr(cond))  # the same condition, wherever it is written
+        fp = memos.get(key)
+        if fp is None:
+            m = len(memos)
+            cells = _cells_of(ir, grid)
+            noted = _noted(cond, m, cells, functions, twins, new_functions)
+            fp = memos[key] = FootprintIR(m, cells, grid or "", line, noted)
+        actions.append(attrs.evolve(a, ensure_lines=_remembered(a.ensure_lines, fp, [at for at, g in slots if g == grid])))
+    if not memos:
+        return ir
+    remembered = {a.index for a, old in zip(actions, ir.actions) if a is not old}
+    steps = [_forgetting(st, remembered, memos) for st in ir.steps]
+    return attrs.evolve(ir, actions=actions, functions=new_functions, footprints=list(memos.values()),
+                        steps=steps)
+
+
+def _plan(a) -> tuple | None:
+    """The trial's journaled writes as (slot local, grid attribute), its condition and rules
+    line, when the trial changes nothing but cells put back one by one; else None."""
+    if not a.ensure_lines:
+        return None
+    before, body, put_back, line = a.ensure_lines
+    if put_back is None or not body or not isinstance(body[-1], S.Return):
+        return None
+    if any(not (isinstance(st, S.Assign) and isinstance(st.target, N.Local)) for st in before):
+        return None  # a place kept whole (S.Keep): the trial writes more than cells
+    slots = {st.target.name for st in before if st.target.name.startswith("_at")}
+    found = []
+    wrote = {st.target.name for st in body if isinstance(st, S.Assign) and isinstance(st.target, N.Local)}
+    if any("_was" + at[len("_at"):] not in wrote for at in slots):
+        return None  # a cell kept some other way
+    for st in body:
+        if isinstance(st, S.Assign) and isinstance(st.target, N.Index) and isinstance(st.target.index, N.Local) \
+                and st.target.index.name in slots and isinstance(st.target.obj, N.Field):
+            found.append((st.target.index.name, st.target.obj.attr))
+    return found, body[-1].value, line
+
+
+def _called_elsewhere(ir, index: int) -> bool:
+    """Whether anything but a step's move generator calls the action's trial (the memo is
+    forgotten as a generator starts, nowhere else)."""
+    name = f"_ensure_{index}"
+    lists = [a.do_lines for a in ir.actions] + [list(ir.setup_lines)] \
+        + [list(st.body_lines) for st in ir.steps] + [[c for _, c in ir.end_conds]]
+    return any(_mentions(tree, name) for tree in lists)
+
+
+def _mentions(tree, name: str) -> bool:
+    if isinstance(tree, N.Method) and tree.name == name:
+        return True
+    return any(_mentions(p, name) for p in parts(tree))
+
+
+def _grids_read(e, functions: dict, names: set, seen: set) -> set:
+    """The grid attributes the condition reads (through the defines it calls); _Declined when
+    it reads anything else a trial could change or a memo cannot follow. ``names``: the locals
+    it may read (``s``, ``me``, a define's parameters and lets, an aggregate's variable)."""
+    if isinstance(e, (tuple, list)):
+        return set().union(*(_grids_read(p, functions, names, seen) for p in e)) if e else set()
+    if e is None or isinstance(e, (int, str, float)):
+        return set()
+    if isinstance(e, N.Local):
+        if e.name not in names:
+            raise _Declined(e.name)
+        return set()
+    if isinstance(e, N.Field):
+        if e.attr.startswith("g_"):
+            raise _Declined(e.attr)  # a grid given whole to something
+        return set()  # a counter: the trial does not write it
+    if isinstance(e, N.CellRead):
+        return _grid(e.grid) | _grids_read(e.cell, functions, names, seen)
+    if isinstance(e, N.Aggregate):
+        inner = names | {e.var}
+        source = e.source
+        if isinstance(source, N.Slide):
+            got = _grid(source.grid) | _grids_read((source.cell, source.direction), functions, names, seen)
+        else:
+            got = _grids_read(source, functions, names, seen)
+        return got | _grids_read((e.elem, e.cond) if e.cond is not None else (e.elem,), functions, inner, seen)
+    if isinstance(e, N.Helper):
+        if e.name == "K.first_holding":
+            return _grid(e.args[0]) | _grids_read(e.args[1:], functions, names, seen)
+        if e.name not in _VALUE_HELPERS:
+            raise _Declined(e.name)
+        return _grids_read(e.args, functions, names, seen)
+    if isinstance(e, N.Apply):
+        f = functions.get(e.function)
+        if f is None or not e.args or not (isinstance(e.args[0], N.Local) and e.args[0].name == "s"):
+            raise _Declined(e.function)
+        got = _grids_read(e.args[1:], functions, names, seen)
+        if e.function not in seen:
+            seen.add(e.function)
+            tree, params, _line, lets = f[3]
+            inner = {"s", *params, *(a.target.name for a in lets)}
+            got |= _grids_read((tree, *(a.value for a in lets)), functions, inner, seen)
+        return got
+    if isinstance(e, _PURE):
+        return _grids_read(parts(e), functions, names, seen)
+    raise _Declined(type(e).__name__)
+
+
+def _grid(grid) -> set:
+    if isinstance(grid, N.Field) and grid.attr.startswith("g_"):
+        return {grid.attr}
+    raise _Declined("grid")
+
+
+def _cells_of(ir, grid: str | None) -> int:
+    return next((g.cells for g in ir.grids if g.attr == grid), 1)
+
+
+def _noted(e, m: int, cells: int, functions: dict, twins: dict, out: list):
+    """The condition's twin that notes what it reads in memo ``m``: its cell reads, its walks
+    and scans, and the defines it calls (each a twin function, made once)."""
+    def change(node):
+        if isinstance(node, (tuple, list)):
+            return type(node)(change(p) for p in node)
+        if not isinstance(node, N.Node):
+            return node
+        if isinstance(node, N.Apply):
+            return attrs.evolve(node, function=_twin(node.function, m, cells, functions, twins, out),
+                                args=change(node.args))
+        compared = _compared(node)
+        if compared is not None:
+            read, shift = compared
+            return N.NotedEq(T.BOOL, node.line, m, cells, read.cell, node.op, node.left, change(node.right), shift)
+        node = rebuild(node, change)
+        if isinstance(node, N.CellRead):
+            return N.Noted(node.type, node.line, m, node, cells, node.cell)
+        if isinstance(node, N.Slide):
+            return attrs.evolve(node, noted=m)
+        if isinstance(node, N.Helper) and node.name == "K.first_holding":
+            return N.NotedScan(node.type, node.line, m, node)
+        return node
+    return change(e)
+
+
+def _compared(node) -> tuple | None:
+    """(the read, 1 or 0) when ``node`` compares a cell's element (or code) with a value that
+    reads no cell (``board[y] == piece(knight, p)``): only that comparison's truth matters."""
+    if not isinstance(node, N.Binary) or node.op not in ("==", "!="):
+        return None
+    left, shift = (node.left.code, 1) if isinstance(node.left, N.Element) else (node.left, 0)
+    if not isinstance(left, N.CellRead) or _reads_cells(left.cell) or _reads_cells(node.right):
+        return None
+    return left, shift
+
+
+def _reads_cells(e) -> bool:
+    if isinstance(e, (N.CellRead, N.Slide, N.Helper, N.Apply, N.Aggregate)):
+        return not (isinstance(e, N.Helper) and e.name in _VALUE_HELPERS and not any(_reads_cells(p) for p in e.args))
+    return any(_reads_cells(p) for p in parts(e))
+
+
+def _twin(name: str, m: int, cells: int, functions: dict, twins: dict, out: list) -> str:
+    key = (name, m)
+    if key not in twins:
+        twin = twins[key] = f"{name}__noted{m}"
+        fname, params, comment, body, sig = functions[name]
+        tree, names, line, lets = body
+        out.append(None)  # its place, kept while its own calls are made
+        at = len(out) - 1
+        noted_lets = tuple(attrs.evolve(a, value=_noted(a.value, m, cells, functions, twins, out)) for a in lets)
+        out[at] = (twin, params, comment.rstrip() + " (its reads noted: a remembered ensure)",
+                   (_noted(tree, m, cells, functions, twins, out), names, line, noted_lets), sig)
+    return twins[key]
+
+
+def _remembered(ensure_lines: tuple, fp: FootprintIR, slots: list) -> tuple:
+    """The trial reading the memo: remembered first (once in the position), its writes made,
+    the value remembered returned when they all miss what the condition read."""
+    before, body, put_back, line = ensure_lines
+    memo = N.Field(T.INT, 0, f"_memo{fp.memo}")
+    me = N.Local(T.INT, 0, "me")
+    first = S.If(line, ((N.Binary(T.BOOL, 0, "==", memo, N.Const(T.INT, 0, 0)),
+                         (S.Assign(line, memo, "=", N.Method(T.INT, 0, f"_remember{fp.memo}", (me,))),)),), None)
+    test = N.Binary(T.BOOL, 0, "!=", memo, N.Const(T.INT, 0, 3))
+    for at in slots:
+        was = N.Local(T.INT, 0, "_was" + at[len("_at"):])
+        missed = N.Method(T.BOOL, 0, f"_missed{fp.memo}", (N.Local(T.INT, 0, at), was))
+        test = N.Binary(T.BOOL, 0, "and", test, missed)
+    take = S.If(line, ((test, (S.Return(line, N.Binary(T.BOOL, 0, "==", memo, N.Const(T.INT, 0, 2))),)),), None)
+    return before, (first, *body[:-1], take, body[-1]), put_back, line
+
+
+def _forgetting(st, remembered: set, memos: dict):
+    """A step whose generator tries an action with a remembered ensure: the memos forgotten as
+    it starts."""
+    if not any(_mentions(tuple(st.move_lines), f"_ensure_{i}") for i in remembered):
+        return st
+    forget = tuple(S.Assign(0, N.Field(T.INT, 0, f"_memo{fp.memo}"), "=", N.Const(T.INT, 0, 0))
+                   for fp in memos.values())
+    return attrs.evolve(st, move_lines=[*forget, *st.move_lines])
