@@ -24,8 +24,6 @@ grid, a random draw, a method of the state) leaves the trial as it was.
 """
 from __future__ import annotations
 
-import re
-
 import attrs
 
 from ..ir import nodes as N
@@ -70,7 +68,7 @@ def remember_ensures(ir):
             actions.append(a)
             continue
         grid = next(iter(grids), None)
-        key = re.sub(r"line=\d+", "", repr(cond))  # the same condition, wherever it is written
+        key = repr(_lineless(cond))  # the same condition, wherever it is written
         fp = memos.get(key)
         if fp is None:
             m = len(memos)
@@ -84,6 +82,16 @@ def remember_ensures(ir):
     steps = [_forgetting(st, remembered, memos) for st in ir.steps]
     return attrs.evolve(ir, actions=actions, functions=new_functions, footprints=list(memos.values()),
                         steps=steps)
+
+
+def _lineless(tree):
+    """``tree`` with every node's rules line 0: what two conditions written alike share."""
+    if isinstance(tree, (tuple, list)):
+        return tuple(_lineless(p) for p in tree)
+    if not isinstance(tree, N.Node):
+        return tree
+    node = rebuild(tree, _lineless)
+    return attrs.evolve(node, line=0) if "line" in attrs.fields_dict(type(node)) else node
 
 
 def _plan(a) -> tuple | None:

@@ -273,6 +273,17 @@ class PythonWriter:
             return f"{self.code(e.args[0], P_MUL)} // {self.code(e.args[1], P_MUL + 1)}", P_MUL
         return f"{self.name(e.name)}({self.args(e.args)})", P_ATOM
 
+    def w_Noted(self, e: N.Noted) -> tuple[str, int]:
+        """A remembered ensure's read (compiler/passes/ensure_memo.py): the cell marked, then read."""
+        return f"_noted(s._seen{e.memo}, {self.code(e.cell)}, {e.cells}, {self.code(e.read)})", P_ATOM
+
+    def w_NotedEq(self, e: N.NotedEq) -> tuple[str, int]:  # the cell marked as compared with one code
+        args = f"s._seen{e.memo}, {self.code(e.cell)}, {e.cells}, {self.code(e.left)}, {self.code(e.right)}, {e.shift}"
+        return f"{'' if e.op == '==' else 'not '}_noted_eq({args})", P_ATOM if e.op == "==" else P_NOT
+
+    def w_NotedScan(self, e: N.NotedScan) -> tuple[str, int]:  # the cell found, and what was looked for, kept
+        return f"s._scanned{e.memo}({self.args((e.helper, *e.helper.args[1:]))})", P_ATOM
+
     def w_CellRead(self, e: N.CellRead) -> tuple[str, int]:
         return f"{self.code(e.grid, P_ATOM)}[{self.code(e.cell)}]", P_ATOM
 
@@ -322,6 +333,8 @@ class PythonWriter:
         return f"{self.name('K.filled_cells' if e.filled else 'K.empty_cells')}({self.code(e.grid)})", P_ATOM
 
     def w_Slide(self, e: N.Slide) -> tuple[str, int]:
+        if e.noted >= 0:  # a kernel's list notes nothing: only a native aggregate's walk may be noted
+            raise ValueError("internal: a noted slide written as a kernel call")
         args = self.args((e.grid, e.table, N.Const(T.INT, 0, e.degree), e.cell, e.direction))
         return f"{self.name('K.' + e.kind)}({args})", P_ATOM
 

@@ -72,16 +72,6 @@ class CythonWriter(PythonWriter):
     def w_CellRead(self, e: N.CellRead) -> tuple[str, int]:
         return f"_cell({self.code(e.grid)}, {self.code(e.cell)})", P_ATOM
 
-    def w_Noted(self, e: N.Noted) -> tuple[str, int]:  # the cell marked as read, then read
-        return f"_noted(s._seen{e.memo}, {self.code(e.cell)}, {e.cells}, {self.code(e.read)})", P_ATOM
-
-    def w_NotedEq(self, e: N.NotedEq) -> tuple[str, int]:  # the cell marked as compared with one code
-        args = f"s._seen{e.memo}, {self.code(e.cell)}, {e.cells}, {self.code(e.left)}, {self.code(e.right)}, {e.shift}"
-        return f"{'' if e.op == '==' else 'not '}_noted_eq({args})", P_ATOM if e.op == "==" else P_NOT
-
-    def w_NotedScan(self, e: N.NotedScan) -> tuple[str, int]:  # the cell found, and what was looked for, kept
-        return f"s._scanned{e.memo}({self.args((e.helper, *e.helper.args[1:]))})", P_ATOM
-
     def w_Element(self, e: N.Element) -> tuple[str, int]:  # a code less one, with no overflow check
         return f"_element({self.code(e.code)})", P_ATOM
 
@@ -273,7 +263,7 @@ class CythonWriter(PythonWriter):
             start = [f"{hoisted[0]} = {self.code(hoisted[1])}"] + start
         step = inner_walk + step
         source = e.source
-        src = self.code(source)
+        src = "" if isinstance(source, N.Slide) else self.code(source)  # a slide is walked below, no list
         if isinstance(source, N.Cells) and source.walkable:  # the grid's cells walked in place: no list
             grid = self.code(source.grid)
             test = f"{self.code(N.CellRead(T.INT, 0, source.grid, N.Local(T.INT, 0, var)))} {'!=' if source.filled else '=='} 0"
