@@ -538,6 +538,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mcts", type=int, nargs="?", const=100, metavar="GAMES",
                         help="also MCTS on Connect Four against OpenSpiel's C++ MCTSBot: iterations/s and "
                              "a duel of GAMES games (default 100; 10 with --quick)")
+    parser.add_argument("--perft", action="store_true",
+                        help="also chess perft: regle natively (public API) against python-chess and "
+                             "Stockfish's go perft (when stockfish is on the PATH)")
     parser.add_argument("--phrasing", action="store_true",
                         help="also the phrasing suite: pairs of texts with the same meaning, side by side "
                              "(benchmarks/phrasing.py)")
@@ -576,6 +579,9 @@ def main(argv: list[str] | None = None) -> int:
         bench_batch(args.quick, native)
     if args.mcts:
         bench_mcts_openspiel(args.quick, native, args.mcts)
+    if args.perft:
+        import perft
+        perft.run("native" if native else "python")
     if args.phrasing:
         import phrasing
         phrasing.run(args.quick, native)

@@ -98,9 +98,16 @@ def test_chess_trials_share_one_memo_of_the_kings_safety():
     assert "_memo0" in repr(ir.steps[0].move_lines[0])
 
 
-def test_the_python_engine_is_left_as_it_was():
-    lowered = optimize(lower(GUARDS.replace("ENSURE", "ensure safe()")))
-    assert remember_ensures(lowered) is lowered
+def test_the_python_engine_remembers_too_but_walks_no_slide():
+    """The Python engine's walk is the kernel's list: a reach's is every cell it read, a
+    slide's leaves out the filled cell that stopped it, so a condition walking a slide is left
+    alone there (natively the walk itself notes that cell)."""
+    python = remember_ensures(optimize(lower(GUARDS.replace("ENSURE", "ensure safe()"))))
+    assert [fp.memo for fp in python.footprints] == [0]
+    sliding = GUARDS.replace("ENSURE", "ensure safe()").replace("for y in reach(board, x, d)",
+                                                                "for y in slide(board, x, d)")
+    assert remember_ensures(optimize(lower(sliding))).footprints == []
+    assert len(remember_ensures(optimize(lower(sliding, native=True))).footprints) == 1
 
 
 @pytest.mark.parametrize("ensure", ["ensure not attacked(t, 1 - me)",  # reads the move's own cell
@@ -130,16 +137,22 @@ def test_the_native_engine_writes_the_memo():
     assert "_remember0" in source and "_missed0(_at0, _was0)" in source and "_noted_eq(" in source
 
 
-@pytest.mark.skipif(not native.available(), reason="no native engines here")
-def test_a_game_with_a_remembered_ensure_plays_as_the_python_engine_at_every_node():
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_a_game_with_a_remembered_ensure_plays_as_the_same_rules_read_at_every_trial(backend):
     """Discovered attacks, blocks, a king that moves, captures: 300 seeded random games, the
-    legal moves the same at every node on both engines (a memo trusted where a write met a ray
-    the condition read makes every one of these games differ)."""
-    text = GUARDS.replace("ENSURE", "ensure safe()")
-    python, compiled = (regle.loads(text, name="guards_memo", backend=b) for b in ("python", "native"))
+    legal moves at every node the same as the rules' whose condition also reads the move's own
+    cell (``or t == none``, never true: no memo), on each engine (a memo trusted where a write met
+    a ray the condition read makes every one of these games differ)."""
+    if backend == "native" and not native.available():
+        pytest.skip(native.unavailable_reason())
+    memo = GUARDS.replace("ENSURE", "ensure safe()")
+    plain = memo.replace("ensure safe()", "ensure safe() or t == none")
+    assert "_remember0" not in repr(remember_ensures(optimize(lower(plain, native=backend == "native"))).actions)
+    remembered, reference = (regle.loads(text, name=f"guards_{k}", backend=backend)
+                             for k, text in (("memo", memo), ("plain", plain)))
     nodes, decided = 0, 0
-    for seed in range(300):
-        a, b = python.new_game(None, seed=seed), compiled.new_game(None, seed=seed)
+    for seed in range(300 if backend == "native" else 60):
+        a, b = reference.new_game(None, seed=seed), remembered.new_game(None, seed=seed)
         rng = random.Random(seed)
         while not a.over:
             moves = [str(m) for m in a.legal_moves()]
@@ -150,4 +163,4 @@ def test_a_game_with_a_remembered_ensure_plays_as_the_python_engine_at_every_nod
             nodes += 1
         assert b.over and a.winners == b.winners and a.scores == b.scores
         decided += bool(a.winners)
-    assert nodes > 10_000 and decided > 0  # long games, and some won by a mate
+    assert nodes > 2_000 and (decided > 0 or backend == "python")  # long games, and (300 of them) some mates

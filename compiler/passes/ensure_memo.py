@@ -17,10 +17,12 @@ stopped, so that a write before that cell matters only when the cell now holds w
 for. The memo is forgotten as each move generator starts (the position may have changed) and is
 not trusted when the first reading stopped on an error.
 
-The pass applies natively where the condition reads one grid, through reads of its cells,
-walks along a direction (``slide``, ``reach``) in an aggregate and scans for a piece; numbers,
-geometry tables, counters and defines of those. Anything else (another grid, a kernel given the
-grid, a random draw, a method of the state) leaves the trial as it was.
+The pass applies on both engines where the condition reads one grid, through reads of its
+cells, walks along a direction in an aggregate (``reach``; natively ``slide`` too, whose walk
+notes the filled cell that stops it, which the Python engine's list of cells leaves out) and
+scans for a piece; numbers, geometry tables, counters and defines of those. Anything else
+(another grid, a kernel given the grid, a random draw, a method of the state) leaves the trial
+as it was.
 """
 from __future__ import annotations
 
@@ -46,9 +48,8 @@ class _Declined(Exception):
 
 def remember_ensures(ir):
     """``ir`` with each action's ``ensure`` trial taking a remembered condition where its
-    writes miss what the condition read (natively; the Python engine's trials are unchanged)."""
-    if not ir.native_lowered:
-        return ir
+    writes miss what the condition read."""
+    native = ir.native_lowered
     functions = {f[0]: f for f in ir.functions}
     memos: dict = {}  # condition (its lines left out) -> its FootprintIR
     twins: dict = {}  # (function, memo) -> its twin's name
@@ -60,7 +61,7 @@ def remember_ensures(ir):
             continue
         slots, cond, line = plan
         try:
-            grids = _grids_read(cond, functions, {"s", "me"}, set())
+            grids = _grids_read(cond, functions, {"s", "me"}, set(), native)
         except _Declined:
             actions.append(a)
             continue
@@ -73,7 +74,7 @@ def remember_ensures(ir):
         if fp is None:
             m = len(memos)
             cells = _cells_of(ir, grid)
-            noted = _noted(cond, m, cells, functions, twins, new_functions)
+            noted = _noted(cond, m, cells, functions, twins, new_functions, native)
             fp = memos[key] = FootprintIR(m, cells, grid or "", line, noted)
         actions.append(attrs.evolve(a, ensure_lines=_remembered(a.ensure_lines, fp, [at for at, g in slots if g == grid])))
     if not memos:
@@ -131,12 +132,12 @@ def _mentions(tree, name: str) -> bool:
     return any(_mentions(p, name) for p in parts(tree))
 
 
-def _grids_read(e, functions: dict, names: set, seen: set) -> set:
+def _grids_read(e, functions: dict, names: set, seen: set, native: bool = True) -> set:
     """The grid attributes the condition reads (through the defines it calls); _Declined when
     it reads anything else a trial could change or a memo cannot follow. ``names``: the locals
     it may read (``s``, ``me``, a define's parameters and lets, an aggregate's variable)."""
     if isinstance(e, (tuple, list)):
-        return set().union(*(_grids_read(p, functions, names, seen) for p in e)) if e else set()
+        return set().union(*(_grids_read(p, functions, names, seen, native) for p in e)) if e else set()
     if e is None or isinstance(e, (int, str, float)):
         return set()
     if isinstance(e, N.Local):
@@ -148,34 +149,36 @@ def _grids_read(e, functions: dict, names: set, seen: set) -> set:
             raise _Declined(e.attr)  # a grid given whole to something
         return set()  # a counter: the trial does not write it
     if isinstance(e, N.CellRead):
-        return _grid(e.grid) | _grids_read(e.cell, functions, names, seen)
+        return _grid(e.grid) | _grids_read(e.cell, functions, names, seen, native)
     if isinstance(e, N.Aggregate):
         inner = names | {e.var}
         source = e.source
         if isinstance(source, N.Slide):
-            got = _grid(source.grid) | _grids_read((source.cell, source.direction), functions, names, seen)
+            if not native and source.kind != "reach":
+                raise _Declined("slide")  # its list leaves out the filled cell that stopped it, which was read
+            got = _grid(source.grid) | _grids_read((source.cell, source.direction), functions, names, seen, native)
         else:
-            got = _grids_read(source, functions, names, seen)
-        return got | _grids_read((e.elem, e.cond) if e.cond is not None else (e.elem,), functions, inner, seen)
+            got = _grids_read(source, functions, names, seen, native)
+        return got | _grids_read((e.elem, e.cond) if e.cond is not None else (e.elem,), functions, inner, seen, native)
     if isinstance(e, N.Helper):
         if e.name == "K.first_holding":
-            return _grid(e.args[0]) | _grids_read(e.args[1:], functions, names, seen)
+            return _grid(e.args[0]) | _grids_read(e.args[1:], functions, names, seen, native)
         if e.name not in _VALUE_HELPERS:
             raise _Declined(e.name)
-        return _grids_read(e.args, functions, names, seen)
+        return _grids_read(e.args, functions, names, seen, native)
     if isinstance(e, N.Apply):
         f = functions.get(e.function)
         if f is None or not e.args or not (isinstance(e.args[0], N.Local) and e.args[0].name == "s"):
             raise _Declined(e.function)
-        got = _grids_read(e.args[1:], functions, names, seen)
+        got = _grids_read(e.args[1:], functions, names, seen, native)
         if e.function not in seen:
             seen.add(e.function)
             tree, params, _line, lets = f[3]
             inner = {"s", *params, *(a.target.name for a in lets)}
-            got |= _grids_read((tree, *(a.value for a in lets)), functions, inner, seen)
+            got |= _grids_read((tree, *(a.value for a in lets)), functions, inner, seen, native)
         return got
     if isinstance(e, _PURE):
-        return _grids_read(parts(e), functions, names, seen)
+        return _grids_read(parts(e), functions, names, seen, native)
     raise _Declined(type(e).__name__)
 
 
@@ -189,22 +192,34 @@ def _cells_of(ir, grid: str | None) -> int:
     return next((g.cells for g in ir.grids if g.attr == grid), 1)
 
 
-def _noted(e, m: int, cells: int, functions: dict, twins: dict, out: list):
+def _noted(e, m: int, cells: int, functions: dict, twins: dict, out: list, native: bool = True):
     """The condition's twin that notes what it reads in memo ``m``: its cell reads, its walks
-    and scans, and the defines it calls (each a twin function, made once)."""
-    def change(node):
+    and scans, and the defines it calls (each a twin function, made once). In the Python
+    engine a reach's list marks every cell it holds, so the reads of its cells inside the
+    aggregate walking it are left plain (natively the walk may stop on a cell before the test
+    that notes it, so they are noted)."""
+    def change(node, walked: frozenset = frozenset()):
         if isinstance(node, (tuple, list)):
-            return type(node)(change(p) for p in node)
+            return type(node)(change(p, walked) for p in node)
         if not isinstance(node, N.Node):
             return node
         if isinstance(node, N.Apply):
-            return attrs.evolve(node, function=_twin(node.function, m, cells, functions, twins, out),
-                                args=change(node.args))
+            return attrs.evolve(node, function=_twin(node.function, m, cells, functions, twins, out, native),
+                                args=change(node.args, walked))
+        if isinstance(node, N.Aggregate):
+            inner = walked - {node.var}
+            if not native and isinstance(node.source, N.Slide):
+                inner = inner | {node.var}
+            return attrs.evolve(node, source=change(node.source, walked), elem=change(node.elem, inner),
+                                cond=change(node.cond, inner))
+        if isinstance(node, N.CellRead) and isinstance(node.cell, N.Local) and node.cell.name in walked:
+            return node  # a cell of the list the walk marked
         compared = _compared(node)
         if compared is not None:
             read, shift = compared
-            return N.NotedEq(T.BOOL, node.line, m, cells, read.cell, node.op, node.left, change(node.right), shift)
-        node = rebuild(node, change)
+            return N.NotedEq(T.BOOL, node.line, m, cells, read.cell, node.op, node.left, change(node.right, walked),
+                             shift)
+        node = rebuild(node, lambda part: change(part, walked))
         if isinstance(node, N.CellRead):
             return N.Noted(node.type, node.line, m, node, cells, node.cell)
         if isinstance(node, N.Slide):
@@ -232,7 +247,7 @@ def _reads_cells(e) -> bool:
     return any(_reads_cells(p) for p in parts(e))
 
 
-def _twin(name: str, m: int, cells: int, functions: dict, twins: dict, out: list) -> str:
+def _twin(name: str, m: int, cells: int, functions: dict, twins: dict, out: list, native: bool) -> str:
     key = (name, m)
     if key not in twins:
         twin = twins[key] = f"{name}__noted{m}"
@@ -240,9 +255,10 @@ def _twin(name: str, m: int, cells: int, functions: dict, twins: dict, out: list
         tree, names, line, lets = body
         out.append(None)  # its place, kept while its own calls are made
         at = len(out) - 1
-        noted_lets = tuple(attrs.evolve(a, value=_noted(a.value, m, cells, functions, twins, out)) for a in lets)
+        noted_lets = tuple(attrs.evolve(a, value=_noted(a.value, m, cells, functions, twins, out, native))
+                           for a in lets)
         out[at] = (twin, params, comment.rstrip() + " (its reads noted: a remembered ensure)",
-                   (_noted(tree, m, cells, functions, twins, out), names, line, noted_lets), sig)
+                   (_noted(tree, m, cells, functions, twins, out, native), names, line, noted_lets), sig)
     return twins[key]
 
 

@@ -333,8 +333,11 @@ class PythonWriter:
         return f"{self.name('K.filled_cells' if e.filled else 'K.empty_cells')}({self.code(e.grid)})", P_ATOM
 
     def w_Slide(self, e: N.Slide) -> tuple[str, int]:
-        if e.noted >= 0:  # a kernel's list notes nothing: only a native aggregate's walk may be noted
-            raise ValueError("internal: a noted slide written as a kernel call")
+        if e.noted >= 0:  # a remembered ensure's walk: a reach's list is every cell it read
+            if e.kind != "reach":
+                raise ValueError("internal: a noted slide written as a kernel call")
+            args = self.args((e.grid, e.table, N.Const(T.INT, 0, e.degree), e.cell, e.direction))
+            return f"_noted_all(s._seen{e.noted}, {self.name('K.' + e.kind)}({args}))", P_ATOM
         args = self.args((e.grid, e.table, N.Const(T.INT, 0, e.degree), e.cell, e.direction))
         return f"{self.name('K.' + e.kind)}({args})", P_ATOM
 
