@@ -586,9 +586,10 @@ class BaseState:
             raise IllegalMove(f"action id {action_id!r}: ids are whole numbers from 0 to {len(space) - 1}")
         if self.over:
             raise self._game_over(f"action id {action_id} ({space.describe(action_id)})")
-        for m, i in zip(self.legal, space.encode_all(self.legal)):
-            if i == action_id:
-                return m
+        legal = self.legal
+        ids = space.encode_all(legal)  # (the list legal_action_ids() just made: remembered by the space)
+        if action_id in ids:  # found in C: the first move with that id
+            return legal[ids.index(action_id)]
         raise IllegalMove(f"action id {action_id} ({space.describe(action_id)}) is not a legal move here")
 
     def observation(self, player: int | None) -> "npt.NDArray[numpy.float32]":

@@ -65,17 +65,17 @@ def remember_ensures(ir):
         except _Declined:
             actions.append(a)
             continue
-        if len(grids) > 1:
+        if len(grids) != 1:  # (one that reads no grid could be read once before the loops)
             actions.append(a)
             continue
-        grid = next(iter(grids), None)
+        grid = next(iter(grids))
         key = repr(_lineless(cond))  # the same condition, wherever it is written
         fp = memos.get(key)
         if fp is None:
             m = len(memos)
             cells = _cells_of(ir, grid)
             noted = _noted(cond, m, cells, functions, twins, new_functions, native)
-            fp = memos[key] = FootprintIR(m, cells, grid or "", line, noted)
+            fp = memos[key] = FootprintIR(m, cells, grid, line, noted)
         actions.append(attrs.evolve(a, ensure_lines=_remembered(a.ensure_lines, fp, [at for at, g in slots if g == grid])))
     if not memos:
         return ir
@@ -106,15 +106,29 @@ def _plan(a) -> tuple | None:
     if any(not (isinstance(st, S.Assign) and isinstance(st.target, N.Local)) for st in before):
         return None  # a place kept whole (S.Keep): the trial writes more than cells
     slots = {st.target.name for st in before if st.target.name.startswith("_at")}
-    found = []
-    wrote = {st.target.name for st in body if isinstance(st, S.Assign) and isinstance(st.target, N.Local)}
+    assigns = list(_assignments(body))  # at any depth: a write the journal keeps may stand in an if
+    wrote = {st.target.name for st in assigns if isinstance(st.target, N.Local)}
     if any("_was" + at[len("_at"):] not in wrote for at in slots):
         return None  # a cell kept some other way
-    for st in body:
-        if isinstance(st, S.Assign) and isinstance(st.target, N.Index) and isinstance(st.target.index, N.Local) \
-                and st.target.index.name in slots and isinstance(st.target.obj, N.Field):
-            found.append((st.target.index.name, st.target.obj.attr))
-    return found, body[-1].value, line
+    found = {}
+    for st in assigns:
+        target = st.target
+        if isinstance(target, N.Index) and isinstance(target.index, N.Local) and target.index.name in slots:
+            if not isinstance(target.obj, N.Field) or found.get(target.index.name, target.obj.attr) != target.obj.attr:
+                return None
+            found[target.index.name] = target.obj.attr
+    if set(found) != slots:
+        return None  # a slot whose write is not told: nothing is left unchecked
+    return sorted(found.items()), body[-1].value, line
+
+
+def _assignments(tree):
+    """Every assignment among the statements, at any depth."""
+    if isinstance(tree, S.Assign):
+        yield tree
+    for part in parts(tree):
+        if isinstance(part, (S.Stmt, tuple, list)):
+            yield from _assignments(part)
 
 
 def _called_elsewhere(ir, index: int) -> bool:
@@ -188,8 +202,8 @@ def _grid(grid) -> set:
     raise _Declined("grid")
 
 
-def _cells_of(ir, grid: str | None) -> int:
-    return next((g.cells for g in ir.grids if g.attr == grid), 1)
+def _cells_of(ir, grid: str) -> int:
+    return next(g.cells for g in ir.grids if g.attr == grid)
 
 
 def _noted(e, m: int, cells: int, functions: dict, twins: dict, out: list, native: bool = True):
