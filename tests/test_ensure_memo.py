@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import attrs
 import pytest
 from hypothesis import given, strategies as st
 
@@ -164,3 +165,14 @@ def test_a_game_with_a_remembered_ensure_plays_as_the_same_rules_read_at_every_t
         assert b.over and a.winners == b.winners and a.scores == b.scores
         decided += bool(a.winners)
     assert nodes > 2_000 and (decided > 0 or backend == "python")  # long games, and (300 of them) some mates
+
+
+def test_a_trial_called_outside_the_move_generators_is_left_alone():
+    """The memo is forgotten as each move generator starts: a trial called anywhere else (here
+    an end condition made to call the first action's) could read a memo of another position."""
+    ir = optimize(lower((ROOT / "games/classics/chess.rules").read_text(encoding="utf-8"), native=True))
+    first = ir.actions[0]
+    called = attrs.evolve(ir, end_conds=[*ir.end_conds, ("# a test", N.Method(T.BOOL, 0, f"_ensure_{first.index}", ()))])
+    after = remember_ensures(called)
+    assert "_remember" not in repr(next(a for a in after.actions if a.index == first.index).ensure_lines)
+    assert "_remember0" in repr(next(a for a in after.actions if a.name == "hop").ensure_lines)

@@ -133,16 +133,25 @@ def _assignments(tree):
 
 def _called_elsewhere(ir, index: int) -> bool:
     """Whether anything but a step's move generator calls the action's trial (the memo is
-    forgotten as a generator starts, nowhere else)."""
+    forgotten as a generator starts, nowhere else): every tree of the game looked at, but the
+    generators' own."""
     name = f"_ensure_{index}"
-    lists = [a.do_lines for a in ir.actions] + [list(ir.setup_lines)] \
-        + [list(st.body_lines) for st in ir.steps] + [[c for _, c in ir.end_conds]]
-    return any(_mentions(tree, name) for tree in lists)
+    actions = [attrs.evolve(a, moves=()) for a in ir.actions]  # each one's part of its step's generator
+    steps = [attrs.evolve(st, move_lines=[], actions=[attrs.evolve(a, moves=()) for a in st.actions],
+                          pass_action=None if st.pass_action is None else attrs.evolve(st.pass_action, moves=()))
+             for st in ir.steps]
+    return _mentions(attrs.evolve(ir, steps=steps, actions=actions), name)
 
 
 def _mentions(tree, name: str) -> bool:
+    """Whether a call of the state's method ``name`` stands in ``tree`` (a node, a list, a
+    record of the game such as a step or an action, or the game itself)."""
     if isinstance(tree, N.Method) and tree.name == name:
         return True
+    if isinstance(tree, dict):
+        return any(_mentions(v, name) for v in tree.values())
+    if attrs.has(type(tree)) and not isinstance(tree, (N.Node, type)):
+        return any(_mentions(getattr(tree, f.name), name) for f in attrs.fields(type(tree)))
     return any(_mentions(p, name) for p in parts(tree))
 
 
