@@ -5,11 +5,15 @@ single rules directly (a rule an oracle shares a mistake with would otherwise go
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 
 import pytest
 
 import regle
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from perft import from_fen  # noqa: E402
 
 CLASSICS = Path(__file__).resolve().parent.parent / "games" / "classics"
 
@@ -722,25 +726,8 @@ def test_pentago_turns_a_quarter_after_the_marble_and_five_of_each_draw():
 _KINDS = "pnbrqk"  # the order of games/classics/chess.rules' enum piece
 
 
-def _from_fen(game, fen: str):
-    """A chess position from its FEN: pieces (owner * 6 + kind), side to move, castling rights,
-    the en passant square, the moves since a capture or pawn move."""
-    board_text, side, rights, passant, quiet = fen.split()[:5]
-    data = game.new_game(seed=0).to_json()
-    board = [-1] * 64
-    for i, rank in enumerate(board_text.split("/")):
-        x = 0
-        for ch in rank:
-            if ch.isdigit():
-                x += int(ch)
-                continue
-            board[8 * (7 - i) + x] = (0 if ch.isupper() else 1) * 6 + _KINDS.index(ch.lower())
-            x += 1
-    data["zones"]["board"], data["current"] = board, 0 if side == "w" else 1
-    data["counters"].update(short=[int("K" in rights), int("k" in rights)],
-                            long=[int("Q" in rights), int("q" in rights)], quiet=int(quiet),
-                            passant=-1 if passant == "-" else 8 * (int(passant[1]) - 1) + "abcdefgh".index(passant[0]))
-    return game.state_from_json(data)
+#: a chess position from its FEN (benchmarks/perft.py, which times chess perft with it)
+_from_fen = from_fen
 
 
 def _perft(state, depth: int) -> int:
