@@ -13,7 +13,7 @@ import pytest
 import regle
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-from perft import from_fen  # noqa: E402
+from perft import from_fen, regle_perft  # noqa: E402
 
 CLASSICS = Path(__file__).resolve().parent.parent / "games" / "classics"
 
@@ -730,16 +730,7 @@ _KINDS = "pnbrqk"  # the order of games/classics/chess.rules' enum piece
 _from_fen = from_fen
 
 
-def _perft(state, depth: int) -> int:
-    ids = state.legal_action_ids()
-    if depth == 1:
-        return len(ids)
-    total = 0
-    for a in ids:
-        after = state.copy()
-        after.advance_id(a)
-        total += _perft(after, depth - 1)
-    return total
+_perft = regle_perft  # through the public API: legal_action_ids, copy, advance_id
 
 
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
