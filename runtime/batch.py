@@ -149,7 +149,10 @@ class Batch:
         on: list = []  # the legal ids of every game after this step, one game after another
         counts = [0] * self.size  # how many each game has
         ended = []
-        for i, (s, action) in enumerate(zip(self.states, ids.tolist())):
+        encode = space.encode_all if python else None
+        extend, states = on.extend, self.states
+        for i, action in enumerate(ids.tolist()):
+            s = states[i]
             moves, legal_ids = legal_of[i]
             if moves is None or moves is not s.legal:  # not kept (started in C, or changed by hand)
                 moves, legal_ids = s.legal, s.legal_action_ids()
@@ -170,9 +173,9 @@ class Batch:
                 ended.append(i)
             else:
                 moves = s.legal
-                legal_ids = space.encode_all(moves) if python else s.legal_action_ids()
+                legal_ids = encode(moves) if python else s.legal_action_ids()
                 legal_of[i] = (moves, legal_ids)
-                on.extend(legal_ids)
+                extend(legal_ids)
                 counts[i] = len(legal_ids)
         self.current[:] = current
         self.mask.fill(0)  # then each game's legal ids set, at i * width + id
