@@ -54,9 +54,10 @@ def remember_ensures(ir):
     memos: dict = {}  # condition (its lines left out) -> its FootprintIR
     twins: dict = {}  # (function, memo) -> its twin's name
     new_functions, actions = list(ir.functions), []
+    elsewhere = _methods(_without_generators(ir))  # the trials called outside the move generators
     for a in ir.actions:
         plan = _plan(a)
-        if plan is None or _called_elsewhere(ir, a.index):
+        if plan is None or f"_ensure_{a.index}" in elsewhere:
             actions.append(a)
             continue
         slots, cond, line = plan
@@ -131,28 +132,32 @@ def _assignments(tree):
             yield from _assignments(part)
 
 
-def _called_elsewhere(ir, index: int) -> bool:
-    """Whether anything but a step's move generator calls the action's trial (the memo is
-    forgotten as a generator starts, nowhere else): every tree of the game looked at, but the
-    generators' own."""
-    name = f"_ensure_{index}"
-    actions = [attrs.evolve(a, moves=()) for a in ir.actions]  # each one's part of its step's generator
+def _without_generators(ir):
+    """The game with its move generators left out (each step's, and each action's part of its
+    step's): where a trial called is not forgotten as a generator starts."""
+    actions = [attrs.evolve(a, moves=()) for a in ir.actions]
     steps = [attrs.evolve(st, move_lines=[], actions=[attrs.evolve(a, moves=()) for a in st.actions],
                           pass_action=None if st.pass_action is None else attrs.evolve(st.pass_action, moves=()))
              for st in ir.steps]
-    return _mentions(attrs.evolve(ir, steps=steps, actions=actions), name)
+    return attrs.evolve(ir, steps=steps, actions=actions)
 
 
-def _mentions(tree, name: str) -> bool:
-    """Whether a call of the state's method ``name`` stands in ``tree`` (a node, a list, a
-    record of the game such as a step or an action, or the game itself)."""
-    if isinstance(tree, N.Method) and tree.name == name:
-        return True
+def _methods(tree, found: set | None = None) -> set:
+    """The names of the state's methods called in ``tree`` (a node, a list, a record of the
+    game such as a step or an action, or the game itself), in one walk."""
+    found = set() if found is None else found
+    if isinstance(tree, N.Method):
+        found.add(tree.name)
     if isinstance(tree, dict):
-        return any(_mentions(v, name) for v in tree.values())
-    if attrs.has(type(tree)) and not isinstance(tree, (N.Node, type)):
-        return any(_mentions(getattr(tree, f.name), name) for f in attrs.fields(type(tree)))
-    return any(_mentions(p, name) for p in parts(tree))
+        for v in tree.values():
+            _methods(v, found)
+    elif attrs.has(type(tree)) and not isinstance(tree, (N.Node, type)):
+        for f in attrs.fields(type(tree)):
+            _methods(getattr(tree, f.name), found)
+    else:
+        for p in parts(tree):
+            _methods(p, found)
+    return found
 
 
 def _grids_read(e, functions: dict, names: set, seen: set, native: bool = True) -> set:
@@ -274,7 +279,7 @@ def _twin(name: str, m: int, cells: int, functions: dict, twins: dict, out: list
     key = (name, m)
     if key not in twins:
         twin = twins[key] = f"{name}__noted{m}"
-        fname, params, comment, body, sig = functions[name]
+        _name, params, comment, body, sig = functions[name]
         tree, names, line, lets = body
         out.append(None)  # its place, kept while its own calls are made
         at = len(out) - 1
@@ -305,7 +310,7 @@ def _remembered(ensure_lines: tuple, fp: FootprintIR, slots: list) -> tuple:
 def _forgetting(st, remembered: set, memos: dict):
     """A step whose generator tries an action with a remembered ensure: the memos forgotten as
     it starts."""
-    if not any(_mentions(tuple(st.move_lines), f"_ensure_{i}") for i in remembered):
+    if not _methods(tuple(st.move_lines)) & {f"_ensure_{i}" for i in remembered}:
         return st
     forget = tuple(S.Assign(0, N.Field(T.INT, 0, f"_memo{fp.memo}"), "=", N.Const(T.INT, 0, 0))
                    for fp in memos.values())

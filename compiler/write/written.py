@@ -30,7 +30,7 @@ from ..ir import statements as S
 def write_game(ir: GameIR) -> GameIR:
     """The game with its trees written as code, by the emitter of the engine it is for, after
     the optimizations both engines share (compiler/passes)."""
-    ir = remember_ensures(optimize(ir))  # natively, ensures remembered in a position
+    ir = remember_ensures(optimize(ir))  # ensures read once in a position (compiler/passes/ensure_memo.py)
     writer = CythonWriter() if ir.native_lowered else PythonWriter()
     code, lines = writer.code, writer.lines
     written = attrs.evolve(
