@@ -17,6 +17,8 @@ from ..ir import nodes as N
 from ..ir import statements as S
 from ..lower.grids import owns_table
 from ..ir.traverse import over
+from ..ir import types as T
+from ..passes.directions import Directions, at_step
 
 #: packed keys: the action in the low 8 bits, then each argument in 27 bits (from -2**26), or,
 #: for an action of three arguments, in 18 bits (from -2**17)
@@ -103,6 +105,8 @@ class NeighbourScan(S.Stmt):
     cells: N.Expr  # N.NeighbourList, or N.Concat of them
     d: str
     body: tuple | None = None
+    #: the directions walked, a local filled before the loops (compiler/passes/directions.py), or all
+    dirs: str = ""
     #: the body runs for each value: a read there is made many times (compiler/passes/reads.py)
     repeated = ("body",)
 
@@ -230,6 +234,12 @@ def neighbour_tables(source: N.Expr) -> list | None:
     return None
 
 
+def _way(label: str, dy: int | None, dx: int | None) -> str:
+    """A direction named for a reader: ``ne: row +1, column +1``."""
+    changes = [f"{what} {n:+d}" for what, n in (("row", dy), ("column", dx)) if n is not None]
+    return f"{label}: {', '.join(changes)}" if changes else label
+
+
 def _code_only(block) -> list:
     return [st for st in block if not isinstance(st, S.Comment)]
 
@@ -301,7 +311,31 @@ class _Moves:
         g, var = self.w.code(grid), st.var
         return head + span_walk(var, g, low, high, self.lines(_cells_read_at(st.body, lambda name: name == g, var)))
 
+    def m_Directions(self, st: Directions) -> list[str]:
+        """The directions a loop over neighbours walks, each tested once: a list."""
+        out = [f"{st.var} = []  # the directions the guards above allow (compiler/passes/directions.py)"]
+        for d, dy, dx, label in st.steps:
+            out += [f"if {self.w.code(at_step(st.test, dy, dx))}:  # {_way(label, dy, dx)}",
+                    f"    {st.var}.append({d})"]
+        return out
+
+    def dirs_walk(self, st: NeighbourScan) -> list[str]:
+        """The head of a loop over the directions kept in ``st.dirs``."""
+        return [f"for {st.d} in {st.dirs}:"]
+
     def m_NeighbourScan(self, st: NeighbourScan) -> list[str]:
+        if st.dirs:  # only the directions chosen before the loops: each neighbour read in the table
+            t = st.cells
+            cell = self.w.code(t.cell, N.P_MUL + 1)
+            table = f"_table_at(_p_{t.table}, {cell}, {t.degree}, {st.d})" if self.native \
+                else f"{self.w.code(N.Global(T.ANY, 0, t.table))}[{cell} * {t.degree} + {st.d}]"
+            head = [] if not self.native else [
+                f"if {cell} < 0 or ({cell} + 1) * {t.degree} > len(_v_{t.table}): "
+                "raise ValueError('there is no cell here (none) to look around')"]
+            body = st.body if not self.native else \
+                _cells_read_at(st.body, lambda name: owns_table(name, t.table), st.var)
+            return [*head, *self.dirs_walk(st), f"    {st.var} = {table}", f"    if {st.var} >= 0:",
+                    *("    " + line for line in self.inside(body))]
         if not self.native:
             return [f"for {st.var} in {self.w.code(st.cells)}:", *self.inside(st.body)]
         # each table's cell checked once; then one C loop over their entries in turn, no list
@@ -459,6 +493,20 @@ class _Keys(_Moves):
                 "    s._keys_wide = True",
                 f"for _k{k} in range(_n{name}{k}):",
                 *(f"    {step.format(array=array, k=f'_k{k}')}" for step in loop), *body]
+
+    def m_Directions(self, st: Directions) -> list[str]:
+        """The directions a loop over neighbours walks, each tested once: a C array."""
+        self.decls += [f"cdef int {st.var}[{st.degree}]  # the directions a loop walks (compiler/passes/directions.py)",
+                       f"cdef int _n{st.var}, _k{st.var}"]
+        out = [f"_n{st.var} = 0"]
+        for d, dy, dx, label in st.steps:
+            out += [f"if {self.w.code(at_step(st.test, dy, dx))}:  # {_way(label, dy, dx)}",
+                    f"    {st.var}[_n{st.var}] = {d}",
+                    f"    _n{st.var} += 1"]
+        return out
+
+    def dirs_walk(self, st: NeighbourScan) -> list[str]:
+        return [f"for _k{st.dirs} in range(_n{st.dirs}):", f"    {st.d} = {st.dirs}[_k{st.dirs}]"]
 
     def m_PairScan(self, st: PairScan) -> list[str]:
         if st.values is None:

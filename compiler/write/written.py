@@ -19,6 +19,7 @@ from ..ir.game import ActionIR, GameIR, StepIR
 from .moves import keyed_moves, move_lines
 from ..passes import optimize
 from ..passes.ensure_memo import remember_ensures
+from ..passes.directions import choose_directions, steps_of
 from ..passes.guard_order import order_guards
 from ..passes.reads import take_reads_once
 from ..passes.loops import as_loops
@@ -33,13 +34,14 @@ def write_game(ir: GameIR) -> GameIR:
     ir = remember_ensures(optimize(ir))  # ensures read once in a position (compiler/passes/ensure_memo.py)
     writer = CythonWriter() if ir.native_lowered else PythonWriter()
     code, lines = writer.code, writer.lines
+    directions = steps_of(ir.grids)  # each table's changes of row and column by direction
     written = attrs.evolve(
         ir,
         first_code=code(ir.first_code),
         zones=[attrs.evolve(z, init_code=None if z.init_code is None else code(z.init_code)) for z in ir.zones],
         counters=[attrs.evolve(c, init_code=code(c.init_code)) for c in ir.counters],
         setup_lines=lines(ir.setup_lines),
-        steps=[_step(st, writer) for st in ir.steps],
+        steps=[_step(st, writer, directions) for st in ir.steps],
         end_conds=[(comment, code(cond)) for comment, cond in ir.end_conds],
         end_winners=[(comment, code(cond), win if win is None or isinstance(win, str) else code(win))
                      for comment, cond, win in ir.end_winners],
@@ -84,13 +86,15 @@ def _c_locals(body: tuple) -> list[str]:
     return [f"{c_type(a.target.type)} {a.target.name}" for a in lets if c_type(a.target.type) != "object"]
 
 
-def _step(st: StepIR, writer) -> StepIR:
+def _step(st: StepIR, writer, steps: dict) -> StepIR:
     """A step written: its condition, its automatic statements, and its move generator as a
     list of moves and, natively, as packed keys into the state's buffer (compiler/write/moves.py)."""
     shared = st.shared_code is not None
-    # the guards that cannot fail first (compiler/passes/guard_order.py), then the reads of the
-    # state made twice taken once (compiler/passes/reads.py)
-    moves = tuple(take_reads_once(order_guards(tuple(st.move_lines)), writer.native, sizes=True))
+    # the guards that cannot fail first (compiler/passes/guard_order.py), those of them that ask
+    # only which way a neighbour lies tested once before the loops (compiler/passes/directions.py),
+    # then the reads of the state made twice taken once (compiler/passes/reads.py)
+    moves = choose_directions(order_guards(tuple(st.move_lines)), steps)
+    moves = tuple(take_reads_once(moves, writer.native, sizes=True))
     return attrs.evolve(
         st,
         cond_code=None if st.cond_code is None else writer.code(st.cond_code),
