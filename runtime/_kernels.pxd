@@ -40,6 +40,7 @@ cpdef tuple apply_line_key(object cells_obj, object step_obj, int ndirs, long ke
 cpdef tuple apply_line(object cells_obj, object step_obj, int ndirs, int head, int d, int k)
 cpdef object in_a_row(object cells_obj, object adj_obj, int deg, int value, int n)
 cpdef object in_a_row_exactly(object cells_obj, object adj_obj, int deg, int value, int n)
+cpdef bint in_a_row_bits(object cells_obj, bytes bits, int value, int n) except -1
 cpdef object in_a_row_since(object cells_obj, bytearray memo, object adj_obj, int deg, int value, int n)
 cpdef list flanked(object cells_obj, object adj_obj, int deg, int cell, int value, int d)
 cpdef long flanked_count(object cells_obj, object adj_obj, int deg, int cell, int value, int d) except -1

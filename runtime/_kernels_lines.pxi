@@ -299,6 +299,42 @@ cdef inline Py_ssize_t _changed_from(const unsigned char* cells, const unsigned 
     return size
 
 
+cpdef bint in_a_row_bits(object cells_obj, bytes bits, int value, int n) except -1:
+    """in_a_row on a board whose lines ``bits`` describes (ops.line_bits: at most 64 cells, each
+    line's step the same from every cell): the cells holding ``value`` as the bits of one
+    number; along each line, a run of k + 1 starts where a run of k does and the next cell
+    that way starts one of k: n - 1 shifts and masks per line, no cell walked."""
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef Py_ssize_t size = _len(cells_obj), i, lines
+    cdef const unsigned char* b
+    cdef uint64_t x = 0, run, mask
+    cdef long long step
+    cdef int k
+    if size > 64:
+        raise ValueError("a board of more than 64 cells has no line bits")
+    if bits is None:
+        raise TypeError("no line bits")
+    for i in range(size):
+        x |= (<uint64_t>(cells[i] == value)) << i
+    if x == 0 or n <= 1:
+        return x != 0
+    b = <const unsigned char*>PyBytes_AS_STRING(bits)
+    lines = PyBytes_GET_SIZE(bits) // 16
+    for i in range(lines):
+        memcpy(&step, b + 16 * i, 8)
+        memcpy(&mask, b + 16 * i + 8, 8)
+        if step <= -64 or step >= 64 or step == 0:
+            raise ValueError("line bits of a step off the board")
+        run = x
+        for k in range(n - 1):
+            run = x & mask & ((run >> step) if step > 0 else (run << (-step)))
+            if run == 0:
+                break
+        if run != 0:
+            return True
+    return False
+
+
 cpdef object in_a_row_since(object cells_obj, bytearray memo, object adj_obj, int deg, int value, int n):
     """in_a_row, looking only at the cells that changed since it last answered False for this
     value: ``memo`` keeps, per value 1, 2, ..., a flag and the board as it was then (a line

@@ -574,6 +574,31 @@ def in_a_row(cells, adj, deg: int, value: int, n: int) -> bool:
     return _some_run(cells, adj, deg, value, n, False)
 
 
+def in_a_row_bits(cells, bits: bytes, value: int, n: int) -> bool:
+    """``in_a_row`` on a board whose lines ``bits`` describes (``ops.line_bits``): the cells
+    holding ``value`` as the bits of one number; along each line, the cells that start a run
+    of k + 1 are those of a run of k whose next cell that way starts a run of k (a shift)."""
+    if len(cells) > 64:
+        raise ValueError("a board of more than 64 cells has no line bits")
+    x = 0
+    for c, v in enumerate(cells):
+        if v == value:
+            x |= 1 << c
+    if not x or n <= 1:
+        return bool(x)
+    for i in range(0, len(bits) - 15, 16):
+        step = int.from_bytes(bits[i:i + 8], "little", signed=True)
+        mask = int.from_bytes(bits[i + 8:i + 16], "little")
+        run = x
+        for _ in range(n - 1):
+            run = x & mask & (run >> step if step > 0 else run << -step)
+            if not run:
+                break
+        if run:
+            return True
+    return False
+
+
 def in_a_row_exactly(cells, adj, deg: int, value: int, n: int) -> bool:
     """Whether some line holds a run of exactly ``n`` cells of ``value`` (an overline does not
     count)."""

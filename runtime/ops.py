@@ -226,6 +226,13 @@ def degrees(table, cells: int) -> list[int]:
     return [sum(1 for c in table[i * deg:(i + 1) * deg] if c >= 0) for i in range(cells)]
 
 
+def line_bits(values: list[int]) -> bytes:
+    """A board's lines for ``K.in_a_row_bits``, from the numbers the compiler found when
+    generating (per line: its step, then the mask of the cells that have a neighbour that way;
+    compiler/check/geometry.py ``line_steps``) as two 64-bit numbers each, little-endian."""
+    return b"".join(v.to_bytes(8, "little", signed=i % 2 == 0) for i, v in enumerate(values))
+
+
 def on_sides(sides, cells: int) -> array:
     """``side * cells + cell`` -> 1 where the cell lies along that side of the board, else 0:
     ``c in edge_cells(G, s)`` and ``sides(G, cells)`` read from a table."""

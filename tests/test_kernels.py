@@ -965,3 +965,42 @@ def test_sides_touched_twins_agree_with_the_lists_of_sides(size, data):
     want = [i for i, side in enumerate(geo.side_cells()) if set(cells) & set(side)]
     assert pure.sides_touched(cells, table, len(geo.sides), geo.cells) == want
     assert compiled.sides_touched(cells, table, len(geo.sides), geo.cells) == want
+
+
+# ---- lines as bits: in_a_row on a board of at most 64 cells ----------------------------------------
+def _line_boards():
+    from regle.compiler.check import geometry
+    return st.sampled_from([geometry.square(3, 3, True), geometry.square(5, 4), geometry.square(6, 6, True),
+                            geometry.square(8, 8, True), geometry.square(8, 8, "only"), geometry.lanes(7, 6, True),
+                            geometry.lanes(4, 3), geometry.rhombus(5, 5), geometry.square(1, 7, True)])
+
+
+def test_line_bits_only_for_boards_whose_steps_are_the_same_everywhere():
+    """A square, lanes, a rhombus: each line's step and the cells that have a neighbour that
+    way (found when generating: compiler/check/geometry.py); a hexagon (rows of different lengths), a ring of houses, a star of points or a board
+    of more than 64 cells: none (in_a_row walks their cells)."""
+    from regle.compiler.check import geometry
+    from regle.runtime import ops
+    three = geometry.square(3, 3, True)
+    bits = ops.line_bits(three.line_steps())
+    lines = [(int.from_bytes(bits[i:i + 8], "little", signed=True), int.from_bytes(bits[i + 8:i + 16], "little"))
+             for i in range(0, len(bits), 16)]
+    assert len(lines) == 4 and all(step != 0 for step, _ in lines)
+    east = [(step, mask) for step, mask in lines if step == 1]
+    assert east == [(1, 0b011011011)]  # every cell but the east column has a neighbour east
+    for geo in (geometry.hexagon(3), geometry.mancala(3), geometry.star(6), geometry.square(9, 8, True)):
+        assert geo.line_steps() == []
+
+
+@pytest.mark.parametrize("k", IMPLS)
+@settings(max_examples=300, deadline=None)
+@given(_line_boards(), st.data())
+def test_lines_as_bits_are_the_lines_there_are(k, geo, data):
+    from regle.runtime import ops
+    adj = geo.table()
+    bits = ops.line_bits(geo.line_steps())
+    assert bits  # each of these boards has them
+    cells = bytearray(data.draw(st.lists(st.sampled_from([0, 1, 1, 2, 3]), min_size=geo.cells, max_size=geo.cells)))
+    value = data.draw(st.sampled_from([0, 1, 2, 3, 300]))
+    n = data.draw(st.integers(0, 9))
+    assert k.in_a_row_bits(cells, bits, value, n) == pure.in_a_row(cells, adj, geo.deg, value, n)

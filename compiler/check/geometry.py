@@ -128,6 +128,31 @@ class Geometry:
     def table(self) -> array:
         return array("h", self.adj)
 
+    def line_steps(self) -> list[int]:
+        """For ``in_a_row`` on a board of at most 64 cells where a step in a direction is the
+        same change of cell number from every cell and d + 1 is d's way back (squares, lanes,
+        rhombi; not a ring, a hexagon's rows of different lengths, a star): per line (the
+        directions 0, 2, 4... that lead anywhere), that change and the mask of the cells that
+        have a neighbour that way; [] for any other board (in_a_row then walks the cells)."""
+        deg, cells, adj = self.deg, self.cells, self.adj
+        if not 0 < cells <= 64 or deg < 2:
+            return []
+        out = []
+        for d in range(0, deg - 1, 2):
+            steps, mask = set(), 0
+            for c in range(cells):
+                ahead, back = adj[c * deg + d], adj[c * deg + d + 1]
+                if (ahead >= 0 and adj[ahead * deg + d + 1] != c) or (back >= 0 and adj[back * deg + d] != c):
+                    return []
+                if ahead >= 0:
+                    steps.add(ahead - c)
+                    mask |= 1 << c
+            if len(steps) > 1 or 0 in steps:
+                return []
+            if steps:
+                out += [steps.pop(), mask]
+        return out
+
 
 def _letters(i: int) -> str:
     out = ""

@@ -99,6 +99,7 @@ class GridIR:
     base: str | None = None  # walls: the board whose cells they stand between
     ends: list = attrs.Factory(list)  # walls: per wall, its two cells of the board
     slots: list = attrs.Factory(list)  # walls: per (board cell * directions + d), the wall crossed (-1 none)
+    line_bits: list = attrs.Factory(list)  # in_a_row's lines as bits (geometry.line_steps), when used
     per_turn: bool = False  # emptied as each turn begins (marks that last a turn)
     per_step: bool = False  # emptied as each step of a turn begins
 

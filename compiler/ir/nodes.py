@@ -419,6 +419,7 @@ class Runs(Expr):
     length: Expr
     memo: int | None = None
     memo_size: int = 0
+    bits: Expr | None = None  # the board's lines as bits (a table): in_a_row_bits, no memo
 
 
 @attrs.frozen

@@ -77,6 +77,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.memos: dict[tuple, int] = {}
         #: the leap tables the rules use: (grid, m, n) -> (offsets per cell, the table)
         self.leap_tables: dict[tuple, tuple] = {}
+        self.line_bits_of: dict[str, list] = {}  # grid -> its lines as bits, where in_a_row reads them
         self.way_memos: dict[str, int] = {}  # per board, how many reachable() calls keep the ways found
         self.way_marks: str | None = None  # while a kept-ways source is lowered: reachable() marks its way there
         self.way_marks_of: set[str] = set()  # the walls grids whose ways are marked (their W_MARKS)
@@ -321,6 +322,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
             gr.ways = self.way_memos.get(gr.name, 0)
             gr.marks = gr.name in self.way_marks_of
             gr.side_masks = gr.name in self.side_masks_of
+            gr.line_bits = self.line_bits_of.get(gr.name, [])
         return GameIR(
             name=name, title=game.title if game else name, rules_file=self.source.filename,
             native_lowered=self.native,

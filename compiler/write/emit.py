@@ -342,6 +342,8 @@ class PythonWriter:
         return f"{self.name('K.' + e.kind)}({args})", P_ATOM
 
     def w_Runs(self, e: N.Runs) -> tuple[str, int]:
+        if e.bits is not None:  # the lines as bits: a few shifts of the cells as one number
+            return f"{self.name('K.in_a_row_bits')}({self.args((e.grid, e.bits, e.code, e.length))})", P_ATOM
         args = self.args((e.grid, e.table, N.Const(T.INT, 0, e.degree), e.code, e.length))
         return f"{self.name('K.in_a_row')}({args})", P_ATOM
 

@@ -139,6 +139,8 @@ class CythonWriter(PythonWriter):
 
     def w_Runs(self, e: N.Runs) -> tuple[str, int]:
         # only the lines through the cells that changed since it last failed are looked at
+        if e.bits is not None:
+            return super().w_Runs(e)
         return self.remembered(e, "K.in_a_row_since", (e.length,)) or super().w_Runs(e)
 
     def w_Joined(self, e: N.Joined) -> tuple[str, int]:
