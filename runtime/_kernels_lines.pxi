@@ -307,15 +307,26 @@ cpdef bint in_a_row_bits(object cells_obj, bytes bits, int value, int n) except 
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef Py_ssize_t size = _len(cells_obj), i, lines
     cdef const unsigned char* b
-    cdef uint64_t x = 0, run, mask
+    cdef uint64_t x = 0, run, mask, want, word
     cdef long long step
     cdef int k
     if size > 64:
         raise ValueError("a board of more than 64 cells has no line bits")
     if bits is None:
         raise TypeError("no line bits")
-    for i in range(size):
+    if value < 0 or value > 255:
+        return False  # no cell holds it
+    want = (<uint64_t>value) * 0x0101010101010101ULL
+    i = 0
+    while i + 8 <= size:  # eight cells at a time: a byte that holds the value is 0 after the xor,
+        memcpy(&word, cells + i, 8)  # its top bit set below, the eight top bits gathered by a product
+        word ^= want
+        word = ~(((word & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | word) & 0x8080808080808080ULL
+        x |= (((word >> 7) * 0x0102040810204080ULL) >> 56) << i
+        i += 8
+    while i < size:
         x |= (<uint64_t>(cells[i] == value)) << i
+        i += 1
     if x == 0 or n <= 1:
         return x != 0
     b = <const unsigned char*>PyBytes_AS_STRING(bits)
