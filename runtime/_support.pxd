@@ -543,6 +543,93 @@ cdef extern from *:
                                               long high) noexcept
 
 
+cdef extern from *:
+    """
+    /* The n cells whose byte is in low..high as bits of ``words`` (cell c: bit c % 64 of word
+       c / 64; the words zeroed first): one value or any filled cell eight cells at a time (the
+       bytes that match marked by their top bit, the eight marks gathered into a byte by one
+       product), other spans, the last few cells and big-endian machines a byte at a time. */
+    static inline void regle_span_bits(const unsigned char *cells, Py_ssize_t n, long low, long high,
+                                       unsigned long long *words) {
+        Py_ssize_t at = 0;
+        memset(words, 0, (size_t)((n + 63) >> 6) * 8);
+    #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        const unsigned long long low7 = 0x7f7f7f7f7f7f7f7fULL, top = 0x8080808080808080ULL;
+        int one = low == high, filled = low == 1 && high >= 255;
+        if (one || filled) {
+            unsigned long long w, hit, want = (unsigned long long)(low & 255) * 0x0101010101010101ULL;
+            for (; at + 8 <= n; at += 8) {
+                memcpy(&w, cells + at, 8);
+                if (one)
+                    w ^= want;  /* a byte that holds the value is now 0 */
+                hit = (((w & low7) + low7) | w) & top;  /* the top bit of each byte not 0 */
+                if (one)
+                    hit = ~hit & top;
+                words[at >> 6] |= (((hit >> 7) * 0x0102040810204080ULL) >> 56) << (at & 63);
+            }
+        }
+    #endif
+        for (; at < n; at++)
+            if ((unsigned long)(cells[at] - low) <= (unsigned long)(high - low))
+                words[at >> 6] |= 1ULL << (at & 63);
+    }
+
+    /* The first cell after c (c = -1: the first) whose bit is set in the nw words, or -1. */
+    static inline Py_ssize_t regle_bits_after(const unsigned long long *words, Py_ssize_t nw, Py_ssize_t c) {
+        Py_ssize_t k = (c + 1) >> 6;
+        unsigned long long m;
+        if (c < -1 || k >= nw)
+            return -1;
+        m = words[k] & (~0ULL << ((c + 1) & 63));
+        while (!m) {
+            if (++k >= nw)
+                return -1;
+            m = words[k];
+        }
+    #if defined(__GNUC__)
+        return (k << 6) + __builtin_ctzll(m);
+    #else
+        {
+            Py_ssize_t b = 0;
+            while (!(m & 1)) { m >>= 1; b++; }
+            return (k << 6) + b;
+        }
+    #endif
+    }
+    """
+    void span_bits_of "regle_span_bits"(const unsigned char* cells, Py_ssize_t n, long low, long high,
+                                          unsigned long long* words) noexcept
+    Py_ssize_t bits_after "regle_bits_after"(const unsigned long long* words, Py_ssize_t nw, Py_ssize_t c) noexcept
+
+
+cdef inline Py_ssize_t span_bits(object grid, long low, long high, unsigned long long* words) except -2:
+    """The cells of a grid of elements whose byte is in the span ``holding_low`` and
+    ``holding_high`` give, as bits of ``words`` (room for 64 words: a grid's 4,096 cells): how
+    many words. A scan walks them from bit to bit (``bits_after``), the grid read once, in
+    order, as next_in_span would find them on the grid as it was (a move generator or an
+    aggregate changes nothing it walks)."""
+    cdef const unsigned char* cells
+    cdef Py_ssize_t n, at, nw
+    if type(grid) is not bytearray:
+        raise TypeError("a grid of elements is missing")
+    n = PyByteArray_GET_SIZE(grid)
+    if n > 4096:
+        raise ValueError("a grid of more than 4,096 cells")
+    nw = (n + 63) >> 6
+    cells = <const unsigned char*>PyByteArray_AS_STRING(grid)
+    if low >= 0 and (high < low or low > 255):
+        memset(words, 0, nw * 8)
+        return nw
+    if low >= 0:
+        span_bits_of(cells, n, low, high, words)
+        return nw
+    memset(words, 0, nw * 8)
+    for at in range(n):  # a kind of any owner: by division
+        if cells[at] != 0 and (cells[at] - 1) % high == -1 - low:
+            words[at >> 6] |= (<unsigned long long>1) << (at & 63)
+    return nw
+
+
 cdef inline Py_ssize_t next_in_span(object grid, Py_ssize_t at, long low, long high) except -2:
     """The first cell from ``at`` on of a grid of elements whose byte is in the span
     ``holding_low`` and ``holding_high`` give (an empty cell: 0 to 0; a filled one: 1 to 255),

@@ -1159,14 +1159,18 @@ def flanked_count_of(object grid, object table, long deg, long cell, long value,
     return flanked_count(grid, table, deg, cell, value, d)
 
 
-def scan_span(object grid, long low, long high):
+def scan_span(object grid, long low, long high, bint bits=False):
     """The cells a native engine's scan walks for a span of bytes, in order: ``next_in_span``
-    from each cell found to the next (ops.next_in_span is its twin)."""
-    cdef Py_ssize_t c = next_in_span(grid, 0, low, high)
+    from each cell found to the next (ops.next_in_span is its twin); with ``bits``, as a keyed
+    generator or an aggregate walks them: the cells taken as bits first (span_bits), then
+    from bit to bit (bits_after)."""
+    cdef unsigned long long words[64]
+    cdef Py_ssize_t nw = span_bits(grid, low, high, words) if bits else 0
+    cdef Py_ssize_t c = bits_after(words, nw, -1) if bits else next_in_span(grid, 0, low, high)
     out = []
     while c >= 0:
         out.append(c)
-        c = next_in_span(grid, c + 1, low, high)
+        c = bits_after(words, nw, c) if bits else next_in_span(grid, c + 1, low, high)
     return out
 
 

@@ -325,7 +325,7 @@ def test_native_scans_of_cells_holding_agree_with_the_kernel():
             c = ops.next_in_span(grid, c + 1, low, high)
         return out
 
-    @given(st.binary(max_size=40) | st.lists(st.sampled_from([0, 0, 0, 1, 2, 3, 128, 255]), max_size=150).map(bytes),
+    @given(st.binary(max_size=40) | st.lists(st.sampled_from([0, 0, 0, 1, 2, 3, 128, 255]), max_size=300).map(bytes),
            st.sampled_from([1, 2, 6, 7, 256]), st.integers(-3, 300), st.integers(-3, 5))
     def agree(cells, kinds, kind, owner):
         grid = bytearray(cells)
@@ -333,6 +333,9 @@ def test_native_scans_of_cells_holding_agree_with_the_kernel():
         assert _support.span_of(kinds, kind, owner) == span
         expected = pure.cells_holding(grid, kinds, kind, owner)
         assert _support.scan_span(grid, *span) == walk(grid, *span) == expected
+        assert _support.scan_span(grid, *span, bits=True) == expected  # taken as bits, then walked
+        for low, high in ((1, 255), (0, 0), (2, 2), (3, 200)):
+            assert _support.scan_span(grid, low, high, bits=True) == walk(grid, low, high)
         assert _support.first_of(grid, kinds, kind, owner) == pure.first_holding(grid, kinds, kind, owner) \
             == (expected or [-1])[0]
         assert _support.scan_span(grid, 1, 255) == walk(grid, 1, 255) == [c for c, b in enumerate(grid) if b]
@@ -341,6 +344,10 @@ def test_native_scans_of_cells_holding_agree_with_the_kernel():
     agree()
     with pytest.raises(TypeError):
         _support.scan_span(None, 1, 255)  # a grid that is missing stops the scan, with no read
+    with pytest.raises(TypeError):
+        _support.scan_span(None, 1, 255, bits=True)
+    with pytest.raises(ValueError):
+        _support.scan_span(bytearray(4097), 1, 255, bits=True)  # more cells than the words hold
 
 
 def test_words_of_the_language_are_names_where_only_a_name_fits():

@@ -213,7 +213,8 @@ class CythonWriter(PythonWriter):
         if e.display:
             return super().w_Aggregate(e)
         grids: dict[str, N.Field] = {}
-        decls: dict[str, list[str]] = {"long": [], "bint": [], "bytearray": [], "const unsigned char": []}
+        decls: dict[str, list[str]] = {"long": [], "bint": [], "bytearray": [], "const unsigned char": [],
+                                       "unsigned long long": [], "Py_ssize_t": []}
 
         def declare(ctype: str, *names: str) -> None:
             if ctype != "object":
@@ -229,7 +230,9 @@ class CythonWriter(PythonWriter):
         # typed parameters, result and locals (whole numbers as C longs, truths as C ints), so
         # that the loop runs on C numbers
         sig = ([c_type(ty) if ty is not None else "object" for _name, ty in e.params], c_type(e.type),
-               [f"cdef {t} {', '.join(dict.fromkeys(ns))}" for t, ns in decls.items() if ns])
+               [f"cdef {t} {', '.join(dict.fromkeys(ns))}" for t, ns in decls.items() if ns],
+               # the C arrays as lists where the code is verified as Python
+               [f"{n.split('[')[0]} = [0] * {n.split('[')[1][:-1]}" for ns in decls.values() for n in ns if "[" in n])
         key = (tuple(lines), tuple(params), repr(sig))
         name = self.helper_names.get(key)
         if name is None:
@@ -286,7 +289,10 @@ class CythonWriter(PythonWriter):
             declare("long", low, high)
             args = ", ".join(self.code(a) for a in source.args[1:])
             start = start + [f"{low} = _holding_low({args})", f"{high} = _holding_high({args})"]
-            body = span_walk(var, self.code(source.args[0]), low, high, each)
+            bits = "_bits" + sfx
+            declare("unsigned long long", f"{bits}[64]")
+            declare("Py_ssize_t", "_n" + bits)
+            body = span_walk(var, self.code(source.args[0]), low, high, each, bits)
         else:
             body += ["    " + line for line in each]
         if isinstance(source, N.Slide):

@@ -40,12 +40,26 @@ def holding_scan(src: N.Expr) -> bool:
     return isinstance(grid, N.Field) and grid.attr.startswith("g_") and (any_kind or not any_owner or one_value)
 
 
-def span_walk(var: str, grid: str, low: str, high: str, body: list[str]) -> list[str]:
+def span_walk(var: str, grid: str, low: str, high: str, body: list[str], bits: str = "") -> list[str]:
     """A native walk of the cells of ``grid`` whose byte is in the span ``low``..``high``, from
     cell to cell found in C (``_next_in_span``), no list: ``var`` each in turn, ``body``
-    indented under it (a ``break`` in it ends the walk)."""
+    indented under it (a ``break`` in it ends the walk). With ``bits`` (the name of a C array
+    of 64 words declared by the caller, and of its count ``_n`` + bits), the cells are taken as
+    bits first, the grid read once eight cells at a time, then walked from bit to bit
+    (``span_bit_decls``): for a walk whose body changes nothing it walks (a move generator, an
+    aggregate), the same cells in the same order."""
+    if bits:
+        return [f"_n{bits} = _span_bits({grid}, {low}, {high}, {bits})  # the cells it walks, as bits",
+                f"{var} = _bits_after({bits}, _n{bits}, -1)", f"while {var} >= 0:",
+                *("    " + line for line in body), f"    {var} = _bits_after({bits}, _n{bits}, {var})"]
     return [f"{var} = _next_in_span({grid}, 0, {low}, {high})", f"while {var} >= 0:",
             *("    " + line for line in body), f"    {var} = _next_in_span({grid}, {var} + 1, {low}, {high})"]
+
+
+def span_bit_decls(bits: str) -> list[str]:
+    """The C declarations a walk by ``bits`` needs (span_walk)."""
+    return [f"cdef unsigned long long {bits}[64]  # the cells a walk takes, as bits (a grid has 4,096 at most)",
+            f"cdef Py_ssize_t _n{bits}"]
 
 
 # ---- node kinds -------------------------------------------------------------------------------
@@ -309,7 +323,13 @@ class _Moves:
         # from cell to cell found in C, no list; each is one of the grid's: the body reads it
         # with no check either
         g, var = self.w.code(grid), st.var
-        return head + span_walk(var, g, low, high, self.lines(_cells_read_at(st.body, lambda name: name == g, var)))
+        return head + span_walk(var, g, low, high, self.lines(_cells_read_at(st.body, lambda name: name == g, var)),
+                                self.bit_array())
+
+    def bit_array(self) -> str:
+        """A C array of the method for a walk's cells as bits, or "" (only where the method's
+        declarations are kept: the keyed generator)."""
+        return ""
 
     def m_Directions(self, st: Directions) -> list[str]:
         """The directions a loop over neighbours walks, each tested once: a list."""
@@ -493,6 +513,11 @@ class _Keys(_Moves):
                 "    s._keys_wide = True",
                 f"for _k{k} in range(_n{name}{k}):",
                 *(f"    {step.format(array=array, k=f'_k{k}')}" for step in loop), *body]
+
+    def bit_array(self) -> str:
+        name = f"_bits{len(self.decls)}"
+        self.decls += span_bit_decls(name)
+        return name
 
     def m_Directions(self, st: Directions) -> list[str]:
         """The directions a loop over neighbours walks, each tested once: a C array."""
