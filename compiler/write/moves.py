@@ -466,6 +466,7 @@ class _Keys(_Moves):
         self.c_typed = True
         self.unread = unread  # hoisted sources no key reads
         self.scanned: dict = {}  # a scan's cells (its grid and span) -> the C array that keeps them
+        self.bits_off = False  # while a scan that walks a kept array is written
 
     def m_Source(self, st: Source) -> list[str]:
         return [] if st.var in self.unread else super().m_Source(st)
@@ -477,14 +478,18 @@ class _Keys(_Moves):
         stand at the top of the method (run whatever the guards say, its cells named by
         nothing a loop binds), and it must walk every cell (no ``break``)."""
         top = self.depth == 0
-        lines = super().m_CellScan(st)
-        if any(line.lstrip().startswith("break") for line in lines):
-            return lines
         if isinstance(st.cells, N.Cells):
             key = (self.w.code(st.cells.grid), st.cells.filled)
         else:
             key = tuple(self.w.code(a) for a in st.cells.args)
         found = self.scanned.get(key)
+        self.bits_off = found is not None  # (its walk is the array's: no bits of its own)
+        try:
+            lines = super().m_CellScan(st)
+        finally:
+            self.bits_off = False
+        if any(line.lstrip().startswith("break") for line in lines):
+            return lines
         var = st.var
         walk = lines.index(f"while {var} >= 0:")
         body = lines[walk + 1:-1]  # the body, between the walk's head and its step to the next cell
@@ -515,6 +520,8 @@ class _Keys(_Moves):
                 *(f"    {step.format(array=array, k=f'_k{k}')}" for step in loop), *body]
 
     def bit_array(self) -> str:
+        if self.bits_off:
+            return ""
         name = f"_bits{len(self.decls)}"
         self.decls += span_bit_decls(name)
         return name
