@@ -12,7 +12,9 @@ The pipeline:
    the first element that qualifies.
 2. ``tables``: ``count(neighbours(G, c))`` and ``c in edge_cells(G, s)`` read from tables made
    when generating (``read_tables``).
-3. ``share_values``: in a define's function, a call computed twice or more (of the runtime, of
+3. ``held_source``: an aggregate over all the cells of a grid of seats whose first test is
+   ``board[c] == me`` (or a seat as a number) walks the cells holding it instead.
+4. ``share_values``: in a define's function, a call computed twice or more (of the runtime, of
    another define, an aggregate) is computed once, into a local, where it is first computed
    unconditionally.
 """
@@ -23,6 +25,7 @@ import attrs
 from ..ir.nodes import Node
 from ..ir.traverse import over
 from .early_exit import stop_early
+from .held_source import walk_held
 from .share_values import share_values
 from .tables import read_tables
 
@@ -64,5 +67,7 @@ def optimize(ir):
     if hasattr(ir, "functions"):  # a GameIR (the tests give the pipeline bare trees too)
         tables = read_tables(ir.grids)
         ir = each_tree(ir, lambda tree: bottom_up(tree, tables))
+        held = walk_held(ir.grids)
+        ir = each_tree(ir, lambda tree: bottom_up(tree, held))
         ir = attrs.evolve(ir, functions=share_values(ir.functions))
     return ir

@@ -498,7 +498,7 @@ class _Keys(_Moves):
             return [f"for {i} in range({count}):", f"    {var} = {array}[{i}]", *body]
         if not top:
             return lines
-        k = len(self.decls)
+        k = len(self.scanned)
         array, count, i = f"_scan{k}", f"_nscan{k}", f"_iscan{k}"
         self.decls += [f"cdef short {array}[{LIMITS['grid_cells']}]  # the cells a scan found (a grid has no more), "
                        "for the scans of the same cells after it",
@@ -522,7 +522,7 @@ class _Keys(_Moves):
     def bit_array(self) -> str:
         if self.bits_off:
             return ""
-        name = f"_bits{len(self.decls)}"
+        name = f"_bits{sum(1 for d in self.decls if d.startswith('cdef unsigned long long _bits'))}"
         self.decls += span_bit_decls(name)
         return name
 
