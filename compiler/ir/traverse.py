@@ -45,3 +45,14 @@ def rebuild(node, change: Callable[[Any], Any]):
         if new is not value:
             changes[f.name] = new
     return attrs.evolve(node, **changes) if changes else node
+
+
+def lineless(tree):
+    """``tree`` with every node's rules line 0: what two trees written alike (in two places of
+    the rules) share, to compare them."""
+    if isinstance(tree, (tuple, list)):
+        return tuple(lineless(p) for p in tree)
+    if not isinstance(tree, Node):
+        return tree
+    node = rebuild(tree, lineless)
+    return attrs.evolve(node, line=0) if "line" in attrs.fields_dict(type(node)) else node

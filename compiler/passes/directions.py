@@ -28,7 +28,7 @@ import attrs
 from ..ir import nodes as N
 from ..ir import statements as S
 from ..ir import types as T
-from ..ir.traverse import over, parts
+from ..ir.traverse import lineless, over, parts
 from .guard_order import cannot_fail
 
 #: the names the rewritten guards give a direction's change of row and of column
@@ -108,13 +108,6 @@ def _terms(e, sign: int, out: list) -> list:
     return out
 
 
-def _lineless(e):
-    if not isinstance(e, N.Node):
-        return over(e, _lineless)
-    node = over(e, _lineless)
-    return attrs.evolve(node, line=0) if "line" in attrs.fields_dict(type(node)) else node
-
-
 def _sum(terms: list, line: int) -> N.Expr:
     if not terms:
         return N.Const(T.INT, line, 0)
@@ -133,7 +126,7 @@ def cancel(e):
     if not (isinstance(e, N.Binary) and e.op in _COMPARE and e.left.type == T.INT and e.right.type == T.INT):
         return e
     # every term as if moved to the left: (its sign there, the term as compared, its side, its own sign, the term)
-    terms = [(sign * side, _lineless(term), side, sign, term)
+    terms = [(sign * side, lineless(term), side, sign, term)
              for side, half in ((1, e.left), (-1, e.right)) for sign, term in _terms(half, 1, [])]
     alive = [True] * len(terms)
     for i, (signed, key, *_) in enumerate(terms):

@@ -32,7 +32,7 @@ from ..ir import nodes as N
 from ..ir import statements as S
 from ..ir import types as T
 from ..ir.game import FootprintIR
-from ..ir.traverse import parts, rebuild
+from ..ir.traverse import parts, rebuild, lineless
 
 #: nodes whose value depends on their parts alone (with Local and the nodes handled below)
 _PURE = (N.Const, N.Global, N.Binary, N.Not, N.Neg, N.Cond, N.Call, N.Number, N.Element, N.Geometry,
@@ -70,7 +70,7 @@ def remember_ensures(ir):
             actions.append(a)
             continue
         grid = next(iter(grids))
-        key = repr(_lineless(cond))  # the same condition, wherever it is written
+        key = repr(lineless(cond))  # the same condition, wherever it is written
         fp = memos.get(key)
         if fp is None:
             m = len(memos)
@@ -84,16 +84,6 @@ def remember_ensures(ir):
     steps = [_forgetting(st, remembered, memos) for st in ir.steps]
     return attrs.evolve(ir, actions=actions, functions=new_functions, footprints=list(memos.values()),
                         steps=steps)
-
-
-def _lineless(tree):
-    """``tree`` with every node's rules line 0: what two conditions written alike share."""
-    if isinstance(tree, (tuple, list)):
-        return tuple(_lineless(p) for p in tree)
-    if not isinstance(tree, N.Node):
-        return tree
-    node = rebuild(tree, _lineless)
-    return attrs.evolve(node, line=0) if "line" in attrs.fields_dict(type(node)) else node
 
 
 def _plan(a) -> tuple | None:
