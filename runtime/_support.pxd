@@ -514,20 +514,26 @@ cdef extern from *:
        for eight cells at a time: the bytes that match marked by their top bit in one word, the
        first found by counting trailing zero bits, so a scan turns once per cell found, not at
        every cell; other spans, the last few cells, and big-endian machines a byte at a time. */
+    /* The bytes of the word w that a span of one value (``one``: ``want`` is that byte eight
+       times) or of any filled cell looks for, marked by their top bit. */
+    static inline unsigned long long regle_span_marks(unsigned long long w, int one, unsigned long long want) {
+        const unsigned long long low7 = 0x7f7f7f7f7f7f7f7fULL, top = 0x8080808080808080ULL;
+        unsigned long long hit;
+        if (one)
+            w ^= want;  /* a byte that holds the value is now 0 */
+        hit = (((w & low7) + low7) | w) & top;  /* the top bit of each byte not 0 */
+        return one ? ~hit & top : hit;
+    }
+
     static inline Py_ssize_t regle_next_in_span(const unsigned char *cells, Py_ssize_t at, Py_ssize_t n,
                                                 long low, long high) {
     #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        const unsigned long long low7 = 0x7f7f7f7f7f7f7f7fULL, top = 0x8080808080808080ULL;
         int one = low == high, filled = low == 1 && high >= 255;
         if (one || filled) {
             unsigned long long w, hit, want = (unsigned long long)(low & 255) * 0x0101010101010101ULL;
             for (; at + 8 <= n; at += 8) {
                 memcpy(&w, cells + at, 8);
-                if (one)
-                    w ^= want;  /* a byte that holds the value is now 0 */
-                hit = (((w & low7) + low7) | w) & top;  /* the top bit of each byte not 0 */
-                if (one)
-                    hit = ~hit & top;
+                hit = regle_span_marks(w, one, want);
                 if (hit)
                     return at + (__builtin_ctzll(hit) >> 3);
             }
@@ -554,19 +560,11 @@ cdef extern from *:
         Py_ssize_t at = 0;
         memset(words, 0, (size_t)((n + 63) >> 6) * 8);
     #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        const unsigned long long low7 = 0x7f7f7f7f7f7f7f7fULL, top = 0x8080808080808080ULL;
         int one = low == high, filled = low == 1 && high >= 255;
-        if (one || filled) {
-            unsigned long long w, hit, want = (unsigned long long)(low & 255) * 0x0101010101010101ULL;
-            for (; at + 8 <= n; at += 8) {
-                memcpy(&w, cells + at, 8);
-                if (one)
-                    w ^= want;  /* a byte that holds the value is now 0 */
-                hit = (((w & low7) + low7) | w) & top;  /* the top bit of each byte not 0 */
-                if (one)
-                    hit = ~hit & top;
-                words[at >> 6] |= (((hit >> 7) * 0x0102040810204080ULL) >> 56) << (at & 63);
-            }
+        unsigned long long w, want = (unsigned long long)(low & 255) * 0x0101010101010101ULL;
+        for (; (one || filled) && at + 8 <= n; at += 8) {
+            memcpy(&w, cells + at, 8);  /* (regle_span_marks: the first extern block's) */
+            words[at >> 6] |= (((regle_span_marks(w, one, want) >> 7) * 0x0102040810204080ULL) >> 56) << (at & 63);
         }
     #endif
         for (; at < n; at++)
