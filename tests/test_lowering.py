@@ -13,7 +13,8 @@ from regle.compiler.ir import statements as S
 from regle.compiler.ir import types as T
 from regle.compiler.write.emit import PythonWriter
 from regle.compiler.write.emit_native import CythonWriter
-from regle.compiler.write.moves import AddMove, Guard, KernelMoves, MovesBound, keyed_moves, move_lines, nest
+from regle.compiler.write.keyed import keyed_moves
+from regle.compiler.write.moves import AddMove, Guard, KernelMoves, MovesBound, move_lines, nest
 
 DICE = '''
 game "Dice" { players 2 }

@@ -16,7 +16,8 @@ import attrs
 from .emit import PythonWriter
 from .emit_native import CythonWriter, c_type
 from ..ir.game import ActionIR, GameIR, StepIR
-from .moves import keyed_moves, move_lines
+from .keyed import keyed_moves
+from .moves import move_lines
 from ..passes import optimize
 from ..passes.ensure_memo import remember_ensures
 from ..passes.directions import choose_directions, steps_of
