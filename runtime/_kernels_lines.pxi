@@ -307,7 +307,7 @@ cpdef bint in_a_row_bits(object cells_obj, bytes bits, int value, int n) except 
     cdef const unsigned char* cells = _ro(cells_obj)
     cdef Py_ssize_t size = _len(cells_obj), i, lines
     cdef const unsigned char* b
-    cdef uint64_t x = 0, run, mask, want, word
+    cdef uint64_t x = 0, run, mask, want, word, found = 0
     cdef long long step
     cdef int k
     if size > 64:
@@ -331,19 +331,21 @@ cpdef bint in_a_row_bits(object cells_obj, bytes bits, int value, int n) except 
         return x != 0
     b = <const unsigned char*>PyBytes_AS_STRING(bits)
     lines = PyBytes_GET_SIZE(bits) // 16
-    for i in range(lines):
-        memcpy(&step, b + 16 * i, 8)
+    for i in range(lines):  # no test inside: a run that dies stays 0 (a branch taken at random,
+        memcpy(&step, b + 16 * i, 8)  # as a run's death is, costs more than the shifts it saves)
         memcpy(&mask, b + 16 * i + 8, 8)
         if step <= -64 or step >= 64 or step == 0:
             raise ValueError("line bits of a step off the board")
+        mask &= x  # the cells of the value with a neighbour this way
         run = x
-        for k in range(n - 1):
-            run = x & mask & ((run >> step) if step > 0 else (run << (-step)))
-            if run == 0:
-                break
-        if run != 0:
-            return True
-    return False
+        if step > 0:
+            for k in range(n - 1):
+                run = mask & (run >> step)
+        else:
+            for k in range(n - 1):
+                run = mask & (run << (-step))
+        found |= run
+    return found != 0
 
 
 cpdef object in_a_row_since(object cells_obj, bytearray memo, object adj_obj, int deg, int value, int n):
