@@ -355,9 +355,10 @@ class GridLowering:
             return attrs.evolve(self.cell_list(args[1], ctx, sym), type=T.list_of(cell_t))
         if f == "in_a_row":
             who, n = self.stored(self.element_tree(args[1], ctx, sym)), self.number_tree(args[2], ctx)
-            memo, steps = None, sym.geo.line_steps()
+            memo, steps = None, self.line_bits_of.get(sym.name)
+            if steps is None:  # (found once per grid: every in_a_row on it reads the same lines)
+                steps = self.line_bits_of[sym.name] = sym.geo.line_steps()
             if steps:  # at most 64 cells, steady steps: the lines as bits, a few shifts (no memo)
-                self.line_bits_of[sym.name] = steps
                 return N.Runs(T.BOOL, 0, gtree, self.adj_table(g), deg, who, n, bits=N.Table(T.ANY, 0, f"{g}_BITS"))
             if self.memo_allowed(args[0], ctx, sym) and isinstance(n, N.Const) and n.value > 0:
                 # an end condition, checked after every turn: it may remember which lines it

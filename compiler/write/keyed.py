@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from ..check.symbols import LIMITS
 from ..ir import nodes as N
-from ..passes.directions import Directions, at_step
+from ..passes.directions import Directions
 from .moves import (KEY_TAGS, AddMove, CellScan, KernelMoves, ListedMoves, MovesBound,
-                    NeighbourScan, PairScan, Source, _Moves, _only_kernel, _walk, _way, span_bit_decls)
+                    NeighbourScan, PairScan, Source, _Moves, _only_kernel, _walk, span_bit_decls)
 
 PAIRS_ROOM, HELD_ROOM = 128, 64  # C arrays of the pairs of a zone and the items held, in _keys_N
 
@@ -84,16 +84,14 @@ class _Keys(_Moves):
         self.decls += span_bit_decls(name)
         return name
 
-    def m_Directions(self, st: Directions) -> list[str]:
-        """The directions a loop over neighbours walks, each tested once: a C array."""
+    def dirs_start(self, st: Directions) -> list[str]:
+        """The directions a loop over neighbours walks: a C array."""
         self.decls += [f"cdef int {st.var}[{st.degree}]  # the directions a loop walks (compiler/passes/directions.py)",
                        f"cdef int _n{st.var}, _k{st.var}"]
-        out = [f"_n{st.var} = 0"]
-        for d, dy, dx, label in st.steps:
-            out += [f"if {self.w.code(at_step(st.test, dy, dx))}:  # {_way(label, dy, dx)}",
-                    f"    {st.var}[_n{st.var}] = {d}",
-                    f"    _n{st.var} += 1"]
-        return out
+        return [f"_n{st.var} = 0"]
+
+    def dir_kept(self, st: Directions, d: int) -> list[str]:
+        return [f"{st.var}[_n{st.var}] = {d}", f"_n{st.var} += 1"]
 
     def dirs_walk(self, st: NeighbourScan) -> list[str]:
         return [f"for _k{st.dirs} in range(_n{st.dirs}):", f"    {st.d} = {st.dirs}[_k{st.dirs}]"]

@@ -246,6 +246,12 @@ def neighbour_tables(source: N.Expr) -> list | None:
     return None
 
 
+def _cell_checked(cell: str, t: N.NeighbourList) -> str:
+    """Natively, the line that stops a cell outside the table (a C read has no bounds check)."""
+    return (f"if {cell} < 0 or ({cell} + 1) * {t.degree} > len(_v_{t.table}): "
+            "raise ValueError('there is no cell here (none) to look around')")
+
+
 def _way(label: str, dy: int | None, dx: int | None) -> str:
     """A direction named for a reader: ``ne: row +1, column +1``."""
     changes = [f"{what} {n:+d}" for what, n in (("row", dy), ("column", dx)) if n is not None]
@@ -330,12 +336,19 @@ class _Moves:
         return ""
 
     def m_Directions(self, st: Directions) -> list[str]:
-        """The directions a loop over neighbours walks, each tested once: a list."""
-        out = [f"{st.var} = []  # the directions the guards above allow (compiler/passes/directions.py)"]
+        """The directions a loop over neighbours walks, each tested once (the list, or the C
+        array of the keyed generator, begun by ``dirs_start`` and added to by ``dir_kept``)."""
+        out = self.dirs_start(st)
         for d, dy, dx, label in st.steps:
             out += [f"if {self.w.code(at_step(st.test, dy, dx))}:  # {_way(label, dy, dx)}",
-                    f"    {st.var}.append({d})"]
+                    *("    " + line for line in self.dir_kept(st, d))]
         return out
+
+    def dirs_start(self, st: Directions) -> list[str]:
+        return [f"{st.var} = []  # the directions the guards above allow (compiler/passes/directions.py)"]
+
+    def dir_kept(self, st: Directions, d: int) -> list[str]:
+        return [f"{st.var}.append({d})"]
 
     def dirs_walk(self, st: NeighbourScan) -> list[str]:
         """The head of a loop over the directions kept in ``st.dirs``."""
@@ -347,9 +360,7 @@ class _Moves:
             cell = self.w.code(t.cell, N.P_MUL + 1)
             table = f"_table_at(_p_{t.table}, {cell}, {t.degree}, {st.d})" if self.native \
                 else f"{self.w.code(N.Global(T.ANY, 0, t.table))}[{cell} * {t.degree} + {st.d}]"
-            head = [] if not self.native else [
-                f"if {cell} < 0 or ({cell} + 1) * {t.degree} > len(_v_{t.table}): "
-                "raise ValueError('there is no cell here (none) to look around')"]
+            head = [] if not self.native else [_cell_checked(cell, t)]
             body = st.body if not self.native else \
                 _cells_read_at(st.body, lambda name: owns_table(name, t.table), st.var)
             return [*head, *self.dirs_walk(st), f"    {st.var} = {table}", f"    if {st.var} >= 0:",
@@ -361,8 +372,7 @@ class _Moves:
         out, picks, start = [], [], 0
         for t in tables:
             cell = self.w.code(t.cell, N.P_MUL + 1)
-            out.append(f"if {cell} < 0 or ({cell} + 1) * {t.degree} > len(_v_{t.table}): "
-                       "raise ValueError('there is no cell here (none) to look around')")
+            out.append(_cell_checked(cell, t))
             picks.append((start, f"_table_at(_p_{t.table}, {cell}, {t.degree}, {st.d} - {start})"))
             start += t.degree
         out.append(f"for {st.d} in range({start}):")
