@@ -49,3 +49,33 @@ def position(game, base=None, **changes):
 
 def moves(state) -> list[str]:
     return [str(m) for m in state.legal_moves()]
+
+
+def play_alike(reference, other, seeds: int, ids: bool = False) -> tuple[int, int]:
+    """Seeded random games of two engines that should be the same game (two phrasings of one
+    rule, a pass on and off): the legal moves at every node the same (with ``ids``, the legal
+    ids too, and half the moves played by id), and the same winners and scores at the end.
+    Returns how many decisions were compared and how many games had a winner: a caller asserts
+    the games were long enough to mean something."""
+    import random
+    nodes = decided = 0
+    for seed in range(seeds):
+        a, b = reference.new_game(None, seed=seed), other.new_game(None, seed=seed)
+        rng = random.Random(seed)
+        while not a.over:
+            legal = moves(a)
+            assert moves(b) == legal, (seed, a.decisions)
+            if ids:
+                assert b.legal_action_ids() == a.legal_action_ids(), (seed, a.decisions)
+            if ids and rng.random() < 0.5:
+                i = rng.choice(a.legal_action_ids())
+                a.advance_id(i)
+                b.advance_id(i)
+            else:
+                move = rng.choice(legal)
+                a.play(move)
+                b.play(move)
+            nodes += 1
+        assert b.over and a.winners == b.winners and a.scores == b.scores, seed
+        decided += bool(a.winners)
+    return nodes, decided

@@ -5,13 +5,13 @@ judge), trees before and after, what the pass leaves alone, and a game played al
 without it on both engines, by the documented loop and by ids."""
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 from hypothesis import given, strategies as st
 
 import regle
+from conftest import play_alike
 from regle import native
 from regle.compiler.generate import engine_source, lower, native_source
 from regle.compiler.ir import nodes as N
@@ -199,24 +199,8 @@ def test_a_game_plays_alike_with_its_directions_chosen_before_the_loops(backend)
         pytest.skip(native.unavailable_reason())
     chosen, reference = (regle.loads(text, name=f"runners_{k}", backend=backend)
                          for k, text in (("chosen", _rules()), ("plain", _rules(plain=True))))
-    nodes, games = 0, 150 if backend == "native" else 40
-    for seed in range(games):
-        a, b = reference.new_game(None, seed=seed), chosen.new_game(None, seed=seed)
-        rng = random.Random(seed)
-        while not a.over:
-            moves = [str(m) for m in a.legal_moves()]
-            assert [str(m) for m in b.legal_moves()] == moves, (seed, a.decisions)
-            assert b.legal_action_ids() == a.legal_action_ids(), (seed, a.decisions)
-            if rng.random() < 0.5:
-                move = rng.choice(moves)
-                a.play(move)
-                b.play(move)
-            else:
-                i = rng.choice(a.legal_action_ids())
-                a.advance_id(i)
-                b.advance_id(i)
-            nodes += 1
-        assert b.over and a.winners == b.winners
+    games = 150 if backend == "native" else 40
+    nodes, _ = play_alike(reference, chosen, games, ids=True)
     assert nodes > 15 * games  # games of some length, not won at once
     if backend == "native":  # random playouts walk the keyed generator: the same games
         for seed in range(50):

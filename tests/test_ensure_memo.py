@@ -4,7 +4,6 @@ what the pass leaves alone, the nodes it makes under the reference evaluator, an
 played alike by the native engine (which remembers) and the Python engine (which does not)."""
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import attrs
@@ -12,6 +11,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import regle
+from conftest import play_alike
 from regle import native
 from regle.compiler.generate import lower, native_source
 from regle.compiler.ir import nodes as N
@@ -151,19 +151,7 @@ def test_a_game_with_a_remembered_ensure_plays_as_the_same_rules_read_at_every_t
     assert "_remember0" not in repr(remember_ensures(optimize(lower(plain, native=backend == "native"))).actions)
     remembered, reference = (regle.loads(text, name=f"guards_{k}", backend=backend)
                              for k, text in (("memo", memo), ("plain", plain)))
-    nodes, decided = 0, 0
-    for seed in range(300 if backend == "native" else 60):
-        a, b = reference.new_game(None, seed=seed), remembered.new_game(None, seed=seed)
-        rng = random.Random(seed)
-        while not a.over:
-            moves = [str(m) for m in a.legal_moves()]
-            assert [str(m) for m in b.legal_moves()] == moves, (seed, a.decisions)
-            move = rng.choice(moves)
-            a.play(move)
-            b.play(move)
-            nodes += 1
-        assert b.over and a.winners == b.winners and a.scores == b.scores
-        decided += bool(a.winners)
+    nodes, decided = play_alike(reference, remembered, 300 if backend == "native" else 60)
     assert nodes > 2_000 and (decided > 0 or backend == "python")  # long games, and (300 of them) some mates
 
 

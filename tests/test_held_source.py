@@ -3,12 +3,12 @@ test is what the cell holds walks only the cells holding it. Trees before and af
 pass leaves alone, and games played alike by the two phrasings on both engines."""
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 
 import regle
+from conftest import play_alike
 from regle import native
 from regle.compiler.generate import lower
 from regle.compiler.ir import nodes as N
@@ -76,13 +76,5 @@ def test_the_two_phrasings_play_alike(backend):
                                 "    require not is_empty(board, t) and board[t] != me\n"
                                 "    require count(x for x in filled_cells(board, me) where row(board, x) >= 0) > 0\n")
     a, b = (regle.loads(text, name=f"held_{k}", backend=backend) for k, text in (("every", every), ("mine", mine)))
-    for seed in range(40 if backend == "native" else 12):
-        x, y = a.new_game(None, seed=seed), b.new_game(None, seed=seed)
-        rng = random.Random(seed)
-        while not x.over:
-            moves = [str(m) for m in x.legal_moves()]
-            assert [str(m) for m in y.legal_moves()] == moves, (seed, x.decisions)
-            move = rng.choice(moves)
-            x.play(move)
-            y.play(move)
-        assert y.over and x.winners == y.winners
+    nodes, _ = play_alike(b, a, 40 if backend == "native" else 12)
+    assert nodes > 100
