@@ -516,8 +516,8 @@ cdef Py_ssize_t _NIDS = 4096
 cdef tuple _IDS = tuple(range(_NIDS))
 
 
-cdef Py_ssize_t _fill_ids(PyObject** slots, signed char* mask, Py_ssize_t nids, const long* keys, Py_ssize_t n,
-                          long keys_tag, const long long* plan) noexcept:
+cdef inline Py_ssize_t _fill_ids(PyObject** slots, signed char* mask, Py_ssize_t nids, const long* keys,
+                                 Py_ssize_t n, long keys_tag, const long long* plan) noexcept:
     """The loop of legal_action_ids and of a batch's masks: each key's id, as its shared int into
     ``slots`` (a new list's n places), or as a 1 in ``mask`` (zeroed, ``nids`` long) when it is
     given, in locals that no write to the list or the mask can alias. How many keys it took: it
@@ -526,7 +526,7 @@ cdef Py_ssize_t _fill_ids(PyObject** slots, signed char* mask, Py_ssize_t nids, 
     cdef PyObject** ids = PySequence_Fast_ITEMS(_IDS)
     cdef const long long* row
     cdef long long v, kind = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, r6 = 0
-    cdef long key, last = -1, a
+    cdef long key, last, a, b
     cdef Py_ssize_t i
     if keys_tag >= 0 and plan[8 * keys_tag] == 2:
         row = plan + 8 * keys_tag
@@ -546,24 +546,36 @@ cdef Py_ssize_t _fill_ids(PyObject** slots, signed char* mask, Py_ssize_t nids, 
                 return i
             _take(slots, mask, ids, i, v)
         return n
-    for i in range(n):  # packed keys: their action's row read into locals when the action changes
-        key = keys[i]
-        if key & 255 != last:
-            last = key & 255
-            row = plan + 8 * last
-            kind, r1, r2, r3, r4, r5, r6 = row[0], row[1], row[2], row[3], row[4], row[5], row[6]
-        a = ((key >> 8) & KEY_MASK) - KEY_HALF
-        if kind == 2:
-            v = plain_id(r1, r2, r3, a)
-        elif kind == 3:
-            v = pair_id(r1, r2, r3, r4, r5, r6, a, ((key >> 35) & KEY_MASK) - KEY_HALF)
-        elif kind == 1:
-            v = r1
-        else:
-            v = id_of_key(keys_tag, key, plan)
+    i = 0
+    while i < n:  # packed keys, in runs of one action: its row read once, a tight loop per kind
+        last = keys[i] & 255
+        row = plan + 8 * last
+        kind, r1, r2, r3 = row[0], row[1], row[2], row[3]
+        if kind == 2 and 0 <= r1 and r1 + r3 <= nids:  # one plain argument, every id a shared one
+            while i < n and keys[i] & 255 == last:
+                a = ((keys[i] >> 8) & KEY_MASK) - KEY_HALF
+                if not 0 <= a - r2 < r3:
+                    return i
+                _take(slots, mask, ids, i, r1 + a - r2)
+                i += 1
+            continue
+        r4, r5, r6 = row[4], row[5], row[6]
+        if kind == 3 and 0 <= r1 and 0 <= r6 and r1 + r3 * r6 <= nids and r5 <= r6:
+            # two plain arguments, every id a shared one (the last: r1 + (r3 - 1) * r6 + r5 - 1)
+            while i < n and keys[i] & 255 == last:
+                key = keys[i]
+                a = ((key >> 8) & KEY_MASK) - KEY_HALF - r2
+                b = ((key >> 35) & KEY_MASK) - KEY_HALF - r4
+                if not (0 <= a < r3 and 0 <= b < r5):
+                    return i
+                _take(slots, mask, ids, i, r1 + a * r6 + b)
+                i += 1
+            continue
+        v = r1 if kind == 1 else id_of_key(keys_tag, keys[i], plan)
         if not 0 <= v < nids:
             return i
         _take(slots, mask, ids, i, v)
+        i += 1
     return n
 
 
