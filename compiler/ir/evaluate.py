@@ -6,7 +6,8 @@ from typing import Any
 
 from .nodes import (ARITHMETIC, COMPARISONS, FUNCTIONS, Aggregate, Binary, Call, Concat, Cond, Const, Element,
                     Expr, Index, Len, ListCount, ListOf, Literal, Neg, Not, Noted, NotedEq, NotedScan, Number, Reduce, Span,
-                    Text, Upto, name_of)
+                    Text, Upto)
+from .traverse import name_of
 
 
 def evaluate(e: Expr, leaves: dict[str, Any] | None = None) -> Any:

@@ -7,8 +7,9 @@ writes as text (displays, tuples and some arguments) is a :class:`Code` leaf, ty
 rest. Values known when compiling are folded as the tree is built (:func:`binary`,
 :func:`negate`, :func:`invert`, :func:`choose`). The emitters (compiler/write/emit.py,
 compiler/write/emit_native.py) write a tree as the Python engine's code or the native engine's;
-:func:`evaluate` computes a tree directly (constants, names given their values, operators,
-lists, ranges, counts, aggregates), the reference the tests compare both engines with.
+:func:`evaluate` (compiler/ir/evaluate.py) computes a tree directly (constants, names given their
+values, operators, lists, ranges, counts, aggregates), the reference the tests compare both
+engines with; compiler/ir/traverse.py walks trees and says what they read.
 """
 from __future__ import annotations
 
@@ -554,47 +555,3 @@ def truth_number(operand: Expr, line: int = 0) -> Expr:
     if known is not None:
         return Const(T.INT, line, 1 if known else 0)
     return Number(T.INT, line, operand)
-
-
-# ---- the reference ----------------------------------------------------------------------------
-def children(e: Expr):
-    """The nodes directly below ``e``."""
-    for field in attrs.fields(type(e)):
-        value = getattr(e, field.name)
-        if isinstance(value, Expr):
-            yield value
-        elif isinstance(value, tuple):
-            for item in value:
-                if isinstance(item, Expr):
-                    yield item
-
-
-def walk(e: Expr):
-    """``e`` and every node below it."""
-    stack = [e]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(children(node))
-
-
-def locals_in(e: Expr) -> set[str]:
-    """The names of the method a tree reads (its Local nodes, bound below it or not)."""
-    return {n.name for n in walk(e) if isinstance(n, Local)}
-
-
-def names_known(e: Expr) -> bool:
-    """Whether every name a tree reads is a node of its own (no code leaf hides one)."""
-    return not any(isinstance(n, Code) for n in walk(e))
-
-
-def name_of(e: Expr) -> str | None:
-    """The name a leaf stands for in :func:`evaluate`'s ``leaves``: its code, a local's name,
-    ``s.<attr>`` for a field of the state."""
-    if isinstance(e, Code):
-        return e.text
-    if isinstance(e, Local):
-        return e.name
-    if isinstance(e, Field):
-        return f"s.{e.attr}"
-    return None

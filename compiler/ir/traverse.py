@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 import attrs
 
-from .nodes import Node
+from .nodes import Code, Expr, Field, Local, Node
 
 
 def parts(value) -> list:
@@ -56,3 +56,47 @@ def lineless(tree):
         return tree
     node = rebuild(tree, lineless)
     return attrs.evolve(node, line=0) if "line" in attrs.fields_dict(type(node)) else node
+
+
+# ---- what an expression holds and reads ------------------------------------------------------
+def children(e: Expr):
+    """The nodes directly below ``e``."""
+    for field in attrs.fields(type(e)):
+        value = getattr(e, field.name)
+        if isinstance(value, Expr):
+            yield value
+        elif isinstance(value, tuple):
+            for item in value:
+                if isinstance(item, Expr):
+                    yield item
+
+
+def walk(e: Expr):
+    """``e`` and every node below it."""
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(children(node))
+
+
+def locals_in(e: Expr) -> set[str]:
+    """The names of the method a tree reads (its Local nodes, bound below it or not)."""
+    return {n.name for n in walk(e) if isinstance(n, Local)}
+
+
+def names_known(e: Expr) -> bool:
+    """Whether every name a tree reads is a node of its own (no code leaf hides one)."""
+    return not any(isinstance(n, Code) for n in walk(e))
+
+
+def name_of(e: Expr) -> str | None:
+    """The name a leaf stands for in :func:`evaluate`'s ``leaves``: its code, a local's name,
+    ``s.<attr>`` for a field of the state."""
+    if isinstance(e, Code):
+        return e.text
+    if isinstance(e, Local):
+        return e.name
+    if isinstance(e, Field):
+        return f"s.{e.attr}"
+    return None

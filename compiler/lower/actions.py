@@ -21,11 +21,11 @@ from ..check.analysis import conjuncts
 from ..check.again import chained_after
 from ..ir.game import ActionIR, StepIR
 from ..ir import nodes as N
+from ..ir.traverse import name_of
 from ..ir import statements as S
 from ..write.moves import (
-    holding_scan,
     AddMove, CellScan, ForcedFirst, Guard, ItemScan, KernelMoves, ListedMoves, MovesBound, NeighbourScan, PairScan, Scan, Source,
-    SlideScan, neighbour_tables, nest)
+    SlideScan, holding_scan, neighbour_tables, nest)
 from .common import Ctx, c_type, decides_in_parts, pyname, _zone_name, _names_in, _moves_fit
 
 
@@ -551,7 +551,7 @@ class ActionLowering:
             return None
         zone, a, b = test.args
         if not (isinstance(a, N.Column) and isinstance(b, N.Column)
-                and N.name_of(a.item) == N.name_of(b.item) == loop.names):
+                and name_of(a.item) == name_of(b.item) == loop.names):
             return None
         # (natively the columns are read through their C arrays, _v_C_...: the kernel takes the tuples)
         columns = (N.Global(T.ANY, 0, a.column), N.Global(T.ANY, 0, b.column))

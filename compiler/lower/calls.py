@@ -10,6 +10,7 @@ import attrs
 from regle.dsl import ast
 
 from ..ir import nodes as N
+from ..ir.traverse import locals_in, walk
 from ..passes.counts import COUNTED_FORMS
 from ..write.emit import PythonWriter
 from ..passes.share import shape
@@ -42,8 +43,8 @@ def fresh_local(name: str, ctx: Ctx) -> str:
 
 def _locals_read(tree: N.Expr) -> set[str]:
     """The locals a tree reads: its ``Local`` nodes, and the words of its code leaves."""
-    out = N.locals_in(tree)
-    for leaf in N.walk(tree):
+    out = locals_in(tree)
+    for leaf in walk(tree):
         if isinstance(leaf, N.Code):
             out.update("".join(ch if ch.isalnum() or ch == "_" else " " for ch in leaf.text).split())
     return out

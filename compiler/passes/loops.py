@@ -12,6 +12,7 @@ aggregates are C loops of their own (compiler/write/emit_native.py) and keep the
 from __future__ import annotations
 
 from ..ir import nodes as N
+from ..ir.traverse import walk
 from ..ir import statements as S
 from ..ir import types as T
 from ..ir.traverse import parts
@@ -72,7 +73,7 @@ def _names_apart(e, watched: set, taken: set, around: frozenset) -> bool:
 
 def aggregate_names(e) -> set[str]:
     """The names the aggregates of a tree bind."""
-    return {n.var for n in N.walk(e) if isinstance(n, N.Aggregate)}
+    return {n.var for n in walk(e) if isinstance(n, N.Aggregate)}
 
 
 def _walk(block):

@@ -18,6 +18,7 @@ from typing import Callable
 import attrs
 
 from ..ir import nodes as N
+from ..ir.traverse import children, locals_in, names_known, walk
 from ..ir.traverse import over, parts
 from ..ir import statements as S
 
@@ -38,7 +39,7 @@ def _subtrees(e: N.Expr, native: bool, stop: Callable[[N.Expr], bool]):
     yield e
     if stop(e) or (native and isinstance(e, N.Aggregate)):
         return
-    for child in N.children(e):
+    for child in children(e):
         yield from _subtrees(child, native, stop)
 
 
@@ -63,7 +64,7 @@ def build_once(body: N.Expr, scope: set[str], native: bool) -> tuple[list[S.Stmt
     by the body's own names (``scope``: its parameters, ``me``) is shared; a grid named by
     what an aggregate binds is a list per element."""
     def shareable(e: N.Expr) -> bool:
-        return isinstance(e, N.Cells) and N.names_known(e) and N.locals_in(e) <= scope
+        return isinstance(e, N.Cells) and names_known(e) and locals_in(e) <= scope
 
     counts: Counter = Counter()
     first: dict = {}
@@ -86,15 +87,15 @@ CALLS = (N.Helper, N.Apply, N.Aggregate, N.Cells, N.NeighbourList, N.Slide, N.Ru
 
 def _free_locals(e: N.Expr) -> set[str]:
     """The locals a tree reads that it does not bind itself (an aggregate binds its variable)."""
-    bound = {n.var for n in N.walk(e) if isinstance(n, N.Aggregate)}
-    return N.locals_in(e) - bound
+    bound = {n.var for n in walk(e) if isinstance(n, N.Aggregate)}
+    return locals_in(e) - bound
 
 
 def _calls(e: N.Expr):
     """The calls of a tree that read no local but ``me``, not inside an aggregate (whose
     code may become a function of its own)."""
     for n in _subtrees(e, True, lambda _n: False):
-        if isinstance(n, CALLS) and N.names_known(n) and _free_locals(n) <= {"me"}:
+        if isinstance(n, CALLS) and names_known(n) and _free_locals(n) <= {"me"}:
             yield n
 
 
@@ -112,7 +113,7 @@ def shared_value(cond: N.Expr, block) -> N.Expr | None:
     largest if several; None when they share none."""
     made = {shape(n) for tree in _trees(block) for n in _calls(tree)}
     both = [n for n in _calls(cond) if shape(n) in made]
-    return max(both, key=lambda n: sum(1 for _ in N.walk(n)), default=None)
+    return max(both, key=lambda n: sum(1 for _ in walk(n)), default=None)
 
 
 def use_shared(value, shared: N.Expr, name: str = "_shared"):

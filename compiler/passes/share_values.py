@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..ir import nodes as N
+from ..ir.traverse import children, names_known, walk
 from ..ir import statements as S
 from .share import CALLS, _free_locals as free_locals, _replace as read_from_locals, shape
 from ..ir.traverse import parts
@@ -68,7 +69,7 @@ def _occurrences(tree: N.Expr, sure: bool = True):
         yield from _occurrences(tree.then, False)
         yield from _occurrences(tree.orelse, False)
         return
-    for child in N.children(tree):
+    for child in children(tree):
         yield from _occurrences(child, sure)
 
 
@@ -87,7 +88,7 @@ def share_in_function(body: tuple, drawing: set[str]) -> tuple:
         seen_in: dict = {}  # shape -> the slots it occurs in
         for i, slot in enumerate(slots):
             for node, sure in _occurrences(slot):
-                if not isinstance(node, CALLS) or not N.names_known(node):
+                if not isinstance(node, CALLS) or not names_known(node):
                     continue
                 key = shape(node)
                 counts[key] += 1
@@ -113,7 +114,7 @@ def share_in_function(body: tuple, drawing: set[str]) -> tuple:
 
 
 def _size(e: N.Expr) -> int:
-    return sum(1 for _ in N.walk(e))
+    return sum(1 for _ in walk(e))
 
 
 def share_values(functions: list) -> list:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..ir import nodes as N
+from ..ir.traverse import locals_in, names_known
 from ..ir import statements as S
 from ..ir import types as T
 from ..ir.nodes import P_OR, P_NOT, P_CMP, P_ADD, P_MUL, P_UNARY, P_ATOM
@@ -256,7 +257,7 @@ class PythonWriter:
         if not (e.func in ("any", "all") and isinstance(test, N.Binary) and test.op in (">", ">=", "<", "<=")):
             return None
         counter = self.seat_slot(test.left, e.var)
-        if counter is None or not N.names_known(test.right) or e.var in N.locals_in(test.right):
+        if counter is None or not names_known(test.right) or e.var in locals_in(test.right):
             return None
         pick = "max" if (test.op in (">", ">=")) == (e.func == "any") else "min"
         return f"{pick}(s.c_{counter}) {test.op} {self.code(test.right, P_CMP + 1)}", P_CMP

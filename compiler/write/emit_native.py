@@ -14,6 +14,7 @@ from __future__ import annotations
 import attrs
 
 from ..ir import nodes as N
+from ..ir.traverse import locals_in, walk
 from ..ir import statements as S
 from ..ir import types as T
 from .emit import C_FORMS, K_FORMS, PythonWriter, runtime_call
@@ -435,7 +436,7 @@ def _hoisted_source(e: N.Aggregate, sfx: str) -> tuple[tuple | None, N.Expr | No
         return None, inner
     source = inner.source
     if isinstance(source, (N.NeighbourList, N.Slide, N.Cells, N.Upto, N.Span, N.Local, N.Const)) \
-            or e.var in N.locals_in(source) or any(isinstance(n, (N.Draw, N.Code)) for n in N.walk(source)):
+            or e.var in locals_in(source) or any(isinstance(n, (N.Draw, N.Code)) for n in walk(source)):
         return None, inner
     name = "_src" + sfx
     return (name, source), attrs.evolve(inner, source=N.Local(source.type, 0, name),
