@@ -392,6 +392,17 @@ cdef inline long mancala_first(long seat, long n) except? -1:
     return seat * (n + 1)
 
 
+cdef inline long line_first(long index, long lines, long first, long line_step) noexcept:
+    """Where the walk of row (column) ``index`` of a grid of regular lines begins (ops.line_cells
+    in C): 0, with line_end's 0, for a line the grid lacks (no cell walked)."""
+    return first + index * line_step if 0 <= index < lines else 0
+
+
+cdef inline long line_end(long index, long lines, long first, long line_step, long span) noexcept:
+    """Where that walk stops: ``span`` (count * cell_step) past line_first's start."""
+    return first + index * line_step + span if 0 <= index < lines else 0
+
+
 cdef inline long mancala_store(long seat, long n) except? -1:
     """ops.mancala_store in C."""
     if seat != 0 and seat != 1:

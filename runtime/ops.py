@@ -226,6 +226,15 @@ def degrees(table, cells: int) -> list[int]:
     return [sum(1 for c in table[i * deg:(i + 1) * deg] if c >= 0) for i in range(cells)]
 
 
+def line_cells(index: int, first: int, line_step: int, cell_step: int, count: int, lines: int) -> range:
+    """The cells of row (or column) ``index`` of a grid whose lines are regular (found when
+    generating: compiler/passes/line_source.py), in order; none for a line the grid lacks."""
+    if not 0 <= index < lines:
+        return range(0)
+    start = first + index * line_step
+    return range(start, start + count * cell_step, cell_step)
+
+
 def line_bits(values: list[int]) -> bytes:
     """A board's lines for ``K.in_a_row_bits``, from the numbers the compiler found when
     generating (per line: its step, then the mask of the cells that have a neighbour that way;

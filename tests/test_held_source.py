@@ -20,8 +20,8 @@ END = "end when any(row(board, c) == goal(me) for c in filled_cells(board, me)) 
 
 
 def _end(text: str):
-    """The first end condition's tree, after the passes both engines share."""
-    ir = optimize(lower(text, "breakthrough.rules"))
+    """The first end condition's tree, after the passes both engines share up to this one."""
+    ir = optimize(lower(text, "breakthrough.rules"), until="held_source")
     return ir.end_winners[0][1]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .nodes import (ARITHMETIC, COMPARISONS, FUNCTIONS, Aggregate, Binary, Call, Concat, Cond, Const, Element,
-                    Expr, Index, Len, ListCount, ListOf, Literal, Neg, Not, Noted, NotedEq, NotedScan, Number, Reduce, Span,
+                    Expr, Index, Len, ListCount, LineCells, ListOf, Literal, Neg, Not, Noted, NotedEq, NotedScan, Number, Reduce, Span,
                     Text, Upto)
 from .traverse import name_of
 
@@ -27,6 +27,11 @@ def evaluate(e: Expr, leaves: dict[str, Any] | None = None) -> Any:
         return [*evaluate(e.left, leaves), *evaluate(e.right, leaves)]
     if isinstance(e, Span):
         return list(range(e.first, e.last + 1))
+    if isinstance(e, LineCells):
+        at = evaluate(e.index, leaves)
+        if not 0 <= at < e.lines:
+            return []
+        return [e.first + at * e.line_step + k * e.cell_step for k in range(e.count)]
     if isinstance(e, Upto):
         return list(range(evaluate(e.count, leaves)))
     if isinstance(e, Len):

@@ -309,6 +309,20 @@ class Geometry(Expr):
 
 
 @attrs.frozen
+class LineCells(Expr):
+    """The cells of one row (or column) of a grid, in order: ``first + index * line_step + k *
+    cell_step`` for k below ``count``, none when ``index`` is not below ``lines`` or below 0
+    (compiler/passes/line_source.py makes it where a grid's lines are that regular). The index
+    is of names, numbers, ``+``, ``-`` and ``*`` alone: a native engine reads it twice."""
+    index: Expr
+    first: int
+    line_step: int
+    cell_step: int
+    count: int
+    lines: int
+
+
+@attrs.frozen
 class Table(Expr):
     """A whole table made when generating, as a kernel's argument: natively through a C
     global bound to it (a module global is looked up at every call)."""
@@ -471,7 +485,7 @@ class Removal(Expr):
 
 #: the node kinds whose writing differs between the engines (compiler/write/emit.py)
 BACKEND_KINDS = (Helper, CellRead, NumberCell, Slot, Column, Geometry, Table, Dimension, NeighbourList, Neighbour, Numbered,
-                 Houses, Draw, CountValue, Removal, Runs, Joined, Distinct, StateCopy)
+                 Houses, LineCells, Draw, CountValue, Removal, Runs, Joined, Distinct, StateCopy)
 
 
 #: the Python each built-in of numbers is written as (``_abs``: a C function natively)

@@ -14,7 +14,9 @@ The pipeline:
    when generating (``read_tables``).
 3. ``held_source``: an aggregate over all the cells of a grid of seats whose first test is
    ``board[c] == me`` (or a seat as a number) walks the cells holding it instead.
-4. ``share_values``: in a define's function, a call computed twice or more (of the runtime, of
+4. ``line_source``: an aggregate over a grid's cells (or a seat's pieces) whose first test
+   fixes the row or column walks that line's cells alone, on a grid of regular lines.
+5. ``share_values``: in a define's function, a call computed twice or more (of the runtime, of
    another define, an aggregate) is computed once, into a local, where it is first computed
    unconditionally.
 """
@@ -26,6 +28,7 @@ from ..ir.nodes import Node
 from ..ir.traverse import over
 from .early_exit import stop_early
 from .held_source import walk_held
+from .line_source import walk_lines
 from .share_values import share_values
 from .tables import read_tables
 
@@ -60,14 +63,20 @@ def each_tree(value, change):
     return value
 
 
-def optimize(ir):
-    """The game with every tree through the pipeline."""
+#: the passes that read the game's grids, in the order they run after PIPELINE's
+GRID_PASSES = (("tables", read_tables), ("held_source", walk_held), ("line_source", walk_lines))
+
+
+def optimize(ir, until: str | None = None):
+    """The game with every tree through the pipeline; ``until``: the name of the last of the
+    grids' passes to run (a test of one pass sees the trees as that pass leaves them)."""
     for step in PIPELINE:
         ir = each_tree(ir, lambda tree, step=step: bottom_up(tree, step))
     if hasattr(ir, "functions"):  # a GameIR (the tests give the pipeline bare trees too)
-        tables = read_tables(ir.grids)
-        ir = each_tree(ir, lambda tree: bottom_up(tree, tables))
-        held = walk_held(ir.grids)
-        ir = each_tree(ir, lambda tree: bottom_up(tree, held))
+        for name, grid_pass in GRID_PASSES:
+            change = grid_pass(ir.grids)
+            ir = each_tree(ir, lambda tree: bottom_up(tree, change))
+            if name == until:
+                return ir
         ir = attrs.evolve(ir, functions=share_values(ir.functions))
     return ir

@@ -166,6 +166,10 @@ class PythonWriter:
     def w_Span(self, e: N.Span) -> tuple[str, int]:
         return f"range({e.first}, {e.last + 1})", P_ATOM
 
+    def w_LineCells(self, e: N.LineCells) -> tuple[str, int]:
+        return (f"{self.name('ops.line_cells')}({self.code(e.index)}, {e.first}, {e.line_step}, {e.cell_step}, "
+                f"{e.count}, {e.lines})"), P_ATOM
+
     def w_Upto(self, e: N.Upto) -> tuple[str, int]:
         return f"range({self.code(e.count)})", P_ATOM
 

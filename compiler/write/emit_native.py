@@ -131,6 +131,13 @@ class CythonWriter(PythonWriter):
         # a C table of the cells by number (the dict says what is not one)
         return f"_cell_by_number(_n_{e.table}, {e.table}, {self.code(e.number)})", P_ATOM
 
+    def w_LineCells(self, e: N.LineCells) -> tuple[str, int]:
+        # a range of C numbers (a C loop); the index is read twice (the pass made it of names,
+        # numbers, + - and *: nothing that draws, fails or costs)
+        at, head = self.code(e.index), f"{e.lines}, {e.first}, {e.line_step}"
+        return (f"range(_line_first({at}, {head}), _line_end({at}, {head}, {e.count * e.cell_step}), "
+                f"{e.cell_step})"), P_ATOM
+
     def w_Houses(self, e: N.Houses) -> tuple[str, int]:
         if isinstance(e.seat, N.Local) or isinstance(e.seat, N.Const) and e.seat.value >= 0:
             # a range of C numbers, from the C form (the seat computed once: a name or a number)
