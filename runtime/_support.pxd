@@ -9,13 +9,13 @@
 # (regle.native puts it in their cache key).
 
 cimport cython
-from cpython.mem cimport PyMem_Realloc
+from cpython.mem cimport PyMem_Malloc, PyMem_Realloc
 from cpython.array cimport array
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_FromStringAndSize, PyByteArray_GET_SIZE
 from cpython.object cimport Py_SIZE, PyObject
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF, Py_DECREF
-from libc.string cimport memchr, memset
+from libc.string cimport memchr, memcpy, memset
 from regle.runtime cimport _kernels as _CK
 
 cdef extern from *:
@@ -30,6 +30,7 @@ cdef enum:
     KEY_MASK = (1 << 27) - 1
     KEY3_HALF = 1 << 17  # ... of a move of three arguments, in 18 bits each, from -2**17 to 2**17 - 1
     KEY3_MASK = (1 << 18) - 1
+    KEYS_SMALL = 16  # a decision of this many moves or fewer keeps its keys inside the state
 
 
 cdef class NativeCore:
@@ -39,6 +40,7 @@ cdef class NativeCore:
     cdef public bint over
     cdef list _legal  # the legal moves; None while they are keys in _keys (see legal)
     cdef long* _keys  # a keyed step's moves: action _keys_tag with each key, or packed keys (tag -1)
+    cdef long _keys_small[KEYS_SMALL]  # where _keys points while they are few: no buffer of their own
     cdef Py_ssize_t _keys_cap, _nkeys
     cdef long _keys_tag
     cdef bint _keys_wide  # a move did not fit a packed key: the step uses its list
@@ -760,14 +762,26 @@ cdef inline void unpack3(long key, long* a, long* b, long* c) noexcept:
 
 
 cdef inline int room_for(NativeCore s, Py_ssize_t more) except -1:
-    """Room in the buffer for ``more`` keys at once (a loop then writes them with no check)."""
+    """Room in the buffer for ``more`` keys at once (a loop then writes them with no check). A
+    few keys live in the state itself (``_keys_small``: read with the state's own fields, no
+    other memory to fetch, which a batch of a thousand states feels); more, in a buffer of
+    their own, kept for the state's next decisions."""
     cdef long* bigger
-    cdef Py_ssize_t size = s._keys_cap if s._keys_cap > 0 else 64
+    cdef Py_ssize_t size
     if s._nkeys + more <= s._keys_cap:
         return 0
+    if s._keys == NULL and s._nkeys + more <= KEYS_SMALL:
+        s._keys, s._keys_cap = s._keys_small, KEYS_SMALL
+        return 0
+    size = s._keys_cap if s._keys_cap > KEYS_SMALL else 64
     while size < s._nkeys + more:
         size *= 2
-    bigger = <long*>PyMem_Realloc(s._keys, size * sizeof(long))
+    if s._keys == s._keys_small:  # out of the state into a buffer, the keys so far taken along
+        bigger = <long*>PyMem_Malloc(size * sizeof(long))
+        if bigger != NULL:
+            memcpy(bigger, s._keys_small, s._nkeys * sizeof(long))
+    else:
+        bigger = <long*>PyMem_Realloc(s._keys, size * sizeof(long))
     if bigger == NULL:
         raise MemoryError()
     s._keys, s._keys_cap = bigger, size

@@ -185,13 +185,10 @@ cdef class NativeCore:
         """The decision's moves into the copy ``t``: its keys copied when the step is keyed (no
         move tuple made; the copy's buffer reused when it has one large enough), else the list
         (shared: a list of legal moves is never changed)."""
-        cdef long* bigger
         if self._legal is None:
             if t._keys == NULL or t._keys_cap < self._nkeys:
-                bigger = <long*>PyMem_Realloc(t._keys, max(self._nkeys, 1) * sizeof(long))
-                if bigger == NULL:
-                    raise MemoryError()
-                t._keys, t._keys_cap = bigger, max(self._nkeys, 1)
+                t._nkeys = 0  # (nothing of the copy's own to take along)
+                room_for(t, max(self._nkeys, 1))
             memcpy(t._keys, self._keys, self._nkeys * sizeof(long))
             t._nkeys, t._keys_tag, t._keys_wide = self._nkeys, self._keys_tag, self._keys_wide
         t._legal = self._legal
@@ -242,7 +239,8 @@ cdef class NativeCore:
         return _frombuffer(floats_of(out), _float32) if numpy_here() else out
 
     def __dealloc__(s):
-        PyMem_Free(s._keys)
+        if s._keys != s._keys_small:
+            PyMem_Free(s._keys)
 
     # ---- action ids straight from the keys (BaseState's, through move tuples, otherwise) ----
     @cython.boundscheck(False)
