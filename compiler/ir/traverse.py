@@ -1,13 +1,15 @@
 """Walking and rebuilding IR trees generically, for the passes over them (compiler/passes/reads.py,
 compiler/passes/share.py, compiler/passes/counts.py): what a node holds, and a node with what it holds
-changed. Both work on expression and statement nodes alike (``nodes.Node``)."""
+changed. Both work on expression and statement nodes alike (``nodes.Node``). Then what an
+expression holds and reads, and the first test of an aggregate a pass may take out of it."""
 from __future__ import annotations
 
 from typing import Any, Callable
 
 import attrs
 
-from .nodes import Code, Expr, Field, Local, Node
+from .nodes import Aggregate, Binary, Code, Const, Expr, Field, Local, Node
+from .types import BOOL
 
 
 def parts(value) -> list:
@@ -100,3 +102,41 @@ def name_of(e: Expr) -> str | None:
     if isinstance(e, Field):
         return f"s.{e.attr}"
     return None
+
+
+def first_conjunct(test: Expr, match: Callable[[Expr], Any]) -> tuple | None:
+    """(what ``match`` found, what is left of ``test`` or None) when ``match`` finds something
+    (not None) in ``test`` or in the first conjunct of its chain of ``and`` (``a and b and c``:
+    ``a``, the rest ``b and c``); else None. The passes that take a test out of an aggregate
+    (compiler/passes/held_source.py, line_source.py) use it."""
+    found = match(test)
+    if found is not None:
+        return found, None
+    if isinstance(test, Binary) and test.op == "and":
+        inner = first_conjunct(test.left, match)
+        if inner is not None:
+            found, rest = inner
+            return found, test.right if rest is None else attrs.evolve(test, left=rest)
+    return None
+
+
+def aggregate_test(node: Aggregate, match: Callable[[Expr], Any]) -> tuple | None:
+    """(``"cond"`` or ``"elem"``, what ``match`` found, what is left) when ``match`` finds
+    something in the first conjunct of the aggregate's ``where`` clause, or of its element for
+    an ``any`` (``any(a and b)`` over S is ``any(b)`` over the elements where ``a`` holds; an
+    ``all``, a ``count``'s element... are not); else None. What is left of an ``any``'s element
+    that was the test alone is ``True``."""
+    if node.cond is not None:
+        where = "cond"
+    elif node.func == "any":
+        where = "elem"
+    else:
+        return None
+    found = first_conjunct(getattr(node, where), match)
+    if found is None:
+        return None
+    found, rest = found
+    if where == "elem" and rest is None:
+        rest = Const(BOOL, node.line, True)
+    return where, found, rest
+

@@ -24,6 +24,7 @@ import attrs
 
 from ..ir import nodes as N
 from ..ir import types as T
+from ..ir.traverse import aggregate_test
 
 #: a grid of seats: the kinds argument its holding scans take (lower/calls.py's cells_holding)
 SEATS = 256
@@ -44,20 +45,6 @@ def _held_test(e, var: str, grids: dict) -> tuple | None:
     return None
 
 
-def _split(test, var: str, grids: dict) -> tuple | None:
-    """(the grid, the seat, what is left of ``test`` or None) when ``test`` is the held test or
-    starts with it (``a and b``: the first conjunct of a chain of ``and``)."""
-    found = _held_test(test, var, grids)
-    if found is not None:
-        return (*found, None)
-    if isinstance(test, N.Binary) and test.op == "and":
-        inner = _split(test.left, var, grids)
-        if inner is not None:
-            grid, seat, rest = inner
-            return grid, seat, test.right if rest is None else attrs.evolve(test, left=rest)
-    return None
-
-
 def walk_held(grids) -> callable:
     """The pass for a game's grids (those of seats, by their state attribute, with their cell
     counts)."""
@@ -68,21 +55,12 @@ def walk_held(grids) -> callable:
         if not (isinstance(node, N.Aggregate) and isinstance(node.source, N.Upto)
                 and isinstance(node.source.count, N.Const)):
             return node
-        if node.cond is not None:
-            found = _split(node.cond, node.var, seats)
-            where = "cond"
-        elif node.func == "any":
-            found = _split(node.elem, node.var, seats)
-            where = "elem"
-        else:
-            return node
+        found = aggregate_test(node, lambda e: _held_test(e, node.var, seats))
         if found is None:
             return node
-        grid, seat, rest = found
+        where, (grid, seat), rest = found
         if seats[grid.attr] != node.source.count.value:
             return node  # not this grid's cells
-        if where == "elem" and rest is None:
-            rest = N.Const(T.BOOL, node.line, True)
         source = N.Helper(node.source.type, node.line, "K.cells_holding",
                           (grid, N.Const(T.INT, 0, SEATS), seat, N.Const(T.INT, 0, -2)), True)
         return attrs.evolve(node, source=source, **{where: rest})

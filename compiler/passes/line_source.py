@@ -28,7 +28,7 @@ import attrs
 
 from ..ir import nodes as N
 from ..ir import types as T
-from ..ir.traverse import locals_in, walk
+from ..ir.traverse import aggregate_test, locals_in, walk
 
 
 def regular_lines(values: list[int]) -> tuple | None:
@@ -70,20 +70,6 @@ def _line_test(e, var: str, tables: dict) -> tuple | None:
     return None
 
 
-def _split(test, var: str, tables: dict) -> tuple | None:
-    """(the line's shape, E, what is left of ``test`` or None) when ``test`` is the line test or
-    starts with it (the first conjunct of a chain of ``and``)."""
-    found = _line_test(test, var, tables)
-    if found is not None:
-        return (*found, None)
-    if isinstance(test, N.Binary) and test.op == "and":
-        inner = _split(test.left, var, tables)
-        if inner is not None:
-            shape, at, rest = inner
-            return shape, at, test.right if rest is None else attrs.evolve(test, left=rest)
-    return None
-
-
 def _member_test(source, var: str, grid) -> N.Expr | None | bool:
     """What stands for the source once the line's cells are walked: None for every cell of the
     grid (nothing to test), ``G[var] == v`` for the cells holding seat v; False when the source
@@ -115,25 +101,19 @@ def walk_lines(grids) -> callable:
     def change(node):
         if not isinstance(node, N.Aggregate):
             return node
-        if node.cond is not None:
-            found, where = _split(node.cond, node.var, tables), "cond"
-        elif node.func == "any":
-            found, where = _split(node.elem, node.var, tables), "elem"
-        else:
-            return node
+        found = aggregate_test(node, lambda e: _line_test(e, node.var, tables))
         if found is None:
             return node
-        (grid, shape), at, rest = found
+        where, ((grid, shape), at), rest = found
         elem = node.source.type.elem
         if elem is None or elem.kind != "cell" or elem.space != grid.name:
             return node  # not this grid's cells
         member = _member_test(node.source, node.var, grid)
         if member is False:
             return node
-        if member is not None:
-            rest = member if rest is None else N.Binary(T.BOOL, node.line, "and", member, rest)
-        if where == "elem" and rest is None:
-            rest = N.Const(T.BOOL, node.line, True)
+        if member is not None:  # the cells holding the seat: the test of the cell first
+            bare = rest is None or (isinstance(rest, N.Const) and rest.value is True)
+            rest = member if bare else N.Binary(T.BOOL, node.line, "and", member, rest)
         source = N.LineCells(node.source.type, node.line, at, *shape)
         return attrs.evolve(node, source=source, **{where: rest})
     return change
