@@ -184,6 +184,52 @@ def test_sharing_keeps_the_value_of_random_define_bodies(data):
         assert any(a.value == planted for a in after[3])
 
 
+def test_an_expression_in_place_binds_its_repeated_call_where_first_computed():
+    """bind_shared: the call's first occurrence every evaluation reaches becomes ``(name :=
+    call)``, the later ones read the name; evaluated, and as the Python engine writes it, the
+    same value; a call only branches reach is not bound."""
+    from regle.compiler.passes.share_values import bind_shared
+    from regle.compiler.write.emit import PythonWriter
+    walked = count(N.Local(L, 0, "l"), above(0))
+    gain = N.Cond(I, 0, N.Binary(B, 0, ">", walked, N.Const(I, 0, 0)),
+                  N.Binary(I, 0, "+", walked, N.Const(I, 0, 1)), N.Const(I, 0, 0))
+    after, bound = bind_shared(gain, "_shared0")
+    assert bound == walked and isinstance(after.test.left, N.Bound) and after.test.left.value == walked
+    assert after.then.left == N.Local(I, 0, "_shared0")
+    code = PythonWriter().code(after)
+    assert code.count("_shared0 :=") == 1 and code.index("_shared0 :=") > code.index("_shared0 +")  # test first
+    for env in (ENV, dict(ENV, l=[])):
+        assert evaluate(after, dict(env)) == evaluate(gain, dict(env))
+    test = N.Binary(B, 0, ">", N.Local(I, 0, "a"), N.Const(I, 0, 0))
+    branches = N.Cond(I, 0, test, walked, N.Binary(I, 0, "+", walked, N.Const(I, 0, 1)))
+    assert bind_shared(branches, "_shared0") == (branches, None)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_binding_keeps_the_value_of_random_expressions(data):
+    """Random trees of the nesting generator with one random aggregate planted several times:
+    with the repeated call bound in place, the evaluator gives the same value (the evaluator
+    keeps a bound name in its leaves, as the engine's local)."""
+    from regle.compiler.passes.share_values import bind_shared
+    trees = Trees(data.draw)
+    planted = N.Aggregate(I, 0, data.draw(st.sampled_from(["count", "sum", "max", "min"])), "z_",
+                          trees.list(2), trees.number(1, ("a", "z_")), None)
+    tree = bottom_up(trees.number(3, ("a", "b", "w")) if trees.pick(2) else trees.truth(3, ("a", "b", "w")),
+                     lambda n: planted if isinstance(n, N.Local) and n.name == "w" else n)
+    after, bound = bind_shared(tree, "_shared0")
+    try:
+        want = evaluate(tree, dict(ENV))
+    except (TypeError, ZeroDivisionError) as error:  # the same mistake either way
+        with pytest.raises(type(error)):
+            evaluate(after, dict(ENV))
+        return
+    assert evaluate(after, dict(ENV)) == want
+    met = [sure for n, sure in _occurrences(tree) if n == planted]
+    if len(met) >= 2 and met[0]:
+        assert bound == planted
+
+
 # ---- loops: a define's truth as loops that stop early (the Python engine) ---------------------
 
 from regle.compiler.passes.loops import as_loops  # noqa: E402

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .nodes import (ARITHMETIC, COMPARISONS, FUNCTIONS, Aggregate, Binary, Call, Concat, Cond, Const, Element,
+from .nodes import (ARITHMETIC, COMPARISONS, FUNCTIONS, Aggregate, Binary, Bound, Call, Concat, Cond, Const, Element,
                     Expr, Index, Len, ListCount, LineCells, ListOf, Literal, Neg, Not, Noted, NotedEq, NotedScan, Number, Reduce, Span,
                     Text, Upto)
 from .traverse import name_of
@@ -51,6 +51,11 @@ def evaluate(e: Expr, leaves: dict[str, Any] | None = None) -> Any:
         return -evaluate(e.operand, leaves)
     if isinstance(e, Cond):
         return evaluate(e.then if evaluate(e.test, leaves) else e.orelse, leaves)
+    if isinstance(e, Bound):  # kept for the reads of the name after it (leaves: the locals)
+        if leaves is None:
+            raise KeyError(f"no place for {e.name!r}")
+        leaves[e.name] = evaluate(e.value, leaves)
+        return leaves[e.name]
     if isinstance(e, Call):
         return FUNCTIONS[e.func][1](*(evaluate(a, leaves) for a in e.args))
     if isinstance(e, Noted):

@@ -309,6 +309,15 @@ class Geometry(Expr):
 
 
 @attrs.frozen
+class Bound(Expr):
+    """``(name := value)``: a value computed here once and kept in a local that the rest of the
+    expression reads after it (a define written in place whose body asks for one call twice:
+    compiler/passes/share_values.py ``bind_shared``). The Python engine's alone."""
+    name: str
+    value: Expr
+
+
+@attrs.frozen
 class LineCells(Expr):
     """The cells of one row (or column) of a grid, in order: ``first + index * line_step + k *
     cell_step`` for k below ``count``, none when ``index`` is not below ``lines`` or below 0

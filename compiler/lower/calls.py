@@ -14,6 +14,7 @@ from ..ir.traverse import locals_in, walk
 from ..passes.counts import COUNTED_FORMS
 from ..write.emit import PythonWriter
 from ..passes.share import shape
+from ..passes.share_values import bind_shared
 from ..ir import types as T
 from ..check.symbols import BUILTIN_NAMES, CHANCE_FUNCTIONS, FUNCTIONS, LIMITS, OPEN_FUNCTIONS, suggest
 from ..ir import statements as S
@@ -325,15 +326,24 @@ class CallLowering:
         # a list written out (``[off(c, -1, 1), off(c, 0, 1)]``) is as cheap in place at any
         # length, and a loop over it in place needs no list natively
         listed = isinstance(d.body, ast.ListExpr) and len(d.body.items) <= 8 and all(plain)
-        # (a notation has no state to give a function: what it shows is always written in place)
-        if ctx.where == "notation" or ((size <= 100 or listed) and not any(u.startswith("fn:") for u in uses)
+        fits = (not any(u.startswith("fn:") for u in uses)
                 and "span" not in uses
                 and not isinstance(d.body, ast.LetIn)  # its lets are locals of its function
                 and "score" not in uses
                 and all(uses[p] <= 1 or simple for p, simple in zip(d.params, plain))
                 # natively an aggregate is a helper that takes the names it reads: in place only
                 # when the arguments are names or numbers (in both engines, which stay alike)
-                and not (any(isinstance(n, ast.Comp) for n in ast_nodes(d.body)) and not all(plain))):
+                and not (any(isinstance(n, ast.Comp) for n in ast_nodes(d.body)) and not all(plain)))
+        # (a notation has no state to give a function: what it shows is always written in place)
+        in_place = ctx.where == "notation" or ((size <= 100 or listed) and fits)
+        # a call of a function costs the Python engine more than a short body: a body too long
+        # only because it asks for one call twice is written in place too, the call's value kept
+        # in a local as it is first computed (``(_shared0 := ...)``; natively a C number), in a
+        # move's guards and effects, outside aggregates (an assignment expression in one would
+        # bind in another scope); the same trees for both engines
+        bind = (not in_place and fits and all(plain) and size <= 300
+                and ctx.where in ("guard", "effect") and not self._comp_depth and not self._in_function)
+        if in_place or bind:
             self._functions.setdefault(key, None)
             inner = self._define_ctx(d, dict(zip(d.params, trees)), ctx)
             diags, self.diags = self.diags, []  # its mistakes were reported as it was typed, above
@@ -342,8 +352,15 @@ class CallLowering:
                 tree = self.tree(d.body, inner)
             finally:
                 self._defining, self.diags = stack, diags
-            ctx.uses.update({u: n for u, n in inner.uses.items() if u not in d.params})
-            return tree
+            shared = None
+            if bind:
+                tree, shared = bind_shared(tree, f"_shared{self._shared_names}")
+            if in_place or (shared is not None and len(PythonWriter().code(tree)) <= 120):
+                if shared is not None:  # a local of the method (natively a C number when whole)
+                    ctx.note_local(f"_shared{self._shared_names}", shared.type)
+                    self._shared_names += 1
+                ctx.uses.update({u: n for u, n in inner.uses.items() if u not in d.params})
+                return tree
         fn = self._functions.get(key)
         if fn is None:
             uses_me, needs_scores = "me" in uses, "score" in uses

@@ -114,6 +114,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.notes: list[str] = []  # rendered notes: what the rules leave out that tools would need
         self._comp_depth = 0  # aggregates being lowered (an end condition keeps no memo inside one)
         self._in_function = 0  # > 0 while a define's body is lowered for a function of its own
+        self._shared_names = 0  # the locals of calls kept in place ((_shared0 := ...): lower/calls.py)
         self.nsteps = len(sym.turns[0].steps) if sym.turns else 0
         #: the expressions lowering may build, in proportion to the text: defines written in
         #: place within defines written in place could otherwise ask for 2**depth of them

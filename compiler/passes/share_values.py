@@ -29,7 +29,7 @@ from ..ir import nodes as N
 from ..ir.traverse import children, names_known, walk
 from ..ir import statements as S
 from .share import CALLS, _free_locals as free_locals, _replace as read_from_locals, shape
-from ..ir.traverse import parts
+from ..ir.traverse import over, parts
 
 
 def drawing_functions(functions: list) -> set[str]:
@@ -122,3 +122,37 @@ def share_values(functions: list) -> list:
     drawing = drawing_functions(functions)
     return [(name, head, comment, share_in_function(body, drawing), sig)
             for name, head, comment, body, sig in functions]
+
+
+def bind_shared(tree: N.Expr, name: str) -> tuple[N.Expr, N.Expr | None]:
+    """``tree`` (an expression written in place, outside any aggregate) with the largest call
+    it computes twice or more, outside aggregates, computed once where every evaluation first
+    reaches it (``(name := call)``, :class:`~compiler.ir.nodes.Bound`) and read from ``name``
+    by its later occurrences; and the call bound (None when none is). As share_in_function, but in an
+    expression: the Python engine's define written in place with its shared value, no function
+    call. Nothing that draws or calls a define's function is bound."""
+    found: dict = {}  # shape -> its occurrences (node, sure), in the order they are evaluated
+    for node, sure in _occurrences(tree):
+        if isinstance(node, CALLS) and names_known(node) and not _draws(node, set()) \
+                and not any(isinstance(n, N.Apply) for n in walk(node)):
+            found.setdefault(shape(node), []).append((node, sure))
+    best = None
+    for key, seen in found.items():
+        if len(seen) >= 2 and seen[0][1] and (best is None or _size(seen[0][0]) > _size(best[1])):
+            best = (key, seen[0][0])
+    if best is None:
+        return tree, None
+    key, first = best
+    made = []  # the first occurrence met (in the order evaluated, as _occurrences met it) is bound
+
+    def change(value):
+        if isinstance(value, N.Expr) and type(value).__name__ == key[0] and shape(value) == key:
+            if made:
+                return N.Local(value.type, value.line, name)
+            made.append(value)
+            return N.Bound(value.type, value.line, name, value)
+        if isinstance(value, N.Aggregate):  # its element and condition: another scope, left alone
+            return value
+        return over(value, change)
+    return change(tree), first
+

@@ -129,6 +129,9 @@ class PythonWriter:
     def w_Local(self, e: N.Local) -> tuple[str, int]:
         return e.name, P_ATOM
 
+    def w_Bound(self, e: N.Bound) -> tuple[str, int]:
+        return f"({e.name} := {self.code(e.value, P_OR)})", P_ATOM
+
     def w_Field(self, e: N.Field) -> tuple[str, int]:
         return f"s.{e.attr}", P_ATOM
 
