@@ -352,12 +352,12 @@ class CallLowering:
                 tree = self.tree(d.body, inner)
             finally:
                 self._defining, self.diags = stack, diags
-            shared = None
+            shared, local = None, f"_shared{self._shared_names}"
             if bind:
-                tree, shared = bind_shared(tree, f"_shared{self._shared_names}")
+                tree, shared = bind_shared(tree, local)
             if in_place or (shared is not None and len(PythonWriter().code(tree)) <= 120):
                 if shared is not None:  # a local of the method (natively a C number when whole)
-                    ctx.note_local(f"_shared{self._shared_names}", shared.type)
+                    ctx.note_local(local, shared.type)
                     self._shared_names += 1
                 ctx.uses.update({u: n for u, n in inner.uses.items() if u not in d.params})
                 return tree

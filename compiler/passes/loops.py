@@ -12,10 +12,9 @@ aggregates are C loops of their own (compiler/write/emit_native.py) and keep the
 from __future__ import annotations
 
 from ..ir import nodes as N
-from ..ir.traverse import walk
 from ..ir import statements as S
 from ..ir import types as T
-from ..ir.traverse import parts
+from ..ir.traverse import parts, walk
 from .early_exit import draws
 
 

@@ -18,8 +18,7 @@ from typing import Callable
 import attrs
 
 from ..ir import nodes as N
-from ..ir.traverse import children, locals_in, names_known, walk
-from ..ir.traverse import over, parts
+from ..ir.traverse import children, locals_in, names_known, over, parts, walk
 from ..ir import statements as S
 
 

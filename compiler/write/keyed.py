@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..check.symbols import LIMITS
 from ..ir import nodes as N
 from ..passes.directions import Directions
-from .moves import (KEY_TAGS, AddMove, CellScan, KernelMoves, ListedMoves, MovesBound,
+from .moves import (KEY_TAGS, AddMove, CellScan, ForcedFirst, KernelMoves, ListedMoves, MovesBound,
                     NeighbourScan, PairScan, Source, _Moves, _only_kernel, _walk, span_bit_decls)
 
 PAIRS_ROOM, HELD_ROOM = 128, 64  # C arrays of the pairs of a zone and the items held, in _keys_N
