@@ -31,7 +31,7 @@ cpdef long group_anchor(long key) except? -1
 cpdef long group_size(long key) except? -1
 cpdef object show_placement(long key)
 cpdef object group_cells(object cells, object adj, int deg, long key)
-cpdef object drop_into(object grid, int lanes, int height, int lane, long value, list taking, list overflow)
+cpdef long drop_into(object grid, int lanes, int height, int lane, long value, list taking, list overflow) except? -2
 cpdef list placement_keys(object grid, int lanes, int height, tuple pattern, list taking)
 cpdef object place(object grid, int lanes, int height, long key, tuple pattern, list taking, list overflow)
 cpdef list line_moves(object cells, object step, int ndirs, int me, int max_line)
@@ -42,6 +42,8 @@ cpdef object in_a_row(object cells_obj, object adj_obj, int deg, int value, int 
 cpdef object in_a_row_exactly(object cells_obj, object adj_obj, int deg, int value, int n)
 cpdef bint in_a_row_bits(object cells_obj, bytes bits, int value, int n) except -1
 cpdef object in_a_row_since(object cells_obj, bytearray memo, object adj_obj, int deg, int value, int n)
+cdef int lines_written(object cells_obj, object adj_obj, int deg, int value, int n, const short* ring,
+                       unsigned int start, unsigned int end, unsigned int mask) except -1
 cpdef list flanked(object cells_obj, object adj_obj, int deg, int cell, int value, int d)
 cpdef long flanked_count(object cells_obj, object adj_obj, int deg, int cell, int value, int d) except -1
 cpdef object connected(object cells_obj, object adj_obj, int deg, int value, object starts, object goals)

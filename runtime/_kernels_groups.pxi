@@ -417,22 +417,24 @@ cpdef object group_cells(object cells, object adj, int deg, long key):
                      (key // (4096 * 4096)) % 256, key // (<long>1 << 32))
 
 
-cpdef object drop_into(object grid, int lanes, int height, int lane, long value, list taking, list overflow):
+cpdef long drop_into(object grid, int lanes, int height, int lane, long value, list taking, list overflow) except? -2:
     cdef unsigned char* cells = _rw(grid)
     if not 0 <= lane < lanes:
         raise ValueError(f"there is no lane {lane} (lanes are 0 to {lanes - 1})")
+    cdef int row
     if taking is not None:
         if value not in taking:
-            return False
+            return -1
         taking.remove(value)
     if value + 1 < 1 or value + 1 > 255:
         raise ValueError(f"{value} can not go in a grid cell")
-    if _drop(cells, height, lane, <int>(value + 1)) >= 0:
-        return True
+    row = _drop(cells, height, lane, <int>(value + 1))
+    if row >= 0:
+        return lane * height + row
     if overflow is None:
         raise ValueError(f"lane {lane} is full and the rules say nowhere for the overflow to go")
     overflow.append(value)
-    return False
+    return -1
 
 
 cdef bytes _ghosted(tuple pattern, list taking):

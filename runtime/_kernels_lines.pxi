@@ -389,6 +389,42 @@ cpdef object in_a_row_since(object cells_obj, bytearray memo, object adj_obj, in
     return False
 
 
+cdef int lines_written(object cells_obj, object adj_obj, int deg, int value, int n, const short* ring,
+                       unsigned int start, unsigned int end, unsigned int mask) except -1:
+    """Whether a line of ``n`` cells holding ``value`` runs through one of the cells noted in a
+    journal of written cells, ``ring[start & mask]`` to ``ring[(end - 1) & mask]`` (1: one
+    does, 0: none does), in_a_row's answer where the lines it did not find before all run
+    through a cell written since; 2 when a cell noted is not on the board (the caller then
+    compares the whole board). Each line is walked from the cell (_run_through: a walk that
+    stops at the first cell of another value beats reading n - 1 cells each way without
+    tests, measured on boards of Connect Four)."""
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef const short* adj = _tab(adj_obj)
+    cdef Py_ssize_t size = _len(cells_obj)
+    cdef int c
+    if Py_SIZE(adj_obj) < size * deg:
+        raise ValueError("the table is smaller than the board")
+    while start != end:
+        c = ring[start & mask]
+        if c < 0 or c >= size:
+            return 2
+        if cells[c] == value and _run_through(cells, adj, deg, c, value, n):
+            return 1
+        start += 1
+    return 0
+
+
+def lines_written_of(object cells, object adj, int deg, int value, int n, list written):
+    """``lines_written`` from Python, for tests: the cells ``written`` (at most 16) as a journal."""
+    cdef short ring[16]
+    cdef unsigned int k
+    if len(written) > 16:
+        raise ValueError("a journal holds 16 cells")
+    for k in range(len(written)):
+        ring[k] = written[k]
+    return lines_written(cells, adj, deg, value, n, ring, 0, len(written), 15)
+
+
 cdef long _flank(object cells_obj, object adj_obj, int deg, int cell, int value, int d, list out) except -1:
     """The cells a piece of ``value`` at ``cell`` would outflank (see kernels.flanked): how many,
     and into ``out`` when it is a list."""

@@ -368,22 +368,24 @@ def group_cells(cells, adj, deg: int, key: int) -> tuple:
 
 
 def drop_into(grid: bytearray, lanes: int, height: int, lane: int, value: int,
-              taking: list | None, overflow: list | None) -> bool:
+              taking: list | None, overflow: list | None) -> int:
     """Drop one element into a lane: taken from ``taking`` first (nothing happens when it has
-    none); when the lane is full it goes to ``overflow`` (an error without one). Returns
-    whether it landed."""
+    none); when the lane is full it goes to ``overflow`` (an error without one). Returns the
+    cell it landed in (the native engine notes it in its journal of written cells), -1 when
+    it did not land."""
     if not 0 <= lane < lanes:
         raise ValueError(f"there is no lane {lane} (lanes are 0 to {lanes - 1})")
     if taking is not None:
         if value not in taking:
-            return False
+            return -1
         taking.remove(value)
-    if drop(grid, lanes, height, lane, value + 1) >= 0:
-        return True
+    row = drop(grid, lanes, height, lane, value + 1)
+    if row >= 0:
+        return lane * height + row
     if overflow is None:
         raise ValueError(f"lane {lane} is full and the rules say nowhere for the overflow to go")
     overflow.append(value)
-    return False
+    return -1
 
 
 def ghosted(pattern: tuple, taking: list | None) -> bytes:
@@ -567,6 +569,43 @@ def _some_run(cells, adj, deg: int, value: int, n: int, exact: bool) -> bool:
             if run == n if exact else run >= n:
                 return True
     return False
+
+
+def _run_through(cells, adj, deg: int, c: int, value: int, n: int) -> bool:
+    """Whether the run of ``value`` along some line through ``c`` (which holds it) is n long,
+    counted from the run's start (a closed ring has none): behind c to the start, then ahead."""
+    for d in range(0, deg - 1, 2):
+        at, run = c, 1
+        while True:
+            nxt = adj[at * deg + d + 1]
+            if nxt < 0 or cells[nxt] != value or nxt == c:
+                break
+            at, run = nxt, run + 1
+        if nxt == c:
+            continue  # around a ring: in_a_row finds no start there
+        start, at = at, c
+        while run < n:
+            at = adj[at * deg + d]
+            if at < 0 or cells[at] != value or at == start:
+                break
+            run += 1
+        if run >= n:
+            return True
+    return False
+
+
+def lines_written_of(cells, adj, deg: int, value: int, n: int, written: list) -> int:
+    """Whether a line of ``n`` cells holding ``value`` runs through one of the cells ``written``
+    (a journal of written cells, in order): 1 when one does, 0 when none does, 2 when a cell
+    noted is off the board first."""
+    if len(written) > 16:
+        raise ValueError("a journal holds 16 cells")
+    for c in written:
+        if not 0 <= c < len(cells):
+            return 2
+        if cells[c] == value and _run_through(cells, adj, deg, c, value, n):
+            return 1
+    return 0
 
 
 def in_a_row(cells, adj, deg: int, value: int, n: int) -> bool:

@@ -280,7 +280,8 @@ def test_ops_reexports_the_kernels_that_native_engines_call_in_c():
     import re
     pxd = files("regle.runtime").joinpath("_kernels.pxd").read_text()
     c_only = set(re.findall(r"^cdef \w+\*? (\w+)\(", pxd, re.M))  # buffers for native engines
-    assert c_only == {"line_keys_into", "keys_into", "cells_keys_into", "distinct_pairs_into", "holding_into"}
+    assert c_only == {"line_keys_into", "keys_into", "cells_keys_into", "distinct_pairs_into", "holding_into",
+                      "lines_written"}  # (the last reads a state's journal of written cells)
     assert c_only <= c_kernels()
     for name in c_kernels() - c_only:
         assert hasattr(pure, name), name  # every kernel Python can call has its pure twin
@@ -417,6 +418,9 @@ def test_drop_into_and_group_keys_twins_agree(nlanes, height, data):
     for k in both():
         grid, supply, over = bytearray(cells), None if taking is None else taking[:], []
         landed = k.drop_into(grid, nlanes, height, lane, value, supply, over)
+        changed = [c for c in range(len(cells)) if grid[c] != cells[c]]
+        assert changed == ([] if landed < 0 else [landed])  # the cell it says it landed in, alone
+        assert landed < 0 or (grid[landed] == value + 1 and landed // height == lane)
         out.append((landed, bytes(grid), supply, over))
         with pytest.raises(ValueError, match="no lane"):
             k.drop_into(grid, nlanes, height, nlanes, value, None, over)
@@ -654,6 +658,31 @@ def test_lines_looked_for_since_the_last_check_are_the_lines_there_are(k, data):
         at = (value - 1) * (geo.cells + 1)
         if not found and 0 < value and at + geo.cells < len(memo):  # the board remembered is the board now
             assert memo[at] == 1 and memo[at + 1:at + 1 + geo.cells] == cells
+
+
+@pytest.mark.parametrize("k", IMPLS)
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_lines_through_the_cells_written_are_the_new_lines(k, data):
+    """The journal's search (a native engine's end condition after a move: lines_written):
+    where the board had no line of a value and only the cells noted changed, it answers as
+    in_a_row does on the whole board, as the pure twin does; a cell off the board noted before
+    a line is found says it cannot tell."""
+    geo = data.draw(_geometries())
+    adj = geo.table()
+    n, value = data.draw(st.integers(1, 6)), data.draw(st.integers(1, 3))
+    before = bytearray(data.draw(st.lists(st.sampled_from([0, 0, 1, 2, 3]), min_size=geo.cells, max_size=geo.cells)))
+    written = data.draw(st.lists(st.integers(-1, geo.cells), max_size=16))
+    after = bytearray(before)
+    for c in written:
+        if 0 <= c < geo.cells:
+            after[c] = data.draw(st.sampled_from([0, 1, 2, 3]))
+    found = k.lines_written_of(after, adj, geo.deg, value, n, written)
+    assert found == pure.lines_written_of(after, adj, geo.deg, value, n, written)
+    on_board = all(0 <= c < geo.cells for c in written)
+    assert found in ((0, 1) if on_board else (1, 2))
+    if on_board and not pure.in_a_row(before, adj, geo.deg, value, n):
+        assert found == pure.in_a_row(after, adj, geo.deg, value, n)
 
 
 @pytest.mark.parametrize("k", IMPLS)

@@ -245,6 +245,9 @@ class GameIR:
     functions: list = attrs.Factory(list)
     #: natively, the ensures remembered in a position ([FootprintIR]: compiler/passes/ensure_memo.py)
     footprints: list = attrs.Factory(list)
+    #: natively, the grid whose written cells the state notes for its end conditions' line
+    #: searches (its field, ``g_board``; compiler/passes/cells_written.py), or None
+    journal: str | None = None
     #: native lowering only: methods of the state that compute aggregates with a loop
     #: (name, parameter codes, comment, body lines)
     helpers: list = attrs.Factory(list)

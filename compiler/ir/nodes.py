@@ -444,6 +444,7 @@ class Runs(Expr):
     memo: int | None = None
     memo_size: int = 0
     bits: Expr | None = None  # the board's lines as bits (a table): in_a_row_bits, no memo
+    journal: bool = False  # natively, only the cells written since it failed (passes/cells_written.py)
 
 
 @attrs.frozen

@@ -121,6 +121,17 @@ class PutBack(Stmt):
 
 
 @attrs.frozen
+class Wrote(Stmt):
+    """Natively, a note in the state's journal of written cells (compiler/passes/cells_written.py),
+    which an end condition's line search reads to look only at the cells a move wrote: ``cell``
+    written; with ``landed``, ``cell`` is the call that writes (a drop), which gives the cell
+    it wrote, -1 for none; ``cell`` None: the grid may have been written anywhere (the journal
+    no longer tells). The Python engine keeps no journal: it writes the call alone."""
+    cell: N.Expr | None
+    landed: bool = False
+
+
+@attrs.frozen
 class Shuffle(Stmt):
     """A zone shuffled by the state's generator."""
     zone: N.Expr

@@ -439,6 +439,9 @@ class PythonWriter:
     def s_Shuffle(self, st: S.Shuffle) -> list[str]:
         return [f"s.rng.shuffle({self.code(st.zone)})"]
 
+    def s_Wrote(self, st: S.Wrote) -> list[str]:  # only the native engine keeps a journal
+        return [self.code(st.cell)] if st.landed else []
+
     def s_Try(self, st: S.Try) -> list[str]:
         return ["try:", *self.body(st.body), "finally:", *self.body(st.cleanup)]
 

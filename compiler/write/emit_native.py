@@ -149,6 +149,9 @@ class CythonWriter(PythonWriter):
         # only the lines through the cells that changed since it last failed are looked at
         if e.bits is not None:
             return super().w_Runs(e)
+        if e.journal:  # the cells written since it last failed, from the journal (passes/cells_written.py)
+            return (f"s._lines_since({self.code(e.grid)}, {e.memo}, {e.memo_size}, {self.code(e.table)}, {e.degree}, "
+                    f"{self.code(e.code)}, {self.code(e.length)})"), P_ATOM
         return self.remembered(e, "K.in_a_row_since", (e.length,)) or super().w_Runs(e)
 
     def w_Joined(self, e: N.Joined) -> tuple[str, int]:
@@ -206,6 +209,14 @@ class CythonWriter(PythonWriter):
         if st.note == "read once" and (_byte_grid(value) or one_seat):  # a shared grid, or one seat's
             return [f"{self.code(st.target)} = _as_bytearray({self.code(st.value)})  # read once, a bytearray"]
         return super().s_Assign(st)
+
+    def s_Wrote(self, st: S.Wrote) -> list[str]:
+        """A note in the state's journal of written cells (compiler/passes/cells_written.py)."""
+        if st.cell is None:
+            return ["s._jseq += 17  # the grid may have changed anywhere: the journal no longer tells"]
+        if st.landed:
+            return [f"s._jot_landed({self.code(st.cell)})  # the cell it landed in, noted"]
+        return [f"s._jot({self.code(st.cell)})  # the cell written, noted"]
 
     def s_Shuffle(self, st: S.Shuffle) -> list[str]:  # the shuffle kernel on the generator's state, in C
         return [f"s.rng.state = {self.name('K.shuffle')}({self.code(st.zone)}, s.rng.state)"]

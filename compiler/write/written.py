@@ -19,6 +19,7 @@ from ..ir.game import ActionIR, GameIR, StepIR
 from .keyed import keyed_moves
 from .moves import move_lines
 from ..passes import optimize
+from ..passes.cells_written import journal_writes
 from ..passes.ensure_memo import remember_ensures
 from ..passes.directions import choose_directions, steps_of
 from ..passes.guard_order import order_guards
@@ -33,6 +34,8 @@ def write_game(ir: GameIR) -> GameIR:
     """The game with its trees written as code, by the emitter of the engine it is for, after
     the optimizations both engines share (compiler/passes)."""
     ir = remember_ensures(optimize(ir))  # ensures read once in a position (compiler/passes/ensure_memo.py)
+    if ir.native_lowered:  # natively, the cells each move writes noted for the end conditions' line searches
+        ir = journal_writes(ir)
     writer = CythonWriter() if ir.native_lowered else PythonWriter()
     code, lines = writer.code, writer.lines
     directions = steps_of(ir.grids)  # each table's changes of row and column by direction
