@@ -761,31 +761,15 @@ cdef inline void unpack3(long key, long* a, long* b, long* c) noexcept:
     c[0] = ((key >> 44) & KEY3_MASK) - KEY3_HALF
 
 
+cdef int grow_keys(NativeCore s, Py_ssize_t more) except -1
+
+
 cdef inline int room_for(NativeCore s, Py_ssize_t more) except -1:
-    """Room in the buffer for ``more`` keys at once (a loop then writes them with no check). A
-    few keys live in the state itself (``_keys_small``: read with the state's own fields, no
-    other memory to fetch, which a batch of a thousand states feels); more, in a buffer of
-    their own, kept for the state's next decisions."""
-    cdef long* bigger
-    cdef Py_ssize_t size
+    """Room in the buffer for ``more`` keys at once (a loop then writes them with no check):
+    one test when they fit, grow_keys (out of line) when not."""
     if s._nkeys + more <= s._keys_cap:
         return 0
-    if s._keys == NULL and s._nkeys + more <= KEYS_SMALL:
-        s._keys, s._keys_cap = s._keys_small, KEYS_SMALL
-        return 0
-    size = s._keys_cap if s._keys_cap > KEYS_SMALL else 64
-    while size < s._nkeys + more:
-        size *= 2
-    if s._keys == s._keys_small:  # out of the state into a buffer, the keys so far taken along
-        bigger = <long*>PyMem_Malloc(size * sizeof(long))
-        if bigger != NULL:
-            memcpy(bigger, s._keys_small, s._nkeys * sizeof(long))
-    else:
-        bigger = <long*>PyMem_Realloc(s._keys, size * sizeof(long))
-    if bigger == NULL:
-        raise MemoryError()
-    s._keys, s._keys_cap = bigger, size
-    return 0
+    return grow_keys(s, more)
 
 
 cdef inline int _room(NativeCore s) except -1:
