@@ -162,6 +162,16 @@ def _walk(tree):
     return walk(tree)
 
 
+def test_only_what_may_write_the_board_stops_the_journal():
+    """Natively, "anywhere" is noted once in the pop game (after `settle`): not in its move
+    generator, whose guards read the board through a kernel (`lane_count`), nor anywhere else."""
+    from regle.compiler.generate import native_source
+    source = native_source(POPS, "t.rules")
+    assert source.count("s._jseq += 17  #") == 1
+    assert source.index("s._jseq += 17  #") > source.index("K.settle" if "K.settle" in source else "settle(")
+    assert native_source(FIVES, "t.rules").count("s._jseq += 17  #") == 0  # puts, moves, a trial: each cell noted
+
+
 def test_the_python_engine_keeps_no_journal():
     from regle.compiler.generate import engine_source
     python_source = engine_source(POPS, "t.rules")

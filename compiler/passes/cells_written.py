@@ -16,10 +16,12 @@ since it last failed, and falls back to its memo when the journal cannot tell
 
 Which grid: the first grid of elements, one board for everyone (not per seat, not emptied by
 the turn, not hidden), that a remembered ``in_a_row`` of an end condition searches. The blocks
-rewritten are those that change the state: setup, the automatic steps, the move generators,
-the actions' effects and their ``ensure`` trials. What the runtime does outside the generated
+rewritten are those that change the state: setup, the automatic steps, the actions' effects
+and their ``ensure`` trials. What the runtime does outside the generated
 blocks (a rollback copied into a state in place, a state's fields replaced) is seen by the
-template: the journal is dropped.
+template: the journal is dropped. A move generator writes nothing (its trials are the
+actions' ``ensure`` methods, noted), and the tests and sources of ``if``, ``for``, ``while``
+and ``require`` are queries, which read: the language writes a grid only by its statements.
 """
 from __future__ import annotations
 
@@ -65,7 +67,7 @@ def journal_writes(ir):
         ir,
         journal=attr,
         setup_lines=note(ir.setup_lines),
-        steps=[attrs.evolve(st, body_lines=note(st.body_lines), move_lines=note(st.move_lines)) for st in ir.steps],
+        steps=[attrs.evolve(st, body_lines=note(st.body_lines)) for st in ir.steps],
         actions=[attrs.evolve(a, do_lines=note(a.do_lines), ensure_lines=note(a.ensure_lines)) for a in ir.actions],
         end_conds=[(comment, mark(cond)) for comment, cond in ir.end_conds],
         end_winners=[(comment, mark(cond), *rest) for comment, cond, *rest in ir.end_winners],
@@ -135,22 +137,10 @@ def _notes(st, attr: str) -> tuple[list, list]:
         return unknown if attr in st.text else ([], [])
     if isinstance(st, (S.PutBack, S.Shuffle)):
         return unknown if _hands_on(st, attr) else ([], [])
-    if isinstance(st, (S.If, S.For, S.While, S.Require, S.Return)):  # their tests and sources read
-        return unknown if any(_hands_on(e, attr) for e in _own_exprs(st)) else ([], [])
-    if isinstance(st, (S.Comment, S.Wrote, S.Keep, S.Try)):  # nothing, a note, a place kept, a trial's blocks noted
-        return [], []
-    return unknown if _hands_on(st, attr) else ([], [])  # a kind of statement this pass does not know
-
-
-def _own_exprs(st) -> list:
-    """The expressions a control statement evaluates itself (not those of its blocks)."""
-    if isinstance(st, S.If):
-        return [test for test, _ in st.branches]
-    if isinstance(st, S.For):
-        return [st.source]
-    if isinstance(st, (S.While, S.Require)):
-        return [st.test]
-    return [st.value] if getattr(st, "value", None) is not None else []
+    if isinstance(st, (S.If, S.For, S.While, S.Require, S.Return, S.Comment, S.Wrote, S.Keep, S.Try)):
+        return [], []  # tests and sources are queries, which read; a note; a place kept; a trial's blocks noted
+    own = [getattr(st, f.name) for f in attrs.fields(type(st)) if isinstance(getattr(st, f.name), N.Expr)]
+    return unknown if any(_hands_on(e, attr) for e in own) else ([], [])  # a kind this pass does not know
 
 
 def _drop(st, attr: str) -> bool:
