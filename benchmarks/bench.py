@@ -454,13 +454,15 @@ GROWTH = {
 
 def bench_board_growth(seconds: float, rounds: int, pyspiel) -> None:
     """Native random playouts of Connect Four (7x6 and 15x13) and Hex (7x7 and 19x19) against
-    OpenSpiel's games at the same sizes (its Python loop), and how the cost of a move grows."""
+    OpenSpiel's games at the same sizes (its Python loop), and how the cost of a move grows.
+    The rounds go round both sizes and both engines in turn, so that a machine slower for a
+    while slows both sizes alike (the growth is a ratio of two sizes measured apart)."""
     for title, (path, sizes) in GROWTH.items():
         text = (ROOT / path).read_text(encoding="utf-8")
-        print(f"\n{title} as the board grows: random playouts/s natively against OpenSpiel's (best of {rounds}), "
-              "and the cost of a move")
+        print(f"\n{title} as the board grows: random playouts/s natively against OpenSpiel's (best of {rounds}, "
+              "the sizes in turn), and the cost of a move")
         print(f"{'board':<8}{'OpenSpiel':>11}{'ns/move':>9}{'regle':>11}{'ns/move':>9}{'ratio':>8}")
-        per_move = []
+        boards = []
         for label, changes, spec in sizes:
             rules = text
             for old, new in changes:
@@ -468,11 +470,20 @@ def bench_board_growth(seconds: float, rounds: int, pyspiel) -> None:
                 rules = rules.replace(old, new)
             name = Path(path).stem + ("" if not changes else "_" + label)
             game = regle.loads(rules, name=name, backend="native")
-            ours, our_length, theirs, their_length = _playouts_side_by_side(game, pyspiel.load_game(spec), seconds,
-                                                                            rounds, 200)
-            mine, theirs_ns = 1e9 / ours / our_length, 1e9 / theirs / their_length
+            length = sum(game.new_game(2, seed=i).play_random_playout(i).decisions for i in range(200)) / 200
+            boards.append({"label": label, "game": game, "spiel": pyspiel.load_game(spec), "length": length,
+                           "ours": 0.0, "theirs": 0.0, "their_length": 1.0})
+        for r in range(rounds):
+            for b in boards:
+                b["ours"] = max(b["ours"], native_playouts(b["game"], 2, seconds, 1000 * r))
+                rate, b["their_length"] = _openspiel_playouts(b["spiel"], seconds)
+                b["theirs"] = max(b["theirs"], rate)
+        per_move = []
+        for b in boards:
+            mine, theirs_ns = 1e9 / b["ours"] / b["length"], 1e9 / b["theirs"] / b["their_length"]
             per_move.append((mine, theirs_ns))
-            print(f"{label:<8}{theirs:>11,.0f}{theirs_ns:>9.0f}{ours:>11,.0f}{mine:>9.0f}{ours / theirs:>8.2f}")
+            print(f"{b['label']:<8}{b['theirs']:>11,.0f}{theirs_ns:>9.0f}{b['ours']:>11,.0f}{mine:>9.0f}"
+                  f"{b['ours'] / b['theirs']:>8.2f}")
         (small, *_), (big, *_) = sizes
         print(f"a move's cost from {small} to {big}: regle {per_move[1][0] / per_move[0][0]:.2f}x, "
               f"OpenSpiel {per_move[1][1] / per_move[0][1]:.2f}x")

@@ -675,14 +675,19 @@ cdef inline long lane_count(object grid, long lanes, long height, long lane) exc
     return height if found == NULL else <const unsigned char*>found - cells
 
 
+cdef bint lane_open_checked(object grid, long lanes, long height, long lane) except -1
+
+
 cdef inline bint lane_open(object grid, long lanes, long height, long lane) except -1:
     """``K.lane_count(G, l) < height`` inline: whether a lane has an empty cell (room for one
     more piece dropped in), read at its top cell first (empty: yes, at once) and searched from
-    its foot only when the top is filled (a hole below counts, as lane_count counts it)."""
+    its foot only when the top is filled (a hole below counts, as lane_count counts it). Any
+    other grid or lane goes out of line (lane_open_checked), so that this stays small enough
+    to be written inside a move generator's loop over the lanes."""
     cdef const unsigned char* cells
     if type(grid) is not bytearray or not 0 <= lane < lanes or height <= 0 \
             or PyByteArray_GET_SIZE(grid) < lanes * height:
-        return lane_count(grid, lanes, height, lane) < height  # (which says what is wrong)
+        return lane_open_checked(grid, lanes, height, lane)
     cells = <const unsigned char*>PyByteArray_AS_STRING(grid) + lane * height
     return cells[height - 1] == 0 or memchr(cells, 0, height) != NULL
 

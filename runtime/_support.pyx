@@ -153,6 +153,12 @@ cdef int grow_keys(NativeCore s, Py_ssize_t more) except -1:
     return 0
 
 
+cdef bint lane_open_checked(object grid, long lanes, long height, long lane) except -1:
+    """lane_open for a grid or lane it does not take in place: the kernel's count (which says
+    what is wrong)."""
+    return lane_count(grid, lanes, height, lane) < height
+
+
 cdef class NativeCore:
     """The base of every engine's compiled state (see _support.pxd for its fields)."""
 
