@@ -793,6 +793,21 @@ cdef inline int push(NativeCore s, long tag, long a, long b) except -1:
     return 0
 
 
+cdef inline int push_if(NativeCore s, bint keep, long tag, long a, long b) except -1:
+    """``if keep: push(s, tag, a, b)`` with no branch on ``keep``: the key is written after the
+    others either way and counted only when kept. A guard that a random board makes true about
+    half the time (is the square ahead empty?) is a guess the processor gets wrong half the
+    time; a written key not counted costs a store."""
+    if not (-KEY_HALF <= a < KEY_HALF and -KEY_HALF <= b < KEY_HALF):
+        if keep:
+            s._keys_wide = True
+        return 0
+    room_for(s, 1)
+    s._keys[s._nkeys] = packed(tag, a, b)
+    s._nkeys += keep
+    return 0
+
+
 cdef inline int push3(NativeCore s, long tag, long a, long b, long c) except -1:
     """``push`` for a move of three arguments."""
     if not (-KEY3_HALF <= a < KEY3_HALF and -KEY3_HALF <= b < KEY3_HALF and -KEY3_HALF <= c < KEY3_HALF):

@@ -6,11 +6,28 @@ from __future__ import annotations
 
 from ..check.symbols import LIMITS
 from ..ir import nodes as N
+from ..ir import statements as S
 from ..passes.directions import Directions
-from .moves import (KEY_TAGS, AddMove, CellScan, ForcedFirst, KernelMoves, ListedMoves, MovesBound,
+from .moves import (KEY_TAGS, AddMove, CellScan, ForcedFirst, Guard, KernelMoves, ListedMoves, MovesBound,
                     NeighbourScan, PairScan, Source, _Moves, _only_kernel, _walk, span_bit_decls)
 
 PAIRS_ROOM, HELD_ROOM = 128, 64  # C arrays of the pairs of a zone and the items held, in _keys_N
+_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+
+
+def _branch_free(e) -> bool:
+    """A test that may be computed whether or not it is needed: comparisons of cells read at
+    indexes known good (``_byte_at``), their elements, locals and numbers; no call, nothing that
+    fails or draws."""
+    if isinstance(e, (N.Local, N.Const)):
+        return True
+    if isinstance(e, N.Code):
+        return e.text.startswith("_byte_at(") and e.text.count("(") == 1
+    if isinstance(e, N.Element):
+        return _branch_free(e.code)
+    if isinstance(e, N.Binary):
+        return e.op in _COMPARISONS + ("+", "-") and _branch_free(e.left) and _branch_free(e.right)
+    return False
 
 
 class _Keys(_Moves):
@@ -103,6 +120,18 @@ class _Keys(_Moves):
         return self.in_c_array("pairs", 2 * PAIRS_ROOM, call,
                                [f"{st.a}, {st.b} = {{array}}[2 * {{k}}], {{array}}[2 * {{k}} + 1]"],
                                self.inside(st.body))
+
+    def m_Guard(self, st: Guard) -> list[str]:
+        """A guard whose body only adds a move of one or two arguments, and whose test reads
+        cells at indexes known good and numbers (no call, nothing that fails), is written with
+        no branch: ``_push_if(s, test, ...)`` (_support.push_if)."""
+        moves = [x for x in st.body if not isinstance(x, S.Comment)]
+        if len(moves) == 1 and isinstance(moves[0], AddMove) and len(moves[0].args) <= 2 and _branch_free(st.test):
+            args = [self.w.code(a) for a in moves[0].args] + ["0"] * (2 - len(moves[0].args))
+            said = [line for x in st.body if isinstance(x, S.Comment) for line in self.lines([x])]
+            return said + [f"_push_if(s, {self.w.code(st.test)}, {moves[0].tag}, {args[0]}, {args[1]})"
+                           "  # counted when the test holds, with no branch"]
+        return super().m_Guard(st)
 
     def m_AddMove(self, st: AddMove) -> list[str]:
         args = [self.w.code(a) for a in st.args]
