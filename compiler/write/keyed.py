@@ -122,11 +122,12 @@ class _Keys(_Moves):
                                self.inside(st.body))
 
     def m_Guard(self, st: Guard) -> list[str]:
-        """A guard whose body only adds a move of one or two arguments, and whose test reads
-        cells at indexes known good and numbers (no call, nothing that fails), is written with
-        no branch: ``_push_if(s, test, ...)`` (_support.push_if)."""
+        """A guard whose body only adds a move of one or two arguments, each a name or a number,
+        and whose test reads cells at indexes known good and numbers (no call, nothing that
+        fails), is written with no branch: ``_push_if(s, test, ...)`` (_support.push_if)."""
         moves = [x for x in st.body if not isinstance(x, S.Comment)]
-        if len(moves) == 1 and isinstance(moves[0], AddMove) and len(moves[0].args) <= 2 and _branch_free(st.test):
+        if len(moves) == 1 and isinstance(moves[0], AddMove) and len(moves[0].args) <= 2 and _branch_free(st.test) \
+                and all(isinstance(a, (N.Local, N.Const)) for a in moves[0].args):  # (read whether kept or not)
             args = [self.w.code(a) for a in moves[0].args] + ["0"] * (2 - len(moves[0].args))
             said = [line for x in st.body if isinstance(x, S.Comment) for line in self.lines([x])]
             return said + [f"_push_if(s, {self.w.code(st.test)}, {moves[0].tag}, {args[0]}, {args[1]})"
