@@ -16,12 +16,14 @@ since it last failed, and falls back to its memo when the journal cannot tell
 
 Which grid: the first grid of elements, one board for everyone (not per seat, not emptied by
 the turn, not hidden), that a remembered ``in_a_row`` of an end condition searches. The blocks
-rewritten are those that change the state: setup, the automatic steps, the actions' effects
-and their ``ensure`` trials. What the runtime does outside the generated
-blocks (a rollback copied into a state in place, a state's fields replaced) is seen by the
-template: the journal is dropped. A move generator writes nothing (its trials are the
-actions' ``ensure`` methods, noted), and the tests and sources of ``if``, ``for``, ``while``
-and ``require`` are queries, which read: the language writes a grid only by its statements.
+rewritten are those that change the state: setup, the automatic steps and the actions'
+effects. A move generator writes nothing, and an ``ensure`` trial puts back every place it
+writes before it returns (compiler/lower/ensure.py; or it plays on a copy): the board is as
+it was, so neither is noted (a generator trying every candidate would fill the journal for
+nothing). The tests and sources of ``if``, ``for``, ``while`` and ``require`` are queries,
+which read: the language writes a grid only by its statements. What the runtime does outside
+the generated blocks (a rollback copied into a state in place, a state's fields replaced) is
+seen by the template: the journal is dropped.
 """
 from __future__ import annotations
 
@@ -68,7 +70,7 @@ def journal_writes(ir):
         journal=attr,
         setup_lines=note(ir.setup_lines),
         steps=[attrs.evolve(st, body_lines=note(st.body_lines)) for st in ir.steps],
-        actions=[attrs.evolve(a, do_lines=note(a.do_lines), ensure_lines=note(a.ensure_lines)) for a in ir.actions],
+        actions=[attrs.evolve(a, do_lines=note(a.do_lines)) for a in ir.actions],
         end_conds=[(comment, mark(cond)) for comment, cond in ir.end_conds],
         end_winners=[(comment, mark(cond), *rest) for comment, cond, *rest in ir.end_winners],
     )
