@@ -229,23 +229,26 @@ def test_a_count_of_cells_compared_with_none_is_a_search_that_stops_at_the_first
         (N.Binary(B, 0, "!=", count, const(0)), "0 in s.g_board", "_has_byte(s.g_board, 0)"),
         (N.Binary(B, 0, ">", count, const(0)), "0 in s.g_board", "_has_byte(s.g_board, 0)"),
         (N.Binary(B, 0, "==", const(0), count), "0 not in s.g_board", "not _has_byte(s.g_board, 0)"),
-        # anything else is still a count: another comparison, another number, a value not written out
+        # a value worked out when playing (count(board, 1 - me) == 0): searched for too
+        (N.Binary(B, 0, "==", N.CountValue(I, 0, grid, local("v_")), const(0)),
+         "v_ not in s.g_board", "not _has_byte(s.g_board, v_)"),
+        # anything else is still a count: another comparison, another number, a byte out of range
         (N.Binary(B, 0, ">", count, const(1)), "s.g_board.count(0) > 1", "_CK.count_byte(s.g_board, 0) > 1"),
         (N.Binary(B, 0, "<", count, const(0)), "s.g_board.count(0) < 0", "_CK.count_byte(s.g_board, 0) < 0"),
-        (N.Binary(B, 0, "==", N.CountValue(I, 0, grid, local("v_")), const(0)),
-         "s.g_board.count(v_) == 0", "_CK.count_byte(s.g_board, v_) == 0"),
+        (N.Binary(B, 0, "==", N.CountValue(I, 0, grid, const(300)), const(0)),
+         "s.g_board.count(300) == 0", "_CK.count_byte(s.g_board, 300) == 0"),
     ]
     for tree, python, native in cases:
         assert py.write(tree)[0] == python
         assert cy.write(tree)[0] == native
 
     @settings(max_examples=200)
-    @given(st.binary(max_size=30), st.integers(0, 255), st.sampled_from(["==", "!=", ">"]))
-    def agree(cells, value, op):
+    @given(st.binary(max_size=30), st.integers(0, 255), st.sampled_from(["==", "!=", ">"]), st.booleans())
+    def agree(cells, value, op, named):
         board = bytearray(cells)
-        tree = N.Binary(B, 0, op, N.CountValue(I, 0, grid, const(value)), const(0))
+        tree = N.Binary(B, 0, op, N.CountValue(I, 0, grid, local("v_") if named else const(value)), const(0))
         counted = {"==": board.count(value) == 0, "!=": board.count(value) != 0, ">": board.count(value) > 0}[op]
-        assert eval(py.write(tree)[0], {"s": type("S", (), {"g_board": board})}) == counted
+        assert eval(py.write(tree)[0], {"s": type("S", (), {"g_board": board}), "v_": value}) == counted
 
     agree()
 

@@ -67,7 +67,9 @@ def runtime_call(qualified: str, native: bool, bound: dict | None = None) -> str
 
 def _holds_any(e: N.Binary) -> N.CountValue | None:
     """The count of a grid's cells holding one byte that ``e`` compares with none of them
-    (``count(empty_cells(G)) == 0``, ``!= 0``, ``> 0``): a search for one such cell tells."""
+    (``count(empty_cells(G)) == 0``, ``count(board, 1 - me) != 0``, ``> 0``): a search for one
+    such cell tells. The byte is a number from 0 to 255, or an expression (evaluated once
+    either way; out of that range, the search refuses it as counting does)."""
     if e.op in ("==", "!=", ">") and isinstance(e.left, N.CountValue) and isinstance(e.right, N.Const) \
             and e.right.value == 0 and e.right.value is not False:
         count = e.left
@@ -77,8 +79,9 @@ def _holds_any(e: N.Binary) -> N.CountValue | None:
     else:
         return None
     value = count.value
-    ok = isinstance(value, N.Const) and type(value.value) is int and 0 <= value.value <= 255
-    return count if ok else None
+    if isinstance(value, N.Const):
+        return count if type(value.value) is int and 0 <= value.value <= 255 else None
+    return count
 
 
 def _wrap(code: str, prec: int, need: int) -> str:
@@ -195,7 +198,7 @@ class PythonWriter:
     def w_Binary(self, e: N.Binary) -> tuple[str, int]:
         held = _holds_any(e)
         if held is not None:  # count(empty_cells(G)) == 0: whether a cell holds it, not how many
-            return self.holds(held.grid, held.value.value, e.op in ("!=", ">"))
+            return self.holds(held.grid, held.value, e.op in ("!=", ">"))
         if e.op in ("and", "or"):
             prec = N.P_AND if e.op == "and" else P_OR
         elif e.op in N.COMPARISONS or e.op in ("in", "not in"):
@@ -371,10 +374,10 @@ class PythonWriter:
     def w_CountValue(self, e: N.CountValue) -> tuple[str, int]:
         return f"{self.code(e.grid, P_ATOM)}.count({self.code(e.value)})", P_ATOM
 
-    def holds(self, grid: N.Expr, value: int, present: bool) -> tuple[str, int]:
+    def holds(self, grid: N.Expr, value: N.Expr, present: bool) -> tuple[str, int]:
         """Whether some cell of a grid of elements holds the byte ``value`` (``present``), or
         none does: a search that stops at the first, where counting them all reads every cell."""
-        return f"{value} {'in' if present else 'not in'} {self.code(grid, P_CMP + 1)}", P_CMP
+        return f"{self.code(value, P_CMP + 1)} {'in' if present else 'not in'} {self.code(grid, P_CMP + 1)}", P_CMP
 
     def w_Removal(self, e: N.Removal) -> tuple[str, int]:
         return f"{self.code(e.zone, P_ATOM)}.remove({self.code(e.item)})", P_ATOM

@@ -172,8 +172,8 @@ class CythonWriter(PythonWriter):
     def w_Draw(self, e: N.Draw) -> tuple[str, int]:  # the generator driven in C
         return self.logged(e, f"_rng_below(s.rng, {self.code(e.bound)})")
 
-    def holds(self, grid: N.Expr, value: int, present: bool) -> tuple[str, int]:  # the C library's search
-        found = f"_has_byte({self.code(grid)}, {value})"
+    def holds(self, grid: N.Expr, value: N.Expr, present: bool) -> tuple[str, int]:  # the C library's search
+        found = f"_has_byte({self.code(grid)}, {self.code(value)})"
         return (found, P_ATOM) if present else (f"not {found}", P_NOT)
 
     def w_CountValue(self, e: N.CountValue) -> tuple[str, int]:
