@@ -53,6 +53,9 @@ class ActionSpace:
         self._last_moves: list | None = None
         self._last_ids: list[int] = []
         self._known = _KnownIds(self.encode)  # move tuple -> its id, for encode_all
+        #: the id of a move tuple (TypeError for one holding a list): a dict's own lookup, in C,
+        #: for loops that map it over many lists of moves (a batch's)
+        self.known_id = self._known.__getitem__
 
     def _sized(self, domain: tuple) -> tuple:
         """(kind, size, ...) with the seats' domain fixed by the player count."""

@@ -26,6 +26,8 @@ try:
 except ImportError as exc:  # pragma: no cover - NumPy is an extra
     raise ImportError("batched stepping needs NumPy: pip install numpy") from exc
 
+from .engine import _runtime_error
+from .errors import IllegalMove, RulesRuntimeError
 from .rng import Rng
 
 if TYPE_CHECKING:
@@ -59,7 +61,8 @@ class Batch:
         self._done = np.zeros(n, dtype=np.uint8)
         self._rngs = np.zeros(n, dtype=np.uint64)  # the random seats' generators (SplitMix64 states)
         self.states: list = [None] * n
-        self._legal: list = [(None, ())] * n  # per game: its legal moves and their ids (Python engines)
+        self._legal: list = [None] * n  # per game: its legal moves (Python engines)...
+        self._ids: list = [()] * n  # ...and their ids, kept for the next step
         self.finished: list = [None] * n  # the last game each slot ended, as it ended
         ns = game.namespace
         self._compiled = (ns["_batch_step"], ns["_batch_start"]) if "_batch_step" in ns else None
@@ -115,10 +118,10 @@ class Batch:
         number, so that ``step`` finds its move by index with no id computed again."""
         self.current[i] = s.cur
         if s.over:
-            self._legal[i] = (None, ())
+            self._legal[i] = None
             return []
-        ids = s.legal_action_ids()
-        self._legal[i] = (s.legal, ids)
+        ids = self._ids[i] = s.legal_action_ids()
+        self._legal[i] = s.legal
         return ids
 
     def _mask_of(self, s: Any, i: int) -> None:
@@ -141,42 +144,7 @@ class Batch:
                               self.illegal == "loses")
             return self.rewards, done.view(bool)
         self.rewards[:] = 0
-        legal_of, loses = self._legal, self.illegal == "loses"
-        # legal_action_ids itself, one call shorter on a Python engine (a native one has its own)
-        space = self.game.action_space(self.players)
-        python = "_batch_step" not in self.game.namespace
-        current = self.current.tolist()  # set one by one in a list, then in the array at once
-        on: list = []  # the legal ids of every game after this step, one game after another
-        counts = [0] * self.size  # how many each game has
-        ended = []
-        encode = space.encode_all if python else None
-        extend, states = on.extend, self.states
-        for i, action in enumerate(ids.tolist()):
-            s = states[i]
-            moves, legal_ids = legal_of[i]
-            if moves is None or moves is not s.legal:  # not kept (started in C, or changed by hand)
-                moves, legal_ids = s.legal, s.legal_action_ids()
-            try:  # the move the id numbers, by its place among the legal ids of the mask
-                move = moves[legal_ids.index(action)]
-            except ValueError:  # not a legal id
-                if loses:
-                    self.rewards[i, s.cur] = -1
-                    ended.append(i)
-                    continue
-                s.advance_id(action)  # raises IllegalMove, saying why
-            s.advance(move)
-            if seat >= 0:
-                self._answer(s, i, seat)
-            current[i] = s.cur
-            if s.over:
-                legal_of[i] = (None, ())
-                ended.append(i)
-            else:
-                moves = s.legal
-                legal_ids = encode(moves) if python else s.legal_action_ids()
-                legal_of[i] = (moves, legal_ids)
-                extend(legal_ids)
-                counts[i] = len(legal_ids)
+        current, counts, ended, on = self._play_all(ids.tolist(), seat)
         self.current[:] = current
         self.mask.fill(0)  # then each game's legal ids set, at i * width + id
         rows = np.repeat(np.arange(self.size, dtype=np.int64) * self.num_actions, counts)
@@ -191,6 +159,66 @@ class Batch:
                 self.rewards[i, winners] = 1
             self._start(i)
         return self.rewards, done.view(bool)
+
+    def _play_all(self, actions: list, seat: int) -> tuple[list, list, list, list]:
+        """``step``'s loop on a Python engine: each game's move found by its id among the legal
+        ids kept from the last step, played as ``advance`` plays it (its checks written here,
+        one Python call fewer per game), and the new legal ids gathered into one list for the
+        mask. Returns each game's seat to play, how many ids each has, the games that ended, and
+        the ids gathered."""
+        legal_of, ids_of, loses = self._legal, self._ids, self.illegal == "loses"
+        python = "_batch_step" not in self.game.namespace
+        space = self.game.action_space(self.players)
+        encode, known_id = space.encode_all, space.known_id
+        current = self.current.tolist()  # set one by one in a list, then in the array at once
+        on: list = []  # the legal ids of every game after this step, one game after another
+        counts = [0] * self.size  # how many each game has
+        ended = []
+        extend, states, rewards = on.extend, self.states, self.rewards
+        for i, action in enumerate(actions):
+            s = states[i]
+            moves, legal_ids = legal_of[i], ids_of[i]
+            if moves is None or moves is not s.legal:  # not kept (started in C, or changed by hand)
+                moves, legal_ids = s.legal, s.legal_action_ids()
+            try:  # the move the id numbers, by its place among the legal ids of the mask
+                move = moves[legal_ids.index(action)]
+            except ValueError:  # not a legal id
+                if loses:
+                    rewards[i, s.cur] = -1
+                    ended.append(i)
+                    continue
+                s.advance_id(action)  # raises IllegalMove, saying why
+            if not python:  # (step_alone on a native engine: its own advance)
+                s.advance(move)
+            else:  # BaseState.advance, inline
+                s.decisions += 1
+                if s.decisions > s.MAX_DECISIONS:
+                    raise s._too_long()
+                try:
+                    s.APPLY[move[0]](s, move)
+                except (IllegalMove, RulesRuntimeError):
+                    raise
+                except Exception as exc:  # a bug in the rules text, reported at its rules line
+                    raise _runtime_error(exc) from exc
+            if seat >= 0:
+                self._answer(s, i, seat)
+            current[i] = s.cur
+            if s.over:
+                legal_of[i] = None
+                ended.append(i)
+            else:
+                legal_of[i] = moves = s.legal
+                if python:
+                    try:  # encode_all's own way, with no call of it
+                        legal_ids = list(map(known_id, moves))
+                    except TypeError:  # a move holding a list (a subset)
+                        legal_ids = encode(moves)
+                else:
+                    legal_ids = s.legal_action_ids()
+                ids_of[i] = legal_ids
+                extend(legal_ids)
+                counts[i] = len(legal_ids)
+        return current, counts, ended, on
 
     def observations(self, seat: int | None = None) -> "npt.NDArray[np.float32]":
         """What each game's acting seat (or ``seat``, in every game) may see, one row per game

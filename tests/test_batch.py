@@ -203,3 +203,33 @@ def test_the_vector_env_is_a_sync_vector_env_of_single_envs(seat, backend):
             assert (info["_final_obs"] == ended).all()
             assert all((info["final_obs"][i] == ref_info["final_obs"][i]).all() for i in np.flatnonzero(ended))
     assert envs.batch.episodes.min() > 3
+
+
+#: a count that one action divides by, down to zero on the third move; no end before 4 decisions
+FAILING = """game "Divide" { players 2 max decisions 4 }
+counter left = 3
+turn {
+  action go "go" {
+    left -= 1
+    left += 6 // left - 6 // left
+  }
+}
+"""
+
+
+def test_a_rules_error_in_a_step_says_its_line_and_a_game_too_long_says_so(backend):
+    """step plays each move as advance does (on a Python engine its checks are written in the
+    batch's loop): a rules error comes out at its rules line, a game past its most decisions
+    stops with advance's message."""
+    game = regle.loads(FAILING, "divide", backend=backend)
+    batch = game.batch(2, seed=0)
+    batch.step(np.zeros(2, dtype=np.int64))
+    batch.step(np.zeros(2, dtype=np.int64))
+    with pytest.raises(regle.RulesRuntimeError, match=r":6:"):
+        batch.step(np.zeros(2, dtype=np.int64))
+    long = regle.loads(FAILING.replace("left -= 1", "left -= 0"), "divide_long", backend=backend)
+    batch = long.batch(2, seed=0)
+    for _ in range(4):
+        batch.step(np.zeros(2, dtype=np.int64))
+    with pytest.raises(regle.RulesRuntimeError, match="has not ended after 4 decisions"):
+        batch.step(np.zeros(2, dtype=np.int64))
