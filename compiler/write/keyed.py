@@ -30,6 +30,16 @@ def _branch_free(e) -> bool:
     return False
 
 
+def _cell_test(e) -> bool:
+    """A comparison of what a cell holds (``_byte_at``, its element) with a number or a local,
+    computed with no branch: it says nothing of where a cell is, so no read beside it needs it
+    first (a guard with it may join the guard inside it)."""
+    def reads(x) -> bool:
+        return _branch_free(x) and not isinstance(x, (N.Local, N.Const)) and (
+            isinstance(x, (N.Code, N.Element)) or isinstance(x, N.Binary) and (reads(x.left) or reads(x.right)))
+    return isinstance(e, N.Binary) and e.op in _COMPARISONS and _branch_free(e) and (reads(e.left) or reads(e.right))
+
+
 class _Keys(_Moves):
     """Writes a generator's nodes natively as packed keys pushed into the state's buffer
     (``_push(s, tag, a, b)``; the kernels that list moves go through ``_push_tagged``,
@@ -124,13 +134,25 @@ class _Keys(_Moves):
     def m_Guard(self, st: Guard) -> list[str]:
         """A guard whose body only adds a move of one or two arguments, each a name or a number,
         and whose test reads cells at indexes known good and numbers (no call, nothing that
-        fails), is written with no branch: ``_push_if(s, test, ...)`` (_support.push_if)."""
-        moves = [x for x in st.body if not isinstance(x, S.Comment)]
-        if len(moves) == 1 and isinstance(moves[0], AddMove) and len(moves[0].args) <= 2 and _branch_free(st.test) \
-                and all(isinstance(a, (N.Local, N.Const)) for a in moves[0].args):  # (read whether kept or not)
-            args = [self.w.code(a) for a in moves[0].args] + ["0"] * (2 - len(moves[0].args))
-            said = [line for x in st.body if isinstance(x, S.Comment) for line in self.lines([x])]
-            return said + [f"_push_if(s, {self.w.code(st.test)}, {moves[0].tag}, {args[0]}, {args[1]})"
+        fails), is written with no branch: ``_push_if(s, test, ...)``
+        (_support.push_if). Guards around it whose tests compare what a cell holds join its
+        test (``(outer) & (inner)``, both computed): a test of where a cell is (``t >= 0``) may
+        be what makes a read inside good, so it stays a branch."""
+        tests, body, said = [st.test], st.body, []
+        while True:
+            said += [line for x in body if isinstance(x, S.Comment) for line in self.lines([x])]
+            inner = [x for x in body if not isinstance(x, S.Comment)]
+            if not (len(inner) == 1 and isinstance(inner[0], Guard) and _cell_test(tests[-1])):
+                break
+            tests.append(inner[0].test)
+            body = inner[0].body
+        move = inner[0] if len(inner) == 1 else None
+        if isinstance(move, AddMove) and len(move.args) <= 2 and all(map(_branch_free, tests)) \
+                and all(isinstance(a, (N.Local, N.Const)) for a in move.args):  # (read whether kept or not)
+            args = [self.w.code(a) for a in move.args] + ["0"] * (2 - len(move.args))
+            test = " & ".join(f"({self.w.code(t)})" for t in tests) if len(tests) > 1 else self.w.code(tests[0])
+            kept = list({line.strip(): line for line in said}.values())  # (a require split in two says its line once)
+            return kept + [f"_push_if(s, {test}, {move.tag}, {args[0]}, {args[1]})"
                            "  # counted when the test holds, with no branch"]
         return super().m_Guard(st)
 
