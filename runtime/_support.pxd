@@ -48,6 +48,7 @@ cdef class NativeCore:
     cdef long walked, walked_in  # elements walked by loops in decision walked_in
     cdef NativeCore _spare  # play's rollback: the state before the move, kept in place (_keep)
     cdef const long long* _plan_at  # _plan() remembered (plan_of), for _plan_n players
+    cdef list _ids_out  # the list legal_action_ids gave last, filled again once nobody else holds it
     cdef long _plan_n
 
     # the game's own (the engine's _Core defines them)

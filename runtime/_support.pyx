@@ -25,6 +25,12 @@ from libc.string cimport memcpy, memset
 
 cdef extern from "Python.h":
     int PyObject_GenericSetDict(object o, object value, void* context) except -1
+    ctypedef struct PyListObject:  # (the fields of a list: its places, and how many there is room for)
+        PyObject** ob_item
+        Py_ssize_t allocated
+    void Py_SET_SIZE(object o, Py_ssize_t size)
+    void Py_XDECREF(PyObject* o)
+    Py_ssize_t Py_REFCNT(PyObject* o)
 
 from regle.runtime.engine import _told_apart, BaseState as _BaseState, Move as _Move, MAX_WORK as _MAX_WORK, Moves as _Moves, \
     TOO_MUCH_FOR as _TOO_MUCH_FOR, TOO_MUCH_WHILE as _TOO_MUCH_WHILE
@@ -288,7 +294,7 @@ cdef class NativeCore:
         if s.over or s._legal is not None:
             return _BaseState.legal_action_ids(s)
         plan = plan_of(s)
-        out = PyList_New(s._nkeys)  # filled below, each place set once (no None put first)
+        out = _ids_list(s, s._nkeys)  # filled below, each place set once (no None put first)
         i = _fill_ids(PySequence_Fast_ITEMS(out), NULL, _NIDS, s._keys, s._nkeys, s._keys_tag, plan)
         for i in range(i, s._nkeys):  # what the quick fill left: ids past the shared ones
             v = key_id(s._keys_tag, s._keys[i], plan)
@@ -539,6 +545,31 @@ cdef long long id_of_key(long keys_tag, long key, const long long* plan) noexcep
     if row[0] == 0:  # another shape: through tuples
         return -1
     return two_plain_id(row, a, b)  # two plain arguments
+
+
+cdef list _ids_list(NativeCore s, Py_ssize_t n):
+    """A list of n empty places for legal_action_ids to fill: the list it gave last time when
+    nobody holds it any more (the state alone does: the caller let it go), its ids let go,
+    else a new one, kept for next time. A loop that asks for the ids at every move (an agent's,
+    perft's) then makes and frees no list per move: in CPython a new list is two allocations,
+    and freeing it a loop over its items."""
+    cdef PyObject* last = <PyObject*>s._ids_out
+    cdef PyListObject* kept
+    cdef PyObject* item
+    cdef list out
+    cdef Py_ssize_t i
+    if s._ids_out is not None and Py_REFCNT(last) == 1 and (<PyListObject*>last).allocated >= n:
+        out = s._ids_out  # held while its items are let go (an item's end runs no code that sees it)
+        kept = <PyListObject*>last
+        for i in range(PyList_GET_SIZE(out)):  # (what a caller may have put there, too)
+            item = kept.ob_item[i]
+            kept.ob_item[i] = NULL
+            Py_XDECREF(item)
+        Py_SET_SIZE(out, n)
+        return out
+    out = PyList_New(n)
+    s._ids_out = out
+    return out
 
 
 # the ids up to 4,095 made once: legal_action_ids hands them out with no int made per id
