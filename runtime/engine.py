@@ -856,6 +856,9 @@ class Game:
         self.rules_hash: str = namespace["RULES_HASH"]
         self.State = namespace["State"]
         self.State.GAME = self
+        self._new = self.State.new  # (bound once: new_game's common case is one call)
+        self._fewest = self.players.start
+        self._counts_held = frozenset(self.players)  # (found by hash: a range's test is a few comparisons more)
         self.module_name: str = namespace["__name__"]
         self._spec = None  # game.spec, read from the module when first asked
 
@@ -948,6 +951,11 @@ class Game:
         """A fresh game after setup, for ``players`` seats (default: the smallest count).
         ``rng``: a generator to draw from instead of the seed's (Python engines; see
         ``regle.runtime.chance``)."""
+        if rng is None and (players is None or type(players) is int and players in self._counts_held):  # agents' loops
+            try:
+                return self._new(self._fewest if players is None else players, seed)
+            except Exception as exc:  # a bug in the rules' setup, reported at its rules line
+                raise _runtime_error(exc) from exc
         n = self.players.start if players is None else players
         if n not in self.players:
             raise ValueError(f"{self.title} is for {self._counts()} players, not {n}")

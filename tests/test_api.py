@@ -266,3 +266,32 @@ def test_a_native_told_move_holds_its_decision_and_lets_it_go():
         type("Sub", (type(m),), {})  # (a subclass's dict would sit where the decision does)
     del picked, m
     assert sys.getrefcount(got) == held
+
+
+SETUP_FAILS = """game "Broken setup" { players 2..3 }
+counter left = 0
+setup {
+  left += 6 // left
+}
+turn {
+  action go "go" {
+    left += 1
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+def test_new_game_reports_a_setup_error_at_its_line_whichever_way_it_is_asked(backend):
+    """new_game's quick way (no players, or a count of them, no generator) and its careful way
+    give the same answers: the game, a refusal of a count that does not fit, a setup error at
+    its rules line."""
+    game = regle.loads(SETUP_FAILS, "broken", backend=backend)
+    for players in (None, 2, 3):
+        with pytest.raises(regle.RulesRuntimeError, match=r":4:"):
+            game.new_game(players, seed=1)
+    for wrong in (1, 4, True, [2], "2"):
+        with pytest.raises(ValueError, match="is for 2 to 3 players"):
+            game.new_game(wrong)
+    fine = regle.loads(SETUP_FAILS.replace("6 // left", "6 // (left + 1)"), "fine", backend=backend)
+    assert [fine.new_game(p, seed=2).n for p in (None, 2, 3)] == [2, 2, 3]
