@@ -413,6 +413,14 @@ cdef inline long mancala_store(long seat, long n) except? -1:
     return seat * (n + 1) + n
 
 
+cdef inline tuple lines_through(tuple table, long cell):
+    """ops.lines_through in C: the lines through a point (a tuple of the table made when the
+    engine was generated), with no Python call."""
+    if cell < 0:
+        raise ValueError("there is no point here (none) to find lines through")
+    return <tuple>table[cell]
+
+
 cdef inline long mancala_opposite(long at, long n) noexcept:
     """ops.mancala_opposite in C: the house across (-1 for a store)."""
     if at < 0 or at == n or at >= 2 * n + 1:

@@ -873,3 +873,35 @@ def test_play_keeps_the_state_in_a_spare_copy_and_takes_it_back_after_a_rules_er
             ref.advance(tuple(move))
             assert s.to_json() == ref.to_json()
     assert failed > 3  # the rollback was exercised, after moves that reused the spare
+
+
+LINES_THROUGH = """game "Lines through" { players 2 max decisions 12 }
+grid board: player lines "a1 b1 c1", "c1 c2 c3", "a1 b2 c3", "b1 b2"
+counter last: cell of board = none
+turn {
+  action put(c in empty_cells(board)) "{c}" {
+    put me at c on board
+    last = c
+  }
+}
+end when last != none and any(all(board[x] == me for x in l) for l in lines(board, last)) then winner me
+end when stuck then draw
+"""
+
+
+def test_lines_through_a_point_is_a_c_call_natively_and_plays_as_the_python_engine():
+    """``lines(G, c)`` natively reads the table in C (_support.lines_through), no Python call;
+    the games, and the error for no point, are the Python engine's."""
+    from regle.compiler.generate import native_source
+    source = native_source(LINES_THROUGH, "l.rules")
+    assert "_lines_through(G_board__LINES_AT, " in source and "_ops_lines_through" not in source
+    python, native = (regle.loads(LINES_THROUGH, "lines_through", backend=b) for b in ("python", "native"))
+    for seed in range(20):
+        a, b = python.new_game(seed=seed), native.new_game(seed=seed)
+        a.play_random_playout(seed)
+        b.play_random_playout(seed)
+        assert a.to_json() == b.to_json() and a.winners == b.winners
+    nowhere = LINES_THROUGH.replace("last != none and any(", "any(").replace("last = c", "last = none")
+    for backend in ("python", "native"):
+        with pytest.raises(regle.RulesRuntimeError, match="no point here"):
+            regle.loads(nowhere, "lines_nowhere", backend=backend).new_game(seed=0).play_random_playout(0)

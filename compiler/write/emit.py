@@ -24,7 +24,8 @@ from .show import joined, shown
 #: a native engine calls them in C: the language's bound on numbers (for sums, which fit in 64
 #: bits: a product is checked on Python numbers, before it could wrap) and the mancala board
 C_FORMS = {"number": "_number", "mancala_store": "_mancala_store", "mancala_opposite": "_mancala_opposite",
-           "piece_kind": "_piece_kind", "piece_owner": "_piece_owner", "at_xy": "_at_xy"}
+           "piece_kind": "_piece_kind", "piece_owner": "_piece_owner", "at_xy": "_at_xy",
+           "lines_through": "_lines_through"}
 
 #: kernels with an inline C form (runtime/_support.pxd), written into the native engine's own
 #: code where the call of a kernel would cost more than its work: on a grid's bytes they read
