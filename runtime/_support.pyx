@@ -559,7 +559,7 @@ cdef list _ids_list(NativeCore s, Py_ssize_t n):
     cdef list out
     cdef Py_ssize_t i
     if s._ids_out is not None and Py_REFCNT(last) == 1 and (<PyListObject*>last).allocated >= n:
-        out = s._ids_out  # held while its items are let go (an item's end runs no code that sees it)
+        out = s._ids_out  # held while its items go: an item's __del__ that asks again gets a new list
         kept = <PyListObject*>last
         for i in range(PyList_GET_SIZE(out)):  # (what a caller may have put there, too)
             item = kept.ob_item[i]
