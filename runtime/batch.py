@@ -88,20 +88,28 @@ class Batch:
         return self.seed + i + k * self.size
 
     def _start(self, i: int) -> None:
-        seed = self.seed_of(i, int(self.episodes[i]))
-        self.episodes[i] += 1
-        seat = -1 if self.seat is None else self.seat
+        """Slot i's next game, its mask row and seat to play set (in C on a native engine)."""
         if self._compiled is not None:
+            seed = self.seed_of(i, int(self.episodes[i]))
+            self.episodes[i] += 1
+            seat = -1 if self.seat is None else self.seat
             self._compiled[1](self.states, i, self.players, seed, seat, self._rngs, self.mask, self.current)
             return
+        self._mask_of(self._begin(i), i)
+
+    def _begin(self, i: int) -> Any:
+        """Slot i's next game on a Python engine, played to its first decision of the seat that
+        plays, kept in ``states``; its mask row is the caller's to set."""
+        seed = self.seed_of(i, int(self.episodes[i]))
+        self.episodes[i] += 1
         s = self.game.new_game(self.players, seed=seed)
         self._rngs[i] = Rng(-1 - seed).state
-        self._answer(s, i, seat)
-        self._mask_of(s, i)
+        self._answer(s, i, -1 if self.seat is None else self.seat)
         if s.over:
             raise ValueError(f"{self.game.title}: the game of seed {seed} ended before "
                              + ("any decision" if self.seat is None else f"seat {self.seat} had a decision"))
         self.states[i] = s
+        return s
 
     def _answer(self, s: Any, i: int, seat: int) -> None:
         """The other seats' random moves until ``seat`` is to play (Python engines)."""
@@ -145,19 +153,28 @@ class Batch:
             return self.rewards, done.view(bool)
         self.rewards[:] = 0
         current, counts, ended, on = self._play_all(ids.tolist(), seat)
-        self.current[:] = current
+        width, flat = self.num_actions, self.mask.reshape(-1)
         self.mask.fill(0)  # then each game's legal ids set, at i * width + id
-        rows = np.repeat(np.arange(self.size, dtype=np.int64) * self.num_actions, counts)
-        self.mask.reshape(-1)[rows + np.asarray(on, dtype=np.int64)] = 1
+        flat[np.repeat(np.arange(self.size, dtype=np.int64) * width, counts) + np.asarray(on, dtype=np.int64)] = 1
         done[:] = 0
-        done[ended] = 1
-        for i in ended:
-            s = self.finished[i] = self.states[i]
-            winners = s.winners
-            if winners:
-                self.rewards[i] = -1
-                self.rewards[i, winners] = 1
-            self._start(i)
+        if ended:
+            done[ended] = 1
+            again: list = []  # the new games' legal ids, one game after another, set in the mask at once
+            for i in ended:
+                s = self.finished[i] = self.states[i]
+                winners = s.winners
+                if winners:
+                    self.rewards[i] = -1
+                    self.rewards[i, winners] = 1
+                s = self._begin(i)
+                current[i] = s.cur
+                legal_ids = self._ids[i] = s.legal_action_ids()
+                self._legal[i] = s.legal
+                again.extend(legal_ids)
+                counts[i] = len(legal_ids)
+            at = np.repeat(np.asarray(ended, dtype=np.int64) * width, [counts[i] for i in ended])
+            flat[at + np.asarray(again, dtype=np.int64)] = 1
+        self.current[:] = current
         return self.rewards, done.view(bool)
 
     def _play_all(self, actions: list, seat: int) -> tuple[list, list, list, list]:
