@@ -23,6 +23,7 @@ from ..passes.cells_written import journal_writes
 from ..passes.ensure_memo import remember_ensures
 from ..passes.directions import choose_directions, steps_of
 from ..passes.guard_order import order_guards
+from ..passes.hoist import hoist_invariants
 from ..passes.reads import take_reads_once
 from ..passes.loops import as_loops
 from ..passes.share import build_once
@@ -96,11 +97,14 @@ def _step(st: StepIR, writer, steps: dict) -> StepIR:
     shared = st.shared_code is not None
     # the guards that cannot fail first (compiler/passes/guard_order.py), those of them that ask
     # only which way a neighbour lies tested once before the loops (compiler/passes/directions.py),
+    # the parts of guards a loop does not change computed before it (compiler/passes/hoist.py),
     # then the reads of the state made twice taken once (compiler/passes/reads.py)
     moves = choose_directions(order_guards(tuple(st.move_lines)), steps)
+    moves, lifted = hoist_invariants(moves, writer.native)
     moves = tuple(take_reads_once(moves, writer.native, sizes=True))
     return attrs.evolve(
         st,
+        c_locals=[*st.c_locals, *lifted] if writer.native else st.c_locals,
         cond_code=None if st.cond_code is None else writer.code(st.cond_code),
         shared_code=None if st.shared_code is None else writer.code(st.shared_code),
         body_lines=writer.lines(st.body_lines),
