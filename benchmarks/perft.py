@@ -1,6 +1,7 @@
 """Chess perft (the number of move sequences of each length) three ways, in one run: regle's
 games/classics/chess.rules through the public API (``legal_action_ids``, ``copy``,
-``advance_id``; the last ply counted, not played, as every perft does), python-chess (a
+``advance_id``; the last ply counted, not played, as every perft does) and by the engine's
+documented ``perft(depth)`` (one call: in C natively), python-chess (a
 pure-Python library: ``push``/``pop``, the last ply counted), and Stockfish's ``go perft``
 (Debian's ``stockfish`` package, when it is on the PATH). Used by ``bench.py --perft``.
 
@@ -104,15 +105,20 @@ def run(backend: str = "native") -> None:
         print("perft: python-chess is not installed (the test extra has it)")
         return
     game = regle.load(ROOT / "games/classics/chess.rules", backend=backend)
-    print(f"\nchess perft, seconds: regle {backend} (public API), python-chess, Stockfish (go perft); "
-          "how many times faster regle is than python-chess, and slower than Stockfish")
-    print(f"{'position':<10}{'depth':>6}{'nodes':>11}{'regle':>9}{'python-chess':>14}{'faster':>8}"
+    print(f"\nchess perft, seconds: regle {backend} through the public API (ids, copy, advance_id) and by the "
+          "engine's documented perft() (state.perft(depth), the same count in one call), python-chess, Stockfish "
+          "(go perft); how many times faster regle is than python-chess, and slower than Stockfish (perft())")
+    print(f"{'position':<10}{'depth':>6}{'nodes':>11}{'API':>8}{'perft()':>9}{'python-chess':>14}{'faster':>13}"
           f"{'Stockfish':>11}{'slower':>8}")
     for label, fen, depth, known in CASES:
         nodes, ours = _timed(lambda: regle_perft(from_fen(game, fen), depth))
         assert nodes == known, (label, depth, nodes)
+        state = from_fen(game, fen)
+        counted, own = _timed(lambda: state.perft(depth))
+        assert counted == known, (label, depth, counted)
         theirs_nodes, theirs = _timed(lambda: chess_perft(chess.Board(fen), depth))
         assert theirs_nodes == known, (label, depth, theirs_nodes)
         fish = stockfish_perft(fen, depth)
-        fish_text = f"{'not here':>11}" if fish is None else f"{fish[1]:>11.3f}{ours / fish[1]:>8.0f}"
-        print(f"{label:<10}{depth:>6}{nodes:>11,}{ours:>9.2f}{theirs:>14.2f}{theirs / ours:>8.1f}{fish_text}")
+        fish_text = f"{'not here':>11}" if fish is None else f"{fish[1]:>11.3f}{own / fish[1]:>8.0f}"
+        faster = f"{theirs / ours:.1f} / {theirs / own:.1f}"
+        print(f"{label:<10}{depth:>6}{nodes:>11,}{ours:>8.2f}{own:>9.2f}{theirs:>14.2f}{faster:>13}{fish_text}")

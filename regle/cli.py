@@ -20,6 +20,7 @@ EPILOG = """examples:
   regle play games/mygame.rules --seats random,random --seed 7
   regle simulate games/mygame.rules -n 1000 --agents greedy,random --jobs 2
   regle compile games/mygame.rules -o mygame_engine.py
+  regle perft chess --depth 4 --divide          (count what can be played: a move generator's check)
 
 engines: the commands that play use a native engine (the generated one compiled by Cython,
 built once per rules text, then cached) where a C compiler works, else the Python one; they
@@ -322,6 +323,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="overwrite FILE if it exists")
     p.set_defaults(func=cmd_new)
 
+    p = sub.add_parser("perft", help="count the sequences of moves a game allows, to a depth (a move generator's check)",
+                       description="Count the sequences of 1, 2, ... DEPTH decisions the game allows from its start "
+                                   "(every legal move played in turn): the numbers chess programmers check a move "
+                                   "generator with, for any game. A change of the rules that changes them changed "
+                                   "what can be played. With --divide, the count below each first move.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--depth", type=_positive, default=3, help="how many decisions deep (default 3)")
+    p.add_argument("--divide", action="store_true", help="also the count below each legal move of the start")
+    p.add_argument("--players", type=_positive, help="number of players (default: the game's smallest count)")
+    p.add_argument("--seed", type=int, default=0, help="the game's seed, for games that shuffle or draw (default 0)")
+    _backend_option(p)
+    p.set_defaults(func=cmd_perft)
+
     p = sub.add_parser("cache", help="show or clear the cache of parser tables and generated engines")
     p.add_argument("--clear", action="store_true", help="delete the cache")
     p.set_defaults(func=cmd_cache)
@@ -471,6 +485,32 @@ def cmd_compile(args) -> int:
         print(f"wrote {args.output} ({code.count(chr(10))} lines)", file=sys.stderr)
     else:
         sys.stdout.write(code)
+    return 0
+
+
+# ---- perft ---------------------------------------------------------------------------------
+def cmd_perft(args) -> int:
+    import time
+    game = _load(args.file, args)
+    start = game.new_game(_players(game, args.players), seed=args.seed)
+    print(f"{game.title}: sequences of decisions from the start ({game.backend} engine)")
+    print(f"{'depth':>5}{'sequences':>16}{'seconds':>10}{'per second':>14}")
+    for depth in range(1, args.depth + 1):
+        began = time.perf_counter()
+        count = start.perft(depth)
+        took = time.perf_counter() - began
+        rate = f"{count / took:>14,.0f}" if took > 0 else f"{'-':>14}"
+        print(f"{depth:>5}{count:>16,}{took:>10.3f}{rate}", flush=True)
+    if args.divide:
+        print(f"\nbelow each first move, to depth {args.depth}:")
+        moves = start.legal_moves()
+        width = max((len(str(m)) for m in moves), default=0)
+        total = 0
+        for move in moves:
+            count = start.copy().advance(move).perft(args.depth - 1)
+            total += count
+            print(f"  {str(move):<{width}}  {count:,}")
+        print(f"  {'total':<{width}}  {total:,} ({len(moves)} moves)")
     return 0
 
 

@@ -1,5 +1,6 @@
 # cython: language_level=3, boundscheck=True, wraparound=False, cdivision=True
-"""Monte Carlo tree search in C for native engines (regle.runtime.mcts uses it when it can).
+"""Searches of the game tree in C for native engines: Monte Carlo tree search (regle.runtime.mcts
+uses it when it can), and perft, the tree counted to a depth (BaseState.perft).
 
 The same search as ``MctsAgent`` in mcts.py, iteration for iteration: the same generator
 draws, the same UCB1 values (the C library's log and sqrt, which Python's math module calls),
@@ -10,6 +11,7 @@ order here, since this path is only taken for games with no chance and nothing h
 the states are compiled states copied and played in C by their move keys.
 """
 from libc.math cimport log, sqrt
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.mem cimport PyMem_Free, PyMem_Realloc
 
 from regle.runtime._support cimport NativeCore, below, mix64, next64, rng_at
@@ -212,3 +214,34 @@ cdef Py_ssize_t _step(Py_ssize_t** path, Py_ssize_t* room, Py_ssize_t depth, Py_
         path[0] = <Py_ssize_t*>_grown(path[0], room[0] * sizeof(Py_ssize_t))
     path[0][depth] = node
     return depth + 1
+
+
+# ---- perft: the game tree counted to a depth ----
+def perft(NativeCore state, int depth):
+    """BaseState.perft in C: how many sequences of ``depth`` decisions the game allows from
+    ``state``, every legal move played in turn (a game that ends sooner has none past its end).
+    A state per level is made once and made equal to its parent again for each move (in place:
+    nothing allocated per node), and each move is played by its key where the step is keyed;
+    the last level is counted, not played."""
+    if depth < 0:
+        raise ValueError(f"perft counts sequences of 0 decisions or more, not {depth}")
+    cdef list pool = [state._copy() for _ in range(depth - 1)]
+    return _perft(state, depth, pool, 0)
+
+
+cdef long long _perft(NativeCore s, int depth, list pool, Py_ssize_t level) except -1:
+    cdef Py_ssize_t i, n
+    cdef long long total = 0
+    cdef NativeCore child
+    if depth == 0:
+        return 1
+    n = _moves(s)
+    if depth == 1 or n == 0:
+        return n
+    PyErr_CheckSignals()  # Ctrl-C stops a long count
+    child = <NativeCore>pool[level]
+    for i in range(n):
+        s._keep_into(child)
+        _play_at(child, i)
+        total += _perft(child, depth - 1, pool, level + 1)
+    return total

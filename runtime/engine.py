@@ -565,6 +565,23 @@ class BaseState:
         """The ids of the legal moves (``game.action_space``), in ``legal_moves()`` order."""
         return self.GAME.action_space(self.n).encode_all(self.legal)
 
+    def perft(self, depth: int) -> int:
+        """How many sequences of ``depth`` decisions the game allows from here: every legal
+        move played in turn, to that depth (a game that ends sooner has none past its end;
+        ``perft(0)`` is 1). The count chess programmers check a move generator with, for any
+        game: a change of the rules that changes it changed what can be played. Natively a
+        loop in C (regle.runtime._search), with nothing made per position."""
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+            raise ValueError(f"perft counts sequences of 0 decisions or more, not {depth!r}")
+        if getattr(self, "NATIVE", False):
+            try:
+                from . import _search
+            except ImportError:  # pragma: no cover - the kernels always build with native engines
+                pass
+            else:
+                return _search.perft(self, depth)
+        return _perft(self, depth)
+
     def action_mask(self) -> "npt.NDArray[numpy.int8]":
         """1 for each legal action id, 0 elsewhere (a NumPy int8 array; a bytearray where NumPy
         is not installed)."""
@@ -1026,3 +1043,13 @@ def _keys(kept: bytes) -> list[int]:
 
 __all__ = ["Move", "BaseState", "Game", "IllegalMove", "StateError", "RulesRuntimeError", "Rng",
            "MAX_DECISIONS", "STATE_FORMAT"]
+
+
+def _perft(state: BaseState, depth: int) -> int:
+    """BaseState.perft on a Python engine: each legal move played on a copy."""
+    legal = state.legal  # type: ignore[attr-defined]
+    if depth == 0:
+        return 1
+    if depth == 1 or not legal:
+        return len(legal)
+    return sum(_perft(state.copy().advance(move), depth - 1) for move in legal)

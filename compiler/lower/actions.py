@@ -26,7 +26,7 @@ from ..ir import statements as S
 from ..write.moves import (
     AddMove, CellScan, ForcedFirst, Guard, ItemScan, KernelMoves, ListedMoves, MovesBound, NeighbourScan, PairScan, Scan, Source,
     SlideScan, holding_scan, neighbour_tables, nest)
-from .common import Ctx, c_type, decides_in_parts, pyname, _zone_name, _names_in, _moves_fit
+from .common import Ctx, decides_in_parts, item_list, pyname, _zone_name, _names_in, _moves_fit
 
 
 @attrs.define
@@ -344,8 +344,7 @@ class ActionLowering:
                 ctx.note_local(start, T.INT)
                 ctx.note_local(steps, T.INT)
                 gen.append(SlideScan(node.pos[0], loop.names, loop.src, start, steps))
-            elif isinstance(loop.src, N.ListOf) and loop.single and 1 <= len(loop.src.items) <= 8 \
-                    and c_type(loop.src.type.elem or T.ANY) == "long":  # natively its items, then a C loop
+            elif item_list(loop.src) and loop.single:  # natively its items, then a C loop
                 k, items = f"_k{level}", tuple(f"_item{level}_{j}" for j in range(len(loop.src.items)))
                 for name in (k, *items):
                     ctx.note_local(name, T.INT)

@@ -249,3 +249,11 @@ def _moves_fit(domains: list[tuple]) -> bool:
         else:
             return False
     return total <= LIMITS["moves"]
+
+
+def item_list(src: N.Expr) -> bool:
+    """Whether a loop's source is a short list written out of whole numbers (``[home(2),
+    home(6)]``): natively its items are computed into C locals and walked by a C loop
+    (compiler/write/moves.py ``ItemScan``), which costs less than a list made once and its
+    items read back as Python numbers at each turn of an outer loop."""
+    return isinstance(src, N.ListOf) and 1 <= len(src.items) <= 8 and c_type(src.type.elem or T.ANY) == "long"

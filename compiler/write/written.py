@@ -24,6 +24,7 @@ from ..passes.ensure_memo import remember_ensures
 from ..passes.directions import choose_directions, steps_of
 from ..passes.guard_order import order_guards
 from ..passes.hoist import hoist_invariants
+from ..passes.items_in_place import items_in_place
 from ..passes.reads import take_reads_once
 from ..passes.loops import as_loops
 from ..passes.share import build_once
@@ -101,6 +102,9 @@ def _step(st: StepIR, writer, steps: dict) -> StepIR:
     # then the reads of the state made twice taken once (compiler/passes/reads.py)
     moves = choose_directions(order_guards(tuple(st.move_lines)), steps)
     moves, lifted = hoist_invariants(moves, writer.native)
+    if writer.native:  # short lists of whole numbers walked in their loops, as C locals (compiler/passes/items_in_place.py)
+        moves, placed = items_in_place(moves)
+        lifted = [*lifted, *placed]
     moves = tuple(take_reads_once(moves, writer.native, sizes=True))
     return attrs.evolve(
         st,
