@@ -283,7 +283,7 @@ def test_an_aggregate_over_the_seats_of_a_counter_is_one_call_in_python_and_a_lo
         scope = {"__builtins__": {}, **BUILTINS, "s": State, "k_": 6}
         assert eval(written, dict(scope)) == eval(looped, dict(scope))  # noqa: S307
     cy = CythonWriter()
-    assert cy.write(reached)[0] == "s._agg_0_any(k_)"
+    assert cy.write(reached)[0] == "_agg_0_any(s, k_)"  # a function of the module, given the state
     name, params, _note, lines, sig = cy.helpers[0]
     assert (name, params, sig[0], sig[1]) == ("_agg_0_any", ["k_"], ["long"], "bint")
     assert "for p_ in range(s.n):" in lines and "        break" in lines

@@ -223,8 +223,10 @@ class CythonWriter(PythonWriter):
 
     # ---- aggregates: a method of the state each ---------------------------------------------
     def w_Aggregate(self, e: N.Aggregate) -> tuple[str, int]:
-        """The aggregate as a method of the state that walks the collection once, called with
-        the names of the place it stands in (``e.params``), its numbers typed for Cython. Where
+        """The aggregate as a function of the module that walks the collection once, given the
+        state and the names of the place it stands in (``e.params``), its numbers typed for
+        Cython: a direct C call the C compiler may inline, not a method found through the
+        class's table of methods. Where
         random numbers may be drawn every element is evaluated, as the list comprehension of the
         Python engine does (the same draws); elsewhere any/all stop at the first element that
         decides (``e.lazy``), as the Python engine's generator does. In a display function it
@@ -258,7 +260,7 @@ class CythonWriter(PythonWriter):
             name = f"_agg_{len(self.helpers)}_{e.func}"
             self.helper_names[key] = name
             self.helpers.append((name, params, e.note, lines, sig))
-        return f"s.{name}({', '.join(params)})", P_ATOM
+        return f"{name}({', '.join(['s', *params])})", P_ATOM
 
     def aggregate_walk(self, e: N.Aggregate, grids: dict, declare, sfx: str,
                        bytes_read: set) -> tuple[list[str], str]:
