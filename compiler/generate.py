@@ -19,6 +19,7 @@ from .check.bare_calls import call_bare_defines
 from .check.checker import LIMITS, Checker
 from .ir.game import GameIR
 from .lower.exprs import TooMuchWork
+from .lower.grids import MEMO_VALUES
 from .lower.lowerer import Lowerer, work_budget
 from .write.emit import runtime_call
 from .write.safety import literal, verify
@@ -36,6 +37,7 @@ def _environment() -> jinja2.Environment:
     )
     env.filters["py"] = literal
     env.globals["c_def"] = c_def
+    env.globals["MEMO_VALUES"] = MEMO_VALUES  # the values an end condition's memo of lines remembers
     env.filters["arg_ctype"] = arg_ctype
     env.filters["arities"] = lambda counts: bytes(min(c, 255) for c in counts) + b"\0"
     env.filters["ints"] = ints_text

@@ -32,7 +32,7 @@ import attrs
 from ..ir import nodes as N
 from ..ir import statements as S
 from ..ir.traverse import over, rebuild, walk
-from .journal import _cell_of, _is_grid
+from .journal import cell_of, is_grid
 
 #: the end conditions' memos the journal may serve: one bit per memo and value in a C number
 JOURNAL_MEMOS = 8
@@ -127,10 +127,10 @@ def _notes(st, attr: str) -> tuple[list, list]:
     line = st.line
     unknown = ([], [S.Wrote(line, None)])
     if isinstance(st, S.Assign):
-        cell = _cell_of(st.target, attr)
+        cell = cell_of(st.target, attr)
         if cell is not None:
             return ([], [S.Wrote(line, cell)]) if _plain(cell) else unknown
-        if _is_grid(st.target, attr):  # the grid read once into a local reads; replaced, it is new
+        if is_grid(st.target, attr):  # the grid read once into a local reads; replaced, it is new
             return ([], []) if isinstance(st.target, N.Local) else unknown
         return unknown if _hands_on(st.value, attr) or _hands_on(st.target, attr) else ([], [])
     if isinstance(st, S.Eval):
@@ -149,7 +149,7 @@ def _drop(st, attr: str) -> bool:
     """Whether ``st`` drops an element into the grid (``ops.drop_into(grid, ...)``, which gives
     the cell it landed in), given nothing else of the grid."""
     e = st.value if isinstance(st, S.Eval) else None
-    return (isinstance(e, N.Helper) and e.name == "ops.drop_into" and bool(e.args) and _is_grid(e.args[0], attr)
+    return (isinstance(e, N.Helper) and e.name == "ops.drop_into" and bool(e.args) and is_grid(e.args[0], attr)
             and not any(_hands_on(a, attr) for a in e.args[1:]))
 
 
@@ -158,7 +158,7 @@ def _hands_on(value, attr: str) -> bool:
     text: a call given the grid may write it. The typed queries of the IR (a line search, a
     count, a cell read) only read."""
     if isinstance(value, (N.Helper, N.Method, N.Apply)):
-        if any(_is_grid(a, attr) for a in getattr(value, "args", ())):
+        if any(is_grid(a, attr) for a in getattr(value, "args", ())):
             return True
     if isinstance(value, N.Code) and attr in value.text:
         return True

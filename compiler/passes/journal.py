@@ -17,23 +17,23 @@ from ..ir import types as T
 from ..ir.traverse import parts, rebuild
 
 
-def _is_grid(e, attr: str) -> bool:
+def is_grid(e, attr: str) -> bool:
     """Whether ``e`` is the grid: the state's field, or the local it is read once into."""
     return isinstance(e, N.Field) and e.attr == attr or isinstance(e, N.Local) and e.name == attr
 
 
-def _cell_of(target, attr: str):
+def cell_of(target, attr: str):
     """The cell of the grid ``attr`` that an assignment's target is (a byte of a grid of
     elements, a number of a grid of numbers), else None."""
-    if isinstance(target, N.Index) and _is_grid(target.obj, attr):
+    if isinstance(target, N.Index) and is_grid(target.obj, attr):
         return target.index
-    if isinstance(target, N.NumberCell) and _is_grid(target.grid, attr):
+    if isinstance(target, N.NumberCell) and is_grid(target.grid, attr):
         return target.cell
     return None
 
 
 def _mentions(value, attr: str) -> bool:
-    if _is_grid(value, attr):
+    if is_grid(value, attr):
         return True
     return any(_mentions(p, attr) for p in parts(value))
 
@@ -50,12 +50,12 @@ def _scan(value, attr: str, in_loop: bool, sites: list) -> bool:
         return True
     if isinstance(value, S.Assign):
         target = value.target
-        if _cell_of(target, attr) is not None:
+        if cell_of(target, attr) is not None:
             if in_loop or value.op != "=":
                 return False
             sites.append(value)
             return True
-        if _is_grid(target, attr):  # only the local the grid is read once into
+        if is_grid(target, attr):  # only the local the grid is read once into
             return isinstance(target, N.Local) and isinstance(value.value, N.Field) and value.value.attr == attr
         return True
     if isinstance(value, S.Eval):  # a helper given the grid, or a method of the state, may write it
@@ -110,7 +110,7 @@ def journal(block: list, grids: list[str], line: int) -> tuple[list, list, list,
             k, attr = sites[id(value)]
             target = value.target
             grid = target.grid if isinstance(target, N.NumberCell) else target.obj
-            return _Many([S.Assign(value.line, at(k), "=", _cell_of(target, attr)),
+            return _Many([S.Assign(value.line, at(k), "=", cell_of(target, attr)),
                           S.Assign(value.line, N.Local(T.INT, 0, f"_was{k}"), "=", cell(attr, grid, k, False)),
                           S.Assign(value.line, cell(attr, grid, k, True), "=", value.value)])
         if isinstance(value, S.Stmt):

@@ -237,9 +237,12 @@ class CythonWriter(PythonWriter):
         decls: dict[str, list[str]] = {"long": [], "bint": [], "bytearray": [], "const unsigned char": [],
                                        "unsigned long long": [], "Py_ssize_t": []}
 
-        def declare(ctype: str, *names: str) -> None:
+        arrays: dict[str, int] = {}  # the C arrays among them: name -> length
+
+        def declare(ctype: str, *names: str, length: int = 0) -> None:
             if ctype != "object":
-                decls[ctype].extend(names)
+                decls[ctype].extend(f"{n}[{length}]" if length else n for n in names)
+                arrays.update((n, length) for n in names if length)
         bytes_read: set[str] = set()  # the grids whose bytes a walk of their own tables reads unchecked
         walk, result = self.aggregate_walk(e, grids, declare, "", bytes_read)
         for attr in grids:
@@ -253,7 +256,7 @@ class CythonWriter(PythonWriter):
         sig = ([c_type(ty) if ty is not None else "object" for _name, ty in e.params], c_type(e.type),
                [f"cdef {t} {', '.join(dict.fromkeys(ns))}" for t, ns in decls.items() if ns],
                # the C arrays as lists where the code is verified as Python
-               [f"{n.split('[')[0]} = [0] * {n.split('[')[1][:-1]}" for ns in decls.values() for n in ns if "[" in n])
+               [f"{n} = [0] * {length}" for n, length in arrays.items()])
         key = (tuple(lines), tuple(params), repr(sig))
         name = self.helper_names.get(key)
         if name is None:
@@ -311,7 +314,7 @@ class CythonWriter(PythonWriter):
             args = ", ".join(self.code(a) for a in source.args[1:])
             start = start + [f"{low} = _holding_low({args})", f"{high} = _holding_high({args})"]
             bits = "_bits" + sfx
-            declare("unsigned long long", f"{bits}[64]")
+            declare("unsigned long long", bits, length=64)
             declare("Py_ssize_t", "_n" + bits)
             body = span_walk(var, self.code(source.args[0]), low, high, each, bits)
         else:
