@@ -25,6 +25,7 @@ from ..passes.directions import choose_directions, steps_of
 from ..passes.guard_order import order_guards
 from ..passes.hoist import hoist_invariants
 from ..passes.items_in_place import items_in_place
+from ..passes.walk_membership import disjoint_tables, tell_by_walk
 from ..passes.reads import take_reads_once
 from ..passes.loops import as_loops
 from ..passes.share import build_once
@@ -41,13 +42,14 @@ def write_game(ir: GameIR) -> GameIR:
     writer = CythonWriter() if ir.native_lowered else PythonWriter()
     code, lines = writer.code, writer.lines
     directions = steps_of(ir.grids)  # each table's changes of row and column by direction
+    disjoint = disjoint_tables(ir.grids) if ir.native_lowered else {}  # the pairs of tables no cell is in both of
     written = attrs.evolve(
         ir,
         first_code=code(ir.first_code),
         zones=[attrs.evolve(z, init_code=None if z.init_code is None else code(z.init_code)) for z in ir.zones],
         counters=[attrs.evolve(c, init_code=code(c.init_code)) for c in ir.counters],
         setup_lines=lines(ir.setup_lines),
-        steps=[_step(st, writer, directions) for st in ir.steps],
+        steps=[_step(st, writer, directions, disjoint) for st in ir.steps],
         end_conds=[(comment, code(cond)) for comment, cond in ir.end_conds],
         end_winners=[(comment, code(cond), win if win is None or isinstance(win, str) else code(win))
                      for comment, cond, win in ir.end_winners],
@@ -92,7 +94,7 @@ def _c_locals(body: tuple) -> list[str]:
     return [f"{c_type(a.target.type)} {a.target.name}" for a in lets if c_type(a.target.type) != "object"]
 
 
-def _step(st: StepIR, writer, steps: dict) -> StepIR:
+def _step(st: StepIR, writer, steps: dict, disjoint: dict) -> StepIR:
     """A step written: its condition, its automatic statements, and its move generator as a
     list of moves and, natively, as packed keys into the state's buffer (compiler/write/moves.py)."""
     shared = st.shared_code is not None
@@ -105,6 +107,7 @@ def _step(st: StepIR, writer, steps: dict) -> StepIR:
     if writer.native:  # short lists of whole numbers walked in their loops, as C locals (compiler/passes/items_in_place.py)
         moves, placed = items_in_place(moves)
         lifted = [*lifted, *placed]
+        moves = tell_by_walk(moves, disjoint)  # t in T(c) of a walk's own table (compiler/passes/walk_membership.py)
     moves = tuple(take_reads_once(moves, writer.native, sizes=True))
     return attrs.evolve(
         st,
