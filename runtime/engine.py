@@ -1041,10 +1041,6 @@ def _keys(kept: bytes) -> list[int]:
     return [int.from_bytes(kept[i:i + 8], "little") for i in range(0, len(kept), 8)]
 
 
-__all__ = ["Move", "BaseState", "Game", "IllegalMove", "StateError", "RulesRuntimeError", "Rng",
-           "MAX_DECISIONS", "STATE_FORMAT"]
-
-
 def _perft(state: BaseState, depth: int) -> int:
     """BaseState.perft on a Python engine: each legal move played on a copy."""
     legal = state.legal  # type: ignore[attr-defined]
@@ -1053,3 +1049,8 @@ def _perft(state: BaseState, depth: int) -> int:
     if depth == 1 or not legal:
         return len(legal)
     return sum(_perft(state.copy().advance(move), depth - 1) for move in legal)
+
+
+__all__ = ["Move", "BaseState", "Game", "IllegalMove", "StateError", "RulesRuntimeError", "Rng",
+           "MAX_DECISIONS", "STATE_FORMAT"]
+
