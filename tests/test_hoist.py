@@ -16,6 +16,7 @@ from regle.compiler.ir import nodes as N
 from regle.compiler.ir import statements as S
 from regle.compiler.ir import types as T
 from regle.compiler.ir.evaluate import evaluate
+from regle.compiler.ir.traverse import over, walk
 from regle.compiler.passes.hoist import hoist_invariants
 from regle.compiler.write.moves import AddMove, CellScan, Guard, ItemScan, Scan
 
@@ -111,7 +112,6 @@ def test_the_guard_reads_the_same_value_from_its_locals(tree, leaves, held):
     """Random guards of names bound before the loop and in it, numbers, a cell read and
     divisions: evaluated with the lifted locals set to their parts' values, the guard's value
     (or its error) is the one written; no part read in the loop or that divides was lifted."""
-    c = N.Local(CELL, 0, "c")
     test = tree if tree.type == BOOL else N.Binary(BOOL, 0, "==", tree, N.Const(INT, 0, 0))
     loop = Scan(0, "d", N.Upto(T.list_of(INT), 0, N.Const(INT, 0, 4)), body=(Guard(0, test, (AddMove(0, 0, ()),)),))
     before = tuple(S.Assign(0, N.Local(INT, 0, n), "=", N.Const(INT, 0, 0)) for n in _OUTSIDE)
@@ -120,10 +120,9 @@ def test_the_guard_reads_the_same_value_from_its_locals(tree, leaves, held):
     assert out[:2] == before
     out = out[2:]
     values = dict(leaves)
-    board = [held] * 4
 
     def run(e, names):
-        return evaluate(_with_board(e, board, c), names)
+        return evaluate(_with_cell(e, held), names)
 
     lifted = {}
     for st_ in out[0].body[:-1]:
@@ -146,18 +145,14 @@ def test_the_guard_reads_the_same_value_from_its_locals(tree, leaves, held):
 
 
 def _nodes(e):
-    from regle.compiler.ir.traverse import walk
     return list(walk(e))
 
 
-def _with_board(e, board, c):
-    """``e`` with the grid's cell read as its number (the evaluator has no state)."""
-    from regle.compiler.ir.traverse import over
+def _with_cell(e, held: int):
+    """``e`` with the grid's cell read as the number it holds (the evaluator has no state)."""
     if isinstance(e, N.CellRead):
-        return N.Const(INT, 0, board[0])
-    return over(e, lambda part: _with_board(part, board, c) if isinstance(part, N.Node) else
-                (tuple(_with_board(p, board, c) if isinstance(p, N.Node) else p for p in part)
-                 if isinstance(part, tuple) else part))
+        return N.Const(INT, 0, held)
+    return over(e, lambda part: _with_cell(part, held) if isinstance(part, (N.Node, tuple)) else part)
 
 
 # A game whose move generator reads each piece's kind for every direction, with an ``ensure``

@@ -112,6 +112,6 @@ def test_games_play_alike_on_both_engines(leaps):
     name = "hoppers_" + leaps.split(",", 2)[2].strip(" )").replace(", ", "_")
     python = regle.loads(text, name=name, backend="python")
     compiled = regle.loads(text, name=name, backend="native")
-    nodes, decided = play_alike(python, compiled, 30, ids=True)
+    nodes, _ = play_alike(python, compiled, 30, ids=True)
     assert nodes > 10 * 30
     assert python.new_game().perft(3) == compiled.new_game().perft(3)

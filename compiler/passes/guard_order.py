@@ -26,7 +26,7 @@ from ..ir import nodes as N
 from ..ir import statements as S
 
 #: operators that cannot fail on numbers (no division, no membership in a list)
-_TOTAL_OPS = frozenset(("==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "and", "or"))
+TOTAL_OPS = frozenset(("==", "!=", "<", "<=", ">", ">=", "+", "-", "*", "and", "or"))
 
 
 def cannot_fail(e: N.Expr, cells: frozenset[str]) -> bool:
@@ -36,7 +36,7 @@ def cannot_fail(e: N.Expr, cells: frozenset[str]) -> bool:
     if isinstance(e, (N.Const, N.Local)):
         return True
     if isinstance(e, N.Binary):
-        return e.op in _TOTAL_OPS and cannot_fail(e.left, cells) and cannot_fail(e.right, cells)
+        return e.op in TOTAL_OPS and cannot_fail(e.left, cells) and cannot_fail(e.right, cells)
     if isinstance(e, (N.Not, N.Neg)):
         return cannot_fail(e.operand, cells)
     if isinstance(e, N.Geometry):

@@ -28,7 +28,7 @@ import attrs
 from ..ir import nodes as N
 from ..ir import statements as S
 from ..ir.traverse import lineless, over, walk
-from .guard_order import _TOTAL_OPS
+from .guard_order import TOTAL_OPS
 
 #: the move generator's loops (compiler/write/moves.py; known by name: that module imports the
 #: lowering, which a pass must not), and the fields holding the names each binds
@@ -128,7 +128,7 @@ def _liftable(e, outside: frozenset, cells: frozenset) -> bool:
     if isinstance(e, N.Local):
         return e.name in outside
     if isinstance(e, N.Binary):
-        return e.op in _TOTAL_OPS and _liftable(e.left, outside, cells) and _liftable(e.right, outside, cells)
+        return e.op in TOTAL_OPS and _liftable(e.left, outside, cells) and _liftable(e.right, outside, cells)
     if isinstance(e, (N.Not, N.Neg)):
         return _liftable(e.operand, outside, cells)
     if isinstance(e, N.Geometry):

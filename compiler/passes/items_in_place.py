@@ -19,7 +19,7 @@ from __future__ import annotations
 import attrs
 
 from ..ir import nodes as N
-from ..ir.traverse import walk
+from ..ir.traverse import locals_in
 from ..lower.common import item_list
 
 #: what the locals of a loop put back are called (``_kin0``; its items ``_kin0_0``...)
@@ -67,9 +67,7 @@ def _locals_read(items) -> set[str]:
 
     def visit(value) -> None:
         if isinstance(value, N.Expr):
-            for n in walk(value):
-                if isinstance(n, N.Local):
-                    names.add(n.name)
+            names.update(locals_in(value))
             return
         if isinstance(value, (tuple, list)):
             for v in value:
