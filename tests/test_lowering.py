@@ -219,3 +219,33 @@ def test_an_end_condition_between_fixed_sides_remembers_what_it_reached(memo):
             state.play_random_playout(seed)
         assert states[0].to_json() == states[1].to_json()
         assert states[0].winners == states[1].winners
+
+
+STEPS = '''
+game "Steps" { players 2 }
+grid board: player square 5 by 4
+setup { put 0 at cell(board, 0, 0) on board  put 1 at cell(board, 4, 3) on board }
+turn {
+  action step(c in filled_cells(board, me), dx in -1..1, dy in -1..1) "{c}{dx}{dy}" {
+    require cell(board, column(board, c) + dx, row(board, c) + dy) != none
+    require is_empty(board, cell(board, column(board, c) + dx, row(board, c) + dy))
+    put me at cell(board, column(board, c) + dx, row(board, c) + dy) on board
+  }
+}
+end when turns >= 12
+'''
+
+
+def test_a_cell_by_its_column_and_row_is_found_with_the_board_size_as_numbers_natively():
+    """cell(G, x, y) natively passes its board's width and height to the C helper as numbers,
+    not as the module's Python constants (a dictionary lookup and a conversion per call, in
+    every move generator that steps by columns and rows); the Python engine keeps the names.
+    Off the board is none on both, and both play alike."""
+    native, python = native_source(STEPS, "s.rules", "s"), engine_source(STEPS, "s.rules", "s")
+    assert "5, 4, 0)" in native and "G_board__WIDTH, G_board__HEIGHT, 0)" not in native
+    assert "G_board__WIDTH, G_board__HEIGHT, 0)" in python
+    for seed in range(8):
+        states = [regle.loads(STEPS, name="steps", backend=b).new_game(seed=seed) for b in ("python", "native")]
+        for state in states:
+            state.play_random_playout(seed)
+        assert states[0].to_json() == states[1].to_json()

@@ -317,7 +317,7 @@ class GridLowering:
                 self.error(f"cell(G, x, y) is for square boards, lanes and hex W by H boards, not {sym.geo.kind}",
                            node.pos, 'name the cell instead: cell(G, "b3")')
             x, y = self.number_tree(args[1], ctx), self.number_tree(args[2], ctx)
-            return self.helper("ops.at_xy", cell_t, x, y, *self.sizes(g), int(sym.geo.kind == 'lanes'))
+            return self.helper("ops.at_xy", cell_t, x, y, *self.lanes_size(g, sym), int(sym.geo.kind == 'lanes'))
         if f == "neighbour":
             c, d = self.cell_tree(args[1], ctx, sym), self.direction_tree(args[2], ctx, sym)
             if len(args) == 4:  # the cell n steps along d
