@@ -79,12 +79,12 @@ class GridStatementLowering:
         taking = self.optional_zone(node.taking, ctx, sym)
         overflow = self.optional_zone(node.overflow, ctx, sym)
         g = gconst(sym.name) if sym else "G"
-        return [self.effect(node, "ops.drop_into", grid, *self.lanes_size(g, sym), lane, value, taking, overflow)]
+        return [self.effect(node, "ops.drop_into", grid, *self.board_size(g, sym), lane, value, taking, overflow)]
 
     def s_Settle(self, node: ast.Settle, ctx) -> list[S.Stmt]:
         grid, sym = self.grid_tree(node.grid, ctx, "lanes", "settle")
         g = gconst(sym.name) if sym else "G"
-        return [self.effect(node, "K.settle", grid, *self.lanes_size(g, sym))]
+        return [self.effect(node, "K.settle", grid, *self.board_size(g, sym))]
 
     def s_Rotate(self, node: ast.Rotate, ctx) -> list[S.Stmt]:
         """``rotate``/``reflect``/``copy`` a square block of a board's cells (``ops.turn_block``)."""
@@ -102,7 +102,7 @@ class GridStatementLowering:
         to = self.cell_tree(node.to, ctx, sym) if node.to is not None else -1
         mirror = int(node.turns is None and node.to is None)
         helper = "ops.turn_block" if sym.elem.kind == "int" else "K.turn_cells"  # bytes: the kernel
-        return [self.effect(node, helper, grid, *self.sizes(g), int(sym.geo.kind == 'lanes'),
+        return [self.effect(node, helper, grid, *self.board_size(g, sym), int(sym.geo.kind == 'lanes'),
                             corner, size, turns, mirror, to)]
 
     def s_Place(self, node: ast.Place, ctx) -> list[S.Stmt]:
@@ -114,7 +114,7 @@ class GridStatementLowering:
         taking = self.optional_zone(node.taking, ctx, sym)
         overflow = self.optional_zone(node.overflow, ctx, sym)
         g = gconst(sym.name) if sym else "G"
-        return [self.effect(node, "ops.place", grid, *self.sizes(g), key, pat, taking, overflow)]
+        return [self.effect(node, "ops.place", grid, *self.board_size(g, sym), key, pat, taking, overflow)]
 
     def s_Push(self, node: ast.Push, ctx) -> list[S.Stmt]:
         key = self.tree(node.move, ctx)

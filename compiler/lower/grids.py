@@ -260,11 +260,13 @@ class GridLowering:
 
     @staticmethod
     def sizes(g: str) -> tuple[N.Global, N.Global]:
-        """A grid's width and height by the module's constants (for the helpers that are Python)."""
+        """A grid's width and height by the module's constants (when the board is not known)."""
         return N.Global(T.INT, 0, f"{g}_WIDTH"), N.Global(T.INT, 0, f"{g}_HEIGHT")
 
-    def lanes_size(self, g: str, sym) -> tuple[N.Expr, N.Expr]:
-        """A grid's width and height for a kernel's arguments (natively the numbers themselves)."""
+    def board_size(self, g: str, sym) -> tuple[N.Expr, N.Expr]:
+        """A grid's width and height as a helper's or kernel's arguments: natively the numbers
+        themselves (a module constant would be a dictionary lookup and a conversion per call in C),
+        in Python the module's names."""
         if sym is None:
             return self.sizes(g)
         return N.Dimension(T.INT, 0, f"{g}_WIDTH", sym.geo.width), N.Dimension(T.INT, 0, f"{g}_HEIGHT", sym.geo.height)
@@ -283,7 +285,7 @@ class GridLowering:
             if sym is None:
                 return "[]", T.list_of(T.Type("placement")), P_ATOM
             g = gconst(sym.name)
-            return self.helper("ops.placement_keys", T.list_of(T.Type("placement")), grid, *self.sizes(g),
+            return self.helper("ops.placement_keys", T.list_of(T.Type("placement")), grid, *self.board_size(g, sym),
                                pat, taking)
         gtree, sym = self.grid_tree(args[0], ctx, "lanes" if f in ("lane", "lane_count", "lanes") else
                                     "board" if f == "line_moves" else
@@ -317,7 +319,7 @@ class GridLowering:
                 self.error(f"cell(G, x, y) is for square boards, lanes and hex W by H boards, not {sym.geo.kind}",
                            node.pos, 'name the cell instead: cell(G, "b3")')
             x, y = self.number_tree(args[1], ctx), self.number_tree(args[2], ctx)
-            return self.helper("ops.at_xy", cell_t, x, y, *self.lanes_size(g, sym), int(sym.geo.kind == 'lanes'))
+            return self.helper("ops.at_xy", cell_t, x, y, *self.board_size(g, sym), int(sym.geo.kind == 'lanes'))
         if f == "neighbour":
             c, d = self.cell_tree(args[1], ctx, sym), self.direction_tree(args[2], ctx, sym)
             if len(args) == 4:  # the cell n steps along d
@@ -503,9 +505,9 @@ class GridLowering:
         if f == "row":
             return self.geometry(g, "ROWS", self.cell_tree(args[1], ctx, sym))
         if f == "lane":
-            return N.binary("//", self.cell_tree(args[1], ctx, sym), self.node(self.lanes_size(g, sym)[1]), T.INT)
+            return N.binary("//", self.cell_tree(args[1], ctx, sym), self.node(self.board_size(g, sym)[1]), T.INT)
         if f == "lane_count":
-            return self.helper("K.lane_count", T.INT, gtree, *self.lanes_size(g, sym), self.number_tree(args[1], ctx))
+            return self.helper("K.lane_count", T.INT, gtree, *self.board_size(g, sym), self.number_tree(args[1], ctx))
         if f in ("groups", "largest_zone"):
             size = self.number_tree(args[1], ctx)
             wild = self.wild_code(args[2] if len(args) >= 3 else None, ctx, sym)
