@@ -63,6 +63,7 @@ cpdef long repeats(bytes keys) except -1
 cpdef long blocker(object cells_obj, object adj_obj, int deg, int cell, int d) except -2
 cpdef bint ring(object cells_obj, object adj_obj, int deg, object turns, int cell) except -1
 cpdef long liberty_count(object cells_obj, object adj_obj, int deg, int cell, int limit=*) except -1
+cpdef bytes neighbours_holding(object cells_obj, object adj_obj, int deg, long code)
 cpdef list around(object members, object adj_obj, int deg, int n)
 cpdef object observe_counts(list out, list values, long lo, Py_ssize_t size)
 cpdef object observe_planes(list out, object cells_obj, Py_ssize_t size, bint shown)

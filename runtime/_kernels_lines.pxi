@@ -874,6 +874,32 @@ cpdef long liberty_count(object cells_obj, object adj_obj, int deg, int cell, in
     return _liberties(_ro(cells_obj), _tab(adj_obj), _len(cells_obj), deg, cell, mark, stack, limit)
 
 
+cpdef bytes neighbours_holding(object cells_obj, object adj_obj, int deg, long code):
+    """One byte per cell: 1 where some neighbour (by the table) holds ``code``, else 0. What
+    ``any(G[n] == code for n in neighbours(G, c))`` says of every cell c at once, for a move
+    generator that asks it of many cells of one position (compiler/passes/neighbour_mask.py)."""
+    cdef const unsigned char* cells = _ro(cells_obj)
+    cdef const short* adj = _tab(adj_obj)
+    cdef Py_ssize_t n = _len(cells_obj), c
+    cdef int d, x
+    cdef bytes out
+    cdef char* o
+    if len(adj_obj) < n * deg:
+        raise ValueError("a table of neighbours shorter than the board")
+    out = PyBytes_FromStringAndSize(NULL, n)
+    o = PyBytes_AS_STRING(out)
+    memset(o, 0, n)
+    if code < 0 or code > 255:  # no cell holds it
+        return out
+    for c in range(n):
+        for d in range(deg):
+            x = adj[c * deg + d]
+            if 0 <= x < n and cells[x] == code:
+                o[c] = 1
+                break
+    return out
+
+
 cpdef list around(object members, object adj_obj, int deg, int n):
     cdef const short* adj = _tab(adj_obj)
     cdef unsigned char mark[MAX_BOARD]

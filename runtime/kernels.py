@@ -950,6 +950,16 @@ def liberty_count(cells, adj, deg: int, cell: int, limit: int = -1) -> int:
     return found if limit <= 0 else min(found, limit)
 
 
+def neighbours_holding(cells, adj, deg: int, code: int) -> bytes:
+    """One byte per cell: 1 where some neighbour (by the table) holds ``code``, else 0 (what
+    ``any(G[n] == code for n in neighbours(G, c))`` says of every cell c at once)."""
+    n = len(cells)
+    if len(adj) < n * deg:
+        raise ValueError("a table of neighbours shorter than the board")
+    return bytes(int(any(0 <= adj[c * deg + d] < n and cells[adj[c * deg + d]] == code for d in range(deg)))
+                 for c in range(n))
+
+
 def around(members, adj, deg: int, n: int) -> list[int]:
     """The cells next to any of ``members`` (cells of a board of n cells) and not among them,
     in cell order."""

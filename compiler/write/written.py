@@ -17,13 +17,14 @@ from .emit import PythonWriter
 from .emit_native import CythonWriter, c_type
 from ..ir.game import ActionIR, GameIR, StepIR
 from .keyed import keyed_moves
-from .moves import move_lines
+from .moves import Source, move_lines
 from ..passes import optimize
 from ..passes.cells_written import journal_writes
 from ..passes.ensure_memo import remember_ensures
 from ..passes.directions import choose_directions, steps_of
 from ..passes.guard_order import order_guards
 from ..passes.hoist import hoist_invariants
+from ..passes.neighbour_mask import mask_neighbour_tests
 from ..passes.items_in_place import items_in_place
 from ..passes.walk_membership import disjoint_tables, tell_by_walk
 from ..passes.reads import take_reads_once
@@ -43,13 +44,14 @@ def write_game(ir: GameIR) -> GameIR:
     code, lines = writer.code, writer.lines
     directions = steps_of(ir.grids)  # each table's changes of row and column by direction
     disjoint = disjoint_tables(ir.grids) if ir.native_lowered else {}  # the pairs of tables no cell is in both of
+    defines = {name: (params, body[0], body[3]) for name, params, _comment, body, _sig in ir.functions}
     written = attrs.evolve(
         ir,
         first_code=code(ir.first_code),
         zones=[attrs.evolve(z, init_code=None if z.init_code is None else code(z.init_code)) for z in ir.zones],
         counters=[attrs.evolve(c, init_code=code(c.init_code)) for c in ir.counters],
         setup_lines=lines(ir.setup_lines),
-        steps=[_step(st, writer, directions, disjoint) for st in ir.steps],
+        steps=[_step(st, writer, directions, disjoint, defines) for st in ir.steps],
         end_conds=[(comment, code(cond)) for comment, cond in ir.end_conds],
         end_winners=[(comment, code(cond), win if win is None or isinstance(win, str) else code(win))
                      for comment, cond, win in ir.end_winners],
@@ -94,7 +96,7 @@ def _c_locals(body: tuple) -> list[str]:
     return [f"{c_type(a.target.type)} {a.target.name}" for a in lets if c_type(a.target.type) != "object"]
 
 
-def _step(st: StepIR, writer, steps: dict, disjoint: dict) -> StepIR:
+def _step(st: StepIR, writer, steps: dict, disjoint: dict, defines: dict) -> StepIR:
     """A step written: its condition, its automatic statements, and its move generator as a
     list of moves and, natively, as packed keys into the state's buffer (compiler/write/moves.py)."""
     shared = st.shared_code is not None
@@ -104,6 +106,8 @@ def _step(st: StepIR, writer, steps: dict, disjoint: dict) -> StepIR:
     # then the reads of the state made twice taken once (compiler/passes/reads.py)
     moves = choose_directions(order_guards(tuple(st.move_lines)), steps)
     moves, lifted = hoist_invariants(moves, writer.native)
+    if not writer.native:  # a define's first test of a cell's neighbours answered for every cell at once (compiler/passes/neighbour_mask.py)
+        moves = mask_neighbour_tests(moves, defines, Source)
     if writer.native:  # short lists of whole numbers walked in their loops, as C locals (compiler/passes/items_in_place.py)
         moves, placed = items_in_place(moves)
         lifted = [*lifted, *placed]
