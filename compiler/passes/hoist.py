@@ -32,10 +32,10 @@ from .guard_order import TOTAL_OPS
 
 #: the move generator's loops (compiler/write/moves.py; known by name: that module imports the
 #: lowering, which a pass must not), and the fields holding the names each binds
-_LOOPS = {"Scan": ("names",), "CellScan": ("var",), "NeighbourScan": ("var", "d"), "ItemScan": ("var", "k"),
+LOOPS = {"Scan": ("names",), "CellScan": ("var",), "NeighbourScan": ("var", "d"), "ItemScan": ("var", "k"),
           "SlideScan": ("var", "start", "steps"), "PairScan": ("a", "b")}
 #: loops whose variable is always one of the grid's cells (never none)
-_CELL_LOOPS = frozenset(("CellScan", "NeighbourScan", "SlideScan"))
+CELL_LOOPS = frozenset(("CellScan", "NeighbourScan", "SlideScan"))
 #: helpers that are total functions of whole numbers (a piece's kind and owner)
 _TOTAL_HELPERS = frozenset(("ops.piece_kind", "ops.piece_owner"))
 #: the kinds of value a local may hold natively as a C number
@@ -52,10 +52,10 @@ def hoist_invariants(items: tuple, native: bool = False) -> tuple[tuple, list[st
     return out, made
 
 
-def _bound(loop) -> set[str]:
+def bound_names(loop) -> set[str]:
     """The names a loop binds."""
     names = set()
-    for field in _LOOPS[type(loop).__name__]:
+    for field in LOOPS[type(loop).__name__]:
         value = getattr(loop, field, "") or ""
         names.update(n.strip() for n in value.split(",") if n.strip())
     return names
@@ -68,13 +68,13 @@ def _block(items: tuple, outside: frozenset, cells: frozenset, made: list, nativ
     for item in items:
         kind = type(item).__name__
         body = getattr(item, "body", None)
-        if kind in _LOOPS and isinstance(body, tuple):
+        if kind in LOOPS and isinstance(body, tuple):
             lifted: dict = {}  # a part (its lines left out) -> (its local, the part)
             body = _lift_block(body, outside, cells, lifted, made, native)
             for local, part in lifted.values():
                 out.append(S.Assign(part.line, local, "=", part))
-            inner = outside | _bound(item) | {local.name for local, _ in lifted.values()}
-            inner_cells = cells | {item.var} if kind in _CELL_LOOPS else cells
+            inner = outside | bound_names(item) | {local.name for local, _ in lifted.values()}
+            inner_cells = cells | {item.var} if kind in CELL_LOOPS else cells
             item = attrs.evolve(item, body=_block(body, frozenset(inner), frozenset(inner_cells), made, native))
         elif isinstance(body, tuple) and attrs.has(type(item)):
             item = attrs.evolve(item, body=_block(body, outside, cells, made, native))

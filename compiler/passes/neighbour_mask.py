@@ -39,12 +39,8 @@ from ..ir import nodes as N
 from ..ir import statements as S
 from ..ir import types as T
 from ..ir.traverse import lineless, locals_in, walk
+from .hoist import CELL_LOOPS, LOOPS, bound_names
 
-#: the move generator's loops whose variable is always one of a grid's cells (never none), and
-#: the other loops (compiler/write/moves.py, known by name: that module imports the lowering,
-#: which a pass must not)
-_CELL_LOOPS = frozenset(("CellScan", "NeighbourScan", "SlideScan"))
-_LOOPS = _CELL_LOOPS | {"Scan", "ItemScan", "PairScan"}
 #: what the masks are called (``_nm0``, ``_nm1``...)
 PREFIX = "_nm"
 
@@ -65,13 +61,13 @@ def _block(items: tuple, outside: frozenset, cells: frozenset, functions: dict, 
     for item in items:
         kind = type(item).__name__
         body = getattr(item, "body", None)
-        if kind in _LOOPS and isinstance(body, tuple):
-            inner_cells = cells | {item.var} if kind in _CELL_LOOPS else cells
+        if kind in LOOPS and isinstance(body, tuple):
+            inner_cells = cells | {item.var} if kind in CELL_LOOPS else cells
             masks: dict = {}  # (grid, table, degree, code) as text -> (its local, the kernel's call)
             body = _masked_block(body, outside, inner_cells, functions, masks, made)
             for local, value in masks.values():
                 out.append(source(item.line, local, value))
-            item = attrs.evolve(item, body=_block(body, outside | _bound(item), inner_cells, functions, made, source))
+            item = attrs.evolve(item, body=_block(body, outside | bound_names(item), inner_cells, functions, made, source))
         elif isinstance(body, tuple) and attrs.has(type(item)):
             item = attrs.evolve(item, body=_block(body, outside, cells, functions, made, source))
         if isinstance(item, S.Assign) and isinstance(item.target, N.Local):
@@ -82,16 +78,6 @@ def _block(items: tuple, outside: frozenset, cells: frozenset, functions: dict, 
     return tuple(out)
 
 
-def _bound(loop) -> set[str]:
-    """The names a loop binds."""
-    names = set()
-    for field in ("names", "var", "d", "k", "start", "steps", "a", "b"):
-        value = getattr(loop, field, "") or ""
-        if isinstance(value, str):
-            names.update(n.strip() for n in value.split(",") if n.strip())
-    return names
-
-
 def _masked_block(items: tuple, outside: frozenset, cells: frozenset, functions: dict, masks: dict, made: list) -> tuple:
     """A loop's body with its guards' calls masked (at any depth, up to the next loop: that
     one gets masks of its own, made before it)."""
@@ -100,7 +86,7 @@ def _masked_block(items: tuple, outside: frozenset, cells: frozenset, functions:
         if type(item).__name__ == "Guard":
             item = attrs.evolve(item, test=_truth(item.test, outside, cells, functions, masks, made))
         body = getattr(item, "body", None)
-        if isinstance(body, tuple) and attrs.has(type(item)) and type(item).__name__ not in _LOOPS:
+        if isinstance(body, tuple) and attrs.has(type(item)) and type(item).__name__ not in LOOPS:
             item = attrs.evolve(item, body=_masked_block(body, outside, cells, functions, masks, made))
         out.append(item)
     return tuple(out)
