@@ -48,8 +48,14 @@ def hoist_invariants(items: tuple, native: bool = False) -> tuple[tuple, list[st
     """``items`` (a move generator's block, nested) with the guards' parts that a loop does not
     change computed before it; and the names of the locals made (natively each a C number)."""
     made: list[str] = []
-    out = _block(items, frozenset(("s", "me")), frozenset(), made, native)
-    return out, made
+
+    def inside(loop, body: tuple, outside: frozenset, cells: frozenset) -> tuple:
+        lifted: dict = {}  # a part (its lines left out) -> (its local, the part)
+        body = _lift_block(body, outside, cells, lifted, made, native)
+        before = [S.Assign(part.line, local, "=", part) for local, part in lifted.values()]
+        return body, before, frozenset(local.name for local, _ in lifted.values())
+
+    return before_loops(items, frozenset(("s", "me")), frozenset(), inside), made
 
 
 def bound_names(loop) -> set[str]:
@@ -61,23 +67,23 @@ def bound_names(loop) -> set[str]:
     return names
 
 
-def _block(items: tuple, outside: frozenset, cells: frozenset, made: list, native: bool) -> tuple:
-    """A block with each loop in it given its lifted parts (``outside``: the names bound
-    before the block; ``cells``: those of them that are a grid's cells)."""
+def before_loops(items: tuple, outside: frozenset, cells: frozenset, inside) -> tuple:
+    """A move generator's block walked loop by loop (this pass's and compiler/passes/
+    neighbour_mask.py's walk): for each loop, ``inside(loop, body, outside, cells)`` gives its
+    body, the statements to put just before it and the names they bind; the walk goes on into
+    the body. ``outside``: the names bound before the block; ``cells``: those of them that are a
+    grid's cells (a loop over cells binds one)."""
     out = []
     for item in items:
         kind = type(item).__name__
         body = getattr(item, "body", None)
         if kind in LOOPS and isinstance(body, tuple):
-            lifted: dict = {}  # a part (its lines left out) -> (its local, the part)
-            body = _lift_block(body, outside, cells, lifted, made, native)
-            for local, part in lifted.values():
-                out.append(S.Assign(part.line, local, "=", part))
-            inner = outside | bound_names(item) | {local.name for local, _ in lifted.values()}
+            body, before, names = inside(item, body, outside, cells)
+            out.extend(before)
             inner_cells = cells | {item.var} if kind in CELL_LOOPS else cells
-            item = attrs.evolve(item, body=_block(body, frozenset(inner), frozenset(inner_cells), made, native))
+            item = attrs.evolve(item, body=before_loops(body, outside | bound_names(item) | names, inner_cells, inside))
         elif isinstance(body, tuple) and attrs.has(type(item)):
-            item = attrs.evolve(item, body=_block(body, outside, cells, made, native))
+            item = attrs.evolve(item, body=before_loops(body, outside, cells, inside))
         if isinstance(item, S.Assign) and isinstance(item.target, N.Local):
             outside = outside | {item.target.name}
         elif kind == "Source":

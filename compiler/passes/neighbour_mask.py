@@ -36,10 +36,9 @@ from __future__ import annotations
 import attrs
 
 from ..ir import nodes as N
-from ..ir import statements as S
 from ..ir import types as T
 from ..ir.traverse import lineless, locals_in, walk
-from .hoist import CELL_LOOPS, LOOPS, bound_names
+from .hoist import CELL_LOOPS, LOOPS, before_loops
 
 #: what the masks are called (``_nm0``, ``_nm1``...)
 PREFIX = "_nm"
@@ -51,31 +50,14 @@ def mask_neighbour_tests(items: tuple, functions: dict, source) -> tuple:
     tree, lets) each; ``source(line, local, value)``: the statement that computes a mask once
     before a loop (the generator's Source)."""
     made: list[str] = []
-    return _block(items, frozenset(("s", "me")), frozenset(), functions, made, source)
 
+    def inside(loop, body: tuple, outside: frozenset, cells: frozenset) -> tuple:
+        cells = cells | {loop.var} if type(loop).__name__ in CELL_LOOPS else cells  # the mask is read at the loop's cell
+        masks: dict = {}  # (grid, table, degree, code) as text -> (its local, the kernel's call)
+        body = _masked_block(body, outside, cells, functions, masks, made)
+        return body, [source(loop.line, local, value) for local, value in masks.values()], frozenset()
 
-def _block(items: tuple, outside: frozenset, cells: frozenset, functions: dict, made: list, source) -> tuple:
-    """A block with each loop in it given its masks (``outside``: the names bound before the
-    block; ``cells``: those of them that are a grid's cells)."""
-    out = []
-    for item in items:
-        kind = type(item).__name__
-        body = getattr(item, "body", None)
-        if kind in LOOPS and isinstance(body, tuple):
-            inner_cells = cells | {item.var} if kind in CELL_LOOPS else cells
-            masks: dict = {}  # (grid, table, degree, code) as text -> (its local, the kernel's call)
-            body = _masked_block(body, outside, inner_cells, functions, masks, made)
-            for local, value in masks.values():
-                out.append(source(item.line, local, value))
-            item = attrs.evolve(item, body=_block(body, outside | bound_names(item), inner_cells, functions, made, source))
-        elif isinstance(body, tuple) and attrs.has(type(item)):
-            item = attrs.evolve(item, body=_block(body, outside, cells, functions, made, source))
-        if isinstance(item, S.Assign) and isinstance(item.target, N.Local):
-            outside = outside | {item.target.name}
-        elif kind == "Source":
-            outside = outside | {item.var}
-        out.append(item)
-    return tuple(out)
+    return before_loops(items, frozenset(("s", "me")), frozenset(), inside)
 
 
 def _masked_block(items: tuple, outside: frozenset, cells: frozenset, functions: dict, masks: dict, made: list) -> tuple:
