@@ -56,6 +56,21 @@ def test_a_read_of_the_outer_cell_is_computed_before_the_inner_loop():
     assert made == ["_inv0"] and len(out[0].body) == 2
 
 
+def test_a_counter_is_read_once_before_the_loops_by_the_python_engine():
+    """A counter of one value (Go's ``ko``) is an attribute looked up at every turn of the
+    Python engine's loop: read once before the loops. Natively it is a C field, left where it
+    is; a counter per seat (a list) stays in both."""
+    ko = N.Field(CELL, 0, "c_ko")
+    test = N.Binary(BOOL, 0, "!=", N.Local(CELL, 0, "c_"), ko)
+    out, made = hoist_invariants(_loops(test))
+    assert made == ["_inv0"] and out[0] == S.Assign(0, N.Local(CELL, 0, "_inv0"), "=", ko)
+    assert out[1].body[0].body[0].test == N.Binary(BOOL, 0, "!=", N.Local(CELL, 0, "c_"), N.Local(CELL, 0, "_inv0"))
+    assert hoist_invariants(_loops(test), native=True) == (_loops(test), [])
+    hands = N.Field(T.Type("counters", elem=INT, per="seats"), 0, "c_hand")
+    per_seat = N.Binary(BOOL, 0, "==", N.Index(INT, 0, hands, N.Local(INT, 0, "me")), N.Local(INT, 0, "d_"))
+    assert hoist_invariants(_loops(per_seat)) == (_loops(per_seat), [])
+
+
 def test_what_the_loop_changes_may_fail_or_binds_names_stays_in_the_loop():
     """A read at the inner loop's variable, at a cell an item list gives (it may be none), a
     division, a define's function, an aggregate and a let of the loop stay; natively a list

@@ -13,8 +13,9 @@ and a read per turn of the loop; natively the C compiler could not do it itself 
 Why it is exact: a part is lifted only when it cannot fail and reads nothing a generator
 changes: numbers, locals bound before the loop, ``+ - *``, comparisons, ``and``, ``or``,
 ``not``, tables made when generating read at a cell a loop gives (never none), a state grid's
-cell read at such a cell (its element, its kind or owner), and in the Python engine the list
-of such a cell's neighbours (natively a test of membership reads the table in C, no list). A generator writes the state
+cell read at such a cell (its element, its kind or owner), a counter holding one value (Go's
+``ko``: in the Python engine an attribute looked up at every turn), and in the Python engine
+the list of such a cell's neighbours (natively a test of membership reads the table in C, no list). A generator writes the state
 only in an ``ensure`` trial, which puts back what it wrote before the guard after it is read, so
 the value computed before the loop is the value each turn would compute; computing it once more
 than needed (a loop that turns no times, a guard an earlier one skips) raises nothing and draws
@@ -110,7 +111,7 @@ def _lift(e: N.Expr, outside: frozenset, cells: frozenset, lifted: dict, made: l
     """``e`` with its largest liftable parts replaced by their locals."""
     if isinstance(e, N.Aggregate):  # it binds names of its own: left as it is
         return e
-    if _liftable(e, outside, cells) and _worth(e) and (not native or e.type.kind in _NUMBERS):
+    if _liftable(e, outside, cells) and _worth(e, native) and (not native or e.type.kind in _NUMBERS):
         key = repr(lineless(e))
         if key not in lifted:
             local = N.Local(e.type, 0, f"{PREFIX}{len(made)}")
@@ -149,10 +150,14 @@ def _liftable(e, outside: frozenset, cells: frozenset) -> bool:
         return e.name in _TOTAL_HELPERS and all(_liftable(a, outside, cells) for a in e.args)
     if isinstance(e, N.NeighbourList):  # a cell's neighbours (leaps) as a list, from a table
         return isinstance(e.cell, N.Local) and e.cell.name in cells
+    if isinstance(e, N.Field):  # a counter holding one value (not one per seat)
+        return e.attr.startswith("c_") and e.type.kind in _NUMBERS
     return False
 
 
-def _worth(e: N.Expr) -> bool:
+def _worth(e: N.Expr, native: bool) -> bool:
     """Whether lifting saves work: the part reads a cell of the state or makes a list of
-    neighbours (a name or a number costs nothing to read again)."""
-    return any(isinstance(n, (N.CellRead, N.NeighbourList)) for n in walk(e))
+    neighbours, or in the Python engine reads a counter (an attribute looked up; natively a C
+    field, as cheap as the local); a name or a number costs nothing to read again."""
+    kinds = (N.CellRead, N.NeighbourList) if native else (N.CellRead, N.NeighbourList, N.Field)
+    return any(isinstance(n, kinds) for n in walk(e))
