@@ -52,18 +52,26 @@ def _loop(test):
     return (CellScan(0, "c_", cells, body=(Guard(0, test, (AddMove(0, 0, ()),)),)),)
 
 
-def _mask(items, defines):
-    return mask_neighbour_tests(items, defines, lambda line, var, value: Source(line, var, value))
+def _mask(items, defines, rests=None):
+    return mask_neighbour_tests(items, defines, lambda line, var, value: Source(line, var, value),
+                                {} if rests is None else rests)
+
+
+def _rest_call(cell="c_"):
+    return N.Apply(BOOL, 0, "fn__lives__rest", (S_, ME, N.Local(CELL, 0, cell)))
 
 
 def test_the_guard_reads_the_mask_first_and_the_mask_is_made_before_the_loop():
-    out = _mask(_loop(_call()), _define())
+    rests: dict = {}
+    out = _mask(_loop(_call()), _define(), rests)
     source, scan = out
     assert isinstance(source, Source) and source.var == "_nm0"
     assert source.value == N.Helper(T.ANY, 0, "K.neighbours_holding", (
         N.Field(GRID, 0, "g_board"), N.Table(T.ANY, 0, "G_board__ADJ"), N.Const(INT, 0, 4), N.Const(INT, 0, 0)))
     test = scan.body[0].test
-    assert test == N.Binary(BOOL, 0, "or", N.Index(INT, 0, N.Local(T.ANY, 0, "_nm0"), N.Local(CELL, 0, "c_")), _call())
+    assert test == N.Binary(BOOL, 0, "or", N.Index(INT, 0, N.Local(T.ANY, 0, "_nm0"), N.Local(CELL, 0, "c_")), _rest_call())
+    # where the byte is 0 the define is called as its twin without the first test
+    assert rests == {"fn__lives": _define()["fn__lives"][1].right}
     # inside and/or of the test too, and the same test twice shares one mask
     both = N.Binary(BOOL, 0, "and", N.Binary(BOOL, 0, "!=", N.Local(CELL, 0, "c_"), N.Const(INT, 0, 5)),
                     N.Binary(BOOL, 0, "or", _call(), _call()))
@@ -80,6 +88,24 @@ def test_a_test_written_in_the_guard_itself_is_read_from_the_mask():
     read = N.Index(INT, 0, N.Local(T.ANY, 0, "_nm0"), N.Local(CELL, 0, "c_"))
     assert out[1].body[0].test == N.Binary(BOOL, 0, "or", read, rest)
     assert _mask(_loop(N.Not(BOOL, 0, first)), {}) == _loop(N.Not(BOOL, 0, first))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(2, 5), st.data())
+def test_the_twin_is_the_define_where_its_first_test_fails(n, data):
+    """``a or b or c ...`` grouped from the left, without its first operand: where a is false,
+    the same value under the reference evaluator (the twin a mask's 0 calls)."""
+    from regle.compiler.ir.evaluate import evaluate
+    from regle.compiler.passes.neighbour_mask import _without_first
+    names = [f"v{k}" for k in range(n)]
+    tree = N.Local(BOOL, 0, names[0])
+    for name in names[1:]:
+        tree = N.Binary(BOOL, 0, "or", tree, N.Local(BOOL, 0, name))
+    values = {name: data.draw(st.sampled_from([0, 1, 2, False, True])) for name in names}
+    values[names[0]] = data.draw(st.sampled_from([0, False]))
+    rest = _without_first(tree)
+    assert names[0] not in {x.name for x in _nodes(rest) if isinstance(x, N.Local)}
+    assert evaluate(rest, values) == evaluate(tree, values)
 
 
 def test_an_element_compared_reads_its_code_and_me_is_given_by_the_call():
@@ -202,14 +228,15 @@ winner p {
 
 
 def _without_pass(monkeypatch):
-    monkeypatch.setattr(written, "mask_neighbour_tests", lambda moves, defines, source: moves)
+    monkeypatch.setattr(written, "mask_neighbour_tests", lambda moves, defines, source, rests: moves)
 
 
 def test_the_python_engine_makes_the_masks(monkeypatch):
     python, cython = engine_source(FIELDS, "fields.rules"), native_source(FIELDS, "fields.rules")
     assert "_nm0 = K.neighbours_holding(g_board, G_board__ADJ, 4, 0)" in python
     assert "_nm1 = K.neighbours_holding(g_board, G_board__ADJ, 4, me + 1)" in python
-    assert "_nm0[c_] or fn__free(s, me, c_)" in python and "_nm1[c_] or fn__touches(s, me, c_)" in python
+    assert "_nm0[c_] or fn__free__rest(s, me, c_)" in python and "_nm1[c_] or fn__touches__rest(s, me, c_)" in python
+    assert "def fn__free__rest(s, me, c_):" in python and "def fn__touches__rest(s, me, c_):" in python
     assert "neighbours_holding" not in cython  # natively the define's loop is cheaper than a mask
     _without_pass(monkeypatch)
     assert "_nm0" not in engine_source(FIELDS, "fields.rules", "fields_plain")

@@ -6,8 +6,8 @@ every cell a loop gives, answered for the whole board at once before the loop.
 empty cell, and the call looks at the cell's neighbours before anything else; most cells have
 an empty neighbour, so most calls end there. This pass computes, once before the loop, one byte
 per cell saying whether some neighbour holds that code (the kernel ``neighbours_holding``, in
-C), and the guard reads the byte first: ``_nm0[c] or lives(c)``. Only where the byte is 0 is
-the define called (it then tests the neighbours again, finds none, and goes on).
+C), and the guard reads the byte first: ``_nm0[c] or lives__rest(c)``. Only where the byte is 0
+is the define called, as its twin without that first test (known false there).
 
 The shape, checked on the trees (anything else is left as it is):
 
@@ -25,7 +25,8 @@ The Python engine only: natively the define's first loop costs a few reads of by
 the mask a kernel's call and a bytes object per generator, which measured slower (Go's ids
 loop 0.84-0.90x; the Python engine's 1.15-1.19x).
 
-Why it is exact: ``a or b`` is true exactly when a is, or b is; the byte is a's truth for that
+Why it is exact: ``a or b`` is true exactly when a is, or b is (and is b when a is false, so
+the twin without a stands for the define where the byte is 0); the byte is a's truth for that
 cell, computed on the board as it stands before the loop, and a generator changes the board
 only in an ``ensure`` trial, which puts it back before the next guard is read (the premise of
 compiler/passes/hoist.py). The kernel reads every cell's neighbours, which cannot fail for a
@@ -40,47 +41,54 @@ from ..ir import types as T
 from ..ir.traverse import lineless, locals_in, walk
 from .hoist import CELL_LOOPS, LOOPS, before_loops
 
-#: what the masks are called (``_nm0``, ``_nm1``...)
+#: what the masks are called (``_nm0``, ``_nm1``...), and the suffix of a define's twin without
+#: its first test (a define's name has no double underscore: no rules name can meet it)
 PREFIX = "_nm"
+REST = "__rest"
 
 
-def mask_neighbour_tests(items: tuple, functions: dict, source) -> tuple:
+def mask_neighbour_tests(items: tuple, functions: dict, source, rests: dict) -> tuple:
     """``items`` (a move generator's block) with each guard's call of such a define read from
-    a mask made before the loop. ``functions``: the game's define functions by name, (head,
-    tree, lets) each; ``source(line, local, value)``: the statement that computes a mask once
-    before a loop (the generator's Source)."""
+    a mask made before the loop, the define called only where the mask says its first test
+    fails, as its twin without that test. ``functions``: the game's define functions by name,
+    (head, tree, lets) each; ``source(line, local, value)``: the statement that computes a mask
+    once before a loop (the generator's Source); ``rests``: filled with the twins called, the
+    define's name -> its value without its first test (the caller writes them as functions
+    named ``<define>__rest``)."""
     made: list[str] = []
 
     def inside(loop, body: tuple, outside: frozenset, cells: frozenset) -> tuple:
         cells = cells | {loop.var} if type(loop).__name__ in CELL_LOOPS else cells  # the mask is read at the loop's cell
         masks: dict = {}  # (grid, table, degree, code) as text -> (its local, the kernel's call)
-        body = _masked_block(body, outside, cells, functions, masks, made)
+        body = _masked_block(body, outside, cells, functions, masks, made, rests)
         return body, [source(loop.line, local, value) for local, value in masks.values()], frozenset()
 
     return before_loops(items, frozenset(("s", "me")), frozenset(), inside)
 
 
-def _masked_block(items: tuple, outside: frozenset, cells: frozenset, functions: dict, masks: dict, made: list) -> tuple:
+def _masked_block(items: tuple, outside: frozenset, cells: frozenset, functions: dict, masks: dict, made: list,
+                  rests: dict) -> tuple:
     """A loop's body with its guards' calls masked (at any depth, up to the next loop: that
     one gets masks of its own, made before it)."""
     out = []
     for item in items:
         if type(item).__name__ == "Guard":
-            item = attrs.evolve(item, test=_truth(item.test, outside, cells, functions, masks, made))
+            item = attrs.evolve(item, test=_truth(item.test, outside, cells, functions, masks, made, rests))
         body = getattr(item, "body", None)
         if isinstance(body, tuple) and attrs.has(type(item)) and type(item).__name__ not in LOOPS:
-            item = attrs.evolve(item, body=_masked_block(body, outside, cells, functions, masks, made))
+            item = attrs.evolve(item, body=_masked_block(body, outside, cells, functions, masks, made, rests))
         out.append(item)
     return tuple(out)
 
 
-def _truth(e: N.Expr, outside: frozenset, cells: frozenset, functions: dict, masks: dict, made: list) -> N.Expr:
+def _truth(e: N.Expr, outside: frozenset, cells: frozenset, functions: dict, masks: dict, made: list,
+           rests: dict) -> N.Expr:
     """``e``, a test whose truth alone counts, with each such test of the neighbours in it
     (through ``and``/``or``) read from a mask: written in the guard, in place of it; first in
     a define called there, before the call."""
     if isinstance(e, N.Binary) and e.op in ("and", "or"):
-        left = _truth(e.left, outside, cells, functions, masks, made)
-        right = _truth(e.right, outside, cells, functions, masks, made)
+        left = _truth(e.left, outside, cells, functions, masks, made, rests)
+        right = _truth(e.right, outside, cells, functions, masks, made, rests)
         return e if left is e.left and right is e.right else attrs.evolve(e, left=left, right=right)
     if isinstance(e, N.Aggregate):  # written in the guard itself: its names are the generator's
         found = _neighbour_test(e, None, outside, cells)
@@ -97,7 +105,18 @@ def _truth(e: N.Expr, outside: frozenset, cells: frozenset, functions: dict, mas
     while isinstance(first, N.Binary) and first.op == "or":
         first = first.left
     found = None if first is tree else _neighbour_test(first, dict(zip(head, e.args)), outside, cells)
-    return e if found is None else N.Binary(T.BOOL, e.line, "or", _read(found, e.line, masks, made), e)
+    if found is None:
+        return e
+    rests[e.function] = _without_first(tree)  # where the byte is 0 the first test is false
+    rest = attrs.evolve(e, function=f"{e.function}{REST}")
+    return N.Binary(T.BOOL, e.line, "or", _read(found, e.line, masks, made), rest)
+
+
+def _without_first(tree: N.Expr) -> N.Expr:
+    """An ``or`` chain (``a or b or c``, grouped from the left) without its first operand."""
+    if isinstance(tree.left, N.Binary) and tree.left.op == "or":
+        return attrs.evolve(tree, left=_without_first(tree.left))
+    return tree.right
 
 
 def _read(found: tuple, line: int, masks: dict, made: list) -> N.Expr:

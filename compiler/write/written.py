@@ -24,7 +24,7 @@ from ..passes.ensure_memo import remember_ensures
 from ..passes.directions import choose_directions, steps_of
 from ..passes.guard_order import order_guards
 from ..passes.hoist import hoist_invariants
-from ..passes.neighbour_mask import mask_neighbour_tests
+from ..passes.neighbour_mask import REST, mask_neighbour_tests
 from ..passes.items_in_place import items_in_place
 from ..passes.walk_membership import disjoint_tables, tell_by_walk
 from ..passes.reads import take_reads_once
@@ -45,13 +45,14 @@ def write_game(ir: GameIR) -> GameIR:
     directions = steps_of(ir.grids)  # each table's changes of row and column by direction
     disjoint = disjoint_tables(ir.grids) if ir.native_lowered else {}  # the pairs of tables no cell is in both of
     defines = {name: (params, body[0], body[3]) for name, params, _comment, body, _sig in ir.functions}
+    rests: dict = {}  # a define -> its value without its first test, called where a mask says it fails
     written = attrs.evolve(
         ir,
         first_code=code(ir.first_code),
         zones=[attrs.evolve(z, init_code=None if z.init_code is None else code(z.init_code)) for z in ir.zones],
         counters=[attrs.evolve(c, init_code=code(c.init_code)) for c in ir.counters],
         setup_lines=lines(ir.setup_lines),
-        steps=[_step(st, writer, directions, disjoint, defines) for st in ir.steps],
+        steps=[_step(st, writer, directions, disjoint, defines, rests) for st in ir.steps],
         end_conds=[(comment, code(cond)) for comment, cond in ir.end_conds],
         end_winners=[(comment, code(cond), win if win is None or isinstance(win, str) else code(win))
                      for comment, cond, win in ir.end_winners],
@@ -62,8 +63,9 @@ def write_game(ir: GameIR) -> GameIR:
                               source=None if n.source is None else code(n.source),
                               where=None if n.where is None else code(n.where)) for n in ir.notices],
         tables=[attrs.evolve(t, show_lines=lines(t.show_lines), detail_lines=lines(t.detail_lines)) for t in ir.tables],
+        # (after the steps, in the order Python evaluates arguments: their masks name the twins to write)
         functions=[(name, params, comment, lines(_function_body(body, writer.native)), (*sig, _c_locals(body)))
-                   for name, params, comment, body, sig in ir.functions],
+                   for name, params, comment, body, sig in [*ir.functions, *_rest_functions(ir.functions, rests)]],
         footprints=[attrs.evolve(fp, cond=code(fp.cond)) for fp in ir.footprints],
     )
     actions = {a.index: _action(a, writer) for a in ir.actions}
@@ -76,6 +78,18 @@ def write_game(ir: GameIR) -> GameIR:
     written.bound_calls = dict(sorted(getattr(writer, "bound", {}).items()))
     written.written = True
     return written
+
+
+def _rest_functions(functions: list, rests: dict) -> list:
+    """The twins of the defines a mask stands before (compiler/passes/neighbour_mask.py): the
+    same function with its value's first test left out."""
+    out = []
+    for name, params, comment, body, sig in functions:
+        if name in rests:
+            tree, names, line, lets = body
+            out.append((f"{name}{REST}", params, comment.rstrip() + "\n# (its twin without its first test, called where a mask says that test fails)",
+                        (rests[name], names, line, lets), sig))
+    return out
 
 
 def _function_body(body: tuple, native: bool) -> tuple:
@@ -96,7 +110,7 @@ def _c_locals(body: tuple) -> list[str]:
     return [f"{c_type(a.target.type)} {a.target.name}" for a in lets if c_type(a.target.type) != "object"]
 
 
-def _step(st: StepIR, writer, steps: dict, disjoint: dict, defines: dict) -> StepIR:
+def _step(st: StepIR, writer, steps: dict, disjoint: dict, defines: dict, rests: dict) -> StepIR:
     """A step written: its condition, its automatic statements, and its move generator as a
     list of moves and, natively, as packed keys into the state's buffer (compiler/write/moves.py)."""
     shared = st.shared_code is not None
@@ -107,7 +121,7 @@ def _step(st: StepIR, writer, steps: dict, disjoint: dict, defines: dict) -> Ste
     moves = choose_directions(order_guards(tuple(st.move_lines)), steps)
     moves, lifted = hoist_invariants(moves, writer.native)
     if not writer.native:  # a define's first test of a cell's neighbours answered for every cell at once (compiler/passes/neighbour_mask.py)
-        moves = mask_neighbour_tests(moves, defines, Source)
+        moves = mask_neighbour_tests(moves, defines, Source, rests)
     if writer.native:  # short lists of whole numbers walked in their loops, as C locals (compiler/passes/items_in_place.py)
         moves, placed = items_in_place(moves)
         lifted = [*lifted, *placed]
