@@ -739,6 +739,10 @@ def test_a_loop_over_neighbours_in_effects(backend):
             '          far = m\n        }\n      }\n      for n in neighbours(board, far) {\n        k += 0\n      }\n'
             '    }\n  }\n}\nend when turns >= 3\n')
     game = regle.loads(text, name="t", backend=backend)
+    if backend == "python":  # a loop (counted against a decision's work) over a named cell's neighbours walks the
+        from regle.compiler.generate import engine_source  # table's tuple, no list made (the counter's cell: a list)
+        source = engine_source(text)
+        assert source.count("in s._loop((G_board__ADJ_AROUND[") == 2 and "s._loop(ops.neighbours(G_board__ADJ, 8, s.c_far))" in source
     s = game.new_game(seed=0).play("a1")  # a corner: 3 neighbours
     assert s.to_json()["counters"]["k"] == 3
     s = s.play("b2")  # the centre: 8 more

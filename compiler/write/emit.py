@@ -430,9 +430,10 @@ class PythonWriter:
         source = self.code(st.source)
         if st.copy:
             source = f"list({source})"
+        walked = self.walked(st.source) if not st.copy else source  # (a cell's neighbours: their tuple, no list)
         if not st.counted:
-            return [f"for {st.var} in {self.walked(st.source) if not st.copy else source}:", *self.body(st.body)]
-        return [f"for {st.var} in s._loop({source}):", *self.body(st.body)]
+            return [f"for {st.var} in {walked}:", *self.body(st.body)]
+        return [f"for {st.var} in s._loop({walked}):", *self.body(st.body)]
 
     def s_While(self, st: S.While) -> list[str]:
         return [f"while {self.code(st.test)}:", *self.body(st.body, None)]
