@@ -418,6 +418,7 @@ def bench_openspiel(quick: bool, native: bool) -> None:
         print(f"{name:<14}{spiel_name:<22}{theirs:>11,.0f}{ours:>15,.0f}{ours / theirs:>8.2f}{floor / theirs:>9.1f}")
     if not native:
         return
+    bench_python_engine(pyspiel, seconds, rounds)
     print(f"\nrandom playouts/s: regle native (play_random_playout) against OpenSpiel's game through its "
           f"Python loop (best of {rounds}), and the mean length of a game in moves")
     print(f"{'game':<14}{'OpenSpiel':>11}{'moves':>8}{'regle':>11}{'moves':>8}{'ratio':>8}")
@@ -428,6 +429,28 @@ def bench_openspiel(quick: bool, native: bool) -> None:
         print(f"{name:<14}{theirs:>11,.1f}{their_length:>8.0f}{ours:>11,.1f}{our_length:>8.0f}{ours / theirs:>8.2f}")
     bench_board_growth(seconds, rounds, pyspiel)
     bench_proof_games(seconds, rounds, pyspiel)
+
+
+#: the classics whose Python engine is held to OpenSpiel's loop (the Python engine is the one
+#: without a C compiler, the studio's, and every new file's first)
+PYTHON_ENGINE = ("chess", "go")
+
+
+def bench_python_engine(pyspiel, seconds: float, rounds: int) -> None:
+    """The Python engine (no C compiler: the generated module on the compiled kernels) in the
+    same ids loop against OpenSpiel's C++ game, for the classics it is held to, beside the
+    native table: one run answers both."""
+    print(f"\nthe Python engine in the same loop (best of {rounds} rounds of {seconds} s)")
+    print(f"{'game':<14}{'OpenSpiel game':<22}{'OpenSpiel':>11}{'regle python':>15}{'ratio':>8}")
+    for name in PYTHON_ENGINE:
+        path, spiel_name = OPENSPIEL[name]
+        game = regle.load(ROOT / path, backend="python")
+        spiel = pyspiel.load_game(spiel_name)
+        ours = theirs = 0.0
+        for _ in range(rounds):
+            ours = max(ours, _ids_steps(game, seconds))
+            theirs = max(theirs, _openspiel_steps(spiel, seconds))
+        print(f"{name:<14}{spiel_name:<22}{theirs:>11,.0f}{ours:>15,.0f}{ours / theirs:>8.3f}")
 
 
 def _playouts_side_by_side(game, spiel, seconds: float, rounds: int, games: int) -> tuple:
