@@ -208,7 +208,8 @@ def test_the_native_emitter_writes_the_c_forms():
     assert cy.bound == {"_ops_number": "ops.number"}  # a helper without a C form: a C global bound once
     walk = S.For(1, "n_", N.NeighbourList(L, 0, "G_board__ADJ", 4, cell), (S.Eval(1, local("n_")),),
                  walk=("_atn_", "_dn_"))
-    assert py.lines([walk])[0] == "for n_ in s._loop(ops.neighbours(G_board__ADJ, 4, c_)):"
+    assert py.lines([walk])[0] == ("for n_ in s._loop((G_board__ADJ_AROUND[c_] if c_ >= 0 else "  # the table's tuple
+                                   "ops.neighbours(G_board__ADJ, 4, c_))):")
     assert cy.lines([walk])[:3] == ["_atn_ = c_",
                                     "if _atn_ < 0: raise ValueError('there is no cell here (none) to look around')",
                                     "for _dn_ in range(4):"]
