@@ -427,10 +427,9 @@ class PythonWriter:
         return out
 
     def s_For(self, st: S.For) -> list[str]:
-        source = self.code(st.source)
-        if st.copy:
-            source = f"list({source})"
-        walked = self.walked(st.source) if not st.copy else source  # (a cell's neighbours: their tuple, no list)
+        # written once (natively an aggregate in the source becomes a helper method as it is written);
+        # a cell's neighbours read from their tuple, no list made
+        walked = f"list({self.code(st.source)})" if st.copy else self.walked(st.source)
         if not st.counted:
             return [f"for {st.var} in {walked}:", *self.body(st.body)]
         return [f"for {st.var} in s._loop({walked}):", *self.body(st.body)]
