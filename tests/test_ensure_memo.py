@@ -90,11 +90,13 @@ def test_chess_trials_share_one_memo_of_the_kings_safety():
     assert {"Noted", "NotedEq"} <= _kinds(twin[3][0])  # rays read whole, knights and kings compared
     assert "NotedScan" in _kinds(next(f for f in ir.functions if f[0] == "fn__safe__noted0")[3][0])
     by_name = {a.name: a for a in ir.actions}
-    for name in ("slide", "hop", "double", "promote"):
+    for name in ("slide", "hop", "pawn", "double", "promote"):
         body = by_name[name].ensure_lines[1]
         assert "_remember0" in repr(body[0]) and "_missed0" in repr(body[-2]), name
-    # a trial that keeps the board whole (en passant clears a third cell in a branch) is left alone
-    assert "_remember0" not in repr(by_name["pawn"].ensure_lines)
+    # a pawn's trial clears the en passant square (a counter kept whole and put back, which
+    # the condition does not read) and may clear a third cell, in a branch: remembered too
+    assert "_keep_c_passant" in repr(by_name["pawn"].ensure_lines[0])
+    assert repr(by_name["pawn"].ensure_lines[1][-2]).count("_missed0") == 3
     # the generator forgets the memo as it starts
     assert "_memo0" in repr(ir.steps[0].move_lines[0])
 
@@ -164,3 +166,38 @@ def test_a_trial_called_outside_the_move_generators_is_left_alone():
     after = remember_ensures(called)
     assert "_remember" not in repr(next(a for a in after.actions if a.index == first.index).ensure_lines)
     assert "_remember0" in repr(next(a for a in after.actions if a.name == "hop").ensure_lines)
+
+
+#: the hop's trial reads a counter, clears a cell in a branch, then writes the counter (which it
+#: keeps whole and puts back, as a pawn's trial does the en passant square); the condition
+#: reads the counter or not
+MARKED = GUARDS.replace("define open(t)", "counter mark: cell of board quiet\n\ndefine open(t)").replace(
+    "    move c to t on board\n    ENSURE",
+    "    if t == mark {\n      clear t on board\n    }\n    mark = c\n    move c to t on board\n    ENSURE")
+
+
+@pytest.mark.parametrize("ensure, remembered", [("ensure safe()", True),
+                                                ("ensure safe() and (mark == none or is_empty(board, mark))", False)])
+def test_a_trial_that_keeps_a_counter_is_remembered_only_where_the_condition_does_not_read_it(ensure, remembered):
+    ir = _remembered(MARKED.replace("ENSURE", ensure))
+    hop = next(a for a in ir.actions if a.name == "hop")
+    assert "_keep_c_mark" in repr(hop.ensure_lines[0])  # the trial keeps the counter whole
+    assert ("_remember" in repr(hop.ensure_lines)) == remembered
+
+
+@pytest.mark.parametrize("backend", ["python", "native"])
+@pytest.mark.parametrize("ensure", ["ensure safe()", "ensure safe() and (mark == none or is_empty(board, mark))"])
+def test_a_trial_that_keeps_a_counter_plays_as_the_rules_read_at_every_trial(backend, ensure):
+    """A counter the trial writes (kept and put back): where the condition does not read it
+    the memo stands and the games are those of the rules read at every trial; where it does
+    (the trial sets ``mark`` to the cell it empties, so the condition is safe() in every trial;
+    in the position, ``mark`` may be a cell a piece has since moved to) a memo would refuse
+    hops the rules allow, and the games would differ."""
+    if backend == "native" and not native.available():
+        pytest.skip(native.unavailable_reason())
+    text = MARKED.replace("ENSURE", ensure)
+    plain = text.replace(ensure, ensure + " or t == none")
+    reference, tested = (regle.loads(t, name=f"marked_{k}_{len(ensure)}", backend=backend)
+                         for k, t in (("plain", plain), ("memo", text)))
+    nodes, _decided = play_alike(reference, tested, 150 if backend == "native" else 40)
+    assert nodes > 1_000

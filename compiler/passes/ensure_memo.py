@@ -8,7 +8,8 @@ grid noted; a trial whose every write misses the noted cells takes the value rem
 
 Why that is exact: the condition is a function of the state and ``me`` alone (no argument of
 the move, no let), and a trial changes only cells of grids, each kept by the journal
-(compiler/passes/journal.py). Read again after the trial, the condition makes the same reads in
+(compiler/passes/journal.py), and places the condition does not read, kept whole and put back
+(a counter such as an en passant square, which a pawn's trial clears). Read again after the trial, the condition makes the same reads in
 the same order as before up to the first read of a cell the trial wrote, since every read before
 it returns what it returned before; if it never reads one, it returns what it returned. A scan
 for the first cell holding a piece (``first(filled_cells(G, kind, p))``, ``K.first_holding``)
@@ -60,11 +61,14 @@ def remember_ensures(ir):
         if plan is None or f"_ensure_{a.index}" in elsewhere:
             actions.append(a)
             continue
-        slots, cond, line = plan
+        slots, kept, cond, line = plan
         try:
             grids = _grids_read(cond, functions, {"s", "me"}, set(), native)
         except _Declined:
             actions.append(a)
+            continue
+        if kept & _fields_read(cond, functions, set()):
+            actions.append(a)  # the trial changes (and puts back) a place the condition reads
             continue
         if len(grids) != 1:  # (one that reads no grid could be read once before the loops)
             actions.append(a)
@@ -87,16 +91,23 @@ def remember_ensures(ir):
 
 
 def _plan(a) -> tuple | None:
-    """The trial's journaled writes as (slot local, grid attribute), its condition and rules
-    line, when the trial changes nothing but cells put back one by one; else None."""
+    """The trial's journaled writes as (slot local, grid attribute), the places it keeps whole
+    (their attributes: a counter such as an en passant square, put back after the trial), its
+    condition and rules line, when the trial changes nothing but cells put back one by one and
+    places kept whole; else None. A place kept whole must be one the condition does not read
+    (remember_ensures looks)."""
     if not a.ensure_lines:
         return None
     before, body, put_back, line = a.ensure_lines
     if put_back is None or not body or not isinstance(body[-1], S.Return):
         return None
-    if any(not (isinstance(st, S.Assign) and isinstance(st.target, N.Local)) for st in before):
-        return None  # a place kept whole (S.Keep): the trial writes more than cells
-    slots = {st.target.name for st in before if st.target.name.startswith("_at")}
+    kept = set()
+    for st in before:
+        if isinstance(st, S.Keep) and isinstance(st.place, N.Field):
+            kept.add(st.place.attr)
+        elif not (isinstance(st, S.Assign) and isinstance(st.target, N.Local)):
+            return None  # something else done before the trial: not followed
+    slots = {st.target.name for st in before if isinstance(st, S.Assign) and st.target.name.startswith("_at")}
     assigns = list(_assignments(body))  # at any depth: a write the journal keeps may stand in an if
     wrote = {st.target.name for st in assigns if isinstance(st.target, N.Local)}
     if any("_was" + at[len("_at"):] not in wrote for at in slots):
@@ -110,7 +121,7 @@ def _plan(a) -> tuple | None:
             found[target.index.name] = target.obj.attr
     if set(found) != slots:
         return None  # a slot whose write is not told: nothing is left unchecked
-    return sorted(found.items()), body[-1].value, line
+    return sorted(found.items()), kept, body[-1].value, line
 
 
 def _assignments(tree):
@@ -198,6 +209,21 @@ def _grids_read(e, functions: dict, names: set, seen: set, native: bool = True) 
     if isinstance(e, _PURE):
         return _grids_read(parts(e), functions, names, seen, native)
     raise _Declined(type(e).__name__)
+
+
+def _fields_read(e, functions: dict, seen: set) -> set:
+    """The attributes of the state the condition reads (grids, counters, zones), through the
+    defines it calls (each looked at once)."""
+    if isinstance(e, (tuple, list)):
+        return set().union(*(_fields_read(p, functions, seen) for p in e)) if e else set()
+    if not isinstance(e, N.Node):
+        return set()
+    got = {e.attr} if isinstance(e, N.Field) else set()
+    if isinstance(e, N.Apply) and e.function in functions and e.function not in seen:
+        seen.add(e.function)
+        tree, _params, _line, lets = functions[e.function][3]
+        got |= _fields_read((tree, *(a.value for a in lets)), functions, seen)
+    return got | _fields_read(parts(e), functions, seen)
 
 
 def _grid(grid) -> set:
@@ -294,7 +320,12 @@ def _remembered(ensure_lines: tuple, fp: FootprintIR, slots: list) -> tuple:
         missed = N.Method(T.BOOL, 0, f"_missed{fp.memo}", (N.Local(T.INT, 0, at), was))
         test = N.Binary(T.BOOL, 0, "and", test, missed)
     take = S.If(line, ((test, (S.Return(line, N.Binary(T.BOOL, 0, "==", memo, N.Const(T.INT, 0, 2))),)),), None)
-    return before, (first, *body[:-1], take, body[-1]), put_back, line
+    # a cell written in a branch: its slot stays -1 when the branch is not taken, and its code
+    # before is then given but not read (a Python local must still hold something)
+    top = {st.target.name for st in body if isinstance(st, S.Assign) and isinstance(st.target, N.Local)}
+    unset = tuple(S.Assign(line, N.Local(T.INT, 0, "_was" + at[len("_at"):]), "=", N.Const(T.INT, 0, 0))
+                  for at in slots if "_was" + at[len("_at"):] not in top)
+    return (*before, *unset), (first, *body[:-1], take, body[-1]), put_back, line
 
 
 def _forgetting(st, remembered: set, memos: dict):
