@@ -374,12 +374,15 @@ cdef array numbers_zeroed(Py_ssize_t size)
 
 cdef inline long long* number_at(array grid, Py_ssize_t at) except NULL:
     """The place of a cell of a grid of numbers, read or written in C (``number_at(g, c)[0]``);
-    bounds checked, and from the end when negative, as the Python engine's list is indexed."""
-    if grid is None:
-        raise TypeError("a grid of numbers is missing")
-    if <size_t>at >= <size_t>Py_SIZE(grid):
-        at = ix(at, Py_SIZE(grid))
-    return grid.data.as_longlongs + at
+    bounds checked, and from the end when negative, as the Python engine's list is indexed.
+    Small enough to be written where it is called (a sowing loop calls it at every seed): the
+    rare cases, a missing grid or an index from the end, in a function of their own."""
+    if grid is not None and <size_t>at < <size_t>Py_SIZE(grid):
+        return grid.data.as_longlongs + at
+    return number_at_rare(grid, at)
+
+
+cdef long long* number_at_rare(array grid, Py_ssize_t at) except NULL
 
 
 cdef inline int keep_numbers(array into, array source) except -1:

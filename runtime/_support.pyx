@@ -95,6 +95,13 @@ cdef int mark_legal(NativeCore s, signed char* row, Py_ssize_t width) except -1:
     return 0
 
 
+cdef long long* number_at_rare(array grid, Py_ssize_t at) except NULL:
+    """number_at's rare cases: no grid (an error), or an index from the end."""
+    if grid is None:
+        raise TypeError("a grid of numbers is missing")
+    return grid.data.as_longlongs + ix(at, Py_SIZE(grid))
+
+
 cdef array numbers_zeroed(Py_ssize_t size):
     """A grid of numbers' blank cells, made in C: an array('q') of ``size`` zeros."""
     return clone(_LONGS, size, True)
