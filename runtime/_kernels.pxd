@@ -60,6 +60,7 @@ cpdef list reach(object cells_obj, object adj_obj, int deg, int cell, int d)
 cpdef long long position_key(object parts, long long mover) except -1
 cpdef bytes remember(bytes keys, long long key)
 cpdef long repeats(bytes keys) except -1
+cpdef list met(object cells_obj, object adj_obj, int deg, int cell, int d)
 cpdef long blocker(object cells_obj, object adj_obj, int deg, int cell, int d) except -2
 cpdef bint ring(object cells_obj, object adj_obj, int deg, object turns, int cell) except -1
 cpdef long liberty_count(object cells_obj, object adj_obj, int deg, int cell, int limit=*) except -1

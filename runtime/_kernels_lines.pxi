@@ -729,6 +729,11 @@ cpdef list reach(object cells_obj, object adj_obj, int deg, int cell, int d):
     return out
 
 
+cpdef list met(object cells_obj, object adj_obj, int deg, int cell, int d):
+    cdef int at = _slide_into(cells_obj, adj_obj, deg, cell, d, None, "slide")
+    return [at] if at >= 0 else []
+
+
 cpdef long blocker(object cells_obj, object adj_obj, int deg, int cell, int d) except -2:
     return _slide_into(cells_obj, adj_obj, deg, cell, d, None, "look")
 

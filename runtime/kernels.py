@@ -843,6 +843,14 @@ def slide(cells, adj, deg: int, cell: int, d: int) -> list[int]:
     return out
 
 
+def met(cells, adj, deg: int, cell: int, d: int) -> list[int]:
+    """The last cell of ``reach``, alone: the first filled cell from ``cell`` in direction d, as
+    a list of one (none at the edge). A walk whose test fails on every empty cell reads only
+    this one (compiler/passes/walk_to_blocker.py)."""
+    at = _slide_into(cells, adj, deg, cell, d, None, "slide")
+    return [at] if at >= 0 else []
+
+
 def blocker(cells, adj, deg: int, cell: int, d: int) -> int:
     """The first filled cell from ``cell`` (not included) in direction d: the piece a slide that
     way meets; -1 (none) when it reaches the edge of the board."""

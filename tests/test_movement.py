@@ -95,8 +95,8 @@ def test_movement_queries_are_checked():
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.integers(0, 3), min_size=25, max_size=25), st.integers(0, 24), st.integers(0, 7))
-def test_reach_and_first_holding_twins_agree(cells, start, d):
-    """The compiled reach and first_holding give what their pure twins give."""
+def test_reach_met_and_first_holding_twins_agree(cells, start, d):
+    """The compiled reach, met and first_holding give what their pure twins give."""
     if compiled is None:
         pytest.skip("the compiled kernels are not built")
     geo = geometry.square(5, 5, diagonals=True)
@@ -104,6 +104,9 @@ def test_reach_and_first_holding_twins_agree(cells, start, d):
     assert compiled.reach(grid, adj, 8, start, d) == pure.reach(grid, adj, 8, start, d)
     want = pure.reach(grid, adj, 8, start, d)
     assert want[:-1] == pure.slide(grid, adj, 8, start, d)[:len(want) - 1]
+    # met: the filled cell that ends the reach, alone (none at the edge)
+    ends = [c for c in want[-1:] if grid[c]]
+    assert compiled.met(grid, adj, 8, start, d) == pure.met(grid, adj, 8, start, d) == ends
     for kinds, kind, owner in ((256, 1, -2), (3, 0, -2), (3, -2, 0), (3, 2, 0)):
         assert compiled.first_holding(grid, kinds, kind, owner) == pure.first_holding(grid, kinds, kind, owner) \
             == (pure.cells_holding(grid, kinds, kind, owner) or [-1])[0]

@@ -398,6 +398,9 @@ class Slide(Expr):
     direction: Expr
     cells: int
     noted: int = -1  # natively, in a remembered ensure's twin: the memo its walk notes cells in
+    #: whether the walk's empty cells are elements (None: they are); where this is false only
+    #: the filled cell it stops on is (compiler/passes/blocker_walk.py)
+    empties: Expr | None = None
 
 
 @attrs.frozen

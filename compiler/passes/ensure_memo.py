@@ -185,7 +185,8 @@ def _grids_read(e, functions: dict, names: set, seen: set, native: bool = True) 
         if isinstance(source, N.Slide):
             if not native and source.kind != "reach":
                 raise _Declined("slide")  # its list leaves out the filled cell that stopped it, which was read
-            got = _grid(source.grid) | _grids_read((source.cell, source.direction), functions, names, seen, native)
+            got = _grid(source.grid) | _grids_read((source.cell, source.direction, source.empties), functions, names,
+                                                   seen, native)
         else:
             got = _grids_read(source, functions, names, seen, native)
         return got | _grids_read((e.elem, e.cond) if e.cond is not None else (e.elem,), functions, inner, seen, native)

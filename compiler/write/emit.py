@@ -351,7 +351,12 @@ class PythonWriter:
             args = self.args((e.grid, e.table, N.Const(T.INT, 0, e.degree), e.cell, e.direction))
             return f"_noted_all(s._seen{e.noted}, {self.name('K.' + e.kind)}({args}))", P_ATOM
         args = self.args((e.grid, e.table, N.Const(T.INT, 0, e.degree), e.cell, e.direction))
-        return f"{self.name('K.' + e.kind)}({args})", P_ATOM
+        whole = f"{self.name('K.' + e.kind)}({args})"
+        if e.empties is None:
+            return whole, P_ATOM
+        # the empty cells are elements only where the test on one may hold (blocker_walk.py)
+        alone = f"{self.name('K.met')}({args})" if e.kind == "reach" else "()"
+        return f"({whole} if {self.code(e.empties)} else {alone})", P_ATOM
 
     def w_Runs(self, e: N.Runs) -> tuple[str, int]:
         if e.bits is not None:  # the lines as bits: a few shifts of the cells as one number

@@ -365,10 +365,14 @@ class CythonWriter(PythonWriter):
         ``steps``: the walk's own locals (a move generator's walks, one per level, each have theirs)."""
         d, deg, cells = self.code(walk.direction, P_MUL), walk.degree, walk.cells  # an operand of + and <
         declare("long", start, steps)
-        return [f"{start} = {self.code(walk.cell)}",
+        head = [f"{start} = {self.code(walk.cell)}",
                 f"if {start} < 0 or {start} >= {cells}: raise ValueError('there is no cell here (none) to slide from')",
                 f"if {d} < 0 or {d} >= {deg}: raise IndexError('no such direction')", f"{steps} = 0",
                 f"{var} = _table_at(_p_{walk.table.name}, {start}, {deg}, {d})"]  # both checked: no check
+        if walk.empties is not None:  # whether its empty cells are elements, once per walk (blocker_walk.py)
+            declare("bint", steps + "_all", steps + "_full")
+            head.append(f"{steps}_all = {self.code(walk.empties)}")
+        return head
 
     def walk_body(self, walk: N.Slide, var: str, body: list[str], start: str = "_from",
                   steps: str = "_steps", unchecked: str | None = None) -> list[str]:
@@ -382,6 +386,14 @@ class CythonWriter(PythonWriter):
         if walk.noted >= 0:  # in a remembered ensure's twin: the cell is noted as read
             filled = f"_noted(s._seen{walk.noted}, {var}, {walk.cells}, {filled})"
         out = [f"while {var} >= 0 and {var} != {start} and {steps} < {walk.cells}:"]
+        if walk.empties is not None:  # an empty cell is an element only where walk_head's test says so
+            full = f"{steps}_full"
+            out += [f"    {full} = {filled}", f"    {steps} += 1"]
+            if walk.kind == "slide":
+                out += [f"    if {full}: break", f"    if {steps}_all:"] + ["    " + line for line in body]
+            else:
+                out += [f"    if {steps}_all or {full}:"] + ["    " + line for line in body] + [f"    if {full}: break"]
+            return out + [f"    {var} = _table_at(_p_{walk.table.name}, {var}, {deg}, {d})"]
         if walk.kind == "slide":
             out.append(f"    if {filled}: break")
         out += [f"    {steps} += 1"] + body
