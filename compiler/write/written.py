@@ -21,6 +21,7 @@ from .moves import Source, move_lines
 from ..passes import optimize
 from ..passes.cells_written import journal_writes
 from ..passes.ensure_memo import remember_ensures
+from ..passes.trial_work import drop_idle_work
 from ..passes.directions import choose_directions, steps_of
 from ..passes.guard_order import order_guards
 from ..passes.hoist import hoist_invariants
@@ -38,6 +39,7 @@ def write_game(ir: GameIR) -> GameIR:
     """The game with its trees written as code, by the emitter of the engine it is for, after
     the optimizations both engines share (compiler/passes)."""
     ir = remember_ensures(optimize(ir))  # ensures read once in a position (compiler/passes/ensure_memo.py)
+    ir = drop_idle_work(ir)  # a trial that counts no work keeps no count (compiler/passes/trial_work.py)
     if ir.native_lowered:  # natively, the cells each move writes noted for the end conditions' line searches
         ir = journal_writes(ir)
     writer = CythonWriter() if ir.native_lowered else PythonWriter()
