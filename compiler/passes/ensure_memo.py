@@ -9,9 +9,10 @@ grid noted; a trial whose every write misses the noted cells takes the value rem
 Why that is exact: the condition is a function of the state and ``me`` alone (no argument of
 the move, no let), and a trial changes only cells of grids, each kept by the journal
 (compiler/passes/journal.py), and places the condition does not read, kept whole and put back
-(a counter such as an en passant square, which a pawn's trial clears). Read again after the trial, the condition makes the same reads in
-the same order as before up to the first read of a cell the trial wrote, since every read before
-it returns what it returned before; if it never reads one, it returns what it returned. A scan
+(a counter such as an en passant square, which a pawn's trial clears). Read again after the
+trial, the condition makes the same reads in the same order as before up to the first read of
+a cell the trial wrote, since every read before it returns what it returned before; if it
+never reads one, it returns what it returned. A scan
 for the first cell holding a piece (``first(filled_cells(G, kind, p))``, ``K.first_holding``)
 reads every cell before the one it finds: it is kept as what it looked for and where it
 stopped, so that a write before that cell matters only when the cell now holds what it looks
