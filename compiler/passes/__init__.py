@@ -16,10 +16,12 @@ The pipeline:
    ``board[c] == me`` (or a seat as a number) walks the cells holding it instead.
 4. ``line_source``: an aggregate over a grid's cells (or a seat's pieces) whose first test
    fixes the row or column walks that line's cells alone, on a grid of regular lines.
-5. ``blocker_walk``: a walk along a direction (``reach``, ``slide``) inside ``any`` or ``all``
+5. ``seats_written_out``: ``any`` or ``all`` over the seats, in a game of a fixed number of
+   seats (four at most), written out seat by seat (``E0 or E1``).
+6. ``blocker_walk``: a walk along a direction (``reach``, ``slide``) inside ``any`` or ``all``
    whose test fails (holds) on every empty cell tests only the filled cell it stops on, the
    test on an empty cell computed once per walk.
-6. ``share_values``: in a define's function, a call computed twice or more (of the runtime, of
+7. ``share_values``: in a define's function, a call computed twice or more (of the runtime, of
    another define, an aggregate) is computed once, into a local, where it is first computed
    unconditionally.
 """
@@ -33,6 +35,7 @@ from .blocker_walk import walk_to_blocker
 from .early_exit import stop_early
 from .held_source import walk_held
 from .line_source import walk_lines
+from .seats_written_out import seats_of, write_out_seats
 from .share_values import share_values
 from .tables import read_tables
 
@@ -82,6 +85,10 @@ def optimize(ir, until: str | None = None):
             ir = each_tree(ir, lambda tree: bottom_up(tree, change))
             if name == until:
                 return ir
+        change = write_out_seats(seats_of(ir))
+        ir = each_tree(ir, lambda tree: bottom_up(tree, change))
+        if until == "seats_written_out":
+            return ir
         change = walk_to_blocker(ir.functions)  # (after the grids' passes: a walk they made is seen too)
         ir = each_tree(ir, lambda tree: bottom_up(tree, change))
         if until == "blocker_walk":

@@ -1,0 +1,79 @@
+"""``any`` and ``all`` over the seats, in a game of a fixed number of seats, written out seat by seat.
+
+``any(can_move(p) for p in players)`` and ``can_move(0) or can_move(1)`` say the same in a game
+of two seats; the first walks a loop (in the Python engine a generator, made and run at every
+evaluation; natively a helper method), the second asks twice. Where the game always has the
+same number of seats (at most four), this pass writes the aggregate out: the element with the
+seat's number in place of the variable, joined by ``or`` (``any``) or ``and`` (``all``), a
+``where`` clause joined to each (``C0 and E0`` for ``any``, ``not C0 or E0`` for ``all``). The
+seats are asked in order and the first that decides stops the rest, as the loop stops early;
+not where the elements draw on chance (the aggregate is then not lazy), and not where an
+aggregate inside binds the same name again.
+"""
+from __future__ import annotations
+
+import attrs
+
+from ..ir import nodes as N
+from ..ir import types as T
+from ..ir.traverse import names_known, parts, rebuild
+
+#: the most seats written out (past that the loop is as short to read as to run)
+MOST = 4
+
+
+def write_out_seats(seats: int | None):
+    """The pass for a game of ``seats`` seats (None: a game whose number of seats varies,
+    where it changes nothing): a change of one node, applied children first by the caller."""
+    def change(node):
+        if seats is None or seats > MOST or not _over_seats(node):
+            return node
+        inside = (node.elem,) if node.cond is None else (node.elem, node.cond)
+        if _binds(inside, node.var) or not all(names_known(p) for p in inside):
+            return node  # (a code leaf could read the name where no node shows it)
+        join = "or" if node.func == "any" else "and"
+        out = None
+        for seat in range(seats):
+            value = N.Const(T.INT, node.line, seat)
+            item = _put(node.elem, node.var, value)
+            if node.cond is not None:
+                cond = _put(node.cond, node.var, value)
+                item = (N.Binary(T.BOOL, node.line, "and", cond, item) if join == "or"
+                        else N.Binary(T.BOOL, node.line, "or", N.Not(T.BOOL, node.line, cond), item))
+            out = item if out is None else N.Binary(T.BOOL, node.line, join, out, item)
+        return out if out is not None else N.Const(T.BOOL, node.line, join == "and")
+
+    return change
+
+
+def _over_seats(node) -> bool:
+    """Whether ``node`` is a lazy ``any`` or ``all`` over the seats (``for p in players``)."""
+    return (isinstance(node, N.Aggregate) and node.func in ("any", "all") and node.lazy and not node.display
+            and isinstance(node.source, N.Upto) and isinstance(node.source.count, N.Field)
+            and node.source.count.attr == "n")
+
+
+def _binds(tree, name: str) -> bool:
+    """Whether an aggregate inside ``tree`` binds ``name`` again."""
+    if isinstance(tree, N.Aggregate) and tree.var == name:
+        return True
+    return any(_binds(p, name) for p in parts(tree))
+
+
+def _put(tree, name: str, value):
+    """``tree`` with each read of the local ``name`` made ``value``."""
+    if isinstance(tree, N.Local) and tree.name == name:
+        return value
+    if isinstance(tree, (tuple, list)):
+        return type(tree)(_put(p, name, value) for p in tree)
+    if isinstance(tree, N.Aggregate):  # natively a helper method: the name is no longer one of its parameters
+        tree = attrs.evolve(tree, params=tuple(p for p in tree.params if p[0] != name))
+    if isinstance(tree, N.Node):
+        return rebuild(tree, lambda part: _put(part, name, value))
+    return tree
+
+
+def seats_of(ir) -> int | None:
+    """How many seats every game of ``ir`` has, or None when it varies."""
+    low, high = getattr(ir, "min_players", None), getattr(ir, "max_players", None)
+    return low if low is not None and low == high else None
