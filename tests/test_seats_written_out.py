@@ -80,9 +80,33 @@ def test_games_are_those_of_the_loops_over_the_seats(backend, monkeypatch):
         pytest.skip(native.unavailable_reason())
     import regle.compiler.passes as passes
     tested = regle.loads(ROUND, name="round_out", backend=backend)
-    monkeypatch.setattr(passes, "write_out_seats", lambda seats: lambda node: node)
+    monkeypatch.setattr(passes, "write_out_seats", lambda seats, ways: lambda node: node)
     assert _seat_walks(ROUND)  # (the pass is left out)
     reference = regle.loads(ROUND + "\n# the loops over the seats kept (the pass left out)\n", name="round_loops",
                             backend=backend)
     nodes, decided = play_alike(reference, tested, 150)
     assert nodes > 1_000 and decided > 10
+
+
+def test_each_seat_s_copy_of_a_search_keeps_its_own_ways():
+    """Quoridor's ``ensure all(reachable(board, pawn(p), goal(p), fence) for p in players)``:
+    written out, each seat's search keeps its last ways in a memo of its own (as two calls
+    written by hand do), not one the two searches would take from each other at every trial;
+    the board counts the memos made."""
+    text = (ROOT / "games/classics/quoridor.rules").read_text(encoding="utf-8")
+    before = lower(text)
+    after = optimize(before, until="seats_written_out")
+    memos = [n.name for a in after.actions for n in walk_all(a.ensure_lines) if isinstance(n, N.Global)
+             and "_WAYS_" in n.name]
+    assert len(memos) == len(set(memos)) >= 4
+    board = next(g for g in after.grids if g.name == "board")
+    assert board.ways == next(g for g in before.grids if g.name == "board").ways + 2
+
+
+def walk_all(tree):
+    """Every node in ``tree`` (statements, expressions, tuples of them)."""
+    from regle.compiler.ir.traverse import parts
+    if isinstance(tree, N.Node):
+        yield tree
+    for p in parts(tree) if isinstance(tree, (N.Node, tuple, list)) else ():
+        yield from walk_all(p)

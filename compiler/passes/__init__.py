@@ -85,8 +85,11 @@ def optimize(ir, until: str | None = None):
             ir = each_tree(ir, lambda tree: bottom_up(tree, change))
             if name == until:
                 return ir
-        change = write_out_seats(seats_of(ir))
+        ways = {g.const: g.ways for g in ir.grids}
+        change = write_out_seats(seats_of(ir), ways)
         ir = each_tree(ir, lambda tree: bottom_up(tree, change))
+        ir = attrs.evolve(ir, grids=[attrs.evolve(g, ways=ways[g.const]) if ways[g.const] != g.ways else g
+                                     for g in ir.grids])
         if until == "seats_written_out":
             return ir
         change = walk_to_blocker(ir.functions)  # (after the grids' passes: a walk they made is seen too)

@@ -22,9 +22,15 @@ from ..ir.traverse import names_known, parts, rebuild
 MOST = 4
 
 
-def write_out_seats(seats: int | None):
+def write_out_seats(seats: int | None, ways: dict | None = None):
     """The pass for a game of ``seats`` seats (None: a game whose number of seats varies,
-    where it changes nothing): a change of one node, applied children first by the caller."""
+    where it changes nothing): a change of one node, applied children first by the caller.
+    ``ways``: per grid (its constants' prefix), how many reachable() calls keep their last
+    ways; a seat's copy of such a call gets a memo of its own (one call site per seat, as if
+    written out by hand), and the count grows here (the caller gives the grids the new count)."""
+    ways = {} if ways is None else ways
+    renamed: dict = {}  # (a memo, a seat) -> that seat's memo, the same in every tree it stands in
+
     def change(node):
         if seats is None or seats > MOST or not _over_seats(node):
             return node
@@ -35,9 +41,9 @@ def write_out_seats(seats: int | None):
         out = None
         for seat in range(seats):
             value = N.Const(T.INT, node.line, seat)
-            item = _put(node.elem, node.var, value)
+            item = _own_memos(_put(node.elem, node.var, value), ways, renamed, seat)
             if node.cond is not None:
-                cond = _put(node.cond, node.var, value)
+                cond = _own_memos(_put(node.cond, node.var, value), ways, renamed, seat)
                 item = (N.Binary(T.BOOL, node.line, "and", cond, item) if join == "or"
                         else N.Binary(T.BOOL, node.line, "or", N.Not(T.BOOL, node.line, cond), item))
             out = item if out is None else N.Binary(T.BOOL, node.line, join, out, item)
@@ -70,6 +76,27 @@ def _put(tree, name: str, value):
         tree = attrs.evolve(tree, params=tuple(p for p in tree.params if p[0] != name))
     if isinstance(tree, N.Node):
         return rebuild(tree, lambda part: _put(part, name, value))
+    return tree
+
+
+def _own_memos(tree, ways: dict, renamed: dict, seat: int):
+    """``tree`` (seat ``seat``'s copy) with each memo of kept ways (``G_board__WAYS_1``) the
+    seat's own, made once (the first seat keeps the call's)."""
+    if seat == 0:
+        return tree
+    if isinstance(tree, N.Global):
+        for const in ways:
+            rest = tree.name[len(const) + len("_WAYS_"):]
+            if tree.name.startswith(const + "_WAYS_") and rest.isdigit():
+                if (tree.name, seat) not in renamed:
+                    renamed[tree.name, seat] = f"{const}_WAYS_{ways[const]}"
+                    ways[const] += 1
+                return attrs.evolve(tree, name=renamed[tree.name, seat])
+        return tree
+    if isinstance(tree, (tuple, list)):
+        return type(tree)(_own_memos(p, ways, renamed, seat) for p in tree)
+    if isinstance(tree, N.Node):
+        return rebuild(tree, lambda part: _own_memos(part, ways, renamed, seat))
     return tree
 
 
