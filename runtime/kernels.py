@@ -964,8 +964,7 @@ def neighbours_holding(cells, adj, deg: int, code: int) -> bytes:
     n = len(cells)
     if len(adj) < n * deg:
         raise ValueError("a table of neighbours shorter than the board")
-    return bytes(int(any(0 <= adj[c * deg + d] < n and cells[adj[c * deg + d]] == code for d in range(deg)))
-                 for c in range(n))
+    return bytes(int(any(0 <= x < n and cells[x] == code for x in adj[c * deg:c * deg + deg])) for c in range(n))
 
 
 def around(members, adj, deg: int, n: int) -> list[int]:
