@@ -270,6 +270,15 @@ def side_masks(sides, cells: int) -> list[bytes]:
     return masks
 
 
+def move_table(tag: int, sizes: tuple) -> tuple:
+    """The moves ``(tag, a)`` (``(tag, a, b)``) of an action whose arguments are cells, one
+    tuple per move made once, indexed by the cells (``table[a][b]``); index -1, the last, holds
+    the move of no cell (none, -1), so that every cell a rules value can be indexes its own."""
+    if len(sizes) == 1:
+        return tuple((tag, a) for a in [*range(sizes[0]), -1])
+    return tuple(tuple((tag, a, b) for b in [*range(sizes[1]), -1]) for a in [*range(sizes[0]), -1])
+
+
 def neighbour_rows(table, cells: int) -> tuple:
     """Per cell, the cells a geometry table gives for it (its neighbours, where its leaps land)
     that exist, each a tuple: what :func:`neighbours` makes, made once for a Python engine's

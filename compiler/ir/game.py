@@ -276,6 +276,9 @@ class GameIR:
     memos: int = 0
     #: natively, the C globals bound to the runtime helpers the lowered code calls
     bound_calls: dict = attrs.Factory(dict)
+    #: the Python engine's shared move tuples: (action tag, the cells of each argument's grid),
+    #: one table ``_MOVES_<tag>`` each (compiler/write/moves.py, ``ops.move_table``)
+    move_tables: list = attrs.Factory(list)
     #: the trees above written as code (compiler/write/written.py), for the engine ``native_lowered`` says
     written: bool = False
 

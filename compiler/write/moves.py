@@ -10,6 +10,8 @@ the move it picks. Both walk the same nodes; neither reads the text of a line.
 """
 from __future__ import annotations
 
+from math import prod
+
 import attrs
 
 from ..ir import nodes as N
@@ -22,6 +24,10 @@ from ..passes.directions import Directions, at_step
 #: packed keys: the action in the low 8 bits, then each argument in 27 bits (from -2**26), or,
 #: for an action of three arguments, in 18 bits (from -2**17)
 KEY_TAGS = 256
+
+#: the most moves an action's table of shared tuples holds in a Python engine (two arguments of
+#: a board of 64 cells; past it the tuples are made as the moves are listed)
+MOVE_TABLE_LIMIT = 4096
 
 
 def holding_scan(src: N.Expr) -> bool:
@@ -408,12 +414,31 @@ class _Moves:
         out = [f"if {shared} is None:", f"    {shared} = {code}"]
         return out + ([f"{st.var} = {shared}"] if st.var != shared else [])
 
+    def table(self, st: AddMove) -> str | None:
+        """The Python engine's table of this action's moves, where each of its one or two
+        arguments is a cell of a grid (a tuple per cell made once, ``ops.move_table``: the
+        list of moves then holds shared tuples, none built per move, and the ids' lookup finds
+        each by the tuple itself); None where not (numbers, or more than 4,096 moves)."""
+        cells = getattr(self.w, "grid_cells", None)
+        tables = getattr(self.w, "move_tables", None)
+        if cells is None or tables is None or not 1 <= len(st.args) <= 2:
+            return None
+        sizes = tuple(cells.get(a.type.space) if a.type.kind == "cell" else None for a in st.args)
+        if None in sizes or prod(sizes) > MOVE_TABLE_LIMIT:
+            return None
+        if tables.setdefault(st.tag, sizes) != sizes:  # (one action, one table: its arguments' grids)
+            return None
+        return f"_MOVES_{st.tag}"
+
     def move(self, tag: int, args: tuple) -> str:
         return f"({tag}, {', '.join(args)})" if args else f"({tag},)"
 
     def m_AddMove(self, st: AddMove) -> list[str]:
         args = tuple(self.w.code(a) for a in st.args)
         if not self.native:
+            table = self.table(st)
+            if table is not None:
+                return [f"_add({table}{''.join(f'[{a}]' for a in args)})"]
             return [f"_add({self.move(st.tag, args)})"]
         if len(args) in (1, 2):
             return [f"out.append({self.w.name('K.pair' if len(args) == 1 else 'K.triple')}({st.tag}, {', '.join(args)}))"]

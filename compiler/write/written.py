@@ -43,6 +43,8 @@ def write_game(ir: GameIR) -> GameIR:
     if ir.native_lowered:  # natively, the cells each move writes noted for the end conditions' line searches
         ir = journal_writes(ir)
     writer = CythonWriter() if ir.native_lowered else PythonWriter()
+    # the Python engine's moves of cells taken from tables of tuples made once (compiler/write/moves.py)
+    writer.grid_cells, writer.move_tables = {g.name: g.cells for g in ir.grids}, {}
     code, lines = writer.code, writer.lines
     directions = steps_of(ir.grids)  # each table's changes of row and column by direction
     disjoint = disjoint_tables(ir.grids) if ir.native_lowered else {}  # the pairs of tables no cell is in both of
@@ -78,6 +80,7 @@ def write_game(ir: GameIR) -> GameIR:
     # natively, the aggregates' helper methods and the C globals the written code calls
     written.helpers = list(getattr(writer, "helpers", []))
     written.bound_calls = dict(sorted(getattr(writer, "bound", {}).items()))
+    written.move_tables = sorted(writer.move_tables.items())
     written.written = True
     return written
 
