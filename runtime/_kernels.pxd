@@ -125,6 +125,7 @@ cpdef long walled_distance(object adj_obj, int deg, object slots_obj, object wal
 cpdef bint reachable(object adj_obj, int deg, object slots_obj, object walls_obj, int a, object to, object memo) except -1
 cpdef bint mark_way(object adj_obj, int deg, object slots_obj, object walls_obj, int a, object to, bytearray marks, object memo) except -1
 cpdef bytes take_marks(bytearray marks, bint found)
+cpdef bint walls_hang(object walls_obj, object corners_obj, object around_obj, bytes ways, long w1, long w2=*) except -1
 
 
 # ---- in-place copies and slots, shared by the kernels and runtime/_support.pxd (play()'s keep)

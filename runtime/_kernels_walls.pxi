@@ -307,7 +307,7 @@ cpdef bint mark_way(object adj_obj, int deg, object slots_obj, object walls_obj,
 cpdef bytes take_marks(bytearray marks, bint found):
     """The marks mark_way() left (every place marked when a way was not ``found``, and the last
     byte, where a place that is none is read, always), the scratch emptied for the next
-    position."""
+    position. A mark is 1, or 2 everywhere when no way was found: the last byte says which."""
     cdef Py_ssize_t n = PyByteArray_GET_SIZE(marks)
     cdef bytes out
     if n == 0:
@@ -316,9 +316,57 @@ cpdef bytes take_marks(bytearray marks, bint found):
         out = PyBytes_FromStringAndSize(PyByteArray_AS_STRING(marks), n)
         (<char*>PyBytes_AS_STRING(out))[n - 1] = 1
     else:
-        out = b"\x01" * n
+        out = b"\x02" * n
     memset(PyByteArray_AS_STRING(marks), 0, n)
     return out
+
+
+cpdef bint walls_hang(object walls_obj, object corners_obj, object around_obj, bytes ways, long w1, long w2=-2) except -1:
+    """Whether the walls w1 and w2 (-2: w1 alone), put up, leave every way open: the ways were
+    all found in the position (``ways``, take_marks' bytes, ends in 1), and the new walls touch
+    the walls standing or the board's edge at one corner at most (``corners``: per wall its
+    two corners; ``around``: per corner, 1 on the edge, then the walls that end there). Two
+    squares are parted only by a loop of walls (the edge one of them); walls that hang from
+    one corner, or from none, close no loop. False says nothing: the trial decides."""
+    cdef const short* corners = _tab(corners_obj)
+    cdef const short* around = _tab(around_obj)
+    cdef object keep = _standing(walls_obj)
+    cdef const unsigned char* walls = _ro(keep)
+    cdef Py_ssize_t nwalls = len(walls_obj), ncorners = Py_SIZE(around_obj) // 5, nways = 0 if ways is None else len(ways)
+    cdef long ends[4]
+    cdef long v, x
+    cdef int n, i, j, k, touching = 0
+    cdef bint seen
+    if ways is None or nways == 0 or (<const unsigned char*>PyBytes_AS_STRING(ways))[nways - 1] != 1:
+        return False  # a way was not found in the position: the trial decides
+    if Py_SIZE(corners_obj) < 2 * nwalls:
+        raise ValueError("the corners table is smaller than the walls")
+    if not 0 <= w1 < nwalls or not (w2 == -2 or 0 <= w2 < nwalls):
+        return False  # a wall that is none: the trial decides
+    if w2 == w1:
+        w2 = -2
+    n = 2 if w2 == -2 else 4
+    ends[0], ends[1] = corners[2 * w1], corners[2 * w1 + 1]
+    if w2 != -2:
+        ends[2], ends[3] = corners[2 * w2], corners[2 * w2 + 1]
+    for i in range(n):
+        v = ends[i]
+        if not 0 <= v < ncorners:
+            raise ValueError("a wall's corner is off the corners table")
+        seen = False
+        for j in range(i):
+            seen = seen or ends[j] == v
+        if seen:
+            continue  # (the corner two new walls share, counted once)
+        if around[5 * v]:
+            touching += 1
+            continue
+        for k in range(1, 5):
+            x = around[5 * v + k]
+            if 0 <= x < nwalls and x != w1 and x != w2 and walls[x] != 0:
+                touching += 1
+                break
+    return touching <= 1
 
 
 cpdef list open_neighbours(object adj_obj, int deg, object slots_obj, object walls_obj, int cell):

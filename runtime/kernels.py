@@ -646,7 +646,7 @@ def in_a_row_exactly(cells, adj, deg: int, value: int, n: int) -> bool:
 
 # ---- walls: ways between the cells of a board that no standing wall crosses (runtime/kernels_walls.py)
 from .kernels_walls import (  # noqa: E402,F401 - the kernels' own, in a room of their own
-    open_neighbours, walled_distance, reachable, mark_way, take_marks)
+    open_neighbours, walled_distance, reachable, mark_way, take_marks, walls_hang)
 
 
 def flanked(cells, adj, deg: int, cell: int, value: int, d: int) -> list[int]:

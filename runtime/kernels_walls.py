@@ -221,6 +221,30 @@ def take_marks(marks: bytearray, found: bool) -> bytes:
     if not isinstance(marks, bytearray):
         raise TypeError("the marks must be a bytearray")
     n = len(marks)
-    out = (bytes(marks[:-1]) + b"\x01") if found and n else b"\x01" * n
+    out = (bytes(marks[:-1]) + b"\x01") if found and n else b"\x02" * n
     marks[:] = bytes(n)
     return out
+
+
+def walls_hang(walls, corners, around, ways: bytes, w1: int, w2: int = -2) -> bool:
+    """Whether the walls w1 and w2 (-2: w1 alone), put up, leave every way open: the ways were
+    all found in the position (``ways``, take_marks' bytes, ends in 1), and the new walls touch
+    the walls standing or the board's edge at one corner at most (``corners``: per wall its
+    two corners; ``around``: per corner, 1 on the edge, then the walls that end there). Two
+    squares are parted only by a loop of walls (the edge one of them); walls that hang from
+    one corner, or from none, close no loop. False says nothing: the trial decides."""
+    if not ways or ways[-1] != 1:
+        return False
+    if len(corners) < 2 * len(walls):
+        raise ValueError("the corners table is smaller than the walls")
+    new = [w for w in (w1, w2) if w != -2]
+    if not all(0 <= w < len(walls) for w in new):
+        return False
+    touching = 0
+    for v in dict.fromkeys(c for w in new for c in corners[2 * w:2 * w + 2]):
+        if not 0 <= v < len(around) // 5:
+            raise ValueError("a wall's corner is off the corners table")
+        if around[5 * v] or any(0 <= x < len(walls) and x not in new and walls[x]
+                                for x in around[5 * v + 1:5 * v + 5]):
+            touching += 1
+    return touching <= 1

@@ -267,6 +267,38 @@ def walls(base: Geometry) -> Geometry:
                     tuple(base.rows[a] for a, _b in ends), (), ends=tuple(ends), slots=tuple(slots), base=base)
 
 
+def wall_corners(geo: Geometry) -> tuple[list[int], list[int]] | None:
+    """For walls of a square board, where the walls meet: per wall, its two corners (the ends
+    of the side it stands on, a corner numbered y * (width + 1) + x); per corner, whether it
+    lies on the board's edge (some square around it is not on the board), then the walls that
+    end there (four places, -1 where none). What ``K.walls_hang`` reads to tell that a wall
+    put up closes no loop of walls. None for other boards."""
+    base = geo.base
+    if geo.kind != "walls" or base is None or base.kind != "square":
+        return None
+    width = base.width + 1
+    on_board = {tuple(xy) for xy in base.coords}
+    ends = []
+    for a, b in geo.ends:
+        (xa, ya), (xb, yb) = base.coords[a], base.coords[b]
+        if ya == yb:  # side by side: the side between them runs north and south
+            x = max(xa, xb)
+            ends += [ya * width + x, (ya + 1) * width + x]
+        else:  # one above the other: the side between them runs east and west
+            y = max(ya, yb)
+            ends += [y * width + xa, y * width + xa + 1]
+    corners = width * (base.height + 1)
+    around = [-1] * (5 * corners)
+    for corner in range(corners):
+        x, y = corner % width, corner // width
+        around[5 * corner] = int(any((x - dx, y - dy) not in on_board for dx in (0, 1) for dy in (0, 1)))
+    for wall in range(len(geo.ends)):
+        for corner in ends[2 * wall:2 * wall + 2]:
+            row = around[5 * corner + 1:5 * corner + 5]
+            around[5 * corner + 1 + row.index(-1)] = wall
+    return ends, around
+
+
 def leap_table(geo: Geometry, m: int, n: int) -> tuple[int, tuple]:
     """The cells an (m, n) leaper reaches from each cell (a knight is a (1, 2) leaper): the
     offsets (m, n) and (n, m) with either sign, fewer when m == n or one is 0; per cell, a row of

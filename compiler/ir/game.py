@@ -95,6 +95,8 @@ class GridIR:
     leaps: list = attrs.Factory(list)  # (name, offsets, table) of each leap the rules use (LEAP_1_2)
     ways: int = 0  # how many reachable() calls on it keep the last ways found (WAYS_0, WAYS_1...)
     marks: bool = False  # walls: the ways found in a position are marked on them (MARKS; lower/kept_ways.py)
+    corners: list = attrs.Factory(list)  # walls read by K.walls_hang: per wall, its two corners (CORNERS)
+    around: list = attrs.Factory(list)  # and per corner: on the edge (1), then the walls that end there (AROUND)
     side_masks: bool = False  # a side is given to reachable()/distance(): each side's cells as a mask
     base: str | None = None  # walls: the board whose cells they stand between
     ends: list = attrs.Factory(list)  # walls: per wall, its two cells of the board

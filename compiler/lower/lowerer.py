@@ -14,6 +14,7 @@ from regle.dsl.errors import Diagnostic, Source
 
 from ..ir import types as T
 from ..check.symbols import LIMITS, Symbols
+from ..check.geometry import wall_corners
 from ..check.texts import is_colour
 from ..ir.game import CounterIR, EnumIR, GameIR, GridIR, TableIR, ZoneIR
 from .grids import GridLowering, gconst
@@ -81,6 +82,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         self.way_memos: dict[str, int] = {}  # per board, how many reachable() calls keep the ways found
         self.way_marks: str | None = None  # while a kept-ways source is lowered: reachable() marks its way there
         self.way_marks_of: set[str] = set()  # the walls grids whose ways are marked (their W_MARKS)
+        self.wall_corners_of: set[str] = set()  # the walls grids whose walls' corners are read (W_CORNERS, W_AROUND)
         self.side_masks_of: set[str] = set()  # the boards a side is searched to on (their SIDE_MASKS)
         #: while an ensure's trial is written: per procedure, the statements it keeps (ensure.py)
         self.trial_blocks: dict | None = None
@@ -322,6 +324,8 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                         for (g, m, n), (deg, table) in sorted(self.leap_tables.items()) if g == gr.name]
             gr.ways = self.way_memos.get(gr.name, 0)
             gr.marks = gr.name in self.way_marks_of
+            if gr.name in self.wall_corners_of:
+                gr.corners, gr.around = wall_corners(self.sym.grids[gr.name].geo)
             gr.side_masks = gr.name in self.side_masks_of
             gr.line_bits = self.line_bits_of.get(gr.name, [])
         return GameIR(
