@@ -408,9 +408,11 @@ def test_placing_from_a_supply_twins_agree(nlanes, height, data):
     assert placed == (sum(1 for v in pattern[2] if v) if supply is None else len(supply) - len(taking))
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.integers(1, 4), st.integers(1, 4), st.data())
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 5), st.integers(1, 10), st.data())
 def test_drop_into_and_group_keys_twins_agree(nlanes, height, data):
+    """Lanes of up to ten cells, with holes under pieces: the same landing, grid, supply and
+    overflow from both twins."""
     cells = bytes(data.draw(st.lists(st.integers(0, 3), min_size=nlanes * height, max_size=nlanes * height)))
     lane, value = data.draw(st.integers(0, nlanes - 1)), data.draw(st.integers(0, 2))
     taking = data.draw(st.none() | st.lists(st.integers(0, 2), max_size=4))
