@@ -18,8 +18,9 @@ from ..ir import nodes as N
 from ..ir import statements as S
 from ..ir.traverse import parts
 
-#: methods of the state that a trial may call and that count no work
-_QUIET = ("_remember", "_missed", "_scanned", "_work_done", "_work_back")
+#: methods of the state that a trial's body may call and that count no work (the memo's; the work
+#: count's own calls stand before and after the body, not in it)
+_QUIET = ("_remember", "_missed", "_scanned")
 
 
 def drop_idle_work(ir):
