@@ -25,6 +25,7 @@ from ..passes.trial_work import drop_idle_work
 from ..passes.directions import choose_directions, steps_of
 from ..passes.guard_order import order_guards
 from ..passes.hoist import hoist_invariants
+from ..passes.shared_calls import share_calls
 from ..passes.neighbour_mask import REST, mask_neighbour_tests
 from ..passes.items_in_place import items_in_place
 from ..passes.walk_membership import disjoint_tables, tell_by_walk
@@ -124,7 +125,9 @@ def _step(st: StepIR, writer, steps: dict, disjoint: dict, defines: dict, rests:
     # the parts of guards a loop does not change computed before it (compiler/passes/hoist.py),
     # then the reads of the state made twice taken once (compiler/passes/reads.py)
     moves = choose_directions(order_guards(tuple(st.move_lines)), steps)
+    moves, calls = share_calls(moves)  # a scan of the position asked twice, made once (compiler/passes/shared_calls.py)
     moves, lifted = hoist_invariants(moves, writer.native)
+    lifted = [*calls, *lifted]
     if not writer.native:  # a define's first test of a cell's neighbours answered for every cell at once (compiler/passes/neighbour_mask.py)
         moves = mask_neighbour_tests(moves, defines, Source, rests)
     if writer.native:  # short lists of whole numbers walked in their loops, as C locals (compiler/passes/items_in_place.py)

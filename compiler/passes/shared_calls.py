@@ -1,0 +1,154 @@
+"""Calls shared within a move generator: a scan of the position asked twice or more by the
+guards and loop sources of one step's generator is made once.
+
+``define pawn(p) = first(filled_cells(board, p))`` reads well, and a game of pawns asks for
+``pawn(me)`` in several actions' guards (where may the pawn step, is the other pawn next to
+it, is this the square behind it). Each is a scan of the board; a generator that asked three
+times scanned three times. This pass makes the first of them, where it is computed whatever
+the guards decide (the test of a guard at the top of the generator, or the list of a loop
+there, outside ``and``/``or``'s right side, a branch, an aggregate), into a local (``_call0``)
+computed just before that statement, and every later occurrence in the generator, however
+deep, reads the local.
+
+Why it is exact: the call is a pure read of the state and ``me`` (a seat's first piece, a count
+of one value: ``SHARED``), of a number (natively a C number). A generator writes the state only
+in an ``ensure`` trial, a method of its own that puts back what it wrote before returning, so
+each later occurrence would compute the same value; the local is computed where the first
+occurrence was, so it raises or not as the generator did. Occurrences before that statement,
+and those inside an aggregate (natively a method of its own, given the names it reads), are
+left as they are.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import attrs
+
+from ..ir import nodes as N
+from ..ir import statements as S
+from ..ir.traverse import lineless, over, walk
+
+#: the runtime's reads of a position, each a number, that a generator may share: a seat's (or
+#: a kind's) first cell on a grid, how many cells hold a value
+SHARED = frozenset(("K.first_holding", "K.count_byte"))
+#: the kinds of value a shared local may hold (natively a C number)
+_NUMBERS = frozenset(("int", "enum", "player", "cell", "bool", "direction"))
+#: what the locals made here are called (``_call0``, ``_call1``...)
+PREFIX = "_call"
+#: the statements whose expression is computed whatever the guards decide, by field
+_HEADS = {"Guard": "test", "Scan": "source", "PairScan": "source", "CellScan": "cells", "NeighbourScan": "cells",
+          "ItemScan": "cells", "SlideScan": "cells"}
+
+
+def share_calls(items: tuple) -> tuple[tuple, list[str]]:
+    """``items`` (a step's move generator, nested) with each call of ``SHARED`` that it makes
+    twice or more computed once into a local; and the names of the locals made."""
+    made: list[str] = []
+    items = tuple(items)
+    while True:
+        repeated = {key for key, n in Counter(_key(e) for e in _candidates(items, frozenset(made))).items() if n > 1}
+        found = _first_unconditional(items, repeated, frozenset(made))
+        if found is None:
+            return items, made
+        at, e = found
+        local = N.Local(e.type, 0, f"{PREFIX}{len(made)}")
+        made.append(local.name)
+        key = _key(e)
+        rest = tuple(_replace(item, key, local) for item in items[at:])
+        items = (*items[:at], S.Assign(items[at].line, local, "=", e), *rest)
+
+
+def _key(e: N.Expr) -> str:
+    return repr(lineless(e))
+
+
+def _shareable(e, made: frozenset) -> bool:
+    """A call of ``SHARED`` of a number, reading no name but ``me`` and the locals made here."""
+    if not (isinstance(e, N.Helper) and e.name in SHARED and e.type.kind in _NUMBERS):
+        return False
+    for n in walk(e):
+        if isinstance(n, N.Local) and n.name != "me" and n.name not in made:
+            return False
+        if isinstance(n, (N.Aggregate, N.Code)):
+            return False
+    return True
+
+
+def _exprs(item):
+    """The expressions a statement holds (its own fields and those of its body's statements),
+    not those inside an aggregate."""
+    for field in attrs.fields(type(item)):
+        value = getattr(item, field.name)
+        if isinstance(value, N.Expr):
+            yield value
+        elif isinstance(value, tuple):
+            for part in value:
+                if isinstance(part, N.Expr):
+                    yield part
+                elif attrs.has(type(part)) and isinstance(part, S.Stmt):
+                    yield from _exprs(part)
+
+
+def _calls_in(e: N.Expr, made: frozenset):
+    """The shareable calls in ``e``, outside aggregates."""
+    if isinstance(e, N.Aggregate):
+        return
+    if _shareable(e, made):
+        yield e
+    for field in attrs.fields(type(e)):
+        value = getattr(e, field.name)
+        for part in (value if isinstance(value, tuple) else (value,)):
+            if isinstance(part, N.Expr):
+                yield from _calls_in(part, made)
+
+
+def _candidates(items: tuple, made: frozenset):
+    for item in items:
+        for e in _exprs(item):
+            yield from _calls_in(e, made)
+
+
+def _unconditional(e: N.Expr, made: frozenset):
+    """The shareable calls computed whenever ``e`` is: not in the right side of ``and``/``or``,
+    a branch of ``if``, or an aggregate; innermost first (arguments before the call)."""
+    if isinstance(e, N.Aggregate):
+        return
+    if isinstance(e, N.Binary) and e.op in ("and", "or"):
+        yield from _unconditional(e.left, made)
+        return
+    if isinstance(e, N.Cond):
+        yield from _unconditional(e.test, made)
+        return
+    for field in attrs.fields(type(e)):
+        value = getattr(e, field.name)
+        for part in (value if isinstance(value, tuple) else (value,)):
+            if isinstance(part, N.Expr):
+                yield from _unconditional(part, made)
+    if _shareable(e, made):
+        yield e
+
+
+def _first_unconditional(items: tuple, repeated: set, made: frozenset):
+    """(index, call): the first top-level statement that computes a repeated call whatever
+    the guards decide, and that call; None when there is none."""
+    for at, item in enumerate(items):
+        field = _HEADS.get(type(item).__name__)
+        head = getattr(item, field, None) if field else None
+        if not isinstance(head, N.Expr):
+            continue
+        for e in _unconditional(head, made):
+            if _key(e) in repeated:
+                return at, e
+    return None
+
+
+def _replace(value, key: str, local: N.Local):
+    """``value`` (a statement, a tree, a tuple) with each occurrence of the call ``key``
+    outside aggregates read from ``local``."""
+    if isinstance(value, N.Aggregate):
+        return value
+    if isinstance(value, N.Expr) and _key(value) == key:
+        return local
+    if isinstance(value, (tuple, list)) or attrs.has(type(value)):
+        return over(value, lambda part: _replace(part, key, local))
+    return value
