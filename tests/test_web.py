@@ -29,8 +29,8 @@ def _path(name: str) -> Path:
 
 
 class Served:
-    def __init__(self, name: str, seats=None, players=None):
-        self.game = regle.load(_path(name))
+    def __init__(self, name: str, seats=None, players=None, game=None):
+        self.game = game if game is not None else regle.load(_path(name))
         self.server = make_server(self.game, port=0, seats=seats, players=players)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         threading.Thread(target=self.server.serve_forever, daemon=True).start()

@@ -46,7 +46,11 @@ def test_one_click_on_an_empty_point_places_a_go_stone(browser, served):
 
 
 def test_hex_is_played_to_its_end_by_board_clicks_alone(browser, served):
-    s = served("hex")
+    """On a board of 5 (a game of a dozen clicks; 11's took a minute of clicks and redraws)."""
+    from test_web import _path
+    text = _path("hex").read_text(encoding="utf-8")
+    assert "param size = 11" in text
+    s = served("hex", game=regle.loads(text.replace("param size = 11", "param size = 5"), name="hex5"))
     wait, By = _open(browser, s.url)
     rng = random.Random(5)
     clicks = 0
