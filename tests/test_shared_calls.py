@@ -4,12 +4,12 @@ Trees before and after, what the pass leaves alone, and games played alike with 
 without it on both engines."""
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 
 import regle
+from conftest import play_alike
 from regle.compiler.generate import engine_source, native_source
 from regle.compiler.ir import nodes as N
 from regle.compiler.ir import statements as S
@@ -86,8 +86,8 @@ def test_quoridor_scans_each_pawn_once_per_generator():
 @pytest.mark.parametrize("backend", ["python", "native"])
 def test_games_alike_with_the_pass_and_without(backend, monkeypatch):
     """Quoridor on a 5x5 board with scans shared and without (the pass made the identity; the
-    text marked by a comment so that the engine is cached as its own): the same legal ids at
-    every node of seeded games."""
+    text marked by a comment so that the engine is cached as its own): the same legal moves and
+    ids at every node of seeded games (conftest.play_alike)."""
     if backend == "native":
         from regle import native
         if not native.available():
@@ -98,16 +98,5 @@ def test_games_alike_with_the_pass_and_without(backend, monkeypatch):
     monkeypatch.setattr(written, "share_calls", lambda items: (tuple(items), []))
     reference = regle.loads(text + "\n# every scan made where it is asked\n", name="shared_calls_not", backend=backend)
     assert "_call0" not in engine_source(text + "\n# every scan made where it is asked\n", "q.rules")
-    nodes = 0
-    for seed in range(30 if backend == "native" else 8):
-        a, b = tested.new_game(seed=seed), reference.new_game(seed=seed)
-        rng = random.Random(seed)
-        while not a.over:
-            ids = a.legal_action_ids()
-            assert ids == b.legal_action_ids(), (seed, a.decisions)
-            i = rng.choice(ids)
-            a.advance_id(i)
-            b.advance_id(i)
-            nodes += 1
-        assert b.over and a.winners == b.winners
+    nodes, _decided = play_alike(reference, tested, 30 if backend == "native" else 8, ids=True)
     assert nodes > 300
