@@ -144,28 +144,28 @@ def lower(low, ways: WaysPlan, ctx: Ctx, guard_ctx: Ctx, index: int, trial: N.Ex
     hoisted.append(Source(line, var, low.helper("K.take_marks", T.ANY, N.Global(T.ANY, 0, marks), found), once=True,
                           c_type="bytes"))
     clear = None
-    for cell in ways.cells:
+    cells = [low.tree(cell, guard_ctx) for cell in ways.cells]
+    for cell in cells:
         # a cell that is none reads the last mark, always set: the trial decides
-        free = N.binary("==", N.Index(T.INT, 0, N.Local(T.ANY, 0, var), low.tree(cell, guard_ctx)),
-                        N.Const(T.INT, 0, 0), T.BOOL, line)
+        free = N.binary("==", N.Index(T.INT, 0, N.Local(T.ANY, 0, var), cell), N.Const(T.INT, 0, 0), T.BOOL, line)
         clear = free if clear is None else N.binary("and", clear, free, T.BOOL, line)
-    hang = _hanging(low, ways, var, guard_ctx)
+    hang = _hanging(low, ways, var, cells)
     if hang is not None:  # walls that close no loop of walls leave every way open
         clear = N.binary("or", clear, hang, T.BOOL, line)
     return N.binary("or", clear, trial, T.BOOL, line)
 
 
-def _hanging(low, ways: WaysPlan, var: str, guard_ctx: Ctx) -> N.Expr | None:
+def _hanging(low, ways: WaysPlan, var: str, cells: list) -> N.Expr | None:
     """``K.walls_hang(W, corners, around, marks, w1[, w2])``: whether the one or two walls a
     candidate puts up touch the walls standing, or the board's edge, at one corner at most
     (then, the ways being open in the position, they stay open: a wall parts two squares only
-    as part of a loop of walls). Only for walls of a square board; None elsewhere."""
+    as part of a loop of walls); ``cells``: the trees of the wall places the candidate writes.
+    Only for walls of a square board; None elsewhere."""
     sym = low.sym.grids[ways.walls]
     if len(ways.cells) > 2 or wall_corners(sym.geo) is None:
         return None
     low.wall_corners_of.add(ways.walls)
     g = gconst(ways.walls)
-    cells = [low.tree(cell, guard_ctx) for cell in ways.cells]
     return low.helper("K.walls_hang", T.BOOL, N.Field(T.ANY, 0, f"g_{ways.walls}"), N.Global(T.ANY, 0, f"{g}_CORNERS"),
                       N.Global(T.ANY, 0, f"{g}_AROUND"), N.Local(T.ANY, 0, var), *cells)
 

@@ -16,7 +16,7 @@ import attrs
 
 from ..ir import nodes as N
 from ..ir import types as T
-from ..ir.traverse import names_known, parts, rebuild
+from ..ir.traverse import names_known, over, parts
 
 #: the most seats written out (past that the loop is as short to read as to run)
 MOST = 4
@@ -70,13 +70,9 @@ def _put(tree, name: str, value):
     """``tree`` with each read of the local ``name`` made ``value``."""
     if isinstance(tree, N.Local) and tree.name == name:
         return value
-    if isinstance(tree, (tuple, list)):
-        return type(tree)(_put(p, name, value) for p in tree)
     if isinstance(tree, N.Aggregate):  # natively a helper method: the name is no longer one of its parameters
         tree = attrs.evolve(tree, params=tuple(p for p in tree.params if p[0] != name))
-    if isinstance(tree, N.Node):
-        return rebuild(tree, lambda part: _put(part, name, value))
-    return tree
+    return over(tree, lambda part: _put(part, name, value))
 
 
 def _own_memos(tree, ways: dict, renamed: dict, seat: int):
@@ -93,11 +89,7 @@ def _own_memos(tree, ways: dict, renamed: dict, seat: int):
                     ways[const] += 1
                 return attrs.evolve(tree, name=renamed[tree.name, seat])
         return tree
-    if isinstance(tree, (tuple, list)):
-        return type(tree)(_own_memos(p, ways, renamed, seat) for p in tree)
-    if isinstance(tree, N.Node):
-        return rebuild(tree, lambda part: _own_memos(part, ways, renamed, seat))
-    return tree
+    return over(tree, lambda part: _own_memos(part, ways, renamed, seat))
 
 
 def seats_of(ir) -> int | None:

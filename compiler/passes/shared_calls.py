@@ -22,11 +22,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-import attrs
-
 from ..ir import nodes as N
 from ..ir import statements as S
-from ..ir.traverse import lineless, over, walk
+from ..ir.traverse import children, lineless, over, parts, walk
 
 #: the runtime's reads of a position, each a number, that a generator may share: a seat's (or
 #: a kind's) first cell on a grid, how many cells hold a value
@@ -75,18 +73,18 @@ def _shareable(e, made: frozenset) -> bool:
 
 
 def _exprs(item):
-    """The expressions a statement holds (its own fields and those of its body's statements),
-    not those inside an aggregate."""
-    for field in attrs.fields(type(item)):
-        value = getattr(item, field.name)
-        if isinstance(value, N.Expr):
-            yield value
-        elif isinstance(value, tuple):
-            for part in value:
-                if isinstance(part, N.Expr):
-                    yield part
-                elif attrs.has(type(part)) and isinstance(part, S.Stmt):
-                    yield from _exprs(part)
+    """The expressions a statement holds (its own fields and those of its body's statements)."""
+    for part in parts(item):
+        if isinstance(part, N.Expr):
+            yield part
+        elif isinstance(part, S.Stmt):
+            yield from _exprs(part)
+        elif isinstance(part, tuple):
+            for inner in part:
+                if isinstance(inner, N.Expr):
+                    yield inner
+                elif isinstance(inner, S.Stmt):
+                    yield from _exprs(inner)
 
 
 def _calls_in(e: N.Expr, made: frozenset):
@@ -95,11 +93,8 @@ def _calls_in(e: N.Expr, made: frozenset):
         return
     if _shareable(e, made):
         yield e
-    for field in attrs.fields(type(e)):
-        value = getattr(e, field.name)
-        for part in (value if isinstance(value, tuple) else (value,)):
-            if isinstance(part, N.Expr):
-                yield from _calls_in(part, made)
+    for part in children(e):
+        yield from _calls_in(part, made)
 
 
 def _candidates(items: tuple, made: frozenset):
@@ -119,11 +114,8 @@ def _unconditional(e: N.Expr, made: frozenset):
     if isinstance(e, N.Cond):
         yield from _unconditional(e.test, made)
         return
-    for field in attrs.fields(type(e)):
-        value = getattr(e, field.name)
-        for part in (value if isinstance(value, tuple) else (value,)):
-            if isinstance(part, N.Expr):
-                yield from _unconditional(part, made)
+    for part in children(e):
+        yield from _unconditional(part, made)
     if _shareable(e, made):
         yield e
 
@@ -149,6 +141,4 @@ def _replace(value, key: str, local: N.Local):
         return value
     if isinstance(value, N.Expr) and _key(value) == key:
         return local
-    if isinstance(value, (tuple, list)) or attrs.has(type(value)):
-        return over(value, lambda part: _replace(part, key, local))
-    return value
+    return over(value, lambda part: _replace(part, key, local))
