@@ -299,6 +299,22 @@ def wall_corners(geo: Geometry) -> tuple[list[int], list[int]] | None:
     return ends, around
 
 
+def point_line_tables(lines, cells: int) -> tuple[list[int], list[int]]:
+    """A board of points and lines as two tables of the shape a cell's neighbours have, for loops
+    that walk them in C (compiler/passes/point_lines.py): per point, the numbers of the lines
+    through it in the order they were declared, and per line, its points in order; each row as
+    long as the longest, -1 after its end. Empty for a board with no lines."""
+    if not lines:
+        return [], []
+    through: list[list[int]] = [[] for _ in range(cells)]
+    for number, line in enumerate(lines):
+        for c in line:
+            through[c].append(number)
+    most, longest = max(map(len, through)), max(map(len, lines))
+    return ([v for row in through for v in row + [-1] * (most - len(row))],
+            [c for line in lines for c in list(line) + [-1] * (longest - len(line))])
+
+
 def leap_table(geo: Geometry, m: int, n: int) -> tuple[int, tuple]:
     """The cells an (m, n) leaper reaches from each cell (a knight is a (1, 2) leaper): the
     offsets (m, n) and (n, m) with either sign, fewer when m == n or one is 0; per cell, a row of

@@ -92,6 +92,8 @@ class GridIR:
     layout: tuple = ("square", ())  # for drawing: cell shape and centres (geometry.layout)
     numbered: dict = attrs.Factory(dict)  # a numbered grid: number (from 1) -> cell
     lines: list = attrs.Factory(list)  # a board of points and lines: per line, its cells in order
+    line_ids: list = attrs.Factory(list)  # and per point, the lines through it; per line, its cells (geometry.point_line_tables)
+    line_cells: list = attrs.Factory(list)
     leaps: list = attrs.Factory(list)  # (name, offsets, table) of each leap the rules use (LEAP_1_2)
     ways: int = 0  # how many reachable() calls on it keep the last ways found (WAYS_0, WAYS_1...)
     marks: bool = False  # walls: the ways found in a position are marked on them (MARKS; lower/kept_ways.py)

@@ -55,8 +55,8 @@ def gconst(name: str) -> str:
 def owns_table(grid_attr: str, table: str) -> bool:
     """Whether ``table`` (``G_board__ADJ``, ``G_board__LEAP_1_2``) is one of the grid's own,
     the grid named by its state attribute or the local it is read into (``g_board``): every
-    cell the table gives is one of that grid's."""
-    return grid_attr.startswith("g_") and table.startswith(gconst(grid_attr[2:]) + "_")
+    cell the table gives is one of that grid's (``_LINE_IDS`` gives lines' numbers: not cells)."""
+    return grid_attr.startswith("g_") and table.startswith(gconst(grid_attr[2:]) + "_") and not table.endswith("_LINE_IDS")
 
 
 class GridLowering:

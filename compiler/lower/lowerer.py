@@ -14,7 +14,7 @@ from regle.dsl.errors import Diagnostic, Source
 
 from ..ir import types as T
 from ..check.symbols import LIMITS, Symbols
-from ..check.geometry import wall_corners
+from ..check.geometry import point_line_tables, wall_corners
 from ..check.texts import is_colour
 from ..ir.game import CounterIR, EnumIR, GameIR, GridIR, TableIR, ZoneIR
 from .grids import GridLowering, gconst
@@ -222,6 +222,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
         seats = sym.game.max_players if sym.game else 2
         for g in sym.grids.values():
             geo = g.geo
+            point_lines = point_line_tables(geo.lines, geo.cells)  # lines(G, c) walked in C (passes/point_lines.py)
             if g.elem.kind == "piece" and len(sym.enums[g.elem.name].members) * seats > 254:
                 kinds = len(sym.enums[g.elem.name].members)  # a cell holds owner * kinds + kind + 1 in a byte
                 self.error(f"{kinds} kinds of piece for {seats} players do not fit a cell ({kinds * seats} pieces; "
@@ -236,6 +237,7 @@ class Lowerer(ExpressionLowering, CallLowering, StatementLowering, ActionLowerin
                                 layout=geo.layout(),
                                 numbered={n: c for n, c in enumerate(geo.reading_order(), 1)} if geo.numbered else {},
                                 lines=[list(line) for line in geo.lines],
+                                line_ids=point_lines[0], line_cells=point_lines[1],
                                 base=g.node.size[0].id if geo.kind == "walls" else None,
                                 ends=[list(pair) for pair in geo.ends], slots=list(geo.slots),
                                 per_turn=g.node.per == "turn", per_step=g.node.per == "step"))

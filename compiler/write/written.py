@@ -5,7 +5,8 @@ blocks of statements as trees (``nodes``, ``statements``); this is the one place
 code, by the emitter of the engine being made (``PythonWriter``, or ``CythonWriter`` for a game
 lowered with ``native_lowered``), after the passes each engine needs: the reads of the state a
 method makes twice taken once (compiler/passes/reads.py), the cell lists a define builds twice built
-once (compiler/passes/share.py), natively the move generators' packed keys (compiler/write/moves.py). It
+once (compiler/passes/share.py), natively the lines through a point walked in tables
+(compiler/passes/point_lines.py) and the move generators' packed keys (compiler/write/moves.py). It
 runs before the template is laid out, so that what writing declares (natively an aggregate's
 helper method, the C globals bound to runtime helpers) is complete when the module is.
 """
@@ -18,7 +19,8 @@ from .emit_native import CythonWriter, c_type
 from ..ir.game import ActionIR, GameIR, StepIR
 from .keyed import keyed_moves
 from .moves import Source, move_lines
-from ..passes import optimize
+from ..passes import bottom_up, each_tree, optimize
+from ..passes.point_lines import walk_point_lines
 from ..passes.cells_written import journal_writes
 from ..passes.ensure_memo import remember_ensures
 from ..passes.trial_work import drop_idle_work
@@ -39,7 +41,10 @@ from ..ir import statements as S
 def write_game(ir: GameIR) -> GameIR:
     """The game with its trees written as code, by the emitter of the engine it is for, after
     the optimizations both engines share (compiler/passes)."""
-    ir = remember_ensures(optimize(ir))  # ensures read once in a position (compiler/passes/ensure_memo.py)
+    ir = optimize(ir)
+    if ir.native_lowered:  # natively, lines(G, c) walked by the lines' numbers in C tables (compiler/passes/point_lines.py)
+        ir = each_tree(ir, lambda tree, change=walk_point_lines(ir.grids): bottom_up(tree, change))
+    ir = remember_ensures(ir)  # ensures read once in a position (compiler/passes/ensure_memo.py)
     ir = drop_idle_work(ir)  # a trial that counts no work keeps no count (compiler/passes/trial_work.py)
     if ir.native_lowered:  # natively, the cells each move writes noted for the end conditions' line searches
         ir = journal_writes(ir)
