@@ -328,6 +328,10 @@ cdef class NativeCore:
         if s.over or s._legal is not None:
             return -1
         plan = plan_of(s)
+        if 0 <= wanted < _NIDS:  # where the ids last listed had it: the key there says if it is this one
+            i = _AT_ID[wanted]
+            if i < s._nkeys and key_id(s._keys_tag, s._keys[i], plan) == wanted:
+                return i
         if s._keys_tag >= 0:
             row = plan + 8 * s._keys_tag
             if row[0] == 2:  # one plain argument: id = offset + value - lowest
@@ -582,6 +586,9 @@ cdef list _ids_list(NativeCore s, Py_ssize_t n):
 # the ids up to 4,095 made once: legal_action_ids hands them out with no int made per id
 cdef Py_ssize_t _NIDS = 4096
 cdef tuple _IDS = tuple(range(_NIDS))
+# per id below 4,096, the place among its state's keys where legal_action_ids last found it (any
+# state's: a hint, checked against the keys of the state that reads it before it is trusted)
+cdef int _AT_ID[4096]
 
 
 cdef inline Py_ssize_t _fill_ids(PyObject** slots, signed char* mask, Py_ssize_t nids, const long* keys,
@@ -648,11 +655,13 @@ cdef inline Py_ssize_t _fill_ids(PyObject** slots, signed char* mask, Py_ssize_t
 
 
 cdef inline void _take(PyObject** slots, signed char* mask, PyObject** ids, Py_ssize_t i, long long v) noexcept:
-    """_fill_ids' sink: a 1 at the id in the mask, or the id's shared int into place i."""
+    """_fill_ids' sink: a 1 at the id in the mask, or the id's shared int into place i (and i
+    noted as where id v was, for advance_id to look there first: _key_of_id)."""
     if mask != NULL:
         mask[v] = 1
     else:
         _put_id(slots, i, ids[v])
+        _AT_ID[v] = <int>i
 
 
 cdef inline void _put_id(PyObject** slots, Py_ssize_t i, PyObject* item) noexcept:

@@ -53,3 +53,40 @@ def test_the_ids_of_every_move_as_a_copy_would_give_them(game):
             pick = rng.choice(ids)
             del ids
             state.advance_id(pick)
+
+
+@pytest.mark.parametrize("path", ["games/classics/breakthrough.rules", "games/classics/morris.rules",
+                                  "games/classics/pentago.rules"])
+def test_advance_id_looks_first_where_the_ids_last_listed_had_it_and_trusts_only_its_own_keys(path):
+    """advance_id (play_id) looks for an id's key first at the place where the last ids listed,
+    by any state, put that id (runtime/_support.pyx, ``_AT_ID``). Two states of one game listed
+    in turn leave each other's places there: every id of one still plays its own move (as the
+    Python engine's state plays it), and an id legal in the other alone is refused."""
+    native, python = (regle.load(ROOT / path, backend=b) for b in ("native", "python"))
+    rng = random.Random(5)
+    checked = refused = 0
+    for seed in range(6):
+        a, b = native.new_game(2, seed=seed), native.new_game(2, seed=seed + 100)
+        ref = python.new_game(2, seed=seed)
+        for _ in range(rng.randrange(1, 30)):  # b some moves further on than a, or another game
+            if b.over:
+                break
+            b.advance_id(rng.choice(b.legal_action_ids()))
+        while not a.over and not b.over:
+            ids_a = list(a.legal_action_ids())
+            ids_b = list(b.legal_action_ids())  # the places noted now are b's
+            assert ids_a == ref.legal_action_ids()
+            for i in [x for x in ids_b if x not in ids_a][:3]:
+                with pytest.raises(regle.IllegalMove):
+                    a.copy().advance_id(i)
+                refused += 1
+            pick = rng.choice(ids_a)
+            for x in rng.sample(ids_a, min(3, len(ids_a))):  # a few of a's ids played on copies
+                assert a.copy().play_id(x).to_json() == ref.copy().advance_id(x).to_json()
+                checked += 1
+            a.advance_id(pick)
+            ref.advance_id(pick)
+            assert a.to_json() == ref.to_json()
+            if rng.random() < 0.5 and not b.over:
+                b.advance_id(rng.choice(b.legal_action_ids()))
+    assert checked > 100 and refused > 10
