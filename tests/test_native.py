@@ -617,6 +617,10 @@ def test_grids_of_numbers_are_arrays_of_c_numbers_natively(engines):
     assert "cdef public _numbers_t g_tally" in source and "_number_at(g_tally, c_)[0] = " in source
     trial = source[source.index("cdef bint _ensure_0"):]
     assert "_was0" in trial[:trial.index("\n\n")]  # the trial's cell put back, not the grid copied
+    total = source[source.index("cdef long _agg_0_sum"):]  # sum(tally[x] ...): the array read once, typed
+    total = total[:total.index("\n\n")]
+    assert "cdef _numbers_t _g_tally" in total and "_g_tally = s.g_tally" in total and "s.g_tally" not in total.split(
+        "_g_tally = s.g_tally")[1]
     rng = random.Random(3)
     for seed in range(8):
         a, b = python.new_game(seed=seed), compiled.new_game(seed=seed)

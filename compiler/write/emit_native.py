@@ -233,8 +233,8 @@ class CythonWriter(PythonWriter):
         is the Python engine's comprehension."""
         if e.display:
             return super().w_Aggregate(e)
-        grids: dict[str, N.Field] = {}
-        decls: dict[str, list[str]] = {"long": [], "bint": [], "bytearray": [], "const unsigned char": [],
+        grids: dict[str, str] = {}  # the state's grids it reads, each once into a local: name -> C type
+        decls: dict[str, list[str]] = {"long": [], "bint": [], "bytearray": [], "_numbers_t": [], "const unsigned char": [],
                                        "unsigned long long": [], "Py_ssize_t": []}
 
         arrays: dict[str, int] = {}  # the C arrays among them: name -> length
@@ -245,8 +245,8 @@ class CythonWriter(PythonWriter):
                 arrays.update((n, length) for n in names if length)
         bytes_read: set[str] = set()  # the grids whose bytes a walk of their own tables reads unchecked
         walk, result = self.aggregate_walk(e, grids, declare, "", bytes_read)
-        for attr in grids:
-            declare("bytearray", "_" + attr)
+        for attr, ctype in grids.items():
+            declare(ctype, "_" + attr)
         lines = [f"_{attr} = s.{attr}" for attr in grids] + [f"_p_{attr} = _bytes_of(_{attr})" for attr in bytes_read]
         lines += walk + [f"return {result}"]
         decls["const unsigned char"] = [f"*_p_{attr}" for attr in bytes_read]
@@ -420,9 +420,10 @@ def _walked_grid(source, grids: dict) -> str | None:
     cells; else None."""
     if isinstance(source, N.Slide) and isinstance(source.grid, N.Local):
         attr = source.grid.name[1:]  # the grid's local, _g_board
-        return attr if attr in grids else None
+        return attr if grids.get(attr) == "bytearray" else None
     if isinstance(source, N.NeighbourList):  # its table is named after the grid: G_board__ADJ
-        return next((attr for attr in grids if owns_table(attr, source.table)), None)
+        return next((attr for attr, ctype in grids.items() if ctype == "bytearray" and owns_table(attr, source.table)),
+                    None)
     return None
 
 
@@ -447,14 +448,19 @@ def _byte_grid(value, ty: T.Type | None = None) -> bool:
 
 
 def _grid_locals(value, grids: dict):
-    """``value`` with the state's grids of elements (``s.g_board``) read from locals of the aggregate's
-    method (``_g_board``, a typed bytearray taken once: no attribute read and no reference
-    count per cell); an aggregate inside is a method of its own and reads its own."""
+    """``value`` with the state's grids (``s.g_board``) read from locals of the aggregate's
+    method (``_g_board``, a typed bytearray, or an array of C numbers for a grid of numbers read
+    cell by cell, taken once: no attribute read and no reference count per cell); an aggregate
+    inside is a method of its own and reads its own."""
     if isinstance(value, N.Aggregate):
         return value
-    if _byte_grid(value):  # a grid of numbers is a list
-        grids[value.attr] = value
+    if _byte_grid(value):
+        grids[value.attr] = "bytearray"
         return N.Local(value.type, 0, "_" + value.attr)
+    if isinstance(value, N.NumberCell) and isinstance(value.grid, N.Field) and value.grid.attr.startswith("g_"):
+        grids[value.grid.attr] = "_numbers_t"  # (one seat's grid is read through its list: left as it is)
+        return attrs.evolve(value, grid=N.Local(value.grid.type, 0, "_" + value.grid.attr),
+                            cell=_grid_locals(value.cell, grids))
     return over(value, lambda inner: _grid_locals(inner, grids))
 
 
