@@ -117,6 +117,8 @@ end when last != none and VALUE then winner me
     ("any(all(board[x] == me for x in l) for l in lines(board, last))", True),
     ("max(count(l) for l in lines(board, last)) == 3", False),  # counted (the length of a list)
     ("any(board[l[0]] == me for l in lines(board, last))", False),  # indexed
+    ("count(l[0] for l in lines(board, last) where all(board[x] == me for x in l)) >= 2", False),  # indexed in a count's element
+    ("count(l for l in lines(board, last) where all(board[x] == me for x in l)) > 0", True),
     ("any(last in l for l in lines(board, last))", False),  # a member asked
     ("any(any(board[l] == me for l in l) for l in lines(board, last))", False),  # its name bound again inside
     ("any(all(board[x] == me for x in l) for l in lines(board, c1))", False),  # a point that is worked out

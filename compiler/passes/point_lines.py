@@ -51,7 +51,8 @@ def _only_walked(agg: N.Aggregate) -> bool:
     aggregate inside (``for x in l``), which binds a name of its own."""
     var, sources, reads = agg.var, 0, 0
     for part in (agg.elem, agg.cond):
-        if part is None or agg.func == "count" and part is agg.elem:  # (a count's element: never its value)
+        if part is None or agg.func == "count" and part is agg.elem and isinstance(part, N.Local) \
+                and part.name == var:  # (a count's element is the element itself: never read as a value)
             continue
         for node in walk(part):
             if isinstance(node, N.Aggregate):
