@@ -18,7 +18,6 @@ from regle import native
 from regle.compiler.check.geometry import point_line_tables
 from regle.compiler.generate import lower, native_source
 from regle.compiler.ir import nodes as N
-from regle.compiler.ir.nodes import Node
 from regle.compiler.ir.traverse import walk
 from regle.compiler.passes import bottom_up, each_tree, optimize
 from regle.compiler.passes.point_lines import walk_point_lines
@@ -141,17 +140,7 @@ def _walks_lines(n) -> bool:
 def _count(ir, test) -> int:
     """How many nodes of every tree the game holds (statements and all they hold) pass ``test``."""
     found = []
-
-    def look(value):
-        if isinstance(value, (tuple, list)):
-            for item in value:
-                look(item)
-        elif isinstance(value, Node):
-            found.append(value) if test(value) else None
-            for f in attrs.fields(type(value)):
-                look(getattr(value, f.name))
-        return value
-    each_tree(ir, look)
+    each_tree(ir, lambda tree: bottom_up(tree, lambda node: found.append(node) or node if test(node) else node))
     return len(found)
 
 

@@ -31,7 +31,8 @@ import attrs
 
 from ..ir import nodes as N
 from ..ir import types as T
-from ..ir.traverse import over, walk
+from ..ir.traverse import walk
+from . import bottom_up
 
 LINES_THROUGH = "ops.lines_through"
 
@@ -41,7 +42,7 @@ def _tables(grids) -> dict[str, tuple[int, int]]:
     and the two tables' row lengths: (prefix, lines per point, points per line)."""
     out = {}
     for g in grids:
-        if getattr(g, "line_ids", None) and g.cells and g.lines:
+        if g.line_ids and g.cells and g.lines:
             out[f"{g.const}_LINES_AT"] = (g.const, len(g.line_ids) // g.cells, len(g.line_cells) // len(g.lines))
     return out
 
@@ -66,16 +67,17 @@ def _only_walked(agg: N.Aggregate) -> bool:
 
 
 def _walked_by_number(tree, var: str, table: str, per_line: int):
-    """``tree`` with each aggregate walking line ``var`` walking that line's points instead."""
-    if isinstance(tree, N.Aggregate) and isinstance(tree.source, N.Local) and tree.source.name == var:
-        points = N.NeighbourList(tree.source.type, tree.source.line, table, per_line, N.Local(T.INT, 0, var))
-        tree = attrs.evolve(tree, source=points)
-    if isinstance(tree, N.Aggregate):
-        params = tuple((name, T.INT if name == var else ty) for name, ty in tree.params)
-        tree = attrs.evolve(tree, params=params) if params != tree.params else tree
-    if isinstance(tree, (N.Node, tuple)):
-        return over(tree, lambda part: _walked_by_number(part, var, table, per_line))
-    return tree
+    """``tree`` with each aggregate walking line ``var`` walking that line's points instead (and
+    ``var``, among the names an aggregate reads, a number)."""
+    def change(node):
+        if not isinstance(node, N.Aggregate):
+            return node
+        if isinstance(node.source, N.Local) and node.source.name == var:
+            points = N.NeighbourList(node.source.type, node.source.line, table, per_line, N.Local(T.INT, 0, var))
+            node = attrs.evolve(node, source=points)
+        params = tuple((name, T.INT if name == var else ty) for name, ty in node.params)
+        return attrs.evolve(node, params=params) if params != node.params else node
+    return bottom_up(tree, change)
 
 
 def walk_point_lines(grids) -> Callable:
