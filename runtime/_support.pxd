@@ -57,6 +57,7 @@ cdef class NativeCore:
     cdef _play(self, move, long key=*)
     cdef const long long* _plan(self) except NULL
     cdef const unsigned char* _arities(self) noexcept
+    cdef NativeCore _new_game(self, object n, object seed)
 
     # shared
     cdef int _copy_keys(self, NativeCore t) except -1
@@ -68,7 +69,7 @@ cdef class NativeCore:
     cdef long long _work_done(self) noexcept
     cdef int _work_back(self, long long work) except -1
     cdef int _walk(self, long n) except -1
-    cdef _spin(self)
+    cdef int _spin(self) except -1
 
 
 # ---- making objects without a Python call ----

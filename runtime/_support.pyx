@@ -193,6 +193,11 @@ cdef class NativeCore:
     cdef const unsigned char* _arities(self) noexcept:
         return NULL
 
+    cdef NativeCore _new_game(self, object n, object seed):
+        """A new game of this state's class for n players after setup (State.new without a
+        Python call; NewGames calls it on a blank state of the class)."""
+        raise NotImplementedError
+
     # ---- the public API's properties read by every loop, as C properties (BaseState's) ----
     @property
     def current_player(s):
@@ -483,13 +488,14 @@ cdef class NativeCore:
             raise ValueError(_TOO_MUCH_FOR)
         return 0
 
-    cdef _spin(s):
+    cdef int _spin(s) except -1:
         """BaseState._spin in C: a round of a while loop counts as one element walked."""
         if s.walked_in != s.decisions:
             s.walked_in, s.walked = s.decisions, 0
         s.walked += 1
         if s.walked > MAX_WORK_C:
             raise ValueError(_TOO_MUCH_WHILE)
+        return 0
 
 
 cdef long MAX_WORK_C = _MAX_WORK  # the work budget as a C number: compared at every round of a loop
@@ -1109,6 +1115,7 @@ cdef object key_moves(NativeCore s, object move, bint told=False):
 
 
 include "_support_batch.pxi"
+include "_support_new.pxi"
 
 
 # ---- for the tests: the inline scans of native engines, held to the kernels they stand for ----

@@ -878,6 +878,10 @@ class Game:
         self._new = self.State.new  # (bound once: new_game's common case is one call)
         self._fewest = self.players.start
         self._counts_held = frozenset(self.players)  # (found by hash: a range's test is a few comparisons more)
+        if getattr(state_class, "NATIVE", False):  # a compiled engine: new_game's common case made in C
+            from ._support import NewGames
+            self.new_game = NewGames(state_class.__new__(state_class), self._fewest, self._counts_held,
+                                     type(self).new_game.__get__(self), _runtime_error).new_game
         self.module_name: str = namespace["__name__"]
         self._spec = None  # game.spec, read from the module when first asked
 

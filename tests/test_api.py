@@ -295,3 +295,22 @@ def test_new_game_reports_a_setup_error_at_its_line_whichever_way_it_is_asked(ba
             game.new_game(wrong)
     fine = regle.loads(SETUP_FAILS.replace("6 // left", "6 // (left + 1)"), "fine", backend=backend)
     assert [fine.new_game(p, seed=2).n for p in (None, 2, 3)] == [2, 2, 3]
+
+
+def test_a_native_new_game_is_made_in_c_and_is_the_python_methods_game():
+    """Natively, game.new_game is made in C (NewGames: no Python frame per game); its game is
+    the one the Python method makes, seat for seat and seed for seed, and what it hands on (a
+    generator of one's own) is refused as the method refuses it."""
+    game = regle.load("kalah", backend="native")
+    assert type(game.new_game.__self__).__name__ == "NewGames"
+    careful = type(game).new_game.__get__(game)  # the Python method, as a Python engine has it
+    for players, seed in ((None, 0), (2, 7), (None, 2**70)):
+        quick, slow = game.new_game(players, seed=seed), careful(players, seed=seed)
+        assert type(quick) is type(slow) and quick.to_json() == slow.to_json()
+        assert quick.legal_action_ids() == slow.legal_action_ids()
+    assert game.new_game(seed=3).to_json() == game.new_game(None, 3).to_json() == careful(seed=3).to_json()
+    with pytest.raises(ValueError, match="generator of one's own"):
+        game.new_game(rng=object())
+    with pytest.raises(ValueError, match="is for 2 players"):
+        game.new_game(3)
+    assert "new_game" not in vars(regle.load("kalah", backend="python"))  # the Python engine's is the method

@@ -411,6 +411,9 @@ def _range_size(source) -> str | None:
         return "s.n"
     if isinstance(source, N.Upto) and isinstance(source.count, N.Const) and isinstance(source.count.value, int):
         return str(max(source.count.value, 0))
+    if isinstance(source, N.Houses) and (isinstance(source.seat, N.Local) or
+                                         isinstance(source.seat, N.Const) and source.seat.value >= 0):
+        return str(source.width)  # a seat's houses: the C range w_Houses writes
     return None
 
 
