@@ -288,6 +288,22 @@ end when turns >= 14
 """
 
 
+def test_a_for_over_a_seats_houses_is_a_counted_c_range_and_sets_up_as_the_python_engine():
+    """``for h in houses(pits, p)`` (a statement: Kalah's setup) is natively a C range counted
+    by the houses' number, not a Python iterator walked through ``s._loop``; the games set up
+    the same."""
+    from regle.compiler.generate import native_source
+    text = (ROOT / "games/classics/kalah.rules").read_text(encoding="utf-8")
+    source = native_source(text, "kalah.rules")
+    setup = source[source.index("cdef _setup(s)"):source.index("cdef _enter(")]
+    assert "s._walk(6)" in setup and "s._loop(" not in setup, setup
+    for seeds in (3,):
+        variant = text.replace("param seeds = 4", f"param seeds = {seeds}")
+        python = regle.loads(variant, "k.rules", backend="python").new_game(seed=1)
+        native = regle.loads(variant, "k.rules", backend="native").new_game(seed=1)
+        assert python.to_json() == native.to_json() and python.legal_action_ids() == native.legal_action_ids()
+
+
 def test_room_in_a_lane_is_seen_at_its_top_cell_and_plays_as_the_python_engine():
     """``require lane_count(board, column) < rows`` (Connect Four's) is written natively as
     ``_lane_open``, the lane's top cell read first; the engines agree at every decision."""
