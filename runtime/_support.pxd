@@ -459,6 +459,41 @@ cdef inline bint next_to(const short* table, Py_ssize_t size, long deg, long at,
     return False
 
 
+cdef inline long walled_at(Py_ssize_t size, long deg, long at, bytearray walls) except -1:
+    """Where cell ``at``'s row of a table of neighbours begins (``at * deg``; ``size``
+    entries), for a walk of the neighbours no wall separates from it: checked as the kernels'
+    open_neighbours checks it (the same errors, in the same order)."""
+    if at < 0:
+        raise ValueError("there is no cell here (none) to look around")
+    if (at + 1) * deg > size:
+        raise ValueError("the cell is not on the board")
+    if walls is None:
+        raise TypeError("a grid of walls is missing")
+    return at * deg
+
+
+cdef inline bint open_wall(const short* places, bytearray walls, long k) noexcept:
+    """Whether no wall stands across entry k of a table of neighbours: the wall's place there
+    (-1: none) is past the grid of walls or empty (the kernels' _open_step, on bytes that
+    walled_at found to be there)."""
+    cdef long w = places[k]
+    return w < 0 or w >= PyByteArray_GET_SIZE(walls) or \
+        (<const unsigned char*>PyByteArray_AS_STRING(walls))[w] == 0
+
+
+cdef inline bint open_next_to(const short* adj, Py_ssize_t size, long deg, const short* places, bytearray walls,
+                              long at, long other) except -1:
+    """``other in neighbours(G, at, walls)`` in C: whether other is one of at's neighbours with
+    no wall standing between them, with no list made."""
+    cdef long k, first = walled_at(size, deg, at, walls)
+    if other < 0:
+        return False
+    for k in range(first, first + deg):
+        if adj[k] == other and open_wall(places, walls, k):
+            return True
+    return False
+
+
 cdef inline long neighbour(const short[::1] adj, long deg, long at, long d) except? -2:
     """ops.neighbour in C: the next cell from `at` in direction d, -1 (none) off the board."""
     if at < 0:

@@ -19,6 +19,7 @@ from ..ir import statements as S
 from ..ir import types as T
 from .emit import C_FORMS, K_FORMS, PythonWriter, runtime_call
 from ..lower.grids import owns_table
+from ..passes.walled_neighbours import walled
 from .moves import holding_scan, span_walk
 from ..ir.nodes import P_NOT, P_MUL, P_ATOM
 from ..ir.traverse import over, rebuild
@@ -96,6 +97,12 @@ class CythonWriter(PythonWriter):
             first = f"_mancala_first({self.code(e.right.seat)}, {e.right.width})"
             test = f"{first} <= {self.code(e.left, N.P_ADD)} < {first} + {e.right.width}"
             return ("not (" + test + ")", P_NOT) if e.op == "not in" else (test, N.P_CMP)
+        if e.op in ("in", "not in") and walled(e.right):
+            # t in neighbours(G, c, walls): the cell's row of the C tables looked at, no list made
+            adj, deg, places, walls, cell = e.right.args
+            test = (f"_open_next_to(_p_{adj.name}, len(_v_{adj.name}), {self.code(deg)}, _p_{places.name}, "
+                    f"{self.code(walls)}, {self.code(cell)}, {self.code(e.left)})")
+            return ("not " + test, P_NOT) if e.op == "not in" else (test, P_ATOM)
         if e.op in ("in", "not in") and isinstance(e.right, N.NeighbourList):
             # t in neighbours(G, c): a look at c's row of the C table, no list made
             r = e.right

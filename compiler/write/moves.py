@@ -87,6 +87,21 @@ class Scan(S.Stmt):
 
 
 @attrs.frozen
+class WalledScan(S.Stmt):
+    """A parameter over the neighbours no wall of bytes separates from a cell
+    (``K.open_neighbours``, compiler/passes/walled_neighbours.py): natively the cell's row of the
+    neighbours' table walked in C (``at``: where it begins, ``step``: the entry), each taken
+    when no wall stands across it; in Python the kernel's list."""
+    var: str
+    cells: N.Expr  # the K.open_neighbours helper: (table, degree, wall places, walls, cell)
+    at: str
+    step: str
+    body: tuple | None = None
+    #: the body runs for each neighbour: a read there is made many times (compiler/passes/reads.py)
+    repeated = ("body",)
+
+
+@attrs.frozen
 class PairScan(S.Stmt):
     """A pair parameter's loop over ``source``, the distinct pairs of ``values``; natively, with
     ``values`` known (not hoisted), the pairs go through a C array when keys are packed."""
@@ -314,6 +329,17 @@ class _Moves:
 
     def m_Scan(self, st: Scan) -> list[str]:
         return [f"for {st.names} in {self.w.code(st.source)}:", *self.inside(st.body)]
+
+    def m_WalledScan(self, st: WalledScan) -> list[str]:
+        if not self.native:
+            return [f"for {st.var} in {self.w.code(st.cells)}:", *self.inside(st.body)]
+        _adj, deg, _places, walls, cell = (self.w.code(a) for a in st.cells.args)
+        table, places = st.cells.args[0].name, st.cells.args[2].name
+        return [f"{st.at} = _walled_at(len(_v_{table}), {deg}, {cell}, {walls})  # the cell's row, checked",
+                f"for {st.step} in range({st.at}, {st.at} + {deg}):",
+                f"    {st.var} = _p_{table}[{st.step}]",
+                f"    if {st.var} >= 0 and _open_wall(_p_{places}, {walls}, {st.step}):",
+                *("    " + line for line in self.inside(st.body))]
 
     def m_PairScan(self, st: PairScan) -> list[str]:
         return [f"for {st.a}, {st.b} in {self.w.code(st.source)}:", *self.inside(st.body)]

@@ -31,6 +31,7 @@ from ..passes.shared_calls import share_calls
 from ..passes.neighbour_mask import REST, mask_neighbour_tests
 from ..passes.items_in_place import items_in_place
 from ..passes.walk_membership import disjoint_tables, tell_by_walk
+from ..passes.walled_neighbours import walk_walled
 from ..passes.reads import take_reads_once
 from ..passes.loops import as_loops
 from ..passes.share import build_once
@@ -139,6 +140,8 @@ def _step(st: StepIR, writer, steps: dict, disjoint: dict, defines: dict, rests:
         moves, placed = items_in_place(moves)
         lifted = [*lifted, *placed]
         moves = tell_by_walk(moves, disjoint)  # t in T(c) of a walk's own table (compiler/passes/walk_membership.py)
+        moves, walls = walk_walled(moves)  # the neighbours through walls on the C tables (compiler/passes/walled_neighbours.py)
+        lifted = [*lifted, *walls]
     moves = tuple(take_reads_once(moves, writer.native, sizes=True))
     return attrs.evolve(
         st,
