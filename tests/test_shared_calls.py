@@ -79,8 +79,8 @@ def test_what_is_left_alone():
 def test_quoridor_scans_each_pawn_once_per_generator():
     for source in (native_source(QUORIDOR, "quoridor.rules"), engine_source(QUORIDOR, "quoridor.rules")):
         assert "_call0 = " in source and "_call1 = " in source
-        assert "open_neighbours(_t_G_board__ADJ, 4, _t_G_fence__SLOTS, g_fence, _call0)" in source \
-            or "open_neighbours(G_board__ADJ, 4, G_fence__SLOTS, g_fence, _call0)" in source
+        assert "_walled_at(len(_v_G_board__ADJ), 4, _call0, g_fence)" in source \
+            or "open_neighbours(G_board__ADJ, 4, G_fence__SLOTS, g_fence, _call0)" in source  # (natively walked in C)
 
 
 @pytest.mark.parametrize("backend", ["python", "native"])

@@ -8,7 +8,9 @@ times scanned three times. This pass makes the first of them, where it is comput
 the guards decide (the test of a guard at the top of the generator, or the list of a loop
 there, outside ``and``/``or``'s right side, a branch, an aggregate), into a local (``_call0``)
 computed just before that statement, and every later occurrence in the generator, however
-deep, reads the local.
+deep, reads the local. Then each body in the generator (a guard's, a loop's) is looked at as a
+block of its own: a call its statements ask twice is computed once there (two actions behind
+the same guard, made one by compiler/passes/same_guards.py, ask ``men(me)`` once).
 
 Why it is exact: the call is a pure read of the state and ``me`` (a seat's first piece, a count
 of one value: ``SHARED``), of a number (natively a C number). A generator writes the state only
@@ -22,12 +24,15 @@ from __future__ import annotations
 
 from collections import Counter
 
+import attrs
+
 from ..ir import nodes as N
 from ..ir import statements as S
 from ..ir.traverse import children, lineless, over, parts, walk
 
 #: the runtime's reads of a position, each a number, that a generator may share: a seat's (or
-#: a kind's) first cell on a grid, how many cells hold a value
+#: a kind's) first cell on a grid, how many cells hold a value (as a helper, or ``CountValue``:
+#: ``count(G, v)``)
 SHARED = frozenset(("K.first_holding", "K.count_byte"))
 #: the kinds of value a shared local may hold (natively a C number)
 _NUMBERS = frozenset(("int", "enum", "player", "cell", "bool", "direction"))
@@ -42,12 +47,19 @@ def share_calls(items: tuple) -> tuple[tuple, list[str]]:
     """``items`` (a step's move generator, nested) with each call of ``SHARED`` that it makes
     twice or more computed once into a local; and the names of the locals made."""
     made: list[str] = []
-    items = tuple(items)
+    return _share(tuple(items), made), made
+
+
+def _share(items: tuple, made: list) -> tuple:
+    """A block with its calls shared, then each body in it as a block of its own (a guard's
+    body is computed whenever its test holds: what it asks twice is shared there)."""
     while True:
         repeated = {key for key, n in Counter(_key(e) for e in _candidates(items, frozenset(made))).items() if n > 1}
         found = _first_unconditional(items, repeated, frozenset(made))
         if found is None:
-            return items, made
+            return tuple(attrs.evolve(item, body=_share(item.body, made))
+                         if isinstance(getattr(item, "body", None), tuple) and attrs.has(type(item)) else item
+                         for item in items)
         at, e = found
         local = N.Local(e.type, 0, f"{PREFIX}{len(made)}")
         made.append(local.name)
@@ -62,7 +74,7 @@ def _key(e: N.Expr) -> str:
 
 def _shareable(e, made: frozenset) -> bool:
     """A call of ``SHARED`` of a number, reading no name but ``me`` and the locals made here."""
-    if not (isinstance(e, N.Helper) and e.name in SHARED and e.type.kind in _NUMBERS):
+    if not (isinstance(e, N.Helper) and e.name in SHARED or isinstance(e, N.CountValue)) or e.type.kind not in _NUMBERS:
         return False
     for n in walk(e):
         if isinstance(n, N.Local) and n.name != "me" and n.name not in made:

@@ -32,6 +32,7 @@ from ..passes.neighbour_mask import REST, mask_neighbour_tests
 from ..passes.items_in_place import items_in_place
 from ..passes.walk_membership import disjoint_tables, tell_by_walk
 from ..passes.walled_neighbours import walk_walled
+from ..passes.same_guards import merge_guards
 from ..passes.reads import take_reads_once
 from ..passes.loops import as_loops
 from ..passes.share import build_once
@@ -131,6 +132,7 @@ def _step(st: StepIR, writer, steps: dict, disjoint: dict, defines: dict, rests:
     # the parts of guards a loop does not change computed before it (compiler/passes/hoist.py),
     # then the reads of the state made twice taken once (compiler/passes/reads.py)
     moves = choose_directions(order_guards(tuple(st.move_lines)), steps)
+    moves = merge_guards(moves)  # guards side by side that test the same made one (compiler/passes/same_guards.py)
     moves, calls = share_calls(moves)  # a scan of the position asked twice, made once (compiler/passes/shared_calls.py)
     moves, lifted = hoist_invariants(moves, writer.native)
     lifted = [*calls, *lifted]
