@@ -514,6 +514,20 @@ cdef inline long neighbour_steps(const short[::1] adj, long deg, long at, long d
     return at
 
 
+cdef inline long long listed(long long i, long long n, long long a0, long long a1, long long a2, long long a3,
+                            long long a4, long long a5, long long a6, long long a7) except? -1:
+    """``[a0, a1, ...][i]`` of at most eight whole numbers written out (``n`` of them), in C with
+    no list made: from the end when i is negative, and IndexError past either end, as a list is
+    indexed."""
+    if i < 0:
+        i += n
+    if not 0 <= i < n:
+        raise IndexError("list index out of range")
+    if i < 4:
+        return a0 if i == 0 else a1 if i == 1 else a2 if i == 2 else a3
+    return a4 if i == 4 else a5 if i == 5 else a6 if i == 6 else a7
+
+
 cdef inline long element(long code) noexcept:
     """The element a cell's code stands for (the code, a byte, less one: -1 for an empty cell)."""
     return code - 1

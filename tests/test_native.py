@@ -288,6 +288,50 @@ end when turns >= 14
 """
 
 
+LISTED = """game "Listed" { players 2 }
+grid board: player square 3 by 3
+counter picked = 0
+counter at = 0
+turn {
+  action pick(k in 0..9) "{k}" {
+    require k != 4 or picked % 2 == 0
+    picked += [7, -1, 30, 2][k - 5]
+    at = cells(board, "a1", "c3", "b2")[k % 3]
+    put me at at on board
+  }
+}
+end when turns >= 6
+"""
+
+
+def test_a_short_list_of_numbers_written_out_and_indexed_is_picked_in_c_as_python_indexes_it():
+    """``[7, -1, 30, 2][k - 5]`` and ``cells(board, ...)[i]`` natively pick in C with no list
+    made (``_listed``): from the end for an index below 0, IndexError past the end (k = 9),
+    on both engines alike."""
+    from regle.compiler.generate import native_source
+    source = native_source(LISTED, "l.rules")
+    assert "_listed(k_ - 5, 4, 7, -1, 30, 2, 0, 0, 0, 0)" in source and "[7, -1, 30, 2]" not in source
+    assert "_listed(k_ % 3, 3, 0, 8, 4, 0, 0, 0, 0, 0)" in source
+    python = regle.loads(LISTED, "l.rules", backend="python")
+    compiled = regle.loads(LISTED, "l.rules", backend="native")
+    for k in range(10):
+        a, b = python.new_game(seed=k), compiled.new_game(seed=k)
+        said = []
+        for state in (a, b):
+            try:
+                state.play_id(state.legal_action_ids()[k if k < len(state.legal_action_ids()) else 0])
+                said.append(state.to_json())
+            except regle.RulesRuntimeError as exc:
+                said.append(str(exc))
+        assert said[0] == said[1], k
+    errors = 0
+    for state in (python.new_game(seed=1), compiled.new_game(seed=1)):
+        with pytest.raises(regle.RulesRuntimeError, match="list index out of range"):
+            state.play("9")
+        errors += 1
+    assert errors == 2
+
+
 def test_a_for_over_a_seats_houses_is_a_counted_c_range_and_sets_up_as_the_python_engine():
     """``for h in houses(pits, p)`` (a statement: Kalah's setup) is natively a C range counted
     by the houses' number, not a Python iterator walked through ``s._loop``; the games set up

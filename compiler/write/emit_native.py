@@ -110,6 +110,15 @@ class CythonWriter(PythonWriter):
             return ("not " + test, P_NOT) if e.op == "not in" else (test, P_ATOM)
         return super().w_Binary(e)
 
+    def w_Index(self, e: N.Index) -> tuple[str, int]:
+        items = e.obj.items if isinstance(e.obj, N.ListOf) else ()
+        if 1 <= len(items) <= 8 and all(isinstance(i, N.Const) and type(i.value) is int for i in items) \
+                and c_type(e.index.type) == "long":
+            # a short list of whole numbers written out, indexed: picked in C, no list made
+            values = [str(i.value) for i in items] + ["0"] * (8 - len(items))
+            return f"_listed({self.code(e.index)}, {len(items)}, {', '.join(values)})", P_ATOM
+        return super().w_Index(e)
+
     def w_Column(self, e: N.Column) -> tuple[str, int]:
         return (f"_v_{e.column}[{self.code(e.item)}]" if e.c_array else f"{e.column}[{self.code(e.item)}]"), P_ATOM
 
