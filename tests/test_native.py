@@ -291,13 +291,13 @@ end when turns >= 14
 LISTED = """game "Listed" { players 2 }
 grid board: player square 3 by 3
 counter picked = 0
-counter at = 0
+counter spot: cell of board
 turn {
   action pick(k in 0..9) "{k}" {
     require k != 4 or picked % 2 == 0
     picked += [7, -1, 30, 2][k - 5]
-    at = cells(board, "a1", "c3", "b2")[k % 3]
-    put me at at on board
+    spot = cells(board, "a1", "c3", "b2")[k % 3]
+    put me at spot on board
   }
 }
 end when turns >= 6
@@ -310,7 +310,7 @@ def test_a_short_list_of_numbers_written_out_and_indexed_is_picked_in_c_as_pytho
     on both engines alike."""
     from regle.compiler.generate import native_source
     source = native_source(LISTED, "l.rules")
-    assert "_listed(k_ - 5, 4, 7, -1, 30, 2, 0, 0, 0, 0)" in source and "[7, -1, 30, 2]" not in source
+    assert "_listed(k_ - 5, 4, 7, -1, 30, 2, 0, 0, 0, 0)" in source and "[7, -1, 30, 2][k_" not in source
     assert "_listed(k_ % 3, 3, 0, 8, 4, 0, 0, 0, 0, 0)" in source
     python = regle.loads(LISTED, "l.rules", backend="python")
     compiled = regle.loads(LISTED, "l.rules", backend="native")
@@ -326,7 +326,7 @@ def test_a_short_list_of_numbers_written_out_and_indexed_is_picked_in_c_as_pytho
         assert said[0] == said[1], k
     errors = 0
     for state in (python.new_game(seed=1), compiled.new_game(seed=1)):
-        with pytest.raises(regle.RulesRuntimeError, match="list index out of range"):
+        with pytest.raises(regle.RulesRuntimeError, match="past the end of a list"):
             state.play("9")
         errors += 1
     assert errors == 2
