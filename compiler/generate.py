@@ -22,6 +22,7 @@ from .lower.exprs import TooMuchWork
 from .lower.grids import MEMO_VALUES
 from .lower.lowerer import Lowerer, work_budget
 from .write.emit import runtime_call
+from .write.emit_native import history_key
 from .write.safety import literal, verify
 from .write.written import write_game
 
@@ -37,6 +38,7 @@ def _environment() -> jinja2.Environment:
     )
     env.filters["py"] = literal
     env.globals["c_def"] = c_def
+    env.globals["history_key"] = history_key  # natively a position's key computed in C
     env.globals["MEMO_VALUES"] = MEMO_VALUES  # the values an end condition's memo of lines remembers
     env.filters["arg_ctype"] = arg_ctype
     env.filters["arities"] = lambda counts: bytes(min(c, 255) for c in counts) + b"\0"

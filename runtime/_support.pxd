@@ -514,6 +514,28 @@ cdef inline long neighbour_steps(const short[::1] adj, long deg, long at, long d
     return at
 
 
+cdef inline unsigned long long fnv_int(unsigned long long h, long long v) noexcept:
+    """The kernels' FNV key (position_key) taking a whole number: its 8 bytes, lowest first."""
+    cdef unsigned long long u = <unsigned long long>v
+    cdef int k
+    for k in range(8):
+        h = (h ^ (u & 0xFF)) * 0x100000001B3ULL
+        u >>= 8
+    return h
+
+
+cdef inline unsigned long long fnv_bytes(unsigned long long h, bytearray cells) except? 0:
+    """The kernels' FNV key taking a grid of pieces: each byte, then an end mark."""
+    cdef const unsigned char* data
+    cdef Py_ssize_t i
+    if cells is None:
+        raise TypeError("a grid of pieces is missing")
+    data = <const unsigned char*>PyByteArray_AS_STRING(cells)
+    for i in range(PyByteArray_GET_SIZE(cells)):
+        h = (h ^ data[i]) * 0x100000001B3ULL
+    return (h ^ 0xFF) * 0x100000001B3ULL
+
+
 cdef inline long long listed(long long i, long long n, long long a0, long long a1, long long a2, long long a3,
                             long long a4, long long a5, long long a6, long long a7) except? -1:
     """``[a0, a1, ...][i]`` of at most eight whole numbers written out (``n`` of them), in C with

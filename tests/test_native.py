@@ -969,3 +969,55 @@ def test_lines_through_a_point_is_a_c_call_natively_and_plays_as_the_python_engi
     for backend in ("python", "native"):
         with pytest.raises(regle.RulesRuntimeError, match="no point here"):
             regle.loads(nowhere, "lines_nowhere", backend=backend).new_game(seed=0).play_random_playout(0)
+
+
+KEYS = """game "Keys" { players 2 }
+enum side { left, right }
+grid board: player square 3 by 3
+grid heat: int square 3 by 3
+counter tally per player per side = 0
+counter last = 0
+turn {
+  action place(c in empty_cells(board)) "{c}" {
+    put me at c on board
+    heat[c] += 2
+    tally[me][left] += 1
+    last = number(c)
+  }
+  action cool(c in cells(board)) "{c}-" {
+    require heat[c] > 0
+    heat[c] -= 1
+    last = -1
+  }
+}
+end when repeated(board, heat, tally, last, me) >= 2 then draw
+end when turns >= 40
+"""
+
+
+@pytest.mark.parametrize("text, name", [(KEYS, "keys"), ((ROOT / "games/classics/chess.rules").read_text(), "chess"),
+                                        ((ROOT / "games/classics/go.rules").read_text(), "go")])
+def test_a_positions_key_is_computed_in_c_natively_and_is_the_kernels(text, name):
+    """``repeated(...)``'s key of a position (``K.position_key`` of its places) is computed in C
+    natively from the places themselves (a grid of pieces, a grid of numbers, a counter, one
+    per seat of two keys, who moved), with no Python value made: the same keys, position after
+    position, as the Python engine keeps, and the same games."""
+    from regle.compiler.generate import native_source
+    source = native_source(text, f"{name}.rules")
+    remember = source[source.index("cdef _remember(s"):source.index("cdef _finish(s")]
+    assert "_fnv_bytes(_h, s.g_board)" in remember and "position_key(" not in remember
+    if name == "keys":  # a grid of numbers, a counter per seat of two keys: their length, then each number
+        assert "_number_at(s.g_heat, _i)[0]" in remember and "range(s.n * 2)" in remember and "s.a_tally[_i]" in remember
+    python = regle.loads(text, f"{name}.rules", backend="python")
+    compiled = regle.loads(text, f"{name}.rules", backend="native")
+    rng = random.Random(7)
+    for seed in range(3):
+        a, b = python.new_game(seed=seed), compiled.new_game(seed=seed)
+        for _ in range(60):
+            if a.over:
+                break
+            assert a.hist_0 == b.hist_0 and a.legal_action_ids() == b.legal_action_ids()
+            pick = rng.choice(a.legal_action_ids())
+            a.advance_id(pick)
+            b.advance_id(pick)
+        assert a.hist_0 == b.hist_0 and len(a.hist_0) > 8 and a.to_json() == b.to_json()

@@ -418,6 +418,33 @@ class CythonWriter(PythonWriter):
         return out + [f"    {var} = _table_at(_p_{walk.table.name}, {var}, {deg}, {d})"]  # a cell from the table
 
 
+def history_key(parts: str, grids: list, counters: list) -> list[str] | None:
+    """The lines that compute, in C, the key ``K.position_key`` makes of a position's places
+    (``repeated(board, passant, short, me)``: ``parts`` as the lowering wrote them), into
+    ``_h``: a grid of pieces its bytes, a grid of numbers and a counter per seat their length
+    then each number, a counter its number, as the kernel reads their Python values, with none
+    made. None when a place is of another kind (a zone, one grid per seat): the kernel then."""
+    lines = []
+    for part in parts.split(", "):
+        attr = part[2:] if part.startswith("s.") else ""
+        grid = next((g for g in grids if g.attr == attr and not g.per), None)
+        counter = next((c for c in counters if c.attr == attr), None)
+        if grid is not None and not grid.numbers:
+            lines.append(f"_h = _fnv_bytes(_h, {part})")
+        elif grid is not None:
+            lines += [f"_h = _fnv_int(_h, len({part}))", f"for _i in range(len({part})):",
+                      f"    _h = _fnv_int(_h, _number_at({part}, _i)[0])"]
+        elif counter is not None and not counter.per:
+            lines.append(f"_h = _fnv_int(_h, {part})")
+        elif counter is not None:
+            size = ("s.n" if counter.per == "player" else str(counter.per)) + (f" * {counter.per2}" if counter.per2 else "")
+            lines += [f"_h = _fnv_int(_h, {size})", f"for _i in range({size}):",
+                      f"    _h = _fnv_int(_h, s.a_{counter.name}[_i])"]
+        else:
+            return None
+    return lines
+
+
 def _range_size(source) -> str | None:
     """How many numbers a loop's range walks, when that is known without computing it twice: a
     span's, or the seats' (``range(s.n)``); else None."""
