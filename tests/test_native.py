@@ -324,12 +324,9 @@ def test_a_short_list_of_numbers_written_out_and_indexed_is_picked_in_c_as_pytho
             except regle.RulesRuntimeError as exc:
                 said.append(str(exc))
         assert said[0] == said[1], k
-    errors = 0
     for state in (python.new_game(seed=1), compiled.new_game(seed=1)):
         with pytest.raises(regle.RulesRuntimeError, match="past the end of a list"):
             state.play("9")
-        errors += 1
-    assert errors == 2
 
 
 def test_a_for_over_a_seats_houses_is_a_counted_c_range_and_sets_up_as_the_python_engine():

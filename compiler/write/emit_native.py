@@ -91,8 +91,7 @@ class CythonWriter(PythonWriter):
             # lane_count(G, l) < height: room in the lane, seen at its top cell (searched only when filled)
             test = f"_lane_open({self.args(lane)})"
             return ("not " + test, P_NOT) if e.op == ">=" else (test, P_ATOM)
-        if e.op in ("in", "not in") and isinstance(e.right, N.Houses) and \
-                (isinstance(e.right.seat, N.Local) or isinstance(e.right.seat, N.Const) and e.right.seat.value >= 0):
+        if e.op in ("in", "not in") and isinstance(e.right, N.Houses) and _seat_known(e.right.seat):
             # c in houses(G, p): two comparisons of C numbers, no range made
             first = f"_mancala_first({self.code(e.right.seat)}, {e.right.width})"
             test = f"{first} <= {self.code(e.left, N.P_ADD)} < {first} + {e.right.width}"
@@ -155,7 +154,7 @@ class CythonWriter(PythonWriter):
                 f"{e.cell_step})"), P_ATOM
 
     def w_Houses(self, e: N.Houses) -> tuple[str, int]:
-        if isinstance(e.seat, N.Local) or isinstance(e.seat, N.Const) and e.seat.value >= 0:
+        if _seat_known(e.seat):
             # a range of C numbers, from the C form (the seat computed once: a name or a number)
             first = f"_mancala_first({self.code(e.seat)}, {e.width})"
             return f"range({first}, {first} + {e.width})", P_ATOM
@@ -445,6 +444,12 @@ def history_key(parts: str, grids: list, counters: list) -> list[str] | None:
     return lines
 
 
+def _seat_known(seat: N.Expr) -> bool:
+    """Whether a seat's houses are written as a C range: the seat a name or a number of a seat
+    (computed once, so read twice freely)."""
+    return isinstance(seat, N.Local) or isinstance(seat, N.Const) and seat.value >= 0
+
+
 def _range_size(source) -> str | None:
     """How many numbers a loop's range walks, when that is known without computing it twice: a
     span's, or the seats' (``range(s.n)``); else None."""
@@ -454,8 +459,7 @@ def _range_size(source) -> str | None:
         return "s.n"
     if isinstance(source, N.Upto) and isinstance(source.count, N.Const) and isinstance(source.count.value, int):
         return str(max(source.count.value, 0))
-    if isinstance(source, N.Houses) and (isinstance(source.seat, N.Local) or
-                                         isinstance(source.seat, N.Const) and source.seat.value >= 0):
+    if isinstance(source, N.Houses) and _seat_known(source.seat):
         return str(source.width)  # a seat's houses: the C range w_Houses writes
     return None
 

@@ -333,8 +333,8 @@ class _Moves:
     def m_WalledScan(self, st: WalledScan) -> list[str]:
         if not self.native:
             return [f"for {st.var} in {self.w.code(st.cells)}:", *self.inside(st.body)]
-        _adj, deg, _places, walls, cell = (self.w.code(a) for a in st.cells.args)
-        table, places = st.cells.args[0].name, st.cells.args[2].name
+        adj, deg, places, walls, cell = st.cells.args
+        table, places, deg, walls, cell = adj.name, places.name, self.w.code(deg), self.w.code(walls), self.w.code(cell)
         return [f"{st.at} = _walled_at(len(_v_{table}), {deg}, {cell}, {walls})  # the cell's row, checked",
                 f"for {st.step} in range({st.at}, {st.at} + {deg}):",
                 f"    {st.var} = _p_{table}[{st.step}]",
