@@ -494,22 +494,25 @@ cdef inline bint open_next_to(const short* adj, Py_ssize_t size, long deg, const
     return False
 
 
-cdef inline long neighbour(const short[::1] adj, long deg, long at, long d) except? -2:
-    """ops.neighbour in C: the next cell from `at` in direction d, -1 (none) off the board."""
+cdef inline long neighbour(const short* adj, Py_ssize_t size, long deg, long at, long d) except? -2:
+    """ops.neighbour in C: the next cell from `at` in direction d, -1 (none) off the board. The
+    table as a C pointer and its length (a memoryview given to an inline function would be
+    acquired and let go at every call)."""
     if at < 0:
         raise ValueError("there is no cell here (none) to step from")
-    if d < 0 or d >= deg or at * deg + d >= adj.shape[0]:
+    if d < 0 or d >= deg or at * deg + d >= size:
         raise IndexError("no such cell or direction")
     return adj[at * deg + d]
 
 
-cdef inline long neighbour_steps(const short[::1] adj, long deg, long at, long d, long steps) except? -2:
+cdef inline long neighbour_steps(const short* adj, Py_ssize_t size, long deg, long at, long d,
+                                 long steps) except? -2:
     """ops.neighbour with a number of steps in C: the cell `steps` steps from `at` along d, -1 off
     the board."""
     if steps < 0:
         raise ValueError(f"a cell {steps} steps along a direction: count the steps from 0")
     while steps > 0 and at >= 0:
-        at = neighbour(adj, deg, at, d)
+        at = neighbour(adj, size, deg, at, d)
         steps -= 1
     return at
 
@@ -548,6 +551,21 @@ cdef inline long long listed(long long i, long long n, long long a0, long long a
     if i < 4:
         return a0 if i == 0 else a1 if i == 1 else a2 if i == 2 else a3
     return a4 if i == 4 else a5 if i == 5 else a6 if i == 6 else a7
+
+
+cdef inline long mark_at(bytes marks, Py_ssize_t i) except -1:
+    """A search's mark of place i (a byte of the marks K.take_marks hands over), in C: read as
+    Python reads ``marks[i]``, from the end when i is negative, IndexError past either end (a
+    place that is none, -1, reads the last mark)."""
+    cdef Py_ssize_t n
+    if marks is None:
+        raise TypeError("'NoneType' object is not subscriptable")
+    n = Py_SIZE(marks)
+    if i < 0:
+        i += n
+    if not 0 <= i < n:
+        raise IndexError("index out of range")
+    return (<const unsigned char*><char*>marks)[i]
 
 
 cdef inline long element(long code) noexcept:

@@ -62,9 +62,11 @@ def test_what_is_left_alone():
     other = Guard(3, N.binary("==", first(N.binary("-", N.Const(T.INT, 0, 1), ME, T.INT, 3)), N.Const(T.INT, 0, 3),
                                    T.BOOL, 3), (AddMove(3, 1, ()),))
     assert share_calls((once, other)) == ((once, other), [])
+    # a name the block binds: not at the top, where it changes (a loop's variable, a let)
     loop_name = N.Local(T.PLAYER, 0, "p_")
     inner = Guard(4, N.binary("==", first(loop_name), first(loop_name), T.BOOL, 4), (AddMove(4, 2, ()),))
-    assert share_calls((inner,)) == ((inner,), [])
+    let = S.Assign(4, loop_name, "=", N.Const(T.INT, 0, 1))
+    assert share_calls((let, inner)) == ((let, inner), [])
     # inside an aggregate (natively a method of its own): left, while the guard's own is shared
     agg = N.Aggregate(T.BOOL, 5, "any", "x_", N.Helper(T.list_of(CELL), 5, "K.open_neighbours", (first(ME),)),
                       N.binary("==", N.Local(CELL, 0, "x_"), first(ME), T.BOOL, 5), None, lazy=True)
@@ -76,9 +78,41 @@ def test_what_is_left_alone():
     assert repr(out[1].test.right) == repr(agg) and _uses(out[2], "_call0") == 1
 
 
+def neighbour(cell, d: int) -> N.Neighbour:
+    """``neighbour(fence, cell, d)`` as the lowering writes it: a read of the wall places' table."""
+    return N.Neighbour(CELL, 1, "G_fence__SLOTS", 4, cell, N.Const(T.INT, 0, d))
+
+
+def test_a_neighbour_asked_twice_in_a_loop_body_is_read_once_there():
+    """In the body of a loop over c the loop's c holds one value: ``neighbour(c, 2)`` tested
+    and then used is read once per c, in the body; a let the body assigns is left alone."""
+    c, e = N.Local(CELL, 0, "c_"), N.Local(CELL, 0, "e_")
+    test = Guard(3, N.binary("!=", neighbour(c, 2), N.Const(T.INT, 0, -1), T.BOOL, 3),
+                 (AddMove(4, 0, (neighbour(c, 2),)),))
+    lets = (S.Assign(5, e, "=", neighbour(c, 0)),
+            Guard(6, N.binary("!=", e, N.Const(T.INT, 0, -1), T.BOOL, 6),
+                  (Guard(7, N.binary("!=", neighbour(e, 2), N.Const(T.INT, 0, -1), T.BOOL, 7),
+                         (AddMove(7, 1, (neighbour(e, 2),)),)),)))
+    loop = Scan(2, "c_", N.Helper(T.list_of(CELL), 2, "K.cells", ()), (test, *lets))
+    out, made = share_calls((loop,))
+    assert made == ["_call0", "_call1"]
+    body = out[0].body
+    assert isinstance(body[0], S.Assign) and body[0].target.name == "_call0" and body[0].value == neighbour(c, 2)
+    assert _uses(body[1], "_call0") == 2 and "Neighbour(" not in repr(body[1])
+    # e_ is assigned in the loop's body: its neighbour is shared in the body of the guard after it
+    assert body[2] == lets[0] and body[3].test == lets[1].test
+    inner = body[3].body
+    assert isinstance(inner[0], S.Assign) and inner[0].target.name == "_call1" and inner[0].value == neighbour(e, 2)
+    assert _uses(inner[1], "_call1") == 2 and "Neighbour(" not in repr(inner[1])
+    # at the top, where c_ is the loop's, nothing is shared: the loop binds it
+    assert share_calls((test, S.Assign(7, c, "=", N.Const(T.INT, 0, 0)))) == ((test, S.Assign(7, c, "=", N.Const(T.INT, 0, 0))), [])
+
+
 def test_quoridor_scans_each_pawn_once_per_generator():
     for source in (native_source(QUORIDOR, "quoridor.rules"), engine_source(QUORIDOR, "quoridor.rules")):
         assert "_call0 = " in source and "_call1 = " in source
+        # a wall's place beside a cell, tested open and then looked up in the ways' marks: read once
+        assert "_call2 = " in source and "fn__open(s, _call2)" in source
         assert "_walled_at(len(_v_G_board__ADJ), 4, _call0, g_fence)" in source \
             or "open_neighbours(G_board__ADJ, 4, G_fence__SLOTS, g_fence, _call0)" in source  # (natively walked in C)
 

@@ -69,6 +69,7 @@ BOOL = Type("bool")
 PLAYER = Type("player")
 ANY = Type("any")
 TEXT = Type("text")  # a text made for people (a notation, a show): only ever shown
+MARKS = Type("marks")  # the marks a search left on a grid's places, a byte each (compiler/lower/kept_ways.py)
 
 
 def enum(name: str) -> Type:

@@ -147,7 +147,7 @@ def lower(low, ways: WaysPlan, ctx: Ctx, guard_ctx: Ctx, index: int, trial: N.Ex
     cells = [low.tree(cell, guard_ctx) for cell in ways.cells]
     for cell in cells:
         # a cell that is none reads the last mark, always set: the trial decides
-        free = N.binary("==", N.Index(T.INT, 0, N.Local(T.ANY, 0, var), cell), N.Const(T.INT, 0, 0), T.BOOL, line)
+        free = N.binary("==", N.Index(T.INT, 0, N.Local(T.MARKS, 0, var), cell), N.Const(T.INT, 0, 0), T.BOOL, line)
         clear = free if clear is None else N.binary("and", clear, free, T.BOOL, line)
     hang = _hanging(low, ways, var, cells)
     if hang is not None:  # walls that close no loop of walls leave every way open

@@ -10,10 +10,15 @@ there, outside ``and``/``or``'s right side, a branch, an aggregate), into a loca
 computed just before that statement, and every later occurrence in the generator, however
 deep, reads the local. Then each body in the generator (a guard's, a loop's) is looked at as a
 block of its own: a call its statements ask twice is computed once there (two actions behind
-the same guard, made one by compiler/passes/same_guards.py, ask ``men(me)`` once).
+the same guard, made one by compiler/passes/same_guards.py, ask ``men(me)`` once), and there a
+call may read the names the block does not bind (a loop's cell, in the loop's body): a wall's
+place beside the cell, ``wall(fence, c, "n")``, tested open and then looked up in a search's
+marks, is found in the table once per cell.
 
-Why it is exact: the call is a pure read of the state and ``me`` (a seat's first piece, a count
-of one value: ``SHARED``), of a number (natively a C number). A generator writes the state only
+Why it is exact: the call is a pure read of the state, ``me`` and names the block never binds
+(a seat's first piece, a count of one value, a cell's neighbour or wall place in a table:
+``SHARED``), of a number (natively a C number); a name the block does not bind or assign holds
+one value while the block runs. A generator writes the state only
 in an ``ensure`` trial, a method of its own that puts back what it wrote before returning, so
 each later occurrence would compute the same value; the local is computed where the first
 occurrence was, so it raises or not as the generator did. Occurrences before that statement,
@@ -32,7 +37,7 @@ from ..ir.traverse import children, lineless, over, parts, walk
 
 #: the runtime's reads of a position, each a number, that a generator may share: a seat's (or
 #: a kind's) first cell on a grid, how many cells hold a value (as a helper, or ``CountValue``:
-#: ``count(G, v)``)
+#: ``count(G, v)``); and ``Neighbour`` nodes, a cell's neighbour (or wall place) read in a table
 SHARED = frozenset(("K.first_holding", "K.count_byte"))
 #: the kinds of value a shared local may hold (natively a C number)
 _NUMBERS = frozenset(("int", "enum", "player", "cell", "bool", "direction"))
@@ -53,9 +58,11 @@ def share_calls(items: tuple) -> tuple[tuple, list[str]]:
 def _share(items: tuple, made: list) -> tuple:
     """A block with its calls shared, then each body in it as a block of its own (a guard's
     body is computed whenever its test holds: what it asks twice is shared there)."""
+    bound = _bound(items)
     while True:
-        repeated = {key for key, n in Counter(_key(e) for e in _candidates(items, frozenset(made))).items() if n > 1}
-        found = _first_unconditional(items, repeated, frozenset(made))
+        fixed = _Fixed(made, bound)
+        repeated = {key for key, n in Counter(_key(e) for e in _candidates(items, fixed)).items() if n > 1}
+        found = _first_unconditional(items, repeated, fixed)
         if found is None:
             return tuple(attrs.evolve(item, body=_share(item.body, made))
                          if isinstance(getattr(item, "body", None), tuple) and attrs.has(type(item)) else item
@@ -72,12 +79,49 @@ def _key(e: N.Expr) -> str:
     return repr(lineless(e))
 
 
-def _shareable(e, made: frozenset) -> bool:
-    """A call of ``SHARED`` of a number, reading no name but ``me`` and the locals made here."""
-    if not (isinstance(e, N.Helper) and e.name in SHARED or isinstance(e, N.CountValue)) or e.type.kind not in _NUMBERS:
+class _Fixed:
+    """The names a shared call may read in a block: ``me``, the locals made here, and any name
+    the block does not bind (a loop's variable, a let, a source's local) at any depth."""
+
+    def __init__(self, made: list, bound: frozenset):
+        self.made, self.bound = frozenset(made), bound
+
+    def __contains__(self, name: str) -> bool:
+        return name == "me" or name in self.made or name not in self.bound
+
+
+def _bound(items) -> frozenset:
+    """Every name a statement in ``items`` may bind or assign, at any depth: the locals assigned
+    and every text field of a statement (a loop's variables, ``"c_, t_"`` split), so that a name
+    read is left alone whenever it might change while the block runs."""
+    found: set = set()
+
+    def visit(value):
+        if isinstance(value, (tuple, list)):
+            for v in value:
+                visit(v)
+        elif isinstance(value, S.Assign) and isinstance(value.target, N.Local):
+            found.add(value.target.name)
+            visit(value.value)
+        elif isinstance(value, S.Stmt) and attrs.has(type(value)):
+            for f in attrs.fields(type(value)):
+                v = getattr(value, f.name)
+                if isinstance(v, str):
+                    found.update(name.strip() for name in v.split(","))
+                else:
+                    visit(v)
+    visit(items)
+    return frozenset(found)
+
+
+def _shareable(e, fixed: _Fixed) -> bool:
+    """A call of ``SHARED`` (or a neighbour read in a table) of a number, reading no name but
+    those ``fixed`` holds."""
+    if not (isinstance(e, N.Helper) and e.name in SHARED or isinstance(e, (N.CountValue, N.Neighbour))) \
+            or e.type.kind not in _NUMBERS:
         return False
     for n in walk(e):
-        if isinstance(n, N.Local) and n.name != "me" and n.name not in made:
+        if isinstance(n, N.Local) and n.name not in fixed:
             return False
         if isinstance(n, (N.Aggregate, N.Code)):
             return False
@@ -99,40 +143,40 @@ def _exprs(item):
                     yield from _exprs(inner)
 
 
-def _calls_in(e: N.Expr, made: frozenset):
+def _calls_in(e: N.Expr, fixed: _Fixed):
     """The shareable calls in ``e``, outside aggregates."""
     if isinstance(e, N.Aggregate):
         return
-    if _shareable(e, made):
+    if _shareable(e, fixed):
         yield e
     for part in children(e):
-        yield from _calls_in(part, made)
+        yield from _calls_in(part, fixed)
 
 
-def _candidates(items: tuple, made: frozenset):
+def _candidates(items: tuple, fixed: _Fixed):
     for item in items:
         for e in _exprs(item):
-            yield from _calls_in(e, made)
+            yield from _calls_in(e, fixed)
 
 
-def _unconditional(e: N.Expr, made: frozenset):
+def _unconditional(e: N.Expr, fixed: _Fixed):
     """The shareable calls computed whenever ``e`` is: not in the right side of ``and``/``or``,
     a branch of ``if``, or an aggregate; innermost first (arguments before the call)."""
     if isinstance(e, N.Aggregate):
         return
     if isinstance(e, N.Binary) and e.op in ("and", "or"):
-        yield from _unconditional(e.left, made)
+        yield from _unconditional(e.left, fixed)
         return
     if isinstance(e, N.Cond):
-        yield from _unconditional(e.test, made)
+        yield from _unconditional(e.test, fixed)
         return
     for part in children(e):
-        yield from _unconditional(part, made)
-    if _shareable(e, made):
+        yield from _unconditional(part, fixed)
+    if _shareable(e, fixed):
         yield e
 
 
-def _first_unconditional(items: tuple, repeated: set, made: frozenset):
+def _first_unconditional(items: tuple, repeated: set, fixed: _Fixed):
     """(index, call): the first top-level statement that computes a repeated call whatever
     the guards decide, and that call; None when there is none."""
     for at, item in enumerate(items):
@@ -140,7 +184,7 @@ def _first_unconditional(items: tuple, repeated: set, made: frozenset):
         head = getattr(item, field, None) if field else None
         if not isinstance(head, N.Expr):
             continue
-        for e in _unconditional(head, made):
+        for e in _unconditional(head, fixed):
             if _key(e) in repeated:
                 return at, e
     return None

@@ -116,6 +116,8 @@ class CythonWriter(PythonWriter):
             # a short list of whole numbers written out, indexed: picked in C, no list made
             values = [str(i.value) for i in items] + ["0"] * (8 - len(items))
             return f"_listed({self.code(e.index)}, {len(items)}, {', '.join(values)})", P_ATOM
+        if e.obj.type.kind == "marks":  # a search's marks (bytes): a byte read in C
+            return f"_mark_at({self.code(e.obj)}, {self.code(e.index)})", P_ATOM
         return super().w_Index(e)
 
     def w_Column(self, e: N.Column) -> tuple[str, int]:
@@ -138,9 +140,9 @@ class CythonWriter(PythonWriter):
 
     def w_Neighbour(self, e: N.Neighbour) -> tuple[str, int]:
         if e.steps is not None:
-            return (f"_neighbour_steps(_v_{e.table}, {e.degree}, {self.code(e.cell)}, {self.code(e.direction)}, "
-                    f"{self.code(e.steps)})"), P_ATOM
-        return f"_neighbour(_v_{e.table}, {e.degree}, {self.code(e.cell)}, {self.code(e.direction)})", P_ATOM
+            return (f"_neighbour_steps(_p_{e.table}, len(_v_{e.table}), {e.degree}, {self.code(e.cell)}, "
+                    f"{self.code(e.direction)}, {self.code(e.steps)})"), P_ATOM
+        return f"_neighbour(_p_{e.table}, len(_v_{e.table}), {e.degree}, {self.code(e.cell)}, {self.code(e.direction)})", P_ATOM
 
     def w_Numbered(self, e: N.Numbered) -> tuple[str, int]:
         # a C table of the cells by number (the dict says what is not one)
