@@ -4,11 +4,13 @@ what the pass leaves alone, the nodes it makes under the reference evaluator, an
 played alike by the native engine (which remembers) and the Python engine (which does not)."""
 from __future__ import annotations
 
+import functools
+import sys
 from pathlib import Path
 
 import attrs
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 import regle
 from conftest import play_alike
@@ -201,3 +203,88 @@ def test_a_trial_that_keeps_a_counter_plays_as_the_rules_read_at_every_trial(bac
                          for k, t in (("plain", plain), ("memo", text)))
     nodes, _decided = play_alike(reference, tested, 150 if backend == "native" else 40)
     assert nodes > 1_000
+
+
+# ---- x-ray: a walk that looks past the cell that stopped it ------------------------------------
+def _xray_walks(tree) -> list:
+    """The walks in ``tree`` that look past the cell that stopped them (Slide.xray set)."""
+    found = [tree] if isinstance(tree, N.Slide) and tree.xray is not None else []
+    for p in parts(tree):
+        found += _xray_walks(p)
+    return found
+
+
+def test_a_walk_whose_test_reads_only_its_cell_looks_past_the_cell_that_stopped_it():
+    """Natively, ``any(... for y in reach(board, x, d))`` whose test reads the board at y alone
+    (chess's sweepers, the rooks of GUARDS) is an x-ray walk of the memo; the Python engine's
+    reach is a kernel's list (no x-ray), and a walk whose test reads another cell, has a
+    ``where`` or is an ``all`` is left as it was."""
+    for text in (GUARDS.replace("ENSURE", "ensure safe()"), (ROOT / "games/classics/chess.rules").read_text(encoding="utf-8")):
+        ir = _remembered(text)
+        assert [fp.xray for fp in ir.footprints] == [True]
+        twin = next(f for f in ir.functions if f[0] == "fn__attacked__noted0")
+        walks = _xray_walks(twin[3][0])
+        assert len(walks) == 1 and walks[0].kind == "reach" and walks[0].noted == 0
+        assert "Noted" not in _kinds(walks[0].xray)  # the test past the cell reads plainly
+        assert not _xray_walks([f[3][0] for f in ir.functions if "__noted" not in f[0]])  # only the memo's twins
+        python = remember_ensures(optimize(lower(text)))
+        assert python.footprints and not any(fp.xray for fp in python.footprints)
+        assert not _xray_walks([f[3][0] for f in python.functions])
+    rook = "any(board[y] == piece(rook, p) for y in reach(board, x, d))"
+    for other in ("any(board[y] == piece(rook, p) and board[x] != none for y in reach(board, x, d))",  # reads x too
+                  "any(board[y] == piece(rook, p) for y in reach(board, x, d) where y != x)",  # a where
+                  "not all(board[y] != piece(rook, p) for y in reach(board, x, d))"):  # an all
+        ir = _remembered(GUARDS.replace("ENSURE", "ensure safe()").replace(rook, other))
+        assert [fp.xray for fp in ir.footprints] == [False], other
+
+
+def test_the_native_engine_looks_past_the_cell_and_reads_it_again_when_a_trial_writes_past_it():
+    source = native_source((ROOT / "games/classics/chess.rules").read_text(encoding="utf-8"), "chess.rules", "chess")
+    assert "s._xc0[_steps1_xb] |= 2" in source and "s._xc0[y_] |= 1" in source
+    assert "s._xmark0 = 0" in source and "s._xmark0 != 3" in source and "cdef char _xc0[64]" in source
+
+
+def test_an_en_passant_that_empties_the_cell_that_stopped_a_walk_and_the_cell_past_it_is_read_again():
+    """White king a5, white pawn e5, black pawn d5 (just moved two), black rook h5: the rook's
+    line to the king along the fifth row is stopped by the pawn on d5 (which attacks nothing
+    there), then by the pawn on e5. exd6 empties both: the position's memo would say safe, the
+    rules say the king is left attacked. Natively (x-ray) and in the Python engine alike: not
+    a legal move; its twin with nothing behind (no rook) is."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from perft import from_fen
+    text = (ROOT / "games/classics/chess.rules").read_text(encoding="utf-8")
+    backends = ["python"] + (["native"] if native.available() else [])
+    for backend in backends:
+        game = regle.loads(text, name="chess", backend=backend)
+        pinned = from_fen(game, "8/8/8/K2pP2r/8/8/8/7k w - d6 0 2").notations()
+        free = from_fen(game, "8/8/8/K2pP3/8/8/8/7k w - d6 0 2").notations()
+        assert "e5d6" not in pinned and "e5e6" in pinned, backend
+        assert "e5d6" in free, backend
+
+
+@functools.cache
+def _guards_module():
+    """The Python engine's module of GUARDS (its helpers are the native ones' twins)."""
+    state = regle.loads(GUARDS.replace("ENSURE", "ensure safe()"), name="guards_marks", backend="python").new_game(seed=1)
+    return sys.modules[type(state).__module__]
+
+
+@settings(deadline=None)
+@given(st.lists(st.integers(-2, 300), max_size=4), st.integers(0, 300), st.integers(0, 300))
+def test_a_cell_compared_with_one_code_or_two_is_missed_only_when_a_comparison_changes(codes, was, now):
+    """The marks of a cell compared with codes (``_noted_eq``, the Python engine's twin of the
+    native one, the same lines): a trial changing the cell from ``was`` to ``now`` leaves the
+    memo standing (``_truth_moved`` false) only when every comparison made reads as before;
+    past two codes (or a code no byte holds) the cell is read whole (-1)."""
+    module = _guards_module()
+    seen = [0]
+    for code in codes:
+        assert module._noted_eq(seen, 0, 1, 7, code, 1) == (7 == code)
+    mark, distinct = seen[0], set(codes)
+    if not codes:
+        assert mark == 0
+    elif len(distinct) > 2 or any(not 0 < c + 2 < 4096 for c in distinct):
+        assert mark == -1
+    else:
+        # (shift 1: the code compared is c + 1, as an element c is the code c + 1)
+        assert mark > 0 and module._truth_moved(mark, was, now) == any((was == c + 1) != (now == c + 1) for c in distinct)

@@ -63,6 +63,7 @@ class FootprintIR:
     grid: str  # the attribute of the grid it reads (g_board)
     line: int  # the rules line of the (first) ensure
     cond: object  # the condition's tree with its reads noted (written as code by write_game)
+    xray: bool = False  # natively, whether a walk of it looks past the cell that stopped it
 
 
 @attrs.define

@@ -401,6 +401,9 @@ class Slide(Expr):
     #: whether the walk's empty cells are elements (None: they are); where this is false only
     #: the filled cell it stops on is (compiler/passes/blocker_walk.py)
     empties: Expr | None = None
+    #: natively, in a remembered ensure's twin, an ``any`` over a reach's filled cell: its element
+    #: test, read past the cell that stopped the walk (compiler/passes/ensure_memo.py, x-ray)
+    xray: Expr | None = None
 
 
 @attrs.frozen

@@ -80,8 +80,9 @@ def remember_ensures(ir):
         if fp is None:
             m = len(memos)
             cells = _cells_of(ir, grid)
-            noted = _noted(cond, m, cells, functions, twins, new_functions, native)
-            fp = memos[key] = FootprintIR(m, cells, grid, line, noted)
+            xrays: set = set()
+            noted = _noted(cond, m, cells, functions, twins, new_functions, native, xrays)
+            fp = memos[key] = FootprintIR(m, cells, grid, line, noted, xray=m in xrays)
         actions.append(attrs.evolve(a, ensure_lines=_remembered(a.ensure_lines, fp, [at for at, g in slots if g == grid])))
     if not memos:
         return ir
@@ -238,26 +239,33 @@ def _cells_of(ir, grid: str) -> int:
     return next(g.cells for g in ir.grids if g.attr == grid)
 
 
-def _noted(e, m: int, cells: int, functions: dict, twins: dict, out: list, native: bool = True):
+def _noted(e, m: int, cells: int, functions: dict, twins: dict, out: list, native: bool = True,
+           xrays: set | None = None):
     """The condition's twin that notes what it reads in memo ``m``: its cell reads, its walks
     and scans, and the defines it calls (each a twin function, made once). In the Python
     engine a reach's list marks every cell it holds, so the reads of its cells inside the
     aggregate walking it are left plain (natively the walk may stop on a cell before the test
-    that notes it, so they are noted)."""
+    that notes it, so they are noted). Natively an ``any`` over a reach's filled cell looks
+    past the cell that stops it (x-ray: :func:`_xray_fits`); ``m`` is then added to ``xrays``."""
+    xrays = set() if xrays is None else xrays
+
     def change(node, walked: frozenset = frozenset()):
         if isinstance(node, (tuple, list)):
             return type(node)(change(p, walked) for p in node)
         if not isinstance(node, N.Node):
             return node
         if isinstance(node, N.Apply):
-            return attrs.evolve(node, function=_twin(node.function, m, cells, functions, twins, out, native),
+            return attrs.evolve(node, function=_twin(node.function, m, cells, functions, twins, out, native, xrays),
                                 args=change(node.args, walked))
         if isinstance(node, N.Aggregate):
             inner = walked - {node.var}
             if not native and isinstance(node.source, N.Slide):
                 inner = inner | {node.var}
-            return attrs.evolve(node, source=change(node.source, walked), elem=change(node.elem, inner),
-                                cond=change(node.cond, inner))
+            source = change(node.source, walked)
+            if native and _xray_fits(node, functions):
+                source = attrs.evolve(source, xray=node.elem)  # the test as it was, reading nothing noted
+                xrays.add(m)
+            return attrs.evolve(node, source=source, elem=change(node.elem, inner), cond=change(node.cond, inner))
         if isinstance(node, N.CellRead) and isinstance(node.cell, N.Local) and node.cell.name in walked:
             return node  # a cell of the list the walk marked
         compared = _compared(node)
@@ -274,6 +282,46 @@ def _noted(e, m: int, cells: int, functions: dict, twins: dict, out: list, nativ
             return N.NotedScan(node.type, node.line, m, node)
         return node
     return change(e)
+
+
+def _xray_fits(agg: N.Aggregate, functions: dict) -> bool:
+    """Whether a remembered walk may look past the filled cell that stops it (natively): an
+    ``any`` over a ``reach`` whose empty cells are not elements (compiler/passes/blocker_walk.py),
+    with no ``where``, whose test reads the grid at the walk's cell alone (through defines that
+    read no cell). Then, when the test fails on the cell that stopped the walk, the walk goes on
+    to the next filled cell: if the test fails there too (or no cell is met), the cell that
+    stopped it is noted as one whose emptying leaves the walk false, and the cells past it as
+    the walk's further cells (``_missed`` then lets a trial empty it, unless it also writes one
+    of those: x-ray, as a chess engine looks through a piece for a pin)."""
+    source = agg.source
+    return (agg.func == "any" and agg.lazy and agg.cond is None and isinstance(source, N.Slide)
+            and source.kind == "reach" and source.empties is not None
+            and _reads_at_only(agg.elem, agg.var, functions, set()))
+
+
+def _reads_at_only(e, var: str | None, functions: dict, seen: set) -> bool:
+    """Whether ``e`` reads cells only at the local ``var`` (None: no cell at all), and no grid
+    whole, no walk, scan or aggregate, through the defines it calls (each looked at once)."""
+    if isinstance(e, (tuple, list)):
+        return all(_reads_at_only(p, var, functions, seen) for p in e)
+    if not isinstance(e, N.Node):
+        return True
+    if isinstance(e, N.CellRead):
+        return var is not None and isinstance(e.cell, N.Local) and e.cell.name == var
+    if isinstance(e, (N.Aggregate, N.Slide)) or isinstance(e, N.Helper) and e.name not in _VALUE_HELPERS:
+        return False
+    if isinstance(e, N.Field) and e.attr.startswith("g_"):
+        return False
+    if isinstance(e, N.Apply):
+        f = functions.get(e.function)
+        if f is None or not _reads_at_only(e.args, var, functions, seen):
+            return False
+        if e.function not in seen:
+            seen.add(e.function)
+            tree, _params, _line, lets = f[3]
+            return _reads_at_only((tree, *(a.value for a in lets)), None, functions, seen)
+        return True
+    return _reads_at_only(parts(e), var, functions, seen)
 
 
 def _compared(node) -> tuple | None:
@@ -293,7 +341,8 @@ def _reads_cells(e) -> bool:
     return any(_reads_cells(p) for p in parts(e))
 
 
-def _twin(name: str, m: int, cells: int, functions: dict, twins: dict, out: list, native: bool) -> str:
+def _twin(name: str, m: int, cells: int, functions: dict, twins: dict, out: list, native: bool,
+          xrays: set) -> str:
     key = (name, m)
     if key not in twins:
         twin = twins[key] = f"{name}__noted{m}"
@@ -301,10 +350,10 @@ def _twin(name: str, m: int, cells: int, functions: dict, twins: dict, out: list
         tree, names, line, lets = body
         out.append(None)  # its place, kept while its own calls are made
         at = len(out) - 1
-        noted_lets = tuple(attrs.evolve(a, value=_noted(a.value, m, cells, functions, twins, out, native))
+        noted_lets = tuple(attrs.evolve(a, value=_noted(a.value, m, cells, functions, twins, out, native, xrays))
                            for a in lets)
         out[at] = (twin, params, comment.rstrip() + " (its reads noted: a remembered ensure)",
-                   (_noted(tree, m, cells, functions, twins, out, native), names, line, noted_lets), sig)
+                   (_noted(tree, m, cells, functions, twins, out, native, xrays), names, line, noted_lets), sig)
     return twins[key]
 
 
@@ -321,13 +370,20 @@ def _remembered(ensure_lines: tuple, fp: FootprintIR, slots: list) -> tuple:
         was = N.Local(T.INT, 0, "_was" + at[len("_at"):])
         missed = N.Method(T.BOOL, 0, f"_missed{fp.memo}", (N.Local(T.INT, 0, at), was))
         test = N.Binary(T.BOOL, 0, "and", test, missed)
+    marks = N.Field(T.INT, 0, f"_xmark{fp.memo}")  # (x-ray) 1: a cell that stopped a walk emptied, 2: a cell past one written
+    if fp.xray:  # both in one trial: the walk past the emptied cell may meet the write, so it is read again
+        test = N.Binary(T.BOOL, 0, "and", test, N.Binary(T.BOOL, 0, "!=", marks, N.Const(T.INT, 0, 3)))
     take = S.If(line, ((test, (S.Return(line, N.Binary(T.BOOL, 0, "==", memo, N.Const(T.INT, 0, 2))),)),), None)
+    if fp.xray:
+        take = (S.Assign(line, marks, "=", N.Const(T.INT, 0, 0)), take)
+    else:
+        take = (take,)
     # a cell written in a branch: its slot stays -1 when the branch is not taken, and its code
     # before is then given but not read (a Python local must still hold something)
     top = {st.target.name for st in body if isinstance(st, S.Assign) and isinstance(st.target, N.Local)}
     unset = tuple(S.Assign(line, N.Local(T.INT, 0, "_was" + at[len("_at"):]), "=", N.Const(T.INT, 0, 0))
                   for at in slots if "_was" + at[len("_at"):] not in top)
-    return (*before, *unset), (first, *body[:-1], take, body[-1]), put_back, line
+    return (*before, *unset), (first, *body[:-1], *take, body[-1]), put_back, line
 
 
 def _forgetting(st, remembered: set, memos: dict):

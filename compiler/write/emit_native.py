@@ -339,8 +339,37 @@ class CythonWriter(PythonWriter):
         if isinstance(source, N.Slide):
             body = self.walk_body(source, var, body, "_from" + sfx, "_steps" + sfx,
                                   walked if walked in bytes_read else None)
+            if source.xray is not None and source.noted >= 0:
+                body += self.xray_tail(source, var, result, "_from" + sfx, "_steps" + sfx,
+                                       walked if walked in bytes_read else None)
         declare(c_type(elem_type), var)
         return start + body, result
+
+    def xray_tail(self, walk: N.Slide, var: str, ok: str, start: str, steps: str, unchecked: str | None) -> list[str]:
+        """After a remembered ``any`` over a reach that stopped on a filled cell its test failed on
+        (x-ray, compiler/passes/ensure_memo.py): the walk goes on past that cell to the next
+        filled one, each cell met marked in ``_xc`` (1); when the test fails there too (or none
+        is met) and no earlier read made the cell that stopped it one read whole (-1), that cell
+        keeps the mark it had before this walk and is marked in ``_xc`` (2): emptied by a trial
+        that writes no cell past it, the walk stays false."""
+        m, d, deg = walk.noted, self.code(walk.direction, P_MUL), walk.degree
+        filled = (f"_p_{unchecked}[{var}] != 0" if unchecked is not None
+                  else f"{self.code(N.CellRead(T.INT, 0, walk.grid, N.Local(T.INT, 0, var)))} != 0")
+        return [f"if not {ok} and {steps}_full and not {steps}_all and {steps}_prev >= 0:",
+                f"    {steps}_xb = {var}",
+                f"    {steps}_xok = True",
+                f"    {var} = _table_at(_p_{walk.table.name}, {var}, {deg}, {d})",
+                f"    while {var} >= 0 and {var} != {start} and {steps} < {walk.cells}:",
+                f"        s._xc{m}[{var}] |= 1",
+                f"        {steps} += 1",
+                f"        if {filled}:",
+                f"            if {self.code(walk.xray)}:",
+                f"                {steps}_xok = False",
+                "            break",
+                f"        {var} = _table_at(_p_{walk.table.name}, {var}, {deg}, {d})",
+                f"    if {steps}_xok:",
+                f"        s._seen{m}[{steps}_xb] = {steps}_prev",
+                f"        s._xc{m}[{steps}_xb] |= 2"]
 
     @staticmethod
     def fold(e: N.Aggregate, elem: str, declare, value: str, elem_type: T.Type,
@@ -389,6 +418,10 @@ class CythonWriter(PythonWriter):
         if walk.empties is not None:  # whether its empty cells are elements, once per walk (blocker_walk.py)
             declare("bint", steps + "_all", steps + "_full")
             head.append(f"{steps}_all = {self.code(walk.empties)}")
+        if walk.xray is not None and walk.noted >= 0:  # (xray_tail: what stopped the walk, and its mark before)
+            declare("bint", steps + "_xok")
+            declare("long", steps + "_prev", steps + "_xb")
+            head += [f"{steps}_full = False", f"{steps}_prev = 0"]
         return head
 
     def walk_body(self, walk: N.Slide, var: str, body: list[str], start: str = "_from",
@@ -405,6 +438,8 @@ class CythonWriter(PythonWriter):
         out = [f"while {var} >= 0 and {var} != {start} and {steps} < {walk.cells}:"]
         if walk.empties is not None:  # an empty cell is an element only where walk_head's test says so
             full = f"{steps}_full"
+            if walk.xray is not None and walk.noted >= 0:  # the cell's mark before this walk read it
+                out.append(f"    {steps}_prev = s._seen{walk.noted}[{var}]")
             out += [f"    {full} = {filled}", f"    {steps} += 1"]
             if walk.kind == "slide":
                 out += [f"    if {full}: break", f"    if {steps}_all:"] + ["    " + line for line in body]
