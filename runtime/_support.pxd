@@ -553,6 +553,17 @@ cdef inline long long listed(long long i, long long n, long long a0, long long a
     return a4 if i == 4 else a5 if i == 5 else a6 if i == 6 else a7
 
 
+cdef inline int spin(NativeCore s) except -1:
+    """``s._spin()``, a round of a rules' while loop counted against the work budget, with its
+    common case in place: a round among the decision's first 4,096 counts with no call (the
+    budget is far above them: _support checks it at import); the method counts the others and
+    raises past the budget."""
+    if s.walked_in == s.decisions and 0 <= s.walked < 4096:
+        s.walked += 1
+        return 0
+    return s._spin()
+
+
 cdef inline long mark_at(bytes marks, Py_ssize_t i) except -1:
     """A search's mark of place i (a byte of the marks K.take_marks hands over), in C: read as
     Python reads ``marks[i]``, from the end when i is negative, IndexError past either end (a

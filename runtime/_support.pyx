@@ -499,6 +499,8 @@ cdef class NativeCore:
 
 
 cdef long MAX_WORK_C = _MAX_WORK  # the work budget as a C number: compared at every round of a loop
+if MAX_WORK_C < 4096:  # _support.pxd's spin() lets a decision's first 4,096 rounds go unchecked
+    raise ImportError(f"the work budget ({MAX_WORK_C:,}) must allow a decision 4,096 rounds of a loop")
 cdef long long _LOW32 = (<long long>1 << 32) - 1  # the low half of a C number (a literal past 2**31 is a Python int)
 
 

@@ -698,6 +698,28 @@ def test_grids_of_numbers_are_arrays_of_c_numbers_natively(engines):
     assert list(b.g_seen[1]) == [20, 0, 0, 0] and list(saved.g_seen[1]) == [20, 0, 0, 0]
 
 
+@pytest.mark.parametrize("rounds, over", [(999_997, False), (999_998, True)])
+def test_a_while_loop_counts_every_round_natively(rounds, over):
+    """A while loop's rounds are counted in place (_support.pxd spin) up to 4,096 per decision,
+    then by the method: with the for loop's 3 elements, 999,997 rounds are exactly the budget
+    (1,000,000) and play, one more is past it; the count starts again at the next decision."""
+    from test_vocabulary import HEAD
+    body = (f"for i in 1..3 {{\n        n += 0\n      }}\n      n = 0\n      while n < {rounds} {{\n        n += 1\n      }}")
+    turn = 'turn {\n  step s {\n    action go "go" {\n      ' + body + '\n    }\n  }\n}\nend when turns >= 2\n'
+    from regle.compiler.generate import native_source
+    assert "_spin(s)" in native_source(HEAD + "counter n\n" + turn, "r.rules")
+    game = regle.loads(HEAD + "counter n\n" + turn, name=f"rounds{rounds}", backend="native")
+    s = game.new_game()
+    if over:
+        with pytest.raises(regle.RulesRuntimeError, match="walked more than 1,000,000 elements in loops"):
+            s.play("go")
+        return
+    s.play("go")
+    assert s.c_n == rounds and not s.over
+    s.play("go")  # the next decision has a budget of its own
+    assert s.c_n == rounds and s.over
+
+
 def test_loops_are_bounded_natively():
     from test_vocabulary import HEAD, PASS_TURN
     body = "for i in 1..3 {\n        n += i\n      }\n      while n >= 0 {\n        n += 1\n      }"
