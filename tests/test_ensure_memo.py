@@ -288,3 +288,34 @@ def test_a_cell_compared_with_one_code_or_two_is_missed_only_when_a_comparison_c
     else:
         # (shift 1: the code compared is c + 1, as an element c is the code c + 1)
         assert mark > 0 and module._truth_moved(mark, was, now) == any((was == c + 1) != (now == c + 1) for c in distinct)
+
+
+#: GUARDS with a move that puts a rook of the other seat on an empty cell: on a line from the
+#: king that the position's walk passed empty, it attacks (the walk's test holds of it)
+SUMMONS = GUARDS.replace("turn {\n", """turn {
+  action summon(t in empty_cells(board)) "+{t}" {
+    require turns % 7 == 3
+    put piece(rook, 1 - me) at t on board
+    ensure safe()
+  }
+""", 1)
+
+
+def test_a_piece_put_where_a_walk_passed_is_asked_the_walks_test():
+    """Natively the memo keeps the empty cells a false walk passed (compiler/write/xray.py): a
+    trial that puts a piece there keeps the value only when the walk's test fails on that piece
+    (the mover's own: it stops the line), and reads the condition again when it holds (a rook
+    of the other seat put on the king's line). Seeded games alike with the rules read at every
+    trial; a fill never asked the test (``_xfill`` true for no piece) makes them differ."""
+    source = native_source(SUMMONS.replace("ENSURE", "ensure safe()"), "summons.rules", "summons")
+    assert "_noted_full(s._seen0" in source and "cdef bint _xfill0(s, long at, long code_)" in source
+    assert "s._xf0[at] and code != 0 and s._xfill0(at, code)" in source
+    if not native.available():
+        pytest.skip(native.unavailable_reason())
+    memo = SUMMONS.replace("ENSURE", "ensure safe()")
+    plain = memo.replace("ensure safe()", "ensure safe() or t == none")  # every trial reads it (no memo)
+    assert "_remember0" not in repr(remember_ensures(optimize(lower(plain, native=True))).actions)
+    remembered, reference = (regle.loads(text, name=f"summons_{k}", backend="native")
+                             for k, text in (("memo", memo), ("plain", plain)))
+    nodes, _decided = play_alike(reference, remembered, 200)
+    assert nodes > 2_000

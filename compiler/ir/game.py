@@ -64,6 +64,11 @@ class FootprintIR:
     line: int  # the rules line of the (first) ensure
     cond: object  # the condition's tree with its reads noted (written as code by write_game)
     xray: bool = False  # natively, whether a walk of it looks past the cell that stopped it
+    fills: tuple = ()  # natively, the tests its walks ask of a piece put in a cell they passed: (names, code)
+
+    def fill_names(self) -> list[str]:
+        """The names the fills' tests read besides the code (each once): C locals of ``_xfill``."""
+        return list(dict.fromkeys(name for names, _code in self.fills for name in names))
 
 
 @attrs.define

@@ -21,6 +21,7 @@ from .emit import C_FORMS, K_FORMS, PythonWriter, runtime_call
 from ..lower.grids import owns_table
 from ..passes.walled_neighbours import walled
 from .moves import holding_scan, span_walk
+from . import xray
 from ..ir.nodes import P_NOT, P_MUL, P_ATOM
 from ..ir.traverse import over, rebuild
 
@@ -46,6 +47,8 @@ class CythonWriter(PythonWriter):
         self.bound = bound if bound is not None else {}
         #: the aggregates' helper methods: (name, parameters, comment, body lines, C signature)
         self.helpers = helpers if helpers is not None else []
+        #: per remembered ensure, the tests its walks ask of a piece put in a cell they passed (write/xray.py)
+        self.xfills: dict[int, list] = {}
         self.helper_names = helper_names if helper_names is not None else {}  # (body, params, sig) -> name
 
     def name(self, qualified: str) -> str:
@@ -294,6 +297,7 @@ class CythonWriter(PythonWriter):
         d)) for d in directions(G))``: a slide scan per direction) walks the inner one in place,
         its locals suffixed (``sfx``), instead of calling a method per element."""
         spans = holding_scan(e.source)  # the cells holding pieces: found in the grid's bytes, no list
+        raw_test = e.source.xray if isinstance(e.source, N.Slide) else None  # (as the rules read it: write/xray.py)
         e = rebuild(e, lambda value: _grid_locals(value, grids))  # each grid read once, before the walk
         var = e.var
         walked = _walked_grid(e.source, grids)
@@ -344,37 +348,11 @@ class CythonWriter(PythonWriter):
         if isinstance(source, N.Slide):
             body = self.walk_body(source, var, body, "_from" + sfx, "_steps" + sfx,
                                   walked if walked in bytes_read else None)
-            if source.xray is not None and source.noted >= 0:
-                body += self.xray_tail(source, var, result, "_from" + sfx, "_steps" + sfx,
-                                       walked if walked in bytes_read else None)
+            if source.xray is not None and source.noted >= 0:  # what the memo notes past it, and before (write/xray.py)
+                body += xray.tail(self, source, var, result, "_from" + sfx, "_steps" + sfx,
+                                  walked if walked in bytes_read else None, raw_test)
         declare(c_type(elem_type), var)
         return start + body, result
-
-    def xray_tail(self, walk: N.Slide, var: str, ok: str, start: str, steps: str, unchecked: str | None) -> list[str]:
-        """After a remembered ``any`` over a reach that stopped on a filled cell its test failed on
-        (x-ray, compiler/passes/ensure_memo.py): the walk goes on past that cell to the next
-        filled one, each cell met marked in ``_xc`` (1); when the test fails there too (or none
-        is met) and no earlier read made the cell that stopped it one read whole (-1), that cell
-        keeps the mark it had before this walk and is marked in ``_xc`` (2): emptied by a trial
-        that writes no cell past it, the walk stays false."""
-        m, d, deg = walk.noted, self.code(walk.direction, P_MUL), walk.degree
-        filled = (f"_p_{unchecked}[{var}] != 0" if unchecked is not None
-                  else f"{self.code(N.CellRead(T.INT, 0, walk.grid, N.Local(T.INT, 0, var)))} != 0")
-        return [f"if not {ok} and {steps}_full and not {steps}_all and {steps}_prev >= 0:",
-                f"    {steps}_xb = {var}",
-                f"    {steps}_xok = True",
-                f"    {var} = _table_at(_p_{walk.table.name}, {var}, {deg}, {d})",
-                f"    while {var} >= 0 and {var} != {start} and {steps} < {walk.cells}:",
-                f"        s._xc{m}[{var}] |= 1",
-                f"        {steps} += 1",
-                f"        if {filled}:",
-                f"            if {self.code(walk.xray)}:",
-                f"                {steps}_xok = False",
-                "            break",
-                f"        {var} = _table_at(_p_{walk.table.name}, {var}, {deg}, {d})",
-                f"    if {steps}_xok:",
-                f"        s._seen{m}[{steps}_xb] = {steps}_prev",
-                f"        s._xc{m}[{steps}_xb] |= 2"]
 
     @staticmethod
     def fold(e: N.Aggregate, elem: str, declare, value: str, elem_type: T.Type,
@@ -423,9 +401,9 @@ class CythonWriter(PythonWriter):
         if walk.empties is not None:  # whether its empty cells are elements, once per walk (blocker_walk.py)
             declare("bint", steps + "_all", steps + "_full")
             head.append(f"{steps}_all = {self.code(walk.empties)}")
-        if walk.xray is not None and walk.noted >= 0:  # (xray_tail: what stopped the walk, and its mark before)
+        if walk.xray is not None and walk.noted >= 0:  # (write/xray.py: what stopped the walk, its mark before)
             declare("bint", steps + "_xok")
-            declare("long", steps + "_prev", steps + "_xb")
+            declare("long", steps + "_prev", steps + "_xb", steps + "_y", steps + "_i")
             head += [f"{steps}_full = False", f"{steps}_prev = 0"]
         return head
 
@@ -438,7 +416,9 @@ class CythonWriter(PythonWriter):
         filled = f"{self.code(N.CellRead(T.INT, 0, walk.grid, N.Local(T.INT, 0, var)))} != 0"
         if unchecked is not None:
             filled = f"_p_{unchecked}[{var}] != 0"
-        if walk.noted >= 0:  # in a remembered ensure's twin: the cell is noted as read
+        if walk.noted >= 0 and walk.xray is not None:  # a filled cell noted as read; the empty ones after the walk
+            filled = f"_noted_full(s._seen{walk.noted}, {var}, {walk.cells}, {filled})"
+        elif walk.noted >= 0:  # in a remembered ensure's twin: the cell is noted as read
             filled = f"_noted(s._seen{walk.noted}, {var}, {walk.cells}, {filled})"
         out = [f"while {var} >= 0 and {var} != {start} and {steps} < {walk.cells}:"]
         if walk.empties is not None:  # an empty cell is an element only where walk_head's test says so

@@ -87,6 +87,9 @@ def write_game(ir: GameIR) -> GameIR:
                      for st in written.steps]
     # natively, the aggregates' helper methods and the C globals the written code calls
     written.helpers = list(getattr(writer, "helpers", []))
+    # natively, the tests a remembered walk asks of a piece put where it passed (compiler/write/xray.py)
+    written.footprints = [attrs.evolve(fp, fills=tuple(getattr(writer, "xfills", {}).get(fp.memo, ())))
+                          for fp in written.footprints]
     written.bound_calls = dict(sorted(getattr(writer, "bound", {}).items()))
     written.move_tables = sorted(writer.move_tables.items())
     written.written = True
