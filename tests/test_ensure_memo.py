@@ -139,7 +139,9 @@ def test_noted_nodes_have_the_values_of_what_they_note(code, value, op, element)
 
 def test_the_native_engine_writes_the_memo():
     source = native_source(GUARDS.replace("ENSURE", "ensure safe()"), "guards.rules", "guards")
-    assert "_remember0" in source and "_missed0(_at0, _was0)" in source and "_noted_eq(" in source
+    assert "_remember0" in source and "_missed0(s, _at0, _was0)" in source and "_noted_eq(" in source
+    # the test of a write a function of the module, inline in each trial (no method looked up)
+    assert "cdef inline bint _missed0(_Core s, long at, long was) except -1:" in source
 
 
 @pytest.mark.parametrize("backend", ["python", "native"])
