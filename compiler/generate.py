@@ -23,6 +23,7 @@ from .lower.grids import MEMO_VALUES
 from .lower.lowerer import Lowerer, work_budget
 from .write.emit import runtime_call
 from .write.emit_native import history_key
+from .write.xray import FILL_NAMES
 from .write.safety import literal, verify
 from .write.written import write_game
 
@@ -39,6 +40,7 @@ def _environment() -> jinja2.Environment:
     env.filters["py"] = literal
     env.globals["c_def"] = c_def
     env.globals["history_key"] = history_key  # natively a position's key computed in C
+    env.globals["FILL_NAMES"] = FILL_NAMES  # the names a remembered walk keeps per cell passed (write/xray.py)
     env.globals["MEMO_VALUES"] = MEMO_VALUES  # the values an end condition's memo of lines remembers
     env.filters["arg_ctype"] = arg_ctype
     env.filters["arities"] = lambda counts: bytes(min(c, 255) for c in counts) + b"\0"
