@@ -640,15 +640,8 @@ cdef uint64_t _FNV_PRIME = 0x100000001B3ULL
 
 
 cdef uint64_t _fnv(uint64_t h, object value, int depth) except? 0:
-    cdef const unsigned char* data
-    cdef Py_ssize_t i, n
-    cdef uint64_t v
-    cdef int k
     if PyByteArray_Check(value) or PyBytes_Check(value):
-        data = _ro(value)
-        n = len(value)
-        for i in range(n):
-            h = (h ^ data[i]) * _FNV_PRIME
+        h = fnv_span(h, _ro(value), len(value))
         return (h ^ 0xFF) * _FNV_PRIME
     if isinstance(value, (list, tuple, array.array)):  # an array: a grid of numbers, natively
         if depth > 4:
@@ -657,11 +650,7 @@ cdef uint64_t _fnv(uint64_t h, object value, int depth) except? 0:
         for item in value:
             h = _fnv(h, item, depth + 1)
         return h
-    v = <uint64_t>(<long long>value)
-    for k in range(8):
-        h = (h ^ (v & 0xFF)) * _FNV_PRIME
-        v >>= 8
-    return h
+    return fnv_number(h, <uint64_t>(<long long>value))
 
 
 cpdef long long position_key(object parts, long long mover) except -1:

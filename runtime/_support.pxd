@@ -519,23 +519,14 @@ cdef inline long neighbour_steps(const short* adj, Py_ssize_t size, long deg, lo
 
 cdef inline unsigned long long fnv_int(unsigned long long h, long long v) noexcept:
     """The kernels' FNV key (position_key) taking a whole number: its 8 bytes, lowest first."""
-    cdef unsigned long long u = <unsigned long long>v
-    cdef int k
-    for k in range(8):
-        h = (h ^ (u & 0xFF)) * 0x100000001B3ULL
-        u >>= 8
-    return h
+    return _CK.fnv_number(h, <unsigned long long>v)
 
 
 cdef inline unsigned long long fnv_bytes(unsigned long long h, bytearray cells) except? 0:
     """The kernels' FNV key taking a grid of pieces: each byte, then an end mark."""
-    cdef const unsigned char* data
-    cdef Py_ssize_t i
     if cells is None:
         raise TypeError("a grid of pieces is missing")
-    data = <const unsigned char*>PyByteArray_AS_STRING(cells)
-    for i in range(PyByteArray_GET_SIZE(cells)):
-        h = (h ^ data[i]) * 0x100000001B3ULL
+    h = _CK.fnv_span(h, <const unsigned char*>PyByteArray_AS_STRING(cells), PyByteArray_GET_SIZE(cells))
     return (h ^ 0xFF) * 0x100000001B3ULL
 
 

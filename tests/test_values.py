@@ -644,8 +644,9 @@ def test_position_key_remember_and_repeats_twins_agree():
         from regle.runtime import _kernels as compiled
     except ImportError:
         pytest.skip("the compiled kernels are not built")
-    numbers = st.integers(-10 ** 18, 10 ** 18)
-    place = st.one_of(st.binary(max_size=12).map(bytearray), st.lists(numbers, max_size=5),
+    numbers = st.one_of(st.integers(-10 ** 18, 10 ** 18), st.integers(-2, 300))  # small: one multiply for 7 zero bytes
+    cells = st.lists(st.sampled_from([0, 0, 0, 0, 1, 7, 255]), max_size=40).map(bytearray)  # runs of 8 zeros
+    place = st.one_of(st.binary(max_size=12).map(bytearray), cells, st.lists(numbers, max_size=5),
                       st.lists(st.lists(numbers, max_size=3), max_size=3), numbers)
 
     @given(st.lists(place, max_size=4), st.integers(-1, 5), st.lists(st.integers(0, 3), max_size=12))
@@ -663,6 +664,9 @@ def test_position_key_remember_and_repeats_twins_agree():
             assert pure.repeats(kept_pure) == compiled.repeats(kept_compiled) == seen[:-1].count(k)
 
     agree()
+    for cells in (bytearray(64), bytearray(b"\x03" + bytes(20)), bytearray(bytes(9) + b"\x05" + bytes(8))):
+        for number in (0, 1, 255, 256, -1):  # empty cells read eight at a time, small numbers at once
+            assert compiled.position_key([cells, number], number) == pure.position_key([cells, number], number)
     assert pure.position_key([bytearray(b"\x01")], -1) != pure.position_key([bytearray(b"\x02")], -1)
     assert pure.position_key([bytearray(b"\x01")], 0) != pure.position_key([bytearray(b"\x01")], 1)
 
