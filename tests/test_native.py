@@ -1040,3 +1040,37 @@ def test_a_positions_key_is_computed_in_c_natively_and_is_the_kernels(text, name
             a.advance_id(pick)
             b.advance_id(pick)
         assert a.hist_0 == b.hist_0 and len(a.hist_0) > 8 and a.to_json() == b.to_json()
+
+
+READ_ONCE_NUMBERS = """game "Heaps" { players 2 }
+grid heat: int square 3 by 3
+grid mine: int per player square 3 by 3
+turn {
+  action warm(c in cells(heat)) "{c}" {
+    require heat[c] < 3
+    heat[c] += 1
+    put heat[c] * 10 at c on mine[me]
+    if heat[c] == 3 {
+      heat[c] = 0
+    }
+  }
+}
+end when turns >= 30
+score p { heat: sum(heat[c] for c in cells(heat)) }
+"""
+
+
+def test_a_grid_of_numbers_read_once_is_typed_natively():
+    """A grid of numbers a method reads once into a local (``g_heat = s.g_heat``) is typed an
+    array of C numbers natively (``_as_numbers``), so that no cell read or write tests the
+    local's type; one grid per seat (a list of arrays) is left as it is. The same games."""
+    from regle.compiler.generate import native_source
+    source = native_source(READ_ONCE_NUMBERS, "heaps.rules")
+    effect = source[source.index("cdef _do_0_warm("):]
+    assert "g_heat = _as_numbers(s.g_heat)  # read once" in effect[:effect.index("\n    cdef ")]  # a move's effect too
+    assert "_as_numbers(s.g_mine" not in source
+    python = regle.loads(READ_ONCE_NUMBERS, "heaps.rules", backend="python")
+    compiled = regle.loads(READ_ONCE_NUMBERS, "heaps.rules", backend="native")
+    for seed in range(10):
+        a, b = python.new_game(seed=seed).play_random_playout(seed), compiled.new_game(seed=seed).play_random_playout(seed)
+        assert a.to_json() == b.to_json() and a.scores == b.scores

@@ -137,11 +137,10 @@ class StatementLowering:
                 return []
             cell = self.cell_tree(node.index, ctx, grid)
             if node.op == "=":
-                target = N.NumberCell(T.INT, 0, N.Field(T.ANY, 0, f"g_{node.name}"), cell)
+                target = N.NumberCell(T.INT, 0, self.number_grid(node.name), cell)
                 return [S.Assign(node.pos[0], target, "=", value)]
             sums = node.op[0] in "+-" and not has_product(node.value, self.sym.defines)  # sums fit in C
-            target, source = (N.NumberCell(T.INT, 0, N.Field(T.ANY, 0, f"g_{node.name}"), cell)
-                              for _ in range(2))
+            target, source = (N.NumberCell(T.INT, 0, self.number_grid(node.name), cell) for _ in range(2))
             bound = self.helper("ops.number", T.INT, N.Binary(T.INT, 0, node.op[0], source, value), c_form=sums)
             return [S.Assign(node.pos[0], target, "=", bound)]
         if c is None:
@@ -178,6 +177,11 @@ class StatementLowering:
         if c.type.kind == "bool":  # stored as 1 or 0, as in a counter's C slot
             return N.Number(T.INT, 0, tree)
         return tree
+
+    def number_grid(self, name: str) -> N.Field:
+        """A grid of numbers shared by the seats, typed as reading it by its name types it (so
+        that a method reading it once natively types the local an array of C numbers)."""
+        return N.Field(T.Type("grid", elem=self.sym.grids[name].elem, space=name), 0, f"g_{name}")
 
     @staticmethod
     def cell_grid(ty: T.Type) -> str:

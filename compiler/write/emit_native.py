@@ -238,6 +238,8 @@ class CythonWriter(PythonWriter):
         one_seat = isinstance(value, N.Index) and _byte_grid(value.obj, value.type)  # grid[me]
         if st.note == "read once" and (_byte_grid(value) or one_seat):  # a shared grid, or one seat's
             return [f"{self.code(st.target)} = _as_bytearray({self.code(st.value)})  # read once, a bytearray"]
+        if st.note == "read once" and _number_grid(value):  # its cells C numbers, no type test per cell
+            return [f"{self.code(st.target)} = _as_numbers({self.code(st.value)})  # read once, an array of C numbers"]
         return super().s_Assign(st)
 
     def s_Wrote(self, st: S.Wrote) -> list[str]:
@@ -522,6 +524,14 @@ def _byte_grid(value, ty: T.Type | None = None) -> bool:
     ty = ty or getattr(value, "type", None)
     return isinstance(value, N.Field) and ty.kind == "grid" and value.attr.startswith("g_") \
         and (ty.elem is None or ty.elem.kind != "int")
+
+
+def _number_grid(value) -> bool:
+    """Whether ``value`` is a grid of numbers of the state shared by the seats (``s.g_pits``): an
+    array of C long longs (one grid per seat is a list of them)."""
+    ty = getattr(value, "type", None)
+    return isinstance(value, N.Field) and value.attr.startswith("g_") and ty.kind == "grid" \
+        and ty.elem is not None and ty.elem.kind == "int" and not getattr(ty, "per", None)
 
 
 def _grid_locals(value, grids: dict):
