@@ -43,6 +43,8 @@ BREAKTHROUGH = "games/classics/breakthrough.rules"
 CONNECT4 = "games/classics/connect4.rules"
 QUORIDOR = "games/classics/quoridor.rules"
 WAYS = "    ensure all(reachable(board, pawn(p), goal(p), fence) for p in players)\n"
+CHESS = "games/classics/chess.rules"
+KING_NEXT = "    or any(board[y] == piece(king, p) for y in neighbours(board, x))\n"
 EACH_WAY = "    ensure reachable(board, pawn(0), north, fence) and reachable(board, pawn(1), south, fence)\n"
 
 PAIRS = (
@@ -88,6 +90,9 @@ PAIRS = (
     )),
     Pair("ways-all-or-each", "a wall's ensure of ways as all(... for p in players), or each seat's written out",
          QUORIDOR, ((WAYS, EACH_WAY), (WAYS, EACH_WAY))),
+    Pair("two-walks-or-one", "a king or a pawn next to a square as two any(...) over its neighbours, or one",
+         CHESS, ((KING_NEXT + "    or any(\n        board[y] == piece(pawn, p)",
+                  "    or any(\n        board[y] == piece(king, p)\n        or board[y] == piece(pawn, p)"),)),
 )
 
 

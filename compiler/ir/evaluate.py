@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .nodes import (ARITHMETIC, COMPARISONS, FUNCTIONS, Aggregate, Binary, Bound, Call, Concat, Cond, Const, Element,
-                    Expr, Index, Len, ListCount, LineCells, ListOf, Literal, Neg, Not, Noted, NotedEq, NotedScan, Number, Reduce, Span,
+from .nodes import (ARITHMETIC, COMPARISONS, FUNCTIONS, Aggregate, Binary, Bound, Call, CellRead, Concat, Cond, Const,
+                    Element, Expr, Geometry, Index, Len, NeighbourList, ListCount, LineCells, ListOf, Literal, Neg, Not, Noted, NotedEq, NotedScan, Number, Reduce, Span,
                     Text, Upto)
 from .traverse import name_of
 
@@ -43,6 +43,8 @@ def evaluate(e: Expr, leaves: dict[str, Any] | None = None) -> Any:
         return sum(values) if e.func == "sum" else (max if e.func == "max" else min)(values, default=0)
     if isinstance(e, Index):
         return evaluate(e.obj, leaves)[evaluate(e.index, leaves)]
+    if isinstance(e, (CellRead, Geometry, NeighbourList)):
+        return _grid_read(e, leaves)
     if isinstance(e, Aggregate):
         return _aggregate(e, leaves or {})
     if isinstance(e, Not):
@@ -80,6 +82,27 @@ def evaluate(e: Expr, leaves: dict[str, Any] | None = None) -> Any:
             return a not in b
         return {**ARITHMETIC, **COMPARISONS}[e.op](a, b)
     raise TypeError(f"not an expression node: {e!r}")
+
+
+def _grid_read(e: Expr, leaves: dict[str, Any] | None) -> Any:
+    """A cell's code, an entry of a grid's table, or a cell's row of a table of neighbours (-1 at
+    the edge left out), the grid and the tables given by name in ``leaves`` (``G_board__ADJ``);
+    a cell off the grid fails, as indexing does."""
+    if isinstance(e, CellRead):
+        grid, cell = evaluate(e.grid, leaves), evaluate(e.cell, leaves)
+        if not 0 <= cell < len(grid):
+            raise IndexError("a position past the end of a list or zone")
+        return grid[cell]
+    if leaves is None or e.table not in leaves:
+        raise KeyError(f"no value for {e.table!r}")
+    table, at = leaves[e.table], evaluate(e.index if isinstance(e, Geometry) else e.cell, leaves)
+    if isinstance(e, Geometry):
+        if not 0 <= at < len(table):
+            raise IndexError("a position past the end of a list or zone")
+        return table[at]
+    if not 0 <= at < len(table) // e.degree:
+        raise ValueError("there is no cell here (none) to look around")
+    return [c for c in table[at * e.degree:(at + 1) * e.degree] if c >= 0]
 
 
 def _aggregate(e: Aggregate, leaves: dict[str, Any]) -> Any:

@@ -21,7 +21,10 @@ The pipeline:
 6. ``blocker_walk``: a walk along a direction (``reach``, ``slide``) inside ``any`` or ``all``
    whose test fails (holds) on every empty cell tests only the filled cell it stops on, the
    test on an empty cell computed once per walk.
-7. ``share_values``: in a define's function, a call computed twice or more (of the runtime, of
+7. ``one_walk``: ``any(A for y in S) or any(B for y in S)`` over a cell's neighbours (leaps)
+   walks them once, ``any(A or B for y in S)``, where neither test can fail (``all`` and
+   ``and`` alike).
+8. ``share_values``: in a define's function, a call computed twice or more (of the runtime, of
    another define, an aggregate) is computed once, into a local, where it is first computed
    unconditionally.
 """
@@ -35,6 +38,7 @@ from .blocker_walk import walk_to_blocker
 from .early_exit import stop_early
 from .held_source import walk_held
 from .line_source import walk_lines
+from .one_walk import walk_once
 from .seats_written_out import seats_of, write_out_seats
 from .share_values import share_values
 from .tables import read_tables
@@ -95,6 +99,10 @@ def optimize(ir, until: str | None = None):
         change = walk_to_blocker(ir.functions)  # (after the grids' passes: a walk they made is seen too)
         ir = each_tree(ir, lambda tree: bottom_up(tree, change))
         if until == "blocker_walk":
+            return ir
+        change = walk_once(ir.functions)
+        ir = each_tree(ir, lambda tree: bottom_up(tree, change))
+        if until == "one_walk":
             return ir
         ir = attrs.evolve(ir, functions=share_values(ir.functions))
     return ir
