@@ -420,6 +420,7 @@ _OWNED = {  # folder (relative to the cache root) -> names regle writes there
     "engines": re.compile(r"[A-Za-z0-9_]{1,40}_[0-9a-f]{20}\.py|tmp[A-Za-z0-9_]+\.tmp"),
     "engines/__pycache__": re.compile(r"[A-Za-z0-9_]{1,40}_[0-9a-f]{20}\.cpython-[0-9a-z_-]+\.pyc"),
     "native": re.compile(r"regle_native_[A-Za-z0-9_]{1,40}_[0-9a-f]{20}(\.pyx|\.lock|\.failed|\.[A-Za-z0-9_.-]+\.(so|pyd)(\.sum)?)"
+                         r"|regle_cyutility_[0-9a-f]{16}\.[A-Za-z0-9_.-]+\.(so|pyd)(\.sum)?"  # Cython's helpers, shared
                          r"|tmp[A-Za-z0-9_]+\.tmp|background\.lock"),
 }
 

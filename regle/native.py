@@ -141,6 +141,48 @@ def module_path(folder: Path, module_name: str) -> Path:
     return folder / (module_name + (sysconfig.get_config_var("EXT_SUFFIX") or ".so"))
 
 
+def shared_name() -> str:
+    """The module of Cython's own helpers every native engine built here imports instead of
+    compiling its own copy (``cython --shared``): named after the toolchain that builds it, so
+    that engines of one Cython, compiler and Python share one, and an upgrade makes another."""
+    h = hashlib.sha256(b"cython shared utility")
+    for part in sorted(toolchain().items()):
+        h.update(repr(part).encode())
+    return f"regle_cyutility_{h.hexdigest()[:16]}"
+
+
+def shared_module(folder: Path) -> Path:
+    """The shared helpers' module in ``folder``, built there first when it is not (or not what
+    was built: its record says). Written atomically, so that builds side by side are harmless.
+    It holds what Cython writes into every module otherwise (memoryviews, the types of its
+    functions, conversions): an engine compiles a third less C with it."""
+    name = shared_name()
+    target = module_path(folder, name)
+    if target.exists() and verified(target):
+        return target
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="regle-native-") as tmp:
+        c_file, built = Path(tmp, name + ".c"), Path(tmp, target.name)
+        _run([([sys.executable, "-m", "cython", f"--generate-shared={c_file}"], c_file), _link(c_file, built)])
+        _keep(built, target)
+    return target
+
+
+def load_shared(folder: Path) -> None:
+    """Import the shared helpers' module from ``folder`` before an engine that needs it (the
+    engine imports it by name: it must be in sys.modules). ImportError when it is missing or
+    not the file that was built (never mapped: a file cut short would crash the process): the
+    caller builds the engine again, and the module with it (replaced whole, so that a process
+    beside that reads it meanwhile sees one file or the other)."""
+    name = shared_name()
+    if name in sys.modules:
+        return
+    target = module_path(folder, name)
+    if not (target.exists() and verified(target)):
+        raise ImportError(f"the shared module {target.name} is missing or not the file that was built")
+    import_module(target, name, shared=False)
+
+
 def build(source: str, module_name: str, folder: Path, say=None) -> Path:
     """Compile Cython ``source`` into the extension module ``module_name`` in ``folder`` (written
     atomically: a concurrent build of the same module is harmless). Returns the module's path.
@@ -158,29 +200,45 @@ def build(source: str, module_name: str, folder: Path, say=None) -> Path:
     started = time.perf_counter()
     if say:
         say(f"compiling the native engine (once for these rules; cached in {folder})...")
+    shared_module(folder)  # Cython's helpers, once per toolchain: the engine imports them
     with tempfile.TemporaryDirectory(prefix="regle-native-") as tmp:
         c_file, built = Path(tmp, module_name + ".c"), Path(tmp, target.name)
         include = kernel_headers(Path(tmp, "include"))
-        steps = [[sys.executable, "-m", "cython", "-3", "--fast-fail", "-I", str(include), str(pyx), "-o", str(c_file)],
-                 [*link_command(), *optimise_flags(), "-I", sysconfig.get_paths()["include"], str(c_file), "-o", str(built)]]
-        for command in steps:
-            proc = subprocess.run(command, capture_output=True, text=True, cwd=tmp)
-            if proc.returncode != 0 or not Path(command[-1]).exists():
-                log = [line for line in (proc.stderr or proc.stdout).strip().splitlines() if "warning" not in line]
-                said = "\n  ".join(log[-12:]) or f"{command[0]} exited with status {proc.returncode} and said nothing"
-                if command is steps[0]:  # Cython refused the generated code: regle's own mistake
-                    raise NativeUnavailable("the native engine did not build (this is a bug of regle: please report "
-                                            "it with the rules file):\n  " + said)
-                raise NativeUnavailable(f"the C compiler ({command[0]}) failed to build the native engine; check "
-                                        "that it works (or set CC), or use backend='python':\n  " + said)
-        fd, tmp_target = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        os.close(fd)
-        shutil.copyfile(built, tmp_target)
-        os.replace(tmp_target, target)
-        _record(target, built)
+        _run([([sys.executable, "-m", "cython", "-3", "--fast-fail", f"--shared={shared_name()}", "-I", str(include),
+                str(pyx), "-o", str(c_file)], c_file), _link(c_file, built)], cwd=tmp)
+        _keep(built, target)
     if say:
         say(f"native engine built in {time.perf_counter() - started:.1f} s")
     return target
+
+
+def _link(c_file: Path, built: Path) -> tuple[list[str], Path]:
+    """The C compiler's command that makes an extension module of ``c_file``, and its output."""
+    return [*link_command(), *optimise_flags(), "-I", sysconfig.get_paths()["include"], str(c_file), "-o", str(built)], built
+
+
+def _run(steps: list[tuple[list[str], Path]], cwd: str | None = None) -> None:
+    """Cython, then the C compiler (each a command and the file it makes): NativeUnavailable
+    saying which failed and what it said."""
+    for command, output in steps:
+        proc = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
+        if proc.returncode != 0 or not output.exists():
+            log = [line for line in (proc.stderr or proc.stdout).strip().splitlines() if "warning" not in line]
+            said = "\n  ".join(log[-12:]) or f"{command[0]} exited with status {proc.returncode} and said nothing"
+            if command is steps[0][0]:  # Cython refused the generated code: regle's own mistake
+                raise NativeUnavailable("the native engine did not build (this is a bug of regle: please report "
+                                        "it with the rules file):\n  " + said)
+            raise NativeUnavailable(f"the C compiler ({command[0]}) failed to build the native engine; check "
+                                    "that it works (or set CC), or use backend='python':\n  " + said)
+
+
+def _keep(built: Path, target: Path) -> None:
+    """The module just built copied into the cache whole or not at all, and its record kept."""
+    fd, tmp_target = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+    os.close(fd)
+    shutil.copyfile(built, tmp_target)
+    os.replace(tmp_target, target)
+    _record(target, built)
 
 
 def _fingerprint(path: Path) -> str:
@@ -244,8 +302,11 @@ def kernel_headers(folder: Path) -> Path:
     return folder
 
 
-def import_module(path: Path, module_name: str):
-    """Import a built native engine from its file."""
+def import_module(path: Path, module_name: str, shared: bool = True):
+    """Import a built native engine from its file (``shared``: the shared helpers' module beside
+    it first)."""
+    if shared:
+        load_shared(path.parent)
     loader = importlib.machinery.ExtensionFileLoader(module_name, str(path))
     spec = importlib.util.spec_from_file_location(module_name, path, loader=loader)
     assert spec is not None

@@ -393,6 +393,41 @@ def test_a_truncated_cached_native_engine_is_rebuilt_not_mapped(tmp_path):
         assert native.verified(target)
 
 
+@needs_native
+def test_engines_import_cythons_helpers_from_one_module_and_a_damaged_one_is_rebuilt(tmp_path, monkeypatch):
+    """Every native engine built with one toolchain imports Cython's helpers from one shared
+    module beside it (built once, recorded as engines are); a shared module cut short or
+    missing is built again with the engine, never mapped."""
+    monkeypatch.setenv("REGLE_CACHE_DIR", str(tmp_path / "cache"))  # (the shared module of this test's own cache)
+    rules = tmp_path / "shared.rules"
+    rules.write_text((GAMES / "classics" / "tictactoe.rules").read_text(encoding="utf-8")
+                     .replace('"Tic-tac-toe"', '"Tic-tac-toe (shared helpers)"'), encoding="utf-8")
+    play = ("import regle, sys\nfrom regle import native\ngame = regle.load(sys.argv[1], backend='native')\n"
+            "state = game.new_game(2, seed=1)\nstate.play_random_playout(1)\n"
+            "print(game.backend, state.winners, native.shared_name() in sys.modules)\n")
+
+    def run():
+        return subprocess.run([sys.executable, "-c", play, str(rules)], capture_output=True, text=True, timeout=300,
+                              cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    first = run()
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.split()[0] == "native" and first.stdout.split()[-1] == "True"
+    _key, _module, target = loader.native_place(rules.read_text(encoding="utf-8"), loader.canonical(str(rules)), "shared")
+    shared = native.module_path(target.parent, native.shared_name())
+    assert shared.exists() and native.verified(shared)
+    assert {shared, native.record_path(shared)} <= set(loader.cached_files())  # cache --clear removes it too
+    whole = shared.read_bytes()
+    for damage in (whole[:len(whole) // 2], None):  # cut short; gone
+        if damage is None:
+            native.forget(shared)
+        else:
+            shared.write_bytes(damage)
+        again = run()
+        assert again.returncode == 0, (again.returncode, again.stderr)  # not -7 (a bus error)
+        assert again.stdout == first.stdout
+        assert native.verified(shared) and native.verified(target)
+
+
 def test_clearing_a_read_only_cache_says_what_stays(tmp_path, monkeypatch):
     cache = tmp_path / "cache"
     monkeypatch.setenv("REGLE_CACHE_DIR", str(cache))

@@ -175,7 +175,7 @@ def test_a_corrupt_cached_native_engine_falls_back_in_one_line_and_is_built_agai
         return subprocess.run([sys.executable, "-c", probe, str(path)], capture_output=True, text=True,
                               timeout=300, env={**os.environ, **env})
     assert load().stdout.strip() == "native"
-    built = list((tmp_path / "cache" / "native").glob("*.so"))
+    built = list((tmp_path / "cache" / "native").glob("regle_native_*.so"))
     assert len(built) == 1
     built[0].write_bytes(b"\x7fELF garbage")
     result = load()
@@ -479,9 +479,9 @@ def test_auto_plays_at_once_and_a_background_build_serves_the_next_load(tmp_path
     assert "in the background" in first.stderr and "compiling" not in first.stderr
     native_dir = tmp_path / "cache" / "native"
     deadline = time.monotonic() + 240
-    while not list(native_dir.glob("*.so")) and time.monotonic() < deadline:
+    while not list(native_dir.glob("regle_native_*.so")) and time.monotonic() < deadline:
         time.sleep(0.5)
-    built = list(native_dir.glob("*.so"))
+    built = list(native_dir.glob("regle_native_*.so"))
     assert len(built) == 1, "the background process built the native engine"
     time.sleep(0.5)
     # the next run, by another path to the same file, uses it without building again
@@ -490,4 +490,4 @@ def test_auto_plays_at_once_and_a_background_build_serves_the_next_load(tmp_path
     assert second.returncode == 0, second.stderr
     assert json.loads(second.stdout.strip().splitlines()[-1])["backend"] == "native"
     assert "building" not in second.stderr and "compiling" not in second.stderr
-    assert list(native_dir.glob("*.so")) == built and len(list(native_dir.glob("*.pyx"))) == 1
+    assert list(native_dir.glob("regle_native_*.so")) == built and len(list(native_dir.glob("*.pyx"))) == 1
