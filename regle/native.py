@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import itertools
 import importlib.machinery
 import importlib.util
 import os
@@ -151,6 +152,15 @@ def shared_name() -> str:
     return f"regle_cyutility_{h.hexdigest()[:16]}"
 
 
+def shares_helpers() -> bool:
+    """Whether this Cython can put its helpers in a module of their own (``--shared``: Cython
+    3.1 and later); an older one writes them into each engine, as before."""
+    digits = ["".join(itertools.takewhile(str.isdigit, part)) for part in toolchain()["cython"].split(".")[:2]]
+    if len(digits) < 2 or not all(digits):
+        return False
+    return (int(digits[0]), int(digits[1])) >= (3, 1)  # (4.0a1: 4, 0)
+
+
 def shared_module(folder: Path) -> Path:
     """The shared helpers' module in ``folder``, built there first when it is not (or not what
     was built: its record says). Written atomically, so that builds side by side are harmless.
@@ -175,7 +185,7 @@ def load_shared(folder: Path) -> None:
     caller builds the engine again, and the module with it (replaced whole, so that a process
     beside that reads it meanwhile sees one file or the other)."""
     name = shared_name()
-    if name in sys.modules:
+    if name in sys.modules or not shares_helpers():
         return
     target = module_path(folder, name)
     if not (target.exists() and verified(target)):
@@ -200,12 +210,14 @@ def build(source: str, module_name: str, folder: Path, say=None) -> Path:
     started = time.perf_counter()
     if say:
         say(f"compiling the native engine (once for these rules; cached in {folder})...")
-    shared_module(folder)  # Cython's helpers, once per toolchain: the engine imports them
+    shared = [f"--shared={shared_name()}"] if shares_helpers() else []
+    if shared:
+        shared_module(folder)  # Cython's helpers, once per toolchain: the engine imports them
     with tempfile.TemporaryDirectory(prefix="regle-native-") as tmp:
         c_file, built = Path(tmp, module_name + ".c"), Path(tmp, target.name)
         include = kernel_headers(Path(tmp, "include"))
-        _run([([sys.executable, "-m", "cython", "-3", "--fast-fail", f"--shared={shared_name()}", "-I", str(include),
-                str(pyx), "-o", str(c_file)], c_file), _link(c_file, built)], cwd=tmp)
+        _run([([sys.executable, "-m", "cython", "-3", "--fast-fail", *shared, "-I", str(include), str(pyx), "-o",
+                str(c_file)], c_file), _link(c_file, built)], cwd=tmp)
         _keep(built, target)
     if say:
         say(f"native engine built in {time.perf_counter() - started:.1f} s")

@@ -428,6 +428,14 @@ def test_engines_import_cythons_helpers_from_one_module_and_a_damaged_one_is_reb
         assert native.verified(shared) and native.verified(target)
 
 
+@pytest.mark.parametrize("version, shares", [("3.0.11", False), ("3.1.0", True), ("3.3.1", True), ("4.0a1", True), ("", False)])
+def test_only_a_cython_that_can_share_its_helpers_is_asked_to(monkeypatch, version, shares):
+    """``--shared`` came with Cython 3.1: an older one (regle asks for 3.0 or later) builds each
+    engine with its own helpers, and no engine then asks for the shared module."""
+    monkeypatch.setattr(native, "toolchain", lambda: {"cython": version})
+    assert native.shares_helpers() is shares
+
+
 def test_clearing_a_read_only_cache_says_what_stays(tmp_path, monkeypatch):
     cache = tmp_path / "cache"
     monkeypatch.setenv("REGLE_CACHE_DIR", str(cache))
