@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from .nodes import (ARITHMETIC, COMPARISONS, FUNCTIONS, Aggregate, Binary, Bound, Call, CellRead, Concat, Cond, Const,
-                    Element, Expr, Geometry, Index, Len, NeighbourList, ListCount, LineCells, ListOf, Literal, Neg, Not, Noted, NotedEq, NotedScan, Number, Reduce, Span,
-                    Text, Upto)
+                    Element, Expr, Geometry, Index, Len, LineCells, ListCount, ListOf, Literal, NeighbourList, Neg, Not,
+                    Noted, NotedEq, NotedScan, Number, Reduce, Span, Text, Upto)
 from .traverse import name_of
 
 

@@ -22,8 +22,8 @@ import attrs
 
 from ..ir import nodes as N
 from ..ir import types as T
-from ..ir.traverse import over, parts, walk
-from .blocker_walk import _cannot_fail
+from ..ir.traverse import lineless, over, parts, walk
+from .blocker_walk import _SAFE_HELPERS, _SAFE_OPS, _cannot_fail
 
 #: the aggregate and the operator that joins two of them into one walk
 _JOINS = {"any": "or", "all": "and"}
@@ -58,7 +58,7 @@ def _joined(first, second, op: str, bodies: dict):
         return None
     source = first.source
     if not (isinstance(source, N.NeighbourList) and isinstance(source.cell, N.Local)
-            and _same_tree(source, second.source) and source.cell.name not in (first.var, second.var)):
+            and lineless(source) == lineless(second.source) and source.cell.name not in (first.var, second.var)):
         return None
     tests = [_test(first), _renamed(_test(second), second.var, first.var)]
     if tests[1] is None:
@@ -104,22 +104,9 @@ def _total(tree, var: str, centre: str, bodies: dict) -> bool:
     if isinstance(tree, N.Geometry):
         return isinstance(tree.index, N.Local) and tree.index.name in (var, centre)
     if isinstance(tree, N.Binary):
-        return _cannot_fail(attrs.evolve(tree, left=N.Const(T.INT, 0, 0), right=N.Const(T.INT, 0, 0)), bodies, set(), set()) \
-            and _total(tree.left, var, centre, bodies) and _total(tree.right, var, centre, bodies)
+        return tree.op in _SAFE_OPS and _total(tree.left, var, centre, bodies) and _total(tree.right, var, centre, bodies)
     if isinstance(tree, (N.Not, N.Neg, N.Number, N.Element, N.Cond)):
         return all(_total(p, var, centre, bodies) for p in parts(tree))
     if isinstance(tree, N.Helper):
-        return _cannot_fail(attrs.evolve(tree, args=()), bodies, set(), set()) \
-            and all(_total(a, var, centre, bodies) for a in tree.args)
+        return tree.name in _SAFE_HELPERS and all(_total(a, var, centre, bodies) for a in tree.args)
     return _cannot_fail(tree, bodies, set(), set())
-
-
-def _same_tree(a, b) -> bool:
-    """Whether two trees are the same but for the rules lines they name."""
-    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
-        return len(a) == len(b) and all(_same_tree(x, y) for x, y in zip(a, b))
-    if not isinstance(a, N.Node) or not isinstance(b, N.Node):
-        return a == b
-    if type(a) is not type(b):
-        return False
-    return all(_same_tree(getattr(a, f.name), getattr(b, f.name)) for f in attrs.fields(type(a)) if f.name != "line")
