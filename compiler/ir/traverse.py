@@ -49,6 +49,17 @@ def rebuild(node, change: Callable[[Any], Any]):
     return attrs.evolve(node, **changes) if changes else node
 
 
+def put_local(tree, name: str, value):
+    """``tree`` with each read of the local ``name`` made ``value`` (an aggregate inside no longer
+    takes the name as a parameter of its helper). The caller makes sure no aggregate inside binds
+    the name again."""
+    if isinstance(tree, Local) and tree.name == name:
+        return value
+    if isinstance(tree, Aggregate):
+        tree = attrs.evolve(tree, params=tuple(p for p in tree.params if p[0] != name))
+    return over(tree, lambda part: put_local(part, name, value))
+
+
 def lineless(tree):
     """``tree`` with every node's rules line 0: what two trees written alike (in two places of
     the rules) share, to compare them."""

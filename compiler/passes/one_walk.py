@@ -22,7 +22,7 @@ import attrs
 
 from ..ir import nodes as N
 from ..ir import types as T
-from ..ir.traverse import lineless, over, parts, walk
+from ..ir.traverse import lineless, parts, put_local, walk
 from .blocker_walk import _SAFE_HELPERS, _SAFE_OPS, _cannot_fail
 
 #: the aggregate and the operator that joins two of them into one walk
@@ -60,7 +60,7 @@ def _joined(first, second, op: str, bodies: dict):
     if not (isinstance(source, N.NeighbourList) and isinstance(source.cell, N.Local)
             and lineless(source) == lineless(second.source) and source.cell.name not in (first.var, second.var)):
         return None
-    tests = [_test(first), _renamed(_test(second), second.var, first.var)]
+    tests = [_test(first), _renamed(_test(second), second.var, first.var, source.type.elem)]
     if tests[1] is None:
         return None
     if not all(_total(t, first.var, source.cell.name, bodies) for t in tests):
@@ -78,7 +78,7 @@ def _test(agg: N.Aggregate) -> N.Expr:
     return N.Binary(T.BOOL, agg.line, "or", N.Not(T.BOOL, agg.line, agg.cond), agg.elem)
 
 
-def _renamed(tree, old: str, new: str):
+def _renamed(tree, old: str, new: str, cell: T.Type):
     """``tree`` with the name ``old`` read as ``new`` (the second walk's name for its cell made
     the first's); None where the tree already reads ``new`` (it would then mean another thing)."""
     if old == new:
@@ -86,13 +86,7 @@ def _renamed(tree, old: str, new: str):
     names = {n.name for n in walk(tree) if isinstance(n, N.Local)}
     if new in names:
         return None
-    return _rename(tree, old, new)
-
-
-def _rename(tree, old: str, new: str):
-    if isinstance(tree, N.Local):
-        return attrs.evolve(tree, name=new) if tree.name == old else tree
-    return over(tree, lambda part: _rename(part, old, new)) if isinstance(tree, (N.Node, tuple, list)) else tree
+    return put_local(tree, old, N.Local(cell, 0, new))
 
 
 def _total(tree, var: str, centre: str, bodies: dict) -> bool:

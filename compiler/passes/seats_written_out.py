@@ -16,7 +16,7 @@ import attrs
 
 from ..ir import nodes as N
 from ..ir import types as T
-from ..ir.traverse import names_known, over, parts
+from ..ir.traverse import names_known, over, parts, put_local
 
 #: the most seats written out (past that the loop is as short to read as to run)
 MOST = 4
@@ -41,9 +41,9 @@ def write_out_seats(seats: int | None, ways: dict | None = None):
         out = None
         for seat in range(seats):
             value = N.Const(T.INT, node.line, seat)
-            item = _own_memos(_put(node.elem, node.var, value), ways, renamed, seat)
+            item = _own_memos(put_local(node.elem, node.var, value), ways, renamed, seat)
             if node.cond is not None:
-                cond = _own_memos(_put(node.cond, node.var, value), ways, renamed, seat)
+                cond = _own_memos(put_local(node.cond, node.var, value), ways, renamed, seat)
                 item = (N.Binary(T.BOOL, node.line, "and", cond, item) if join == "or"
                         else N.Binary(T.BOOL, node.line, "or", N.Not(T.BOOL, node.line, cond), item))
             out = item if out is None else N.Binary(T.BOOL, node.line, join, out, item)
@@ -64,15 +64,6 @@ def _binds(tree, name: str) -> bool:
     if isinstance(tree, N.Aggregate) and tree.var == name:
         return True
     return any(_binds(p, name) for p in parts(tree))
-
-
-def _put(tree, name: str, value):
-    """``tree`` with each read of the local ``name`` made ``value``."""
-    if isinstance(tree, N.Local) and tree.name == name:
-        return value
-    if isinstance(tree, N.Aggregate):  # natively a helper method: the name is no longer one of its parameters
-        tree = attrs.evolve(tree, params=tuple(p for p in tree.params if p[0] != name))
-    return over(tree, lambda part: _put(part, name, value))
 
 
 def _own_memos(tree, ways: dict, renamed: dict, seat: int):
