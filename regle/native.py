@@ -25,6 +25,8 @@ import time
 from functools import lru_cache
 from pathlib import Path
 
+from regle import cython_worker
+
 BACKENDS = ("auto", "python", "native")
 
 
@@ -37,6 +39,8 @@ class NativeUnavailable(RuntimeError):
 #: support every engine shares (its state's base class, keys, the generator in C)
 COMPILED = ("regle.runtime._kernels", "regle.runtime._support")
 PXDS = ("_kernels.pxd", "_support.pxd")
+#: how a build runs Cython (through a warm worker, which answers as this command would)
+CYTHON = [sys.executable, "-m", "cython"]
 
 
 def default_backend() -> str:
@@ -173,7 +177,7 @@ def shared_module(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="regle-native-") as tmp:
         c_file, built = Path(tmp, name + ".c"), Path(tmp, target.name)
-        _run([([sys.executable, "-m", "cython", f"--generate-shared={c_file}"], c_file), _link(c_file, built)])
+        _run([([*CYTHON, f"--generate-shared={c_file}"], c_file), _link(c_file, built)])
         _keep(built, target)
     return target
 
@@ -216,7 +220,7 @@ def build(source: str, module_name: str, folder: Path, say=None) -> Path:
     with tempfile.TemporaryDirectory(prefix="regle-native-") as tmp:
         c_file, built = Path(tmp, module_name + ".c"), Path(tmp, target.name)
         include = kernel_headers(Path(tmp, "include"))
-        _run([([sys.executable, "-m", "cython", "-3", "--fast-fail", *shared, "-I", str(include), str(pyx), "-o",
+        _run([([*CYTHON, "-3", "--fast-fail", *shared, "-I", str(include), str(pyx), "-o",
                 str(c_file)], c_file), _link(c_file, built)], cwd=tmp)
         _keep(built, target)
     if say:
@@ -233,10 +237,14 @@ def _run(steps: list[tuple[list[str], Path]], cwd: str | None = None) -> None:
     """Cython, then the C compiler (each a command and the file it makes): NativeUnavailable
     saying which failed and what it said."""
     for command, output in steps:
-        proc = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
-        if proc.returncode != 0 or not output.exists():
-            log = [line for line in (proc.stderr or proc.stdout).strip().splitlines() if "warning" not in line]
-            said = "\n  ".join(log[-12:]) or f"{command[0]} exited with status {proc.returncode} and said nothing"
+        if command[:3] == CYTHON:  # a warm Cython (regle/cython_worker.py): the same file, a second sooner
+            status, printed = cython_worker.translate(command[3:], cwd)
+        else:
+            proc = subprocess.run(command, capture_output=True, text=True, cwd=cwd)
+            status, printed = proc.returncode, proc.stderr or proc.stdout
+        if status != 0 or not output.exists():
+            log = [line for line in printed.strip().splitlines() if "warning" not in line]
+            said = "\n  ".join(log[-12:]) or f"{command[0]} exited with status {status} and said nothing"
             if command is steps[0][0]:  # Cython refused the generated code: regle's own mistake
                 raise NativeUnavailable("the native engine did not build (this is a bug of regle: please report "
                                         "it with the rules file):\n  " + said)

@@ -40,6 +40,8 @@ FROM_THE_CLONE = {
 WHAT_CHANGES = """\
 - `-n N` and `--simulate N` play 3 games (the command and its output are the same; 2,000 games
   of Monte Carlo search would take the suite's whole time);
+- `regle perft ... --depth N` counts to depth 3 (the examples run on the Python engine: chess's
+  depth 5 is 4.9 million positions, most of a minute);
 - `pip install 'regle[X]'` installs the wheel with that extra (`regle` is not on PyPI yet);
 - `regle serve` and `regle studio` listen on any free port (`--port 0`), run until they print
   their address, and are then stopped;
@@ -90,6 +92,8 @@ def from_the_clone(example: Example) -> str | None:
 def as_run(command: str, wheel: Path) -> str:
     """The command as the test runs it (WHAT_CHANGES)."""
     command = re.sub(r"(-n|--simulate) \d+", r"\1 3", command)
+    if command.startswith("regle perft "):
+        command = re.sub(r"--depth \d+", "--depth 3", command)
     command = re.sub(r"'regle\[(\w+)\]'", lambda m: f"'{wheel}[{m.group(1)}]'", command)
     if re.match(r"regle (serve|studio)\b", command):
         command = re.sub(r" --port \d+", "", command) + " --port 0"

@@ -39,6 +39,8 @@ def test_a_run_differs_from_the_line_only_as_said(tmp_path):
     assert as_run("pip install 'regle[gymnasium]'", wheel) == f"pip install '{wheel}[gymnasium]'"
     assert as_run("regle serve pixies --players 3 --port 8080", wheel) == "regle serve pixies --players 3 --port 0"
     assert as_run("regle check eclats", wheel) == "regle check eclats"
+    assert as_run("regle perft chess --depth 5 --divide", wheel) == "regle perft chess --depth 3 --divide"
+    assert as_run("regle play chess --depth 5", wheel) == "regle play chess --depth 5"  # perft's only
 
 
 def test_the_tutorials_files_are_whole_games():
