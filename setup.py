@@ -17,6 +17,11 @@ REQUIRE = os.environ.get("REGLE_REQUIRE_KERNELS") == "1"
 class OptionalBuildExt(build_ext):
     """build_ext that degrades to pure mode unless the kernels are required."""
 
+    def finalize_options(self):
+        super().finalize_options()
+        if not self.parallel:  # the kernels' modules compiled side by side, one per core (--parallel N says otherwise)
+            self.parallel = True
+
     def run(self):
         try:
             super().run()
@@ -57,6 +62,13 @@ def pxd_layout():
     return root
 
 
+def translators():
+    """How many Cython runs translate the kernels side by side: one per core where processes
+    fork (a process started afresh would import this file and run setup() again), else one."""
+    import multiprocessing
+    return (os.cpu_count() or 1) if multiprocessing.get_start_method(allow_none=False) == "fork" else 0
+
+
 def extensions():
     try:
         from Cython.Build import cythonize
@@ -74,6 +86,7 @@ def extensions():
         compiler_directives={"language_level": "3", "boundscheck": False, "wraparound": False},
         include_path=[pxd_layout()],
         quiet=True,
+        nthreads=translators(),
     )
     for ext in exts:  # cythonize() drops optional=True: set it again
         ext.optional = not REQUIRE

@@ -2,8 +2,9 @@
 
 ``python -m cython`` spends about a second before it reads a line of an engine: it imports its
 compiler, builds its lexer's tables and its scope of built-ins. A native build pays that once
-per engine, and builds come in runs (an author's edits in the studio, a test suite, a batch of
-variants). So the Cython step of ``regle.native`` goes to a worker process that has paid it
+per engine, and builds in one process come in runs (a test suite, a script that loads variants
+with ``backend="native"``; a background build has a process of its own and gains nothing). So
+the Cython step of ``regle.native`` goes to a worker process that has paid it
 once: it reads requests (Cython's command-line arguments and a folder) one per line, and
 answers each with Cython's exit status and what it printed, exactly as ``python -m cython``
 with those arguments would. Its output is the same file byte for byte

@@ -479,7 +479,8 @@ def test_the_engines_observation_is_its_reference_read_from_the_view_at_every_po
         state = game.new_game(game.players.start, seed=seed)
         while True:
             for seat in [None, *range(state.n)]:
-                assert list(state.observation(seat)) == pytest.approx(list(reference(state, seat))), (seed, seat)
+                ours, theirs = list(state.observation(seat)), list(reference(state, seat))
+                assert ours == theirs or ours == pytest.approx(theirs), (seed, seat)  # (exact first: quick)
             if state.is_over:
                 break
             state.play_random_playout(seed * 100 + state.decisions, limit=1)
