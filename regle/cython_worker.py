@@ -57,7 +57,8 @@ class _Worker:
 
     def __init__(self) -> None:
         self.runs = 0
-        self.proc = subprocess.Popen([sys.executable, "-c", "from regle.cython_worker import serve; serve()"],
+        # -P: the folder it works in is not where it imports from (a build's folder holds a regle/ of .pxd files)
+        self.proc = subprocess.Popen([sys.executable, "-P", "-c", "from regle.cython_worker import serve; serve()"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      text=True, encoding="utf-8", bufsize=1)
 
