@@ -28,10 +28,11 @@ from ..ir import nodes as N
 from ..ir import types as T
 from ..ir.traverse import parts
 
+# (SAFE_OPS, SAFE_HELPERS and cannot_fail are shared: one_walk asks the same of its two tests)
 #: operators that cannot fail on whole numbers and truths (no division, no bound to pass)
-_SAFE_OPS = frozenset(("==", "!=", "<", "<=", ">", ">=", "and", "or", "+", "-", "*"))
+SAFE_OPS = frozenset(("==", "!=", "<", "<=", ">", ">=", "and", "or", "+", "-", "*"))
 #: helpers of numbers alone that answer for any number (-1 included: an empty cell's element)
-_SAFE_HELPERS = frozenset(("ops.piece_owner", "ops.piece_kind"))
+SAFE_HELPERS = frozenset(("ops.piece_owner", "ops.piece_kind"))
 
 
 def walk_to_blocker(functions: list):
@@ -48,7 +49,7 @@ def walk_to_blocker(functions: list):
         if node.func == "all" and node.cond is not None:
             test = N.Binary(T.BOOL, node.line, "or", N.Not(T.BOOL, node.line, node.cond), node.elem)
         empty = _on_empty(test, var, walk.grid)
-        if empty is None or not _cannot_fail(empty, bodies, set(), set()):
+        if empty is None or not cannot_fail(empty, bodies, set(), set()):
             return node
         visits = empty if node.func == "any" else N.Not(T.BOOL, node.line, empty)
         return attrs.evolve(node, source=attrs.evolve(walk, empties=visits))
@@ -89,7 +90,7 @@ def _same(a, b) -> bool:
     return isinstance(a, N.Local) and isinstance(b, N.Local) and a.name == b.name
 
 
-def _cannot_fail(tree, bodies: dict, seen: set, active: set) -> bool:
+def cannot_fail(tree, bodies: dict, seen: set, active: set) -> bool:
     """Whether evaluating ``tree`` can neither fail nor draw, whatever its names hold.
     ``seen``: the defines found safe; ``active``: those being looked at (a call of one of
     those is refused: it could run for ever)."""
@@ -98,22 +99,22 @@ def _cannot_fail(tree, bodies: dict, seen: set, active: set) -> bool:
     if isinstance(tree, N.Field):
         return not tree.attr.startswith(("g_", "z_"))  # a counter's number or truth
     if isinstance(tree, N.Binary):
-        return tree.op in _SAFE_OPS and all(_cannot_fail(p, bodies, seen, active) for p in (tree.left, tree.right))
+        return tree.op in SAFE_OPS and all(cannot_fail(p, bodies, seen, active) for p in (tree.left, tree.right))
     if isinstance(tree, (N.Not, N.Neg, N.Number, N.Element, N.Cond)):
-        return all(_cannot_fail(p, bodies, seen, active) for p in parts(tree))
+        return all(cannot_fail(p, bodies, seen, active) for p in parts(tree))
     if isinstance(tree, N.Helper):
-        return tree.name in _SAFE_HELPERS and all(_cannot_fail(a, bodies, seen, active) for a in tree.args)
+        return tree.name in SAFE_HELPERS and all(cannot_fail(a, bodies, seen, active) for a in tree.args)
     if isinstance(tree, N.Apply):
         body = bodies.get(tree.function)
         if body is None or not tree.args or not isinstance(tree.args[0], N.Local) or tree.args[0].name != "s":
             return False
-        if not all(_cannot_fail(a, bodies, seen, active) for a in tree.args[1:]):
+        if not all(cannot_fail(a, bodies, seen, active) for a in tree.args[1:]):
             return False
         if tree.function in seen or tree.function in active:
             return tree.function in seen
         active.add(tree.function)
         expr, _names, _line, lets = body
-        if lets or not _cannot_fail(expr, bodies, seen, active):
+        if lets or not cannot_fail(expr, bodies, seen, active):
             return False
         active.discard(tree.function)
         seen.add(tree.function)

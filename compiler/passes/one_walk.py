@@ -23,7 +23,7 @@ import attrs
 from ..ir import nodes as N
 from ..ir import types as T
 from ..ir.traverse import lineless, parts, put_local, walk
-from .blocker_walk import _SAFE_HELPERS, _SAFE_OPS, _cannot_fail
+from .blocker_walk import SAFE_HELPERS, SAFE_OPS, cannot_fail
 
 #: the aggregate and the operator that joins two of them into one walk
 _JOINS = {"any": "or", "all": "and"}
@@ -98,9 +98,9 @@ def _total(tree, var: str, centre: str, bodies: dict) -> bool:
     if isinstance(tree, N.Geometry):
         return isinstance(tree.index, N.Local) and tree.index.name in (var, centre)
     if isinstance(tree, N.Binary):
-        return tree.op in _SAFE_OPS and _total(tree.left, var, centre, bodies) and _total(tree.right, var, centre, bodies)
+        return tree.op in SAFE_OPS and _total(tree.left, var, centre, bodies) and _total(tree.right, var, centre, bodies)
     if isinstance(tree, (N.Not, N.Neg, N.Number, N.Element, N.Cond)):
         return all(_total(p, var, centre, bodies) for p in parts(tree))
     if isinstance(tree, N.Helper):
-        return tree.name in _SAFE_HELPERS and all(_total(a, var, centre, bodies) for a in tree.args)
-    return _cannot_fail(tree, bodies, set(), set())
+        return tree.name in SAFE_HELPERS and all(_total(a, var, centre, bodies) for a in tree.args)
+    return cannot_fail(tree, bodies, set(), set())
