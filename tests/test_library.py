@@ -176,8 +176,10 @@ def test_a_built_wheel_lists_and_plays_from_an_empty_folder(tmp_path):
     # typed: a user's script over the public API passes mypy --strict against the installed package
     example = empty / "example.py"
     example.write_text((ROOT / "tests" / "typed_example.py").read_text(encoding="utf-8"), encoding="utf-8")
-    got_mypy = subprocess.run([str(python), "-m", "pip", "install", "-q", "mypy", "numpy"], capture_output=True, text=True,
-                              timeout=900)
+    # (--no-compile, here and for the extras: no .pyc written ahead for thousands of files, PyTorch's
+    # among them; what a run imports is compiled as it is imported)
+    got_mypy = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-compile", "mypy", "numpy"],
+                              capture_output=True, text=True, timeout=900)
     assert got_mypy.returncode == 0, got_mypy.stderr[-2000:]
     checked = subprocess.run([str(python), "-m", "mypy", "--strict", "example.py"], capture_output=True, text=True,
                              cwd=empty, env=env, timeout=600)
@@ -187,7 +189,7 @@ def test_a_built_wheel_lists_and_plays_from_an_empty_folder(tmp_path):
     # from an empty folder of its own (tests/docs_examples.py says how; docs/ai.md's MaskablePPO
     # among them, trained a few hundred steps on Connect Four), and Deep CFR (OpenSpiel's,
     # on PyTorch) runs a few iterations on the information-state tensors of Kuhn poker written in regle
-    extras = subprocess.run([str(python), "-m", "pip", "install", "-q",
+    extras = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-compile",
                              f"{wheel}[pettingzoo,openspiel,gymnasium,dask,lsp]", "torch==2.13.0", "dm-tree",
                              "sb3-contrib"],
                             capture_output=True, text=True, timeout=1800)

@@ -18,7 +18,7 @@ def _open(browser, url):
     from selenium.common.exceptions import StaleElementReferenceException
     browser.get(url + "/")
     # a redraw replaces the table: an element found just before it is stale, so look again
-    wait = WebDriverWait(browser, 30, ignored_exceptions=(StaleElementReferenceException,))
+    wait = WebDriverWait(browser, 30, poll_frequency=0.1, ignored_exceptions=(StaleElementReferenceException,))
     wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
     return wait, By
 
@@ -145,7 +145,7 @@ def test_each_seat_sees_the_board_from_its_side(browser, served):
     for seat, (bottom_left, top_right) in ((0, ("a1", "h8")), (1, ("h8", "a1"))):
         browser.get("about:blank")  # (a new hash alone would not load the other seat's page)
         browser.get(f"{s.url}/?game={made['id']}#t={made['tokens'][seat]}")
-        WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, ".cell"))
+        WebDriverWait(browser, 30, poll_frequency=0.1).until(lambda b: b.find_elements(By.CSS_SELECTOR, ".cell"))
         (x0, y0), (x1, y1) = _drawn_at(browser, By, bottom_left), _drawn_at(browser, By, top_right)
         assert x0 < x1 and y0 > y1, (seat, (x0, y0), (x1, y1))
         label = _cell(browser, By, "e8" if seat == 1 else "e1").get_attribute("aria-label")
@@ -282,7 +282,7 @@ def test_check_and_checkmate_are_shown_in_the_rules_words(browser, served):
             assert status == 200, reply
         browser.get("about:blank")
         browser.get(f"{s.url}/?game={made['id']}#t={made['tokens'][len(moves) % 2]}")
-        WebDriverWait(browser, 30).until(lambda b: b.find_element(By.ID, "notices").text)
+        WebDriverWait(browser, 30, poll_frequency=0.1).until(lambda b: b.find_element(By.ID, "notices").text)
         assert browser.find_element(By.ID, "notices").text == word
         outlined = browser.find_elements(By.CSS_SELECTOR, ".cell.noticed")
         assert [el.get_attribute("data-name") for el in outlined] == [king]
@@ -378,7 +378,7 @@ def test_lost_cities_expeditions_are_five_columns(browser, served):
         assert s.play(made["id"], made["tokens"][seat], move, page["version"])[0] == 200
     browser.get("about:blank")
     browser.get(f"{s.url}/?game={made['id']}#t={made['tokens'][0]}")
-    WebDriverWait(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, ".columns"))
+    WebDriverWait(browser, 30, poll_frequency=0.1).until(lambda b: b.find_elements(By.CSS_SELECTOR, ".columns"))
     session = s.server.hub.sessions[made["id"]]
     names = s.game.namespace["T_colour__NAMES"]
     for seat, columns in enumerate(browser.find_elements(By.CSS_SELECTOR, ".seat .columns")):
