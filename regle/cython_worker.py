@@ -30,6 +30,8 @@ import subprocess
 import sys
 import threading
 
+#: how Cython is run without a worker (and what a worker answers as)
+COMMAND = [sys.executable, "-m", "cython"]
 #: builds a worker serves before it is retired (a fresh one starts with the next build)
 RUNS = 64
 #: idle workers kept for the next builds (more are started while builds run side by side)
@@ -48,7 +50,7 @@ def translate(args: list[str], cwd: str | None = None) -> tuple[int, str]:
         if answer is not None:
             _give_back(worker)
             return answer
-    done = subprocess.run([sys.executable, "-m", "cython", *args], capture_output=True, text=True, cwd=cwd)
+    done = subprocess.run([*COMMAND, *args], capture_output=True, text=True, cwd=cwd)
     return done.returncode, done.stderr or done.stdout
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import itertools
 import importlib.machinery
 import importlib.util
+import itertools
 import os
 import shutil
 import subprocess
@@ -40,7 +40,7 @@ class NativeUnavailable(RuntimeError):
 COMPILED = ("regle.runtime._kernels", "regle.runtime._support")
 PXDS = ("_kernels.pxd", "_support.pxd")
 #: how a build runs Cython (through a warm worker, which answers as this command would)
-CYTHON = [sys.executable, "-m", "cython"]
+CYTHON = cython_worker.COMMAND
 
 
 def default_backend() -> str:
