@@ -13,9 +13,12 @@ prints their ratio (the slower over the faster).
 from __future__ import annotations
 
 import argparse
+import difflib
+import io
 import random
 import sys
 import time
+import tokenize
 from pathlib import Path
 from typing import NamedTuple
 
@@ -109,6 +112,31 @@ def ids_steps(game, seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
+def code_lines(source: str) -> list[str]:
+    """An engine's code as lines of tokens: its comments, blank lines and the rules' hash left out
+    (what the two texts of a pair differ in whatever they compile to)."""
+    lines: dict[int, list[str]] = {}
+    indent: dict[int, int] = {}
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
+                        tokenize.ENDMARKER):
+            continue
+        indent.setdefault(tok.start[0], tok.start[1])
+        lines.setdefault(tok.start[0], []).append(tok.string)
+    return [" " * indent[n] + " ".join(parts) for n, parts in sorted(lines.items())
+            if not parts[0] == "RULES_HASH"]
+
+
+def engines_differ(pair: Pair, backend: str) -> int:
+    """How many lines of code the two texts' engines differ in (0: the same engine, so that any
+    difference of speed between them is the machine's)."""
+    from regle.compiler.generate import engine_source, native_source
+    write = native_source if backend == "native" else engine_source
+    first, second = (code_lines(write(text, name=pair.name)) for text in pair.texts())
+    return sum(1 for line in difflib.unified_diff(first, second, lineterm="", n=0)
+               if line[:1] in "+-" and not line.startswith(("+++", "---")))
+
+
 def measure(pair: Pair, backend: str, rounds: int, seconds: float) -> tuple[float, float]:
     """The best steps/s of each text of the pair, measured in alternate rounds."""
     import regle
@@ -122,12 +150,14 @@ def measure(pair: Pair, backend: str, rounds: int, seconds: float) -> tuple[floa
 
 
 def run(quick: bool, native: bool, only: str | None = None) -> list[tuple]:
-    """Print the suite's table; returns its rows (pair, backend, first, second, ratio)."""
+    """Print the suite's table; returns its rows (pair, backend, first, second, ratio, lines of
+    code the two engines differ in)."""
     rounds, seconds = (2, 0.4) if quick else (4, 1.0)
     backends = ["python"] + (["native"] if native else [])
     print(f"\nphrasing: the loop by ids of two texts with the same meaning (steps/s, best of {rounds}); "
-          "ratio = slower / faster, aim <= 1.15")
-    print(f"{'pair':<22}{'engine':>8}{'first':>12}{'second':>12}{'ratio':>8}  what")
+          "ratio = slower / faster, aim <= 1.15;\ncode: \"same\" where both texts compile to the same engine "
+          "(but for comments and the rules' hash: a ratio above 1 is then the machine's), else how many lines differ")
+    print(f"{'pair':<22}{'engine':>8}{'first':>12}{'second':>12}{'ratio':>8}{'code':>8}  what")
     rows = []
     for pair in PAIRS:
         if only and pair.name != only:
@@ -135,8 +165,10 @@ def run(quick: bool, native: bool, only: str | None = None) -> list[tuple]:
         for backend in backends:
             a, b = measure(pair, backend, rounds, seconds)
             ratio = max(a, b) / min(a, b)
-            rows.append((pair.name, backend, a, b, ratio))
-            print(f"{pair.name:<22}{backend:>8}{a:>12,.0f}{b:>12,.0f}{ratio:>8.2f}  {pair.what}", flush=True)
+            differ = engines_differ(pair, backend)
+            code = "same" if differ == 0 else f"{differ} ln"
+            rows.append((pair.name, backend, a, b, ratio, differ))
+            print(f"{pair.name:<22}{backend:>8}{a:>12,.0f}{b:>12,.0f}{ratio:>8.2f}{code:>8}  {pair.what}", flush=True)
     return rows
 
 

@@ -18,13 +18,15 @@ The pipeline:
    fixes the row or column walks that line's cells alone, on a grid of regular lines.
 5. ``seats_written_out``: ``any`` or ``all`` over the seats, in a game of a fixed number of
    seats (four at most), written out seat by seat (``E0 or E1``).
-6. ``blocker_walk``: a walk along a direction (``reach``, ``slide``) inside ``any`` or ``all``
+6. ``fold``: what the seats written out make known (``if 0 == 0 then 2 else 0``), and any shape
+   of constants the lowering built past its builders (``0 + 1``), worked out as they fold.
+7. ``blocker_walk``: a walk along a direction (``reach``, ``slide``) inside ``any`` or ``all``
    whose test fails (holds) on every empty cell tests only the filled cell it stops on, the
    test on an empty cell computed once per walk.
-7. ``one_walk``: ``any(A for y in S) or any(B for y in S)`` over a cell's neighbours (leaps)
+8. ``one_walk``: ``any(A for y in S) or any(B for y in S)`` over a cell's neighbours (leaps)
    walks them once, ``any(A or B for y in S)``, where neither test can fail (``all`` and
    ``and`` alike).
-8. ``share_values``: in a define's function, a call computed twice or more (of the runtime, of
+9. ``share_values``: in a define's function, a call computed twice or more (of the runtime, of
    another define, an aggregate) is computed once, into a local, where it is first computed
    unconditionally.
 """
@@ -36,6 +38,7 @@ from ..ir.nodes import Node
 from ..ir.traverse import over
 from .blocker_walk import walk_to_blocker
 from .early_exit import stop_early
+from .fold import fold_known
 from .held_source import walk_held
 from .line_source import walk_lines
 from .one_walk import walk_once
@@ -96,6 +99,7 @@ def optimize(ir, until: str | None = None):
                                      for g in ir.grids])
         if until == "seats_written_out":
             return ir
+        ir = each_tree(ir, lambda tree: bottom_up(tree, fold_known))
         change = walk_to_blocker(ir.functions)  # (after the grids' passes: a walk they made is seen too)
         ir = each_tree(ir, lambda tree: bottom_up(tree, change))
         if until == "blocker_walk":
