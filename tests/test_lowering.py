@@ -100,7 +100,7 @@ turn {
 end when turns >= 12 or count(empty_cells(board)) == 0
 '''
     source = engine_source(shared, "shared.rules", "shared")
-    groups = "ops.group_keys(K.connected_groups(s.g_board, G_board__ADJ, 4, 2 + 1, 2, 1), 2 + 1)"
+    groups = "ops.group_keys(K.connected_groups(s.g_board, G_board__ADJ, 4, 3, 2, 1), 3)"  # (white is 2, its code 3)
     assert f"_shared = {groups}  # the condition's and the moves' (computed once)" in source
     assert "if len(_shared) > 0:" in source and "return K.tagged(0, _shared)" in source
     assert source.count(groups) == 2  # by the turn machine, and by the moves of a loaded state
