@@ -8,7 +8,9 @@ Each pair is a shipped game and the edits that rewrite one of its rules another 
     python benchmarks/phrasing.py [--quick] [--no-native] [--only NAME]
 
 (or ``bench.py --phrasing``) measures the loop by ids of both, side by side in rounds, and
-prints their ratio (the slower over the faster).
+prints their ratio (the slower over the faster), and whether the two texts compile to the same
+engine (``same``: the same code but for comments and the rules' hash; a ratio above 1 is then
+the machine's, not the phrasing's), or how many lines of code they differ in.
 """
 from __future__ import annotations
 
