@@ -7,8 +7,9 @@ Each pair is a shipped game and the edits that rewrite one of its rules another 
 
     python benchmarks/phrasing.py [--quick] [--no-native] [--only NAME]
 
-(or ``bench.py --phrasing``) measures the loop by ids of both, side by side in rounds, and
-prints their ratio (the slower over the faster), and whether the two texts compile to the same
+(or ``bench.py --phrasing``) measures the loop by ids of both over the same games, game by game
+alternately (each game is the same game on both: the same steps, which it checks), prints the
+ratio of their times (the slower over the faster), and whether the two texts compile to the same
 engine (``same``: the same code but for comments and the rules' hash; a ratio above 1 is then
 the machine's, not the phrasing's), or how many lines of code they differ in.
 """
@@ -101,19 +102,6 @@ PAIRS = (
 )
 
 
-def ids_steps(game, seconds: float) -> float:
-    """Steps/s of the loop by ids: legal_action_ids, one picked at random, advance_id."""
-    rng = random.Random(0)
-    steps, games, start = 0, 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        s = game.new_game(seed=games)
-        games += 1
-        while not s.over:
-            s.advance_id(rng.choice(s.legal_action_ids()))
-            steps += 1
-    return steps / (time.perf_counter() - start)
-
-
 def code_lines(source: str) -> list[str]:
     """An engine's code as lines of tokens: its comments, blank lines and the rules' hash left out
     (what the two texts of a pair differ in whatever they compile to)."""
@@ -139,16 +127,48 @@ def engines_differ(pair: Pair, backend: str) -> int:
                if line[:1] in "+-" and not line.startswith(("+++", "---")))
 
 
-def measure(pair: Pair, backend: str, rounds: int, seconds: float) -> tuple[float, float]:
-    """The best steps/s of each text of the pair, measured in alternate rounds."""
+def paired_steps(games: list, seconds: float, first_seed: int = 0) -> tuple[list[int], list[float], int]:
+    """The loop by ids on both engines of a pair over the same games, game by game: game k
+    (seed k, its ids picked by ``random.Random(k)``) on one, then on the other, the order
+    swapped every game, until both have had ``seconds``. Both texts mean the same, so each
+    game is the same game on both (the same steps); a slower stretch of the machine slows both
+    alike, where rounds of a second each could fall on one text only. Returns the steps and
+    seconds of each, and the next seed."""
+    clock = time.perf_counter
+    steps, spent = [0, 0], [0.0, 0.0]
+    seed = first_seed
+    while min(spent) < seconds:
+        for i in ((0, 1) if seed % 2 == 0 else (1, 0)):
+            rng = random.Random(seed)
+            started = clock()
+            s = games[i].new_game(seed=seed)
+            n = 0
+            while not s.over:
+                s.advance_id(rng.choice(s.legal_action_ids()))
+                n += 1
+            spent[i] += clock() - started
+            steps[i] += n
+        seed += 1
+    return steps, spent, seed
+
+
+def measure(pair: Pair, backend: str, rounds: int, seconds: float) -> tuple[float, float, float]:
+    """Steps/s of each text of the pair (the best round of each) and the ratio of their times
+    over all rounds (the slower over the faster), played game by game alternately
+    (:func:`paired_steps`)."""
     import regle
     first, second = pair.texts()
     games = [regle.loads(text, name=f"{pair.name}_{i}", backend=backend) for i, text in enumerate((first, second))]
-    best = [0.0, 0.0]
+    best, total, seed = [0.0, 0.0], [0.0, 0.0], 0
     for _ in range(rounds):
-        for i, game in enumerate(games):
-            best[i] = max(best[i], ids_steps(game, seconds))
-    return best[0], best[1]
+        steps, spent, seed = paired_steps(games, seconds, seed)
+        if steps[0] != steps[1]:
+            raise AssertionError(f"phrasing pair {pair.name}: the two texts played different games "
+                                 f"({steps[0]} and {steps[1]} steps)")
+        for i in (0, 1):
+            best[i] = max(best[i], steps[i] / spent[i])
+            total[i] += spent[i]
+    return best[0], best[1], max(total) / min(total)
 
 
 def run(quick: bool, native: bool, only: str | None = None) -> list[tuple]:
@@ -156,21 +176,20 @@ def run(quick: bool, native: bool, only: str | None = None) -> list[tuple]:
     code the two engines differ in)."""
     rounds, seconds = (2, 0.4) if quick else (4, 1.0)
     backends = ["python"] + (["native"] if native else [])
-    print(f"\nphrasing: the loop by ids of two texts with the same meaning (steps/s, best of {rounds}); "
-          "ratio = slower / faster, aim <= 1.15;\ncode: \"same\" where both texts compile to the same engine "
+    print(f"\nphrasing: the loop by ids of two texts with the same meaning, the same games game by game "
+          f"alternately (steps/s, best of {rounds} rounds); ratio = the slower's time over the faster's, aim <= 1.15;\ncode: \"same\" where both texts compile to the same engine "
           "(but for comments and the rules' hash: a ratio above 1 is then the machine's), else how many lines differ")
-    print(f"{'pair':<22}{'engine':>8}{'first':>12}{'second':>12}{'ratio':>8}{'code':>8}  what")
+    print(f"{'pair':<24}{'engine':>8}{'first':>12}{'second':>12}{'ratio':>8}{'code':>8}  what")
     rows = []
     for pair in PAIRS:
         if only and pair.name != only:
             continue
         for backend in backends:
-            a, b = measure(pair, backend, rounds, seconds)
-            ratio = max(a, b) / min(a, b)
+            a, b, ratio = measure(pair, backend, rounds, seconds)
             differ = engines_differ(pair, backend)
             code = "same" if differ == 0 else f"{differ} ln"
             rows.append((pair.name, backend, a, b, ratio, differ))
-            print(f"{pair.name:<22}{backend:>8}{a:>12,.0f}{b:>12,.0f}{ratio:>8.2f}{code:>8}  {pair.what}", flush=True)
+            print(f"{pair.name:<24}{backend:>8}{a:>12,.0f}{b:>12,.0f}{ratio:>8.2f}{code:>8}  {pair.what}", flush=True)
     return rows
 
 

@@ -66,3 +66,22 @@ def test_the_engines_are_compared_without_their_comments_and_rules_hash():
     assert code_lines(a) == code_lines(b) == ["x = 1", "def f ( ) :", "    return x + 1"]
     assert code_lines(a) != code_lines(b.replace("x + 1", "x + 2"))
     assert code_lines(a) != code_lines(b.replace("    return", "        return").replace("def f():\n", "def f():\n  if 1:\n"))
+
+
+def test_the_bench_plays_the_same_games_on_both_texts_and_refuses_two_that_differ():
+    """benchmarks/phrasing.py times the two texts over the same games, game by game alternately:
+    each game takes the same steps on both (it checks), and a pair whose texts play other games
+    is refused rather than given a ratio."""
+    from phrasing import Pair, measure, paired_steps
+    pair = next(p for p in PAIRS if p.name == "any-or-count")
+    games = [regle.loads(t, name=f"paired{i}", backend="python") for i, t in enumerate(pair.texts())]
+    steps, spent, seed = paired_steps(games, 0.05)
+    assert steps[0] == steps[1] > 0 and min(spent) >= 0.05 and seed >= 1
+    again = paired_steps(games, 0.05, seed)  # the next round goes on with the next games
+    assert again[2] > seed
+    first, second, ratio = measure(pair, "python", 1, 0.05)
+    assert first > 0 and second > 0 and ratio >= 1
+    other = Pair("other", "three in a row or four", "games/classics/connect4.rules",
+                 (("in_a_row(board, me, 4)", "in_a_row(board, me, 3)"),))
+    with pytest.raises(AssertionError, match="played different games"):
+        measure(other, "python", 1, 0.2)
