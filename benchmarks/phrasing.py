@@ -176,9 +176,10 @@ def run(quick: bool, native: bool, only: str | None = None) -> list[tuple]:
     code the two engines differ in)."""
     rounds, seconds = (2, 0.4) if quick else (4, 1.0)
     backends = ["python"] + (["native"] if native else [])
-    print(f"\nphrasing: the loop by ids of two texts with the same meaning, the same games game by game "
-          f"alternately (steps/s, best of {rounds} rounds); ratio = the slower's time over the faster's, aim <= 1.15;\ncode: \"same\" where both texts compile to the same engine "
-          "(but for comments and the rules' hash: a ratio above 1 is then the machine's), else how many lines differ")
+    print(f"\nphrasing: the loop by ids of two texts with the same meaning over the same games, game by game "
+          f"alternately (steps/s, best of {rounds} rounds);\nratio: the slower's time over the faster's, aim <= 1.15; "
+          "code: \"same\" where both texts compile to the same engine (but for comments and the rules' hash:\n"
+          "a ratio above 1 is then the machine's), else how many lines of code they differ in")
     print(f"{'pair':<24}{'engine':>8}{'first':>12}{'second':>12}{'ratio':>8}{'code':>8}  what")
     rows = []
     for pair in PAIRS:

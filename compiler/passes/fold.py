@@ -5,8 +5,9 @@ The lowering folds as it builds (``nodes.binary``, ``choose``, ``invert``, ``neg
 with a constant in place of a name makes new such shapes after that folding ran:
 seats_written_out writes ``all(E(p) for p in players)`` out as ``E(0) and E(1)``, and a
 ``goal(p) = if p == 0 then north else south`` inside becomes ``if 0 == 0 then 2 else 0``, asked
-at every evaluation. This pass folds them with the same builders, so the written-out text is the
-text an author would have written seat by seat (the phrasing pair ways-all-or-each).
+at every evaluation. This pass folds them with the same builders, so that the seats written out
+read as an author writes them seat by seat (the phrasing pair ways-all-or-each; its two engines
+still differ in their memos of kept ways, one per call as written).
 
 One node at a time, children first (the caller's walk); a node nothing folds is returned as it
 is, so that a tree with nothing to fold is not rebuilt. Exact: each builder folds only numbers
