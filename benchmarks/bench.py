@@ -366,6 +366,42 @@ def _loop_floor(game, seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
+def _ids_alternated(game, spiel, seconds: float, slice_: float = 0.05) -> tuple[float, float]:
+    """Steps/s of regle's ids loop and of OpenSpiel's same loop (``legal_actions`` +
+    ``apply_action``) in turn, a slice of ``slice_`` seconds each (whole games: game k of a
+    side, seeded k, picks with ``random.Random(k)``), the order swapped every slice, until each
+    has had ``seconds``. A slower stretch of the machine (this one's speed drifts by a third
+    within minutes) then slows both alike, where rounds of a second or more each could fall on
+    one side only."""
+    clock = time.perf_counter
+    steps, spent, seeds = [0, 0], [0.0, 0.0], [0, 0]
+    turn = 0
+    while min(spent) < seconds:
+        for side in ((0, 1) if turn % 2 == 0 else (1, 0)):
+            started = clock()
+            k, n = seeds[side], 0
+            while True:
+                rng = random.Random(k)
+                if side == 0:
+                    s = game.new_game(None, seed=k)
+                    while not s.over:
+                        s.advance_id(rng.choice(s.legal_action_ids()))
+                        n += 1
+                else:
+                    state = spiel.new_initial_state()
+                    while not state.is_terminal():
+                        state.apply_action(rng.choice(state.legal_actions()))
+                        n += 1
+                k += 1
+                if clock() - started >= slice_:
+                    break
+            spent[side] += clock() - started
+            steps[side] += n
+            seeds[side] = k
+        turn += 1
+    return steps[0] / spent[0], steps[1] / spent[1]
+
+
 def _openspiel_steps(game, seconds: float) -> float:
     """The same loop on OpenSpiel's C++ game through pybind11 (``legal_actions`` +
     ``apply_action``)."""
@@ -404,17 +440,15 @@ def bench_openspiel(quick: bool, native: bool) -> None:
         return
     seconds, rounds = (0.6, 2) if quick else (1.5, 3)
     backend = "native" if native else "python"
-    print(f"\nsteps/s of legal action ids + play by id, a random pick (best of {rounds} rounds of {seconds} s); "
-          "ceiling: the ratio of an engine that cost nothing (the loop's own Python: the pick, the calls)")
+    print(f"\nsteps/s of legal action ids + play by id, a random pick ({rounds * seconds:g} s a side, the two "
+          "sides in turn every 0.05 s); ceiling: the ratio of an engine that cost nothing (the loop's own Python: "
+          "the pick, the calls)")
     print(f"{'game':<14}{'OpenSpiel game':<22}{'OpenSpiel':>11}{'regle ' + backend:>15}{'ratio':>8}{'ceiling':>9}")
     for name, (path, spiel_name) in OPENSPIEL.items():
         game = regle.load(ROOT / path, backend=backend)
         spiel = pyspiel.load_game(spiel_name)
-        ours = theirs = floor = 0.0
-        for _ in range(rounds):
-            ours = max(ours, _ids_steps(game, seconds))
-            theirs = max(theirs, _openspiel_steps(spiel, seconds))
-            floor = max(floor, _loop_floor(game, seconds / 3))
+        ours, theirs = _ids_alternated(game, spiel, rounds * seconds)
+        floor = max(_loop_floor(game, seconds / 3) for _ in range(rounds))
         print(f"{name:<14}{spiel_name:<22}{theirs:>11,.0f}{ours:>15,.0f}{ours / theirs:>8.2f}{floor / theirs:>9.1f}")
     if not native:
         return
@@ -440,16 +474,13 @@ def bench_python_engine(pyspiel, seconds: float, rounds: int) -> None:
     """The Python engine (no C compiler: the generated module on the compiled kernels) in the
     same ids loop against OpenSpiel's C++ game, for the classics it is held to, beside the
     native table: one run answers both."""
-    print(f"\nthe Python engine in the same loop (best of {rounds} rounds of {seconds} s)")
+    print(f"\nthe Python engine in the same loop ({rounds * seconds:g} s a side, the sides in turn every 0.05 s)")
     print(f"{'game':<14}{'OpenSpiel game':<22}{'OpenSpiel':>11}{'regle python':>15}{'ratio':>8}")
     for name in PYTHON_ENGINE:
         path, spiel_name = OPENSPIEL[name]
         game = regle.load(ROOT / path, backend="python")
         spiel = pyspiel.load_game(spiel_name)
-        ours = theirs = 0.0
-        for _ in range(rounds):
-            ours = max(ours, _ids_steps(game, seconds))
-            theirs = max(theirs, _openspiel_steps(spiel, seconds))
+        ours, theirs = _ids_alternated(game, spiel, rounds * seconds)
         print(f"{name:<14}{spiel_name:<22}{theirs:>11,.0f}{ours:>15,.0f}{ours / theirs:>8.3f}")
 
 
