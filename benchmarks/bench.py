@@ -368,20 +368,20 @@ def _loop_floor(game, seconds: float) -> float:
 
 def _ids_alternated(game, spiel, seconds: float, slice_: float = 0.05) -> tuple[float, float]:
     """Steps/s of regle's ids loop and of OpenSpiel's same loop (``legal_actions`` +
-    ``apply_action``) in turn, a slice of ``slice_`` seconds each (whole games: game k of a
-    side, seeded k, picks with ``random.Random(k)``), the order swapped every slice, until each
+    ``apply_action``) in turn, a slice of ``slice_`` seconds each (whole games: regle's game k
+    seeded k; each side's picks from a generator of its own), the order swapped every turn, until each
     has had ``seconds``. A slower stretch of the machine (this one's speed drifts by a third
     within minutes) then slows both alike, where rounds of a second or more each could fall on
     one side only."""
     clock = time.perf_counter
     steps, spent, seeds = [0, 0], [0.0, 0.0], [0, 0]
+    rngs = [random.Random(0), random.Random(0)]  # (made once: making one costs microseconds, a game of some)
     turn = 0
     while min(spent) < seconds:
         for side in ((0, 1) if turn % 2 == 0 else (1, 0)):
             started = clock()
-            k, n = seeds[side], 0
+            k, n, rng = seeds[side], 0, rngs[side]
             while True:
-                rng = random.Random(k)
                 if side == 0:
                     s = game.new_game(None, seed=k)
                     while not s.over:
