@@ -64,7 +64,8 @@ def pxd_layout():
 
 def translators():
     """How many Cython runs translate the kernels side by side: one per core where processes
-    fork (a process started afresh would import this file and run setup() again), else one."""
+    fork (a process started afresh would import this file and run setup() again), else 0
+    (cythonize's own: no pool, one module after another)."""
     import multiprocessing
     return (os.cpu_count() or 1) if multiprocessing.get_start_method(allow_none=False) == "fork" else 0
 
