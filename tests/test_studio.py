@@ -159,9 +159,9 @@ def _editor(browser, script: str, *args):
 
 def _open(browser, s: Studio, key: bool = True):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
+    from test_web import waiting
     browser.get(s.base + "/" + (f"#k={s.key}" if key else ""))
-    wait = WebDriverWait(browser, 30, poll_frequency=0.1)
+    wait = waiting(browser, 30)
     wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, ".CodeMirror")
                and b.find_element(By.ID, "game-frame").get_attribute("src"))
     # the editor holds the rules text before anything is typed into it (under load it can

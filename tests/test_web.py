@@ -194,11 +194,17 @@ def _browser():
     return webdriver.Chrome(service=Service(executable_path=driver), options=options)
 
 
+def waiting(browser, seconds: float = 30, **options):
+    """A Selenium wait that looks every 0.1 s: at Selenium's 0.5 s, a wait that the page meets at
+    once still slept half a second, and a game played by clicks waits twice a move (the browser
+    tests here, in test_web_boards.py and in test_studio.py wait with it)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+    return WebDriverWait(browser, seconds, poll_frequency=0.1, **options)
+
+
 @pytest.fixture(scope="module")
 def browser():
-    """Headless Chromium for this module's tests. Their waits look every 0.1 s (poll_frequency):
-    at Selenium's 0.5 s, a wait that the page meets at once still slept half a second, and a
-    game played by clicks waits twice a move."""
+    """Headless Chromium for this module's tests (their waits: :func:`waiting`)."""
     b = _browser()
     yield b
     b.quit()
@@ -225,10 +231,9 @@ def _click_a_move(browser, By):
 def test_the_page_plays_by_clicks(browser, served, name):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as EC
-    from selenium.webdriver.support.ui import WebDriverWait
     s = served(name)
     browser.get(s.url + "/")
-    wait = WebDriverWait(browser, 30, poll_frequency=0.1)
+    wait = waiting(browser, 30)
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#moves button")))
     for _ in range(3):
         if browser.find_elements(By.CSS_SELECTOR, "#status") and "Game over" in browser.find_element(By.ID, "status").text:
@@ -251,12 +256,11 @@ def test_the_page_plays_by_clicks(browser, served, name):
 def test_the_other_seats_page_keeps_a_hand_hidden(browser, served, name):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as EC
-    from selenium.webdriver.support.ui import WebDriverWait
     s = served(name, seats=["human"] * regle.load(_path(name)).players.start)
     made = s.new({"seed": 2})
     sid, link = made["id"], f"{s.url}/?game={made['id']}#t={made['tokens'][1]}"
     browser.get(link)
-    WebDriverWait(browser, 30, poll_frequency=0.1).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".seat")))
+    waiting(browser, 30).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".seat")))
     first_seat = browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="0"]').get_attribute("innerHTML")
     state = s.server.hub.get(sid).state
     import random as _random
@@ -274,7 +278,7 @@ def test_the_other_seats_page_keeps_a_hand_hidden(browser, served, name):
     assert secrets_of_first_seat()
     browser.get("about:blank")
     browser.get(link)
-    WebDriverWait(browser, 30, poll_frequency=0.1).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".seat")))
+    waiting(browser, 30).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".seat")))
     first_seat = browser.find_element(By.CSS_SELECTOR, '.seat[data-seat="0"]').get_attribute("innerHTML")
     truth = state.view(0)["zones"]  # what P1 sees of their own places
     checked = 0
@@ -324,10 +328,9 @@ def test_the_rulebook_reads_seats_as_people_name_them_and_lets_first():
 def test_a_whole_game_is_played_by_clicks_only(browser, served, name):
     """Click a tinted cell, then the move it leaves (or the first), until the game is over."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     s = served(name)
     browser.get(s.url + "/")
-    wait = WebDriverWait(browser, 30, poll_frequency=0.1)
+    wait = waiting(browser, 30)
     wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
     for _ in range(200):
         if "Game over" in browser.find_element(By.ID, "status").text:
@@ -358,7 +361,6 @@ def test_rulebook_conditions_read_as_words():
 def test_two_people_play_from_two_pages(served):
     """P1 and P2 in two browser windows: each page sees the other's move without reloading."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     b1 = _browser()
     b2 = _browser()
     try:
@@ -366,9 +368,9 @@ def test_two_people_play_from_two_pages(served):
         made = s.new({"seed": 1})
         b1.get(f"{s.url}/?game={made['id']}#t={made['tokens'][0]}")
         b2.get(f"{s.url}/?game={made['id']}#t={made['tokens'][1]}")
-        WebDriverWait(b1, 30, poll_frequency=0.1).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
+        waiting(b1, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
         _click_a_move(b1, By)
-        WebDriverWait(b2, 30, poll_frequency=0.1).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
+        waiting(b2, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
         assert "P1:" in b2.find_element(By.ID, "log").text
     finally:
         b1.quit()
@@ -379,11 +381,10 @@ def test_a_cibles_push_is_played_by_clicking_the_marble_then_its_target(browser,
     """A click on a piece lists every move from it (named after it), its targets are tinted, and a
     click on a target that one move reaches plays that move."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     s = served("cibles", seats=["human", "human"])
     made = s.new({"seed": 1})
     browser.get(f"{s.url}/?game={made['id']}#t={made['tokens'][0]}")
-    wait = WebDriverWait(browser, 30, poll_frequency=0.1)
+    wait = waiting(browser, 30)
     wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
     page = s.page(made["id"], made["tokens"][0])
     names = s.game.cell_names("board")
@@ -418,7 +419,6 @@ def test_a_cibles_push_is_played_by_clicking_the_marble_then_its_target(browser,
 
 def test_the_game_over_panel_shows_the_winner_and_the_scores(browser, served):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     s = served("pixies", seats=["random", "random"])
     sid = s.call("POST", "/api/games", {"seed": 4})[1]["id"]
     session = s.server.hub.get(sid)
@@ -428,7 +428,7 @@ def test_the_game_over_panel_shows_the_winner_and_the_scores(browser, served):
     while not page["over"]:
         page = s.page(sid, after=page["version"])
     browser.get(f"{s.url}/?game={sid}")
-    WebDriverWait(browser, 30, poll_frequency=0.1).until(lambda b: b.find_element(By.ID, "result").is_displayed())
+    waiting(browser, 30).until(lambda b: b.find_element(By.ID, "result").is_displayed())
     panel = browser.find_element(By.ID, "result").text
     winners = " and ".join(f"P{w + 1}" for w in page["winners"]) + " won" if page["winners"] else "A draw"
     assert winners in panel
@@ -441,10 +441,9 @@ def test_the_game_over_panel_shows_the_winner_and_the_scores(browser, served):
 
 def test_an_all_agent_game_is_watched_to_its_end_through_the_page(browser, served):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     s = served("connect4", seats=["random", "random"])
     browser.get(s.url + "/")
-    wait = WebDriverWait(browser, 30, poll_frequency=0.1)
+    wait = waiting(browser, 30)
     wait.until(lambda b: "Turn" in b.find_element(By.ID, "status").text or "Game over" in b.find_element(By.ID, "status").text)
     sid = next(iter(s.server.hub.sessions))
     assert s.page(sid)["agents_only"] and s.page(sid)["pace"] > 0  # at a pace people can follow
@@ -457,7 +456,7 @@ def test_an_all_agent_game_is_watched_to_its_end_through_the_page(browser, serve
     with s.server.hub.get(sid).lock:
         s.server.hub.get(sid).pace = 0.05
     browser.find_element(By.ID, "pause").click()
-    WebDriverWait(browser, 60, poll_frequency=0.1).until(lambda b: "Game over" in b.find_element(By.ID, "status").text)
+    waiting(browser, 60).until(lambda b: "Game over" in b.find_element(By.ID, "status").text)
     assert browser.find_element(By.ID, "result").is_displayed()
     log = browser.find_element(By.ID, "log").text
     assert log.count("P1:") + log.count("P2:") >= 1
@@ -521,11 +520,10 @@ window.arrivalWatch.observe(document.body, {subtree: true, attributes: true, att
 def test_a_whole_tictactoe_game_is_played_with_the_keyboard(browser, served):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
-    from selenium.webdriver.support.ui import WebDriverWait
     s = served("tictactoe", seats=["human", "human"])
     made = s.new({"seed": 1})
     browser.get(f"{s.url}/?game={made['id']}#t={made['tokens'][0]}")
-    wait = WebDriverWait(browser, 30, poll_frequency=0.1)
+    wait = waiting(browser, 30)
     wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
     other = made["tokens"][1]
     cell = browser.find_element(By.CSS_SELECTOR, '.cell[tabindex="0"]')
@@ -566,12 +564,11 @@ def test_a_whole_tictactoe_game_is_played_with_the_keyboard(browser, served):
 
 def test_the_hex_page_fits_a_phone_without_sideways_scrolling(browser, served):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     s = served("hex")
     browser.set_window_size(390, 844)
     try:
         browser.get(s.url + "/")
-        WebDriverWait(browser, 30, poll_frequency=0.1).until(lambda b: b.find_elements(By.CSS_SELECTOR, "svg.board"))
+        waiting(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "svg.board"))
         inner = browser.execute_script("return window.innerWidth")
         wide = browser.execute_script("return document.documentElement.scrollWidth")
         assert wide <= inner, (wide, inner)
@@ -615,7 +612,6 @@ def test_new_game_in_one_window_moves_both_windows(served):
     """Two windows of Lost Cities: Play again in one, and the other follows to the new game with
     its own seat (each page asks for changes by a long poll, as the page script does)."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     b1, b2 = _browser(), _browser()
     try:
         s = served("lostcities", seats=["human", "human"])
@@ -623,11 +619,11 @@ def test_new_game_in_one_window_moves_both_windows(served):
         b1.get(f"{s.url}/?game={made['id']}#t={made['tokens'][0]}")
         b2.get(f"{s.url}/?game={made['id']}#t={made['tokens'][1]}")
         for b in (b1, b2):
-            WebDriverWait(b, 30, poll_frequency=0.1).until(lambda x: "You are" in x.find_element(By.ID, "you").text)
+            waiting(b, 30).until(lambda x: "You are" in x.find_element(By.ID, "you").text)
         b1.find_element(By.ID, "again").click()
-        WebDriverWait(b1, 30, poll_frequency=0.1).until(lambda x: made["id"] not in x.current_url)
+        waiting(b1, 30).until(lambda x: made["id"] not in x.current_url)
         new_id = b1.current_url.split("game=")[1].split("#")[0]
-        WebDriverWait(b2, 30, poll_frequency=0.1).until(lambda x: f"game={new_id}" in x.current_url)
+        waiting(b2, 30).until(lambda x: f"game={new_id}" in x.current_url)
         assert "You are P2" in b2.find_element(By.ID, "you").text
         assert b1.current_url.split("#t=")[1] != b2.current_url.split("#t=")[1]  # each its own seat
     finally:
@@ -637,14 +633,14 @@ def test_new_game_in_one_window_moves_both_windows(served):
 
 def test_a_file_of_simulated_games_offers_each_game_to_watch_at_a_chosen_pace(browser, served, tmp_path):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from selenium.webdriver.support.ui import Select
     from regle.simulate import simulate
     s = served("tictactoe")
     records, _ = simulate(str(_path("tictactoe")), 3, 2, ["random", "random"], seed=7, jobs=1)
     games_file = tmp_path / "games.jsonl"
     games_file.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     browser.get(s.url + "/")
-    wait = WebDriverWait(browser, 30, poll_frequency=0.1)
+    wait = waiting(browser, 30)
     wait.until(lambda b: "Turn" in b.find_element(By.ID, "status").text)
     browser.find_element(By.ID, "replay").send_keys(str(games_file))
     wait.until(lambda b: b.find_element(By.ID, "replay-choice").is_displayed())
@@ -658,19 +654,18 @@ def test_a_file_of_simulated_games_offers_each_game_to_watch_at_a_chosen_pace(br
     Select(browser.find_element(By.ID, "pace")).select_by_value("0.1")
     wait.until(lambda b: s.server.hub.get(sid).pace == 0.1)
     browser.find_element(By.ID, "pause").click()  # play: the recorded game, to its end
-    WebDriverWait(browser, 60, poll_frequency=0.1).until(lambda b: "Game over" in b.find_element(By.ID, "status").text)
+    waiting(browser, 60).until(lambda b: "Game over" in b.find_element(By.ID, "status").text)
     assert s.server.hub.get(sid).state.winners == records[2]["winners"]
 
 
 def test_connect_four_page_outlines_the_winning_line_and_numbers_its_lanes(browser, served):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     s = served("connect4", seats=["human", "human"])
     made = s.new({"seed": 1})
     for k, column in enumerate("1 2 1 2 1 2 1".split()):
         assert s.play(made["id"], made["tokens"][k % 2], column)[0] == 200
     browser.get(f"{s.url}/?game={made['id']}#t={made['tokens'][0]}")
-    WebDriverWait(browser, 30, poll_frequency=0.1).until(lambda b: b.find_element(By.ID, "result").is_displayed())
+    waiting(browser, 30).until(lambda b: b.find_element(By.ID, "result").is_displayed())
     won = browser.find_elements(By.CSS_SELECTOR, ".cell.won")
     assert sorted(el.get_attribute("data-name") for el in won) == ["a1", "a2", "a3", "a4"]
     assert [t.text for t in browser.find_elements(By.CSS_SELECTOR, "svg text.lane")] == [str(i) for i in range(1, 8)]
@@ -681,7 +676,6 @@ def test_copies_alike_are_one_choice_said_so(browser, served):
     """Lost Cities' wager cards of one colour are alike in every way the rules read: the engine
     tells their moves apart by a count, and the page offers them as one choice."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     s = served("lostcities", seats=["human", "human"])
     for seed in range(40):
         made = s.new({"seed": seed})
@@ -691,14 +685,14 @@ def test_copies_alike_are_one_choice_said_so(browser, served):
     else:
         pytest.skip("no deal of two alike cards in 40 seeds")
     browser.get(f"{s.url}/?game={made['id']}#t={made['tokens'][0]}")
-    WebDriverWait(browser, 30, poll_frequency=0.1).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
+    waiting(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
     labels = [b.text for b in browser.find_elements(By.CSS_SELECTOR, "#moves button")]
     assert any(label.endswith("alike)") for label in labels) and not any(" #" in label for label in labels)
     merged = next(b for b in browser.find_elements(By.CSS_SELECTOR, "#moves button") if b.text.endswith("alike)"))
     played = merged.get_attribute("data-move")
     merged.click()
     plain = played.rsplit(" #", 1)[0]  # the history names it without the count too
-    WebDriverWait(browser, 30, poll_frequency=0.1).until(lambda b: f"P1: {plain}" in b.find_element(By.ID, "log").text)
+    waiting(browser, 30).until(lambda b: f"P1: {plain}" in b.find_element(By.ID, "log").text)
     assert " #" not in browser.find_element(By.ID, "log").text
 
 
@@ -706,7 +700,6 @@ def test_a_round_ending_shows_a_summary_with_the_scores_then(browser, served):
     """Pixies announces each round's end: the page shows what was said with the scores just
     after it (as this seat saw them), lists it in the history, and puts it away on Continue."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     s = served("pixies")  # a human and a random agent
     made = s.new({"seed": 5})
     sid, token = made["id"], made["tokens"][0]
@@ -722,7 +715,7 @@ def test_a_round_ending_shows_a_summary_with_the_scores_then(browser, served):
     assert page["standing"]["scores"] == then.scores_seen_by(0)
     assert [name for name, _ in page["standing"]["parts"][0]] == ["banked", "this_round"]
     browser.get(f"{s.url}/?game={sid}#t={token}")
-    wait = WebDriverWait(browser, 30, poll_frequency=0.1)
+    wait = waiting(browser, 30)
     wait.until(lambda b: b.find_element(By.ID, "summary").is_displayed())
     panel = browser.find_element(By.ID, "summary").text
     assert "Round 1 of 3 ends" in panel
@@ -741,7 +734,6 @@ def test_moves_are_animated_as_they_happen(browser, served, name, how):
     """A disc falls down its lane, discs flanked turn over, a marble stepping to a free cell
     slides there: told by what the move changed, shown once by the page."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     from regle.web.sessions import _motion
     s = served(name, seats=["human", "human"])
     made = s.new({"seed": 1})
@@ -761,14 +753,13 @@ def test_moves_are_animated_as_they_happen(browser, served, name, how):
     assert status == 200 and page["last"]["motion"] == motion
     browser.get(f"{s.url}/?game={sid}#t={me}")
     # the token animated, or (a redraw may replace it at once) the kinds the page last showed
-    WebDriverWait(browser, 30, poll_frequency=0.1).until(
+    waiting(browser, 30).until(
         lambda b: b.find_elements(By.CSS_SELECTOR, f"svg g.token.{how}") or how in (
             b.find_element(By.TAG_NAME, "body").get_attribute("data-animated") or "").split())
 
 
 def test_take_back_against_an_agent_and_step_through_the_history_in_the_page(browser, served):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     s = served("tictactoe", seats=["human", "random"])
     made = s.new({"seed": 2})
     sid, me = made["id"], made["tokens"][0]
@@ -781,7 +772,7 @@ def test_take_back_against_an_agent_and_step_through_the_history_in_the_page(bro
     browser.get(f"{s.url}/?game={sid}#t={me}")
     # the page draws its log again on each answer: a read that meets an element just replaced
     # is tried again
-    wait = WebDriverWait(browser, 30, poll_frequency=0.1, ignored_exceptions=(StaleElementReferenceException,))
+    wait = waiting(browser, 30, ignored_exceptions=(StaleElementReferenceException,))
     log = lambda b: [li.text for li in b.find_elements(By.CSS_SELECTOR, "#log li")]  # noqa: E731
     wait.until(lambda b: len(log(b)) == 4)
     # back through the history, one position at a time, and forward to the game as it is
@@ -822,7 +813,6 @@ def test_a_wall_is_built_by_clicking_its_place_on_the_board(browser, tmp_path):
     """A grid of walls is drawn on its board: the places an action may take are pointed at, a
     click on one builds its wall (the one move there), and the wall built is drawn standing."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     from test_walls import RACE
     rules = tmp_path / "race.rules"
     rules.write_text(RACE, encoding="utf-8")
@@ -830,7 +820,7 @@ def test_a_wall_is_built_by_clicking_its_place_on_the_board(browser, tmp_path):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         browser.get(f"http://127.0.0.1:{server.server_address[1]}/")
-        wait = WebDriverWait(browser, 30, poll_frequency=0.1)
+        wait = waiting(browser, 30)
         wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
         place = browser.find_element(By.CSS_SELECTOR, '.cell.wall.pointable[data-grid="fence"][data-name="c2|c3"]')
         browser.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", place)

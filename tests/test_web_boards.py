@@ -9,16 +9,15 @@ import pytest
 
 import regle
 
-from test_web import browser, served  # noqa: F401 - the fixtures: a server per test, one browser per module
+from test_web import browser, served, waiting  # noqa: F401 - the fixtures: a server per test, one browser per module
 
 
 def _open(browser, url):
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     from selenium.common.exceptions import StaleElementReferenceException
     browser.get(url + "/")
     # a redraw replaces the table: an element found just before it is stale, so look again
-    wait = WebDriverWait(browser, 30, poll_frequency=0.1, ignored_exceptions=(StaleElementReferenceException,))
+    wait = waiting(browser, 30, ignored_exceptions=(StaleElementReferenceException,))
     wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#moves button"))
     return wait, By
 
@@ -139,13 +138,12 @@ def test_each_seat_sees_the_board_from_its_side(browser, served):
     """Chess for Black is drawn turned: Black's pieces at the bottom, h8 at the bottom left, as
     a board seen from Black's chair; White's page and a spectator's keep a1 at the bottom left."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     s = served("chess", seats=["human", "human"])
     made = s.new({"seed": 1})
     for seat, (bottom_left, top_right) in ((0, ("a1", "h8")), (1, ("h8", "a1"))):
         browser.get("about:blank")  # (a new hash alone would not load the other seat's page)
         browser.get(f"{s.url}/?game={made['id']}#t={made['tokens'][seat]}")
-        WebDriverWait(browser, 30, poll_frequency=0.1).until(lambda b: b.find_elements(By.CSS_SELECTOR, ".cell"))
+        waiting(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, ".cell"))
         (x0, y0), (x1, y1) = _drawn_at(browser, By, bottom_left), _drawn_at(browser, By, top_right)
         assert x0 < x1 and y0 > y1, (seat, (x0, y0), (x1, y1))
         label = _cell(browser, By, "e8" if seat == 1 else "e1").get_attribute("aria-label")
@@ -272,7 +270,6 @@ def test_check_and_checkmate_are_shown_in_the_rules_words(browser, served):
     """The rules' notices on the page: a banner in the game's words, the king outlined
     (``notice "check" ...`` in games/classics/chess.rules; nothing of chess in regle/web)."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     s = served("chess", seats=["human", "human"])
     for moves, word, king in ((("e2e4", "f7f5", "d1h5"), "check", "e8"),
                               (("f2f3", "e7e5", "g2g4", "d8h4"), "checkmate", "e1")):
@@ -282,7 +279,7 @@ def test_check_and_checkmate_are_shown_in_the_rules_words(browser, served):
             assert status == 200, reply
         browser.get("about:blank")
         browser.get(f"{s.url}/?game={made['id']}#t={made['tokens'][len(moves) % 2]}")
-        WebDriverWait(browser, 30, poll_frequency=0.1).until(lambda b: b.find_element(By.ID, "notices").text)
+        waiting(browser, 30).until(lambda b: b.find_element(By.ID, "notices").text)
         assert browser.find_element(By.ID, "notices").text == word
         outlined = browser.find_elements(By.CSS_SELECTOR, ".cell.noticed")
         assert [el.get_attribute("data-name") for el in outlined] == [king]
@@ -366,7 +363,6 @@ def test_lost_cities_expeditions_are_five_columns(browser, served):
     """A zone laid out by its items' colour (``columns by colour``): an expedition is a column
     per colour, each card in its own colour's column, in the order played."""
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
     s = served("lostcities", seats=["human", "human"])
     made = s.new({"seed": 4})
     rng = random.Random(4)
@@ -378,7 +374,7 @@ def test_lost_cities_expeditions_are_five_columns(browser, served):
         assert s.play(made["id"], made["tokens"][seat], move, page["version"])[0] == 200
     browser.get("about:blank")
     browser.get(f"{s.url}/?game={made['id']}#t={made['tokens'][0]}")
-    WebDriverWait(browser, 30, poll_frequency=0.1).until(lambda b: b.find_elements(By.CSS_SELECTOR, ".columns"))
+    waiting(browser, 30).until(lambda b: b.find_elements(By.CSS_SELECTOR, ".columns"))
     session = s.server.hub.sessions[made["id"]]
     names = s.game.namespace["T_colour__NAMES"]
     for seat, columns in enumerate(browser.find_elements(By.CSS_SELECTOR, ".seat .columns")):
