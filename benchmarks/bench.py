@@ -366,40 +366,82 @@ def _loop_floor(game, seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def _ids_alternated(game, spiel, seconds: float, slice_: float = 0.05) -> tuple[float, float]:
-    """Steps/s of regle's ids loop and of OpenSpiel's same loop (``legal_actions`` +
-    ``apply_action``) in turn, a slice of ``slice_`` seconds each (whole games: regle's game k
-    seeded k; each side's picks from a generator of its own), the order swapped every turn, until each
-    has had ``seconds``. A slower stretch of the machine (this one's speed drifts by a third
-    within minutes) then slows both alike, where rounds of a second or more each could fall on
-    one side only."""
+def _in_turn(sides: list, seconds: float, slice_: float = 0.05) -> list[float]:
+    """Steps/s of each of ``sides`` timed in turn: each side is a callable that plays whole
+    units of work (games, or a batch's steps) from the clock reading it is given until
+    ``slice_`` seconds have gone, and returns how many steps it took. The order turns round
+    every turn (two sides: swapped), until each side has had ``seconds``. A slower stretch of
+    the machine (this one's speed drifts by a third within minutes) then slows every side
+    alike, where rounds of a second or more each could fall on one side only."""
     clock = time.perf_counter
-    steps, spent, seeds = [0, 0], [0.0, 0.0], [0, 0]
-    rngs = [random.Random(0), random.Random(0)]  # (made once: making one costs microseconds, a game of some)
+    steps, spent = [0] * len(sides), [0.0] * len(sides)
     turn = 0
     while min(spent) < seconds:
-        for side in ((0, 1) if turn % 2 == 0 else (1, 0)):
+        for k in range(len(sides)):
+            side = (turn + k) % len(sides)
             started = clock()
-            k, n, rng = seeds[side], 0, rngs[side]
-            while True:
-                if side == 0:
-                    s = game.new_game(None, seed=k)
-                    while not s.over:
-                        s.advance_id(rng.choice(s.legal_action_ids()))
-                        n += 1
-                else:
-                    state = spiel.new_initial_state()
-                    while not state.is_terminal():
-                        state.apply_action(rng.choice(state.legal_actions()))
-                        n += 1
-                k += 1
-                if clock() - started >= slice_:
-                    break
+            steps[side] += sides[side](started, slice_)
             spent[side] += clock() - started
-            steps[side] += n
-            seeds[side] = k
         turn += 1
-    return steps[0] / spent[0], steps[1] / spent[1]
+    return [done / took for done, took in zip(steps, spent)]
+
+
+def _regle_games(game, players: int | None = None):
+    """A side for ``_in_turn``: regle's ids loop (``legal_action_ids`` + ``advance_id``), game
+    k seeded k, in order from one slice to the next, the picks from one generator made once
+    (making one costs microseconds: a game of Tic-tac-toe costs some)."""
+    clock, rng, seeds = time.perf_counter, random.Random(0), [0]
+
+    def play(started: float, slice_: float) -> int:
+        k, n = seeds[0], 0
+        while True:
+            s = game.new_game(players, seed=k)
+            while not s.over:
+                s.advance_id(rng.choice(s.legal_action_ids()))
+                n += 1
+            k += 1
+            if clock() - started >= slice_:
+                seeds[0] = k
+                return n
+    return play
+
+
+def _spiel_games(spiel):
+    """A side for ``_in_turn``: OpenSpiel's same loop (``legal_actions`` + ``apply_action``)."""
+    clock, rng = time.perf_counter, random.Random(0)
+
+    def play(started: float, slice_: float) -> int:
+        n = 0
+        while True:
+            state = spiel.new_initial_state()
+            while not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))
+                n += 1
+            if clock() - started >= slice_:
+                return n
+    return play
+
+
+def _batch_steps_side(game, size: int):
+    """A side for ``_in_turn``: ``game.batch(size)`` stepped, every game a random legal id each
+    step, picked from the masks with NumPy (as a learner's sampling would), new games included."""
+    import numpy as np
+    clock, batch, rng = time.perf_counter, game.batch(size, seed=0), np.random.default_rng(0)
+
+    def play(started: float, slice_: float) -> int:
+        n = 0
+        while True:
+            batch.step((rng.random(batch.mask.shape) * batch.mask).argmax(axis=1))
+            n += size
+            if clock() - started >= slice_:
+                return n
+    return play
+
+
+def _ids_alternated(game, spiel, seconds: float, slice_: float = 0.05) -> tuple[float, float]:
+    """Steps/s of regle's ids loop and of OpenSpiel's same loop, timed in turn (``_in_turn``)."""
+    ours, theirs = _in_turn([_regle_games(game), _spiel_games(spiel)], seconds, slice_)
+    return ours, theirs
 
 
 def _openspiel_steps(game, seconds: float) -> float:
@@ -571,37 +613,26 @@ def bench_play(quick: bool, native: bool, only: str | None = None) -> None:
             print(f"{name:<14}{backend:<9}{ids:>11,.0f}{moves:>12,.0f}{ids / moves:>13.2f}")
 
 
-def _batch_steps(game, n: int, seconds: float) -> float:
-    """Game-steps/s of ``game.batch(n)``: every game plays a random legal id each step, picked
-    from the legal masks with NumPy (as a learner's sampling would), new games included."""
-    import numpy as np
-    batch = game.batch(n, seed=0)
-    rng = np.random.default_rng(0)
-    steps, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        batch.step((rng.random(batch.mask.shape) * batch.mask).argmax(axis=1))
-        steps += n
-    return steps / (time.perf_counter() - start)
-
-
 def bench_batch(quick: bool, native: bool, n: int = 1024) -> None:
     """Batched stepping of Connect Four against OpenSpiel's ``connect_four`` in its Python loop
-    (``legal_actions`` + ``apply_action``)."""
+    (``legal_actions`` + ``apply_action``) and against the same engine's own ids loop, one game
+    at a time: the three timed in turn (``_in_turn``), so that the machine's drift falls on all
+    three alike."""
     try:
         import pyspiel
     except ImportError:
         print("batch: pyspiel is not installed (the test extra has it)")
         return
-    seconds, rounds = (0.6, 2) if quick else (1.5, 3)
+    seconds = 1.2 if quick else 4.5
     spiel = pyspiel.load_game("connect_four")
-    theirs = max(_openspiel_steps(spiel, seconds) for _ in range(rounds))
-    print(f"\nsteps/s of {n:,} Connect Four games stepped together (game.batch, masks included; best of {rounds}), "
-          "and against the same engine's own loop by ids, one game at a time")
+    print(f"\nsteps/s of {n:,} Connect Four games stepped together (game.batch, masks included), against "
+          "OpenSpiel's loop and the same engine's own loop by ids, one game at a time (the three in turn, "
+          f"{seconds:g} s each)")
     print(f"{'backend':<14}{'OpenSpiel loop':>16}{'regle batch':>14}{'ratio':>8}{'one game':>12}{'batch/one':>11}")
     for backend in (("python", "native") if native else ("python",)):
         game = regle.load(ROOT / "games/classics/connect4.rules", backend=backend)
-        ours = max(_batch_steps(game, n, seconds) for _ in range(rounds))
-        alone = max(_ids_steps(game, seconds) for _ in range(rounds))
+        theirs, ours, alone = _in_turn([_spiel_games(spiel), _batch_steps_side(game, n), _regle_games(game)],
+                                       seconds)
         print(f"{backend:<14}{theirs:>16,.0f}{ours:>14,.0f}{ours / theirs:>8.2f}{alone:>12,.0f}{ours / alone:>11.2f}")
 
 
