@@ -89,22 +89,24 @@ class Batch:
 
     def _start(self, i: int) -> None:
         """Slot i's next game, its mask row and seat to play set (in C on a native engine)."""
-        if self._compiled is not None:
-            seed = self.seed_of(i, int(self.episodes[i]))
-            self.episodes[i] += 1
-            seat = -1 if self.seat is None else self.seat
-            self._compiled[1](self.states, i, self.players, seed, seat, self._rngs, self.mask, self.current)
-            return
-        self._mask_of(self._begin(i), i)
-
-    def _begin(self, i: int) -> Any:
-        """Slot i's next game on a Python engine, played to its first decision of the seat that
-        plays, kept in ``states``; its mask row is the caller's to set."""
-        seed = self.seed_of(i, int(self.episodes[i]))
+        k = int(self.episodes[i])
         self.episodes[i] += 1
+        if self._compiled is not None:
+            seat = -1 if self.seat is None else self.seat
+            self._compiled[1](self.states, i, self.players, self.seed_of(i, k), seat, self._rngs, self.mask,
+                              self.current)
+            return
+        self._mask_of(self._begin(i, k), i)
+
+    def _begin(self, i: int, k: int) -> Any:
+        """Slot i's k-th game on a Python engine (``episodes`` counted by the caller), played to
+        its first decision of the seat that plays, kept in ``states``; its mask row is the
+        caller's to set. The random seats' generator is made only where there are such seats."""
+        seed = self.seed + i + k * self.size
         s = self.game.new_game(self.players, seed=seed)
-        self._rngs[i] = Rng(-1 - seed).state
-        self._answer(s, i, -1 if self.seat is None else self.seat)
+        if self.seat is not None:
+            self._rngs[i] = Rng(-1 - seed).state
+            self._answer(s, i, self.seat)
         if s.over:
             raise ValueError(f"{self.game.title}: the game of seed {seed} ended before "
                              + ("any decision" if self.seat is None else f"seat {self.seat} had a decision"))
@@ -159,19 +161,27 @@ class Batch:
         done[:] = 0
         if ended:
             done[ended] = 1
+            starts = self.episodes[ended].tolist()  # each slot's next game, counted at once
+            self.episodes[ended] += 1
             again: list = []  # the new games' legal ids, one game after another, set in the mask at once
-            for i in ended:
+            won, rows = [], []  # the rewards of the games with winners, written at once
+            for i, k in zip(ended, starts):
                 s = self.finished[i] = self.states[i]
                 winners = s.winners
                 if winners:
-                    self.rewards[i] = -1
-                    self.rewards[i, winners] = 1
-                s = self._begin(i)
+                    row = [-1.0] * self.players
+                    for w in winners:
+                        row[w] = 1.0
+                    won.append(i)
+                    rows.append(row)
+                s = self._begin(i, k)
                 current[i] = s.cur
                 legal_ids = self._ids[i] = s.legal_action_ids()
                 self._legal[i] = s.legal
                 again.extend(legal_ids)
                 counts[i] = len(legal_ids)
+            if won:
+                self.rewards[won] = rows
             at = np.repeat(np.asarray(ended, dtype=np.int64) * width, [counts[i] for i in ended])
             flat[at + np.asarray(again, dtype=np.int64)] = 1
         self.current[:] = current
