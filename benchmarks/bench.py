@@ -337,17 +337,17 @@ def _ids_steps(game, seconds: float, players: int | None = None, by_moves: bool 
     return steps / (time.perf_counter() - start)
 
 
-def _loop_floor(game, seconds: float) -> float:
-    """Steps/s of the ids loop with an engine that costs nothing: the same random pick from
-    the ids lists a game of ``game`` really has, handed out and taken by C calls. No engine
-    can make the loop faster, so OpenSpiel's steps/s over this is the highest ratio the loop
-    can show for the game (its ceiling)."""
+def _loop_floor(game):
+    """A side for ``_in_turn``: the ids loop with an engine that costs nothing: the same random
+    pick from the ids lists a game of ``game`` really has, handed out and taken by C calls. No
+    engine can make the loop faster, so OpenSpiel's steps/s over this is the highest ratio the
+    loop can show for the game (its ceiling)."""
     import itertools
 
     class _Free:
         __slots__ = ("over", "legal_action_ids", "advance_id")
 
-    rng = random.Random(0)
+    clock, rng = time.perf_counter, random.Random(0)
     lists = []
     for seed in range(20):
         s = game.new_game(None, seed=seed)
@@ -356,14 +356,18 @@ def _loop_floor(game, seconds: float) -> float:
             s.advance_id(rng.choice(lists[-1]))
     free, taken = _Free(), []
     free.over, free.legal_action_ids, free.advance_id = False, itertools.cycle(lists).__next__, taken.append
-    steps, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        for _ in range(len(lists)):
-            if not free.over:
-                free.advance_id(rng.choice(free.legal_action_ids()))
-        steps += len(lists)
-        taken.clear()
-    return steps / (time.perf_counter() - start)
+
+    def play(started: float, slice_: float) -> int:
+        steps = 0
+        while True:
+            for _ in range(len(lists)):
+                if not free.over:
+                    free.advance_id(rng.choice(free.legal_action_ids()))
+            steps += len(lists)
+            taken.clear()
+            if clock() - started >= slice_:
+                return steps
+    return play
 
 
 def _in_turn(sides: list, seconds: float, slice_: float = 0.05) -> list[float]:
@@ -484,13 +488,13 @@ def bench_openspiel(quick: bool, native: bool) -> None:
     backend = "native" if native else "python"
     print(f"\nsteps/s of legal action ids + play by id, a random pick ({rounds * seconds:g} s a side, the two "
           "sides in turn every 0.05 s); ceiling: the ratio of an engine that cost nothing (the loop's own Python: "
-          "the pick, the calls)")
+          "the pick, the calls), timed in the same turns")
     print(f"{'game':<14}{'OpenSpiel game':<22}{'OpenSpiel':>11}{'regle ' + backend:>15}{'ratio':>8}{'ceiling':>9}")
     for name, (path, spiel_name) in OPENSPIEL.items():
         game = regle.load(ROOT / path, backend=backend)
         spiel = pyspiel.load_game(spiel_name)
-        ours, theirs = _ids_alternated(game, spiel, rounds * seconds)
-        floor = max(_loop_floor(game, seconds / 3) for _ in range(rounds))
+        ours, theirs, floor = _in_turn([_regle_games(game), _spiel_games(spiel), _loop_floor(game)],
+                                       rounds * seconds)
         print(f"{name:<14}{spiel_name:<22}{theirs:>11,.0f}{ours:>15,.0f}{ours / theirs:>8.2f}{floor / theirs:>9.1f}")
     if not native:
         return
