@@ -326,14 +326,16 @@ class CallLowering:
         # a list written out (``[off(c, -1, 1), off(c, 0, 1)]``) is as cheap in place at any
         # length, and a loop over it in place needs no list natively
         listed = isinstance(d.body, ast.ListExpr) and len(d.body.items) <= 8 and all(plain)
-        fits = (not any(u.startswith("fn:") for u in uses)
-                and "span" not in uses
-                and not isinstance(d.body, ast.LetIn)  # its lets are locals of its function
-                and "score" not in uses
-                and all(uses[p] <= 1 or simple for p, simple in zip(d.params, plain))
-                # natively an aggregate is a helper that takes the names it reads: in place only
-                # when the arguments are names or numbers (in both engines, which stay alike)
-                and not (any(isinstance(n, ast.Comp) for n in ast_nodes(d.body)) and not all(plain)))
+        body_fits = (not any(u.startswith("fn:") for u in uses)
+                     and "span" not in uses
+                     and not isinstance(d.body, ast.LetIn)  # its lets are locals of its function
+                     and "score" not in uses
+                     # natively an aggregate is a helper that takes the names it reads: in place only
+                     # when the arguments are names or numbers (in both engines, which stay alike)
+                     and not (any(isinstance(n, ast.Comp) for n in ast_nodes(d.body)) and not all(plain)))
+        # the parameters a body reads twice or more given something other than a name or a number
+        twice = [t for p, t, simple in zip(d.params, trees, plain) if uses[p] > 1 and not simple]
+        fits = body_fits and not twice
         # (a notation has no state to give a function: what it shows is always written in place)
         in_place = ctx.where == "notation" or ((size <= 100 or listed) and fits)
         # a call of a function costs the Python engine more than a short body: a body too long
@@ -341,9 +343,15 @@ class CallLowering:
         # in a local as it is first computed (``(_shared0 := ...)``; natively a C number), in a
         # move's guards and effects, outside aggregates (an assignment expression in one would
         # bind in another scope); the same trees for both engines
-        bind = (not in_place and fits and all(plain) and size <= 300
-                and ctx.where in ("guard", "effect") and not self._comp_depth and not self._in_function)
-        if in_place or bind:
+        where_ok = ctx.where in ("guard", "effect") and not self._comp_depth and not self._in_function
+        bind = not in_place and fits and all(plain) and size <= 300 and where_ok
+        # a short body that reads one parameter twice, given a call (``open(wall(fence, c, "n"))``
+        # for ``open(w) = w != none and fence[w] == none``), is written in place too, the call
+        # computed where every evaluation first reaches it and kept in a local for the other
+        # reads (bind_shared's way): the function's call and its argument made once, as before
+        bind_arg = (not in_place and not bind and body_fits and len(twice) == 1 and size <= 100 and where_ok
+                    and not any(isinstance(n, N.Apply) for n in walk(twice[0])))
+        if in_place or bind or bind_arg:
             self._functions.setdefault(key, None)
             inner = self._define_ctx(d, dict(zip(d.params, trees)), ctx)
             diags, self.diags = self.diags, []  # its mistakes were reported as it was typed, above
@@ -353,8 +361,10 @@ class CallLowering:
             finally:
                 self._defining, self.diags = stack, diags
             shared, local = None, f"_shared{self._shared_names}"
-            if bind:
-                tree, shared = bind_shared(tree, local)
+            if bind or bind_arg:
+                tree, shared = bind_shared(tree, local, twice[0] if bind_arg else None)
+            if bind_arg and (shared is None or shape(shared) != shape(twice[0])):
+                shared = None  # another call bound, or none: the argument would be computed twice
             if in_place or (shared is not None and len(PythonWriter().code(tree)) <= 120):
                 if shared is not None:  # a local of the method (natively a C number when whole)
                     ctx.note_local(local, shared.type)

@@ -124,16 +124,18 @@ def share_values(functions: list) -> list:
             for name, head, comment, body, sig in functions]
 
 
-def bind_shared(tree: N.Expr, name: str) -> tuple[N.Expr, N.Expr | None]:
+def bind_shared(tree: N.Expr, name: str, wanted: N.Expr | None = None) -> tuple[N.Expr, N.Expr | None]:
     """``tree`` (an expression written in place, outside any aggregate) with the largest call
     it computes twice or more, outside aggregates, computed once where every evaluation first
     reaches it (``(name := call)``, :class:`~compiler.ir.nodes.Bound`) and read from ``name``
     by its later occurrences; and the call bound (None when none is). As share_in_function, but in an
     expression: the Python engine's define written in place with its shared value, no function
-    call. Nothing that draws or calls a define's function is bound."""
+    call. Nothing that draws or calls a define's function is bound. With ``wanted``, only a
+    tree of its shape is (a define's argument that its body reads twice: any kind of node)."""
     found: dict = {}  # shape -> its occurrences (node, sure), in the order they are evaluated
     for node, sure in _occurrences(tree):
-        if isinstance(node, CALLS) and names_known(node) and not _draws(node, set()) \
+        kind_ok = isinstance(node, CALLS) if wanted is None else shape(node) == shape(wanted)
+        if kind_ok and names_known(node) and not _draws(node, set()) \
                 and not any(isinstance(n, N.Apply) for n in walk(node)):
             found.setdefault(shape(node), []).append((node, sure))
     best = None
