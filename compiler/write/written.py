@@ -116,7 +116,12 @@ def _function_body(body: tuple, native: bool) -> tuple:
     built, tree = build_once(tree, set(names) | {a.target.name for a in lets}, native)
     loops = None if native else as_loops(tree, line, set(names) | {a.target.name for a in lets}
                                          | {b.target.name for b in built if isinstance(b.target, N.Local)})
-    return (*lets, *built, *(loops or (S.Return(line, tree),)))
+    statements = (*lets, *built, *(loops or (S.Return(line, tree),)))
+    if native:  # (a typed field of the C state is a pointer away; an aggregate is a method of its own)
+        return statements
+    # the Python engine's function reads a grid or zone it reads twice, or in a loop, once
+    # (compiler/passes/reads.py): an attribute looked up at every round of its loops otherwise
+    return tuple(take_reads_once(statements, False))
 
 
 def _c_locals(body: tuple) -> list[str]:
