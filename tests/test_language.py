@@ -259,7 +259,8 @@ def test_a_list_of_filled_cells_used_twice_in_a_line_is_built_once():
     code = regle.compile_file(GAMES / "pixies.rules")
     effects = code[code.index("def fn__effects("):]
     effects = effects[:effects.index("\n\n")]  # the function compiled from define effects(p)
-    built = "K.filled_cells(s.g_face_up[p_])"
+    built = "K.filled_cells(g_face_up[p_])"  # (the grid read once at the function's top: reads.py)
+    assert "g_face_up = s.g_face_up" in effects and "s.g_face_up[" not in effects
     assert effects.count(built) == 1 and "_cells0 = " + built in effects
     game = regle.load(GAMES / "pixies.rules")
     s = game.new_game(players=3, seed=2)

@@ -375,8 +375,11 @@ def test_command_line_mistakes_give_one_line_and_a_status(tmp_path):
 def test_an_unreachable_scheduler_is_said_in_one_line():
     pytest.importorskip("distributed")
     result, seconds = _regle("simulate", str(GAMES / "eclats.rules"), "-n", "2", "--scheduler", "tcp://127.0.0.1:9",
-                             timeout=10)
-    assert result.returncode == 1 and "cannot reach the Dask scheduler" in result.stderr and seconds < 5 + 2
+                             timeout=40)
+    assert result.returncode == 1 and "cannot reach the Dask scheduler" in result.stderr
+    # the command's own short wait, not Dask's 30 s (the time itself also holds the start of a
+    # Python that imports Dask: seconds on a loaded machine, so only a bound well below 30 s)
+    assert "after 3 s" in result.stderr and seconds < 20, (result.stderr, seconds)
 
 
 def test_check_simulate_reports_the_first_broken_invariant(tmp_path):
