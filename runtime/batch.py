@@ -102,7 +102,7 @@ class Batch:
         """Slot i's k-th game on a Python engine (``episodes`` counted by the caller), played to
         its first decision of the seat that plays, kept in ``states``; its mask row is the
         caller's to set. The random seats' generator is made only where there are such seats."""
-        seed = self.seed + i + k * self.size
+        seed = self.seed_of(i, k)
         s = self.game.new_game(self.players, seed=seed)
         if self.seat is not None:
             self._rngs[i] = Rng(-1 - seed).state
